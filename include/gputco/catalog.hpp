@@ -1,0 +1,145 @@
+#pragma once
+// The catalog layer: facts about GPUs and the offerings that rent them. Every price carries its
+// currency, its source and its as-of date; nothing here computes a cost.
+//
+//   const Catalog catalog = Catalog::builtin();
+//   const Offering& a100 = catalog.offering("azure", "Standard_ND96asr_v4", "eastus");
+//   double per_gpu = a100.on_demand_per_gpu_hour();       // 27.197 / 8
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gputco/error.hpp"
+#include "gputco/time.hpp"
+
+namespace gputco {
+
+/// How a reservation is paid: the upfront amount at the start of the term and/or an hourly fee.
+enum class Payment { no_upfront, partial_upfront, all_upfront };
+
+std::string_view to_string(Payment payment);
+/// Parses "no_upfront", "partial_upfront" or "all_upfront"; throws InvalidInput naming `field`.
+Payment parse_payment(std::string_view text, std::string_view field = "payment");
+
+/// Where a figure comes from and when it was true.
+struct Source {
+    std::string name;   ///< e.g. "skypilot-catalog v7 aws vms.csv" or "seed 000"
+    std::string as_of;  ///< ISO date or month, e.g. "2025-05" or "2017-11-12"
+
+    bool operator==(const Source&) const = default;
+};
+
+/// Hardware facts of one GPU model (per card).
+struct GpuSpec {
+    std::string name;          ///< canonical name, e.g. "A100-40GB", "H100", "MI300X"
+    std::string vendor;        ///< "NVIDIA" or "AMD"
+    double memory_gb = 0;
+    double memory_bandwidth_gbps = 0;  ///< GB/s
+    double fp16_tflops = 0;    ///< dense FP16/BF16 tensor throughput
+    double fp32_tflops = 0;
+    double tdp_watts = 0;
+    Source source;
+    std::string notes;         ///< caveats, e.g. where a seed's figure differs from the datasheet
+
+    /// Throws InvalidInput naming the first field that breaks a rule (non-empty name, vendor and
+    /// source; every figure finite and > 0). `field` prefixes the names, e.g. "gpus[3]".
+    void validate(std::string_view field = "gpu") const;
+    bool operator==(const GpuSpec&) const = default;
+};
+
+/// One reservation price of an offering, per instance: `upfront` paid at the start of the term and
+/// `hourly` billed for every hour of the term, used or not.
+struct ReservedPrice {
+    int term_years = 1;
+    Payment payment = Payment::no_upfront;
+    double upfront = 0;   ///< per instance, in the offering's currency
+    double hourly = 0;    ///< per instance-hour, in the offering's currency
+    Source source;
+
+    /// AWS convention: hourly + upfront / (term_years × 8,760).
+    double effective_hourly() const { return hourly + upfront / (term_years * hours_per_year); }
+    bool operator==(const ReservedPrice&) const = default;
+};
+
+/// A reservation given as a discount d off the on-demand rate: effective hourly = (1 − d) × on-demand.
+/// all_upfront pays it all at the start, no_upfront all by the hour, partial_upfront half and half
+/// (half of the term's cost upfront, half as an hourly fee). Throws InvalidInput for a price that is
+/// not finite and >= 0, a discount outside [0, 1] or a term_years < 1.
+ReservedPrice reserved_from_discount(double on_demand_hourly, double discount, int term_years,
+                                     Payment payment, Source source);
+
+/// One rentable instance type of one provider in one region.
+struct Offering {
+    std::string provider;        ///< lower case: aws, azure, gcp, alibaba, tencent, huawei, lambda, paperspace
+    std::string region;          ///< provider's region name, e.g. "us-east-1", "eastus", "cn-beijing"
+    std::string instance_type;   ///< provider's name, e.g. "p4d.24xlarge"
+    std::string gpu;             ///< GpuSpec::name
+    int gpus_per_instance = 1;
+    std::string currency = "USD";
+    double on_demand_hourly = 0;              ///< per instance-hour
+    std::optional<double> spot_hourly;        ///< per instance-hour, where a spot/preemptible price is known
+    std::vector<ReservedPrice> reserved;      ///< known reservation prices
+    double billing_increment_seconds = 3600;  ///< 1 = per-second billing, 3600 = hourly
+    double minimum_billed_seconds = 0;        ///< e.g. 60 for per-second billing with a 1-minute minimum
+    Source source;
+    std::string notes;
+
+    double on_demand_per_gpu_hour() const { return on_demand_hourly / gpus_per_instance; }
+    std::optional<double> spot_per_gpu_hour() const {
+        if (!spot_hourly) return std::nullopt;
+        return *spot_hourly / gpus_per_instance;
+    }
+    /// The reservation price for this term and payment, if the catalog knows it.
+    std::optional<ReservedPrice> reserved_price(int term_years, Payment payment) const;
+    /// All prices multiplied by `rate` (units of `to_currency` per unit of `currency`).
+    Offering converted(std::string_view to_currency, double rate) const;
+    /// "provider/region/instance_type", the catalog key.
+    std::string key() const { return provider + "/" + region + "/" + instance_type; }
+    /// Throws InvalidInput naming the first field that breaks a rule (non-empty names, prices finite
+    /// and >= 0, gpus_per_instance >= 1, ...). `field` prefixes the names, e.g. "offerings[2]".
+    void validate(std::string_view field = "offering") const;
+    bool operator==(const Offering&) const = default;
+};
+
+/// GPUs and offerings, looked up by name. Values, immutable once built.
+class Catalog {
+public:
+    Catalog() = default;
+    /// Validates every entry (see GpuSpec::validate, Offering::validate) and rejects duplicate keys.
+    Catalog(std::vector<GpuSpec> gpus, std::vector<Offering> offerings);
+
+    /// The catalog compiled into the library: works with no file.
+    static const Catalog& builtin();
+    /// Parses the JSON format written by to_json(); throws InvalidInput on malformed input.
+    static Catalog from_json(std::string_view json_text);
+    static Catalog from_json_file(const std::string& path);
+    std::string to_json() const;
+
+    /// This catalog with `other`'s GPUs and offerings added; entries with the same key
+    /// (GPU name, or provider/region/instance_type) are replaced by `other`'s.
+    Catalog overridden_by(const Catalog& other) const;
+
+    const std::vector<GpuSpec>& gpus() const { return gpus_; }
+    const std::vector<Offering>& offerings() const { return offerings_; }
+
+    /// Throws InvalidInput ("gpu = \"X\": unknown GPU (known: ...)") when absent.
+    const GpuSpec& gpu(std::string_view name) const;
+    /// The offering; with an empty region, the first listed region of that instance type.
+    /// Throws InvalidInput for an unknown provider or instance type, naming the field.
+    const Offering& offering(std::string_view provider, std::string_view instance_type,
+                             std::string_view region = {}) const;
+    /// Offerings matching every non-empty criterion.
+    std::vector<Offering> find(std::string_view provider = {}, std::string_view gpu = {},
+                               std::string_view region = {}) const;
+    /// Provider names, sorted, each once.
+    std::vector<std::string> providers() const;
+
+    bool operator==(const Catalog&) const = default;
+
+private:
+    std::vector<GpuSpec> gpus_;
+    std::vector<Offering> offerings_;
+};
+
+}  // namespace gputco
