@@ -1,0 +1,132 @@
+#pragma once
+// What must be served: the number of GPUs needed in every hour of a planning horizon.
+// Hourly resolution, because reservations are billed per hour whether used or not and seasonality
+// (nights, weekends) is what decides how much of a fleet is worth reserving.
+//
+//   auto demand = DemandProfile::linear_growth(4, 16, Horizon::years(3))
+//                     .with_weekly_pattern({1, 1, 1, 1, 1, 0.3, 0.3});
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "gputco/error.hpp"
+#include "gputco/time.hpp"
+
+namespace gputco {
+
+/// From `start_month` (0-based) on, `gpus` are needed (until the next step).
+struct DemandStep {
+    int start_month = 0;
+    double gpus = 0;
+};
+
+/// GPUs needed per hour over a whole number of 730-hour months. Values are finite and >= 0.
+class DemandProfile {
+public:
+    /// `gpus` every hour.
+    static DemandProfile constant(double gpus, Horizon horizon) {
+        require_non_negative("demand.gpus", gpus);
+        return DemandProfile(Eigen::ArrayXd::Constant(Eigen::Index(horizon.hour_count()), gpus), horizon);
+    }
+
+    /// Grows linearly from `start_gpus` in the first hour to `end_gpus` in the last.
+    static DemandProfile linear_growth(double start_gpus, double end_gpus, Horizon horizon) {
+        require_non_negative("demand.start_gpus", start_gpus);
+        require_non_negative("demand.end_gpus", end_gpus);
+        return DemandProfile(Eigen::ArrayXd::LinSpaced(Eigen::Index(horizon.hour_count()), start_gpus, end_gpus),
+                             horizon);
+    }
+
+    /// start_gpus × (1 + annual_growth_rate)^(t / 8760 h), t the hour's start; rate > -1.
+    static DemandProfile compound_growth(double start_gpus, double annual_growth_rate, Horizon horizon) {
+        require_non_negative("demand.start_gpus", start_gpus);
+        require(std::isfinite(annual_growth_rate) && annual_growth_rate > -1.0, "demand.annual_growth_rate",
+                annual_growth_rate, "must be finite and > -1");
+        const auto hours = Eigen::Index(horizon.hour_count());
+        const double log_growth_per_hour = std::log1p(annual_growth_rate) / hours_per_year;
+        Eigen::ArrayXd gpus = start_gpus * (Eigen::ArrayXd::LinSpaced(hours, 0.0, double(hours - 1)) *
+                                            log_growth_per_hour).exp();
+        return DemandProfile(std::move(gpus), horizon);
+    }
+
+    /// Piecewise constant by month: each step holds from its start month until the next step.
+    /// Steps must start at month 0 and be strictly increasing and inside the horizon.
+    static DemandProfile steps(const std::vector<DemandStep>& steps, Horizon horizon) {
+        require(!steps.empty(), "demand.steps.size", steps.size(), "must be >= 1");
+        Eigen::ArrayXd gpus(Eigen::Index(horizon.hour_count()));
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const std::string field = fmt::format("demand.steps[{}]", i);
+            const int start = steps[i].start_month;
+            if (i == 0) require(start == 0, field + ".start_month", start, "must be 0 for the first step");
+            else require(start > steps[i - 1].start_month, field + ".start_month", start,
+                         "must be greater than the previous step's start_month");
+            require(start < horizon.month_count(), field + ".start_month", start,
+                    fmt::format("must be < horizon months ({})", horizon.month_count()));
+            require_non_negative(field + ".gpus", steps[i].gpus);
+            const int end = i + 1 < steps.size() ? steps[i + 1].start_month : horizon.month_count();
+            gpus.segment(Eigen::Index(start) * 730, Eigen::Index(end - start) * 730).setConstant(steps[i].gpus);
+        }
+        return DemandProfile(std::move(gpus), horizon);
+    }
+
+    /// Any hourly series (e.g. from monitoring or a forecast); its length must be whole 730-hour months.
+    static DemandProfile hourly(Eigen::ArrayXd gpus_per_hour) {
+        const auto hours = std::size_t(gpus_per_hour.size());
+        require(hours > 0 && hours % whole_hours_per_month == 0, "demand.hours", hours,
+                "must be a positive multiple of 730 (whole months)");
+        for (Eigen::Index h = 0; h < gpus_per_hour.size(); ++h) {
+            const double value = gpus_per_hour[h];
+            require(std::isfinite(value) && value >= 0.0, fmt::format("demand.gpus_per_hour[{}]", h), value,
+                    "must be finite and >= 0");
+        }
+        const Horizon horizon = Horizon::months(int(hours / whole_hours_per_month));
+        return DemandProfile(std::move(gpus_per_hour), horizon);
+    }
+
+    /// Multiplies hour h of each day (hour 0 = midnight, the horizon starts at midnight) by factors[h].
+    DemandProfile with_daily_pattern(const std::array<double, 24>& factors) const {
+        check_factors("demand.daily_pattern", factors);
+        Eigen::ArrayXd gpus = gpus_per_hour_;
+        for (Eigen::Index h = 0; h < gpus.size(); ++h) gpus[h] *= factors[std::size_t(h % 24)];
+        return DemandProfile(std::move(gpus), horizon_);
+    }
+
+    /// Multiplies day d of each week (the horizon starts on day 0, e.g. a Monday) by factors[d].
+    DemandProfile with_weekly_pattern(const std::array<double, 7>& factors) const {
+        check_factors("demand.weekly_pattern", factors);
+        Eigen::ArrayXd gpus = gpus_per_hour_;
+        for (Eigen::Index h = 0; h < gpus.size(); ++h) gpus[h] *= factors[std::size_t((h / 24) % 7)];
+        return DemandProfile(std::move(gpus), horizon_);
+    }
+
+    /// Every hour multiplied by `factor` (>= 0), e.g. a utilisation.
+    DemandProfile scaled(double factor) const {
+        require_non_negative("demand.scale", factor);
+        return DemandProfile(gpus_per_hour_ * factor, horizon_);
+    }
+
+    const Eigen::ArrayXd& gpus_per_hour() const { return gpus_per_hour_; }
+    Horizon horizon() const { return horizon_; }
+    double peak_gpus() const { return gpus_per_hour_.maxCoeff(); }
+    double mean_gpus() const { return gpus_per_hour_.mean(); }
+    double total_gpu_hours() const { return gpus_per_hour_.sum(); }
+
+private:
+    DemandProfile(Eigen::ArrayXd gpus, Horizon horizon) : gpus_per_hour_(std::move(gpus)), horizon_(horizon) {}
+
+    template <std::size_t N>
+    static void check_factors(std::string_view field, const std::array<double, N>& factors) {
+        for (std::size_t i = 0; i < N; ++i)
+            require_non_negative(fmt::format("{}[{}]", field, i), factors[i]);
+    }
+
+    Eigen::ArrayXd gpus_per_hour_;
+    Horizon horizon_;
+};
+
+}  // namespace gputco

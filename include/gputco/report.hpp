@@ -1,0 +1,74 @@
+#pragma once
+// What the cost engine returns: monthly cash flows by category and the figures planners ask for
+// (totals, NPV, savings vs all on-demand, break-even), with every assumption spelled out.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace gputco {
+
+/// Cash paid at the start of one month, by category, in the report's currency.
+struct MonthlyCashFlow {
+    int month = 0;                  ///< 0-based month index
+    double upfront = 0;             ///< reservation upfront payments
+    double reserved_recurring = 0;  ///< reservation hourly fees, used or not
+    double on_demand = 0;
+    double spot = 0;
+    double credits = 0;             ///< free hours, plan discounts, vouchers (<= 0)
+    double total = 0;               ///< sum of the above
+    double used_gpu_hours = 0;      ///< demand served this month
+    double reserved_gpu_hours = 0;  ///< reserved GPU-hours paid for this month
+    double reserved_used_gpu_hours = 0;
+    double spot_gpu_hours = 0;      ///< useful GPU-hours served on spot
+    double on_demand_gpu_hours = 0;
+};
+
+/// Spread of a total cost (from spot overhead samples).
+struct CostSpread {
+    double mean = 0, p05 = 0, p50 = 0, p95 = 0, p99 = 0;
+};
+
+struct CostReport {
+    std::string strategy;           ///< describe(strategy)
+    std::string offering;           ///< offering key, provider/region/instance_type
+    std::string currency;
+    int horizon_months = 0;
+    /// One entry per month of the horizon, and beyond it while a reservation term still runs
+    /// (a term outlasting the horizon is a liability paid in full).
+    std::vector<MonthlyCashFlow> months;
+
+    double total = 0;               ///< undiscounted sum of all cash flows
+    double npv = 0;                 ///< at annual_discount_rate, flows at the start of each month
+    double annual_discount_rate = 0;
+    double used_gpu_hours = 0;
+    double effective_cost_per_used_gpu_hour = 0;
+    double reserved_utilisation = 0;   ///< reserved GPU-hours used / paid (0 without reservations)
+    double baseline_total = 0;         ///< the same demand all on-demand, same discounts
+    double savings = 0;                ///< baseline_total − total
+    double savings_fraction = 0;       ///< savings / baseline_total
+    /// Utilisation above which a reserved GPU pays off: effective reserved rate / on-demand rate.
+    std::optional<double> break_even_utilisation;
+    /// Months after which the cumulative cost stays at or below the baseline's (1-based; none if never).
+    std::optional<int> break_even_month;
+    std::optional<CostSpread> spread;  ///< present when a spot tranche carries overhead samples
+    std::vector<std::string> assumptions;
+
+    /// Aligned text table: assumptions, totals, savings, break-even, then yearly cash flows by category.
+    std::string to_table() const;
+    /// Everything above as one JSON object (monthly flows included).
+    std::string to_json() const;
+    /// One row per month: month,upfront,reserved_recurring,on_demand,spot,credits,total,...
+    std::string to_csv() const;
+};
+
+}  // namespace gputco
+
+template <>
+struct fmt::formatter<gputco::CostReport> : fmt::formatter<std::string_view> {
+    template <class FormatContext>
+    auto format(const gputco::CostReport& report, FormatContext& ctx) const {
+        return fmt::formatter<std::string_view>::format(report.to_table(), ctx);
+    }
+};

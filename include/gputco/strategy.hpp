@@ -1,0 +1,121 @@
+#pragma once
+// How capacity is bought. A strategy says *how* (on-demand, reserved, spot, a mix); the offering
+// (catalog.hpp) says *at what price*; the cost engine (cost.hpp) combines them with a demand profile.
+//
+//   const Mix hybrid{{{0.7, Reserved{.term_years = 3, .payment = Payment::all_upfront}}, {0.3, OnDemand{}}}};
+#include <optional>
+#include <type_traits>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "gputco/catalog.hpp"
+#include "gputco/error.hpp"
+
+namespace gputco {
+
+/// Pay the list price for every GPU-hour used.
+struct OnDemand {};
+
+/// What happens when a reservation term ends before the horizon does.
+enum class Renewal {
+    renew,  ///< buy a new term at the same price (paid in full even if it outlasts the horizon)
+    lapse,  ///< let it expire; demand falls to the other tranches
+};
+
+/// A 1- or 3-year reservation: upfront at the start of each term plus an hourly fee for every hour
+/// of the term, used or not. Prices come from the offering unless `discount` is given.
+struct Reserved {
+    int term_years = 1;
+    Payment payment = Payment::no_upfront;
+    /// Effective discount vs on-demand in [0, 1): effective rate = (1 − discount) × on-demand.
+    /// Split by payment: all upfront → all of it upfront; no upfront → all hourly; partial → half each.
+    std::optional<double> discount;
+    Renewal renewal = Renewal::renew;
+};
+
+/// Spot/preemptible capacity. Every useful GPU-hour costs `overhead` billed hours (checkpoints, lost
+/// work, restarts; 1 = none) — typically billed/useful hours from simulate_spot. In hours when spot
+/// capacity cannot be had (1 − availability of them) the demand falls to on-demand.
+struct SpotTranche {
+    std::optional<double> price_per_gpu_hour;  ///< default: the offering's spot price
+    double overhead = 1.0;                      ///< billed GPU-hours per useful GPU-hour, >= 1
+    double availability = 1.0;                  ///< fraction of hours spot capacity is available
+    /// Optional per-path overheads (e.g. billed/useful of each simulated path): the report then shows
+    /// the spread of the total cost, taking one path's overhead for all spot hours (a conservative,
+    /// fully correlated spread).
+    std::vector<double> overhead_samples;
+};
+
+/// One share of a mix: `fraction` of the fleet bought as `kind`.
+struct Tranche {
+    double fraction = 0;
+    std::variant<Reserved, SpotTranche, OnDemand> kind;
+};
+
+/// How a tranche's share of the fleet becomes a GPU count.
+enum class Rounding {
+    nearest,  ///< round(fraction × fleet), the convention of reference/models.md
+    down,
+    up,
+    none,     ///< fractional GPUs: the share holds exactly (useful for "70% × 52%" arithmetic)
+};
+
+/// A hybrid fleet, e.g. 70% reserved / 30% on-demand. Fractions are of the fleet size (default: peak
+/// demand) and must sum to 1. Each hour, demand is served by reserved GPUs first, then spot, then
+/// on-demand (which also absorbs bursts above the fleet size).
+struct Mix {
+    std::vector<Tranche> tranches;
+    std::optional<double> fleet_gpus;  ///< default: the demand's peak
+    Rounding rounding = Rounding::nearest;
+};
+
+using Strategy = std::variant<OnDemand, Reserved, Mix>;
+
+/// Price adjustments the seeds name. Applied in this order each month: free credit hours against
+/// on-demand hours, the plan discount on the remaining on-demand spend, then the voucher factor on the
+/// month's whole net spend. Region factor scales every list price first.
+struct Discounts {
+    double plan_discount = 0;          ///< fraction off on-demand, e.g. Lambda annual plan 0.30
+    double free_gpu_hours = 0;         ///< on-demand GPU-hours free, e.g. Paperspace 100 A100 hours
+    double voucher_price_factor = 1;   ///< pay this fraction of the bill, in (0, 1], e.g. 0.6
+    double region_price_factor = 1;    ///< multiplies list prices, > 0, e.g. 0.75 for a 25% cheaper region
+
+    void validate() const {
+        require(plan_discount >= 0.0 && plan_discount < 1.0, "discounts.plan_discount", plan_discount,
+                "must be in [0, 1)");
+        require_non_negative("discounts.free_gpu_hours", free_gpu_hours);
+        require(voucher_price_factor > 0.0 && voucher_price_factor <= 1.0, "discounts.voucher_price_factor",
+                voucher_price_factor, "must be in (0, 1]");
+        require_positive("discounts.region_price_factor", region_price_factor);
+    }
+};
+
+namespace detail {
+inline std::string describe_kind(const Reserved& r) {
+    return fmt::format("reserved {}y {}", r.term_years, to_string(r.payment));
+}
+inline std::string describe_kind(const SpotTranche&) { return "spot"; }
+inline std::string describe_kind(const OnDemand&) { return "on-demand"; }
+}  // namespace detail
+
+/// A short human name, e.g. "70% reserved 3y all_upfront + 30% on-demand".
+inline std::string describe(const Strategy& strategy) {
+    if (const auto* mix = std::get_if<Mix>(&strategy)) {
+        std::string name;
+        for (const Tranche& t : mix->tranches) {
+            if (!name.empty()) name += " + ";
+            name += fmt::format("{:g}% ", t.fraction * 100.0);
+            name += std::visit([](const auto& kind) { return detail::describe_kind(kind); }, t.kind);
+        }
+        return name;
+    }
+    return std::visit(
+        [](const auto& s) -> std::string {
+            if constexpr (std::is_same_v<std::decay_t<decltype(s)>, Mix>) return {};
+            else return "100% " + detail::describe_kind(s);
+        },
+        strategy);
+}
+
+}  // namespace gputco

@@ -1,0 +1,337 @@
+// The deterministic cost engine (see cost.hpp and reference conventions in docs/design.md).
+#include "gputco/cost.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "gputco/statistics.hpp"
+
+namespace gputco {
+namespace {
+
+constexpr Eigen::Index hours_in_month = Eigen::Index(whole_hours_per_month);
+
+/// One reserved tranche with its per-GPU prices resolved.
+struct PricedReservation {
+    double gpus = 0;
+    double upfront_per_gpu = 0;
+    double hourly_per_gpu = 0;
+    int term_months = 12;
+    Renewal renewal = Renewal::renew;
+    double effective_per_gpu_hour() const { return hourly_per_gpu + upfront_per_gpu / (term_months * hours_per_month); }
+    /// Whether the reservation runs in month m (0-based): every term that starts inside the horizon.
+    bool active(int month, int horizon_months) const {
+        if (renewal == Renewal::lapse) return month < term_months;
+        const int term_start = month - month % term_months;
+        return term_start < horizon_months;
+    }
+    bool term_starts(int month, int horizon_months) const {
+        return month % term_months == 0 && month < horizon_months && (renewal == Renewal::renew || month == 0);
+    }
+};
+
+struct PricedSpot {
+    double gpus = 0;
+    double price_per_gpu_hour = 0;
+    double overhead = 1;
+    double availability = 1;
+    std::vector<double> overhead_samples;
+};
+
+struct PricedPlan {
+    std::vector<PricedReservation> reservations;
+    std::vector<PricedSpot> spots;
+    double on_demand_per_gpu_hour = 0;
+    double fleet_gpus = 0;
+};
+
+double round_gpus(double gpus, Rounding rounding) {
+    switch (rounding) {
+        case Rounding::nearest: return std::round(gpus);
+        case Rounding::down: return std::floor(gpus + 1e-9);
+        case Rounding::up: return std::ceil(gpus - 1e-9);
+        case Rounding::none: return gpus;
+    }
+    return gpus;
+}
+
+Mix as_mix(const Strategy& strategy) {
+    if (const auto* mix = std::get_if<Mix>(&strategy)) return *mix;
+    if (const auto* reserved = std::get_if<Reserved>(&strategy)) return Mix{{{1.0, *reserved}}, {}, Rounding::none};
+    return Mix{{{1.0, OnDemand{}}}, {}, Rounding::none};
+}
+
+PricedReservation price_reservation(const Reserved& reserved, const Offering& offering, double region_factor,
+                                    double on_demand_per_gpu_hour) {
+    require(reserved.term_years >= 1 && reserved.term_years <= 5, "reserved.term_years", reserved.term_years,
+            "must be in [1, 5]");
+    PricedReservation priced;
+    priced.term_months = reserved.term_years * months_per_year;
+    priced.renewal = reserved.renewal;
+    const double term_hours = reserved.term_years * hours_per_year;
+    if (reserved.discount) {
+        const double d = *reserved.discount;
+        require(d >= 0.0 && d < 1.0, "reserved.discount", d, "must be in [0, 1)");
+        const double effective = (1.0 - d) * on_demand_per_gpu_hour;
+        const double upfront_share = reserved.payment == Payment::all_upfront       ? 1.0
+                                     : reserved.payment == Payment::partial_upfront ? 0.5
+                                                                                    : 0.0;
+        priced.upfront_per_gpu = effective * upfront_share * term_hours;
+        priced.hourly_per_gpu = effective * (1.0 - upfront_share);
+        return priced;
+    }
+    const auto price = offering.reserved_price(reserved.term_years, reserved.payment);
+    if (!price) {
+        fail("reserved", fmt::format("{}y {}", reserved.term_years, to_string(reserved.payment)),
+             fmt::format("offering {} lists no such reservation price; set reserved.discount", offering.key()));
+    }
+    const double per_gpu = region_factor / offering.gpus_per_instance;
+    priced.upfront_per_gpu = price->upfront * per_gpu;
+    priced.hourly_per_gpu = price->hourly * per_gpu;
+    return priced;
+}
+
+PricedSpot price_spot(const SpotTranche& spot, const Offering& offering, double region_factor) {
+    PricedSpot priced;
+    if (spot.price_per_gpu_hour) {
+        priced.price_per_gpu_hour = require_non_negative("spot.price_per_gpu_hour", *spot.price_per_gpu_hour);
+    } else if (const auto listed = offering.spot_per_gpu_hour()) {
+        priced.price_per_gpu_hour = *listed * region_factor;
+    } else {
+        fail("spot.price_per_gpu_hour", "none",
+             fmt::format("offering {} lists no spot price; set spot.price_per_gpu_hour", offering.key()));
+    }
+    require(std::isfinite(spot.overhead) && spot.overhead >= 1.0, "spot.overhead", spot.overhead,
+            "must be finite and >= 1 (billed per useful hour)");
+    priced.overhead = spot.overhead;
+    priced.availability = require_fraction("spot.availability", spot.availability);
+    for (std::size_t i = 0; i < spot.overhead_samples.size(); ++i) {
+        const double o = spot.overhead_samples[i];
+        require(std::isfinite(o) && o >= 1.0, fmt::format("spot.overhead_samples[{}]", i), o,
+                "must be finite and >= 1 (billed per useful hour)");
+    }
+    priced.overhead_samples = spot.overhead_samples;
+    return priced;
+}
+
+PricedPlan price_plan(const Mix& mix, const DemandProfile& demand, const Offering& offering,
+                      const Discounts& discounts) {
+    require(!mix.tranches.empty(), "mix.tranches.size", mix.tranches.size(), "must be >= 1");
+    double fraction_sum = 0;
+    for (std::size_t i = 0; i < mix.tranches.size(); ++i) {
+        fraction_sum += require_fraction(fmt::format("mix.tranches[{}].fraction", i), mix.tranches[i].fraction);
+    }
+    require(std::abs(fraction_sum - 1.0) <= 1e-9, "mix.fractions (sum)", fraction_sum, "must sum to 1");
+
+    PricedPlan plan;
+    plan.fleet_gpus = mix.fleet_gpus ? require_non_negative("mix.fleet_gpus", *mix.fleet_gpus) : demand.peak_gpus();
+    plan.on_demand_per_gpu_hour = offering.on_demand_per_gpu_hour() * discounts.region_price_factor;
+    for (const Tranche& tranche : mix.tranches) {
+        const double gpus = round_gpus(tranche.fraction * plan.fleet_gpus, mix.rounding);
+        if (const auto* reserved = std::get_if<Reserved>(&tranche.kind)) {
+            PricedReservation priced = price_reservation(*reserved, offering, discounts.region_price_factor,
+                                                         plan.on_demand_per_gpu_hour);
+            priced.gpus = gpus;
+            plan.reservations.push_back(priced);
+        } else if (const auto* spot = std::get_if<SpotTranche>(&tranche.kind)) {
+            PricedSpot priced = price_spot(*spot, offering, discounts.region_price_factor);
+            priced.gpus = gpus;
+            plan.spots.push_back(std::move(priced));
+        }
+    }
+    return plan;
+}
+
+/// Monthly flows of a priced plan; `spot_useful_costs[i]` collects spot tranche i's useful GPU-hours × price.
+std::vector<MonthlyCashFlow> cash_flows(const PricedPlan& plan, const DemandProfile& demand,
+                                        const Discounts& discounts, std::vector<double>& spot_useful_costs) {
+    const int horizon_months = demand.horizon().month_count();
+    int months = horizon_months;
+    for (const auto& r : plan.reservations) {
+        const int last_term_start = r.renewal == Renewal::lapse ? 0 : (horizon_months - 1) / r.term_months * r.term_months;
+        months = std::max(months, last_term_start + r.term_months);
+    }
+    std::vector<MonthlyCashFlow> flows(static_cast<std::size_t>(months));
+    double free_hours_left = discounts.free_gpu_hours;
+    spot_useful_costs.assign(plan.spots.size(), 0.0);
+    Eigen::ArrayXd remaining(hours_in_month);
+    for (int m = 0; m < months; ++m) {
+        MonthlyCashFlow& f = flows[std::size_t(m)];
+        f.month = m;
+        const bool in_horizon = m < horizon_months;
+        if (in_horizon) remaining = demand.gpus_per_hour().segment(Eigen::Index(m) * hours_in_month, hours_in_month);
+        else remaining.setZero();
+        f.used_gpu_hours = remaining.sum();
+
+        for (const auto& r : plan.reservations) {
+            if (!r.active(m, horizon_months)) continue;
+            if (r.term_starts(m, horizon_months)) f.upfront += r.upfront_per_gpu * r.gpus;
+            f.reserved_recurring += r.hourly_per_gpu * r.gpus * hours_per_month;
+            f.reserved_gpu_hours += r.gpus * hours_per_month;
+            const double used = remaining.min(r.gpus).sum();
+            f.reserved_used_gpu_hours += used;
+            remaining = (remaining - r.gpus).max(0.0);
+        }
+        for (std::size_t i = 0; i < plan.spots.size(); ++i) {
+            const PricedSpot& s = plan.spots[i];
+            const double served = remaining.min(s.gpus).sum() * s.availability;
+            f.spot_gpu_hours += served;
+            f.spot += served * s.price_per_gpu_hour * s.overhead;
+            spot_useful_costs[i] += served * s.price_per_gpu_hour;
+            remaining = (remaining - s.gpus * s.availability).max(0.0);
+        }
+        f.on_demand_gpu_hours = remaining.sum();
+        f.on_demand = f.on_demand_gpu_hours * plan.on_demand_per_gpu_hour;
+
+        // Credits, in the order documented on Discounts.
+        const double free_hours = std::min(free_hours_left, f.on_demand_gpu_hours);
+        free_hours_left -= free_hours;
+        double credits = -free_hours * plan.on_demand_per_gpu_hour;
+        credits -= discounts.plan_discount * (f.on_demand + credits);
+        const double net = f.upfront + f.reserved_recurring + f.on_demand + f.spot + credits;
+        credits -= (1.0 - discounts.voucher_price_factor) * net;
+        f.credits = credits;
+        f.total = f.upfront + f.reserved_recurring + f.on_demand + f.spot + f.credits;
+    }
+    return flows;
+}
+
+double npv_of(const std::vector<MonthlyCashFlow>& flows, double annual_rate) {
+    const double monthly_factor = std::pow(1.0 + annual_rate, 1.0 / months_per_year);
+    double npv = 0;
+    double discount = 1;
+    for (const auto& f : flows) {
+        npv += f.total / discount;
+        discount *= monthly_factor;
+    }
+    return npv;
+}
+
+/// 1-based count of months after which the cumulative cost stays at or below the baseline's.
+std::optional<int> break_even_month(const std::vector<MonthlyCashFlow>& flows,
+                                    const std::vector<MonthlyCashFlow>& baseline) {
+    const std::size_t n = std::max(flows.size(), baseline.size());
+    std::vector<double> gap(n);  // cumulative strategy − cumulative baseline
+    double cumulative = 0;
+    for (std::size_t m = 0; m < n; ++m) {
+        if (m < flows.size()) cumulative += flows[m].total;
+        if (m < baseline.size()) cumulative -= baseline[m].total;
+        gap[m] = cumulative;
+    }
+    const double tolerance = 1e-9 * std::max(1.0, std::abs(cumulative));
+    std::optional<int> month;
+    for (std::size_t m = n; m-- > 0;) {
+        if (gap[m] > tolerance) break;
+        month = int(m) + 1;
+    }
+    return month;
+}
+
+std::vector<std::string> describe_assumptions(const PricedPlan& plan, const DemandProfile& demand,
+                                              const Offering& offering, const EvaluationOptions& options,
+                                              int report_months) {
+    std::vector<std::string> lines;
+    const auto& c = offering.currency;
+    lines.push_back(fmt::format("offering {} ({}×{}), prices from {} as of {}", offering.key(),
+                                offering.gpus_per_instance, offering.gpu, offering.source.name,
+                                offering.source.as_of));
+    lines.push_back(fmt::format("on-demand {:.4f} {}/GPU-h (instance {:.4f} {}/h{})", plan.on_demand_per_gpu_hour, c,
+                                offering.on_demand_hourly, c,
+                                options.discounts.region_price_factor != 1.0
+                                    ? fmt::format(", region factor {:g}", options.discounts.region_price_factor)
+                                    : std::string()));
+    lines.push_back(fmt::format("demand: {} months × 730 h, mean {:.3f} GPUs, peak {:.3f} GPUs, {:.0f} GPU-h; "
+                                "fleet {:g} GPUs",
+                                demand.horizon().month_count(), demand.mean_gpus(), demand.peak_gpus(),
+                                demand.total_gpu_hours(), plan.fleet_gpus));
+    for (const auto& r : plan.reservations) {
+        lines.push_back(fmt::format(
+            "reserved {:g} GPUs, {}-month terms, upfront {:.2f} {}/GPU per term + {:.4f} {}/GPU-h every hour of "
+            "the term; effective {:.4f} {}/GPU-h ({:.1f}% off on-demand); {}",
+            r.gpus, r.term_months, r.upfront_per_gpu, c, r.hourly_per_gpu, c, r.effective_per_gpu_hour(), c,
+            100.0 * (1.0 - r.effective_per_gpu_hour() / plan.on_demand_per_gpu_hour),
+            r.renewal == Renewal::renew ? "renewed at the same price until the horizon ends"
+                                        : "not renewed"));
+    }
+    for (const auto& s : plan.spots) {
+        lines.push_back(fmt::format("spot {:g} GPUs at {:.4f} {}/GPU-h, overhead {:.4f} billed h per useful h, "
+                                    "available {:.0f}% of hours (the rest on-demand)",
+                                    s.gpus, s.price_per_gpu_hour, c, s.overhead, 100.0 * s.availability));
+    }
+    if (report_months > demand.horizon().month_count()) {
+        lines.push_back(fmt::format("reservation terms run {} months past the horizon and are paid in full",
+                                    report_months - demand.horizon().month_count()));
+    }
+    const auto& d = options.discounts;
+    if (d.free_gpu_hours > 0) lines.push_back(fmt::format("{:g} free on-demand GPU-hours", d.free_gpu_hours));
+    if (d.plan_discount > 0) lines.push_back(fmt::format("plan discount {:g}% on on-demand spend", 100 * d.plan_discount));
+    if (d.voucher_price_factor < 1) lines.push_back(fmt::format("vouchers: pay {:g}% of the bill", 100 * d.voucher_price_factor));
+    lines.push_back(fmt::format("cash flows at the start of each month; NPV at {:g}%/year", 100 * options.annual_discount_rate));
+    return lines;
+}
+
+CostReport evaluate_plan(const Strategy& strategy, const DemandProfile& demand, const Offering& offering,
+                         const EvaluationOptions& options, bool with_baseline) {
+    offering.validate();
+    options.discounts.validate();
+    require(std::isfinite(options.annual_discount_rate) && options.annual_discount_rate > -1.0,
+            "annual_discount_rate", options.annual_discount_rate, "must be finite and > -1");
+    const PricedPlan plan = price_plan(as_mix(strategy), demand, offering, options.discounts);
+
+    CostReport report;
+    report.strategy = describe(strategy);
+    report.offering = offering.key();
+    report.currency = offering.currency;
+    report.horizon_months = demand.horizon().month_count();
+    report.annual_discount_rate = options.annual_discount_rate;
+    std::vector<double> spot_useful_costs;
+    report.months = cash_flows(plan, demand, options.discounts, spot_useful_costs);
+
+    double reserved_paid = 0, reserved_used = 0;
+    for (const auto& f : report.months) {
+        report.total += f.total;
+        report.used_gpu_hours += f.used_gpu_hours;
+        reserved_paid += f.reserved_gpu_hours;
+        reserved_used += f.reserved_used_gpu_hours;
+    }
+    report.npv = npv_of(report.months, options.annual_discount_rate);
+    report.effective_cost_per_used_gpu_hour =
+        report.used_gpu_hours > 0 ? report.total / report.used_gpu_hours : std::nan("");
+    report.reserved_utilisation = reserved_paid > 0 ? reserved_used / reserved_paid : 0.0;
+    if (!plan.reservations.empty() && plan.on_demand_per_gpu_hour > 0) {
+        report.break_even_utilisation = plan.reservations.front().effective_per_gpu_hour() / plan.on_demand_per_gpu_hour;
+    }
+    for (std::size_t i = 0; i < plan.spots.size(); ++i) {
+        const PricedSpot& s = plan.spots[i];
+        if (s.overhead_samples.empty()) continue;
+        // Total cost is linear in the overhead: swap the tranche's mean overhead for each sample's.
+        // (Only the first tranche with samples gets a spread; several spot tranches are rare.)
+        const double per_unit_overhead = options.discounts.voucher_price_factor * spot_useful_costs[i];
+        std::vector<double> totals(s.overhead_samples.size());
+        std::transform(s.overhead_samples.begin(), s.overhead_samples.end(), totals.begin(),
+                       [&](double o) { return report.total + per_unit_overhead * (o - s.overhead); });
+        const Summary summary = summarize(totals);
+        report.spread = CostSpread{summary.mean, quantile(totals, 0.05), summary.p50, summary.p95, summary.p99};
+        break;
+    }
+    report.assumptions = describe_assumptions(plan, demand, offering, options, int(report.months.size()));
+
+    if (with_baseline) {
+        const CostReport baseline = evaluate_plan(OnDemand{}, demand, offering, options, false);
+        report.baseline_total = baseline.total;
+        report.savings = baseline.total - report.total;
+        report.savings_fraction = baseline.total > 0 ? report.savings / baseline.total : 0.0;
+        report.break_even_month = break_even_month(report.months, baseline.months);
+    }
+    return report;
+}
+
+}  // namespace
+
+CostReport evaluate(const Strategy& strategy, const DemandProfile& demand, const Offering& offering,
+                    const EvaluationOptions& options) {
+    return evaluate_plan(strategy, demand, offering, options, true);
+}
+
+}  // namespace gputco

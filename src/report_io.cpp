@@ -1,0 +1,130 @@
+// Text, JSON and CSV views of a CostReport.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "gputco/report.hpp"
+
+namespace gputco {
+namespace {
+
+constexpr std::size_t months_per_table_year = 12;
+
+/// 1234567.891 → "1,234,567.89": planners read money with thousands separators.
+std::string money(double value) {
+    if (!std::isfinite(value)) return fmt::format("{}", value);
+    const std::string digits = fmt::format("{:.2f}", std::abs(value));
+    const std::size_t point = digits.find('.');
+    std::string grouped;
+    for (std::size_t i = 0; i < point; ++i) {
+        if (i > 0 && (point - i) % 3 == 0) grouped += ',';
+        grouped += digits[i];
+    }
+    return (value < 0 && digits != "0.00" ? "-" : "") + grouped + digits.substr(point);
+}
+
+nlohmann::json optional_json(const auto& value) {
+    if (value) return nlohmann::json(*value);
+    return nullptr;
+}
+
+}  // namespace
+
+std::string CostReport::to_table() const {
+    std::string out;
+    auto line = [&out](std::string_view text) { out.append(text).push_back('\n'); };
+    line(fmt::format("Strategy: {}", strategy));
+    line(fmt::format("Offering: {} ({}), horizon {} months", offering, currency, horizon_months));
+    line("Assumptions:");
+    for (const auto& a : assumptions) line(fmt::format("  - {}", a));
+    line(fmt::format("{:<34}{:>18}", "Total cost", money(total)));
+    if (annual_discount_rate != 0) line(fmt::format("{:<34}{:>18}", "NPV", money(npv)));
+    line(fmt::format("{:<34}{:>18}", "All on-demand (same demand)", money(baseline_total)));
+    line(fmt::format("{:<34}{:>18}  ({:.1f}%)", "Savings vs all on-demand", money(savings), 100 * savings_fraction));
+    line(fmt::format("{:<34}{:>18.4f}", fmt::format("Cost per used GPU-hour ({})", currency),
+                     effective_cost_per_used_gpu_hour));
+    if (break_even_utilisation) {
+        line(fmt::format("{:<34}{:>17.1f}%", "Reserved break-even utilisation", 100 * *break_even_utilisation));
+        line(fmt::format("{:<34}{:>17.1f}%", "Reserved utilisation", 100 * reserved_utilisation));
+    }
+    line(fmt::format("{:<34}{:>18}", "Break-even month",
+                     break_even_month ? fmt::format("{}", *break_even_month) : std::string("never")));
+    if (spread) {
+        line(fmt::format("{:<34}{:>18}", "Spot spread P5", money(spread->p05)));
+        line(fmt::format("{:<34}{:>18}", "Spot spread P50", money(spread->p50)));
+        line(fmt::format("{:<34}{:>18}", "Spot spread P95", money(spread->p95)));
+    }
+    line(fmt::format("{:>5}{:>15}{:>15}{:>15}{:>15}{:>15}{:>15}", "year", "upfront", "reserved", "on-demand",
+                     "spot", "credits", "total"));
+    for (std::size_t start = 0; start < months.size(); start += months_per_table_year) {
+        MonthlyCashFlow year;
+        for (std::size_t m = start; m < std::min(months.size(), start + months_per_table_year); ++m) {
+            year.upfront += months[m].upfront;
+            year.reserved_recurring += months[m].reserved_recurring;
+            year.on_demand += months[m].on_demand;
+            year.spot += months[m].spot;
+            year.credits += months[m].credits;
+            year.total += months[m].total;
+        }
+        line(fmt::format("{:>5}{:>15}{:>15}{:>15}{:>15}{:>15}{:>15}", start / months_per_table_year + 1,
+                         money(year.upfront), money(year.reserved_recurring), money(year.on_demand), money(year.spot),
+                         money(year.credits), money(year.total)));
+    }
+    return out;
+}
+
+std::string CostReport::to_json() const {
+    nlohmann::json flows = nlohmann::json::array();
+    for (const auto& f : months) {
+        flows.push_back({{"month", f.month}, {"upfront", f.upfront}, {"reserved_recurring", f.reserved_recurring},
+                         {"on_demand", f.on_demand}, {"spot", f.spot}, {"credits", f.credits}, {"total", f.total},
+                         {"used_gpu_hours", f.used_gpu_hours}, {"reserved_gpu_hours", f.reserved_gpu_hours},
+                         {"reserved_used_gpu_hours", f.reserved_used_gpu_hours},
+                         {"spot_gpu_hours", f.spot_gpu_hours}, {"on_demand_gpu_hours", f.on_demand_gpu_hours}});
+    }
+    nlohmann::json spread_json = nullptr;
+    if (spread) {
+        spread_json = {{"mean", spread->mean}, {"p05", spread->p05}, {"p50", spread->p50},
+                       {"p95", spread->p95}, {"p99", spread->p99}};
+    }
+    const nlohmann::json j = {
+        {"strategy", strategy},
+        {"offering", offering},
+        {"currency", currency},
+        {"horizon_months", horizon_months},
+        {"total", total},
+        {"npv", npv},
+        {"annual_discount_rate", annual_discount_rate},
+        {"used_gpu_hours", used_gpu_hours},
+        {"effective_cost_per_used_gpu_hour", std::isfinite(effective_cost_per_used_gpu_hour)
+                                                 ? nlohmann::json(effective_cost_per_used_gpu_hour)
+                                                 : nlohmann::json(nullptr)},
+        {"reserved_utilisation", reserved_utilisation},
+        {"baseline_total", baseline_total},
+        {"savings", savings},
+        {"savings_fraction", savings_fraction},
+        {"break_even_utilisation", optional_json(break_even_utilisation)},
+        {"break_even_month", optional_json(break_even_month)},
+        {"spread", spread_json},
+        {"assumptions", assumptions},
+        {"months", flows},
+    };
+    return j.dump(2);
+}
+
+std::string CostReport::to_csv() const {
+    std::string out =
+        "month,upfront,reserved_recurring,on_demand,spot,credits,total,used_gpu_hours,reserved_gpu_hours,"
+        "reserved_used_gpu_hours,spot_gpu_hours,on_demand_gpu_hours\n";
+    for (const auto& f : months) {
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", f.month, f.upfront, f.reserved_recurring,
+                           f.on_demand, f.spot, f.credits, f.total, f.used_gpu_hours, f.reserved_gpu_hours,
+                           f.reserved_used_gpu_hours, f.spot_gpu_hours, f.on_demand_gpu_hours);
+    }
+    return out;
+}
+
+}  // namespace gputco
