@@ -1,0 +1,83 @@
+"""gputco: total cost of renting GPUs for deep learning over multi-year horizons.
+
+    import gputco
+    a100 = gputco.catalog().offering("azure", "Standard_ND96asr_v4")
+    demand = gputco.DemandProfile.constant(4, gputco.Horizon.years(3))
+    report = gputco.evaluate(gputco.Mix([(0.7, gputco.Reserved(term_years=3)), (0.3, gputco.OnDemand())]),
+                             demand, a100)
+    print(report)                   # table; report.to_frame() is the monthly DataFrame
+
+    r = gputco.simulate_spot(work_hours=2000, mtbf_hours=20, checkpoint_write_hours=0.1,
+                             restart_hours=0.25, price_per_hour=1.2, paths=100_000, seed=42)
+    r.to_frame(); r.summary()
+
+Bad input raises ValueError with the library's message, e.g. "job.work_hours = -1: must be finite and > 0".
+"""
+from __future__ import annotations
+
+from ._core import (
+    # catalog
+    Catalog,
+    GpuSpec,
+    Offering,
+    ReservedPrice,
+    Source,
+    # checkpoint closed forms
+    ExpectedSpotTime,
+    Job,
+    expected_spot_time,
+    optimal_checkpoint_interval,
+    segment_count,
+    # interruption models
+    Poisson,
+    PriceDriven,
+    ProviderRules,
+    Trace,
+    Weibull,
+    advisor_bucket,
+    advisor_bucket_fraction,
+    alibaba_rules,
+    aws_rules,
+    gcp_preemptible_rules,
+    mtbf_from_monthly_interruption_fraction,
+    # spot Monte Carlo and statistics
+    SpotResult,
+    SpotSamples,
+    Summary,
+    quantile,
+    simulate_spot,
+    summarize,
+    # demand
+    DemandProfile,
+    DemandStep,
+    Horizon,
+    # strategies and cost
+    CostReport,
+    CostSpread,
+    Discounts,
+    Mix,
+    MonthlyCashFlow,
+    OnDemand,
+    Reserved,
+    SpotTranche,
+    Tranche,
+    describe,
+    evaluate,
+)
+from ._catalog import catalog
+from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
+from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame / to_json)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Catalog", "GpuSpec", "Offering", "ReservedPrice", "Source", "catalog",
+    "ExpectedSpotTime", "Job", "expected_spot_time", "optimal_checkpoint_interval", "segment_count",
+    "Poisson", "PriceDriven", "ProviderRules", "Trace", "Weibull", "advisor_bucket",
+    "advisor_bucket_fraction", "alibaba_rules", "aws_rules", "gcp_preemptible_rules",
+    "mtbf_from_monthly_interruption_fraction",
+    "SpotResult", "SpotSamples", "Summary", "quantile", "simulate_spot", "summarize",
+    "DemandProfile", "DemandStep", "Horizon",
+    "CostReport", "CostSpread", "Discounts", "Mix", "MonthlyCashFlow", "OnDemand", "Reserved",
+    "SpotTranche", "Tranche", "describe", "evaluate",
+]

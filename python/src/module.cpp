@@ -1,0 +1,16 @@
+// gputco._core: the compiled half of the gputco package. A table of contents: each concern
+// registers its own functions and classes (see register_*.cpp); the Python package re-exports them.
+#include "register.hpp"
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "Compiled core of gputco (import gputco instead)";
+    using namespace gputco::python;
+    register_errors(m);
+    register_catalog(m);
+    register_checkpoint(m);
+    register_interruption(m);
+    register_spot(m);
+    register_demand(m);
+    register_strategy(m);
+    register_cost(m);
+}

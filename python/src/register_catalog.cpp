@@ -1,0 +1,172 @@
+// Catalog: GPUs, offerings and their prices. Values are exposed read-only; new offerings are built
+// with keyword arguments and validated on construction, as in C++.
+#include "register.hpp"
+
+#include <pybind11/stl.h>
+
+#include <fmt/format.h>
+#include <gputco/catalog.hpp>
+
+namespace gputco::python {
+
+namespace {
+
+Source make_source(const std::string& name, const std::string& as_of) { return Source{name, as_of}; }
+
+std::string repr(const Offering& o) {
+    return fmt::format("Offering(provider='{}', region='{}', instance_type='{}', gpu='{}', "
+                       "gpus_per_instance={}, on_demand_hourly={} {})",
+                       o.provider, o.region, o.instance_type, o.gpu, o.gpus_per_instance,
+                       o.on_demand_hourly, o.currency);
+}
+
+}  // namespace
+
+void register_catalog(py::module_& m) {
+    py::class_<Source>(m, "Source", "Where a figure comes from and when it was true.")
+        .def(py::init(&make_source), py::arg("name") = "", py::arg("as_of") = "")
+        .def_readonly("name", &Source::name)
+        .def_readonly("as_of", &Source::as_of)
+        .def("__repr__", [](const Source& s) {
+            return fmt::format("Source(name='{}', as_of='{}')", s.name, s.as_of);
+        });
+
+    py::class_<GpuSpec>(m, "GpuSpec", "Hardware facts of one GPU model (per card).")
+        .def(py::init([](std::string name, std::string vendor, double memory_gb,
+                         double memory_bandwidth_gbps, double fp16_tflops, double fp32_tflops,
+                         double tdp_watts, Source source) {
+                 return GpuSpec{std::move(name), std::move(vendor), memory_gb, memory_bandwidth_gbps,
+                                fp16_tflops, fp32_tflops, tdp_watts, std::move(source)};
+             }),
+             py::kw_only(), py::arg("name"), py::arg("vendor") = "", py::arg("memory_gb") = 0.0,
+             py::arg("memory_bandwidth_gbps") = 0.0, py::arg("fp16_tflops") = 0.0,
+             py::arg("fp32_tflops") = 0.0, py::arg("tdp_watts") = 0.0, py::arg("source") = Source{})
+        .def_readonly("name", &GpuSpec::name)
+        .def_readonly("vendor", &GpuSpec::vendor)
+        .def_readonly("memory_gb", &GpuSpec::memory_gb)
+        .def_readonly("memory_bandwidth_gbps", &GpuSpec::memory_bandwidth_gbps)
+        .def_readonly("fp16_tflops", &GpuSpec::fp16_tflops)
+        .def_readonly("fp32_tflops", &GpuSpec::fp32_tflops)
+        .def_readonly("tdp_watts", &GpuSpec::tdp_watts)
+        .def_readonly("source", &GpuSpec::source)
+        .def("__repr__", [](const GpuSpec& g) {
+            return fmt::format("GpuSpec(name='{}', vendor='{}', memory_gb={})", g.name, g.vendor,
+                               g.memory_gb);
+        });
+
+    py::class_<ReservedPrice>(m, "ReservedPrice",
+                              "A reservation price per instance: `upfront` at the start of the term "
+                              "and `hourly` for every hour of the term, used or not.")
+        .def(py::init([](int term_years, std::string_view payment, double upfront, double hourly,
+                         Source source) {
+                 return ReservedPrice{term_years, parse_payment(payment), upfront, hourly,
+                                      std::move(source)};
+             }),
+             py::kw_only(), py::arg("term_years") = 1, py::arg("payment") = "no_upfront",
+             py::arg("upfront") = 0.0, py::arg("hourly") = 0.0, py::arg("source") = Source{})
+        .def_readonly("term_years", &ReservedPrice::term_years)
+        .def_property_readonly("payment",
+                               [](const ReservedPrice& r) { return std::string(to_string(r.payment)); })
+        .def_readonly("upfront", &ReservedPrice::upfront)
+        .def_readonly("hourly", &ReservedPrice::hourly)
+        .def_readonly("source", &ReservedPrice::source)
+        .def("effective_hourly", &ReservedPrice::effective_hourly,
+             "hourly + upfront / (term_years * 8760), per instance-hour")
+        .def("__repr__", [](const ReservedPrice& r) {
+            return fmt::format("ReservedPrice(term_years={}, payment='{}', upfront={}, hourly={})",
+                               r.term_years, to_string(r.payment), r.upfront, r.hourly);
+        });
+
+    py::class_<Offering>(m, "Offering", "One rentable instance type of one provider in one region.")
+        .def(py::init([](std::string provider, std::string instance_type, std::string gpu,
+                         double on_demand_hourly, int gpus_per_instance, std::string region,
+                         std::string currency, std::optional<double> spot_hourly,
+                         std::vector<ReservedPrice> reserved, double billing_increment_seconds,
+                         double minimum_billed_seconds, Source source, std::string notes) {
+                 Offering o;
+                 o.provider = std::move(provider);
+                 o.region = std::move(region);
+                 o.instance_type = std::move(instance_type);
+                 o.gpu = std::move(gpu);
+                 o.gpus_per_instance = gpus_per_instance;
+                 o.currency = std::move(currency);
+                 o.on_demand_hourly = on_demand_hourly;
+                 o.spot_hourly = spot_hourly;
+                 o.reserved = std::move(reserved);
+                 o.billing_increment_seconds = billing_increment_seconds;
+                 o.minimum_billed_seconds = minimum_billed_seconds;
+                 o.source = std::move(source);
+                 o.notes = std::move(notes);
+                 o.validate();
+                 return o;
+             }),
+             py::kw_only(), py::arg("provider"), py::arg("instance_type"), py::arg("gpu"),
+             py::arg("on_demand_hourly"), py::arg("gpus_per_instance") = 1, py::arg("region") = "",
+             py::arg("currency") = "USD", py::arg("spot_hourly") = py::none(),
+             py::arg("reserved") = std::vector<ReservedPrice>{},
+             py::arg("billing_increment_seconds") = 3600.0, py::arg("minimum_billed_seconds") = 0.0,
+             py::arg("source") = Source{}, py::arg("notes") = "")
+        .def_readonly("provider", &Offering::provider)
+        .def_readonly("region", &Offering::region)
+        .def_readonly("instance_type", &Offering::instance_type)
+        .def_readonly("gpu", &Offering::gpu)
+        .def_readonly("gpus_per_instance", &Offering::gpus_per_instance)
+        .def_readonly("currency", &Offering::currency)
+        .def_readonly("on_demand_hourly", &Offering::on_demand_hourly)
+        .def_readonly("spot_hourly", &Offering::spot_hourly)
+        .def_readonly("reserved", &Offering::reserved)
+        .def_readonly("billing_increment_seconds", &Offering::billing_increment_seconds)
+        .def_readonly("minimum_billed_seconds", &Offering::minimum_billed_seconds)
+        .def_readonly("source", &Offering::source)
+        .def_readonly("notes", &Offering::notes)
+        .def_property_readonly("key", &Offering::key)
+        .def("on_demand_per_gpu_hour", &Offering::on_demand_per_gpu_hour)
+        .def("spot_per_gpu_hour", &Offering::spot_per_gpu_hour)
+        .def(
+            "reserved_price",
+            [](const Offering& o, int term_years, std::string_view payment) {
+                return o.reserved_price(term_years, parse_payment(payment));
+            },
+            py::arg("term_years"), py::arg("payment") = "no_upfront",
+            "The reservation price for this term and payment, or None if unknown.")
+        .def("converted", &Offering::converted, py::arg("to_currency"), py::arg("rate"),
+             "All prices multiplied by `rate` (units of `to_currency` per unit of `currency`).")
+        .def("validate", &Offering::validate)
+        .def("__repr__", [](const Offering& o) { return repr(o); });
+
+    py::class_<Catalog>(m, "Catalog", "GPUs and offerings, looked up by name.")
+        .def(py::init<>())
+        .def(py::init<std::vector<GpuSpec>, std::vector<Offering>>(), py::arg("gpus"),
+             py::arg("offerings"))
+        .def_static("builtin", &Catalog::builtin, py::return_value_policy::reference,
+                    "The catalog compiled into the library.")
+        .def_static("from_json", &Catalog::from_json, py::arg("text"))
+        .def_static(
+            "from_json_file",
+            [](const py::object& path) {
+                return Catalog::from_json_file(py::module_::import("os").attr("fspath")(path).cast<std::string>());
+            },
+            py::arg("path"))
+        .def("to_json", &Catalog::to_json)
+        .def("overridden_by", &Catalog::overridden_by, py::arg("other"))
+        .def_property_readonly("gpus", &Catalog::gpus, py::return_value_policy::reference_internal)
+        .def_property_readonly("offerings", &Catalog::offerings,
+                               py::return_value_policy::reference_internal)
+        .def("gpu", &Catalog::gpu, py::arg("name"), py::return_value_policy::reference_internal)
+        .def("offering", &Catalog::offering, py::arg("provider"), py::arg("instance_type"),
+             py::arg("region") = "", py::return_value_policy::reference_internal)
+        .def(
+            "find",
+            [](const Catalog& c, const std::optional<std::string>& provider,
+               const std::optional<std::string>& gpu, const std::optional<std::string>& region) {
+                return c.find(provider.value_or(""), gpu.value_or(""), region.value_or(""));
+            },
+            py::arg("provider") = py::none(), py::arg("gpu") = py::none(),
+            py::arg("region") = py::none(), "Offerings matching every given criterion.")
+        .def("__len__", [](const Catalog& c) { return c.offerings().size(); })
+        .def("__repr__", [](const Catalog& c) {
+            return fmt::format("Catalog({} GPUs, {} offerings)", c.gpus().size(), c.offerings().size());
+        });
+}
+
+}  // namespace gputco::python

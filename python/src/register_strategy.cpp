@@ -1,0 +1,159 @@
+// Strategies: how capacity is bought. Plain values with keyword constructors; enums are strings
+// ("no_upfront", "renew", ...) as everywhere in the Python API.
+#include "register.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <fmt/format.h>
+#include <gputco/strategy.hpp>
+
+namespace gputco::python {
+
+namespace {
+
+Renewal parse_renewal(std::string_view text) {
+    if (text == "renew") return Renewal::renew;
+    if (text == "lapse") return Renewal::lapse;
+    fail("reserved.renewal", text, "must be \"renew\" or \"lapse\"");
+}
+
+std::string_view renewal_name(Renewal renewal) { return renewal == Renewal::renew ? "renew" : "lapse"; }
+
+using Kind = std::variant<Reserved, SpotTranche, OnDemand>;
+
+Tranche to_tranche(const py::handle& item, std::size_t index) {
+    if (py::isinstance<Tranche>(item)) return item.cast<Tranche>();
+    const auto pair = item.cast<py::sequence>();
+    require(pair.size() == 2, fmt::format("mix.tranches[{}].size", index), pair.size(),
+            "must be 2 (fraction, kind)");
+    return Tranche{pair[0].cast<double>(), pair[1].cast<Kind>()};
+}
+
+std::string repr_kind(const Kind& kind) {
+    return std::visit([](const auto& k) { return std::string(py::str(py::repr(py::cast(k)))); }, kind);
+}
+
+}  // namespace
+
+void register_strategy(py::module_& m) {
+    py::class_<OnDemand>(m, "OnDemand", "Pay the list price for every GPU-hour used.")
+        .def(py::init<>())
+        .def("__repr__", [](const OnDemand&) { return std::string("OnDemand()"); })
+        .def("__str__", [](const OnDemand& s) { return describe(Strategy{s}); });
+
+    py::class_<Reserved>(m, "Reserved",
+                         "A 1- or 3-year reservation: upfront at the start of each term plus an hourly "
+                         "fee for every hour of the term, used or not.")
+        .def(py::init([](int term_years, std::string_view payment, std::optional<double> discount,
+                         std::string_view renewal) {
+                 return Reserved{term_years, parse_payment(payment, "reserved.payment"), discount,
+                                 parse_renewal(renewal)};
+             }),
+             py::kw_only(), py::arg("term_years") = 1, py::arg("payment") = "no_upfront",
+             py::arg("discount") = py::none(), py::arg("renewal") = "renew")
+        .def_readonly("term_years", &Reserved::term_years)
+        .def_property_readonly("payment", [](const Reserved& r) { return std::string(to_string(r.payment)); })
+        .def_readonly("discount", &Reserved::discount)
+        .def_property_readonly("renewal", [](const Reserved& r) { return std::string(renewal_name(r.renewal)); })
+        .def("__repr__",
+             [](const Reserved& r) {
+                 return fmt::format("Reserved(term_years={}, payment='{}', discount={}, renewal='{}')",
+                                    r.term_years, to_string(r.payment),
+                                    r.discount ? fmt::format("{}", *r.discount) : "None",
+                                    renewal_name(r.renewal));
+             })
+        .def("__str__", [](const Reserved& s) { return describe(Strategy{s}); });
+
+    py::class_<SpotTranche>(m, "SpotTranche",
+                            "Spot capacity inside a Mix: each useful GPU-hour costs `overhead` billed "
+                            "hours; hours without spot capacity fall to on-demand.")
+        .def(py::init([](std::optional<double> price_per_gpu_hour, double overhead, double availability,
+                         const py::array_t<double, py::array::c_style | py::array::forcecast>& samples) {
+                 require(samples.ndim() == 1, "spot.overhead_samples.ndim", samples.ndim(), "must be 1");
+                 SpotTranche s;
+                 s.price_per_gpu_hour = price_per_gpu_hour;
+                 s.overhead = overhead;
+                 s.availability = availability;
+                 s.overhead_samples.assign(samples.data(), samples.data() + samples.size());
+                 return s;
+             }),
+             py::kw_only(), py::arg("price_per_gpu_hour") = py::none(), py::arg("overhead") = 1.0,
+             py::arg("availability") = 1.0,
+             py::arg("overhead_samples") = py::array_t<double>(0))
+        .def_readonly("price_per_gpu_hour", &SpotTranche::price_per_gpu_hour)
+        .def_readonly("overhead", &SpotTranche::overhead)
+        .def_readonly("availability", &SpotTranche::availability)
+        .def_property_readonly("overhead_samples",
+                               [](const SpotTranche& s) {
+                                   return py::array_t<double>(py::ssize_t(s.overhead_samples.size()),
+                                                              s.overhead_samples.data());
+                               })
+        .def("__repr__", [](const SpotTranche& s) {
+            return fmt::format("SpotTranche(price_per_gpu_hour={}, overhead={}, availability={}, "
+                               "overhead_samples=<{} values>)",
+                               s.price_per_gpu_hour ? fmt::format("{}", *s.price_per_gpu_hour) : "None",
+                               s.overhead, s.availability, s.overhead_samples.size());
+        });
+
+    py::class_<Tranche>(m, "Tranche", "One share of a Mix: `fraction` of the fleet bought as `kind`.")
+        .def(py::init([](double fraction, Kind kind) { return Tranche{fraction, std::move(kind)}; }),
+             py::arg("fraction"), py::arg("kind"))
+        .def_readonly("fraction", &Tranche::fraction)
+        .def_readonly("kind", &Tranche::kind)
+        .def("__repr__", [](const Tranche& t) {
+            return fmt::format("Tranche({}, {})", t.fraction, repr_kind(t.kind));
+        });
+
+    py::class_<Mix>(m, "Mix",
+                    "A hybrid fleet, e.g. Mix([(0.7, Reserved(term_years=3)), (0.3, OnDemand())]). "
+                    "Fractions are of the fleet (default: peak demand) and sum to 1.")
+        .def(py::init([](const py::iterable& tranches, std::optional<double> fleet_gpus) {
+                 Mix mix;
+                 for (const py::handle item : tranches)
+                     mix.tranches.push_back(to_tranche(item, mix.tranches.size()));
+                 mix.fleet_gpus = fleet_gpus;
+                 return mix;
+             }),
+             py::arg("tranches"), py::kw_only(), py::arg("fleet_gpus") = py::none(),
+             "tranches: Tranche objects or (fraction, kind) pairs")
+        .def_readonly("tranches", &Mix::tranches)
+        .def_readonly("fleet_gpus", &Mix::fleet_gpus)
+        .def("__repr__",
+             [](const Mix& mix) {
+                 std::string parts;
+                 for (const Tranche& t : mix.tranches) {
+                     if (!parts.empty()) parts += ", ";
+                     parts += fmt::format("({}, {})", t.fraction, repr_kind(t.kind));
+                 }
+                 return fmt::format("Mix([{}], fleet_gpus={})", parts,
+                                    mix.fleet_gpus ? fmt::format("{}", *mix.fleet_gpus) : "None");
+             })
+        .def("__str__", [](const Mix& s) { return describe(Strategy{s}); });
+
+    py::class_<Discounts>(m, "Discounts",
+                          "Price adjustments: plan discount, free GPU-hours, vouchers, region factor.")
+        .def(py::init([](double plan_discount, double free_gpu_hours, double voucher_price_factor,
+                         double region_price_factor) {
+                 Discounts d{plan_discount, free_gpu_hours, voucher_price_factor, region_price_factor};
+                 d.validate();
+                 return d;
+             }),
+             py::kw_only(), py::arg("plan_discount") = 0.0, py::arg("free_gpu_hours") = 0.0,
+             py::arg("voucher_price_factor") = 1.0, py::arg("region_price_factor") = 1.0)
+        .def_readonly("plan_discount", &Discounts::plan_discount)
+        .def_readonly("free_gpu_hours", &Discounts::free_gpu_hours)
+        .def_readonly("voucher_price_factor", &Discounts::voucher_price_factor)
+        .def_readonly("region_price_factor", &Discounts::region_price_factor)
+        .def("__repr__", [](const Discounts& d) {
+            return fmt::format("Discounts(plan_discount={}, free_gpu_hours={}, voucher_price_factor={}, "
+                               "region_price_factor={})",
+                               d.plan_discount, d.free_gpu_hours, d.voucher_price_factor,
+                               d.region_price_factor);
+        });
+
+    m.def("describe", [](const Strategy& s) { return describe(s); }, py::arg("strategy"),
+          "A short human name, e.g. '70% reserved 3y all_upfront + 30% on-demand'.");
+}
+
+}  // namespace gputco::python
