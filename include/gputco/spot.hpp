@@ -1,0 +1,79 @@
+#pragma once
+// Monte Carlo of a checkpointed job on spot capacity. Event-driven: a path jumps from one launch to
+// the next (one random lifetime per launch, for Poisson one exponential draw per interruption) and
+// skips the whole segments finished in between with O(1) arithmetic, never stepping hour by hour.
+// Paths are split into fixed batches of 1,024 whose random stream depends only on (seed, batch index),
+// so a seed gives the same samples, bit for bit, on any number of threads.
+//
+//   const Job job{.work_hours = 2000, .checkpoint_interval_hours = 2,
+//                 .checkpoint_write_hours = 0.1, .restart_hours = 0.25};
+//   const SpotResult r = simulate_spot(job, Poisson{.mtbf_hours = 20}, {.price_per_hour = 1.2},
+//                                      {.paths = 100'000, .seed = 42});
+//   r.cost.mean; r.cost.p95; r.deadline_miss_probability;
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <vector>
+
+#include "gputco/checkpoint.hpp"
+#include "gputco/interruption.hpp"
+#include "gputco/job.hpp"
+#include "gputco/statistics.hpp"
+
+namespace gputco {
+
+/// Thrown when SimulationOptions::should_stop asks a run to stop.
+class Cancelled : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct SimulationOptions {
+    std::size_t paths = 100000;   ///< paths of the first round, > 0
+    std::uint64_t seed = 0;
+    unsigned threads = 0;         ///< worker threads; 0 = all cores
+    /// > 0: after the first round, keep adding paths until the confidence-interval half-width of the
+    /// mean cost is <= this (or max_paths is reached). Each further round aims at the path count the
+    /// current variance says is needed (x1.1, whole batches), so the stopping point depends only on
+    /// the samples, not on the thread count.
+    double target_half_width = 0;
+    std::size_t max_paths = 10'000'000;  ///< cap for target_half_width, >= paths
+    double confidence = 0.95;            ///< of every Summary, in (0, 1)
+    /// Optional. Called only on the calling thread, about every 50 ms while workers run; returning
+    /// true stops the run and throws Cancelled.
+    std::function<bool()> should_stop;
+
+    void validate() const;
+};
+
+struct SpotPricing {
+    double price_per_hour = 1.0;            ///< spot price (PriceDriven: the median of its price), > 0
+    double on_demand_price_per_hour = 0;    ///< for effective_discount; 0 = unknown
+    void validate() const;
+};
+
+/// One value per path, in path order.
+struct SpotSamples {
+    std::vector<double> wall_hours, billed_hours, cost, interruptions, lost_work_hours;
+};
+
+struct SpotResult {
+    SpotSamples samples;
+    Summary wall_hours, billed_hours, cost, interruptions, lost_work_hours;
+    double deadline_miss_probability = 0;        ///< share of paths with wall_hours > job.deadline_hours
+    double effective_price_per_useful_hour = 0;  ///< mean cost / work_hours
+    double effective_discount = 0;   ///< 1 - mean cost / (on-demand price * work_hours); NaN if unknown
+    std::size_t paths = 0;
+    std::uint64_t seed = 0;
+};
+
+/// Simulates `options.paths` (or more, see target_half_width) independent runs of `job` under
+/// `model`. Validates every input first (InvalidInput), throws Cancelled if should_stop says so.
+SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const SpotPricing& pricing = {},
+                         const SimulationOptions& options = {});
+
+/// Paths per batch: the unit of work of a thread and of the random streams.
+inline constexpr std::size_t spot_batch_paths = 1024;
+
+}  // namespace gputco

@@ -1,0 +1,37 @@
+#pragma once
+// Summaries of Monte Carlo samples: every estimate comes with its standard error and a confidence
+// interval, so a reader can tell a real difference from noise.
+//
+//   const Summary s = summarize(result.samples.cost);      // s.mean, s.ci_low, s.ci_high, s.p95
+#include <cstddef>
+#include <span>
+
+namespace gputco {
+
+/// Mean with its uncertainty and the usual quantiles of one sample set.
+struct Summary {
+    double mean = 0;
+    double standard_error = 0;  ///< sample standard deviation (n - 1) / sqrt(n); NaN when count == 1
+    double ci_low = 0;          ///< mean -/+ t_{(1+c)/2, n-1} * standard_error (Student t); NaN when count == 1
+    double ci_high = 0;
+    double p50 = 0, p90 = 0, p95 = 0, p99 = 0;  ///< quantile() at 0.5, 0.9, 0.95, 0.99
+    double min = 0, max = 0;
+    std::size_t count = 0;
+
+    /// Half the width of the confidence interval, (ci_high - ci_low) / 2.
+    double half_width() const { return 0.5 * (ci_high - ci_low); }
+};
+
+/// Mean, standard error, Student-t confidence interval at `confidence` (in (0, 1)) and quantiles.
+/// Throws InvalidInput for empty samples, a non-finite sample or a confidence outside (0, 1).
+Summary summarize(std::span<const double> samples, double confidence = 0.95);
+
+/// Sample quantile, Hyndman & Fan type 7 (the default of R, NumPy and Excel): with the samples sorted
+/// x[0] <= ... <= x[n-1], h = (n - 1) q and the result is x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]).
+/// q must be in [0, 1]; samples must be non-empty and finite. Copies and sorts; O(n log n).
+double quantile(std::span<const double> samples, double q);
+
+/// Same as quantile() for samples already sorted ascending (not checked).
+double quantile_sorted(std::span<const double> sorted_samples, double q);
+
+}  // namespace gputco

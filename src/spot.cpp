@@ -1,0 +1,486 @@
+// The spot Monte Carlo: path generator (lifetime or price process per launch), path coster (the
+// launch arithmetic below: one launch -> billed time, lost work, progress) and accumulator
+// (per-path slots, then Summary). See spot.hpp for the contract and models.md for the model.
+#include "gputco/spot.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <thread>
+#include <type_traits>
+
+#include <boost/random/exponential_distribution.hpp>
+#include <boost/random/mersenne_twister.hpp>
+#include <boost/random/normal_distribution.hpp>
+#include <boost/random/uniform_int_distribution.hpp>
+#include <boost/random/weibull_distribution.hpp>
+#include <fmt/format.h>
+
+#include "gputco/error.hpp"
+
+namespace gputco {
+
+void SimulationOptions::validate() const {
+    require(paths > 0, "options.paths", paths, "must be > 0");
+    require(max_paths >= paths, "options.max_paths", max_paths, fmt::format("must be >= options.paths = {}", paths));
+    require_non_negative("options.target_half_width", target_half_width);
+    require(confidence > 0.0 && confidence < 1.0, "options.confidence", confidence, "must be in (0, 1)");
+}
+
+void SpotPricing::validate() const {
+    require_positive("pricing.price_per_hour", price_per_hour);
+    require_non_negative("pricing.on_demand_price_per_hour", on_demand_price_per_hour);
+}
+
+namespace {
+
+using Engine = boost::random::mt19937_64;
+
+std::uint64_t splitmix64(std::uint64_t z) {
+    z += 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+// The random stream of a batch depends on the seed and the batch index only.
+Engine batch_engine(std::uint64_t seed, std::size_t batch) {
+    return Engine(splitmix64(splitmix64(seed) ^ splitmix64(0xD1B54A32D192ED03ULL * (batch + 1))));
+}
+
+// Same rule as segment_count() in checkpoint.cpp, without validation (inputs are checked once).
+std::size_t segments_of(double work, double tau) {
+    const double ratio = work / tau;
+    const double nearest = std::round(ratio);
+    if (nearest >= 1.0 && std::abs(ratio - nearest) <= 1e-9 * ratio) return static_cast<std::size_t>(nearest);
+    return static_cast<std::size_t>(std::ceil(ratio));
+}
+
+// Constants of one job and provider rules, fixed for a run.
+struct Plan {
+    double work, tau, delta, seg, inv_seg, restart, wait;
+    double notice;       // notice period in hours
+    bool emergency;      // an emergency checkpoint fits in the notice
+};
+
+Plan make_plan(const Job& job, const ProviderRules& rules) {
+    const double seg = job.checkpoint_interval_hours + job.checkpoint_write_hours;
+    return {job.work_hours,   job.checkpoint_interval_hours, job.checkpoint_write_hours, seg, 1.0 / seg,
+            job.restart_hours, job.capacity_wait_hours,      rules.notice_hours,
+            rules.emergency_checkpoint && rules.notice_hours > 0 && job.checkpoint_write_hours <= rules.notice_hours};
+}
+
+// State of one path. Progress is `base` (saved by emergency checkpoints, 0 otherwise) plus `done`
+// of the `segments` segments planned from base (all tau, the last `last_work`).
+struct Path {
+    double base = 0;
+    std::size_t segments = 0;
+    std::size_t done = 0;
+    double last_work = 0;
+    bool restart_needed = false;
+    double billed = 0, wall = 0, lost = 0;
+    std::uint64_t interruptions = 0;
+
+    void replan(const Plan& p) {
+        const double remaining = p.work - base;
+        segments = segments_of(remaining, p.tau);
+        last_work = remaining - static_cast<double>(segments - 1) * p.tau;
+        done = 0;
+    }
+};
+
+// Running time the job needs from launch to finish if nothing interrupts it.
+inline double time_to_finish(const Path& s, const Plan& p) {
+    return (s.restart_needed ? p.restart : 0.0) + static_cast<double>(s.segments - s.done - 1) * p.seg +
+           s.last_work + p.delta;
+}
+
+// The path coster for one launch whose instance is taken back at `kill` hours after launch, with
+// the notice at `notice_at` (= kill without a notice). Returns the billed hours of this launch and
+// updates progress; sets `finished` if the job completes. The interruption's capacity wait is left
+// to the caller (it depends on the model).
+inline double run_launch(Path& s, const Plan& p, double need, double kill, double notice_at, bool& finished) {
+    if (need <= kill) {
+        finished = true;
+        return need;
+    }
+    finished = false;
+    const double stop = p.emergency ? notice_at : kill;
+    const double restart = s.restart_needed ? p.restart : 0.0;
+    s.restart_needed = true;
+    ++s.interruptions;
+    if (stop < restart) return stop;  // lost during the restart: no work to lose or save
+    const double u = stop - restart;
+    const std::size_t remaining_full = s.segments - s.done - 1;
+    auto m = static_cast<std::size_t>(u * p.inv_seg);  // whole segments finished before `stop`
+    if (static_cast<double>(m) * p.seg > u && m > 0) --m;
+    m = std::min(m, remaining_full);
+    const double offset = u - static_cast<double>(m) * p.seg;
+    const double seg_work = m == remaining_full ? s.last_work : p.tau;
+    if (offset >= seg_work) {  // writing the checkpoint of this segment
+        if (p.emergency) {      // the write (<= delta <= notice) completes before the kill
+            s.done += m + 1;
+            if (s.done >= s.segments) {  // only by rounding: the whole job was done
+                finished = true;
+                --s.interruptions;
+            }
+            return stop + (seg_work + p.delta - offset);
+        }
+        s.done += m;
+        s.lost += seg_work;
+        return stop;
+    }
+    if (p.emergency && offset > 0) {  // save the work of this segment with an emergency checkpoint
+        s.base += static_cast<double>(s.done + m) * p.tau + offset;
+        s.replan(p);
+        return stop + p.delta;
+    }
+    s.done += m;
+    s.lost += offset;
+    return stop;
+}
+
+struct Slots {
+    double* wall;
+    double* billed;
+    double* cost;
+    double* interruptions;
+    double* lost;
+};
+
+constexpr std::uint64_t max_launches_per_path = 1'000'000'000ULL;
+
+[[noreturn]] void too_many_launches() {
+    throw std::runtime_error(fmt::format("spot path exceeded {} launches; the job cannot progress", max_launches_per_path));
+}
+
+// Generic lifetime model: `draw(engine)` gives the base lifetime of one launch.
+template <class Draw>
+void simulate_lifetime_batch(const Plan& p, const ProviderRules& rules, double price, Draw draw, Engine& engine,
+                             std::size_t count, const Slots& out, const std::atomic<bool>& cancel) {
+    const double protection = rules.protection_hours;
+    const double max_life = rules.max_lifetime_hours;
+    const bool plain = protection == 0.0 && !std::isfinite(max_life) && !p.emergency;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (cancel.load(std::memory_order_relaxed)) return;
+        Path s;
+        s.replan(p);
+        std::uint64_t launches = 0;
+        for (;;) {
+            const double need = time_to_finish(s, p);
+            double kill = draw(engine);
+            double notice_at = kill;
+            if (!plain) {
+                kill = std::min(kill + protection, max_life);
+                notice_at = std::max(kill - p.notice, 0.0);
+            }
+            bool finished = false;
+            const double billed = run_launch(s, p, need, kill, notice_at, finished);
+            s.billed += billed;
+            if (finished) {
+                s.wall += billed;
+                break;
+            }
+            s.wall += billed + p.wait;
+            if ((++launches & 0xFFFF) == 0) {
+                if (cancel.load(std::memory_order_relaxed)) return;
+                if (launches >= max_launches_per_path) too_many_launches();
+            }
+        }
+        out.wall[i] = s.wall;
+        out.billed[i] = s.billed;
+        out.cost[i] = s.billed * price;
+        out.interruptions[i] = static_cast<double>(s.interruptions);
+        out.lost[i] = s.lost;
+    }
+}
+
+// Price-driven model: the price process on a grid, launches start at grid points.
+void simulate_price_batch(const Plan& p, const PriceDriven& model, double quoted, Engine& engine, std::size_t count,
+                          const Slots& out, const std::atomic<bool>& cancel) {
+    const double step = model.step_hours;
+    const double kappa = model.reversion_per_hour;
+    const double sigma = model.volatility_per_sqrt_hour;
+    const double decay = std::exp(-kappa * step);
+    const double step_sd = sigma * std::sqrt(-std::expm1(-2.0 * kappa * step) / (2.0 * kappa));
+    const double stationary_sd = sigma / std::sqrt(2.0 * kappa);
+    const double cap = model.price_cap_per_hour;
+    boost::random::normal_distribution<double> normal;
+    std::vector<double> prices;  // price of grid step j, generated on demand
+    double x = 0;
+    auto price_at = [&](std::size_t j) {
+        while (prices.size() <= j) {
+            x = prices.empty() ? stationary_sd * normal(engine) : decay * x + step_sd * normal(engine);
+            prices.push_back(quoted * std::exp(x));
+        }
+        return prices[j];
+    };
+    for (std::size_t i = 0; i < count; ++i) {
+        if (cancel.load(std::memory_order_relaxed)) return;
+        prices.clear();
+        Path s;
+        s.replan(p);
+        double cost = 0;
+        double ready = 0;  // earliest wall time of the next launch
+        std::uint64_t launches = 0;
+        for (;;) {
+            auto j = static_cast<std::size_t>(std::ceil(ready / step - 1e-9));
+            while (price_at(j) > cap) {
+                ++j;
+                if ((j & 0xFFFF) == 0 && cancel.load(std::memory_order_relaxed)) return;
+            }
+            const double start = static_cast<double>(j) * step;
+            const double need = time_to_finish(s, p);
+            // Run until the job is done or the price crosses the cap at a grid point.
+            double kill = std::numeric_limits<double>::infinity();
+            double notice_at = kill;
+            for (std::size_t k = 1;; ++k) {
+                const double elapsed = static_cast<double>(k) * step;
+                if (elapsed >= need) break;
+                if (price_at(j + k) > cap) {
+                    notice_at = elapsed;
+                    kill = elapsed + p.notice;
+                    break;
+                }
+            }
+            bool finished = false;
+            const double billed = run_launch(s, p, need, kill, notice_at, finished);
+            // Integrate the price actually paid over [start, start + billed].
+            double paid_until = 0;
+            for (std::size_t k = 0; paid_until < billed; ++k) {
+                const double next = std::min(static_cast<double>(k + 1) * step, billed);
+                cost += price_at(j + k) * (next - paid_until);
+                paid_until = next;
+            }
+            s.billed += billed;
+            if (finished) {
+                s.wall = start + billed;
+                break;
+            }
+            ready = start + billed + p.wait;
+            if ((++launches & 0xFFFF) == 0) {
+                if (cancel.load(std::memory_order_relaxed)) return;
+                if (launches >= max_launches_per_path) too_many_launches();
+            }
+        }
+        out.wall[i] = s.wall;
+        out.billed[i] = s.billed;
+        out.cost[i] = cost;
+        out.interruptions[i] = static_cast<double>(s.interruptions);
+        out.lost[i] = s.lost;
+    }
+}
+
+// Longest running time one launch can have under the model (for the progress check).
+double longest_launch_hours(const InterruptionModel& model) {
+    return std::visit(
+        [](const auto& m) {
+            using M = std::decay_t<decltype(m)>;
+            if constexpr (std::is_same_v<M, PriceDriven>) {
+                return std::numeric_limits<double>::infinity();
+            } else {
+                double longest = std::numeric_limits<double>::infinity();
+                if constexpr (std::is_same_v<M, Trace>)
+                    longest = *std::max_element(m.lifetimes_hours.begin(), m.lifetimes_hours.end());
+                return std::min(longest + m.rules.protection_hours, m.rules.max_lifetime_hours);
+            }
+        },
+        model);
+}
+
+const ProviderRules& rules_of(const InterruptionModel& model) {
+    return std::visit([](const auto& m) -> const ProviderRules& { return m.rules; }, model);
+}
+
+void check_progress_possible(const Job& job, const InterruptionModel& model, const SpotPricing& pricing) {
+    const double one_segment = job.restart_hours + job.checkpoint_interval_hours + job.checkpoint_write_hours;
+    const double longest = longest_launch_hours(model);
+    require(longest > one_segment, "model.longest_launch_hours", longest,
+            fmt::format("must be > job.restart_hours + job.checkpoint_interval_hours + "
+                        "job.checkpoint_write_hours = {} so that a launch can finish a segment",
+                        one_segment));
+    if (const auto* poisson = std::get_if<Poisson>(&model)) {
+        const double expected = expected_spot_time(job, poisson->mtbf_hours).interruptions;
+        require(expected <= 1e8, "job.checkpoint_interval_hours", job.checkpoint_interval_hours,
+                fmt::format("expects {:.3g} interruptions per path at poisson.mtbf_hours = {} "
+                            "(limit 1e8); use a shorter interval",
+                            expected, poisson->mtbf_hours));
+    }
+    if (const auto* priced = std::get_if<PriceDriven>(&model)) {
+        require(priced->price_cap_per_hour > pricing.price_per_hour, "price_driven.price_cap_per_hour",
+                priced->price_cap_per_hour,
+                fmt::format("must be > pricing.price_per_hour = {} (the median spot price)", pricing.price_per_hour));
+    }
+}
+
+// Runs one batch of the model into its slots.
+void run_batch(const Job& job, const InterruptionModel& model, const SpotPricing& pricing, std::uint64_t seed,
+               std::size_t batch, std::size_t count, const Slots& out, const std::atomic<bool>& cancel) {
+    Engine engine = batch_engine(seed, batch);
+    const Plan plan = make_plan(job, rules_of(model));
+    const double price = pricing.price_per_hour;
+    std::visit(
+        [&](const auto& m) {
+            using M = std::decay_t<decltype(m)>;
+            if constexpr (std::is_same_v<M, Poisson>) {
+                // Ziggurat exponential from Boost.Random: one draw per interruption.
+                boost::random::exponential_distribution<double> exponential(1.0);
+                const double mtbf = m.mtbf_hours;
+                simulate_lifetime_batch(plan, m.rules, price, [&](Engine& e) { return mtbf * exponential(e); },
+                                        engine, count, out, cancel);
+            } else if constexpr (std::is_same_v<M, Weibull>) {
+                boost::random::weibull_distribution<double> weibull(m.shape, m.scale_hours);
+                simulate_lifetime_batch(plan, m.rules, price, [&](Engine& e) { return weibull(e); }, engine, count,
+                                        out, cancel);
+            } else if constexpr (std::is_same_v<M, Trace>) {
+                boost::random::uniform_int_distribution<std::size_t> pick(0, m.lifetimes_hours.size() - 1);
+                const double* lifetimes = m.lifetimes_hours.data();
+                simulate_lifetime_batch(plan, m.rules, price, [&](Engine& e) { return lifetimes[pick(e)]; }, engine,
+                                        count, out, cancel);
+            } else {
+                simulate_price_batch(plan, m, price, engine, count, out, cancel);
+            }
+        },
+        model);
+}
+
+void resize_samples(SpotSamples& s, std::size_t n) {
+    s.wall_hours.resize(n);
+    s.billed_hours.resize(n);
+    s.cost.resize(n);
+    s.interruptions.resize(n);
+    s.lost_work_hours.resize(n);
+}
+
+// Simulates paths [first, last) (whole batches, except a short final one) on `threads` workers.
+void run_round(const Job& job, const InterruptionModel& model, const SpotPricing& pricing,
+               const SimulationOptions& options, unsigned threads, SpotSamples& samples, std::size_t first,
+               std::size_t last) {
+    const std::size_t first_batch = first / spot_batch_paths;
+    const std::size_t end_batch = (last + spot_batch_paths - 1) / spot_batch_paths;
+    std::atomic<std::size_t> next{first_batch};
+    std::atomic<bool> cancel{false};
+    std::exception_ptr error;
+    std::mutex mutex;
+    std::condition_variable finished_cv;
+    unsigned running = 0;
+
+    auto work = [&] {
+        try {
+            for (;;) {
+                const std::size_t batch = next.fetch_add(1, std::memory_order_relaxed);
+                if (batch >= end_batch || cancel.load(std::memory_order_relaxed)) break;
+                const std::size_t begin = batch * spot_batch_paths;
+                const std::size_t count = std::min(last, begin + spot_batch_paths) - begin;
+                const Slots slots{samples.wall_hours.data() + begin, samples.billed_hours.data() + begin,
+                                  samples.cost.data() + begin, samples.interruptions.data() + begin,
+                                  samples.lost_work_hours.data() + begin};
+                run_batch(job, model, pricing, options.seed, batch, count, slots, cancel);
+            }
+        } catch (...) {
+            const std::lock_guard lock(mutex);
+            if (!error) error = std::current_exception();
+            cancel = true;
+        }
+    };
+
+    const auto batches = static_cast<unsigned>(std::min<std::size_t>(end_batch - first_batch, threads));
+    if (batches <= 1 && !options.should_stop) {
+        work();
+    } else {
+        std::vector<std::thread> workers;
+        running = batches;
+        for (unsigned t = 0; t < batches; ++t) {
+            workers.emplace_back([&] {
+                work();
+                const std::lock_guard lock(mutex);
+                if (--running == 0) finished_cv.notify_all();
+            });
+        }
+        bool stopped = false;
+        {
+            std::unique_lock lock(mutex);
+            while (running > 0) {
+                finished_cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return running == 0; });
+                if (running > 0 && !stopped && options.should_stop) {
+                    lock.unlock();
+                    try {
+                        stopped = options.should_stop();
+                    } catch (...) {
+                        lock.lock();
+                        if (!error) error = std::current_exception();
+                        cancel = true;
+                        continue;
+                    }
+                    lock.lock();
+                    if (stopped) cancel = true;
+                }
+            }
+        }
+        for (auto& w : workers) w.join();
+        if (!stopped && !error && options.should_stop && options.should_stop()) stopped = true;
+        if (error) std::rethrow_exception(error);
+        if (stopped) throw Cancelled("simulate_spot cancelled by should_stop");
+    }
+    if (error) std::rethrow_exception(error);
+}
+
+}  // namespace
+
+SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const SpotPricing& pricing,
+                         const SimulationOptions& options) {
+    job.validate();
+    validate(model);
+    pricing.validate();
+    options.validate();
+    check_progress_possible(job, model, pricing);
+
+    unsigned threads = options.threads;
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+
+    SpotResult result;
+    result.seed = options.seed;
+    std::size_t total = options.paths;
+    resize_samples(result.samples, total);
+    run_round(job, model, pricing, options, threads, result.samples, 0, total);
+
+    if (options.target_half_width > 0) {
+        for (;;) {
+            const Summary cost = summarize(result.samples.cost, options.confidence);
+            if (cost.half_width() <= options.target_half_width || total >= options.max_paths) break;
+            // Paths needed for the target at the current standard deviation, with 10% margin.
+            const double ratio = cost.half_width() / options.target_half_width;
+            const double needed = 1.1 * static_cast<double>(total) * ratio * ratio;
+            std::size_t next = total + spot_batch_paths;
+            if (std::isfinite(needed) && needed > static_cast<double>(next))
+                next = static_cast<std::size_t>(std::min(needed, static_cast<double>(options.max_paths)));
+            next = std::min(options.max_paths, (next + spot_batch_paths - 1) / spot_batch_paths * spot_batch_paths);
+            resize_samples(result.samples, next);
+            run_round(job, model, pricing, options, threads, result.samples, total, next);
+            total = next;
+        }
+    }
+
+    result.paths = total;
+    const SpotSamples& s = result.samples;
+    result.wall_hours = summarize(s.wall_hours, options.confidence);
+    result.billed_hours = summarize(s.billed_hours, options.confidence);
+    result.cost = summarize(s.cost, options.confidence);
+    result.interruptions = summarize(s.interruptions, options.confidence);
+    result.lost_work_hours = summarize(s.lost_work_hours, options.confidence);
+    std::size_t missed = 0;
+    for (double w : s.wall_hours) missed += w > job.deadline_hours ? 1 : 0;
+    result.deadline_miss_probability = static_cast<double>(missed) / static_cast<double>(total);
+    result.effective_price_per_useful_hour = result.cost.mean / job.work_hours;
+    result.effective_discount = pricing.on_demand_price_per_hour > 0
+                                    ? 1.0 - result.cost.mean / (pricing.on_demand_price_per_hour * job.work_hours)
+                                    : std::numeric_limits<double>::quiet_NaN();
+    return result;
+}
+
+}  // namespace gputco
