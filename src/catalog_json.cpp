@@ -1,0 +1,286 @@
+// The catalog's JSON format (docs/catalog.md): users' own prices and overrides of the built-in ones.
+// Reading is strict: unknown fields, wrong types and bad values are errors naming a JSON path.
+#include <fstream>
+#include <initializer_list>
+#include <sstream>
+#include <utility>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "gputco/catalog.hpp"
+
+namespace gputco {
+namespace {
+
+using nlohmann::json;
+
+constexpr int format_version = 1;
+
+/// Throws "<path> = <json value>: <rule>".
+[[noreturn]] void fail_json(const std::string& path, const json& value, std::string_view rule) {
+    std::string shown = value.dump();
+    if (shown.size() > 40) shown = shown.substr(0, 40) + "...";
+    throw InvalidInput(fmt::format("{} = {}: {}", path, shown, rule));
+}
+
+[[noreturn]] void fail_missing(const std::string& path) {
+    throw InvalidInput(fmt::format("{} = (missing): required", path));
+}
+
+std::string at(const std::string& path, std::string_view key) {
+    return path.empty() ? std::string(key) : fmt::format("{}.{}", path, key);
+}
+
+/// A JSON object whose keys must all be known, read field by field.
+class Reader {
+public:
+    Reader(const json& object, std::string path, std::initializer_list<std::string_view> known)
+        : object_(object), path_(std::move(path)) {
+        if (!object_.is_object()) fail_json(path_.empty() ? "catalog" : path_, object_, "must be an object");
+        for (const auto& item : object_.items()) {
+            bool ok = false;
+            for (std::string_view k : known) ok = ok || item.key() == k;
+            if (!ok) {
+                fail_json(at(path_, item.key()), item.value(),
+                          fmt::format("unknown field (known: {})", fmt::join(known, ", ")));
+            }
+        }
+    }
+
+    bool has(std::string_view key) const { return object_.contains(key); }
+    const json* find(std::string_view key) const {
+        auto it = object_.find(key);
+        return it == object_.end() ? nullptr : &*it;
+    }
+    std::string path(std::string_view key) const { return at(path_, key); }
+
+    const json& required(std::string_view key) const {
+        const json* v = find(key);
+        if (!v) fail_missing(path(key));
+        return *v;
+    }
+
+    std::string text(std::string_view key) const { return as_text(required(key), path(key)); }
+    std::string text_or(std::string_view key, std::string fallback) const {
+        const json* v = find(key);
+        return v ? as_text(*v, path(key)) : std::move(fallback);
+    }
+    double number(std::string_view key) const { return as_number(required(key), path(key)); }
+    double number_or(std::string_view key, double fallback) const {
+        const json* v = find(key);
+        return v ? as_number(*v, path(key)) : fallback;
+    }
+    int whole(std::string_view key) const { return as_whole(required(key), path(key)); }
+    int whole_or(std::string_view key, int fallback) const {
+        const json* v = find(key);
+        return v ? as_whole(*v, path(key)) : fallback;
+    }
+
+    static std::string as_text(const json& v, const std::string& path) {
+        if (!v.is_string()) fail_json(path, v, "must be a string");
+        return v.get<std::string>();
+    }
+    static double as_number(const json& v, const std::string& path) {
+        if (!v.is_number()) fail_json(path, v, "must be a number");
+        return v.get<double>();
+    }
+    static int as_whole(const json& v, const std::string& path) {
+        if (!v.is_number_integer()) fail_json(path, v, "must be a whole number");
+        const auto n = v.get<long long>();
+        if (n < -1'000'000 || n > 1'000'000) fail_json(path, v, "must be a whole number in [-1e6, 1e6]");
+        return static_cast<int>(n);
+    }
+
+private:
+    const json& object_;
+    std::string path_;
+};
+
+Source read_source(const json& j, const std::string& path) {
+    Reader r(j, path, {"name", "as_of"});
+    return Source{r.text("name"), r.text("as_of")};
+}
+
+GpuSpec read_gpu(const json& j, const std::string& path) {
+    Reader r(j, path,
+             {"name", "vendor", "memory_gb", "memory_bandwidth_gbps", "fp16_tflops", "fp32_tflops",
+              "tdp_watts", "source", "notes"});
+    GpuSpec g;
+    g.name = r.text("name");
+    g.vendor = r.text("vendor");
+    g.memory_gb = r.number("memory_gb");
+    g.memory_bandwidth_gbps = r.number("memory_bandwidth_gbps");
+    g.fp16_tflops = r.number("fp16_tflops");
+    g.fp32_tflops = r.number("fp32_tflops");
+    g.tdp_watts = r.number("tdp_watts");
+    g.source = read_source(r.required("source"), r.path("source"));
+    g.notes = r.text_or("notes", "");
+    g.validate(path);
+    return g;
+}
+
+ReservedPrice read_reserved(const json& j, const std::string& path, double on_demand_hourly,
+                            const Source& offering_source) {
+    Reader r(j, path, {"term_years", "payment", "upfront", "hourly", "discount", "source"});
+    const int term_years = r.whole("term_years");
+    require(term_years >= 1, r.path("term_years"), term_years, "must be >= 1");
+    const Payment payment = parse_payment(r.text("payment"), r.path("payment"));
+    const Source source = r.has("source") ? read_source(r.required("source"), r.path("source"))
+                                          : offering_source;
+    if (const json* d = r.find("discount")) {
+        if (r.has("upfront") || r.has("hourly")) {
+            fail_json(r.path("discount"), *d, "give either discount or upfront/hourly, not both");
+        }
+        const double discount = Reader::as_number(*d, r.path("discount"));
+        require_fraction(r.path("discount"), discount);
+        return reserved_from_discount(on_demand_hourly, discount, term_years, payment, source);
+    }
+    if (!r.has("upfront") && !r.has("hourly")) {
+        fail_json(path, j, "needs a discount, or an upfront and/or hourly price");
+    }
+    ReservedPrice p;
+    p.term_years = term_years;
+    p.payment = payment;
+    p.upfront = require_non_negative(r.path("upfront"), r.number_or("upfront", 0.0));
+    p.hourly = require_non_negative(r.path("hourly"), r.number_or("hourly", 0.0));
+    p.source = source;
+    return p;
+}
+
+Offering read_offering(const json& j, const std::string& path) {
+    Reader r(j, path,
+             {"provider", "region", "instance_type", "gpu", "gpus_per_instance", "currency",
+              "on_demand_hourly", "spot_hourly", "reserved", "billing_increment_seconds",
+              "minimum_billed_seconds", "source", "notes"});
+    Offering o;
+    o.provider = r.text("provider");
+    o.region = r.text("region");
+    o.instance_type = r.text("instance_type");
+    o.gpu = r.text("gpu");
+    o.gpus_per_instance = r.whole_or("gpus_per_instance", 1);
+    o.currency = r.text_or("currency", "USD");
+    o.on_demand_hourly = require_non_negative(r.path("on_demand_hourly"), r.number("on_demand_hourly"));
+    if (const json* s = r.find("spot_hourly"); s && !s->is_null()) {
+        o.spot_hourly = require_non_negative(r.path("spot_hourly"),
+                                             Reader::as_number(*s, r.path("spot_hourly")));
+    }
+    o.billing_increment_seconds = r.number_or("billing_increment_seconds", 3600.0);
+    o.minimum_billed_seconds = r.number_or("minimum_billed_seconds", 0.0);
+    o.source = read_source(r.required("source"), r.path("source"));
+    o.notes = r.text_or("notes", "");
+    if (const json* list = r.find("reserved")) {
+        if (!list->is_array()) fail_json(r.path("reserved"), *list, "must be an array");
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            o.reserved.push_back(read_reserved((*list)[i], fmt::format("{}.reserved[{}]", path, i),
+                                               o.on_demand_hourly, o.source));
+        }
+    }
+    o.validate(path);
+    return o;
+}
+
+json write_source(const Source& s) { return {{"name", s.name}, {"as_of", s.as_of}}; }
+
+json write_gpu(const GpuSpec& g) {
+    json j = {{"name", g.name},
+              {"vendor", g.vendor},
+              {"memory_gb", g.memory_gb},
+              {"memory_bandwidth_gbps", g.memory_bandwidth_gbps},
+              {"fp16_tflops", g.fp16_tflops},
+              {"fp32_tflops", g.fp32_tflops},
+              {"tdp_watts", g.tdp_watts},
+              {"source", write_source(g.source)}};
+    if (!g.notes.empty()) j["notes"] = g.notes;
+    return j;
+}
+
+json write_offering(const Offering& o) {
+    json reserved = json::array();
+    for (const ReservedPrice& r : o.reserved) {
+        reserved.push_back({{"term_years", r.term_years},
+                            {"payment", std::string(to_string(r.payment))},
+                            {"upfront", r.upfront},
+                            {"hourly", r.hourly},
+                            {"source", write_source(r.source)}});
+    }
+    json j = {{"provider", o.provider},
+              {"region", o.region},
+              {"instance_type", o.instance_type},
+              {"gpu", o.gpu},
+              {"gpus_per_instance", o.gpus_per_instance},
+              {"currency", o.currency},
+              {"on_demand_hourly", o.on_demand_hourly},
+              {"spot_hourly", o.spot_hourly ? json(*o.spot_hourly) : json(nullptr)},
+              {"reserved", reserved},
+              {"billing_increment_seconds", o.billing_increment_seconds},
+              {"minimum_billed_seconds", o.minimum_billed_seconds},
+              {"source", write_source(o.source)}};
+    if (!o.notes.empty()) j["notes"] = o.notes;
+    return j;
+}
+
+}  // namespace
+
+Catalog Catalog::from_json(std::string_view json_text) {
+    json root;
+    try {
+        root = json::parse(json_text.begin(), json_text.end());
+    } catch (const json::parse_error& e) {
+        std::string message = e.what();
+        // Drop nlohmann's "[json.exception.parse_error.101] " prefix: the rest says what went wrong.
+        if (auto pos = message.find("] "); message.starts_with("[json.exception") && pos != std::string::npos) {
+            message = message.substr(pos + 2);
+        }
+        const std::string_view head = json_text.substr(0, 40);
+        throw InvalidInput(fmt::format("catalog json = \"{}{}\": not valid JSON ({})", head,
+                                       json_text.size() > 40 ? "..." : "", message));
+    }
+    Reader r(root, "", {"format", "version", "gpus", "offerings"});
+    if (const json* f = r.find("format")) {
+        if (*f != "gputco-catalog") fail_json("format", *f, "must be \"gputco-catalog\"");
+    }
+    if (r.has("version")) {
+        const int version = r.whole("version");
+        require(version == format_version, "version", version,
+                fmt::format("unsupported catalog format version (supported: {})", format_version));
+    }
+    std::vector<GpuSpec> gpus;
+    if (const json* list = r.find("gpus")) {
+        if (!list->is_array()) fail_json("gpus", *list, "must be an array");
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            gpus.push_back(read_gpu((*list)[i], fmt::format("gpus[{}]", i)));
+        }
+    }
+    std::vector<Offering> offerings;
+    if (const json* list = r.find("offerings")) {
+        if (!list->is_array()) fail_json("offerings", *list, "must be an array");
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            offerings.push_back(read_offering((*list)[i], fmt::format("offerings[{}]", i)));
+        }
+    }
+    return Catalog(std::move(gpus), std::move(offerings));
+}
+
+Catalog Catalog::from_json_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    require(in.good(), "catalog file", path, "cannot be opened");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return from_json(text.str());
+}
+
+std::string Catalog::to_json() const {
+    json gpus = json::array();
+    for (const GpuSpec& g : gpus_) gpus.push_back(write_gpu(g));
+    json offerings = json::array();
+    for (const Offering& o : offerings_) offerings.push_back(write_offering(o));
+    const json root = {{"format", "gputco-catalog"},
+                       {"version", format_version},
+                       {"gpus", gpus},
+                       {"offerings", offerings}};
+    return root.dump(2) + "\n";
+}
+
+}  // namespace gputco

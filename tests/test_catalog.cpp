@@ -1,0 +1,449 @@
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "gputco/catalog.hpp"
+
+using namespace gputco;
+
+namespace {
+
+const std::string data_dir = std::string(GPUTCO_SOURCE_DIR) + "/tests/data/";
+
+Source src() { return {"test", "2026-01"}; }
+
+GpuSpec small_gpu(std::string name) {
+    GpuSpec g;
+    g.name = std::move(name);
+    g.vendor = "NVIDIA";
+    g.memory_gb = 16;
+    g.memory_bandwidth_gbps = 320;
+    g.fp16_tflops = 65;
+    g.fp32_tflops = 8.1;
+    g.tdp_watts = 70;
+    g.source = src();
+    return g;
+}
+
+Offering small_offering(std::string provider, std::string region, std::string type,
+                        double on_demand_hourly) {
+    Offering o;
+    o.provider = std::move(provider);
+    o.region = std::move(region);
+    o.instance_type = std::move(type);
+    o.gpu = "T4";
+    o.on_demand_hourly = on_demand_hourly;
+    o.source = src();
+    return o;
+}
+
+// A minimal valid JSON catalog with one offering whose fields are spliced in.
+std::string one_offering(const std::string& fields) {
+    return R"({"offerings": [{"provider": "a", "region": "r", "instance_type": "x", "gpu": "T4", )"
+           R"("source": {"name": "s", "as_of": "2026"})" +
+           (fields.empty() ? std::string() : ", " + fields) + "}]}";
+}
+
+}  // namespace
+
+TEST_CASE("payment names round-trip and bad names are rejected") {
+    for (Payment p : {Payment::no_upfront, Payment::partial_upfront, Payment::all_upfront}) {
+        CHECK(parse_payment(to_string(p)) == p);
+    }
+    CHECK(to_string(Payment::partial_upfront) == "partial_upfront");
+    CHECK_THROWS_WITH_AS(parse_payment("upfront"),
+                         "payment = \"upfront\": must be one of no_upfront, partial_upfront, all_upfront",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_payment("All_Upfront", "reserved[1].payment"),
+                         "reserved[1].payment = \"All_Upfront\": must be one of no_upfront, "
+                         "partial_upfront, all_upfront",
+                         InvalidInput);
+}
+
+TEST_CASE("effective hourly follows the AWS convention") {
+    ReservedPrice r;
+    r.term_years = 3;
+    r.upfront = 26280;  // 26280 / (3 x 8760) = 1.0 $/h
+    r.hourly = 0.5;
+    CHECK(r.effective_hourly() == doctest::Approx(1.5));
+}
+
+TEST_CASE("reservations from a discount split the cost by payment option") {
+    // on-demand 10 $/h, 40% off -> effective 6 $/h; 1 year = 8760 h -> 52,560 over the term.
+    const ReservedPrice all = reserved_from_discount(10, 0.4, 1, Payment::all_upfront, src());
+    CHECK(all.upfront == doctest::Approx(52560));
+    CHECK(all.hourly == 0);
+    const ReservedPrice none = reserved_from_discount(10, 0.4, 1, Payment::no_upfront, src());
+    CHECK(none.upfront == 0);
+    CHECK(none.hourly == doctest::Approx(6));
+    const ReservedPrice half = reserved_from_discount(10, 0.4, 1, Payment::partial_upfront, src());
+    CHECK(half.upfront == doctest::Approx(26280));  // half of 52,560
+    CHECK(half.hourly == doctest::Approx(3));       // half of 6
+    for (const ReservedPrice& r : {all, none, half}) CHECK(r.effective_hourly() == doctest::Approx(6));
+
+    CHECK_THROWS_WITH_AS(reserved_from_discount(10, 1.5, 1, Payment::no_upfront, src()),
+                         "discount = 1.5: must be in [0, 1]", InvalidInput);
+    CHECK_THROWS_WITH_AS(reserved_from_discount(-1, 0.5, 1, Payment::no_upfront, src()),
+                         "on_demand_hourly = -1: must be finite and >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(reserved_from_discount(10, 0.5, 0, Payment::no_upfront, src()),
+                         "term_years = 0: must be >= 1", InvalidInput);
+}
+
+TEST_CASE("offering validation names the first bad field") {
+    Offering o = small_offering("aws", "us-east-1", "g4dn.xlarge", 0.526);
+    CHECK_NOTHROW(o.validate());
+
+    Offering bad = o;
+    bad.on_demand_hourly = -1;
+    CHECK_THROWS_WITH_AS(bad.validate(), "offering.on_demand_hourly = -1: must be finite and >= 0",
+                         InvalidInput);
+    bad = o;
+    bad.spot_hourly = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_WITH_AS(bad.validate("offerings[4]"),
+                         "offerings[4].spot_hourly = nan: must be finite and >= 0", InvalidInput);
+    bad = o;
+    bad.gpus_per_instance = 0;
+    CHECK_THROWS_WITH_AS(bad.validate(), "offering.gpus_per_instance = 0: must be >= 1", InvalidInput);
+    bad = o;
+    bad.provider = "";
+    CHECK_THROWS_WITH_AS(bad.validate(), "offering.provider = \"\": must not be empty", InvalidInput);
+    bad = o;
+    bad.source.as_of = "";
+    CHECK_THROWS_WITH_AS(bad.validate(), "offering.source.as_of = \"\": must not be empty",
+                         InvalidInput);
+    bad = o;
+    bad.billing_increment_seconds = 0;
+    CHECK_THROWS_WITH_AS(bad.validate(), "offering.billing_increment_seconds = 0: must be finite and > 0",
+                         InvalidInput);
+    bad = o;
+    bad.reserved = {reserved_from_discount(0.526, 0.3, 1, Payment::no_upfront, src()),
+                    reserved_from_discount(0.526, 0.4, 1, Payment::no_upfront, src())};
+    CHECK_THROWS_WITH_AS(bad.validate(),
+                         "offering.reserved[1].payment = \"no_upfront\": duplicate of reserved[0] (same "
+                         "term_years and payment)",
+                         InvalidInput);
+    bad.reserved[1].term_years = 3;
+    CHECK_NOTHROW(bad.validate());
+    bad.reserved[1].upfront = -5;
+    CHECK_THROWS_WITH_AS(bad.validate(), "offering.reserved[1].upfront = -5: must be finite and >= 0",
+                         InvalidInput);
+}
+
+TEST_CASE("GPU spec validation") {
+    GpuSpec g = small_gpu("T4");
+    CHECK_NOTHROW(g.validate());
+    g.tdp_watts = 0;
+    CHECK_THROWS_WITH_AS(g.validate(), "gpu.tdp_watts = 0: must be finite and > 0", InvalidInput);
+    g = small_gpu("");
+    CHECK_THROWS_WITH_AS(g.validate("gpus[2]"), "gpus[2].name = \"\": must not be empty", InvalidInput);
+}
+
+TEST_CASE("a catalog rejects duplicate keys") {
+    CHECK_THROWS_WITH_AS(Catalog({small_gpu("T4"), small_gpu("T4")}, {}),
+                         "gpus[1].name = \"T4\": duplicate of gpus[0]", InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog({}, {small_offering("a", "r", "x", 1), small_offering("a", "r", "y", 1),
+                                      small_offering("a", "r", "x", 2)}),
+                         "offerings[2] = \"a/r/x\": duplicate key of offerings[0]", InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog({}, {small_offering("a", "r", "x", -2)}),
+                         "offerings[0].on_demand_hourly = -2: must be finite and >= 0", InvalidInput);
+}
+
+TEST_CASE("look-ups: found entries and errors that list what is known") {
+    const Catalog c({small_gpu("T4"), small_gpu("L4")},
+                    {small_offering("aws", "us-east-1", "g4dn.xlarge", 0.526),
+                     small_offering("aws", "us-west-2", "g4dn.xlarge", 0.53),
+                     small_offering("aws", "us-east-1", "g4dn.2xlarge", 0.752),
+                     small_offering("gcp", "us-central1", "n1-t4", 0.35)});
+    CHECK(c.gpu("L4").name == "L4");
+    CHECK_THROWS_WITH_AS(c.gpu("B200"), "gpu = \"B200\": unknown GPU (known: L4, T4)", InvalidInput);
+
+    CHECK(c.offering("aws", "g4dn.xlarge").region == "us-east-1");  // first listed region
+    CHECK(c.offering("aws", "g4dn.xlarge", "us-west-2").on_demand_hourly == 0.53);
+    CHECK_THROWS_WITH_AS(c.offering("foo", "g4dn.xlarge"),
+                         "provider = \"foo\": unknown provider (known: aws, gcp)", InvalidInput);
+    CHECK_THROWS_WITH_AS(c.offering("aws", "p9.huge"),
+                         "instance_type = \"p9.huge\": unknown instance type for provider \"aws\" "
+                         "(known: g4dn.2xlarge, g4dn.xlarge)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(c.offering("aws", "g4dn.xlarge", "mars-1"),
+                         "region = \"mars-1\": no \"g4dn.xlarge\" offering of provider \"aws\" in this "
+                         "region (known: us-east-1, us-west-2)",
+                         InvalidInput);
+
+    CHECK(c.providers() == std::vector<std::string>{"aws", "gcp"});
+    CHECK(c.find().size() == 4);
+    CHECK(c.find("aws").size() == 3);
+    CHECK(c.find("", "T4").size() == 4);
+    CHECK(c.find("", "L4").empty());
+    CHECK(c.find("aws", "T4", "us-east-1").size() == 2);
+    CHECK(c.find("", "", "us-central1").front().instance_type == "n1-t4");
+}
+
+TEST_CASE("overridden_by replaces entries with the same key and appends new ones") {
+    const Catalog base({small_gpu("T4")}, {small_offering("aws", "us-east-1", "g4dn.xlarge", 0.526),
+                                           small_offering("aws", "us-east-1", "g4dn.2xlarge", 0.752)});
+    GpuSpec t4 = small_gpu("T4");
+    t4.tdp_watts = 75;
+    const Catalog mine({t4, small_gpu("L4")}, {small_offering("aws", "us-east-1", "g4dn.xlarge", 0.4),
+                                              small_offering("lambda", "us-east-1", "gpu_1x_t4", 0.3)});
+    const Catalog merged = base.overridden_by(mine);
+    REQUIRE(merged.gpus().size() == 2);
+    CHECK(merged.gpu("T4").tdp_watts == 75);
+    REQUIRE(merged.offerings().size() == 3);
+    CHECK(merged.offerings()[0].on_demand_hourly == 0.4);  // replaced in place
+    CHECK(merged.offerings()[1].on_demand_hourly == 0.752);
+    CHECK(merged.offerings()[2].provider == "lambda");
+    CHECK(base.offering("aws", "g4dn.xlarge").on_demand_hourly == 0.526);  // base unchanged
+}
+
+TEST_CASE("currency conversion multiplies every price by the rate") {
+    const Offering& gn6i = Catalog::builtin().offering("alibaba", "gn6i", "cn-beijing");
+    REQUIRE(gn6i.currency == "CNY");
+    CHECK(gn6i.on_demand_hourly == 8.5);
+    const Offering usd = gn6i.converted("USD", 0.138);
+    CHECK(usd.currency == "USD");
+    CHECK(usd.on_demand_hourly == doctest::Approx(1.173));  // 8.5 x 0.138 = 1.173
+    const auto r3 = usd.reserved_price(3, Payment::all_upfront);
+    REQUIRE(r3);
+    // 58% off: 0.42 x 8.5 = 3.57 CNY/h -> x 0.138 = 0.49266 USD/h effective.
+    CHECK(r3->effective_hourly() == doctest::Approx(0.49266));
+    CHECK(usd.notes.find("prices converted from CNY at 0.138 USD per CNY") != std::string::npos);
+    CHECK(gn6i.converted("CNY", 1.0) == gn6i);
+
+    CHECK_THROWS_WITH_AS(gn6i.converted("USD", -1), "rate = -1: must be finite and > 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(gn6i.converted("CNY", 0.5),
+                         "rate = 0.5: must be 1 when converting CNY to CNY", InvalidInput);
+    CHECK_THROWS_WITH_AS(gn6i.converted("", 0.5), "to_currency = \"\": must not be empty",
+                         InvalidInput);
+
+    Offering spot = small_offering("a", "r", "x", 10);
+    spot.currency = "CNY";
+    spot.spot_hourly = 4;
+    CHECK(*spot.converted("USD", 0.138).spot_hourly == doctest::Approx(0.552));  // 4 x 0.138
+}
+
+TEST_CASE("built-in catalog: providers, GPUs and cross references") {
+    const Catalog& c = Catalog::builtin();
+    CHECK(c.providers() == std::vector<std::string>{"alibaba", "aws", "azure", "gcp", "huawei", "lambda",
+                                                    "paperspace", "tencent"});
+    for (const char* name : {"A100-40GB", "A100-80GB", "H100", "H200", "T4", "V100", "V100-32GB", "V100S",
+                             "A10", "A10G", "L4", "RTX-6000-Ada", "RTX-A6000", "MI250X", "MI300X"}) {
+        CAPTURE(name);
+        CHECK_NOTHROW(c.gpu(name));
+    }
+    for (const Offering& o : c.offerings()) {
+        CAPTURE(o.key());
+        CHECK_NOTHROW(c.gpu(o.gpu));
+        CHECK(!o.source.name.empty());
+        for (const ReservedPrice& r : o.reserved) {
+            // A reservation that costs more than on-demand would be a data-entry error.
+            CHECK(r.effective_hourly() < o.on_demand_hourly);
+        }
+        if (o.spot_hourly) CHECK(*o.spot_hourly < o.on_demand_hourly);
+    }
+    // Datasheet figures the seeds also quote: A100 FP16 312 TFLOPS (seeds 000/001), T4 70 W (seed 000).
+    CHECK(c.gpu("A100-40GB").fp16_tflops == 312);
+    CHECK(c.gpu("T4").tdp_watts == 70);
+    CHECK(c.gpu("MI300X").memory_gb == 192);
+    // Memory per card matches the name where the name says it.
+    CHECK(c.gpu("A100-80GB").memory_gb == 80);
+    CHECK(c.gpu("V100-32GB").memory_gb == 32);
+}
+
+TEST_CASE("built-in: AWS p3.2xlarge 2017 reservation rates (ec2instances.info, 2017-11-12)") {
+    const Offering& p3 = Catalog::builtin().offering("aws", "p3.2xlarge", "us-east-1@2017-11-12");
+    CHECK(p3.on_demand_hourly == 3.06);
+    CHECK(p3.reserved_price(3, Payment::all_upfront)->effective_hourly() == doctest::Approx(1.159));
+    CHECK(p3.reserved_price(3, Payment::partial_upfront)->effective_hourly() == doctest::Approx(1.234));
+    CHECK(p3.reserved_price(3, Payment::no_upfront)->effective_hourly() == doctest::Approx(1.332));
+    // 1 - 1.159 / 3.06 = 0.6212: the 62.1% models.md quotes.
+    CHECK(1 - p3.reserved_price(3, Payment::all_upfront)->effective_hourly() / p3.on_demand_hourly ==
+          doctest::Approx(0.621).epsilon(0.001));
+    // all upfront pays everything at the start: 1.159 x 26,280 h = 30,458.52.
+    CHECK(p3.reserved_price(3, Payment::all_upfront)->upfront == doctest::Approx(30458.52));
+    CHECK(p3.reserved_price(1, Payment::no_upfront)->hourly == doctest::Approx(2.088));
+    CHECK_FALSE(p3.reserved_price(2, Payment::no_upfront));
+}
+
+TEST_CASE("built-in: AWS p4d.24xlarge reservations and the 70/30 blend of models.md") {
+    const Offering& p4d = Catalog::builtin().offering("aws", "p4d.24xlarge", "us-east-1");
+    CHECK(p4d.on_demand_hourly == 32.7726);
+    CHECK(p4d.gpus_per_instance == 8);
+    const double r3 = p4d.reserved_price(3, Payment::all_upfront)->effective_hourly();
+    CHECK(1 - r3 / p4d.on_demand_hourly == doctest::Approx(0.619).epsilon(0.001));
+    // 70% reserved at r3 + 30% on demand = $18.581/h (models.md).
+    CHECK(0.7 * r3 + 0.3 * p4d.on_demand_hourly == doctest::Approx(18.581).epsilon(1e-5));
+    const double r1 = p4d.reserved_price(1, Payment::all_upfront)->effective_hourly();
+    CHECK(1 - r1 / p4d.on_demand_hourly == doctest::Approx(0.384));
+    // The default region is the first listed: the pre-cut us-east-1 price.
+    CHECK(Catalog::builtin().offering("aws", "p4d.24xlarge").region == "us-east-1");
+    CHECK(Catalog::builtin().offering("aws", "p4d.24xlarge", "us-east-1@2025-06").on_demand_hourly ==
+          21.96);
+}
+
+TEST_CASE("built-in: other spot checks against the reference data") {
+    const Catalog& c = Catalog::builtin();
+    const Offering& nd = c.offering("azure", "Standard_ND96asr_v4", "eastus");
+    CHECK(nd.on_demand_hourly == 27.197);
+    CHECK(nd.on_demand_per_gpu_hour() == doctest::Approx(3.399625));  // 27.197 / 8
+    CHECK(*nd.spot_hourly == 2.99167);
+    // seed 000: 3-year reserved saves 52% -> 0.48 x 27.197 = 13.05456 $/h.
+    CHECK(nd.reserved_price(3, Payment::all_upfront)->effective_hourly() == doctest::Approx(13.05456));
+    CHECK(nd.reserved_price(3, Payment::no_upfront)->hourly == doctest::Approx(13.05456));
+    CHECK(nd.billing_increment_seconds == 60);
+
+    const Offering& a2 = c.offering("gcp", "a2-highgpu-1g");
+    CHECK(a2.on_demand_hourly == 3.673385);
+    // 1-year commitment 1689.3711392 $/month / 730 h = 2.3142070 $/h.
+    CHECK(a2.reserved_price(1, Payment::no_upfront)->hourly == doctest::Approx(2.3142070));
+    CHECK(a2.minimum_billed_seconds == 60);
+
+    CHECK(c.offering("lambda", "gpu_8x_a100").on_demand_per_gpu_hour() == doctest::Approx(1.29));  // 10.32/8
+    CHECK_FALSE(c.offering("lambda", "gpu_8x_a100").spot_hourly);
+    CHECK(c.offering("tencent", "GN7", "ap-beijing").currency == "CNY");
+    CHECK(c.offering("huawei", "GP60").gpu == "V100S");
+    CHECK(c.offering("aws", "g4dn.xlarge").spot_per_gpu_hour() == 0.201);
+    CHECK(c.offering("paperspace", "V100").on_demand_hourly == 2.30);
+    CHECK_THROWS_WITH_AS(c.offering("huawei", "p2s"),
+                         "instance_type = \"p2s\": unknown instance type for provider \"huawei\" (known: "
+                         "GP60)",
+                         InvalidInput);
+}
+
+TEST_CASE("JSON: the whole built-in catalog round-trips exactly") {
+    const Catalog& c = Catalog::builtin();
+    const std::string text = c.to_json();
+    const Catalog back = Catalog::from_json(text);
+    CHECK(back == c);
+    CHECK(back.to_json() == text);
+}
+
+TEST_CASE("JSON: a user's file, with reservations given as discounts") {
+    const Catalog mine = Catalog::from_json_file(data_dir + "catalog_small.json");
+    REQUIRE(mine.offerings().size() == 3);
+    const Offering& o = mine.offering("mycloud", "a100x8");
+    CHECK(o.gpus_per_instance == 8);
+    CHECK(*o.spot_hourly == 6);
+    CHECK(o.source == Source{"my quote", "2026-01"});
+    // 50% off 20 $/h = 10 $/h effective; 3 years = 26,280 h.
+    const auto all = o.reserved_price(3, Payment::all_upfront);
+    CHECK(all->upfront == doctest::Approx(262800));  // 10 x 26,280
+    CHECK(all->hourly == 0);
+    CHECK(all->source == o.source);                   // inherits the offering's source
+    const auto partial = o.reserved_price(3, Payment::partial_upfront);
+    CHECK(partial->upfront == doctest::Approx(131400));  // half of 262,800
+    CHECK(partial->hourly == doctest::Approx(5));
+    CHECK(o.reserved_price(3, Payment::no_upfront)->hourly == doctest::Approx(12));  // 0.6 x 20
+    const auto one = o.reserved_price(1, Payment::partial_upfront);
+    CHECK(one->upfront == 50000);
+    CHECK(one->hourly == 10);
+    CHECK(one->source.name == "my 1-year quote");
+    CHECK(mine.offering("mycloud", "cny-box").currency == "CNY");
+    CHECK_FALSE(mine.offering("mycloud", "cny-box").spot_hourly);
+    CHECK(mine.offering("mycloud", "cny-box").billing_increment_seconds == 3600);  // default
+
+    const Catalog merged = Catalog::builtin().overridden_by(mine);
+    CHECK(merged.offering("aws", "p4d.24xlarge", "us-east-1").on_demand_hourly == 21.96);
+    CHECK(merged.offering("aws", "p4d.24xlarge", "us-east-1").reserved.empty());
+    CHECK(merged.offerings().size() == Catalog::builtin().offerings().size() + 2);
+    CHECK(merged.gpu("A100-40GB").notes == "a user's copy");
+}
+
+TEST_CASE("JSON: every bad input is named with its path") {
+    CHECK_THROWS_WITH_AS(Catalog::from_json_file(data_dir + "catalog_bad_price.json"),
+                         "offerings[2].on_demand_hourly = -3: must be finite and >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json_file(data_dir + "no_such_file.json"),
+                         ("catalog file = \"" + data_dir + "no_such_file.json\": cannot be opened").c_str(),
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json("[1, 2]"), "catalog = [1,2]: must be an object", InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(R"({"offering": []})"),
+                         "offering = []: unknown field (known: format, version, gpus, offerings)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(R"({"version": 2})"),
+                         "version = 2: unsupported catalog format version (supported: 1)", InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(R"({"format": "csv"})"),
+                         "format = \"csv\": must be \"gputco-catalog\"", InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(R"({"offerings": {}})"),
+                         "offerings = {}: must be an array", InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering("")),
+                         "offerings[0].on_demand_hourly = (missing): required", InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": "1.5")")),
+                         "offerings[0].on_demand_hourly = \"1.5\": must be a number", InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "spot_hourly": -0.5)")),
+                         "offerings[0].spot_hourly = -0.5: must be finite and >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "spot_hourley": 0.5)")),
+                         "offerings[0].spot_hourley = 0.5: unknown field (known: provider, region, "
+                         "instance_type, gpu, gpus_per_instance, currency, on_demand_hourly, spot_hourly, "
+                         "reserved, billing_increment_seconds, minimum_billed_seconds, source, notes)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "gpus_per_instance": 2.5)")),
+                         "offerings[0].gpus_per_instance = 2.5: must be a whole number", InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "gpus_per_instance": 0)")),
+                         "offerings[0].gpus_per_instance = 0: must be >= 1", InvalidInput);
+    CHECK_THROWS_WITH_AS(
+        Catalog::from_json(
+            R"({"offerings": [{"provider": "a", "region": "r", "instance_type": "x", "gpu": "T4", "on_demand_hourly": 1}]})"),
+        "offerings[0].source = (missing): required", InvalidInput);
+    CHECK_THROWS_WITH_AS(
+        Catalog::from_json(
+            R"({"offerings": [{"provider": 7, "region": "r", "instance_type": "x", "gpu": "T4", "on_demand_hourly": 1}]})"),
+        "offerings[0].provider = 7: must be a string", InvalidInput);
+
+    const auto reserved = [](const std::string& entry) {
+        return Catalog::from_json(one_offering(R"("on_demand_hourly": 10, "reserved": [)" + entry + "]"));
+    };
+    CHECK(reserved(R"({"term_years": 1, "payment": "no_upfront", "hourly": 7})").offerings()[0].reserved.size() == 1);
+    CHECK_THROWS_WITH_AS(reserved(R"({"term_years": 1, "payment": "upfront", "hourly": 7})"),
+                         "offerings[0].reserved[0].payment = \"upfront\": must be one of no_upfront, "
+                         "partial_upfront, all_upfront",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(reserved(R"({"term_years": 1, "payment": "no_upfront", "discount": 1.2})"),
+                         "offerings[0].reserved[0].discount = 1.2: must be in [0, 1]", InvalidInput);
+    CHECK_THROWS_WITH_AS(reserved(R"({"term_years": 1, "payment": "no_upfront", "discount": 0.3, "hourly": 7})"),
+                         "offerings[0].reserved[0].discount = 0.3: give either discount or upfront/hourly, "
+                         "not both",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(reserved(R"({"term_years": 1, "payment": "no_upfront"})"),
+                         "offerings[0].reserved[0] = {\"payment\":\"no_upfront\",\"term_years\":1}: needs a "
+                         "discount, or an upfront and/or hourly price",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(reserved(R"({"term_years": 0, "payment": "no_upfront", "hourly": 7})"),
+                         "offerings[0].reserved[0].term_years = 0: must be >= 1", InvalidInput);
+    CHECK_THROWS_WITH_AS(reserved(R"({"term_years": "3", "payment": "no_upfront", "hourly": 7})"),
+                         "offerings[0].reserved[0].term_years = \"3\": must be a whole number", InvalidInput);
+    CHECK_THROWS_WITH_AS(reserved(R"({"term_years": 3, "payment": "all_upfront", "upfront": -100})"),
+                         "offerings[0].reserved[0].upfront = -100: must be finite and >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(reserved(R"({"term_years": 3, "payment": "no_upfront", "hourly": 5}, {"term_years": 3, "payment": "no_upfront", "hourly": 6})"),
+                         "offerings[0].reserved[1].payment = \"no_upfront\": duplicate of reserved[0] (same "
+                         "term_years and payment)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(reserved("7"), "offerings[0].reserved[0] = 7: must be an object", InvalidInput);
+
+    CHECK_THROWS_WITH_AS(
+        Catalog::from_json(R"({"gpus": [{"name": "X", "vendor": "V", "memory_gb": 8, "memory_bandwidth_gbps": 1, "fp16_tflops": 1, "fp32_tflops": 1, "tdp_watts": -5, "source": {"name": "s", "as_of": "2026"}}]})"),
+        "gpus[0].tdp_watts = -5: must be finite and > 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(
+        Catalog::from_json(R"({"gpus": [{"name": "X", "vendor": "V", "memory_gb": 8, "memory_bandwidth_gbps": 1, "fp16_tflops": 1, "fp32_tflops": 1, "tdp_watts": 5, "source": {"name": "s"}}]})"),
+        "gpus[0].source.as_of = (missing): required", InvalidInput);
+}
+
+TEST_CASE("JSON: text that is not JSON") {
+    CHECK_THROWS_WITH_AS(Catalog::from_json("{\"offerings\": [nope]}"),
+                         "catalog json = \"{\"offerings\": [nope]}\": not valid JSON (parse error at line 1, "
+                         "column 17: syntax error while parsing value - "
+                         "invalid literal; last read: '\"offerings\": [no')",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(""), "catalog json = \"\": not valid JSON (parse error at line 1, "
+                         "column 1: syntax error while parsing value - unexpected end of input; "
+                         "expected '[', '{', or a literal)",
+                         InvalidInput);
+    // Long input is cut to its first 40 characters.
+    CHECK_THROWS_WITH_AS(Catalog::from_json("{\"offerings\": [], \"gpus\": [], \"version\": 1,,}"),
+                         "catalog json = \"{\"offerings\": [], \"gpus\": [], \"version\":...\": not valid "
+                         "JSON (parse error at line 1, column 44: syntax error while parsing object key - "
+                         "unexpected ','; expected string literal)",
+                         InvalidInput);
+}
