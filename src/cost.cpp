@@ -19,6 +19,7 @@ struct PricedReservation {
     double hourly_per_gpu = 0;
     int term_months = 12;
     Renewal renewal = Renewal::renew;
+    std::string source;
     double effective_per_gpu_hour() const { return hourly_per_gpu + upfront_per_gpu / (term_months * hours_per_month); }
     /// Whether the reservation runs in month m (0-based): every term that starts inside the horizon.
     bool active(int month, int horizon_months) const {
@@ -79,6 +80,7 @@ PricedReservation price_reservation(const Reserved& reserved, const Offering& of
                                                                                     : 0.0;
         priced.upfront_per_gpu = effective * upfront_share * term_hours;
         priced.hourly_per_gpu = effective * (1.0 - upfront_share);
+        priced.source = fmt::format("reserved.discount {:g}% off on-demand", 100 * d);
         return priced;
     }
     const auto price = offering.reserved_price(reserved.term_years, reserved.payment);
@@ -89,6 +91,7 @@ PricedReservation price_reservation(const Reserved& reserved, const Offering& of
     const double per_gpu = region_factor / offering.gpus_per_instance;
     priced.upfront_per_gpu = price->upfront * per_gpu;
     priced.hourly_per_gpu = price->hourly * per_gpu;
+    priced.source = fmt::format("{} ({})", price->source.name, price->source.as_of);
     return priced;
 }
 
@@ -233,7 +236,7 @@ std::vector<std::string> describe_assumptions(const PricedPlan& plan, const Dema
                                               int report_months) {
     std::vector<std::string> lines;
     const auto& c = offering.currency;
-    lines.push_back(fmt::format("offering {} ({}×{}), prices from {} as of {}", offering.key(),
+    lines.push_back(fmt::format("offering {} ({}×{}), list prices from {} ({})", offering.key(),
                                 offering.gpus_per_instance, offering.gpu, offering.source.name,
                                 offering.source.as_of));
     lines.push_back(fmt::format("on-demand {:.4f} {}/GPU-h (instance {:.4f} {}/h{})", plan.on_demand_per_gpu_hour, c,
@@ -248,11 +251,12 @@ std::vector<std::string> describe_assumptions(const PricedPlan& plan, const Dema
     for (const auto& r : plan.reservations) {
         lines.push_back(fmt::format(
             "reserved {:g} GPUs, {}-month terms, upfront {:.2f} {}/GPU per term + {:.4f} {}/GPU-h every hour of "
-            "the term; effective {:.4f} {}/GPU-h ({:.1f}% off on-demand); {}",
+            "the term; effective {:.4f} {}/GPU-h ({:.1f}% off on-demand); {}; price from {}",
             r.gpus, r.term_months, r.upfront_per_gpu, c, r.hourly_per_gpu, c, r.effective_per_gpu_hour(), c,
             100.0 * (1.0 - r.effective_per_gpu_hour() / plan.on_demand_per_gpu_hour),
             r.renewal == Renewal::renew ? "renewed at the same price until the horizon ends"
-                                        : "not renewed"));
+                                        : "not renewed",
+            r.source));
     }
     for (const auto& s : plan.spots) {
         lines.push_back(fmt::format("spot {:g} GPUs at {:.4f} {}/GPU-h, overhead {:.4f} billed h per useful h, "

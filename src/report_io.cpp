@@ -13,18 +13,7 @@ namespace {
 
 constexpr std::size_t months_per_table_year = 12;
 
-/// 1234567.891 → "1,234,567.89": planners read money with thousands separators.
-std::string money(double value) {
-    if (!std::isfinite(value)) return fmt::format("{}", value);
-    const std::string digits = fmt::format("{:.2f}", std::abs(value));
-    const std::size_t point = digits.find('.');
-    std::string grouped;
-    for (std::size_t i = 0; i < point; ++i) {
-        if (i > 0 && (point - i) % 3 == 0) grouped += ',';
-        grouped += digits[i];
-    }
-    return (value < 0 && digits != "0.00" ? "-" : "") + grouped + digits.substr(point);
-}
+std::string money(double value) { return format_money(value, 2); }
 
 nlohmann::json optional_json(const auto& value) {
     if (value) return nlohmann::json(*value);
@@ -32,6 +21,19 @@ nlohmann::json optional_json(const auto& value) {
 }
 
 }  // namespace
+
+std::string format_money(double value, int decimals) {
+    if (!std::isfinite(value)) return fmt::format("{}", value);
+    const std::string digits = fmt::format("{:.{}f}", std::abs(value), std::max(decimals, 0));
+    const std::size_t point = std::min(digits.find('.'), digits.size());
+    std::string grouped;
+    for (std::size_t i = 0; i < point; ++i) {
+        if (i > 0 && (point - i) % 3 == 0) grouped += ',';
+        grouped += digits[i];
+    }
+    const bool zero = digits.find_first_not_of("0.") == std::string::npos;
+    return (value < 0 && !zero ? "-" : "") + grouped + digits.substr(point);
+}
 
 std::string CostReport::to_table() const {
     std::string out;

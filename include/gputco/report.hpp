@@ -9,6 +9,9 @@
 
 namespace gputco {
 
+/// 1234567.891 → "1,234,567.89" (`decimals` after the point): money with thousands separators.
+std::string format_money(double value, int decimals = 2);
+
 /// Cash paid at the start of one month, by category, in the report's currency.
 struct MonthlyCashFlow {
     int month = 0;                  ///< 0-based month index

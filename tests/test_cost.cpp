@@ -1,0 +1,241 @@
+#include <doctest/doctest.h>
+
+#include "gputco/cost.hpp"
+
+using namespace gputco;
+using doctest::Approx;
+
+namespace {
+/// An 8-GPU instance at $25.60/h, i.e. $3.20 per GPU-hour (the seeds' low A100 list price).
+Offering a100_offering() {
+    Offering o;
+    o.provider = "testcloud";
+    o.region = "test-1";
+    o.instance_type = "a100x8";
+    o.gpu = "A100-40GB";
+    o.gpus_per_instance = 8;
+    o.on_demand_hourly = 25.6;
+    o.spot_hourly = 8.0;  // $1.00 per GPU-hour
+    o.source = {"hand-made test offering", "2026-01"};
+    return o;
+}
+}  // namespace
+
+TEST_CASE("all on-demand: GPU-hours times the list price") {
+    const auto report = evaluate(OnDemand{}, DemandProfile::constant(4, Horizon::years(3)), a100_offering());
+    CHECK(report.total == Approx(336384.0));  // 4 GPUs × 26,280 h × $3.20
+    CHECK(report.months.size() == 36);
+    CHECK(report.months[0].on_demand == Approx(9344.0));  // 4 × 730 × 3.20
+    CHECK(report.savings == Approx(0.0));
+    CHECK(report.effective_cost_per_used_gpu_hour == Approx(3.2));
+    CHECK_FALSE(report.break_even_utilisation.has_value());
+    CHECK(report.break_even_month == 1);  // equal to the baseline from the first month
+}
+
+TEST_CASE("3-year all-upfront reservation at 52% off: the seeds' audit figure") {
+    const Reserved reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52};
+    const auto report = evaluate(reserved, DemandProfile::constant(4, Horizon::years(3)), a100_offering());
+    // effective 0.48 × 3.20 = 1.536 $/GPU-h; upfront 1.536 × 26,280 h × 4 GPUs = 161,464.32, all in month 0.
+    CHECK(report.months[0].upfront == Approx(161464.32));
+    CHECK(report.months[1].total == Approx(0.0));
+    CHECK(report.total == Approx(161464.32));
+    CHECK(report.baseline_total == Approx(336384.0));
+    CHECK(report.savings == Approx(174919.68));  // 336,384 − 161,464.32
+    CHECK(report.savings_fraction == Approx(0.52));
+    CHECK(*report.break_even_utilisation == Approx(0.48));  // 1.536 / 3.20
+    CHECK(report.reserved_utilisation == Approx(1.0));
+    // On-demand costs 9,344 a month; 161,464.32 / 9,344 = 17.28, so the baseline overtakes after month 18.
+    CHECK(report.break_even_month == 18);
+}
+
+TEST_CASE("no-upfront reservation bills every hour of the term, used or not") {
+    const Reserved reserved{.term_years = 1, .payment = Payment::no_upfront, .discount = 0.4};
+    // Busy only half the hours: 2 GPUs reserved, 1 GPU used on average.
+    const auto demand = DemandProfile::constant(2, Horizon::years(1)).with_daily_pattern(
+        {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+    const auto report = evaluate(reserved, demand, a100_offering());
+    // Peak 4 GPUs reserved at 0.6 × 3.20 = 1.92 $/GPU-h for 8,760 h = 67,276.80; used 2 GPUs on average.
+    CHECK(report.total == Approx(67276.8));
+    CHECK(report.reserved_utilisation == Approx(0.5));
+    CHECK(report.baseline_total == Approx(56064.0));  // 2 × 8,760 × 3.20
+    CHECK(report.savings_fraction == Approx(-0.2));   // utilisation 50% < break-even 60%
+    CHECK_FALSE(report.break_even_month.has_value());
+}
+
+TEST_CASE("70% reserved at 52% off + 30% on-demand saves 70% × 52% = 36.4% at constant full demand") {
+    const Mix mix{{{0.7, Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52}},
+                   {0.3, OnDemand{}}},
+                  {},
+                  Rounding::none};
+    const auto report = evaluate(mix, DemandProfile::constant(10, Horizon::years(3)), a100_offering());
+    CHECK(report.savings_fraction == Approx(0.364));
+    CHECK(report.strategy == "70% reserved 3y all_upfront + 30% on-demand");
+}
+
+TEST_CASE("rounding decides the reserved GPU count") {
+    const Mix nearest{{{0.7, Reserved{.term_years = 1, .discount = 0.5}}, {0.3, OnDemand{}}}};
+    const auto demand = DemandProfile::constant(4, Horizon::years(1));
+    // round(0.7 × 4) = 3 reserved at 1.60 and 1 on-demand at 3.20: (4.80 + 3.20) × 8,760 = 70,080.
+    CHECK(evaluate(nearest, demand, a100_offering()).total == Approx(70080.0));
+    Mix down = nearest;
+    down.rounding = Rounding::down;
+    // 2 reserved, 2 on-demand: (3.20 + 6.40) × 8,760 = 84,096.
+    CHECK(evaluate(down, demand, a100_offering()).total == Approx(84096.0));
+}
+
+TEST_CASE("real p4d.24xlarge 70/30 blend costs $18.581/h vs $32.773/h") {
+    Offering p4d;
+    p4d.provider = "aws";
+    p4d.region = "us-east-1";
+    p4d.instance_type = "p4d.24xlarge";
+    p4d.gpu = "A100-40GB";
+    p4d.gpus_per_instance = 8;
+    p4d.on_demand_hourly = 32.773;
+    p4d.source = {"models.md p4d check", "2025"};
+    // 3-year all upfront, effective 12.4987 $/h: upfront 12.4987 × 26,280 = 328,465.836.
+    p4d.reserved.push_back({3, Payment::all_upfront, 328465.836, 0.0, {"test", "2025"}});
+    const Mix mix{{{0.7, Reserved{.term_years = 3, .payment = Payment::all_upfront}}, {0.3, OnDemand{}}},
+                  {},
+                  Rounding::none};
+    const auto report = evaluate(mix, DemandProfile::constant(8, Horizon::years(3)), p4d);
+    // 0.7 × 12.4987 + 0.3 × 32.773 = 18.58099 $/h per instance of 8 GPUs, over 26,280 h.
+    CHECK(report.total / 26280.0 == Approx(18.58099));
+    CHECK(report.baseline_total / 26280.0 == Approx(32.773));
+    CHECK(report.savings_fraction == Approx(1 - 18.58099 / 32.773));  // 43.3%
+}
+
+TEST_CASE("a term that ends before the horizon is renewed or lapses") {
+    const auto demand = DemandProfile::constant(1, Horizon::years(3));
+    Reserved renew{.term_years = 1, .payment = Payment::all_upfront, .discount = 0.5};
+    const auto renewed = evaluate(renew, demand, a100_offering());
+    // Three 1-year terms at 0.5 × 3.20 × 8,760 = 14,016 each, paid at months 0, 12 and 24.
+    CHECK(renewed.months[12].upfront == Approx(14016.0));
+    CHECK(renewed.months[24].upfront == Approx(14016.0));
+    CHECK(renewed.total == Approx(42048.0));
+
+    Reserved lapse = renew;
+    lapse.renewal = Renewal::lapse;
+    const auto lapsed = evaluate(lapse, demand, a100_offering());
+    // One term, then 24 months on-demand: 14,016 + 2 × 8,760 × 3.20 = 70,080.
+    CHECK(lapsed.months[12].upfront == 0.0);
+    CHECK(lapsed.months[12].on_demand == Approx(2336.0));  // 730 × 3.20
+    CHECK(lapsed.total == Approx(70080.0));
+}
+
+TEST_CASE("a term that outlasts the horizon is paid in full") {
+    const Reserved reserved{.term_years = 3, .payment = Payment::no_upfront, .discount = 0.5};
+    const auto report = evaluate(reserved, DemandProfile::constant(1, Horizon::years(2)), a100_offering());
+    CHECK(report.months.size() == 36);                     // 12 months past the 24-month horizon
+    CHECK(report.months[30].reserved_recurring == Approx(1168.0));  // 730 × 1.60
+    CHECK(report.months[30].used_gpu_hours == 0.0);
+    CHECK(report.total == Approx(42048.0));                // 26,280 × 1.60
+    CHECK(report.reserved_utilisation == Approx(2.0 / 3.0));
+}
+
+TEST_CASE("discounts: free hours, plan discount and vouchers") {
+    EvaluationOptions options;
+    options.discounts.free_gpu_hours = 100;
+    options.discounts.plan_discount = 0.3;
+    options.discounts.voucher_price_factor = 0.6;
+    const auto report = evaluate(OnDemand{}, DemandProfile::constant(1, Horizon::months(2)), a100_offering(), options);
+    // Month 0: 730 h × 3.20 = 2,336; free 100 h = −320; plan 30% of 2,016 = −604.80; net 1,411.20;
+    // vouchers: pay 60% → −564.48; total 846.72.
+    CHECK(report.months[0].credits == Approx(-320 - 604.8 - 564.48));
+    CHECK(report.months[0].total == Approx(846.72));
+    // Month 1: 2,336 × 0.7 × 0.6 = 981.12.
+    CHECK(report.months[1].total == Approx(981.12));
+
+    EvaluationOptions region;
+    region.discounts.region_price_factor = 0.75;  // a 25% cheaper region
+    CHECK(evaluate(OnDemand{}, DemandProfile::constant(1, Horizon::months(1)), a100_offering(), region).total ==
+          Approx(1752.0));  // 730 × 3.20 × 0.75
+}
+
+TEST_CASE("NPV discounts monthly flows at (1 + r)^(1/12)") {
+    EvaluationOptions options;
+    options.annual_discount_rate = 0.12;
+    Offering one_dollar = a100_offering();
+    one_dollar.on_demand_hourly = 8.0;  // $1 per GPU-hour
+    const auto report = evaluate(OnDemand{}, DemandProfile::constant(1, Horizon::months(2)), one_dollar, options);
+    // 730 + 730 / 1.12^(1/12) = 730 + 723.13829 = 1,453.13829
+    CHECK(report.npv == Approx(1453.1382905));
+    CHECK(report.total == Approx(1460.0));
+}
+
+TEST_CASE("spot tranche: overhead, availability and the spread of the total") {
+    SpotTranche spot;
+    spot.overhead = 1.25;
+    spot.availability = 0.8;
+    spot.overhead_samples = {1.0, 1.25, 1.5};
+    const Mix mix{{{0.5, spot}, {0.5, OnDemand{}}}, {}, Rounding::none};
+    const auto report = evaluate(mix, DemandProfile::constant(2, Horizon::months(1)), a100_offering());
+    // 1 spot GPU available 80% of hours: 0.8 × 730 = 584 useful GPU-h at $1.00 × 1.25 = 730.00;
+    // on-demand 2 × 730 − 584 = 876 GPU-h at 3.20 = 2,803.20; total 3,533.20.
+    CHECK(report.months[0].spot_gpu_hours == Approx(584.0));
+    CHECK(report.months[0].spot == Approx(730.0));
+    CHECK(report.months[0].on_demand == Approx(2803.2));
+    CHECK(report.total == Approx(3533.2));
+    REQUIRE(report.spread.has_value());
+    // Totals per overhead sample: 3,533.20 + 584 × (o − 1.25) → 3,387.20, 3,533.20, 3,679.20.
+    CHECK(report.spread->p50 == Approx(3533.2));
+    CHECK(report.spread->p95 == Approx(3533.2 + 0.9 * 146.0));  // type-7: 3,533.20 + 0.9 × 146
+}
+
+TEST_CASE("bad strategies are rejected with the field, value and rule") {
+    const auto demand = DemandProfile::constant(4, Horizon::years(1));
+    const Offering o = a100_offering();
+    CHECK_THROWS_WITH_AS(evaluate(Mix{{{0.7, Reserved{.discount = 0.5}}, {0.2, OnDemand{}}}}, demand, o),
+                         "mix.fractions (sum) = 0.8999999999999999: must sum to 1", InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate(Mix{{{1.4, Reserved{.discount = 0.5}}, {-0.4, OnDemand{}}}}, demand, o),
+                         "mix.tranches[0].fraction = 1.4: must be in [0, 1]", InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate(Mix{}, demand, o), "mix.tranches.size = 0: must be >= 1", InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate(Reserved{.term_years = 3}, demand, o),
+                         "reserved = \"3y no_upfront\": offering testcloud/test-1/a100x8 lists no such reservation "
+                         "price; set reserved.discount",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate(Reserved{.term_years = 0, .discount = 0.3}, demand, o),
+                         "reserved.term_years = 0: must be in [1, 5]", InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate(Reserved{.discount = 1.2}, demand, o), "reserved.discount = 1.2: must be in [0, 1)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate(Mix{{{1.0, SpotTranche{.overhead = 0.5}}}}, demand, o),
+                         "spot.overhead = 0.5: must be finite and >= 1 (billed per useful hour)", InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate(Mix{{{1.0, SpotTranche{.availability = 1.5}}}}, demand, o),
+                         "spot.availability = 1.5: must be in [0, 1]", InvalidInput);
+    Offering no_spot = o;
+    no_spot.spot_hourly.reset();
+    CHECK_THROWS_WITH_AS(evaluate(Mix{{{1.0, SpotTranche{}}}}, demand, no_spot),
+                         "spot.price_per_gpu_hour = \"none\": offering testcloud/test-1/a100x8 lists no spot price; "
+                         "set spot.price_per_gpu_hour",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate(Mix{{{1.0, OnDemand{}}}, -2.0}, demand, o), "mix.fleet_gpus = -2: must be finite and >= 0",
+                         InvalidInput);
+    EvaluationOptions bad;
+    bad.discounts.voucher_price_factor = 0;
+    CHECK_THROWS_WITH_AS(evaluate(OnDemand{}, demand, o, bad), "discounts.voucher_price_factor = 0: must be in (0, 1]",
+                         InvalidInput);
+    bad = {};
+    bad.discounts.plan_discount = -0.1;
+    CHECK_THROWS_WITH_AS(evaluate(OnDemand{}, demand, o, bad), "discounts.plan_discount = -0.1: must be in [0, 1)",
+                         InvalidInput);
+    bad = {};
+    bad.annual_discount_rate = std::nan("");
+    CHECK_THROWS_WITH_AS(evaluate(OnDemand{}, demand, o, bad), "annual_discount_rate = nan: must be finite and > -1",
+                         InvalidInput);
+}
+
+TEST_CASE("report exports: table, JSON and CSV") {
+    const auto report = evaluate(Reserved{.term_years = 1, .discount = 0.4}, DemandProfile::constant(2, Horizon::years(1)),
+                                 a100_offering());
+    const std::string table = fmt::format("{}", report);
+    CHECK(table.find("Strategy: 100% reserved 1y no_upfront") != std::string::npos);
+    CHECK(table.find("Savings vs all on-demand") != std::string::npos);
+    CHECK(table.find("22,425.60") != std::string::npos);  // savings: 0.4 × 2 × 8,760 × 3.20
+    const std::string json = report.to_json();
+    const auto at = json.find("\"savings_fraction\": ");
+    REQUIRE(at != std::string::npos);
+    CHECK(std::stod(json.substr(at + 20, 20)) == Approx(0.4));
+    CHECK(json.find("\"currency\": \"USD\"") != std::string::npos);
+    const std::string csv = report.to_csv();
+    CHECK(std::count(csv.begin(), csv.end(), '\n') == 13);  // header + 12 months
+    CHECK(csv.rfind("month,upfront,reserved_recurring,on_demand,spot,credits,total", 0) == 0);
+}
