@@ -239,3 +239,29 @@ TEST_CASE("report exports: table, JSON and CSV") {
     CHECK(std::count(csv.begin(), csv.end(), '\n') == 13);  // header + 12 months
     CHECK(csv.rfind("month,upfront,reserved_recurring,on_demand,spot,credits,total", 0) == 0);
 }
+
+TEST_CASE("70% reserved / 20% spot / 10% on-demand over 3 years, spot overhead from the Monte Carlo engine") {
+    const Job job{.work_hours = 200, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 0.25};
+    const SpotResult sim = simulate_spot(job, Poisson{.mtbf_hours = 20}, {}, {.paths = 20000, .seed = 7});
+    const SpotTranche spot = spot_tranche(sim, job);
+    // The simulated overhead agrees with the closed form: E[billed] / W within 4 standard errors.
+    const double expected_overhead = expected_spot_time(job, 20).billed_hours / job.work_hours;
+    CHECK(std::abs(spot.overhead - expected_overhead) <= 4 * sim.billed_hours.standard_error / job.work_hours);
+
+    const Mix mix{{{0.7, Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52}},
+                   {0.2, spot},
+                   {0.1, OnDemand{}}},
+                  {},
+                  Rounding::none};
+    const auto report = evaluate(mix, DemandProfile::constant(10, Horizon::years(3)), a100_offering());
+    // 7 GPUs reserved: 7 × 26,280 × 1.536 = 282,562.56; 2 GPUs spot: 2 × 26,280 × $1.00 × overhead;
+    // 1 GPU on-demand: 26,280 × 3.20 = 84,096.
+    const double spot_cost = 2 * 26280 * 1.0 * spot.overhead;
+    CHECK(report.total == Approx(282562.56 + spot_cost + 84096.0));
+    REQUIRE(report.spread.has_value());
+    CHECK(report.spread->mean == Approx(report.total));  // linear in the overhead, so the means agree
+    CHECK(report.spread->p05 < report.spread->p50);
+    CHECK(report.spread->p50 < report.spread->p95);
+    CHECK(report.strategy == "70% reserved 3y all_upfront + 20% spot + 10% on-demand");
+}
