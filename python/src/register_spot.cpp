@@ -5,6 +5,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <span>
@@ -146,7 +147,7 @@ void register_spot(py::module_& m) {
            double checkpoint_write_hours, double restart_hours, double capacity_wait_hours, double price_per_hour,
            std::size_t paths, std::uint64_t seed, unsigned threads, double on_demand_price_per_hour,
            double deadline_hours, std::optional<InterruptionModel> model, double target_half_width,
-           std::size_t max_paths, double confidence) {
+           std::optional<std::size_t> max_paths, double confidence) {
             if (model && mtbf_hours)
                 fail("mtbf_hours", *mtbf_hours, "give either mtbf_hours or model, not both");
             if (!model && !mtbf_hours) throw InvalidInput("mtbf_hours = None: required unless model is given");
@@ -173,7 +174,8 @@ void register_spot(py::module_& m) {
             options.seed = seed;
             options.threads = threads;
             options.target_half_width = target_half_width;
-            options.max_paths = max_paths;
+            if (max_paths) options.max_paths = *max_paths;
+            else options.max_paths = std::max(options.max_paths, paths);
             options.confidence = confidence;
             return run(job, chosen, pricing, options);
         },
@@ -183,7 +185,7 @@ void register_spot(py::module_& m) {
         py::arg("paths") = std::size_t{100000}, py::arg("seed") = std::uint64_t{0}, py::arg("threads") = 0u,
         py::kw_only(), py::arg("on_demand_price_per_hour") = 0.0, py::arg("deadline_hours") = inf,
         py::arg("model") = py::none(), py::arg("target_half_width") = 0.0,
-        py::arg("max_paths") = std::size_t{10'000'000}, py::arg("confidence") = 0.95,
+        py::arg("max_paths") = py::none(), py::arg("confidence") = 0.95,
         "Monte Carlo of a checkpointed job on spot capacity. Interruptions are Poisson(mtbf_hours) unless "
         "`model` (Poisson, Weibull, Trace, PriceDriven) is given; without checkpoint_interval_hours the "
         "optimal interval for the Poisson MTBF is used. Releases the GIL; Ctrl-C stops it.");

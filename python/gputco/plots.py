@@ -1,0 +1,124 @@
+"""Plots of cost reports and spot simulations. Each function draws on `ax` (a new figure's axes by
+default) and returns the matplotlib Axes. matplotlib is imported only when a plot is drawn, so
+`import gputco` does not need it (install with `pip install gputco[plot]`)."""
+from __future__ import annotations
+
+from typing import Iterable, Optional, Sequence, Union
+
+import numpy as np
+
+from ._core import CostReport, Discounts, DemandProfile, Horizon, Mix, OnDemand, Offering, Reserved, SpotResult, evaluate
+from ._spot import SAMPLE_COLUMNS
+
+__all__ = ["plot_cumulative_cost", "plot_spot_distribution", "plot_savings_vs_utilisation"]
+
+
+def _axes(ax):
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=(8, 4.5))
+    return ax
+
+
+def _as_list(items):
+    if isinstance(items, dict):
+        return list(items.items())
+    if isinstance(items, (CostReport, Reserved, OnDemand, Mix)):
+        items = [items]
+    return [(None, item) for item in items]
+
+
+def plot_cumulative_cost(reports: Union[CostReport, Iterable[CostReport], dict], ax=None):
+    """Cumulative cash paid by month, one line per report (a dict maps labels to reports).
+
+    Lines are labelled with the strategy, and the offering too when reports differ in offering.
+    """
+    ax = _axes(ax)
+    pairs = _as_list(reports)
+    offerings = {report.offering for _, report in pairs}
+    currencies = {report.currency for _, report in pairs}
+    for label, report in pairs:
+        frame = report.to_frame()
+        if label is None:
+            label = report.strategy if len(offerings) == 1 else f"{report.strategy} ({report.offering})"
+        months = np.concatenate([[0], frame.index.to_numpy() + 1])
+        cumulative = np.concatenate([[0.0], frame["cumulative"].to_numpy()])
+        ax.step(months, cumulative, where="post", label=label)
+    ax.set_xlabel("month")
+    ax.set_ylabel(f"cumulative cost ({'/'.join(sorted(currencies))})")
+    ax.set_title("Cumulative cost")
+    ax.grid(True, alpha=0.3)
+    if pairs:
+        ax.legend()
+    return ax
+
+
+def plot_spot_distribution(result: SpotResult, column: str = "cost", ax=None, bins: int = 60):
+    """Histogram of one sample column of a spot simulation with its mean and P50/P90/P95/P99 marked."""
+    if column not in SAMPLE_COLUMNS:
+        raise ValueError(f'column = "{column}": must be one of {", ".join(SAMPLE_COLUMNS)}')
+    ax = _axes(ax)
+    samples = getattr(result.samples, column)
+    summary = getattr(result, column)
+    ax.hist(samples, bins=bins, color="tab:blue", alpha=0.6)
+    ax.axvline(summary.mean, color="black", linestyle="-", label=f"mean {summary.mean:,.4g}")
+    styles = {"p50": ":", "p90": "--", "p95": "-.", "p99": (0, (1, 3))}
+    for name, style in styles.items():
+        value = getattr(summary, name)
+        ax.axvline(value, color="tab:red", linestyle=style, label=f"{name.upper()} {value:,.4g}")
+    ax.set_xlabel(column)
+    ax.set_ylabel("paths")
+    ax.set_title(f"Spot {column}: {result.paths:,} paths, seed {result.seed}")
+    ax.legend()
+    return ax
+
+
+def _with_fleet(strategy, gpus: float):
+    if isinstance(strategy, Mix):
+        return Mix(strategy.tranches, fleet_gpus=gpus)
+    if isinstance(strategy, Reserved):
+        return Mix([(1.0, strategy)], fleet_gpus=gpus)
+    return strategy
+
+
+def plot_savings_vs_utilisation(
+    strategies,
+    offering: Offering,
+    utilisations: Optional[Sequence[float]] = None,
+    gpus: float = 10.0,
+    horizon: Optional[Horizon] = None,
+    discounts: Optional[Discounts] = None,
+    ax=None,
+):
+    """Savings vs all on-demand as a function of how busy the fleet is.
+
+    For each utilisation u, a fleet of `gpus` GPUs is bought as the strategy (a Reserved strategy
+    reserves all of them) while demand is u x gpus every hour; a strategy pays off where its curve is
+    above zero (the break-even utilisation). `strategies` is one strategy, a list or a dict of labels.
+    The y axis is cut at -100% (paying twice the on-demand bill).
+    """
+    ax = _axes(ax)
+    if utilisations is None:
+        utilisations = np.linspace(0.05, 1.0, 20)
+    utilisations = np.asarray(utilisations, dtype=float)
+    horizon = horizon if horizon is not None else Horizon.years(3)
+    base = DemandProfile.constant(gpus, horizon)
+    for label, strategy in _as_list(strategies):
+        fleet = _with_fleet(strategy, gpus)
+        savings = np.array([
+            evaluate(fleet, base.scaled(float(u)), offering, discounts=discounts).savings_fraction
+            for u in utilisations
+        ])
+        ax.plot(utilisations * 100, savings * 100, marker="o", markersize=3,
+                label=label if label is not None else str(strategy))
+    ax.axhline(0.0, color="black", linewidth=0.8)
+    bottom, top = ax.get_ylim()
+    ax.set_ylim(max(bottom, -100.0), top)  # losses of several times the on-demand bill add nothing
+    ax.set_xlabel("utilisation of the fleet (%)")
+    ax.set_ylabel("savings vs all on-demand (%)")
+    ax.set_title(f"Savings vs utilisation: {offering.key}")
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    return ax
