@@ -1,0 +1,378 @@
+# Type stubs of the compiled module gputco._core (hand-written; keep in step with python/src).
+from __future__ import annotations
+
+from os import PathLike
+from typing import Iterable, Literal, Optional, Sequence, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+PaymentName = Literal["no_upfront", "partial_upfront", "all_upfront"]
+RenewalName = Literal["renew", "lapse"]
+CheckpointMethodName = Literal["young", "daly", "exact"]
+ArrayLike = Union[npt.ArrayLike, "pd.Series[float]"]
+
+def _raise_invalid_input(message: str) -> None: ...
+
+# ---------------------------------------------------------------- catalog
+class Source:
+    def __init__(self, name: str = "", as_of: str = "") -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def as_of(self) -> str: ...
+
+class GpuSpec:
+    def __init__(self, *, name: str, vendor: str = "", memory_gb: float = 0.0,
+                 memory_bandwidth_gbps: float = 0.0, fp16_tflops: float = 0.0, fp32_tflops: float = 0.0,
+                 tdp_watts: float = 0.0, source: Source = ...) -> None: ...
+    name: str
+    vendor: str
+    memory_gb: float
+    memory_bandwidth_gbps: float
+    fp16_tflops: float
+    fp32_tflops: float
+    tdp_watts: float
+    source: Source
+
+class ReservedPrice:
+    def __init__(self, *, term_years: int = 1, payment: PaymentName = "no_upfront", upfront: float = 0.0,
+                 hourly: float = 0.0, source: Source = ...) -> None: ...
+    term_years: int
+    payment: PaymentName
+    upfront: float
+    hourly: float
+    source: Source
+    def effective_hourly(self) -> float: ...
+
+class Offering:
+    def __init__(self, *, provider: str, instance_type: str, gpu: str, on_demand_hourly: float,
+                 gpus_per_instance: int = 1, region: str = "", currency: str = "USD",
+                 spot_hourly: Optional[float] = None, reserved: Sequence[ReservedPrice] = ...,
+                 billing_increment_seconds: float = 3600.0, minimum_billed_seconds: float = 0.0,
+                 source: Source = ..., notes: str = "") -> None: ...
+    provider: str
+    region: str
+    instance_type: str
+    gpu: str
+    gpus_per_instance: int
+    currency: str
+    on_demand_hourly: float
+    spot_hourly: Optional[float]
+    reserved: list[ReservedPrice]
+    billing_increment_seconds: float
+    minimum_billed_seconds: float
+    source: Source
+    notes: str
+    @property
+    def key(self) -> str: ...
+    def on_demand_per_gpu_hour(self) -> float: ...
+    def spot_per_gpu_hour(self) -> Optional[float]: ...
+    def reserved_price(self, term_years: int, payment: PaymentName = "no_upfront") -> Optional[ReservedPrice]: ...
+    def converted(self, to_currency: str, rate: float) -> Offering: ...
+    def validate(self) -> None: ...
+
+class Catalog:
+    @overload
+    def __init__(self) -> None: ...
+    @overload
+    def __init__(self, gpus: Sequence[GpuSpec], offerings: Sequence[Offering]) -> None: ...
+    @staticmethod
+    def builtin() -> Catalog: ...
+    @staticmethod
+    def from_json(text: str) -> Catalog: ...
+    @staticmethod
+    def from_json_file(path: Union[str, PathLike[str]]) -> Catalog: ...
+    def to_json(self) -> str: ...
+    def overridden_by(self, other: Catalog) -> Catalog: ...
+    @property
+    def gpus(self) -> list[GpuSpec]: ...
+    @property
+    def offerings(self) -> list[Offering]: ...
+    def gpu(self, name: str) -> GpuSpec: ...
+    def offering(self, provider: str, instance_type: str, region: str = "") -> Offering: ...
+    def find(self, provider: Optional[str] = None, gpu: Optional[str] = None,
+             region: Optional[str] = None) -> list[Offering]: ...
+    def offerings_frame(self, provider: Optional[str] = None, gpu: Optional[str] = None,
+                        region: Optional[str] = None) -> pd.DataFrame: ...
+    def __len__(self) -> int: ...
+
+# ---------------------------------------------------------------- checkpoint closed forms
+class Job:
+    def __init__(self, *, work_hours: float, checkpoint_interval_hours: float, checkpoint_write_hours: float = 0.0,
+                 restart_hours: float = 0.0, capacity_wait_hours: float = 0.0,
+                 deadline_hours: float = ...) -> None: ...
+    work_hours: float
+    checkpoint_interval_hours: float
+    checkpoint_write_hours: float
+    restart_hours: float
+    capacity_wait_hours: float
+    deadline_hours: float
+
+class ExpectedSpotTime:
+    billed_hours: float
+    wall_hours: float
+    interruptions: float
+    def _asdict(self) -> dict[str, float]: ...
+
+def optimal_checkpoint_interval(checkpoint_write_hours: float, mtbf_hours: float,
+                                method: CheckpointMethodName = "exact") -> float: ...
+def expected_spot_time(work_hours: float, checkpoint_interval_hours: float, checkpoint_write_hours: float,
+                       restart_hours: float, mtbf_hours: float, capacity_wait_hours: float = 0.0) -> ExpectedSpotTime: ...
+def segment_count(work_hours: float, interval_hours: float) -> int: ...
+
+# ---------------------------------------------------------------- interruption models
+class ProviderRules:
+    def __init__(self, *, notice_hours: float = 0.0, emergency_checkpoint: bool = False,
+                 protection_hours: float = 0.0, max_lifetime_hours: float = ...) -> None: ...
+    notice_hours: float
+    emergency_checkpoint: bool
+    protection_hours: float
+    max_lifetime_hours: float
+
+def aws_rules() -> ProviderRules: ...
+def gcp_preemptible_rules() -> ProviderRules: ...
+def alibaba_rules() -> ProviderRules: ...
+
+class Poisson:
+    def __init__(self, mtbf_hours: float, *, rules: ProviderRules = ...) -> None: ...
+    mtbf_hours: float
+    rules: ProviderRules
+
+class Weibull:
+    def __init__(self, shape: float, scale_hours: float, *, rules: ProviderRules = ...) -> None: ...
+    shape: float
+    scale_hours: float
+    rules: ProviderRules
+
+class Trace:
+    def __init__(self, lifetimes_hours: Sequence[float], *, source: str = "", censored_count: int = 0,
+                 rules: ProviderRules = ...) -> None: ...
+    @staticmethod
+    def parse_lifetimes(text: str, source: str = "") -> Trace: ...
+    @staticmethod
+    def from_node_events(text: str, hours_per_time_unit: float = ..., source: str = "") -> Trace: ...
+    @staticmethod
+    def load(path: Union[str, PathLike[str]]) -> Trace: ...
+    lifetimes_hours: list[float]
+    source: str
+    censored_count: int
+    rules: ProviderRules
+    def mean_lifetime_hours(self) -> float: ...
+
+class PriceDriven:
+    def __init__(self, *, reversion_per_hour: float = 0.1, volatility_per_sqrt_hour: float = 0.1,
+                 price_cap_per_hour: float = ..., step_hours: float = ...,
+                 rules: ProviderRules = ...) -> None: ...
+    reversion_per_hour: float
+    volatility_per_sqrt_hour: float
+    price_cap_per_hour: float
+    step_hours: float
+    rules: ProviderRules
+
+InterruptionModel = Union[Poisson, Weibull, Trace, PriceDriven]
+
+def mtbf_from_monthly_interruption_fraction(fraction: float) -> float: ...
+def advisor_bucket_fraction(bucket_index: int) -> float: ...
+def advisor_bucket(bucket_index: int, rules: ProviderRules = ...) -> Poisson: ...
+
+# ---------------------------------------------------------------- spot Monte Carlo and statistics
+class Summary:
+    mean: float
+    standard_error: float
+    @property
+    def stderr(self) -> float: ...
+    ci_low: float
+    ci_high: float
+    p50: float
+    p90: float
+    p95: float
+    p99: float
+    min: float
+    max: float
+    count: int
+    def half_width(self) -> float: ...
+    def _asdict(self) -> dict[str, float]: ...
+
+def summarize(samples: ArrayLike, confidence: float = 0.95) -> Summary: ...
+def quantile(samples: ArrayLike, q: float) -> float: ...
+
+class SpotSamples:
+    @property
+    def wall_hours(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def billed_hours(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def cost(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def interruptions(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def lost_work_hours(self) -> npt.NDArray[np.float64]: ...
+
+class SpotResult:
+    samples: SpotSamples
+    wall_hours: Summary
+    billed_hours: Summary
+    cost: Summary
+    interruptions: Summary
+    lost_work_hours: Summary
+    deadline_miss_probability: float
+    effective_price_per_useful_hour: float
+    effective_discount: float
+    paths: int
+    seed: int
+    def __len__(self) -> int: ...
+    def to_frame(self) -> pd.DataFrame: ...
+    def summary(self) -> dict: ...
+    def to_json(self, indent: Optional[int] = 2) -> str: ...
+
+def simulate_spot(work_hours: float, mtbf_hours: Optional[float] = None,
+                  checkpoint_interval_hours: Optional[float] = None, checkpoint_write_hours: float = 0.0,
+                  restart_hours: float = 0.0, capacity_wait_hours: float = 0.0, price_per_hour: float = 1.0,
+                  paths: int = 100000, seed: int = 0, threads: int = 0, *,
+                  on_demand_price_per_hour: float = 0.0, deadline_hours: float = ...,
+                  model: Optional[InterruptionModel] = None, target_half_width: float = 0.0,
+                  max_paths: Optional[int] = None, confidence: float = 0.95) -> SpotResult: ...
+
+# ---------------------------------------------------------------- demand
+class Horizon:
+    @staticmethod
+    def years(n: int) -> Horizon: ...
+    @staticmethod
+    def months(n: int) -> Horizon: ...
+    @property
+    def month_count(self) -> int: ...
+    @property
+    def hour_count(self) -> int: ...
+    @property
+    def hours(self) -> float: ...
+    @property
+    def years_span(self) -> float: ...
+
+class DemandStep:
+    def __init__(self, start_month: int, gpus: float) -> None: ...
+    start_month: int
+    gpus: float
+
+class DemandProfile:
+    @staticmethod
+    def constant(gpus: float, horizon: Horizon) -> DemandProfile: ...
+    @staticmethod
+    def linear_growth(start_gpus: float, end_gpus: float, horizon: Horizon) -> DemandProfile: ...
+    @staticmethod
+    def compound_growth(start_gpus: float, annual_growth_rate: float, horizon: Horizon) -> DemandProfile: ...
+    @staticmethod
+    def steps(steps: Iterable[Union[DemandStep, tuple[int, float]]], horizon: Horizon) -> DemandProfile: ...
+    @staticmethod
+    def hourly(gpus_per_hour: ArrayLike) -> DemandProfile: ...
+    def with_daily_pattern(self, factors: Sequence[float]) -> DemandProfile: ...
+    def with_weekly_pattern(self, factors: Sequence[float]) -> DemandProfile: ...
+    def scaled(self, factor: float) -> DemandProfile: ...
+    @property
+    def gpus_per_hour(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def horizon(self) -> Horizon: ...
+    @property
+    def hours(self) -> int: ...
+    def peak_gpus(self) -> float: ...
+    def mean_gpus(self) -> float: ...
+    def total_gpu_hours(self) -> float: ...
+    def __len__(self) -> int: ...
+
+# ---------------------------------------------------------------- strategies and cost
+class OnDemand:
+    def __init__(self) -> None: ...
+
+class Reserved:
+    def __init__(self, *, term_years: int = 1, payment: PaymentName = "no_upfront",
+                 discount: Optional[float] = None, renewal: RenewalName = "renew") -> None: ...
+    term_years: int
+    payment: PaymentName
+    discount: Optional[float]
+    renewal: RenewalName
+
+class SpotTranche:
+    def __init__(self, *, price_per_gpu_hour: Optional[float] = None, overhead: float = 1.0,
+                 availability: float = 1.0, overhead_samples: ArrayLike = ...) -> None: ...
+    price_per_gpu_hour: Optional[float]
+    overhead: float
+    availability: float
+    @property
+    def overhead_samples(self) -> npt.NDArray[np.float64]: ...
+
+TrancheKind = Union[Reserved, SpotTranche, OnDemand]
+
+class Tranche:
+    def __init__(self, fraction: float, kind: TrancheKind) -> None: ...
+    fraction: float
+    kind: TrancheKind
+
+class Mix:
+    def __init__(self, tranches: Iterable[Union[Tranche, tuple[float, TrancheKind]]], *,
+                 fleet_gpus: Optional[float] = None) -> None: ...
+    tranches: list[Tranche]
+    fleet_gpus: Optional[float]
+
+Strategy = Union[OnDemand, Reserved, Mix]
+
+class Discounts:
+    def __init__(self, *, plan_discount: float = 0.0, free_gpu_hours: float = 0.0,
+                 voucher_price_factor: float = 1.0, region_price_factor: float = 1.0) -> None: ...
+    plan_discount: float
+    free_gpu_hours: float
+    voucher_price_factor: float
+    region_price_factor: float
+
+def describe(strategy: Strategy) -> str: ...
+
+class MonthlyCashFlow:
+    month: int
+    upfront: float
+    reserved_recurring: float
+    on_demand: float
+    spot: float
+    credits: float
+    total: float
+    used_gpu_hours: float
+    reserved_gpu_hours: float
+    reserved_used_gpu_hours: float
+    spot_gpu_hours: float
+    on_demand_gpu_hours: float
+
+class CostSpread:
+    mean: float
+    p05: float
+    p50: float
+    p95: float
+    p99: float
+    def _asdict(self) -> dict[str, float]: ...
+
+class CostReport:
+    strategy: str
+    offering: str
+    currency: str
+    horizon_months: int
+    months: list[MonthlyCashFlow]
+    total: float
+    npv: float
+    annual_discount_rate: float
+    used_gpu_hours: float
+    effective_cost_per_used_gpu_hour: float
+    reserved_utilisation: float
+    baseline_total: float
+    savings: float
+    savings_fraction: float
+    break_even_utilisation: Optional[float]
+    break_even_month: Optional[int]
+    spread: Optional[CostSpread]
+    assumptions: list[str]
+    def to_json(self) -> str: ...
+    def to_csv(self) -> str: ...
+    def to_table(self) -> str: ...
+    def summary(self) -> dict: ...
+    def to_frame(self) -> pd.DataFrame: ...
+    def _month_columns(self) -> dict[str, np.ndarray]: ...
+
+def evaluate(strategy: Strategy, demand: DemandProfile, offering: Offering, *,
+             discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0) -> CostReport: ...
