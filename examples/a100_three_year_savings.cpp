@@ -215,7 +215,8 @@ int main(int argc, char** argv) {
     figures.push_back(figure("d.alibaba_gn6i_58", "Alibaba gn6i 3-year reserved 58% lower (seed 001), CNY list price",
                              0.58, d58.savings_fraction, "fraction", with({"prices stay in CNY"}, d58)));
 
-    // (e) The same comparison with real public prices.
+    // (e) The same comparison with the catalog's public list prices (reservation prices where a provider
+    //     publishes none are derived from a stated discount; the assumptions say which).
     struct Real {
         const char* provider;
         const char* instance;
@@ -230,14 +231,14 @@ int main(int argc, char** argv) {
             const Reserved real_3y{.term_years = 3, .payment = payment};
             const CostReport e = evaluate(real_3y, vm, o);
             figures.push_back(figure(fmt::format("e.{}_{}_3y_{}", r.provider, r.instance, to_string(payment)),
-                                     fmt::format("real prices: {} {} 3-year {} vs on-demand (seed claim: 52%)",
+                                     fmt::format("catalog prices: {} {} 3-year {} vs on-demand (seed claim: 52%; reservation source in the assumptions)",
                                                  r.provider, r.instance, to_string(payment)),
                                      0.52, e.savings_fraction, "fraction", with({}, e)));
             const Mix real_mix{{{0.7, real_3y}, {0.3, OnDemand{}}}, {}, Rounding::none};
             const CostReport em = evaluate(real_mix, vm, o);
             figures.push_back(figure(
                 fmt::format("e.{}_{}_70_30_{}", r.provider, r.instance, to_string(payment)),
-                fmt::format("real prices: {} {} 70% 3-year {} + 30% on-demand, cost per instance-hour", r.provider,
+                fmt::format("catalog prices: {} {} 70% 3-year {} + 30% on-demand, cost per instance-hour", r.provider,
                             r.instance, to_string(payment)),
                 std::nullopt, em.total / three_years.hours(), "USD/h",
                 with({fmt::format("all on-demand {:.3f} USD/h; saving {:.1f}%", em.baseline_total / three_years.hours(),

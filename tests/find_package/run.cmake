@@ -13,7 +13,20 @@ run(${CMAKE_COMMAND} -S "${SOURCE_DIR}" -B "${BINARY_DIR}/gputco" -G "${GENERATO
     -DGPUTCO_BUILD_BENCHMARKS=OFF "-DCMAKE_INSTALL_PREFIX=${prefix}")
 run(${CMAKE_COMMAND} --build "${BINARY_DIR}/gputco" --parallel 2)
 run(${CMAKE_COMMAND} --install "${BINARY_DIR}/gputco")
-run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/find_package/consumer" -B "${BINARY_DIR}/consumer"
+# The consumer's program is the C++ snippet of README.md, so the README cannot drift from the API.
+file(READ "${SOURCE_DIR}/README.md" readme)
+string(FIND "${readme}" "```cpp\n" begin)
+if(begin EQUAL -1)
+  message(FATAL_ERROR "README.md has no ```cpp snippet")
+endif()
+math(EXPR begin "${begin} + 7")
+string(SUBSTRING "${readme}" ${begin} -1 rest)
+string(FIND "${rest}" "```" end)
+string(SUBSTRING "${rest}" 0 ${end} snippet)
+file(MAKE_DIRECTORY "${BINARY_DIR}/consumer-src")
+file(WRITE "${BINARY_DIR}/consumer-src/main.cpp" "${snippet}")
+file(COPY "${SOURCE_DIR}/tests/find_package/consumer/CMakeLists.txt" DESTINATION "${BINARY_DIR}/consumer-src")
+run(${CMAKE_COMMAND} -S "${BINARY_DIR}/consumer-src" -B "${BINARY_DIR}/consumer"
     -G "${GENERATOR}" "-DCMAKE_PREFIX_PATH=${prefix}")
 run(${CMAKE_COMMAND} --build "${BINARY_DIR}/consumer")
 run("${BINARY_DIR}/consumer/consumer")

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what gputco needs to build, test and run on a Debian/Ubuntu machine:
+# a C++20 compiler, CMake, and the Debian -dev packages of its dependencies.
+# Safe to run again; skips a compiler or CMake that is already there.
+set -euo pipefail
+if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+
+packages=(libeigen3-dev libboost-dev libboost-math-dev libfmt-dev doctest-dev nlohmann-json3-dev)
+command -v g++ >/dev/null 2>&1 || packages+=(g++)
+command -v cmake >/dev/null 2>&1 || packages+=(cmake)
+command -v make >/dev/null 2>&1 || packages+=(make)
+command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip python3-venv)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
