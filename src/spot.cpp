@@ -304,7 +304,9 @@ void check_progress_possible(const Job& job, const InterruptionModel& model, con
             fmt::format("must be > job.restart_hours + job.checkpoint_interval_hours + "
                         "job.checkpoint_write_hours = {} so that a launch can finish a segment",
                         one_segment));
-    if (const auto* poisson = std::get_if<Poisson>(&model)) {
+    // Without protection or a usable emergency checkpoint the closed form bounds the work per path.
+    const Poisson* poisson = std::get_if<Poisson>(&model);
+    if (poisson && poisson->rules.protection_hours == 0.0 && !make_plan(job, poisson->rules).emergency) {
         const double expected = expected_spot_time(job, poisson->mtbf_hours).interruptions;
         require(expected <= 1e8, "job.checkpoint_interval_hours", job.checkpoint_interval_hours,
                 fmt::format("expects {:.3g} interruptions per path at poisson.mtbf_hours = {} "
