@@ -62,6 +62,7 @@ from ._core import (
     SpotTranche,
     Tranche,
     describe,
+    spot_tranche,
     evaluate,
 )
 from ._catalog import catalog
@@ -79,5 +80,5 @@ __all__ = [
     "SpotResult", "SpotSamples", "Summary", "quantile", "simulate_spot", "summarize",
     "DemandProfile", "DemandStep", "Horizon",
     "CostReport", "CostSpread", "Discounts", "Mix", "MonthlyCashFlow", "OnDemand", "Reserved",
-    "SpotTranche", "Tranche", "describe", "evaluate",
+    "SpotTranche", "Tranche", "describe", "evaluate", "spot_tranche",
 ]

@@ -325,6 +325,8 @@ class Discounts:
     region_price_factor: float
 
 def describe(strategy: Strategy) -> str: ...
+def spot_tranche(result: SpotResult, job: Union[Job, float], availability: float = 1.0,
+                 price_per_gpu_hour: Optional[float] = None) -> SpotTranche: ...
 
 class MonthlyCashFlow:
     month: int

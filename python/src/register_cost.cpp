@@ -105,6 +105,26 @@ void register_cost(py::module_& m) {
         });
 
     m.def(
+        "spot_tranche",
+        [](const SpotResult& result, const py::object& job, double availability,
+           std::optional<double> price_per_gpu_hour) {
+            Job j;
+            if (py::isinstance<Job>(job)) {
+                j = job.cast<Job>();
+            } else {  // only the work matters: overhead = billed hours / work hours
+                j.work_hours = job.cast<double>();
+                j.checkpoint_interval_hours = j.work_hours;
+            }
+            SpotTranche tranche = spot_tranche(result, j, availability);
+            tranche.price_per_gpu_hour = price_per_gpu_hour;
+            return tranche;
+        },
+        py::arg("result"), py::arg("job"), py::arg("availability") = 1.0,
+        py::arg("price_per_gpu_hour") = py::none(),
+        "A SpotTranche whose overhead (billed / useful hours, mean and per path) comes from a "
+        "simulate_spot result; `job` is the simulated Job or just its work_hours.");
+
+    m.def(
         "evaluate",
         [](const Strategy& strategy, const DemandProfile& demand, const Offering& offering,
            const std::optional<Discounts>& discounts, double annual_discount_rate) {

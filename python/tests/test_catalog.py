@@ -1,0 +1,73 @@
+import math
+import pathlib
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import gputco
+from gputco._catalog import OFFERING_COLUMNS
+
+
+def test_builtin_catalog(catalog):
+    assert len(catalog) == len(catalog.offerings) > 0
+    assert catalog is not None and gputco.Catalog.builtin().to_json() == catalog.to_json()
+    p4d = catalog.offering("aws", "p4d.24xlarge")
+    assert p4d.gpus_per_instance == 8 and p4d.gpu == catalog.gpu(p4d.gpu).name
+    assert p4d.on_demand_per_gpu_hour() == pytest.approx(p4d.on_demand_hourly / 8)
+    assert p4d.key == f"aws/{p4d.region}/p4d.24xlarge"
+    price = p4d.reserved_price(3, "all_upfront")
+    assert price is not None and price.payment == "all_upfront"
+    assert price.effective_hourly() == pytest.approx(price.hourly + price.upfront / (3 * 8760))
+    assert p4d.reserved_price(3, "partial_upfront") is None or p4d.reserved_price(3, "partial_upfront").term_years == 3
+
+
+def test_offerings_frame_columns_and_dtypes(catalog):
+    frame = catalog.offerings_frame()
+    assert list(frame.columns) == OFFERING_COLUMNS
+    assert len(frame) == len(catalog.offerings)
+    for column in OFFERING_COLUMNS:
+        if column.endswith(("_hourly", "_per_gpu_hour", "_seconds")):
+            assert frame[column].dtype == np.float64, column
+    assert frame["gpus_per_instance"].dtype == np.int64
+    a100 = catalog.offerings_frame(gpu="A100-40GB", provider="azure")
+    assert set(a100["provider"]) == {"azure"} and set(a100["gpu"]) == {"A100-40GB"}
+    row = a100.set_index("instance_type").loc["Standard_ND96asr_v4"]
+    assert row["on_demand_per_gpu_hour"] == pytest.approx(row["on_demand_hourly"] / 8)
+    assert row["reserved_3y_all_upfront_per_gpu_hour"] < row["on_demand_per_gpu_hour"]
+    empty = catalog.offerings_frame(provider="nosuchcloud")
+    assert list(empty.columns) == OFFERING_COLUMNS and len(empty) == 0
+
+
+def test_json_round_trip_and_file(catalog, tmp_path: pathlib.Path):
+    text = catalog.to_json()
+    again = gputco.Catalog.from_json(text)
+    assert again.to_json() == text
+    path = tmp_path / "catalog.json"
+    path.write_text(text)
+    assert gputco.Catalog.from_json_file(path).to_json() == text
+    with pytest.raises(ValueError):
+        gputco.Catalog.from_json("{not json")
+
+
+def test_custom_offering_overrides(catalog):
+    mine = gputco.Offering(provider="aws", region="us-east-1", instance_type="p4d.24xlarge", gpu="A100-40GB",
+                           gpus_per_instance=8, on_demand_hourly=20.0,
+                           reserved=[gputco.ReservedPrice(term_years=1, payment="no_upfront", hourly=14.0,
+                                                     source=gputco.Source("negotiated", "2025-06"))],
+                           source=gputco.Source("negotiated", "2025-06"))
+    merged = catalog.overridden_by(gputco.Catalog([], [mine]))
+    assert merged.offering("aws", "p4d.24xlarge", "us-east-1").on_demand_hourly == 20.0
+    assert len(merged) == len(catalog)
+    with pytest.raises(ValueError, match="gpus_per_instance"):
+        gputco.Offering(provider="aws", region="us-east-1", instance_type="x", gpu="A100-40GB",
+                        on_demand_hourly=1.0, gpus_per_instance=0, source=gputco.Source("mine", "2025"))
+    converted = mine.converted("EUR", 0.5)
+    assert converted.currency == "EUR" and converted.on_demand_hourly == 10.0
+
+
+def test_find_returns_offerings(catalog):
+    found = catalog.find(provider="aws")
+    assert found and all(o.provider == "aws" for o in found)
+    assert all(isinstance(o.spot_hourly, float) or o.spot_hourly is None for o in found)
+    assert not any(math.isnan(o.on_demand_hourly) for o in found)

@@ -1,0 +1,185 @@
+import _thread
+import gc
+import json
+import os
+import signal
+import threading
+import time
+import weakref
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import gputco
+from gputco._spot import SAMPLE_COLUMNS
+
+JOB = dict(work_hours=500.0, mtbf_hours=24.0, checkpoint_interval_hours=2.0, checkpoint_write_hours=5 / 60,
+           restart_hours=10 / 60)
+
+
+@pytest.fixture(scope="module")
+def result():
+    return gputco.simulate_spot(**JOB, price_per_hour=1.2, paths=20_000, seed=42, on_demand_price_per_hour=4.0)
+
+
+def test_frame_columns_dtypes_and_zero_copy(result):
+    frame = result.to_frame()
+    assert isinstance(frame, pd.DataFrame)
+    assert list(frame.columns) == SAMPLE_COLUMNS
+    assert len(frame) == len(result) == result.paths == 20_000
+    assert all(frame[c].dtype == np.float64 for c in SAMPLE_COLUMNS)
+    for column in SAMPLE_COLUMNS:
+        view = getattr(result.samples, column)
+        assert not view.flags.writeable
+        assert np.shares_memory(frame[column].to_numpy(), view), column
+    np.testing.assert_allclose(frame["cost"], frame["billed_hours"] * 1.2, rtol=1e-12)
+
+
+def test_samples_outlive_the_result():
+    r = gputco.simulate_spot(**JOB, paths=2048, seed=1)
+    ref = weakref.ref(r)
+    cost = r.samples.cost
+    expected = float(cost.sum())
+    frame = r.to_frame()
+    del r
+    gc.collect()
+    assert ref() is not None
+    assert float(frame["cost"].sum()) == expected and float(cost.sum()) == expected
+    del cost, frame
+    gc.collect()
+    assert ref() is None
+
+
+def test_summary_and_json(result):
+    summary = result.summary()
+    for column in SAMPLE_COLUMNS:
+        entry = summary[column]
+        assert {"mean", "stderr", "ci_low", "ci_high", "p50", "p90", "p95", "p99"} <= set(entry)
+        samples = getattr(result.samples, column)
+        assert entry["mean"] == pytest.approx(samples.mean(), rel=1e-12)
+        assert entry["p95"] == pytest.approx(np.quantile(samples, 0.95), rel=1e-12)
+        assert entry["ci_low"] < entry["mean"] < entry["ci_high"] or entry["stderr"] == 0
+    assert summary["paths"] == 20_000 and summary["seed"] == 42
+    assert summary["effective_discount"] == pytest.approx(1 - summary["cost"]["mean"] / (4.0 * 500))
+    assert json.loads(result.to_json()) == summary  # all finite here, so JSON round-trips exactly
+    unknown = gputco.simulate_spot(**JOB, paths=1024, seed=1)
+    assert json.loads(unknown.to_json())["effective_discount"] is None
+
+
+def test_same_seed_same_numbers_any_thread_count(result):
+    for threads in (1, 2, 3):
+        again = gputco.simulate_spot(**JOB, price_per_hour=1.2, paths=20_000, seed=42, threads=threads,
+                                     on_demand_price_per_hour=4.0)
+        for column in SAMPLE_COLUMNS:
+            np.testing.assert_array_equal(getattr(again.samples, column), getattr(result.samples, column))
+    other = gputco.simulate_spot(**JOB, price_per_hour=1.2, paths=20_000, seed=43)
+    assert not np.array_equal(other.samples.cost, result.samples.cost)
+
+
+def test_monte_carlo_agrees_with_closed_form(result):
+    expected = gputco.expected_spot_time(500.0, 2.0, 5 / 60, 10 / 60, 24.0)
+    for name in ("billed_hours", "interruptions"):
+        s = getattr(result, name)
+        assert abs(s.mean - getattr(expected, name)) < 4 * s.stderr, name
+
+
+def test_default_interval_is_the_optimal_one():
+    a = gputco.simulate_spot(500, 24, checkpoint_write_hours=5 / 60, paths=1024, seed=3)
+    tau = gputco.optimal_checkpoint_interval(5 / 60, 24)
+    b = gputco.simulate_spot(500, 24, tau, 5 / 60, paths=1024, seed=3)
+    np.testing.assert_array_equal(a.samples.wall_hours, b.samples.wall_hours)
+
+
+def test_models_and_statistics():
+    weibull = gputco.simulate_spot(500, checkpoint_interval_hours=2, checkpoint_write_hours=0.1, paths=2048,
+                                   seed=5, model=gputco.Weibull(0.7, 12, rules=gputco.aws_rules()))
+    trace = gputco.simulate_spot(500, checkpoint_interval_hours=2, checkpoint_write_hours=0.1, paths=2048, seed=5,
+                                 model=gputco.Trace([5.0, 10.0, 30.0], source="test"))
+    poisson = gputco.simulate_spot(500, checkpoint_interval_hours=2, checkpoint_write_hours=0.1, paths=2048,
+                                   seed=5, model=gputco.Poisson(24))
+    plain = gputco.simulate_spot(500, 24, 2, 0.1, paths=2048, seed=5)
+    np.testing.assert_array_equal(poisson.samples.cost, plain.samples.cost)
+    assert weibull.billed_hours.mean > 500 and trace.billed_hours.mean > 500
+    s = gputco.summarize(plain.samples.cost)
+    assert s.mean == plain.cost.mean and s.p99 == plain.cost.p99
+    assert gputco.quantile(pd.Series(plain.samples.cost), 0.5) == plain.cost.p50
+    with pytest.raises(ValueError, match="^mtbf_hours = 24: give either mtbf_hours or model, not both$"):
+        gputco.simulate_spot(500, 24, 2, model=gputco.Poisson(24))
+    with pytest.raises(ValueError, match="mtbf_hours"):
+        gputco.Poisson(-1)
+    with pytest.raises(ValueError, match="^checkpoint_interval_hours = None: required unless the model is Poisson$"):
+        gputco.simulate_spot(500, model=gputco.Weibull(0.7, 12))
+    bucket = gputco.advisor_bucket(2)
+    assert bucket.mtbf_hours == pytest.approx(-730 / np.log1p(-0.125))
+
+
+def _is_released(run):
+    """True if another Python thread makes progress while `run` is inside C++."""
+    ticks = []
+    done = threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.001)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    try:
+        start = time.perf_counter()
+        run()
+        end = time.perf_counter()
+    finally:
+        done.set()
+        ticker.join()
+    return sum(start < t < end for t in ticks) > 20
+
+
+def test_gil_released_while_simulating():
+    assert _is_released(lambda: gputco.simulate_spot(20000, 2, 0.5, 0.05, paths=20_000, seed=1, threads=1))
+
+
+BIG = dict(work_hours=20000, mtbf_hours=2, checkpoint_interval_hours=0.5, checkpoint_write_hours=0.05,
+           paths=50_000_000, seed=1, threads=2)
+
+
+def test_ctrl_c_interrupt_main_stops_the_run():
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        gputco.simulate_spot(**BIG)
+    timer.join()
+    assert time.perf_counter() - start < 10  # the full run would take minutes
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name == "nt", reason="POSIX signals")
+def test_sigint_stops_the_run():
+    timer = threading.Timer(0.3, os.kill, args=(os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        gputco.simulate_spot(**BIG)
+    timer.join()
+    assert time.perf_counter() - start < 10
+    # the module still works afterwards
+    assert gputco.simulate_spot(**JOB, paths=1024, seed=1).paths == 1024
+
+
+def test_python_signal_handler_error_propagates():
+    class Stop(Exception):
+        pass
+
+    def handler(signum, frame):
+        raise Stop("stopped by handler")
+
+    previous = signal.signal(signal.SIGUSR1, handler)
+    try:
+        timer = threading.Timer(0.3, os.kill, args=(os.getpid(), signal.SIGUSR1))
+        timer.start()
+        with pytest.raises(Stop, match="stopped by handler"):
+            gputco.simulate_spot(**BIG)
+        timer.join()
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
