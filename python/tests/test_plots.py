@@ -1,0 +1,64 @@
+"""Every plot renders to PNG with the Agg backend (no display) and returns its Axes."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+
+import gputco  # noqa: E402
+from gputco import plots  # noqa: E402
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def _png(ax, path):
+    ax.figure.savefig(path)
+    plt.close(ax.figure)
+    data = path.read_bytes()
+    assert data.startswith(PNG_MAGIC) and len(data) > 5000
+
+
+@pytest.fixture(scope="module")
+def p4d(catalog):
+    return catalog.offering("aws", "p4d.24xlarge")
+
+
+def test_cumulative_cost(p4d, tmp_path):
+    demand = gputco.DemandProfile.constant(8, gputco.Horizon.years(3))
+    reports = [gputco.evaluate(s, demand, p4d) for s in
+               (gputco.OnDemand(), gputco.Reserved(term_years=3, payment="all_upfront"))]
+    ax = plots.plot_cumulative_cost(reports)
+    assert [line.get_label() for line in ax.get_lines()] == [r.strategy for r in reports]
+    _png(ax, tmp_path / "cumulative.png")
+    fig, axes = plt.subplots(1, 2)
+    assert plots.plot_cumulative_cost({"mine": reports[0]}, ax=axes[1]) is axes[1]
+    plt.close(fig)
+
+
+def test_spot_distribution(tmp_path):
+    result = gputco.simulate_spot(500, 24, 2, 0.1, 0.2, paths=4096, seed=2)
+    ax = plots.plot_spot_distribution(result, column="wall_hours")
+    assert len(ax.get_lines()) == 5  # mean and four quantiles
+    _png(ax, tmp_path / "spot.png")
+    with pytest.raises(ValueError, match='^column = "price": must be one of wall_hours, billed_hours, cost, '):
+        plots.plot_spot_distribution(result, column="price")
+
+
+def test_savings_vs_utilisation(p4d, tmp_path):
+    ax = plots.plot_savings_vs_utilisation(
+        {"3y": gputco.Reserved(term_years=3, payment="all_upfront"),
+         "70/30": gputco.Mix([(0.7, gputco.Reserved(term_years=3, payment="all_upfront")), (0.3, gputco.OnDemand())])},
+        p4d, utilisations=[0.2, 0.5, 1.0], horizon=gputco.Horizon.years(3))
+    full = ax.get_lines()[0].get_ydata()[-1]
+    assert full == pytest.approx(61.9, abs=0.1)  # fully used 3-year reservation
+    _png(ax, tmp_path / "savings.png")
+
+
+def test_import_does_not_load_matplotlib():
+    import subprocess
+    import sys
+
+    code = "import sys, gputco, gputco.plots; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "False"
