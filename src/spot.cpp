@@ -75,29 +75,34 @@ Plan make_plan(const Job& job, const ProviderRules& rules) {
             rules.emergency_checkpoint && rules.notice_hours > 0 && job.checkpoint_write_hours <= rules.notice_hours};
 }
 
-// State of one path. Progress is `base` (saved by emergency checkpoints, 0 otherwise) plus `done`
-// of the `segments` segments planned from base (all tau, the last `last_work`).
+// State of one path: the work still to do is `full_left` whole segments of tau then `last_work`.
+// Counts are doubles (exact far beyond any job) to keep integer conversions out of the hot loop.
 struct Path {
-    double base = 0;
-    std::size_t segments = 0;
-    std::size_t done = 0;
+    double full_left = 0;
     double last_work = 0;
     bool restart_needed = false;
-    double billed = 0, wall = 0, lost = 0;
-    std::uint64_t interruptions = 0;
+    double billed = 0, wall = 0, lost = 0, interruptions = 0;
 
-    void replan(const Plan& p) {
-        const double remaining = p.work - base;
-        segments = segments_of(remaining, p.tau);
-        last_work = remaining - static_cast<double>(segments - 1) * p.tau;
-        done = 0;
+    void plan_work(const Plan& p, double remaining_work) {
+        const auto n = static_cast<double>(segments_of(remaining_work, p.tau));
+        full_left = n - 1.0;
+        last_work = remaining_work - full_left * p.tau;
     }
 };
 
 // Running time the job needs from launch to finish if nothing interrupts it.
 inline double time_to_finish(const Path& s, const Plan& p) {
-    return (s.restart_needed ? p.restart : 0.0) + static_cast<double>(s.segments - s.done - 1) * p.seg +
-           s.last_work + p.delta;
+    return (s.restart_needed ? p.restart : 0.0) + s.full_left * p.seg + s.last_work + p.delta;
+}
+
+// Whole segments finished within `u` hours of running, at most `full_left`, and the offset into the
+// segment under way.
+inline double segments_within(double u, const Plan& p, double full_left, double& offset) {
+    double m = static_cast<double>(static_cast<std::int64_t>(u * p.inv_seg));
+    if (m * p.seg > u && m > 0) m -= 1.0;  // u * (1 / seg) rounded up across a multiple
+    m = std::min(m, full_left);
+    offset = u - m * p.seg;
+    return m;
 }
 
 // The path coster for one launch whose instance is taken back at `kill` hours after launch, with
@@ -113,35 +118,31 @@ inline double run_launch(Path& s, const Plan& p, double need, double kill, doubl
     const double stop = p.emergency ? notice_at : kill;
     const double restart = s.restart_needed ? p.restart : 0.0;
     s.restart_needed = true;
-    ++s.interruptions;
-    if (stop < restart) return stop;  // lost during the restart: no work to lose or save
-    const double u = stop - restart;
-    const std::size_t remaining_full = s.segments - s.done - 1;
-    auto m = static_cast<std::size_t>(u * p.inv_seg);  // whole segments finished before `stop`
-    if (static_cast<double>(m) * p.seg > u && m > 0) --m;
-    m = std::min(m, remaining_full);
-    const double offset = u - static_cast<double>(m) * p.seg;
-    const double seg_work = m == remaining_full ? s.last_work : p.tau;
+    s.interruptions += 1.0;
+    if (stop < restart) return stop;  // taken during the restart: no work to lose or save
+    double offset = 0;
+    const double m = segments_within(stop - restart, p, s.full_left, offset);
+    const bool in_last = m == s.full_left;
+    const double seg_work = in_last ? s.last_work : p.tau;
     if (offset >= seg_work) {  // writing the checkpoint of this segment
         if (p.emergency) {      // the write (<= delta <= notice) completes before the kill
-            s.done += m + 1;
-            if (s.done >= s.segments) {  // only by rounding: the whole job was done
+            if (in_last) {       // only by rounding: the whole job was done
                 finished = true;
-                --s.interruptions;
+                s.interruptions -= 1.0;
             }
+            s.full_left -= m + 1.0;
             return stop + (seg_work + p.delta - offset);
         }
-        s.done += m;
+        s.full_left -= m;
         s.lost += seg_work;
         return stop;
     }
     if (p.emergency && offset > 0) {  // save the work of this segment with an emergency checkpoint
-        s.base += static_cast<double>(s.done + m) * p.tau + offset;
-        s.replan(p);
+        s.plan_work(p, (s.full_left - m) * p.tau + s.last_work - offset);
         return stop + p.delta;
     }
-    s.done += m;
-    s.lost += offset;
+    s.full_left -= m;
+    s.lost += std::max(offset, 0.0);
     return stop;
 }
 
@@ -165,37 +166,72 @@ void simulate_lifetime_batch(const Plan& p, const ProviderRules& rules, double p
                              std::size_t count, const Slots& out, const std::atomic<bool>& cancel) {
     const double protection = rules.protection_hours;
     const double max_life = rules.max_lifetime_hours;
-    const bool plain = protection == 0.0 && !std::isfinite(max_life) && !p.emergency;
+    const bool plain = protection == 0.0 && !std::isfinite(max_life) && p.notice == 0.0;
     for (std::size_t i = 0; i < count; ++i) {
         if (cancel.load(std::memory_order_relaxed)) return;
         Path s;
-        s.replan(p);
+        s.plan_work(p, p.work);
         std::uint64_t launches = 0;
-        for (;;) {
-            const double need = time_to_finish(s, p);
-            double kill = draw(engine);
-            double notice_at = kill;
-            if (!plain) {
-                kill = std::min(kill + protection, max_life);
-                notice_at = std::max(kill - p.notice, 0.0);
+        if (plain) {
+            // Hot loop: one lifetime draw per launch, the segments finished before the kill skipped in
+            // O(1), the lost work branch-free. Same arithmetic as run_launch() without a notice.
+            double restart = 0;
+            double rest = s.full_left * p.seg + s.last_work + p.delta;  // running time needed after the restart
+            for (;;) {
+                const double kill = draw(engine);
+                const double u = kill - restart;
+                if (u >= rest) {
+                    s.billed += restart + rest;
+                    s.wall += restart + rest;
+                    break;
+                }
+                s.billed += kill;
+                s.wall += kill + p.wait;
+                s.interruptions += 1.0;
+                if (u >= 0.0) {
+                    double m = static_cast<double>(static_cast<std::int64_t>(u * p.inv_seg));
+                    double offset = u - m * p.seg;
+                    if (offset < 0.0) {  // u * (1 / seg) rounded up across a multiple of seg
+                        m -= 1.0;
+                        offset += p.seg;
+                    }
+                    if (m > s.full_left) {  // only by rounding: u < rest <= (full_left + 1) seg
+                        offset += (m - s.full_left) * p.seg;
+                        m = s.full_left;
+                    }
+                    s.lost += std::min(offset, m == s.full_left ? s.last_work : p.tau);
+                    s.full_left -= m;
+                    rest -= m * p.seg;
+                }
+                restart = p.restart;
+                if ((++launches & 0xFFFF) == 0) {
+                    if (cancel.load(std::memory_order_relaxed)) return;
+                    if (launches >= max_launches_per_path) too_many_launches();
+                }
             }
-            bool finished = false;
-            const double billed = run_launch(s, p, need, kill, notice_at, finished);
-            s.billed += billed;
-            if (finished) {
-                s.wall += billed;
-                break;
-            }
-            s.wall += billed + p.wait;
-            if ((++launches & 0xFFFF) == 0) {
-                if (cancel.load(std::memory_order_relaxed)) return;
-                if (launches >= max_launches_per_path) too_many_launches();
+        } else {
+            for (;;) {
+                const double need = time_to_finish(s, p);
+                const double kill = std::min(draw(engine) + protection, max_life);
+                const double notice_at = std::max(kill - p.notice, 0.0);
+                bool finished = false;
+                const double billed = run_launch(s, p, need, kill, notice_at, finished);
+                s.billed += billed;
+                if (finished) {
+                    s.wall += billed;
+                    break;
+                }
+                s.wall += billed + p.wait;
+                if ((++launches & 0xFFFF) == 0) {
+                    if (cancel.load(std::memory_order_relaxed)) return;
+                    if (launches >= max_launches_per_path) too_many_launches();
+                }
             }
         }
         out.wall[i] = s.wall;
         out.billed[i] = s.billed;
         out.cost[i] = s.billed * price;
-        out.interruptions[i] = static_cast<double>(s.interruptions);
+        out.interruptions[i] = s.interruptions;
         out.lost[i] = s.lost;
     }
 }
@@ -224,7 +260,7 @@ void simulate_price_batch(const Plan& p, const PriceDriven& model, double quoted
         if (cancel.load(std::memory_order_relaxed)) return;
         prices.clear();
         Path s;
-        s.replan(p);
+        s.plan_work(p, p.work);
         double cost = 0;
         double ready = 0;  // earliest wall time of the next launch
         std::uint64_t launches = 0;
@@ -271,7 +307,7 @@ void simulate_price_batch(const Plan& p, const PriceDriven& model, double quoted
         out.wall[i] = s.wall;
         out.billed[i] = s.billed;
         out.cost[i] = cost;
-        out.interruptions[i] = static_cast<double>(s.interruptions);
+        out.interruptions[i] = s.interruptions;
         out.lost[i] = s.lost;
     }
 }
