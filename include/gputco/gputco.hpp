@@ -7,6 +7,7 @@
 #include "gputco/error.hpp"
 #include "gputco/interruption.hpp"
 #include "gputco/job.hpp"
+#include "gputco/optimise.hpp"
 #include "gputco/report.hpp"
 #include "gputco/spot.hpp"
 #include "gputco/statistics.hpp"

@@ -1,0 +1,70 @@
+#include <doctest/doctest.h>
+
+#include "gputco/optimise.hpp"
+
+using namespace gputco;
+using doctest::Approx;
+
+namespace {
+Offering offering_at(double per_gpu_hour) {
+    Offering o;
+    o.provider = "testcloud";
+    o.region = "test-1";
+    o.instance_type = "gpu1";
+    o.gpu = "A100-40GB";
+    o.on_demand_hourly = per_gpu_hour;
+    o.source = {"hand-made test offering", "2026-01"};
+    return o;
+}
+
+/// Demand that takes the values 0..10 GPUs for equally many hours (hour h of each 11-hour cycle).
+DemandProfile uniform_0_to_10(Horizon horizon) {
+    Eigen::ArrayXd hours(Eigen::Index(horizon.hour_count()));
+    for (Eigen::Index h = 0; h < hours.size(); ++h) hours[h] = double(h % 11);
+    return DemandProfile::hourly(hours);
+}
+}  // namespace
+
+TEST_CASE("newsvendor: reserve up to the (1 − c_r / p) quantile of hourly demand") {
+    const auto demand = uniform_0_to_10(Horizon::years(3));
+    const Reserved reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.619};
+    const auto advice = optimal_reservation(demand, offering_at(4.0), reserved);
+    CHECK(advice.effective_reserved_rate == Approx(0.381 * 4.0));  // 1.524 $/GPU-h
+    CHECK(advice.critical_fraction == Approx(0.619));
+    // F(r) = (r + 1) / 11 up to rounding of the 26,280-hour cycle: F(6) ≈ 7/11 = 0.636 ≥ 0.619 > F(5) ≈ 6/11.
+    CHECK(advice.reserved_gpus == 6);
+    CHECK(advice.demand_covered_fraction == Approx(7.0 / 11.0).epsilon(1e-3));
+}
+
+TEST_CASE("the advised reservation is the cheapest whole count, by brute force through the engine") {
+    const auto demand = uniform_0_to_10(Horizon::years(1));
+    for (const double discount : {0.2, 0.384, 0.52, 0.7}) {
+        const Reserved reserved{.term_years = 1, .payment = Payment::no_upfront, .discount = discount};
+        const auto advice = optimal_reservation(demand, offering_at(3.0), reserved);
+        double best_total = 1e300, best_r = -1;
+        for (int r = 0; r <= 10; ++r) {
+            const double total = evaluate(Mix{{{1.0, reserved}}, double(r), Rounding::none}, demand, offering_at(3.0)).total;
+            if (total < best_total - 1e-6) {
+                best_total = total;
+                best_r = r;
+            }
+        }
+        CAPTURE(discount);
+        CHECK(advice.reserved_gpus == best_r);
+        CHECK(advice.report.total == Approx(best_total));
+    }
+}
+
+TEST_CASE("a reservation dearer than on-demand advises none") {
+    const auto demand = DemandProfile::constant(4, Horizon::years(1));
+    const auto advice = optimal_reservation(demand, offering_at(1.0), Reserved{.term_years = 1, .discount = 0.0});
+    // c_r = p, so 1 − c_r / p = 0 and F(0) = 0 ≥ 0: nothing to reserve.
+    CHECK(advice.reserved_gpus == 0);
+    CHECK(advice.report.total == Approx(4 * 8760 * 1.0));
+}
+
+TEST_CASE("bad input is rejected by the engine's own checks") {
+    const auto demand = DemandProfile::constant(4, Horizon::years(1));
+    CHECK_THROWS_WITH_AS(optimal_reservation(demand, offering_at(1.0), Reserved{.term_years = 1, .discount = 1.5}),
+                         "reserved.discount = 1.5: must be in [0, 1)", InvalidInput);
+}
