@@ -64,6 +64,9 @@ from ._core import (
     describe,
     spot_tranche,
     evaluate,
+    # optimisers
+    ReservationAdvice,
+    optimal_reservation,
 )
 from ._catalog import catalog
 from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
@@ -81,4 +84,5 @@ __all__ = [
     "DemandProfile", "DemandStep", "Horizon",
     "CostReport", "CostSpread", "Discounts", "Mix", "MonthlyCashFlow", "OnDemand", "Reserved",
     "SpotTranche", "Tranche", "describe", "evaluate", "spot_tranche",
+    "ReservationAdvice", "optimal_reservation",
 ]

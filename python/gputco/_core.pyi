@@ -310,9 +310,11 @@ class Tranche:
 
 class Mix:
     def __init__(self, tranches: Iterable[Union[Tranche, tuple[float, TrancheKind]]], *,
-                 fleet_gpus: Optional[float] = None) -> None: ...
+                 fleet_gpus: Optional[float] = None,
+                 rounding: Literal["nearest", "down", "up", "none"] = "nearest") -> None: ...
     tranches: list[Tranche]
     fleet_gpus: Optional[float]
+    rounding: str
 
 Strategy = Union[OnDemand, Reserved, Mix]
 
@@ -378,3 +380,15 @@ class CostReport:
 
 def evaluate(strategy: Strategy, demand: DemandProfile, offering: Offering, *,
              discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0) -> CostReport: ...
+
+class ReservationAdvice:
+    reserved_gpus: float
+    critical_fraction: float
+    demand_covered_fraction: float
+    effective_reserved_rate: float
+    on_demand_rate: float
+    report: CostReport
+
+def optimal_reservation(demand: DemandProfile, offering: Offering, reserved: Reserved, *,
+                        discounts: Optional[Discounts] = None,
+                        annual_discount_rate: float = 0.0) -> ReservationAdvice: ...

@@ -13,4 +13,5 @@ PYBIND11_MODULE(_core, m) {
     register_demand(m);
     register_strategy(m);
     register_cost(m);
+    register_optimise(m);
 }

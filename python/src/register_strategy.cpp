@@ -20,6 +20,24 @@ Renewal parse_renewal(std::string_view text) {
 
 std::string_view renewal_name(Renewal renewal) { return renewal == Renewal::renew ? "renew" : "lapse"; }
 
+Rounding parse_rounding(std::string_view text) {
+    if (text == "nearest") return Rounding::nearest;
+    if (text == "down") return Rounding::down;
+    if (text == "up") return Rounding::up;
+    if (text == "none") return Rounding::none;
+    fail("mix.rounding", text, "must be \"nearest\", \"down\", \"up\" or \"none\"");
+}
+
+std::string_view rounding_name(Rounding rounding) {
+    switch (rounding) {
+        case Rounding::nearest: return "nearest";
+        case Rounding::down: return "down";
+        case Rounding::up: return "up";
+        case Rounding::none: return "none";
+    }
+    return "nearest";
+}
+
 using Kind = std::variant<Reserved, SpotTranche, OnDemand>;
 
 Tranche to_tranche(const py::handle& item, std::size_t index) {
@@ -108,17 +126,22 @@ void register_strategy(py::module_& m) {
     py::class_<Mix>(m, "Mix",
                     "A hybrid fleet, e.g. Mix([(0.7, Reserved(term_years=3)), (0.3, OnDemand())]). "
                     "Fractions are of the fleet (default: peak demand) and sum to 1.")
-        .def(py::init([](const py::iterable& tranches, std::optional<double> fleet_gpus) {
+        .def(py::init([](const py::iterable& tranches, std::optional<double> fleet_gpus,
+                         std::string_view rounding) {
                  Mix mix;
                  for (const py::handle item : tranches)
                      mix.tranches.push_back(to_tranche(item, mix.tranches.size()));
                  mix.fleet_gpus = fleet_gpus;
+                 mix.rounding = parse_rounding(rounding);
                  return mix;
              }),
              py::arg("tranches"), py::kw_only(), py::arg("fleet_gpus") = py::none(),
-             "tranches: Tranche objects or (fraction, kind) pairs")
+             py::arg("rounding") = "nearest",
+             "tranches: Tranche objects or (fraction, kind) pairs; rounding of each share's GPU count: "
+             "\"nearest\" (default), \"down\", \"up\" or \"none\" (fractional GPUs)")
         .def_readonly("tranches", &Mix::tranches)
         .def_readonly("fleet_gpus", &Mix::fleet_gpus)
+        .def_property_readonly("rounding", [](const Mix& mix) { return std::string(rounding_name(mix.rounding)); })
         .def("__repr__",
              [](const Mix& mix) {
                  std::string parts;
@@ -126,8 +149,9 @@ void register_strategy(py::module_& m) {
                      if (!parts.empty()) parts += ", ";
                      parts += fmt::format("({}, {})", t.fraction, repr_kind(t.kind));
                  }
-                 return fmt::format("Mix([{}], fleet_gpus={})", parts,
-                                    mix.fleet_gpus ? fmt::format("{}", *mix.fleet_gpus) : "None");
+                 return fmt::format("Mix([{}], fleet_gpus={}, rounding='{}')", parts,
+                                    mix.fleet_gpus ? fmt::format("{}", *mix.fleet_gpus) : "None",
+                                    rounding_name(mix.rounding));
              })
         .def("__str__", [](const Mix& s) { return describe(Strategy{s}); });
 
