@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -247,6 +248,45 @@ int main(int argc, char** argv) {
             break;  // one payment option per provider keeps the comparison short
         }
     }
+
+    // (f) The seeds' other discounts, through Discounts: each figure compares the same demand with and
+    //     without the discount (a report's own baseline carries the same discounts, so it is not used).
+    const auto three_year_saving = [&](const Offering& o, const DemandProfile& d, const Discounts& discounts) {
+        const CostReport list = evaluate(OnDemand{}, d, o);
+        EvaluationOptions with_discounts;
+        with_discounts.discounts = discounts;
+        const CostReport discounted = evaluate(OnDemand{}, d, o, with_discounts);
+        return std::pair{1.0 - discounted.total / list.total, discounted};
+    };
+    const Offering& lambda = catalog.offering("lambda", "gpu_8x_a100");
+    const auto [lambda_saving, lambda_report] = three_year_saving(
+        lambda, DemandProfile::constant(lambda.gpus_per_instance, three_years), Discounts{.plan_discount = 0.30});
+    figures.push_back(figure("f.lambda_annual_plan_30", "Lambda annual plan saves 30% (seed 004) on 8×A100, 3 years",
+                             0.30, lambda_saving, "fraction", with({}, lambda_report)));
+    const Offering& paperspace = catalog.offering("paperspace", "A100-80G");
+    const auto one_month = DemandProfile::constant(1, Horizon::months(1));
+    const auto [credit_saving, credit_report] = three_year_saving(paperspace, one_month, Discounts{.free_gpu_hours = 100});
+    figures.push_back(figure(
+        "f.paperspace_free_hours", "Paperspace: 100 free A100 hours for new users (seed 004), value in a 730-hour month",
+        100.0 * paperspace.on_demand_per_gpu_hour(), -credit_report.credits_total(), "USD",
+        with({fmt::format("saves {:.1f}% of one GPU-month", 100 * credit_saving)}, credit_report)));
+    const auto [voucher_saving, voucher_report] = three_year_saving(azure, full_vm, Discounts{.voucher_price_factor = 0.6});
+    figures.push_back(figure("f.vouchers_60", "vouchers + cashback bring the overall cost down to 60% of list (seed 003)",
+                             0.60, 1.0 - voucher_saving, "fraction", with({}, voucher_report)));
+    // The China region as a price factor of 1 / 0.75 on the us-east-1 list price.
+    const Offering& p4d = catalog.offering("aws", "p4d.24xlarge", "us-east-1");
+    EvaluationOptions china;
+    china.discounts.region_price_factor = 1.0 / 0.75;
+    const CostReport us_report = evaluate(OnDemand{}, full_vm, p4d);
+    const CostReport china_report = evaluate(OnDemand{}, full_vm, p4d, china);
+    figures.push_back(figure(
+        "f.us_vs_china_25", "AWS US-region A100 25% cheaper than the China region (seed 003)", 0.25,
+        1.0 - us_report.total / china_report.total, "fraction",
+        with({fmt::format("China region modelled as {:.4f}× the us-east-1 list price: 3 years of one p4d.24xlarge "
+                          "cost {} USD there vs {} USD in us-east-1",
+                          china.discounts.region_price_factor, format_money(china_report.total, 0),
+                          format_money(us_report.total, 0))},
+             us_report)));
 
     if (as_json) print_json(figures);
     else print_text(figures);

@@ -6,7 +6,8 @@ if(NOT rc EQUAL 0)
 endif()
 string(JSON count LENGTH "${out}" figures)
 set(expected_consistent a.azure_3y_saving b.cv_reserved_total b.cv_on_demand_total b.cv_saving
-    c.mix_70_30_saving d.one_year_40 d.long_term_60 d.alibaba_gn6i_58)
+    c.mix_70_30_saving d.one_year_40 d.long_term_60 d.alibaba_gn6i_58
+    f.lambda_annual_plan_30 f.paperspace_free_hours f.vouchers_60 f.us_vs_china_25)
 set(expected_inconsistent b.audit_reserved_at_3.2 b.audit_reserved_at_4.5)
 set(seen "")
 math(EXPR last "${count} - 1")

@@ -58,6 +58,13 @@ struct CostReport {
     std::optional<CostSpread> spread;  ///< present when a spot tranche carries overhead samples
     std::vector<std::string> assumptions;
 
+    /// Sum of the credits category over all months (<= 0).
+    double credits_total() const {
+        double sum = 0;
+        for (const auto& m : months) sum += m.credits;
+        return sum;
+    }
+
     /// Aligned text table: assumptions, totals, savings, break-even, then yearly cash flows by category.
     std::string to_table() const;
     /// Everything above as one JSON object (monthly flows included).
