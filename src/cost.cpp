@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "gputco/statistics.hpp"
@@ -32,6 +33,28 @@ struct PricedReservation {
     }
 };
 
+/// One owned tranche: `gpus` bought at month 0 and again at the end of each life inside the horizon.
+struct PricedOwned {
+    double gpus = 0;
+    Owned terms;
+    int life_months() const { return terms.life_years * months_per_year; }
+    /// Power price of one GPU-hour at full load and idle, site overhead (PUE) included.
+    double busy_power_per_hour() const { return terms.watts_per_gpu / 1000.0 * terms.pue * terms.electricity_per_kwh; }
+    double idle_power_per_hour() const { return busy_power_per_hour() * terms.idle_power_fraction; }
+    /// Costs of one GPU that do not depend on use, per hour: depreciation, colocation, maintenance, staff.
+    double fixed_per_gpu_hour() const {
+        const double depreciation = terms.capex_per_gpu * (1.0 - terms.residual_fraction) / (terms.life_years * hours_per_year);
+        const double staff = gpus > 0 ? terms.staff_per_month / gpus / hours_per_month : 0.0;
+        return depreciation + terms.colocation_per_gpu_month / hours_per_month +
+               terms.maintenance_fraction_per_year * terms.capex_per_gpu / hours_per_year + staff;
+    }
+    /// Straight-line book value of one GPU `age_months` into its life.
+    double book_value(int age_months) const {
+        const double worn = double(age_months) / life_months();
+        return terms.capex_per_gpu * (1.0 - (1.0 - terms.residual_fraction) * worn);
+    }
+};
+
 struct PricedSpot {
     double gpus = 0;
     double price_per_gpu_hour = 0;
@@ -41,6 +64,7 @@ struct PricedSpot {
 };
 
 struct PricedPlan {
+    std::vector<PricedOwned> owned;
     std::vector<PricedReservation> reservations;
     std::vector<PricedSpot> spots;
     double on_demand_per_gpu_hour = 0;
@@ -60,6 +84,7 @@ double round_gpus(double gpus, Rounding rounding) {
 Mix as_mix(const Strategy& strategy) {
     if (const auto* mix = std::get_if<Mix>(&strategy)) return *mix;
     if (const auto* reserved = std::get_if<Reserved>(&strategy)) return Mix{{{1.0, *reserved}}, {}, Rounding::none};
+    if (const auto* owned = std::get_if<Owned>(&strategy)) return Mix{{{1.0, *owned}}, {}, Rounding::none};
     return Mix{{{1.0, OnDemand{}}}, {}, Rounding::none};
 }
 
@@ -137,6 +162,9 @@ PricedPlan price_plan(const Mix& mix, const DemandProfile& demand, const Offerin
                                                          plan.on_demand_per_gpu_hour);
             priced.gpus = gpus;
             plan.reservations.push_back(priced);
+        } else if (const auto* owned = std::get_if<Owned>(&tranche.kind)) {
+            owned->validate();
+            plan.owned.push_back(PricedOwned{gpus, *owned});
         } else if (const auto* spot = std::get_if<SpotTranche>(&tranche.kind)) {
             PricedSpot priced = price_spot(*spot, offering, discounts.region_price_factor);
             priced.gpus = gpus;
@@ -167,6 +195,24 @@ std::vector<MonthlyCashFlow> cash_flows(const PricedPlan& plan, const DemandProf
         else remaining.setZero();
         f.used_gpu_hours = remaining.sum();
 
+        for (const auto& o : plan.owned) {
+            if (!in_horizon) continue;
+            const int life = o.life_months();
+            if (m % life == 0) {
+                f.capex += o.terms.capex_per_gpu * o.gpus;
+                if (m > 0) f.resale -= o.book_value(life) * o.gpus;  // the old hardware, at its residual value
+            }
+            if (m == horizon_months - 1) f.resale -= o.book_value(m % life + 1) * o.gpus;  // still owned at the end
+            const double busy = remaining.min(o.gpus).sum();
+            const double available = o.gpus * hours_per_month;
+            f.owned_gpu_hours += available;
+            f.owned_used_gpu_hours += busy;
+            f.operating += busy * o.busy_power_per_hour() + (available - busy) * o.idle_power_per_hour() +
+                           o.gpus * (o.terms.colocation_per_gpu_month +
+                                     o.terms.maintenance_fraction_per_year * o.terms.capex_per_gpu / months_per_year) +
+                           o.terms.staff_per_month;
+            remaining = (remaining - o.gpus).max(0.0);
+        }
         for (const auto& r : plan.reservations) {
             if (!r.active(m, horizon_months)) continue;
             if (r.term_starts(m, horizon_months)) f.upfront += r.upfront_per_gpu * r.gpus;
@@ -192,10 +238,10 @@ std::vector<MonthlyCashFlow> cash_flows(const PricedPlan& plan, const DemandProf
         free_hours_left -= free_hours;
         double credits = -free_hours * plan.on_demand_per_gpu_hour;
         credits -= discounts.plan_discount * (f.on_demand + credits);
-        const double net = f.upfront + f.reserved_recurring + f.on_demand + f.spot + credits;
-        credits -= (1.0 - discounts.voucher_price_factor) * net;
+        const double cloud_net = f.upfront + f.reserved_recurring + f.on_demand + f.spot + credits;
+        credits -= (1.0 - discounts.voucher_price_factor) * cloud_net;  // vouchers are cloud credits
         f.credits = credits;
-        f.total = f.upfront + f.reserved_recurring + f.on_demand + f.spot + f.credits;
+        f.total = f.upfront + f.reserved_recurring + f.on_demand + f.spot + f.credits + f.capex + f.operating + f.resale;
     }
     return flows;
 }
@@ -258,6 +304,16 @@ std::vector<std::string> describe_assumptions(const PricedPlan& plan, const Dema
                                         : "not renewed",
             r.source));
     }
+    for (const auto& o : plan.owned) {
+        const Owned& t = o.terms;
+        lines.push_back(fmt::format(
+            "owned {:g} GPUs at {} {} each, bought again every {} years, resold at {:g}% of capex (book value at the "
+            "horizon's end); {:g} W per GPU busy, {:g}% of it idle, PUE {:g}, {:g} {}/kWh; colocation {:g} {}/GPU-month, "
+            "maintenance {:g}%/year of capex, staff {:g} {}/month; fixed cost {:.4f} {}/GPU-h",
+            o.gpus, format_money(t.capex_per_gpu, 0), c, t.life_years, 100 * t.residual_fraction, t.watts_per_gpu,
+            100 * t.idle_power_fraction, t.pue, t.electricity_per_kwh, c, t.colocation_per_gpu_month, c,
+            100 * t.maintenance_fraction_per_year, t.staff_per_month, c, o.fixed_per_gpu_hour(), c));
+    }
     for (const auto& s : plan.spots) {
         lines.push_back(fmt::format("spot {:g} GPUs at {:.4f} {}/GPU-h, overhead {:.4f} billed h per useful h, "
                                     "available {:.0f}% of hours (the rest on-demand)",
@@ -292,18 +348,27 @@ CostReport evaluate_plan(const Strategy& strategy, const DemandProfile& demand, 
     std::vector<double> spot_useful_costs;
     report.months = cash_flows(plan, demand, options.discounts, spot_useful_costs);
 
-    double reserved_paid = 0, reserved_used = 0;
+    double reserved_paid = 0, reserved_used = 0, owned_available = 0, owned_used = 0;
     for (const auto& f : report.months) {
         report.total += f.total;
         report.used_gpu_hours += f.used_gpu_hours;
         reserved_paid += f.reserved_gpu_hours;
         reserved_used += f.reserved_used_gpu_hours;
+        owned_available += f.owned_gpu_hours;
+        owned_used += f.owned_used_gpu_hours;
     }
+    report.owned_utilisation = owned_available > 0 ? owned_used / owned_available : 0.0;
     report.npv = npv_of(report.months, options.annual_discount_rate);
     report.effective_cost_per_used_gpu_hour =
         report.used_gpu_hours > 0 ? report.total / report.used_gpu_hours : std::nan("");
     report.reserved_utilisation = reserved_paid > 0 ? reserved_used / reserved_paid : 0.0;
-    if (!plan.reservations.empty() && plan.on_demand_per_gpu_hour > 0) {
+    if (!plan.owned.empty() && plan.on_demand_per_gpu_hour > 0) {
+        // Owning one GPU at utilisation u costs fixed + idle + u (busy − idle) per hour; renting, u p.
+        const PricedOwned& o = plan.owned.front();
+        const double margin = plan.on_demand_per_gpu_hour - (o.busy_power_per_hour() - o.idle_power_per_hour());
+        report.break_even_utilisation = margin > 0 ? (o.fixed_per_gpu_hour() + o.idle_power_per_hour()) / margin
+                                                   : std::numeric_limits<double>::infinity();
+    } else if (!plan.reservations.empty() && plan.on_demand_per_gpu_hour > 0) {
         report.break_even_utilisation = plan.reservations.front().effective_per_gpu_hour() / plan.on_demand_per_gpu_hour;
     }
     for (std::size_t i = 0; i < plan.spots.size(); ++i) {

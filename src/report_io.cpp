@@ -49,8 +49,9 @@ std::string CostReport::to_table() const {
     line(fmt::format("{:<34}{:>18.4f}", fmt::format("Cost per used GPU-hour ({})", currency),
                      effective_cost_per_used_gpu_hour));
     if (break_even_utilisation) {
-        line(fmt::format("{:<34}{:>17.1f}%", "Reserved break-even utilisation", 100 * *break_even_utilisation));
-        line(fmt::format("{:<34}{:>17.1f}%", "Reserved utilisation", 100 * reserved_utilisation));
+        line(fmt::format("{:<34}{:>17.1f}%", "Break-even utilisation", 100 * *break_even_utilisation));
+        if (reserved_utilisation > 0) line(fmt::format("{:<34}{:>17.1f}%", "Reserved utilisation", 100 * reserved_utilisation));
+        if (owned_utilisation > 0) line(fmt::format("{:<34}{:>17.1f}%", "Owned utilisation", 100 * owned_utilisation));
     }
     line(fmt::format("{:<34}{:>18}", "Break-even month",
                      break_even_month ? fmt::format("{}", *break_even_month) : std::string("never")));
@@ -59,8 +60,8 @@ std::string CostReport::to_table() const {
         line(fmt::format("{:<34}{:>18}", "Spot spread P50", money(spread->p50)));
         line(fmt::format("{:<34}{:>18}", "Spot spread P95", money(spread->p95)));
     }
-    line(fmt::format("{:>5}{:>15}{:>15}{:>15}{:>15}{:>15}{:>15}", "year", "upfront", "reserved", "on-demand",
-                     "spot", "credits", "total"));
+    line(fmt::format("{:>5}{:>15}{:>15}{:>15}{:>15}{:>15}{:>15}{:>15}", "year", "upfront", "reserved", "on-demand",
+                     "spot", "credits", "owned", "total"));
     for (std::size_t start = 0; start < months.size(); start += months_per_table_year) {
         MonthlyCashFlow year;
         for (std::size_t m = start; m < std::min(months.size(), start + months_per_table_year); ++m) {
@@ -69,11 +70,12 @@ std::string CostReport::to_table() const {
             year.on_demand += months[m].on_demand;
             year.spot += months[m].spot;
             year.credits += months[m].credits;
+            year.capex += months[m].capex + months[m].operating + months[m].resale;  // owned, all together
             year.total += months[m].total;
         }
-        line(fmt::format("{:>5}{:>15}{:>15}{:>15}{:>15}{:>15}{:>15}", start / months_per_table_year + 1,
+        line(fmt::format("{:>5}{:>15}{:>15}{:>15}{:>15}{:>15}{:>15}{:>15}", start / months_per_table_year + 1,
                          money(year.upfront), money(year.reserved_recurring), money(year.on_demand), money(year.spot),
-                         money(year.credits), money(year.total)));
+                         money(year.credits), money(year.capex), money(year.total)));
     }
     return out;
 }
@@ -85,7 +87,9 @@ std::string CostReport::to_json() const {
                          {"on_demand", f.on_demand}, {"spot", f.spot}, {"credits", f.credits}, {"total", f.total},
                          {"used_gpu_hours", f.used_gpu_hours}, {"reserved_gpu_hours", f.reserved_gpu_hours},
                          {"reserved_used_gpu_hours", f.reserved_used_gpu_hours},
-                         {"spot_gpu_hours", f.spot_gpu_hours}, {"on_demand_gpu_hours", f.on_demand_gpu_hours}});
+                         {"spot_gpu_hours", f.spot_gpu_hours}, {"on_demand_gpu_hours", f.on_demand_gpu_hours},
+                         {"capex", f.capex}, {"operating", f.operating}, {"resale", f.resale},
+                         {"owned_gpu_hours", f.owned_gpu_hours}, {"owned_used_gpu_hours", f.owned_used_gpu_hours}});
     }
     nlohmann::json spread_json = nullptr;
     if (spread) {
@@ -105,6 +109,7 @@ std::string CostReport::to_json() const {
                                                  ? nlohmann::json(effective_cost_per_used_gpu_hour)
                                                  : nlohmann::json(nullptr)},
         {"reserved_utilisation", reserved_utilisation},
+        {"owned_utilisation", owned_utilisation},
         {"baseline_total", baseline_total},
         {"savings", savings},
         {"savings_fraction", savings_fraction},
@@ -120,11 +125,13 @@ std::string CostReport::to_json() const {
 std::string CostReport::to_csv() const {
     std::string out =
         "month,upfront,reserved_recurring,on_demand,spot,credits,total,used_gpu_hours,reserved_gpu_hours,"
-        "reserved_used_gpu_hours,spot_gpu_hours,on_demand_gpu_hours\n";
+        "reserved_used_gpu_hours,spot_gpu_hours,on_demand_gpu_hours,capex,operating,resale,owned_gpu_hours,"
+        "owned_used_gpu_hours\n";
     for (const auto& f : months) {
-        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", f.month, f.upfront, f.reserved_recurring,
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f.month, f.upfront, f.reserved_recurring,
                            f.on_demand, f.spot, f.credits, f.total, f.used_gpu_hours, f.reserved_gpu_hours,
-                           f.reserved_used_gpu_hours, f.spot_gpu_hours, f.on_demand_gpu_hours);
+                           f.reserved_used_gpu_hours, f.spot_gpu_hours, f.on_demand_gpu_hours, f.capex, f.operating,
+                           f.resale, f.owned_gpu_hours, f.owned_used_gpu_hours);
     }
     return out;
 }

@@ -273,3 +273,83 @@ TEST_CASE("money is printed with thousands separators") {
     CHECK(format_money(-0.001) == "0.00");       // no negative zero
     CHECK(format_money(12.5, 1) == "12.5");
 }
+
+namespace {
+/// An owned A100: $20,000, 3-year life, resold at 10%; 500 W busy, 30% idle, PUE 1.5, $0.10/kWh, so a
+/// busy GPU-hour of power costs 0.5 kW × 1.5 × 0.10 = $0.075 and an idle one $0.0225; colocation $100
+/// per GPU-month, maintenance 5% of capex a year.
+Owned owned_a100() {
+    return Owned{.capex_per_gpu = 20000, .life_years = 3, .residual_fraction = 0.1, .watts_per_gpu = 500,
+                 .idle_power_fraction = 0.3, .pue = 1.5, .electricity_per_kwh = 0.10,
+                 .colocation_per_gpu_month = 100, .maintenance_fraction_per_year = 0.05};
+}
+}  // namespace
+
+TEST_CASE("owning GPUs: capex, power, colocation, maintenance and resale") {
+    const auto report = evaluate(owned_a100(), DemandProfile::constant(4, Horizon::years(3)), a100_offering());
+    CHECK(report.months[0].capex == Approx(80000.0));                    // 4 × 20,000
+    CHECK(report.months[35].resale == Approx(-8000.0));                  // 4 × 10% × 20,000 at the end of life
+    CHECK(report.months[0].operating == Approx(219.0 + 400.0 + 1000.0 / 3.0));  // power 4 × 730 × 0.075,
+                                                                                 // colocation 4 × 100, maintenance
+    // 80,000 − 8,000 + power 36 × 219 + colocation 36 × 400 + maintenance 36 × 333.33 = 106,284.
+    CHECK(report.total == Approx(106284.0));
+    CHECK(report.baseline_total == Approx(336384.0));
+    CHECK(report.owned_utilisation == Approx(1.0));
+    // Fixed per GPU-hour: 18,000 / 26,280 + 100 / 730 + 1,000 / 8,760 = 0.936073; idle power 0.0225;
+    // u* = (0.936073 + 0.0225) / (3.20 − (0.075 − 0.0225)) = 0.304551.
+    CHECK(*report.break_even_utilisation == Approx(0.3045506146));
+    CHECK(report.strategy == "100% owned 3y life");
+}
+
+TEST_CASE("owned hardware is bought again when its life ends and credited at book value at the end") {
+    const Owned bare{.capex_per_gpu = 1000, .life_years = 1, .residual_fraction = 0.25, .watts_per_gpu = 0};
+    const auto twice = evaluate(bare, DemandProfile::constant(1, Horizon::years(2)), a100_offering());
+    CHECK(twice.months[12].capex == Approx(1000.0));
+    CHECK(twice.months[12].resale == Approx(-250.0));  // the first GPU sold at 25%
+    CHECK(twice.months[23].resale == Approx(-250.0));  // the second, at the end of its life
+    CHECK(twice.total == Approx(1500.0));               // 2 × 1,000 − 2 × 250
+
+    Owned long_life = bare;
+    long_life.life_years = 4;
+    long_life.residual_fraction = 0.2;
+    const auto early = evaluate(long_life, DemandProfile::constant(1, Horizon::years(1)), a100_offering());
+    // Book value after 12 of 48 months: 1,000 × (1 − 0.8 × 12 / 48) = 800.
+    CHECK(early.months[11].resale == Approx(-800.0));
+    CHECK(early.total == Approx(200.0));
+}
+
+TEST_CASE("owned GPUs serve demand first, idle ones draw idle power, bursts go on demand") {
+    const Mix mix{{{1.0, owned_a100()}}, 4.0};
+    const auto half_busy = evaluate(mix, DemandProfile::constant(2, Horizon::years(3)), a100_offering());
+    // Power: 730 × (2 × 0.075 + 2 × 0.0225) = 142.35 a month, plus colocation 400 and maintenance 333.33.
+    CHECK(half_busy.months[1].operating == Approx(142.35 + 400.0 + 1000.0 / 3.0));
+    CHECK(half_busy.owned_utilisation == Approx(0.5));
+
+    const Mix base_and_burst{{{0.5, owned_a100()}, {0.5, OnDemand{}}}, 4.0};
+    const auto burst = evaluate(base_and_burst, DemandProfile::constant(6, Horizon::years(3)), a100_offering());
+    // 2 owned GPUs; the other 4 GPUs every hour on demand: 4 × 730 × 3.20 = 9,344 a month.
+    CHECK(burst.months[5].on_demand == Approx(9344.0));
+    CHECK(burst.months[5].owned_used_gpu_hours == Approx(1460.0));
+}
+
+TEST_CASE("bad ownership terms are rejected with the field, value and rule") {
+    const auto demand = DemandProfile::constant(1, Horizon::years(1));
+    Owned bad = owned_a100();
+    bad.life_years = 0;
+    CHECK_THROWS_WITH_AS(evaluate(bad, demand, a100_offering()), "owned.life_years = 0: must be in [1, 10]", InvalidInput);
+    bad = owned_a100();
+    bad.pue = 0.9;
+    CHECK_THROWS_WITH_AS(evaluate(bad, demand, a100_offering()), "owned.pue = 0.9: must be finite and >= 1", InvalidInput);
+    bad = owned_a100();
+    bad.residual_fraction = 1;
+    CHECK_THROWS_WITH_AS(evaluate(bad, demand, a100_offering()), "owned.residual_fraction = 1: must be in [0, 1)",
+                         InvalidInput);
+    bad = owned_a100();
+    bad.capex_per_gpu = -5;
+    CHECK_THROWS_WITH_AS(evaluate(bad, demand, a100_offering()), "owned.capex_per_gpu = -5: must be finite and >= 0",
+                         InvalidInput);
+    bad = owned_a100();
+    bad.idle_power_fraction = 1.5;
+    CHECK_THROWS_WITH_AS(evaluate(bad, demand, a100_offering()), "owned.idle_power_fraction = 1.5: must be in [0, 1]",
+                         InvalidInput);
+}

@@ -20,12 +20,17 @@ struct MonthlyCashFlow {
     double on_demand = 0;
     double spot = 0;
     double credits = 0;             ///< free hours, plan discounts, vouchers (<= 0)
+    double capex = 0;               ///< purchases of owned GPUs
+    double operating = 0;           ///< owned GPUs' power, colocation, maintenance and staff
+    double resale = 0;              ///< owned hardware sold at end of life or credited at book value (<= 0)
     double total = 0;               ///< sum of the above
     double used_gpu_hours = 0;      ///< demand served this month
     double reserved_gpu_hours = 0;  ///< reserved GPU-hours paid for this month
     double reserved_used_gpu_hours = 0;
     double spot_gpu_hours = 0;      ///< useful GPU-hours served on spot
     double on_demand_gpu_hours = 0;
+    double owned_gpu_hours = 0;     ///< owned GPU-hours available this month
+    double owned_used_gpu_hours = 0;
 };
 
 /// Spread of a total cost (from spot overhead samples).
@@ -48,10 +53,13 @@ struct CostReport {
     double used_gpu_hours = 0;
     double effective_cost_per_used_gpu_hour = 0;
     double reserved_utilisation = 0;   ///< reserved GPU-hours used / paid (0 without reservations)
+    double owned_utilisation = 0;      ///< owned GPU-hours used / available (0 without owned GPUs)
     double baseline_total = 0;         ///< the same demand all on-demand, same discounts
     double savings = 0;                ///< baseline_total − total
     double savings_fraction = 0;       ///< savings / baseline_total
-    /// Utilisation above which a reserved GPU pays off: effective reserved rate / on-demand rate.
+    /// Utilisation above which the first committed tranche (reserved or owned GPU) pays off against
+    /// on-demand: for a reservation, effective rate / on-demand rate; for an owned GPU, (hourly fixed
+    /// cost + idle power) / (on-demand rate − power above idle).
     std::optional<double> break_even_utilisation;
     /// Months after which the cumulative cost stays at or below the baseline's (1-based; none if never).
     std::optional<int> break_even_month;

@@ -3,6 +3,7 @@
 // (catalog.hpp) says *at what price*; the cost engine (cost.hpp) combines them with a demand profile.
 //
 //   const Mix hybrid{{{0.7, Reserved{.term_years = 3, .payment = Payment::all_upfront}}, {0.3, OnDemand{}}}};
+#include <cmath>
 #include <optional>
 #include <type_traits>
 #include <string>
@@ -47,10 +48,43 @@ struct SpotTranche {
     std::vector<double> overhead_samples;
 };
 
+/// Owning the GPUs instead of renting them (buy vs rent). Capex per GPU at the start and again when
+/// the hardware's life ends inside the horizon, resold at `residual_fraction` of capex at the end of
+/// each life; at the horizon's end the hardware still owned is credited at its straight-line book
+/// value. Power follows use: busy GPUs draw `watts_per_gpu`, idle ones `idle_power_fraction` of it,
+/// times the PUE. Colocation and maintenance per GPU, staff per month for the whole owned fleet.
+/// Amounts are in the offering's currency (the offering supplies the on-demand price for bursts).
+struct Owned {
+    double capex_per_gpu = 0;               ///< purchase price per GPU incl. its share of server and network
+    int life_years = 4;                     ///< depreciation period, 1..10
+    double residual_fraction = 0.1;         ///< resale value at end of life, fraction of capex, in [0, 1)
+    double watts_per_gpu = 400;             ///< full-load power per GPU incl. its share of the host
+    double idle_power_fraction = 0.3;       ///< idle power, fraction of full load, in [0, 1]
+    double pue = 1.3;                       ///< power usage effectiveness of the site, >= 1
+    double electricity_per_kwh = 0.12;
+    double colocation_per_gpu_month = 0;    ///< rack space, cooling contracts, ...
+    double maintenance_fraction_per_year = 0;  ///< of capex, e.g. 0.05 for a support contract
+    double staff_per_month = 0;             ///< operations staff for the owned fleet
+
+    void validate() const {
+        require_non_negative("owned.capex_per_gpu", capex_per_gpu);
+        require(life_years >= 1 && life_years <= 10, "owned.life_years", life_years, "must be in [1, 10]");
+        require(residual_fraction >= 0.0 && residual_fraction < 1.0, "owned.residual_fraction", residual_fraction,
+                "must be in [0, 1)");
+        require_non_negative("owned.watts_per_gpu", watts_per_gpu);
+        require_fraction("owned.idle_power_fraction", idle_power_fraction);
+        require(std::isfinite(pue) && pue >= 1.0, "owned.pue", pue, "must be finite and >= 1");
+        require_non_negative("owned.electricity_per_kwh", electricity_per_kwh);
+        require_non_negative("owned.colocation_per_gpu_month", colocation_per_gpu_month);
+        require_non_negative("owned.maintenance_fraction_per_year", maintenance_fraction_per_year);
+        require_non_negative("owned.staff_per_month", staff_per_month);
+    }
+};
+
 /// One share of a mix: `fraction` of the fleet bought as `kind`.
 struct Tranche {
     double fraction = 0;
-    std::variant<Reserved, SpotTranche, OnDemand> kind;
+    std::variant<Reserved, Owned, SpotTranche, OnDemand> kind;
 };
 
 /// How a tranche's share of the fleet becomes a GPU count.
@@ -62,15 +96,15 @@ enum class Rounding {
 };
 
 /// A hybrid fleet, e.g. 70% reserved / 30% on-demand. Fractions are of the fleet size (default: peak
-/// demand) and must sum to 1. Each hour, demand is served by reserved GPUs first, then spot, then
-/// on-demand (which also absorbs bursts above the fleet size).
+/// demand) and must sum to 1. Each hour, demand is served by owned GPUs first (their cost is sunk),
+/// then reserved, then spot, then on-demand (which also absorbs bursts above the fleet size).
 struct Mix {
     std::vector<Tranche> tranches;
     std::optional<double> fleet_gpus;  ///< default: the demand's peak
     Rounding rounding = Rounding::nearest;
 };
 
-using Strategy = std::variant<OnDemand, Reserved, Mix>;
+using Strategy = std::variant<OnDemand, Reserved, Owned, Mix>;
 
 /// Price adjustments the seeds name. Applied in this order each month: free credit hours against
 /// on-demand hours, the plan discount on the remaining on-demand spend, then the voucher factor on the
@@ -95,6 +129,7 @@ namespace detail {
 inline std::string describe_kind(const Reserved& r) {
     return fmt::format("reserved {}y {}", r.term_years, to_string(r.payment));
 }
+inline std::string describe_kind(const Owned& o) { return fmt::format("owned {}y life", o.life_years); }
 inline std::string describe_kind(const SpotTranche&) { return "spot"; }
 inline std::string describe_kind(const OnDemand&) { return "on-demand"; }
 }  // namespace detail

@@ -58,6 +58,7 @@ from ._core import (
     Mix,
     MonthlyCashFlow,
     OnDemand,
+    Owned,
     Reserved,
     SpotTranche,
     Tranche,
@@ -82,7 +83,7 @@ __all__ = [
     "mtbf_from_monthly_interruption_fraction",
     "SpotResult", "SpotSamples", "Summary", "quantile", "simulate_spot", "summarize",
     "DemandProfile", "DemandStep", "Horizon",
-    "CostReport", "CostSpread", "Discounts", "Mix", "MonthlyCashFlow", "OnDemand", "Reserved",
+    "CostReport", "CostSpread", "Discounts", "Mix", "MonthlyCashFlow", "OnDemand", "Owned", "Reserved",
     "SpotTranche", "Tranche", "describe", "evaluate", "spot_tranche",
     "ReservationAdvice", "optimal_reservation",
 ]

@@ -292,6 +292,22 @@ class Reserved:
     discount: Optional[float]
     renewal: RenewalName
 
+class Owned:
+    def __init__(self, *, capex_per_gpu: float, life_years: int = 4, residual_fraction: float = 0.1,
+                 watts_per_gpu: float = 400.0, idle_power_fraction: float = 0.3, pue: float = 1.3,
+                 electricity_per_kwh: float = 0.12, colocation_per_gpu_month: float = 0.0,
+                 maintenance_fraction_per_year: float = 0.0, staff_per_month: float = 0.0) -> None: ...
+    capex_per_gpu: float
+    life_years: int
+    residual_fraction: float
+    watts_per_gpu: float
+    idle_power_fraction: float
+    pue: float
+    electricity_per_kwh: float
+    colocation_per_gpu_month: float
+    maintenance_fraction_per_year: float
+    staff_per_month: float
+
 class SpotTranche:
     def __init__(self, *, price_per_gpu_hour: Optional[float] = None, overhead: float = 1.0,
                  availability: float = 1.0, overhead_samples: ArrayLike = ...) -> None: ...
@@ -301,7 +317,7 @@ class SpotTranche:
     @property
     def overhead_samples(self) -> npt.NDArray[np.float64]: ...
 
-TrancheKind = Union[Reserved, SpotTranche, OnDemand]
+TrancheKind = Union[Reserved, Owned, SpotTranche, OnDemand]
 
 class Tranche:
     def __init__(self, fraction: float, kind: TrancheKind) -> None: ...
@@ -316,7 +332,7 @@ class Mix:
     fleet_gpus: Optional[float]
     rounding: str
 
-Strategy = Union[OnDemand, Reserved, Mix]
+Strategy = Union[OnDemand, Reserved, Owned, Mix]
 
 class Discounts:
     def __init__(self, *, plan_discount: float = 0.0, free_gpu_hours: float = 0.0,
@@ -343,6 +359,11 @@ class MonthlyCashFlow:
     reserved_used_gpu_hours: float
     spot_gpu_hours: float
     on_demand_gpu_hours: float
+    capex: float
+    operating: float
+    resale: float
+    owned_gpu_hours: float
+    owned_used_gpu_hours: float
 
 class CostSpread:
     mean: float
@@ -364,6 +385,7 @@ class CostReport:
     used_gpu_hours: float
     effective_cost_per_used_gpu_hour: float
     reserved_utilisation: float
+    owned_utilisation: float
     baseline_total: float
     savings: float
     savings_fraction: float

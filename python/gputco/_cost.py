@@ -8,7 +8,7 @@ __all__ = ["MONTH_COLUMNS"]
 MONTH_COLUMNS = [
     "month", "upfront", "reserved_recurring", "on_demand", "spot", "credits", "total",
     "used_gpu_hours", "reserved_gpu_hours", "reserved_used_gpu_hours", "spot_gpu_hours",
-    "on_demand_gpu_hours",
+    "on_demand_gpu_hours", "capex", "operating", "resale", "owned_gpu_hours", "owned_used_gpu_hours",
 ]
 
 
@@ -25,6 +25,7 @@ def _summary(self: CostReport) -> dict:
         "used_gpu_hours": self.used_gpu_hours,
         "effective_cost_per_used_gpu_hour": self.effective_cost_per_used_gpu_hour,
         "reserved_utilisation": self.reserved_utilisation,
+        "owned_utilisation": self.owned_utilisation,
         "baseline_total": self.baseline_total,
         "savings": self.savings,
         "savings_fraction": self.savings_fraction,

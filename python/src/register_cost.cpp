@@ -36,6 +36,11 @@ void register_cost(py::module_& m) {
         .def_readonly("reserved_used_gpu_hours", &MonthlyCashFlow::reserved_used_gpu_hours)
         .def_readonly("spot_gpu_hours", &MonthlyCashFlow::spot_gpu_hours)
         .def_readonly("on_demand_gpu_hours", &MonthlyCashFlow::on_demand_gpu_hours)
+        .def_readonly("capex", &MonthlyCashFlow::capex)
+        .def_readonly("operating", &MonthlyCashFlow::operating)
+        .def_readonly("resale", &MonthlyCashFlow::resale)
+        .def_readonly("owned_gpu_hours", &MonthlyCashFlow::owned_gpu_hours)
+        .def_readonly("owned_used_gpu_hours", &MonthlyCashFlow::owned_used_gpu_hours)
         .def("__repr__", [](const MonthlyCashFlow& f) {
             return fmt::format("MonthlyCashFlow(month={}, total={})", f.month, f.total);
         });
@@ -69,6 +74,7 @@ void register_cost(py::module_& m) {
         .def_readonly("used_gpu_hours", &CostReport::used_gpu_hours)
         .def_readonly("effective_cost_per_used_gpu_hour", &CostReport::effective_cost_per_used_gpu_hour)
         .def_readonly("reserved_utilisation", &CostReport::reserved_utilisation)
+        .def_readonly("owned_utilisation", &CostReport::owned_utilisation)
         .def_readonly("baseline_total", &CostReport::baseline_total)
         .def_readonly("savings", &CostReport::savings)
         .def_readonly("savings_fraction", &CostReport::savings_fraction)
@@ -101,6 +107,11 @@ void register_cost(py::module_& m) {
             d["reserved_used_gpu_hours"] = column(r.months, &MonthlyCashFlow::reserved_used_gpu_hours);
             d["spot_gpu_hours"] = column(r.months, &MonthlyCashFlow::spot_gpu_hours);
             d["on_demand_gpu_hours"] = column(r.months, &MonthlyCashFlow::on_demand_gpu_hours);
+            d["capex"] = column(r.months, &MonthlyCashFlow::capex);
+            d["operating"] = column(r.months, &MonthlyCashFlow::operating);
+            d["resale"] = column(r.months, &MonthlyCashFlow::resale);
+            d["owned_gpu_hours"] = column(r.months, &MonthlyCashFlow::owned_gpu_hours);
+            d["owned_used_gpu_hours"] = column(r.months, &MonthlyCashFlow::owned_used_gpu_hours);
             return d;
         });
 

@@ -38,7 +38,7 @@ std::string_view rounding_name(Rounding rounding) {
     return "nearest";
 }
 
-using Kind = std::variant<Reserved, SpotTranche, OnDemand>;
+using Kind = std::variant<Reserved, Owned, SpotTranche, OnDemand>;
 
 Tranche to_tranche(const py::handle& item, std::size_t index) {
     if (py::isinstance<Tranche>(item)) return item.cast<Tranche>();
@@ -82,6 +82,42 @@ void register_strategy(py::module_& m) {
                                     renewal_name(r.renewal));
              })
         .def("__str__", [](const Reserved& s) { return describe(Strategy{s}); });
+
+    py::class_<Owned>(m, "Owned",
+                      "Owning the GPUs (buy vs rent): capex per GPU, straight-line depreciation to a residual "
+                      "value over `life_years`, power by utilisation and PUE, colocation, maintenance and staff. "
+                      "Amounts in the offering's currency.")
+        .def(py::init([](double capex_per_gpu, int life_years, double residual_fraction, double watts_per_gpu,
+                         double idle_power_fraction, double pue, double electricity_per_kwh,
+                         double colocation_per_gpu_month, double maintenance_fraction_per_year,
+                         double staff_per_month) {
+                 Owned o{capex_per_gpu,           life_years,           residual_fraction,
+                         watts_per_gpu,           idle_power_fraction,  pue,
+                         electricity_per_kwh,     colocation_per_gpu_month, maintenance_fraction_per_year,
+                         staff_per_month};
+                 o.validate();
+                 return o;
+             }),
+             py::kw_only(), py::arg("capex_per_gpu"), py::arg("life_years") = 4, py::arg("residual_fraction") = 0.1,
+             py::arg("watts_per_gpu") = 400.0, py::arg("idle_power_fraction") = 0.3, py::arg("pue") = 1.3,
+             py::arg("electricity_per_kwh") = 0.12, py::arg("colocation_per_gpu_month") = 0.0,
+             py::arg("maintenance_fraction_per_year") = 0.0, py::arg("staff_per_month") = 0.0)
+        .def_readonly("capex_per_gpu", &Owned::capex_per_gpu)
+        .def_readonly("life_years", &Owned::life_years)
+        .def_readonly("residual_fraction", &Owned::residual_fraction)
+        .def_readonly("watts_per_gpu", &Owned::watts_per_gpu)
+        .def_readonly("idle_power_fraction", &Owned::idle_power_fraction)
+        .def_readonly("pue", &Owned::pue)
+        .def_readonly("electricity_per_kwh", &Owned::electricity_per_kwh)
+        .def_readonly("colocation_per_gpu_month", &Owned::colocation_per_gpu_month)
+        .def_readonly("maintenance_fraction_per_year", &Owned::maintenance_fraction_per_year)
+        .def_readonly("staff_per_month", &Owned::staff_per_month)
+        .def("__repr__",
+             [](const Owned& o) {
+                 return fmt::format("Owned(capex_per_gpu={}, life_years={}, residual_fraction={}, pue={})",
+                                    o.capex_per_gpu, o.life_years, o.residual_fraction, o.pue);
+             })
+        .def("__str__", [](const Owned& s) { return describe(Strategy{s}); });
 
     py::class_<SpotTranche>(m, "SpotTranche",
                             "Spot capacity inside a Mix: each useful GPU-hour costs `overhead` billed "
