@@ -35,6 +35,19 @@ void SimulationOptions::validate() const {
 void SpotPricing::validate() const {
     require_positive("pricing.price_per_hour", price_per_hour);
     require_non_negative("pricing.on_demand_price_per_hour", on_demand_price_per_hour);
+    require_non_negative("pricing.billing_increment_hours", billing_increment_hours);
+    require_non_negative("pricing.minimum_billed_hours", minimum_billed_hours);
+}
+
+SpotPricing SpotPricing::from_offering(const Offering& offering) {
+    const auto spot = offering.spot_per_gpu_hour();
+    if (!spot) fail("offering.spot_hourly", "none", fmt::format("offering {} lists no spot price", offering.key()));
+    SpotPricing pricing;
+    pricing.price_per_hour = *spot;
+    pricing.on_demand_price_per_hour = offering.on_demand_per_gpu_hour();
+    pricing.billing_increment_hours = offering.billing_increment_seconds / 3600.0;
+    pricing.minimum_billed_hours = offering.minimum_billed_seconds / 3600.0;
+    return pricing;
 }
 
 namespace {
@@ -106,6 +119,31 @@ std::size_t segments_of(double work, double tau) {
     return static_cast<std::size_t>(std::ceil(ratio));
 }
 
+// Charged time of one launch of `run` hours: whole increments, rounded up, at least the minimum.
+// No libm call (ceil is not inlined on the x86-64 baseline), so the rounded Poisson loop keeps its
+// state in registers.
+struct Billing {
+    double increment = 0, inv_increment = 0, minimum = 0;
+
+    bool continuous() const { return increment == 0.0 && minimum == 0.0; }
+
+    double charged(double run) const {
+        double hours = run;
+        if (increment > 0.0) {
+            const double x = run * inv_increment;
+            double k = x < 0x1p52 ? static_cast<double>(static_cast<std::int64_t>(x)) : x;
+            if (x > k * (1.0 + 1e-9)) k += 1.0;  // within 1e-9 of a whole step: binary fractions, not time
+            hours = k * increment;
+        }
+        return std::max(hours, minimum);
+    }
+};
+
+Billing make_billing(const SpotPricing& pricing) {
+    const double inc = pricing.billing_increment_hours;
+    return {inc, inc > 0.0 ? 1.0 / inc : 0.0, pricing.minimum_billed_hours};
+}
+
 // Constants of one job and provider rules, fixed for a run.
 struct Plan {
     double work, tau, delta, seg, inv_seg, restart, wait;
@@ -126,7 +164,7 @@ struct Path {
     double full_left = 0;
     double last_work = 0;
     bool restart_needed = false;
-    double billed = 0, wall = 0, lost = 0, interruptions = 0;
+    double billed = 0, wall = 0, lost = 0, interruptions = 0, charged = 0;
 
     void plan_work(const Plan& p, double remaining_work) {
         const auto n = static_cast<double>(segments_of(remaining_work, p.tau));
@@ -197,6 +235,7 @@ struct Slots {
     double* cost;
     double* interruptions;
     double* lost;
+    double* charged;
 };
 
 constexpr std::uint64_t max_launches_per_path = 1'000'000'000ULL;
@@ -210,9 +249,11 @@ constexpr std::uint64_t max_launches_per_path = 1'000'000'000ULL;
 // the kill skipped in O(1). A path's only state is the running time it still needs after the
 // restart (`rest` = the whole segments left, then the last one of `tail` hours) and its totals.
 // `engine` is taken by value so that its state stays in registers (measured: ~8% faster).
-template <class Draw>
-void simulate_plain_batch(const Plan& p, double price, Draw draw, Engine engine, std::size_t count,
-                          const Slots& out, const std::atomic<bool>& cancel) {
+// `Rounded` adds the billing rounding per launch; the continuous instance is the loop as it was, so
+// the default pays nothing for the feature.
+template <bool Rounded, class Draw>
+void simulate_plain_batch(const Plan& p, const Billing& billing, double price, Draw draw, Engine engine,
+                          std::size_t count, const Slots& out, const std::atomic<bool>& cancel) {
     Path fresh;
     fresh.plan_work(p, p.work);
     const double last_work = fresh.last_work;  // never re-planned without an emergency checkpoint
@@ -225,6 +266,7 @@ void simulate_plain_batch(const Plan& p, double price, Draw draw, Engine engine,
         if (cancel.load(std::memory_order_relaxed)) return;
         double rest = first_rest;
         double billed = 0, lost = 0;
+        [[maybe_unused]] double charged = 0;
         double restart = 0;  // 0 on the first launch, R afterwards
         std::uint64_t interruptions = 0;
         for (;;) {
@@ -232,9 +274,11 @@ void simulate_plain_batch(const Plan& p, double price, Draw draw, Engine engine,
             const double run = kill - restart;  // running time after the restart
             if (run >= rest) {
                 billed += restart + rest;
+                if constexpr (Rounded) charged += billing.charged(restart + rest);
                 break;
             }
             billed += kill;
+            if constexpr (Rounded) charged += billing.charged(kill);
             ++interruptions;
             restart = p.restart;
             if (run > rest - tail) {  // in the last segment
@@ -254,7 +298,13 @@ void simulate_plain_batch(const Plan& p, double price, Draw draw, Engine engine,
         const double n = static_cast<double>(interruptions);
         out.wall[i] = billed + n * p.wait;
         out.billed[i] = billed;
-        out.cost[i] = billed * price;
+        if constexpr (Rounded) {
+            out.charged[i] = charged;
+            out.cost[i] = charged * price;
+        } else {
+            out.charged[i] = billed;
+            out.cost[i] = billed * price;
+        }
         out.interruptions[i] = n;
         out.lost[i] = lost;
     }
@@ -262,12 +312,16 @@ void simulate_plain_batch(const Plan& p, double price, Draw draw, Engine engine,
 
 // Generic lifetime model: `draw(engine)` gives the base lifetime of one launch.
 template <class Draw>
-void simulate_lifetime_batch(const Plan& p, const ProviderRules& rules, double price, Draw draw, Engine& engine,
-                             std::size_t count, const Slots& out, const std::atomic<bool>& cancel) {
+void simulate_lifetime_batch(const Plan& p, const ProviderRules& rules, const Billing& billing, double price,
+                             Draw draw, Engine& engine, std::size_t count, const Slots& out,
+                             const std::atomic<bool>& cancel) {
     const double protection = rules.protection_hours;
     const double max_life = rules.max_lifetime_hours;
     if (protection == 0.0 && !std::isfinite(max_life) && p.notice == 0.0) {
-        simulate_plain_batch(p, price, draw, engine, count, out, cancel);
+        if (billing.continuous())
+            simulate_plain_batch<false>(p, billing, price, draw, engine, count, out, cancel);
+        else
+            simulate_plain_batch<true>(p, billing, price, draw, engine, count, out, cancel);
         return;
     }
     for (std::size_t i = 0; i < count; ++i) {
@@ -282,6 +336,7 @@ void simulate_lifetime_batch(const Plan& p, const ProviderRules& rules, double p
             bool finished = false;
             const double billed = run_launch(s, p, need, kill, notice_at, finished);
             s.billed += billed;
+            s.charged += billing.charged(billed);  // the same sum as billed when continuous
             if (finished) {
                 s.wall += billed;
                 break;
@@ -294,15 +349,16 @@ void simulate_lifetime_batch(const Plan& p, const ProviderRules& rules, double p
         }
         out.wall[i] = s.wall;
         out.billed[i] = s.billed;
-        out.cost[i] = s.billed * price;
+        out.charged[i] = s.charged;
+        out.cost[i] = s.charged * price;
         out.interruptions[i] = s.interruptions;
         out.lost[i] = s.lost;
     }
 }
 
 // Price-driven model: the price process on a grid, launches start at grid points.
-void simulate_price_batch(const Plan& p, const PriceDriven& model, double quoted, Engine& engine, std::size_t count,
-                          const Slots& out, const std::atomic<bool>& cancel) {
+void simulate_price_batch(const Plan& p, const PriceDriven& model, const Billing& billing, double quoted,
+                          Engine& engine, std::size_t count, const Slots& out, const std::atomic<bool>& cancel) {
     const double step = model.step_hours;
     const double kappa = model.reversion_per_hour;
     const double sigma = model.volatility_per_sqrt_hour;
@@ -352,11 +408,17 @@ void simulate_price_batch(const Plan& p, const PriceDriven& model, double quoted
             const double billed = run_launch(s, p, need, kill, notice_at, finished);
             // Integrate the price actually paid over [start, start + billed].
             double paid_until = 0;
+            double last_price = price_at(j);
             for (std::size_t k = 0; paid_until < billed; ++k) {
                 const double next = std::min(static_cast<double>(k + 1) * step, billed);
-                cost += price_at(j + k) * (next - paid_until);
+                last_price = price_at(j + k);
+                cost += last_price * (next - paid_until);
                 paid_until = next;
             }
+            // The rounding extra, at the price of the launch's last step (0 when continuous).
+            const double charged = billing.charged(billed);
+            if (charged > billed) cost += last_price * (charged - billed);
+            s.charged += charged;
             s.billed += billed;
             if (finished) {
                 s.wall = start + billed;
@@ -370,6 +432,7 @@ void simulate_price_batch(const Plan& p, const PriceDriven& model, double quoted
         }
         out.wall[i] = s.wall;
         out.billed[i] = s.billed;
+        out.charged[i] = s.charged;
         out.cost[i] = cost;
         out.interruptions[i] = s.interruptions;
         out.lost[i] = s.lost;
@@ -425,6 +488,7 @@ void run_batch(const Job& job, const InterruptionModel& model, const SpotPricing
                std::size_t batch, std::size_t count, const Slots& out, const std::atomic<bool>& cancel) {
     Engine engine(batch_key(seed, batch));
     const Plan plan = make_plan(job, rules_of(model));
+    const Billing billing = make_billing(pricing);
     const double price = pricing.price_per_hour;
     std::visit(
         [&](const auto& m) {
@@ -433,19 +497,19 @@ void run_batch(const Job& job, const InterruptionModel& model, const SpotPricing
                 // One exponential draw per interruption.
                 static const Exponential exponential;
                 const double mtbf = m.mtbf_hours;
-                simulate_lifetime_batch(plan, m.rules, price, [&](Engine& e) { return mtbf * exponential(e); },
-                                        engine, count, out, cancel);
+                simulate_lifetime_batch(plan, m.rules, billing, price,
+                                        [&](Engine& e) { return mtbf * exponential(e); }, engine, count, out, cancel);
             } else if constexpr (std::is_same_v<M, Weibull>) {
                 boost::random::weibull_distribution<double> weibull(m.shape, m.scale_hours);
-                simulate_lifetime_batch(plan, m.rules, price, [&](Engine& e) { return weibull(e); }, engine, count,
-                                        out, cancel);
+                simulate_lifetime_batch(plan, m.rules, billing, price, [&](Engine& e) { return weibull(e); }, engine,
+                                        count, out, cancel);
             } else if constexpr (std::is_same_v<M, Trace>) {
                 boost::random::uniform_int_distribution<std::size_t> pick(0, m.lifetimes_hours.size() - 1);
                 const double* lifetimes = m.lifetimes_hours.data();
-                simulate_lifetime_batch(plan, m.rules, price, [&](Engine& e) { return lifetimes[pick(e)]; }, engine,
-                                        count, out, cancel);
+                simulate_lifetime_batch(plan, m.rules, billing, price,
+                                        [&](Engine& e) { return lifetimes[pick(e)]; }, engine, count, out, cancel);
             } else {
-                simulate_price_batch(plan, m, price, engine, count, out, cancel);
+                simulate_price_batch(plan, m, billing, price, engine, count, out, cancel);
             }
         },
         model);
@@ -457,6 +521,7 @@ void resize_samples(SpotSamples& s, std::size_t n) {
     s.cost.resize(n);
     s.interruptions.resize(n);
     s.lost_work_hours.resize(n);
+    s.charged_hours.resize(n);
 }
 
 // Simulates paths [first, last) (whole batches, except a short final one) on `threads` workers.
@@ -481,7 +546,7 @@ void run_round(const Job& job, const InterruptionModel& model, const SpotPricing
                 const std::size_t count = std::min(last, begin + spot_batch_paths) - begin;
                 const Slots slots{samples.wall_hours.data() + begin, samples.billed_hours.data() + begin,
                                   samples.cost.data() + begin, samples.interruptions.data() + begin,
-                                  samples.lost_work_hours.data() + begin};
+                                  samples.lost_work_hours.data() + begin, samples.charged_hours.data() + begin};
                 run_batch(job, model, pricing, options.seed, batch, count, slots, cancel);
             }
         } catch (...) {
@@ -586,6 +651,9 @@ SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const S
         }
         for (unsigned k = 0; k < 5; k += helper_count + 1) *targets[k] = summarize(*series[k], options.confidence);
     }
+    // Continuous billing: the charged samples are the billed ones, bit for bit; no second summary.
+    result.charged_hours = make_billing(pricing).continuous() ? result.billed_hours
+                                                              : summarize(s.charged_hours, options.confidence);
     std::size_t missed = 0;
     for (double w : s.wall_hours) missed += w > job.deadline_hours ? 1 : 0;
     result.deadline_miss_probability = static_cast<double>(missed) / static_cast<double>(total);

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "gputco/catalog.hpp"
 #include "gputco/checkpoint.hpp"
 #include "gputco/error.hpp"
 #include "gputco/spot.hpp"
@@ -320,6 +321,16 @@ TEST_CASE("simulate_spot rejects bad input with exact messages") {
                          "pricing.price_per_hour = 0: must be finite and > 0", InvalidInput);
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {.on_demand_price_per_hour = -1}),
                          "pricing.on_demand_price_per_hour = -1: must be finite and >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {.billing_increment_hours = -1}),
+                         "pricing.billing_increment_hours = -1: must be finite and >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(
+        gputco::simulate_spot(job, model, {.billing_increment_hours = std::numeric_limits<double>::infinity()}),
+        "pricing.billing_increment_hours = inf: must be finite and >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {.minimum_billed_hours = -0.5}),
+                         "pricing.minimum_billed_hours = -0.5: must be finite and >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(
+        gputco::simulate_spot(job, model, {.minimum_billed_hours = std::numeric_limits<double>::quiet_NaN()}),
+        "pricing.minimum_billed_hours = nan: must be finite and >= 0", InvalidInput);
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {}, {.paths = 0}), "options.paths = 0: must be > 0",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {}, {.paths = 100, .max_paths = 50}),
@@ -346,5 +357,215 @@ TEST_CASE("simulate_spot rejects bad input with exact messages") {
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, PriceDriven{.price_cap_per_hour = 0.9}),
                          "price_driven.price_cap_per_hour = 0.9: must be > pricing.price_per_hour = 1 (the median "
                          "spot price)",
+                         InvalidInput);
+}
+
+TEST_CASE("billing: continuous by default, charged = billed bit for bit under every model") {
+    const Job job{.work_hours = 40, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 0.25, .capacity_wait_hours = 0.5};
+    for (const gputco::InterruptionModel& model :
+         {gputco::InterruptionModel{Poisson{.mtbf_hours = 5}},
+          gputco::InterruptionModel{Weibull{.shape = 0.7, .scale_hours = 5, .rules = gputco::aws_rules()}},
+          gputco::InterruptionModel{PriceDriven{.reversion_per_hour = 0.5, .volatility_per_sqrt_hour = 0.3,
+                                                .price_cap_per_hour = 1.3, .step_hours = 0.25}}}) {
+        const auto r = gputco::simulate_spot(job, model, {}, {.paths = 3000, .seed = 12});
+        REQUIRE(r.samples.charged_hours.size() == 3000);
+        CHECK(r.samples.charged_hours == r.samples.billed_hours);
+        CHECK(r.charged_hours.mean == r.billed_hours.mean);
+        CHECK(r.charged_hours.p95 == r.billed_hours.p95);
+        CHECK(r.charged_hours.count == 3000);
+        CHECK(r.interruptions.mean > 1.0);  // so the launches really were many
+    }
+}
+
+TEST_CASE("billing: fixed launches rounded by hand") {
+    // W = 20, tau = 2, delta = 0, R = 0.5 (the maximum-lifetime case above).
+    const Job job{.work_hours = 20, .checkpoint_interval_hours = 2, .restart_hours = 0.5, .capacity_wait_hours = 1};
+    SUBCASE("5 h launches: 4 interrupted launches of 5 h, a final one of 4.5 h") {
+        // hourly: 4 x 5 + ceil(4.5) = 25 h charged (billed 24.5); at $2/h cost 50.
+        // per minute and per second: 4.5 h is a whole number of either, so charged = billed = 24.5.
+        for (const gputco::InterruptionModel& model :
+             {gputco::InterruptionModel{fixed_lifetime(5)},
+              gputco::InterruptionModel{gputco::Trace{.lifetimes_hours = {5}}}}) {
+            const auto hourly =
+                gputco::simulate_spot(job, model, {.price_per_hour = 2, .billing_increment_hours = 1}, {.paths = 20});
+            CHECK(hourly.billed_hours.mean == doctest::Approx(24.5));
+            CHECK(hourly.charged_hours.min == doctest::Approx(25.0));
+            CHECK(hourly.charged_hours.max == doctest::Approx(25.0));
+            CHECK(hourly.cost.mean == doctest::Approx(50.0));
+            CHECK(hourly.wall_hours.mean == doctest::Approx(28.5));  // wall is running time + waits: unchanged
+            const auto minute =
+                gputco::simulate_spot(job, model, {.billing_increment_hours = 60.0 / 3600}, {.paths = 20});
+            CHECK(minute.charged_hours.mean == doctest::Approx(24.5));
+            const auto second =
+                gputco::simulate_spot(job, model, {.billing_increment_hours = 1.0 / 3600}, {.paths = 20});
+            CHECK(second.charged_hours.mean == doctest::Approx(24.5));
+        }
+    }
+    SUBCASE("5.2 h launches: each interrupted launch charged 6 h") {
+        // launch 1: 2 segments then 1.2 h lost at 5.2 h; launches 2-4: R + 2 segments, 0.7 h lost at 5.2 h;
+        // launch 5: R + 2 segments = 4.5 h, done. billed = 4 x 5.2 + 4.5 = 25.3;
+        // hourly: 4 x ceil(5.2) + ceil(4.5) = 4 x 6 + 5 = 29; with a 5.5 h minimum: 4 x 6 + 5.5 = 29.5.
+        for (const gputco::InterruptionModel& model :
+             {gputco::InterruptionModel{fixed_lifetime(5.2)},
+              gputco::InterruptionModel{gputco::Trace{.lifetimes_hours = {5.2}}}}) {
+            const auto r = gputco::simulate_spot(job, model, {.price_per_hour = 3, .billing_increment_hours = 1},
+                                                 {.paths = 20});
+            CHECK(r.billed_hours.mean == doctest::Approx(25.3));
+            CHECK(r.lost_work_hours.mean == doctest::Approx(3.3));
+            CHECK(r.charged_hours.mean == doctest::Approx(29.0));
+            CHECK(r.cost.mean == doctest::Approx(87.0));
+            const auto with_minimum = gputco::simulate_spot(
+                job, model, {.billing_increment_hours = 1, .minimum_billed_hours = 5.5}, {.paths = 20});
+            CHECK(with_minimum.charged_hours.mean == doctest::Approx(29.5));
+        }
+    }
+}
+
+TEST_CASE("billing: the minimum applies to each short launch") {
+    // W = 0.5 in segments of 0.05 h, no write or restart, launches of 0.12 h (7.2 min): each does 2 segments,
+    // so 4 launches of 0.12 h and a final one of 0.1 h; billed 0.58 h.
+    const Job job{.work_hours = 0.5, .checkpoint_interval_hours = 0.05};
+    for (const gputco::InterruptionModel& model :
+         {gputco::InterruptionModel{fixed_lifetime(0.12)},
+          gputco::InterruptionModel{gputco::Trace{.lifetimes_hours = {0.12}}}}) {
+        const auto plain = gputco::simulate_spot(job, model, {}, {.paths = 10});
+        CHECK(plain.billed_hours.mean == doctest::Approx(0.58));
+        CHECK(plain.interruptions.mean == 4.0);
+        // A 15-minute minimum, continuous otherwise: 5 x 0.25 = 1.25 h.
+        const auto quarter = gputco::simulate_spot(job, model, {.minimum_billed_hours = 0.25}, {.paths = 10});
+        CHECK(quarter.charged_hours.mean == doctest::Approx(1.25));
+        // AWS Linux (per second, 60 s minimum): 432 s and 360 s launches are above the minimum, whole
+        // seconds: charged = billed.
+        const auto aws = gputco::simulate_spot(
+            job, model, {.billing_increment_hours = 1.0 / 3600, .minimum_billed_hours = 60.0 / 3600}, {.paths = 10});
+        CHECK(aws.charged_hours.mean == doctest::Approx(0.58));
+        // Hourly with a 1-minute minimum: every launch is a full hour, 5 h for 0.58 h of running.
+        const auto hourly = gputco::simulate_spot(
+            job, model, {.billing_increment_hours = 1, .minimum_billed_hours = 60.0 / 3600}, {.paths = 10});
+        CHECK(hourly.charged_hours.mean == doctest::Approx(5.0));
+    }
+}
+
+TEST_CASE("billing: per-second charges exceed running time by under a second per launch") {
+    const Job job{.work_hours = 20, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 0.25};
+    const double second = 1.0 / 3600;
+    for (const gputco::InterruptionModel& model :
+         {gputco::InterruptionModel{Poisson{.mtbf_hours = 5}},
+          gputco::InterruptionModel{Weibull{.shape = 0.7, .scale_hours = 5, .rules = gputco::aws_rules()}}}) {
+        const auto continuous = gputco::simulate_spot(job, model, {.price_per_hour = 1.5}, {.paths = 2000, .seed = 6});
+        const auto r = gputco::simulate_spot(job, model, {.price_per_hour = 1.5, .billing_increment_hours = second},
+                                             {.paths = 2000, .seed = 6});
+        CHECK(r.samples.billed_hours == continuous.samples.billed_hours);  // billing does not change the path
+        for (std::size_t i = 0; i < r.paths; ++i) {
+            const double billed = r.samples.billed_hours[i];
+            const double charged = r.samples.charged_hours[i];
+            const double launches = r.samples.interruptions[i] + 1;
+            CHECK(charged >= billed - 1e-9);
+            CHECK(charged <= billed + launches * second + 1e-9);
+            CHECK(r.samples.cost[i] == 1.5 * charged);
+            // A random lifetime is almost never a whole number of seconds (a final launch may be).
+            if (r.samples.interruptions[i] > 0) CHECK(charged > billed);
+        }
+        CHECK(r.charged_hours.mean == doctest::Approx(r.billed_hours.mean).epsilon(1e-3));
+    }
+}
+
+TEST_CASE("billing: Poisson with hourly billing agrees with the closed form (one segment)") {
+    // One segment of L running hours, no write; the first launch needs L, each later one R + L. A launch
+    // needing t lives T = min(Exp(M), t); billed in steps of h with a minimum of j steps it costs
+    // h max(ceil(T / h), j), whose mean is S(t) = h (j + sum_{k=j}^{K-1} e^{-k h / M}), K = ceil(t / h)
+    // (E[ceil(T / h)] = sum_k P(T > k h), and P(T > k h) = e^{-k h / M} for k h < t, 0 beyond).
+    // The first launch succeeds with e^{-L/M}; later ones are i.i.d. with success e^{-(R+L)/M}, so by
+    // Wald E[charged] = S(L) + (1 - e^{-L/M}) e^{(R+L)/M} S(R + L).
+    const double m = 2, h = 1;
+    const auto expected = [&](double length, double restart, double min_steps) {
+        const auto s = [&](double t) {
+            const double k_end = std::ceil(t / h);
+            double sum = min_steps;
+            for (double k = min_steps; k < k_end; k += 1) sum += std::exp(-k * h / m);
+            return h * sum;
+        };
+        return s(length) + -std::expm1(-length / m) * std::exp((restart + length) / m) * s(restart + length);
+    };
+    // L = 2.5, R = 0.7: S(2.5) = 1 + e^{-0.5} + e^{-1} = 1.974410, S(3.2) = S(2.5) + e^{-1.5} = 2.197540,
+    // E = 1.974410 + 0.713495 x e^{1.6} x 2.197540 = 9.740440; with a 2 h minimum
+    // S(2.5) = 2 + e^{-1} = 2.367879, S(3.2) = 2.591010: E = 11.524416 (running time: 7.067930).
+    const Job job{.work_hours = 2.5, .checkpoint_interval_hours = 2.5, .restart_hours = 0.7};
+    CHECK(expected(2.5, 0.7, 0) == doctest::Approx(9.740440).epsilon(1e-6));
+    CHECK(expected(2.5, 0.7, 2) == doctest::Approx(11.524416).epsilon(1e-6));
+    // The plain Poisson loop, and the general loop (reached through a maximum lifetime that never bites).
+    for (const Poisson& model :
+         {Poisson{.mtbf_hours = m}, Poisson{.mtbf_hours = m, .rules = {.max_lifetime_hours = 1e9}}}) {
+        const auto r =
+            gputco::simulate_spot(job, model, {.billing_increment_hours = h}, {.paths = 40000, .seed = 21});
+        check_within_4se(r.charged_hours, expected(2.5, 0.7, 0), "hourly");
+        check_within_4se(r.billed_hours, gputco::expected_spot_time(job, m).billed_hours, "billed");
+        const auto with_minimum = gputco::simulate_spot(
+            job, model, {.billing_increment_hours = h, .minimum_billed_hours = 2 * h}, {.paths = 40000, .seed = 22});
+        check_within_4se(with_minimum.charged_hours, expected(2.5, 0.7, 2), "hourly, 2 h minimum");
+    }
+    // Both loops draw the same lifetimes: the same charges, path by path.
+    const auto plain = gputco::simulate_spot(job, Poisson{.mtbf_hours = m}, {.billing_increment_hours = h},
+                                             {.paths = 2000, .seed = 23});
+    const auto general = gputco::simulate_spot(job, Poisson{.mtbf_hours = m, .rules = {.max_lifetime_hours = 1e9}},
+                                               {.billing_increment_hours = h}, {.paths = 2000, .seed = 23});
+    for (std::size_t i = 0; i < plain.paths; ++i)
+        CHECK(plain.samples.charged_hours[i] == doctest::Approx(general.samples.charged_hours[i]));
+}
+
+TEST_CASE("billing: price-driven launches charge their rounding at the last step's price") {
+    // W = 20, tau = 2, delta = 0.15: 21.5 h of running in one launch.
+    const Job job{.work_hours = 20, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.15,
+                  .restart_hours = 0.2};
+    SUBCASE("constant price: hourly charges 22 h at 0.8") {
+        const auto r = gputco::simulate_spot(job, PriceDriven{.volatility_per_sqrt_hour = 0},
+                                             {.price_per_hour = 0.8, .billing_increment_hours = 1}, {.paths = 50});
+        CHECK(r.billed_hours.mean == doctest::Approx(21.5));
+        CHECK(r.charged_hours.mean == doctest::Approx(22.0));
+        CHECK(r.cost.mean == doctest::Approx(0.8 * 22.0));
+    }
+    SUBCASE("capped price: the same paths, the extra at most the cap per extra hour") {
+        const PriceDriven capped{.reversion_per_hour = 0.5, .volatility_per_sqrt_hour = 0.4,
+                                 .price_cap_per_hour = 1.2, .step_hours = 0.25};
+        const auto continuous = gputco::simulate_spot(job, capped, {.price_per_hour = 1.0}, {.paths = 3000, .seed = 4});
+        const auto hourly = gputco::simulate_spot(job, capped, {.price_per_hour = 1.0, .billing_increment_hours = 1},
+                                                  {.paths = 3000, .seed = 4});
+        CHECK(hourly.samples.billed_hours == continuous.samples.billed_hours);
+        CHECK(hourly.interruptions.mean > 0.5);
+        for (std::size_t i = 0; i < hourly.paths; ++i) {
+            const double extra_hours = hourly.samples.charged_hours[i] - hourly.samples.billed_hours[i];
+            const double extra_cost = hourly.samples.cost[i] - continuous.samples.cost[i];
+            CHECK(extra_hours >= 0.0);
+            CHECK(extra_hours <= hourly.samples.interruptions[i] + 1);  // under an hour per launch
+            CHECK(extra_cost >= 0.0);
+            CHECK(extra_cost <= 1.2 * extra_hours + 1e-9);  // no step of a launch is paid above the cap
+            if (extra_hours > 1e-9) CHECK(extra_cost > 0.0);
+        }
+        CHECK(hourly.charged_hours.mean > continuous.charged_hours.mean + 0.5);
+    }
+}
+
+TEST_CASE("SpotPricing::from_offering takes per-GPU prices and billing from the catalog") {
+    const auto& catalog = gputco::Catalog::builtin();
+    // p3.2xlarge, us-east-1: 1 V100, $3.06 on demand, $0.5197 spot, per second with a 60 s minimum.
+    const SpotPricing p3 = SpotPricing::from_offering(catalog.offering("aws", "p3.2xlarge", "us-east-1"));
+    CHECK(p3.price_per_hour == 0.5197);
+    CHECK(p3.on_demand_price_per_hour == 3.06);
+    CHECK(p3.billing_increment_hours == 1.0 / 3600);
+    CHECK(p3.minimum_billed_hours == 60.0 / 3600);
+    // p3.16xlarge: 8 GPUs, $24.48 and $4.8549 per instance-hour.
+    const SpotPricing p3_16 = SpotPricing::from_offering(catalog.offering("aws", "p3.16xlarge", "us-east-1"));
+    CHECK(p3_16.price_per_hour == doctest::Approx(4.8549 / 8));
+    CHECK(p3_16.on_demand_price_per_hour == doctest::Approx(24.48 / 8));
+
+    const Job job{.work_hours = 20, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1};
+    const auto r = gputco::simulate_spot(job, Poisson{.mtbf_hours = 5}, p3, {.paths = 1000, .seed = 3});
+    CHECK(r.effective_discount == doctest::Approx(1.0 - r.cost.mean / (3.06 * 20)));
+    for (std::size_t i = 0; i < r.paths; ++i) CHECK(r.samples.cost[i] == 0.5197 * r.samples.charged_hours[i]);
+
+    CHECK_THROWS_WITH_AS(SpotPricing::from_offering(catalog.offering("aws", "g5.xlarge", "us-east-1")),
+                         "offering.spot_hourly = \"none\": offering aws/us-east-1/g5.xlarge lists no spot price",
                          InvalidInput);
 }

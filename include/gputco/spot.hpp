@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "gputco/catalog.hpp"
 #include "gputco/checkpoint.hpp"
 #include "gputco/interruption.hpp"
 #include "gputco/job.hpp"
@@ -47,20 +48,37 @@ struct SimulationOptions {
     void validate() const;
 };
 
+/// Prices and billing granularity. Each launch (instance start to stop, restart included, capacity
+/// wait excluded) is billed on its own: its running time is rounded up to a whole number of
+/// `billing_increment_hours`, then raised to `minimum_billed_hours`; a launch within a relative 1e-9
+/// above a whole number of increments is taken as that number (so 60 s steps, inexact in hours, do
+/// not add a step to an exact multiple). The charged hours of a path sum its launches'. With both 0
+/// (the default) charged = billed running time exactly, and results are those of continuous billing.
 struct SpotPricing {
     double price_per_hour = 1.0;            ///< spot price (PriceDriven: the median of its price), > 0
     double on_demand_price_per_hour = 0;    ///< for effective_discount; 0 = unknown
+    double billing_increment_hours = 0;     ///< >= 0; 0 = continuous, 1.0 / 3600 = per second, 1 = hourly
+    double minimum_billed_hours = 0;        ///< >= 0; least charge of one launch, e.g. 1.0 / 60
     void validate() const;
+
+    /// The offering's per-GPU spot and on-demand prices and its billing increment and minimum (seconds
+    /// converted to hours). Throws InvalidInput naming offering.spot_hourly if it lists no spot price.
+    static SpotPricing from_offering(const Offering& offering);
 };
 
 /// One value per path, in path order.
 struct SpotSamples {
     std::vector<double> wall_hours, billed_hours, cost, interruptions, lost_work_hours;
+    /// Billed running time after each launch's rounding to the billing increment and minimum.
+    std::vector<double> charged_hours;
 };
 
+/// billed_hours is running time (work, writes, restarts); charged_hours the same after the billing
+/// rounding of SpotPricing. cost = charged_hours x price, or for PriceDriven the integral of the price
+/// over the running time plus each launch's rounding extra at the price of its last step.
 struct SpotResult {
     SpotSamples samples;
-    Summary wall_hours, billed_hours, cost, interruptions, lost_work_hours;
+    Summary wall_hours, billed_hours, cost, interruptions, lost_work_hours, charged_hours;
     double deadline_miss_probability = 0;        ///< share of paths with wall_hours > job.deadline_hours
     double effective_price_per_useful_hour = 0;  ///< mean cost / work_hours
     double effective_discount = 0;   ///< 1 - mean cost / (on-demand price * work_hours); NaN if unknown
