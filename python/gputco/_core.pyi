@@ -209,6 +209,8 @@ class SpotSamples:
     def interruptions(self) -> npt.NDArray[np.float64]: ...
     @property
     def lost_work_hours(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def charged_hours(self) -> npt.NDArray[np.float64]: ...
 
 class SpotResult:
     samples: SpotSamples
@@ -217,6 +219,7 @@ class SpotResult:
     cost: Summary
     interruptions: Summary
     lost_work_hours: Summary
+    charged_hours: Summary
     deadline_miss_probability: float
     effective_price_per_useful_hour: float
     effective_discount: float
@@ -229,11 +232,13 @@ class SpotResult:
 
 def simulate_spot(work_hours: float, mtbf_hours: Optional[float] = None,
                   checkpoint_interval_hours: Optional[float] = None, checkpoint_write_hours: float = 0.0,
-                  restart_hours: float = 0.0, capacity_wait_hours: float = 0.0, price_per_hour: float = 1.0,
-                  paths: int = 100000, seed: int = 0, threads: int = 0, *,
-                  on_demand_price_per_hour: float = 0.0, deadline_hours: float = ...,
+                  restart_hours: float = 0.0, capacity_wait_hours: float = 0.0,
+                  price_per_hour: Optional[float] = None, paths: int = 100000, seed: int = 0, threads: int = 0, *,
+                  on_demand_price_per_hour: Optional[float] = None, deadline_hours: float = ...,
                   model: Optional[InterruptionModel] = None, target_half_width: float = 0.0,
-                  max_paths: Optional[int] = None, confidence: float = 0.95) -> SpotResult: ...
+                  max_paths: Optional[int] = None, confidence: float = 0.95,
+                  billing_increment_hours: Optional[float] = None, minimum_billed_hours: Optional[float] = None,
+                  offering: Optional[Offering] = None) -> SpotResult: ...
 
 # ---------------------------------------------------------------- demand
 class Horizon:

@@ -8,7 +8,7 @@ from ._core import SpotResult
 
 __all__ = ["SAMPLE_COLUMNS"]
 
-SAMPLE_COLUMNS = ["wall_hours", "billed_hours", "cost", "interruptions", "lost_work_hours"]
+SAMPLE_COLUMNS = ["wall_hours", "billed_hours", "cost", "interruptions", "lost_work_hours", "charged_hours"]
 
 
 def _finite_or_none(value: float):

@@ -120,6 +120,9 @@ void register_spot(py::module_& m) {
                                [](const py::object& self) { return view_of(self.cast<const SpotSamples&>().interruptions, self); })
         .def_property_readonly("lost_work_hours", [](const py::object& self) {
             return view_of(self.cast<const SpotSamples&>().lost_work_hours, self);
+        })
+        .def_property_readonly("charged_hours", [](const py::object& self) {
+            return view_of(self.cast<const SpotSamples&>().charged_hours, self);
         });
 
     py::class_<SpotResult>(m, "SpotResult", "Samples and summaries of a spot Monte Carlo run.")
@@ -129,6 +132,7 @@ void register_spot(py::module_& m) {
         .def_readonly("cost", &SpotResult::cost)
         .def_readonly("interruptions", &SpotResult::interruptions)
         .def_readonly("lost_work_hours", &SpotResult::lost_work_hours)
+        .def_readonly("charged_hours", &SpotResult::charged_hours)
         .def_readonly("deadline_miss_probability", &SpotResult::deadline_miss_probability)
         .def_readonly("effective_price_per_useful_hour", &SpotResult::effective_price_per_useful_hour)
         .def_readonly("effective_discount", &SpotResult::effective_discount)
@@ -144,10 +148,12 @@ void register_spot(py::module_& m) {
     m.def(
         "simulate_spot",
         [](double work_hours, std::optional<double> mtbf_hours, std::optional<double> checkpoint_interval_hours,
-           double checkpoint_write_hours, double restart_hours, double capacity_wait_hours, double price_per_hour,
-           std::size_t paths, std::uint64_t seed, unsigned threads, double on_demand_price_per_hour,
-           double deadline_hours, std::optional<InterruptionModel> model, double target_half_width,
-           std::optional<std::size_t> max_paths, double confidence) {
+           double checkpoint_write_hours, double restart_hours, double capacity_wait_hours,
+           std::optional<double> price_per_hour, std::size_t paths, std::uint64_t seed, unsigned threads,
+           std::optional<double> on_demand_price_per_hour, double deadline_hours,
+           std::optional<InterruptionModel> model, double target_half_width, std::optional<std::size_t> max_paths,
+           double confidence, std::optional<double> billing_increment_hours,
+           std::optional<double> minimum_billed_hours, const std::optional<Offering>& offering) {
             if (model && mtbf_hours)
                 fail("mtbf_hours", *mtbf_hours, "give either mtbf_hours or model, not both");
             if (!model && !mtbf_hours) throw InvalidInput("mtbf_hours = None: required unless model is given");
@@ -166,9 +172,20 @@ void register_spot(py::module_& m) {
                     throw InvalidInput("checkpoint_interval_hours = None: required unless the model is Poisson");
                 job.checkpoint_interval_hours = optimal_checkpoint_interval(checkpoint_write_hours, poisson->mtbf_hours);
             }
+            // The offering fills what the keywords leave out; without one the defaults are $1/h,
+            // unknown on-demand price and continuous billing.
             SpotPricing pricing;
-            pricing.price_per_hour = price_per_hour;
-            pricing.on_demand_price_per_hour = on_demand_price_per_hour;
+            if (offering && !price_per_hour) {
+                pricing = SpotPricing::from_offering(*offering);  // needs the offering's spot price
+            } else if (offering) {
+                pricing.on_demand_price_per_hour = offering->on_demand_per_gpu_hour();
+                pricing.billing_increment_hours = offering->billing_increment_seconds / 3600.0;
+                pricing.minimum_billed_hours = offering->minimum_billed_seconds / 3600.0;
+            }
+            if (price_per_hour) pricing.price_per_hour = *price_per_hour;
+            if (on_demand_price_per_hour) pricing.on_demand_price_per_hour = *on_demand_price_per_hour;
+            if (billing_increment_hours) pricing.billing_increment_hours = *billing_increment_hours;
+            if (minimum_billed_hours) pricing.minimum_billed_hours = *minimum_billed_hours;
             SimulationOptions options;
             options.paths = paths;
             options.seed = seed;
@@ -181,14 +198,20 @@ void register_spot(py::module_& m) {
         },
         py::arg("work_hours"), py::arg("mtbf_hours") = py::none(),
         py::arg("checkpoint_interval_hours") = py::none(), py::arg("checkpoint_write_hours") = 0.0,
-        py::arg("restart_hours") = 0.0, py::arg("capacity_wait_hours") = 0.0, py::arg("price_per_hour") = 1.0,
+        py::arg("restart_hours") = 0.0, py::arg("capacity_wait_hours") = 0.0, py::arg("price_per_hour") = py::none(),
         py::arg("paths") = std::size_t{100000}, py::arg("seed") = std::uint64_t{0}, py::arg("threads") = 0u,
-        py::kw_only(), py::arg("on_demand_price_per_hour") = 0.0, py::arg("deadline_hours") = inf,
+        py::kw_only(), py::arg("on_demand_price_per_hour") = py::none(), py::arg("deadline_hours") = inf,
         py::arg("model") = py::none(), py::arg("target_half_width") = 0.0,
         py::arg("max_paths") = py::none(), py::arg("confidence") = 0.95,
+        py::arg("billing_increment_hours") = py::none(), py::arg("minimum_billed_hours") = py::none(),
+        py::arg("offering") = py::none(),
         "Monte Carlo of a checkpointed job on spot capacity. Interruptions are Poisson(mtbf_hours) unless "
         "`model` (Poisson, Weibull, Trace, PriceDriven) is given; without checkpoint_interval_hours the "
-        "optimal interval for the Poisson MTBF is used. Releases the GIL; Ctrl-C stops it.");
+        "optimal interval for the Poisson MTBF is used. Each launch is charged its running time rounded up "
+        "to billing_increment_hours, at least minimum_billed_hours (both 0 = continuous, the default). "
+        "`offering` supplies the per-GPU spot and on-demand prices and the billing increment and minimum; "
+        "keywords given as well override it. Without either, price_per_hour is 1. Releases the GIL; Ctrl-C "
+        "stops it.");
 }
 
 }  // namespace gputco::python

@@ -183,3 +183,54 @@ def test_python_signal_handler_error_propagates():
         timer.join()
     finally:
         signal.signal(signal.SIGUSR1, previous)
+
+
+def test_continuous_billing_by_default_charges_the_running_time(result):
+    np.testing.assert_array_equal(result.samples.charged_hours, result.samples.billed_hours)
+    assert result.charged_hours.mean == result.billed_hours.mean
+    assert result.summary()["charged_hours"] == result.summary()["billed_hours"]
+    np.testing.assert_array_equal(result.to_frame()["charged_hours"], result.samples.billed_hours)
+
+
+def test_hourly_billing_rounds_each_launch_by_hand():
+    # W = 20, tau = 2, R = 0.5, every launch lives 5.2 h: 4 launches of 5.2 h (2 segments each, the rest
+    # lost), then R + 2 segments = 4.5 h. Billed 4 x 5.2 + 4.5 = 25.3; hourly 4 x 6 + 5 = 29; at $3/h 87.
+    job = dict(work_hours=20, checkpoint_interval_hours=2, restart_hours=0.5, model=gputco.Trace([5.2]), paths=10)
+    hourly = gputco.simulate_spot(**job, price_per_hour=3, billing_increment_hours=1)
+    assert hourly.billed_hours.mean == pytest.approx(25.3)
+    assert hourly.charged_hours.mean == pytest.approx(29.0)
+    assert hourly.cost.mean == pytest.approx(87.0)
+    # A 5.5 h minimum lifts only the last launch: 4 x 6 + 5.5.
+    floored = gputco.simulate_spot(**job, billing_increment_hours=1, minimum_billed_hours=5.5)
+    assert floored.charged_hours.mean == pytest.approx(29.5)
+    frame = hourly.to_frame()
+    np.testing.assert_allclose(frame["cost"], frame["charged_hours"] * 3, rtol=1e-15)
+
+
+def test_offering_supplies_prices_and_billing():
+    p3 = gputco.catalog().offering("aws", "p3.2xlarge", "us-east-1")  # $0.5197 spot, $3.06, per second, 60 s min
+    from_offering = gputco.simulate_spot(**JOB, paths=2048, seed=9, offering=p3)
+    explicit = gputco.simulate_spot(**JOB, paths=2048, seed=9, price_per_hour=0.5197, on_demand_price_per_hour=3.06,
+                                    billing_increment_hours=1 / 3600, minimum_billed_hours=60 / 3600)
+    np.testing.assert_array_equal(from_offering.samples.cost, explicit.samples.cost)
+    assert from_offering.effective_discount == pytest.approx(1 - from_offering.cost.mean / (3.06 * 500))
+    assert (from_offering.samples.charged_hours > from_offering.samples.billed_hours).all()
+    # Keywords override the offering: continuous billing at the offering's prices.
+    continuous = gputco.simulate_spot(**JOB, paths=2048, seed=9, offering=p3, billing_increment_hours=0,
+                                      minimum_billed_hours=0)
+    np.testing.assert_array_equal(continuous.samples.charged_hours, continuous.samples.billed_hours)
+    np.testing.assert_array_equal(continuous.samples.cost, continuous.samples.billed_hours * 0.5197)
+
+    g5 = gputco.catalog().offering("aws", "g5.xlarge", "us-east-1")
+    with pytest.raises(ValueError, match='^offering.spot_hourly = "none": offering aws/us-east-1/g5.xlarge lists '
+                                         'no spot price$'):
+        gputco.simulate_spot(**JOB, paths=1024, offering=g5)
+    priced = gputco.simulate_spot(**JOB, paths=1024, offering=g5, price_per_hour=0.4)
+    assert priced.effective_discount == pytest.approx(1 - priced.cost.mean / (1.006 * 500))
+
+
+def test_bad_billing_is_rejected_with_the_field():
+    with pytest.raises(ValueError, match=r"^pricing.billing_increment_hours = -1: must be finite and >= 0$"):
+        gputco.simulate_spot(**JOB, paths=1024, billing_increment_hours=-1)
+    with pytest.raises(ValueError, match=r"^pricing.minimum_billed_hours = inf: must be finite and >= 0$"):
+        gputco.simulate_spot(**JOB, paths=1024, minimum_billed_hours=float("inf"))
