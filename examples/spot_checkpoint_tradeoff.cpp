@@ -9,6 +9,8 @@
 // Reserved: an ASSUMPTION of a 3-year commitment at 52% off on-demand (the A100 3-year figure quoted in the
 // project's seed material), i.e. $1.9664, and that the commitment is fully used by other work too.
 // Job: W = 2,000 h of work, checkpoint write 6 min, restart 15 min, 30 min wait for capacity per interruption.
+// Billing is continuous in the table; one extra pair of runs at MTBF 2 h compares AWS's per-second billing
+// (60 s minimum) with hourly billing, where every interrupted launch pays for its unused part-hour.
 //
 // Usage: spot_checkpoint_tradeoff [--json]
 #include <cstring>
@@ -61,6 +63,25 @@ int main(int argc, char** argv) {
                         r.wall_hours.mean, r.wall_hours.p95, r.interruptions.mean, r.effective_discount});
     }
 
+    // Same seed for both: the same paths, only the billing differs.
+    constexpr double billing_mtbf = 2.0;
+    const gputco::Job billing_job{.work_hours = work_hours,
+                                  .checkpoint_interval_hours = gputco::optimal_checkpoint_interval(0.1, billing_mtbf),
+                                  .checkpoint_write_hours = 0.1,
+                                  .restart_hours = 0.25,
+                                  .capacity_wait_hours = 0.5};
+    const auto billed_as = [&](double increment_hours, double minimum_hours) {
+        return gputco::simulate_spot(billing_job, gputco::Poisson{.mtbf_hours = billing_mtbf},
+                                     {.price_per_hour = spot_per_hour,
+                                      .on_demand_price_per_hour = on_demand_per_hour,
+                                      .billing_increment_hours = increment_hours,
+                                      .minimum_billed_hours = minimum_hours},
+                                     {.paths = 2000, .seed = 100})
+            .cost.mean;
+    };
+    const double per_second_cost = billed_as(1.0 / 3600, 60.0 / 3600);
+    const double hourly_cost = billed_as(1.0, 0.0);
+
     if (json) {
         fmt::print("{{\"work_hours\": {}, \"on_demand_per_hour\": {:.4f}, \"spot_per_hour\": {:.4f}, "
                    "\"reserved_discount_assumed\": {}, \"on_demand_cost\": {:.2f}, \"reserved_cost\": {:.2f}, "
@@ -78,7 +99,9 @@ int main(int argc, char** argv) {
                        w.spot_ci_low, w.spot_ci_high, w.spot_p95, w.wall_mean, w.wall_p95, w.interruptions_mean,
                        w.saving_vs_on_demand);
         }
-        fmt::print("]}}\n");
+        fmt::print("], \"billing_mtbf_hours\": {}, \"per_second_billing_cost_mean\": {:.2f}, "
+                   "\"hourly_billing_cost_mean\": {:.2f}}}\n",
+                   billing_mtbf, per_second_cost, hourly_cost);
         return 0;
     }
 
@@ -109,5 +132,7 @@ int main(int argc, char** argv) {
                    reserved_wins->mtbf_hours);
     else
         fmt::print("The reserved price (${:.0f}) beats spot's P95 cost at none of these MTBFs.\n", reserved_cost);
+    fmt::print("Billing granularity at MTBF = {:.3g} h: per second (60 s minimum) ${:.0f}, hourly ${:.0f} (+{:.1f}%).\n",
+               billing_mtbf, per_second_cost, hourly_cost, 100 * (hourly_cost / per_second_cost - 1));
     return 0;
 }
