@@ -132,7 +132,8 @@ int main(int argc, char** argv) {
                    reserved_wins->mtbf_hours);
     else
         fmt::print("The reserved price (${:.0f}) beats spot's P95 cost at none of these MTBFs.\n", reserved_cost);
-    fmt::print("Billing granularity at MTBF = {:.3g} h: per second (60 s minimum) ${:.0f}, hourly ${:.0f} (+{:.1f}%).\n",
+    fmt::print("Billing granularity at MTBF = {:.3g} h: per second (60 s minimum) ${:.0f}, hourly ${:.0f} "
+               "(+{:.1f}%).\n",
                billing_mtbf, per_second_cost, hourly_cost, 100 * (hourly_cost / per_second_cost - 1));
     return 0;
 }
