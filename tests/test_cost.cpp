@@ -353,3 +353,16 @@ TEST_CASE("bad ownership terms are rejected with the field, value and rule") {
     CHECK_THROWS_WITH_AS(evaluate(bad, demand, a100_offering()), "owned.idle_power_fraction = 1.5: must be in [0, 1]",
                          InvalidInput);
 }
+
+TEST_CASE("spot_tranche charges each launch's billing rounding") {
+    const Job job{.work_hours = 50, .checkpoint_interval_hours = 1, .checkpoint_write_hours = 0.05,
+                  .restart_hours = 0.1};
+    SpotPricing hourly;
+    hourly.billing_increment_hours = 1.0;
+    const SpotResult continuous = simulate_spot(job, Poisson{.mtbf_hours = 3}, {}, {.paths = 2000, .seed = 3});
+    const SpotResult rounded = simulate_spot(job, Poisson{.mtbf_hours = 3}, hourly, {.paths = 2000, .seed = 3});
+    // Same paths (same seed), so the hourly rounding only adds: each launch charged up to a whole hour.
+    CHECK(spot_tranche(continuous, job).overhead == Approx(continuous.billed_hours.mean / 50));
+    CHECK(spot_tranche(rounded, job).overhead == Approx(rounded.charged_hours.mean / 50));
+    CHECK(spot_tranche(rounded, job).overhead > spot_tranche(continuous, job).overhead);
+}

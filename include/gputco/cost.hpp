@@ -25,22 +25,23 @@ struct EvaluationOptions {
 CostReport evaluate(const Strategy& strategy, const DemandProfile& demand, const Offering& offering,
                     const EvaluationOptions& options = {});
 
-/// A spot tranche whose overhead comes from a simulation of `job`: billed hours per useful hour,
-/// the mean for the cost and each path's for the spread of the total. The price stays the offering's
+/// A spot tranche whose overhead comes from a simulation of `job`: charged hours (running time with
+/// each launch rounded to the billing increment) per useful hour, the mean for the cost and each
+/// path's for the spread of the total. The price stays the offering's
 /// spot price unless set afterwards.
 ///
 ///   const SpotResult sim = simulate_spot(job, Poisson{.mtbf_hours = 20});
 ///   const Mix mix{{{0.7, Reserved{.term_years = 3}}, {0.2, spot_tranche(sim, job)}, {0.1, OnDemand{}}}};
 inline SpotTranche spot_tranche(const SpotResult& result, const Job& job, double availability = 1.0) {
     job.validate();
-    require(!result.samples.billed_hours.empty(), "spot_result.samples.billed_hours.size", 0,
-            "must be >= 1 (run simulate_spot first)");
+    const auto& charged = result.samples.charged_hours;
+    require(!charged.empty(), "spot_result.samples.charged_hours.size", 0, "must be >= 1 (run simulate_spot first)");
     SpotTranche tranche;
     tranche.availability = require_fraction("spot.availability", availability);
-    tranche.overhead_samples.resize(result.samples.billed_hours.size());
-    std::transform(result.samples.billed_hours.begin(), result.samples.billed_hours.end(),
-                   tranche.overhead_samples.begin(), [&](double billed) { return billed / job.work_hours; });
-    tranche.overhead = result.billed_hours.mean / job.work_hours;
+    tranche.overhead_samples.resize(charged.size());
+    std::transform(charged.begin(), charged.end(), tranche.overhead_samples.begin(),
+                   [&](double hours) { return hours / job.work_hours; });
+    tranche.overhead = result.charged_hours.mean / job.work_hours;
     return tranche;
 }
 
