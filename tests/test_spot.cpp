@@ -36,6 +36,19 @@ Weibull fixed_lifetime(double hours, ProviderRules rules = {}) {
     return Weibull{.shape = 1, .scale_hours = 1e-12, .rules = rules};
 }
 
+// A 40-hour job used where the model, not the job, is under test.
+Job small_job() {
+    return Job{.work_hours = 40, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
+               .restart_hours = 0.25, .capacity_wait_hours = 0.5};
+}
+
+// One model of each engine path: the fast Poisson loop, the general loop with provider rules, the price grid.
+std::vector<gputco::InterruptionModel> one_of_each_model() {
+    return {Poisson{.mtbf_hours = 5}, Weibull{.shape = 0.7, .scale_hours = 5, .rules = gputco::aws_rules()},
+            PriceDriven{.reversion_per_hour = 0.5, .volatility_per_sqrt_hour = 0.3, .price_cap_per_hour = 1.3,
+                        .step_hours = 0.25}};
+}
+
 }  // namespace
 
 TEST_CASE("Monte Carlo means agree with Daly's closed form over a grid of MTBF and job shapes") {
@@ -124,13 +137,8 @@ TEST_CASE("no interruptions: billed = wall = W + n delta exactly") {
 }
 
 TEST_CASE("identical samples with 1, 2 and 8 threads") {
-    const Job job{.work_hours = 40, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
-                  .restart_hours = 0.25, .capacity_wait_hours = 0.5};
-    for (const gputco::InterruptionModel& model :
-         {gputco::InterruptionModel{Poisson{.mtbf_hours = 5}},
-          gputco::InterruptionModel{Weibull{.shape = 0.7, .scale_hours = 5, .rules = gputco::aws_rules()}},
-          gputco::InterruptionModel{PriceDriven{.reversion_per_hour = 0.5, .volatility_per_sqrt_hour = 0.3,
-                                                .price_cap_per_hour = 1.3, .step_hours = 0.25}}}) {
+    const Job job = small_job();
+    for (const gputco::InterruptionModel& model : one_of_each_model()) {
         const auto one = gputco::simulate_spot(job, model, {}, {.paths = 5000, .seed = 99, .threads = 1});
         const auto two = gputco::simulate_spot(job, model, {}, {.paths = 5000, .seed = 99, .threads = 2});
         const auto eight = gputco::simulate_spot(job, model, {}, {.paths = 5000, .seed = 99, .threads = 8});
@@ -361,13 +369,8 @@ TEST_CASE("simulate_spot rejects bad input with exact messages") {
 }
 
 TEST_CASE("billing: continuous by default, charged = billed bit for bit under every model") {
-    const Job job{.work_hours = 40, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
-                  .restart_hours = 0.25, .capacity_wait_hours = 0.5};
-    for (const gputco::InterruptionModel& model :
-         {gputco::InterruptionModel{Poisson{.mtbf_hours = 5}},
-          gputco::InterruptionModel{Weibull{.shape = 0.7, .scale_hours = 5, .rules = gputco::aws_rules()}},
-          gputco::InterruptionModel{PriceDriven{.reversion_per_hour = 0.5, .volatility_per_sqrt_hour = 0.3,
-                                                .price_cap_per_hour = 1.3, .step_hours = 0.25}}}) {
+    const Job job = small_job();
+    for (const gputco::InterruptionModel& model : one_of_each_model()) {
         const auto r = gputco::simulate_spot(job, model, {}, {.paths = 3000, .seed = 12});
         REQUIRE(r.samples.charged_hours.size() == 3000);
         CHECK(r.samples.charged_hours == r.samples.billed_hours);

@@ -1,10 +1,22 @@
 #pragma once
 // One function per concern, each defined in its own register_<concern>.cpp.
+#include <optional>
+
 #include <pybind11/pybind11.h>
+
+#include <gputco/cost.hpp>
 
 namespace gputco::python {
 
 namespace py = pybind11;
+
+/// The options of evaluate() from the keyword arguments every cost entry point takes.
+inline EvaluationOptions evaluation_options(const std::optional<Discounts>& discounts, double annual_discount_rate) {
+    EvaluationOptions options;
+    if (discounts) options.discounts = *discounts;
+    options.annual_discount_rate = annual_discount_rate;
+    return options;
+}
 
 void register_errors(py::module_& m);
 void register_catalog(py::module_& m);

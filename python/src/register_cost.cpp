@@ -139,9 +139,7 @@ void register_cost(py::module_& m) {
         "evaluate",
         [](const Strategy& strategy, const DemandProfile& demand, const Offering& offering,
            const std::optional<Discounts>& discounts, double annual_discount_rate) {
-            EvaluationOptions options;
-            if (discounts) options.discounts = *discounts;
-            options.annual_discount_rate = annual_discount_rate;
+            const EvaluationOptions options = evaluation_options(discounts, annual_discount_rate);
             py::gil_scoped_release release;
             return evaluate(strategy, demand, offering, options);
         },

@@ -28,9 +28,7 @@ void register_optimise(py::module_& m) {
         "optimal_reservation",
         [](const DemandProfile& demand, const Offering& offering, const Reserved& reserved,
            const std::optional<Discounts>& discounts, double annual_discount_rate) {
-            EvaluationOptions options;
-            if (discounts) options.discounts = *discounts;
-            options.annual_discount_rate = annual_discount_rate;
+            const EvaluationOptions options = evaluation_options(discounts, annual_discount_rate);
             py::gil_scoped_release release;
             return optimal_reservation(demand, offering, reserved, options);
         },
