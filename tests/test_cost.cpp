@@ -266,14 +266,6 @@ TEST_CASE("70% reserved / 20% spot / 10% on-demand over 3 years, spot overhead f
     CHECK(report.strategy == "70% reserved 3y all_upfront + 20% spot + 10% on-demand");
 }
 
-TEST_CASE("money is printed with thousands separators") {
-    CHECK(format_money(1234567.891) == "1,234,567.89");
-    CHECK(format_money(-42000, 0) == "-42,000");
-    CHECK(format_money(999.995) == "1,000.00");  // rounds before grouping
-    CHECK(format_money(-0.001) == "0.00");       // no negative zero
-    CHECK(format_money(12.5, 1) == "12.5");
-}
-
 namespace {
 /// An owned A100: $20,000, 3-year life, resold at 10%; 500 W busy, 30% idle, PUE 1.5, $0.10/kWh, so a
 /// busy GPU-hour of power costs 0.5 kW × 1.5 × 0.10 = $0.075 and an idle one $0.0225; colocation $100

@@ -1,0 +1,62 @@
+#include <doctest/doctest.h>
+
+#include "gputco/report.hpp"
+
+using namespace gputco;
+
+namespace {
+/// Two months by hand: 1,000 upfront and 500 on demand, then 500 on demand less a 100 credit.
+CostReport two_months() {
+    CostReport r;
+    r.strategy = "100% reserved 1y all_upfront";
+    r.offering = "testcloud/test-1/gpu1";
+    r.currency = "USD";
+    r.horizon_months = 2;
+    r.months = {MonthlyCashFlow{.month = 0, .upfront = 1000, .on_demand = 500, .total = 1500},
+                MonthlyCashFlow{.month = 1, .on_demand = 500, .credits = -100, .total = 400}};
+    r.total = 1900;
+    r.baseline_total = 2500;
+    r.savings = 600;
+    r.savings_fraction = 0.24;
+    r.break_even_utilisation = 0.48;
+    r.break_even_month = 2;
+    r.assumptions = {"a hand-made report"};
+    return r;
+}
+}  // namespace
+
+TEST_CASE("money is printed with thousands separators") {
+    CHECK(format_money(1234567.891) == "1,234,567.89");
+    CHECK(format_money(-42000, 0) == "-42,000");
+    CHECK(format_money(999.995) == "1,000.00");  // rounds before grouping
+    CHECK(format_money(-0.001) == "0.00");       // no negative zero
+    CHECK(format_money(12.5, 1) == "12.5");
+    CHECK(format_money(std::nan("")) == "nan");
+}
+
+TEST_CASE("credits_total sums the credits category") {
+    CHECK(two_months().credits_total() == -100.0);
+}
+
+TEST_CASE("the table shows assumptions, totals, savings, break-even and yearly flows") {
+    const std::string table = fmt::format("{}", two_months());
+    CHECK(table.find("Strategy: 100% reserved 1y all_upfront") != std::string::npos);
+    CHECK(table.find("  - a hand-made report") != std::string::npos);
+    CHECK(table.find("1,900.00") != std::string::npos);
+    CHECK(table.find("(24.0%)") != std::string::npos);
+    CHECK(table.find("48.0%") != std::string::npos);
+    // One yearly row: upfront 1,000, on-demand 1,000, credits −100, total 1,900.
+    CHECK(table.find("    1       1,000.00           0.00       1,000.00           0.00        -100.00           0.00       1,900.00") !=
+          std::string::npos);
+}
+
+TEST_CASE("JSON and CSV carry every month") {
+    const CostReport r = two_months();
+    const std::string json = r.to_json();
+    CHECK(json.find("\"break_even_month\": 2") != std::string::npos);
+    CHECK(json.find("\"spread\": null") != std::string::npos);
+    CHECK(json.find("\"credits\": -100.0") != std::string::npos);
+    const std::string csv = r.to_csv();
+    CHECK(csv.find("\n0,1000,0,500,0,0,1500,") != std::string::npos);
+    CHECK(csv.find("\n1,0,0,500,0,-100,400,") != std::string::npos);
+}

@@ -1,0 +1,21 @@
+#include <doctest/doctest.h>
+
+#include "gputco/time.hpp"
+
+using namespace gputco;
+
+TEST_CASE("horizons count whole 730-hour months") {
+    const Horizon three_years = Horizon::years(3);
+    CHECK(three_years.month_count() == 36);
+    CHECK(three_years.hour_count() == 26280);  // 36 × 730
+    CHECK(three_years.hours() == 26280.0);
+    CHECK(three_years.years_span() == 3.0);
+    CHECK(Horizon::months(18).years_span() == 1.5);
+    CHECK(Horizon::months(12) == Horizon::years(1));
+    CHECK(hours_per_year == 12 * hours_per_month);  // 8,760 = 12 × 730
+}
+
+TEST_CASE("non-positive horizons are rejected") {
+    CHECK_THROWS_WITH_AS(Horizon::years(-1), "horizon.years = -1: must be > 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(Horizon::months(0), "horizon.months = 0: must be > 0", InvalidInput);
+}
