@@ -110,7 +110,8 @@ void print_text(const std::vector<Figure>& figures) {
     for (const Figure& f : figures) {
         fmt::print("[{}] {}\n", f.id, f.claim);
         fmt::print("    seed: {:<22} model: {:<22} {}\n", f.seed_value ? show(*f.seed_value, f.unit) : "—",
-                   show(f.model_value, f.unit), f.consistent ? "consistent" : "INCONSISTENT (audit)");
+                   show(f.model_value, f.unit),
+                   !f.seed_value ? "(model figure)" : f.consistent ? "consistent" : "INCONSISTENT (audit)");
         for (const auto& a : f.assumptions) fmt::print("    - {}\n", a);
         fmt::print("\n");
     }
