@@ -650,15 +650,15 @@ SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const S
     Summary* targets[] = {&result.wall_hours, &result.billed_hours, &result.cost, &result.interruptions,
                           &result.lost_work_hours};
     {
-        std::vector<std::jthread> helpers;
-        const unsigned helper_count = std::min(threads, 5u) - 1;
-        for (unsigned h = 0; h < helper_count; ++h) {
-            helpers.emplace_back([&, h] {
-                for (unsigned k = h + 1; k < 5; k += helper_count + 1)
+        std::vector<std::jthread> workers;
+        const unsigned worker_count = std::min(threads, 5u) - 1;
+        for (unsigned h = 0; h < worker_count; ++h) {
+            workers.emplace_back([&, h] {
+                for (unsigned k = h + 1; k < 5; k += worker_count + 1)
                     *targets[k] = summarize(*series[k], options.confidence);
             });
         }
-        for (unsigned k = 0; k < 5; k += helper_count + 1) *targets[k] = summarize(*series[k], options.confidence);
+        for (unsigned k = 0; k < 5; k += worker_count + 1) *targets[k] = summarize(*series[k], options.confidence);
     }
     // Continuous billing: the charged samples are the billed ones, bit for bit; no second summary.
     result.charged_hours = make_billing(pricing).continuous() ? result.billed_hours
