@@ -1,0 +1,162 @@
+#pragma once
+// Deadline-aware use of spot capacity (Wu, Chiang, Zhu, Stoica, Yang, "Can't Be Late: Optimizing
+// Spot Instance Savings under Deadlines", NSDI'24). A job needs C0 hours of compute before a deadline
+// R0. Time runs in ticks; in each tick spot capacity is available or not, and a policy picks spot,
+// on-demand or nothing for the whole tick.
+//
+//   const DeadlineJob job{.compute_hours = 48, .deadline_hours = 72, .changeover_hours = 1};
+//   const auto trace = SpotAvailability::markov({.mean_up_hours = 10, .mean_down_hours = 3}, 72, 1.0, 42);
+//   const DeadlineResult r = simulate_deadline(job, trace, DeadlinePolicy::uniform_progress, 0.9701, 3.06);
+//   r.cost; r.met_deadline; r.decisions;   // one decision per tick, for plots
+//
+// Model, all in whole ticks so that every figure is exact:
+// - A launch (a switch into spot or on-demand from anything else, or a spot relaunch after a
+//   preemption) costs `changeover_hours` of billed time with no progress. A new launch replaces what is
+//   left of an earlier launch's changeover (overheads do not stack).
+// - Spot running in tick k keeps running in tick k + 1 if spot is available then; otherwise it is
+//   preempted at the boundary.
+// - Every tick of a running instance is billed in full at its price, the tick in which the job
+//   finishes included. The job finishes at the end of the tick that completes its compute.
+// - The policies see only the availability of the current tick (omniscient_cost() sees the whole trace).
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "gputco/statistics.hpp"
+
+namespace gputco {
+
+/// A job with a deadline. All four durations must be whole numbers of ticks (within a relative 1e-9),
+/// so choose a finer tick for a fractional changeover (e.g. 0.1 h ticks for a 0.2 h changeover).
+struct DeadlineJob {
+    double compute_hours = 0;     ///< C0: compute the job needs, > 0
+    double deadline_hours = 0;    ///< R0: from the start, >= compute_hours + changeover_hours
+    double changeover_hours = 0;  ///< d: no-progress time of every launch, billed, >= 0
+    double tick_hours = 1;        ///< length of one decision step, > 0
+
+    /// Throws InvalidInput naming the first field that breaks its rule, e.g.
+    /// "deadline_job.compute_hours = -1: must be finite and > 0". A deadline shorter than
+    /// compute_hours + changeover_hours is infeasible even on demand and names deadline_job.deadline_hours.
+    void validate() const;
+
+    std::size_t compute_ticks() const;     ///< compute_hours / tick_hours (after validate())
+    std::size_t deadline_ticks() const;    ///< deadline_hours / tick_hours
+    std::size_t changeover_ticks() const;  ///< changeover_hours / tick_hours
+};
+
+/// Two-state (up/down) Markov process of spot availability: up and down periods are geometric in
+/// ticks with the given means, so each tick an up period ends with probability tick_hours / mean_up_hours.
+struct MarkovAvailability {
+    double mean_up_hours = 10;   ///< >= tick_hours
+    double mean_down_hours = 2;  ///< >= tick_hours
+
+    /// Throws InvalidInput, e.g. "markov.mean_up_hours = 0.5: must be >= tick_hours = 1".
+    void validate(double tick_hours) const;
+    /// Long-run share of ticks with spot available, mean_up / (mean_up + mean_down).
+    double availability_fraction() const { return mean_up_hours / (mean_up_hours + mean_down_hours); }
+};
+
+/// Whether spot capacity is available in each tick (index 0 = the tick starting at time 0).
+struct SpotAvailability {
+    std::vector<bool> available;
+
+    std::size_t ticks() const { return available.size(); }
+    /// Number of ticks with spot available.
+    std::size_t available_ticks() const;
+
+    /// Trace text, one tick per line: "1" (available) or "0". A line with commas is a CSV row whose
+    /// last field is the 0/1 value (e.g. "2024-01-01T00:00,1"); a first row whose last field is not
+    /// 0 or 1 is a header and skipped. Blank lines and lines starting with '#' are ignored.
+    /// Throws InvalidInput("availability line 3 = \"x\": must be 0 or 1"), or for no ticks at all.
+    static SpotAvailability from_text(std::string_view text);
+    /// Generated from `process` with Boost.Random on a xoshiro256++ stream: the same seed gives the
+    /// same trace everywhere. The first tick is up with probability availability_fraction().
+    static SpotAvailability markov(const MarkovAvailability& process, std::size_t ticks, double tick_hours,
+                                   std::uint64_t seed);
+    /// Spot available in each of `ticks` ticks.
+    static SpotAvailability always_available(std::size_t ticks);
+};
+
+enum class DeadlinePolicy {
+    /// Spot whenever available, else idle; on-demand for good from the first tick at which the
+    /// remaining time is <= remaining compute + d (the latest start from which on-demand still finishes).
+    greedy,
+    /// Uniform Progress: expected progress ep(t) = t C0 / R0, actual cp(t). In this order:
+    /// on on-demand, stay while cp(t) < ep(t + 2d); on spot, stay until preempted; otherwise (idle)
+    /// go on-demand for good if the remaining time is <= remaining compute + 2d (the paper's safety net
+    /// says <; with d = 0 a tick of idling at equality would miss), else spot if available, else
+    /// on-demand if cp(t) < ep(t), else idle.
+    uniform_progress,
+    /// On-demand from the first tick to the end: cost (C0 + d) x on-demand price.
+    on_demand_only,
+};
+
+/// What a policy runs in one tick.
+enum class TickDecision : std::uint8_t { none, spot, on_demand };
+
+std::string_view to_string(DeadlinePolicy policy);
+std::string_view to_string(TickDecision decision);
+
+struct DeadlineResult {
+    double cost = 0;             ///< spot_hours x spot price + on_demand_hours x on-demand price
+    double spot_hours = 0;       ///< billed spot time (changeovers included)
+    double on_demand_hours = 0;  ///< billed on-demand time (changeovers included)
+    double idle_hours = 0;       ///< ticks with nothing running, before the finish
+    std::size_t changeovers = 0;  ///< launches, the first one included
+    std::size_t preemptions = 0;  ///< spot instances lost because spot became unavailable
+    double finish_hours = 0;      ///< end of the tick in which the compute completed
+    bool met_deadline = false;    ///< finish_hours <= deadline_hours
+    /// The tick log, one entry per tick up to the finish: the decision, whether spot was available and
+    /// the compute done by the tick's end.
+    std::vector<TickDecision> decisions;
+    std::vector<bool> spot_available;
+    std::vector<double> progress_hours;
+};
+
+/// Runs `policy` over `availability`, which must cover the deadline (at least deadline_ticks() ticks).
+/// Throws InvalidInput for an invalid job, a short trace or a price that is not finite and > 0.
+DeadlineResult simulate_deadline(const DeadlineJob& job, const SpotAvailability& availability, DeadlinePolicy policy,
+                                 double spot_price_per_hour, double on_demand_price_per_hour);
+
+/// The least cost of any schedule that knows the whole trace in advance and finishes by the deadline,
+/// under the same model (launches, changeovers, whole-tick billing): exact, by dynamic programming over
+/// (tick, compute done, instance, changeover left), O(deadline_ticks x compute_ticks x changeover_ticks).
+/// A lower bound for every policy on the same trace.
+double omniscient_cost(const DeadlineJob& job, const SpotAvailability& availability, double spot_price_per_hour,
+                       double on_demand_price_per_hour);
+
+struct DeadlineSimulationOptions {
+    std::size_t paths = 1000;  ///< generated traces, > 0
+    std::uint64_t seed = 0;
+    double confidence = 0.95;  ///< of every Summary, in (0, 1)
+    bool omniscient = false;   ///< also summarise omniscient_cost() per trace (slower for long jobs)
+    void validate() const;
+};
+
+struct DeadlinePolicyOutcome {
+    DeadlinePolicy policy = DeadlinePolicy::greedy;
+    std::vector<double> cost_samples;  ///< one per path, in path order
+    Summary cost;
+    double deadline_miss_probability = 0;  ///< share of paths that finished after the deadline
+};
+
+struct DeadlineComparison {
+    std::vector<DeadlinePolicyOutcome> policies;  ///< in the order asked for
+    std::optional<Summary> omniscient_cost;       ///< if options.omniscient
+    std::size_t paths = 0;
+    std::uint64_t seed = 0;
+};
+
+/// Monte Carlo over `options.paths` traces generated by `process` (deadline_ticks() ticks each); every
+/// policy runs on the same traces. Single-threaded; path i's trace depends only on (seed, i), so the
+/// result for a seed never changes.
+DeadlineComparison compare_deadline_policies(const DeadlineJob& job, const MarkovAvailability& process,
+                                             double spot_price_per_hour, double on_demand_price_per_hour,
+                                             const DeadlineSimulationOptions& options = {},
+                                             const std::vector<DeadlinePolicy>& policies = {
+                                                 DeadlinePolicy::greedy, DeadlinePolicy::uniform_progress,
+                                                 DeadlinePolicy::on_demand_only});
+
+}  // namespace gputco

@@ -1,0 +1,348 @@
+// Deadline-aware spot policies: a tick-by-tick simulator shared by every policy, the omniscient
+// optimum by dynamic programming, and a seeded Monte Carlo over generated traces. See deadline.hpp.
+#include "gputco/deadline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include <boost/random/bernoulli_distribution.hpp>
+#include <fmt/format.h>
+
+#include "gputco/error.hpp"
+#include "gputco/random.hpp"
+
+namespace gputco {
+
+namespace {
+
+constexpr double max_ticks = 1e9;  // keeps tick counts exact and the simulation's memory sane
+
+// hours / tick_hours as a whole number; the caller has checked both are finite and hours >= 0.
+std::size_t ticks_of(double hours, double tick_hours) {
+    return static_cast<std::size_t>(std::round(hours / tick_hours));
+}
+
+void require_whole_ticks(std::string_view field, double hours, double tick_hours) {
+    const double ratio = hours / tick_hours;
+    require(ratio <= max_ticks, field, hours, fmt::format("must be at most 1e9 ticks (tick_hours = {})", tick_hours));
+    // Relative tolerance: 0.3 h in 0.1 h ticks is 2.9999999999999996 ticks in binary.
+    require(std::abs(ratio - std::round(ratio)) <= 1e-9 * std::max(1.0, ratio), field, hours,
+            fmt::format("must be a whole number of ticks (tick_hours = {})", tick_hours));
+}
+
+void require_prices(double spot_price_per_hour, double on_demand_price_per_hour) {
+    require_positive("spot_price_per_hour", spot_price_per_hour);
+    require_positive("on_demand_price_per_hour", on_demand_price_per_hour);
+}
+
+void require_covers_deadline(const SpotAvailability& availability, std::size_t deadline_ticks) {
+    require(availability.ticks() >= deadline_ticks, "availability.ticks", availability.ticks(),
+            fmt::format("must cover the deadline, >= {} ticks", deadline_ticks));
+}
+
+std::string_view trim(std::string_view s) {
+    const auto first = s.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos) return {};
+    const auto last = s.find_last_not_of(" \t\r");
+    return s.substr(first, last - first + 1);
+}
+
+// Path i's trace depends only on (seed, i).
+std::uint64_t path_seed(std::uint64_t seed, std::size_t path) {
+    return splitmix64(splitmix64(seed) ^ splitmix64(0xA0761D6478BD642FULL * (path + 1)));
+}
+
+// Integer state of one run; every duration is in ticks.
+struct RunState {
+    long long deadline = 0, compute = 0, changeover = 0;  // K, C, D
+    long long tick = 0;                                   // k: ticks elapsed
+    long long done = 0;                                   // compute ticks completed
+    long long changeover_left = 0;                        // of the current launch
+    TickDecision instance = TickDecision::none;           // what ran in the previous tick, if still there
+    bool committed = false;                               // on-demand for good
+
+    long long time_left() const { return deadline - tick; }
+    long long work_left() const { return compute - done; }
+    // cp(t) < ep(t + extra): done / C0 < (t + extra) / R0, in integers.
+    bool behind(long long extra_ticks) const { return done * deadline < (tick + extra_ticks) * compute; }
+};
+
+TickDecision greedy(RunState& s, bool available) {
+    if (!s.committed && s.time_left() <= s.work_left() + s.changeover) s.committed = true;
+    if (s.committed) return TickDecision::on_demand;
+    return available ? TickDecision::spot : TickDecision::none;
+}
+
+TickDecision uniform_progress(RunState& s, bool available) {
+    if (s.committed) return TickDecision::on_demand;
+    // Rule 3: hysteresis of 2d so that on-demand is not dropped the moment progress is on schedule.
+    if (s.instance == TickDecision::on_demand && s.behind(2 * s.changeover)) return TickDecision::on_demand;
+    if (s.instance == TickDecision::spot) return TickDecision::spot;  // rule 2: until preempted
+    // Idle from here (nothing running, just preempted, or leaving on-demand).
+    // Rule 4: 2d covers a spot launch followed at once by a preemption and an on-demand launch.
+    if (s.time_left() <= s.work_left() + 2 * s.changeover) {
+        s.committed = true;
+        return TickDecision::on_demand;
+    }
+    if (available) return TickDecision::spot;                    // rule 2
+    if (s.behind(0)) return TickDecision::on_demand;              // rule 1
+    return TickDecision::none;
+}
+
+}  // namespace
+
+void DeadlineJob::validate() const {
+    require_positive("deadline_job.compute_hours", compute_hours);
+    require_positive("deadline_job.deadline_hours", deadline_hours);
+    require_non_negative("deadline_job.changeover_hours", changeover_hours);
+    require_positive("deadline_job.tick_hours", tick_hours);
+    require_whole_ticks("deadline_job.compute_hours", compute_hours, tick_hours);
+    require_whole_ticks("deadline_job.deadline_hours", deadline_hours, tick_hours);
+    require_whole_ticks("deadline_job.changeover_hours", changeover_hours, tick_hours);
+    require(deadline_ticks() >= compute_ticks() + changeover_ticks(), "deadline_job.deadline_hours", deadline_hours,
+            fmt::format("must be >= compute_hours + changeover_hours = {} (infeasible even on demand)",
+                        compute_hours + changeover_hours));
+}
+
+std::size_t DeadlineJob::compute_ticks() const { return ticks_of(compute_hours, tick_hours); }
+std::size_t DeadlineJob::deadline_ticks() const { return ticks_of(deadline_hours, tick_hours); }
+std::size_t DeadlineJob::changeover_ticks() const { return ticks_of(changeover_hours, tick_hours); }
+
+void MarkovAvailability::validate(double tick_hours) const {
+    require_positive("tick_hours", tick_hours);
+    const std::string rule = fmt::format("must be >= tick_hours = {}", tick_hours);
+    require(std::isfinite(mean_up_hours) && mean_up_hours >= tick_hours, "markov.mean_up_hours", mean_up_hours, rule);
+    require(std::isfinite(mean_down_hours) && mean_down_hours >= tick_hours, "markov.mean_down_hours",
+            mean_down_hours, rule);
+}
+
+std::size_t SpotAvailability::available_ticks() const {
+    return static_cast<std::size_t>(std::count(available.begin(), available.end(), true));
+}
+
+SpotAvailability SpotAvailability::from_text(std::string_view text) {
+    SpotAvailability result;
+    std::size_t line_number = 0;
+    bool first_row = true;
+    while (!text.empty()) {
+        const auto end = text.find('\n');
+        const std::string_view raw = text.substr(0, end);
+        text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+        ++line_number;
+        const std::string_view line = trim(raw);
+        if (line.empty() || line.front() == '#') continue;
+        const auto comma = line.rfind(',');
+        const std::string_view value = trim(comma == std::string_view::npos ? line : line.substr(comma + 1));
+        const bool header_allowed = first_row && comma != std::string_view::npos;
+        first_row = false;
+        if (value == "1" || value == "0") {
+            result.available.push_back(value == "1");
+        } else if (!header_allowed) {
+            fail(fmt::format("availability line {}", line_number), line, "must be 0 or 1");
+        }
+    }
+    require(result.ticks() > 0, "availability.ticks", result.ticks(), "must be > 0");
+    return result;
+}
+
+SpotAvailability SpotAvailability::markov(const MarkovAvailability& process, std::size_t ticks, double tick_hours,
+                                          std::uint64_t seed) {
+    process.validate(tick_hours);
+    require(static_cast<double>(ticks) <= max_ticks, "ticks", ticks, "must be at most 1e9");
+    Xoshiro256pp engine(seed);
+    boost::random::bernoulli_distribution<double> start_up(process.availability_fraction());
+    boost::random::bernoulli_distribution<double> end_up(tick_hours / process.mean_up_hours);
+    boost::random::bernoulli_distribution<double> end_down(tick_hours / process.mean_down_hours);
+    SpotAvailability result;
+    result.available.resize(ticks);
+    bool up = start_up(engine);
+    for (std::size_t k = 0; k < ticks; ++k) {
+        result.available[k] = up;
+        if (up ? end_up(engine) : end_down(engine)) up = !up;
+    }
+    return result;
+}
+
+SpotAvailability SpotAvailability::always_available(std::size_t ticks) {
+    return SpotAvailability{std::vector<bool>(ticks, true)};
+}
+
+std::string_view to_string(DeadlinePolicy policy) {
+    switch (policy) {
+        case DeadlinePolicy::greedy: return "greedy";
+        case DeadlinePolicy::uniform_progress: return "uniform_progress";
+        case DeadlinePolicy::on_demand_only: return "on_demand_only";
+    }
+    return "unknown";
+}
+
+std::string_view to_string(TickDecision decision) {
+    switch (decision) {
+        case TickDecision::none: return "none";
+        case TickDecision::spot: return "spot";
+        case TickDecision::on_demand: return "on_demand";
+    }
+    return "unknown";
+}
+
+DeadlineResult simulate_deadline(const DeadlineJob& job, const SpotAvailability& availability, DeadlinePolicy policy,
+                                 double spot_price_per_hour, double on_demand_price_per_hour) {
+    job.validate();
+    require_prices(spot_price_per_hour, on_demand_price_per_hour);
+    require_covers_deadline(availability, job.deadline_ticks());
+
+    RunState s;
+    s.deadline = static_cast<long long>(job.deadline_ticks());
+    s.compute = static_cast<long long>(job.compute_ticks());
+    s.changeover = static_cast<long long>(job.changeover_ticks());
+    std::size_t spot_ticks = 0, on_demand_ticks = 0, idle_ticks = 0;
+    DeadlineResult r;
+    // Every policy finishes by the deadline (on-demand stays feasible), so this loop ends there; past
+    // the trace spot counts as unavailable.
+    while (s.done < s.compute) {
+        const auto k = static_cast<std::size_t>(s.tick);
+        const bool available = k < availability.ticks() && availability.available[k];
+        if (s.instance == TickDecision::spot && !available) {
+            ++r.preemptions;
+            s.instance = TickDecision::none;
+        }
+        TickDecision decision = TickDecision::on_demand;
+        switch (policy) {
+            case DeadlinePolicy::greedy: decision = greedy(s, available); break;
+            case DeadlinePolicy::uniform_progress: decision = uniform_progress(s, available); break;
+            case DeadlinePolicy::on_demand_only: decision = TickDecision::on_demand; break;
+        }
+        if (decision == TickDecision::none) {
+            ++idle_ticks;
+            s.changeover_left = 0;
+        } else {
+            if (decision != s.instance) {  // a launch: its changeover replaces any left over
+                ++r.changeovers;
+                s.changeover_left = s.changeover;
+            }
+            if (s.changeover_left > 0) --s.changeover_left;
+            else ++s.done;
+            ++(decision == TickDecision::spot ? spot_ticks : on_demand_ticks);
+        }
+        s.instance = decision;
+        ++s.tick;
+        r.decisions.push_back(decision);
+        r.spot_available.push_back(available);
+        r.progress_hours.push_back(static_cast<double>(s.done) * job.tick_hours);
+    }
+    r.spot_hours = static_cast<double>(spot_ticks) * job.tick_hours;
+    r.on_demand_hours = static_cast<double>(on_demand_ticks) * job.tick_hours;
+    r.idle_hours = static_cast<double>(idle_ticks) * job.tick_hours;
+    r.cost = r.spot_hours * spot_price_per_hour + r.on_demand_hours * on_demand_price_per_hour;
+    r.finish_hours = static_cast<double>(s.tick) * job.tick_hours;
+    r.met_deadline = s.tick <= s.deadline;
+    return r;
+}
+
+double omniscient_cost(const DeadlineJob& job, const SpotAvailability& availability, double spot_price_per_hour,
+                       double on_demand_price_per_hour) {
+    job.validate();
+    require_prices(spot_price_per_hour, on_demand_price_per_hour);
+    require_covers_deadline(availability, job.deadline_ticks());
+
+    const std::size_t K = job.deadline_ticks(), C = job.compute_ticks(), D = job.changeover_ticks();
+    // State at a tick boundary: compute done w < C, what ran in the last tick, its changeover left o.
+    // Slot 0 = idle, 1 + o = spot, 2 + D + o = on-demand (o in [0, D]).
+    const std::size_t slots = 3 + 2 * D;
+    const auto slot = [D](TickDecision instance, std::size_t o) -> std::size_t {
+        if (instance == TickDecision::none) return 0;
+        return (instance == TickDecision::spot ? 1 : 2 + D) + o;
+    };
+    constexpr double unreached = std::numeric_limits<double>::infinity();
+    std::vector<double> cost(C * slots, unreached), next(C * slots, unreached);
+    cost[slot(TickDecision::none, 0)] = 0;
+    double best = unreached;
+    const double spot_tick = spot_price_per_hour * job.tick_hours;
+    const double on_demand_tick = on_demand_price_per_hour * job.tick_hours;
+    constexpr TickDecision actions[] = {TickDecision::none, TickDecision::spot, TickDecision::on_demand};
+
+    for (std::size_t k = 0; k < K; ++k) {
+        std::fill(next.begin(), next.end(), unreached);
+        const bool available = availability.available[k];
+        for (std::size_t w = 0; w < C; ++w) {
+            for (std::size_t j = 0; j < slots; ++j) {
+                const double here = cost[w * slots + j];
+                if (here == unreached) continue;
+                const TickDecision instance =
+                    j == 0 ? TickDecision::none : (j <= 1 + D ? TickDecision::spot : TickDecision::on_demand);
+                const std::size_t o = j == 0 ? 0 : (j <= 1 + D ? j - 1 : j - 2 - D);
+                for (const TickDecision a : actions) {
+                    if (a == TickDecision::none) {
+                        double& target = next[w * slots + slot(TickDecision::none, 0)];
+                        target = std::min(target, here);
+                        continue;
+                    }
+                    if (a == TickDecision::spot && !available) continue;
+                    // A spot instance still there (available now) or on-demand continues; else a launch.
+                    std::size_t left = a == instance ? o : D;
+                    std::size_t w_next = w;
+                    if (left > 0) --left;
+                    else ++w_next;
+                    const double total = here + (a == TickDecision::spot ? spot_tick : on_demand_tick);
+                    if (w_next == C) {
+                        best = std::min(best, total);
+                    } else {
+                        double& target = next[w_next * slots + slot(a, left)];
+                        target = std::min(target, total);
+                    }
+                }
+            }
+        }
+        std::swap(cost, next);
+    }
+    return best;  // finite: on-demand from the start finishes by the deadline
+}
+
+void DeadlineSimulationOptions::validate() const {
+    require(paths > 0, "options.paths", paths, "must be > 0");
+    require(confidence > 0.0 && confidence < 1.0, "options.confidence", confidence, "must be in (0, 1)");
+}
+
+DeadlineComparison compare_deadline_policies(const DeadlineJob& job, const MarkovAvailability& process,
+                                             double spot_price_per_hour, double on_demand_price_per_hour,
+                                             const DeadlineSimulationOptions& options,
+                                             const std::vector<DeadlinePolicy>& policies) {
+    job.validate();
+    process.validate(job.tick_hours);
+    require_prices(spot_price_per_hour, on_demand_price_per_hour);
+    options.validate();
+
+    DeadlineComparison result;
+    result.paths = options.paths;
+    result.seed = options.seed;
+    result.policies.resize(policies.size());
+    std::vector<std::size_t> misses(policies.size(), 0);
+    for (std::size_t i = 0; i < policies.size(); ++i) {
+        result.policies[i].policy = policies[i];
+        result.policies[i].cost_samples.reserve(options.paths);
+    }
+    std::vector<double> omniscient;
+    for (std::size_t path = 0; path < options.paths; ++path) {
+        const SpotAvailability trace =
+            SpotAvailability::markov(process, job.deadline_ticks(), job.tick_hours, path_seed(options.seed, path));
+        for (std::size_t i = 0; i < policies.size(); ++i) {
+            const DeadlineResult r =
+                simulate_deadline(job, trace, policies[i], spot_price_per_hour, on_demand_price_per_hour);
+            result.policies[i].cost_samples.push_back(r.cost);
+            if (!r.met_deadline) ++misses[i];
+        }
+        if (options.omniscient)
+            omniscient.push_back(omniscient_cost(job, trace, spot_price_per_hour, on_demand_price_per_hour));
+    }
+    for (std::size_t i = 0; i < policies.size(); ++i) {
+        auto& outcome = result.policies[i];
+        outcome.cost = summarize(outcome.cost_samples, options.confidence);
+        outcome.deadline_miss_probability = static_cast<double>(misses[i]) / static_cast<double>(options.paths);
+    }
+    if (options.omniscient) result.omniscient_cost = summarize(omniscient, options.confidence);
+    return result;
+}
+
+}  // namespace gputco
