@@ -1,0 +1,412 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gputco/deadline.hpp"
+#include "gputco/error.hpp"
+
+using gputco::DeadlineJob;
+using gputco::DeadlinePolicy;
+using gputco::InvalidInput;
+using gputco::MarkovAvailability;
+using gputco::SpotAvailability;
+using gputco::TickDecision;
+
+namespace {
+
+// The paper's benchmark instance, p3.2xlarge (per hour).
+constexpr double p3_on_demand = 3.06;
+constexpr double p3_spot = 0.9701;
+
+// Round prices for hand arithmetic: spot $1 per tick-hour, on-demand $3.
+constexpr double spot = 1.0;
+constexpr double on_demand = 3.0;
+
+constexpr DeadlinePolicy all_policies[] = {DeadlinePolicy::greedy, DeadlinePolicy::uniform_progress,
+                                           DeadlinePolicy::on_demand_only};
+
+SpotAvailability trace(std::vector<bool> ticks) { return SpotAvailability{std::move(ticks)}; }
+
+// "SSNNOOOO": one letter per tick (S spot, O on-demand, N none), for readable checks of the log.
+std::string letters(const std::vector<TickDecision>& decisions) {
+    std::string s;
+    for (TickDecision d : decisions) s += d == TickDecision::spot ? 'S' : d == TickDecision::on_demand ? 'O' : 'N';
+    return s;
+}
+
+// Independent coster of one fixed schedule (0 none, 1 spot, 2 on-demand per tick), same model as the
+// library: returns the cost if it finishes by the deadline, infinity if it does not or uses absent spot.
+double schedule_cost(const std::vector<int>& schedule, const std::vector<bool>& available, long compute,
+                     long changeover) {
+    int instance = 0;
+    long left = 0, done = 0;
+    double cost = 0;
+    for (std::size_t k = 0; k < schedule.size() && done < compute; ++k) {
+        if (instance == 1 && !available[k]) instance = 0;  // preempted
+        const int a = schedule[k];
+        if (a == 1 && !available[k]) return std::numeric_limits<double>::infinity();
+        if (a == 0) {
+            instance = 0;
+            continue;
+        }
+        if (a != instance) left = changeover;
+        instance = a;
+        if (left > 0) --left;
+        else ++done;
+        cost += a == 1 ? spot : on_demand;
+    }
+    return done == compute ? cost : std::numeric_limits<double>::infinity();
+}
+
+// Least schedule_cost over all 3^K schedules.
+double brute_force_optimum(const std::vector<bool>& available, long compute, long changeover) {
+    const std::size_t K = available.size();
+    std::vector<int> schedule(K, 0);
+    double best = std::numeric_limits<double>::infinity();
+    for (;;) {
+        best = std::min(best, schedule_cost(schedule, available, compute, changeover));
+        std::size_t i = 0;
+        while (i < K && schedule[i] == 2) schedule[i++] = 0;
+        if (i == K) return best;
+        ++schedule[i];
+    }
+}
+
+}  // namespace
+
+TEST_CASE("the paper's reference prices: a 48 h job on p3.2xlarge") {
+    const DeadlineJob job{.compute_hours = 48, .deadline_hours = 72, .changeover_hours = 0, .tick_hours = 1};
+    const auto always = SpotAvailability::always_available(72);
+    // 48 h x $3.06 = $146.88 on demand.
+    const auto od = simulate_deadline(job, always, DeadlinePolicy::on_demand_only, p3_spot, p3_on_demand);
+    CHECK(od.cost == doctest::Approx(146.88).epsilon(1e-12));
+    CHECK(od.on_demand_hours == 48);
+    CHECK(od.finish_hours == 48);
+    // Spot always there, no overhead: both policies run 48 h of spot, 48 x $0.9701 = $46.5648.
+    for (DeadlinePolicy policy : {DeadlinePolicy::greedy, DeadlinePolicy::uniform_progress}) {
+        CAPTURE(to_string(policy));
+        const auto r = simulate_deadline(job, always, policy, p3_spot, p3_on_demand);
+        CHECK(r.cost == doctest::Approx(46.5648).epsilon(1e-12));
+        CHECK(r.spot_hours == 48);
+        CHECK(r.on_demand_hours == 0);
+        CHECK(r.changeovers == 1);
+        CHECK(r.met_deadline);
+    }
+    CHECK(omniscient_cost(job, always, p3_spot, p3_on_demand) == doctest::Approx(46.5648).epsilon(1e-12));
+}
+
+TEST_CASE("hand trace 1,1,0,0,1,1,1,1,1,1 with d = 1 tick: C0 = 4, R0 = 10") {
+    const DeadlineJob job{.compute_hours = 4, .deadline_hours = 10, .changeover_hours = 1};
+    const auto t = trace({1, 1, 0, 0, 1, 1, 1, 1, 1, 1});
+
+    SUBCASE("greedy") {
+        // k0 launch spot (changeover), k1 spot: done 1. k2 preempted; time left 8 > work 3 + d 1: idle,
+        // k3 idle (7 > 4). k4 relaunch spot (changeover), k5..k7 done 2, 3, 4: finish at 8 h.
+        // 6 spot ticks x $1 = $6; 2 launches, 1 preemption, 2 h idle.
+        const auto r = simulate_deadline(job, t, DeadlinePolicy::greedy, spot, on_demand);
+        CHECK(letters(r.decisions) == "SSNNSSSS");
+        CHECK(r.cost == 6);
+        CHECK(r.spot_hours == 6);
+        CHECK(r.on_demand_hours == 0);
+        CHECK(r.idle_hours == 2);
+        CHECK(r.changeovers == 2);
+        CHECK(r.preemptions == 1);
+        CHECK(r.finish_hours == 8);
+        CHECK(r.met_deadline);
+        CHECK(r.progress_hours == std::vector<double>{0, 1, 1, 1, 1, 2, 3, 4});
+        CHECK(r.spot_available == std::vector<bool>{1, 1, 0, 0, 1, 1, 1, 1});
+    }
+    SUBCASE("uniform progress") {
+        // ep(t) = 0.4 t. k0, k1 as greedy: done 1. k2 preempted, idle: cp 1 >= ep(2) = 0.8, stay idle.
+        // k3: cp 1 < ep(3) = 1.2 -> on-demand (changeover). On on-demand stay while cp < ep(t + 2):
+        // k4 cp 1 < 2.4, k5 cp 2 < 2.8, k6 cp 3 < 3.2 -> done 2, 3, 4: finish at 7 h.
+        // 2 spot ticks x $1 + 4 on-demand ticks x $3 = $14.
+        const auto r = simulate_deadline(job, t, DeadlinePolicy::uniform_progress, spot, on_demand);
+        CHECK(letters(r.decisions) == "SSNOOOO");
+        CHECK(r.cost == 14);
+        CHECK(r.spot_hours == 2);
+        CHECK(r.on_demand_hours == 4);
+        CHECK(r.idle_hours == 1);
+        CHECK(r.changeovers == 2);
+        CHECK(r.finish_hours == 7);
+        CHECK(r.met_deadline);
+    }
+    SUBCASE("on demand only and the omniscient optimum") {
+        // (4 + 1) ticks x $3 = $15.
+        CHECK(simulate_deadline(job, t, DeadlinePolicy::on_demand_only, spot, on_demand).cost == 15);
+        // Best: launch spot at k4 (changeover), work k5..k8: 5 spot ticks = $5; no schedule has fewer
+        // than 4 ticks of work plus 1 changeover, at $1 or more each.
+        CHECK(omniscient_cost(job, t, spot, on_demand) == 5);
+    }
+}
+
+TEST_CASE("hand trace 1,1,0,0,1,1,1,1 with d = 1 tick: C0 = 4, R0 = 8, decisions at the boundaries") {
+    const DeadlineJob job{.compute_hours = 4, .deadline_hours = 8, .changeover_hours = 1};
+    const auto t = trace({1, 1, 0, 0, 1, 1, 1, 1});
+    // Greedy: k0 spot launch, k1 done 1; k2 preempted, time left 6 > 3 + 1, idle; k3 5 > 4, idle;
+    // k4: 4 <= 3 + 1, on-demand for good (spot is back, but greedy has committed): k4 changeover,
+    // k5..k7 done 2..4, finishing exactly at the deadline. 2 x $1 + 4 x $3 = $14.
+    const auto g = simulate_deadline(job, t, DeadlinePolicy::greedy, spot, on_demand);
+    CHECK(letters(g.decisions) == "SSNNOOOO");
+    CHECK(g.cost == 14);
+    CHECK(g.finish_hours == 8);
+    CHECK(g.met_deadline);
+    // Uniform Progress, ep(t) = t / 2: k2 preempted with cp 1 = ep(2): on schedule, not behind, idle.
+    // k3: time left 5 <= work 3 + 2d: safety net, on-demand for good; k3 changeover, k4..k6 done 2..4.
+    // 2 x $1 + 4 x $3 = $14, finishing at 7 h.
+    const auto u = simulate_deadline(job, t, DeadlinePolicy::uniform_progress, spot, on_demand);
+    CHECK(letters(u.decisions) == "SSNOOOO");
+    CHECK(u.cost == 14);
+    CHECK(u.finish_hours == 7);
+}
+
+TEST_CASE("hand trace 1,0,0,0,0,0,1,1,1,1 with d = 1 tick: Uniform Progress catches up early, Greedy waits") {
+    const DeadlineJob job{.compute_hours = 4, .deadline_hours = 10, .changeover_hours = 1};
+    const auto t = trace({1, 0, 0, 0, 0, 0, 1, 1, 1, 1});
+    // Greedy: k0 spot launch, no progress. k1..k4 idle (time left 9..6 > work 4 + d 1). k5: 5 <= 5,
+    // on-demand for good: k5 changeover, k6..k9 done 1..4, finish at 10 h, exactly the deadline.
+    // $1 + 5 x $3 = $16, though spot came back at k6.
+    const auto g = simulate_deadline(job, t, DeadlinePolicy::greedy, spot, on_demand);
+    CHECK(letters(g.decisions) == "SNNNNOOOOO");
+    CHECK(g.cost == 16);
+    CHECK(g.finish_hours == 10);
+    CHECK(g.met_deadline);
+    // Uniform progress, ep(t) = 0.4 t: k0 spot launch. k1 preempted, cp 0 < ep(1) = 0.4: on-demand
+    // (changeover); stays while cp < ep(t + 2): k2 0 < 1.6, k3 1 < 2, k4 2 < 2.4 -> done 1, 2, 3.
+    // k5: cp 3 >= ep(7) = 2.8, leave; no spot, cp 3 >= ep(5) = 2: idle. k6 spot launch, k7 done 4.
+    // 3 spot ticks x $1 + 4 on-demand ticks x $3 = $15.
+    const auto u = simulate_deadline(job, t, DeadlinePolicy::uniform_progress, spot, on_demand);
+    CHECK(letters(u.decisions) == "SOOOONSS");
+    CHECK(u.cost == 15);
+    CHECK(u.changeovers == 3);
+    CHECK(u.finish_hours == 8);
+    // Omniscient: spot k6..k9 gives at most 3 ticks of work after its changeover, so one tick of work
+    // on demand (plus its changeover) is unavoidable: 2 x $3 + 4 x $1 = $10.
+    CHECK(omniscient_cost(job, t, spot, on_demand) == 10);
+}
+
+TEST_CASE("a new launch replaces the changeover left, it does not add to it") {
+    // C0 = 2, d = 2, R0 = 5. Greedy: k0 spot launch (2 ticks of changeover, 1 left after k0). k1: time
+    // left 4 <= work 2 + d 2: on-demand, whose changeover (2) replaces the 1 left: k1, k2 changeover,
+    // k3, k4 work: finish at 5 h. Stacked overheads (1 + 2) would finish at 6 h, after the deadline.
+    const DeadlineJob job{.compute_hours = 2, .deadline_hours = 5, .changeover_hours = 2};
+    const auto r = simulate_deadline(job, trace({1, 1, 1, 1, 1}), DeadlinePolicy::greedy, spot, on_demand);
+    CHECK(letters(r.decisions) == "SOOOO");
+    CHECK(r.finish_hours == 5);
+    CHECK(r.met_deadline);
+    CHECK(r.cost == 1 + 4 * 3);
+}
+
+TEST_CASE("fractional hours in finer ticks: 1.5 h of compute, 0.25 h changeover in 0.25 h ticks") {
+    // 6 ticks of work, 1 of changeover, spot always there: 7 ticks x 0.25 h = 1.75 h of spot.
+    const DeadlineJob job{.compute_hours = 1.5, .deadline_hours = 3, .changeover_hours = 0.25, .tick_hours = 0.25};
+    const auto r = simulate_deadline(job, SpotAvailability::always_available(12), DeadlinePolicy::greedy, p3_spot,
+                                     p3_on_demand);
+    CHECK(r.spot_hours == 1.75);
+    CHECK(r.finish_hours == 1.75);
+    CHECK(r.cost == doctest::Approx(1.75 * p3_spot).epsilon(1e-12));
+}
+
+TEST_CASE("omniscient_cost equals the best of all 3^K schedules on small traces") {
+    // Every trace of 7 ticks, for two shapes of job.
+    for (const auto& [compute, changeover] : {std::pair{3L, 1L}, std::pair{2L, 2L}}) {
+        const DeadlineJob job{.compute_hours = double(compute), .deadline_hours = 7,
+                              .changeover_hours = double(changeover)};
+        for (unsigned bits = 0; bits < (1u << 7); ++bits) {
+            std::vector<bool> available(7);
+            for (unsigned k = 0; k < 7; ++k) available[k] = (bits >> k) & 1u;
+            CAPTURE(bits);
+            CHECK(omniscient_cost(job, SpotAvailability{available}, spot, on_demand) ==
+                  brute_force_optimum(available, compute, changeover));
+        }
+    }
+}
+
+TEST_CASE("both policies meet every feasible deadline over many generated traces, and the bounds hold") {
+    // Jobs from the tightest deadline (C0 + d) to a loose one, changeovers from none to long, and
+    // availability from flickering (1-tick periods) to mostly up.
+    const MarkovAvailability processes[] = {{.mean_up_hours = 1, .mean_down_hours = 1},
+                                            {.mean_up_hours = 3, .mean_down_hours = 5},
+                                            {.mean_up_hours = 12, .mean_down_hours = 2}};
+    std::size_t runs = 0;
+    for (double compute : {1.0, 7.0, 24.0}) {
+        for (double changeover : {0.0, 1.0, 3.0}) {
+            for (double slack : {0.0, 1.0, 5.0, 30.0}) {
+                const DeadlineJob job{.compute_hours = compute, .deadline_hours = compute + changeover + slack,
+                                      .changeover_hours = changeover};
+                for (const auto& process : processes) {
+                    for (std::uint64_t seed = 0; seed < 40; ++seed) {
+                        const auto t = SpotAvailability::markov(process, job.deadline_ticks(), 1.0, seed);
+                        const double best = omniscient_cost(job, t, p3_spot, p3_on_demand);
+                        CHECK(best >= compute * p3_spot - 1e-9);  // nothing beats all-spot without changeovers
+                        for (DeadlinePolicy policy : all_policies) {
+                            const auto r = simulate_deadline(job, t, policy, p3_spot, p3_on_demand);
+                            CAPTURE(to_string(policy));
+                            CAPTURE(compute);
+                            CAPTURE(changeover);
+                            CAPTURE(slack);
+                            CAPTURE(seed);
+                            CHECK(r.met_deadline);
+                            CHECK(r.finish_hours <= job.deadline_hours);
+                            CHECK(r.cost >= best - 1e-9);
+                            CHECK(r.cost >= compute * p3_spot);  // the spot-only lower bound
+                            // The log accounts for every billed and idle hour.
+                            CHECK(r.decisions.size() == static_cast<std::size_t>(r.finish_hours));
+                            CHECK(r.spot_hours + r.on_demand_hours + r.idle_hours == r.finish_hours);
+                            CHECK(r.progress_hours.back() == compute);
+                            // Without changeovers every billed tick is progress, so no policy pays more
+                            // than on-demand only (C0 x on-demand price).
+                            if (changeover == 0) CHECK(r.cost <= compute * p3_on_demand + 1e-9);
+                            ++runs;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    CHECK(runs == 3 * 3 * 4 * 3 * 40 * 3);
+}
+
+TEST_CASE("with changeovers a spot policy can cost more than on-demand only on a flickering trace") {
+    // Spot up every other tick, C0 = 4, R0 = 10, d = 1. Uniform Progress, ep(t) = 0.4 t: k0 spot launch
+    // (no progress); k1 preempted, cp 0 < 0.4: on-demand, k1 changeover, k2..k4 done 1..3 (cp < ep(t+2)
+    // = 1.6, 2, 2.4); k5 leaves (3 >= 2.8), no spot, idle; k6 spot launch; k7 preempted, time left 3 <=
+    // work 1 + 2d: on-demand for good, k7 changeover, k8 done 4.
+    // 2 x $1 + 6 x $3 = $20 > on-demand only (4 + 1) x $3 = $15: the rules trade a bounded loss on
+    // such traces for savings on typical ones (next test).
+    const DeadlineJob job{.compute_hours = 4, .deadline_hours = 10, .changeover_hours = 1};
+    const auto t = trace({1, 0, 1, 0, 1, 0, 1, 0, 1, 0});
+    const auto u = simulate_deadline(job, t, DeadlinePolicy::uniform_progress, spot, on_demand);
+    CHECK(letters(u.decisions) == "SOOOONSOO");
+    CHECK(u.cost == 20);
+    CHECK(u.met_deadline);
+    CHECK(simulate_deadline(job, t, DeadlinePolicy::on_demand_only, spot, on_demand).cost == 15);
+}
+
+TEST_CASE("Monte Carlo: both policies save against on-demand only and stay above the omniscient optimum") {
+    // 48 h job, 72 h deadline, 1 h changeover; spot up 10 h / down 3 h on average.
+    const DeadlineJob job{.compute_hours = 48, .deadline_hours = 72, .changeover_hours = 1};
+    const MarkovAvailability process{.mean_up_hours = 10, .mean_down_hours = 3};
+    const auto c = compare_deadline_policies(job, process, p3_spot, p3_on_demand,
+                                             {.paths = 400, .seed = 7, .omniscient = true});
+    REQUIRE(c.policies.size() == 3);
+    REQUIRE(c.omniscient_cost.has_value());
+    const auto& greedy = c.policies[0];
+    const auto& up = c.policies[1];
+    const auto& od = c.policies[2];
+    CHECK(greedy.policy == DeadlinePolicy::greedy);
+    CHECK(up.policy == DeadlinePolicy::uniform_progress);
+    CHECK(greedy.deadline_miss_probability == 0);
+    CHECK(up.deadline_miss_probability == 0);
+    CHECK(od.cost.mean == doctest::Approx(49 * p3_on_demand));  // (48 + 1) x $3.06, every path
+    CHECK(od.cost.min == od.cost.max);
+    CHECK(up.cost.ci_high < od.cost.mean);
+    CHECK(greedy.cost.ci_high < od.cost.mean);
+    CHECK(c.omniscient_cost->mean <= std::min(up.cost.mean, greedy.cost.mean));
+    CHECK(c.omniscient_cost->min >= 48 * p3_spot);
+    CHECK(up.cost.count == 400);
+    CHECK(up.cost_samples.size() == 400);
+}
+
+TEST_CASE("generated traces: deterministic for a seed, with the asked-for means") {
+    const MarkovAvailability process{.mean_up_hours = 6, .mean_down_hours = 2};
+    const auto a = SpotAvailability::markov(process, 200'000, 0.5, 99);
+    const auto b = SpotAvailability::markov(process, 200'000, 0.5, 99);
+    const auto c = SpotAvailability::markov(process, 200'000, 0.5, 100);
+    CHECK(a.available == b.available);
+    CHECK(a.available != c.available);
+    // Up share 6 / 8 = 0.75; a binomial-scale tolerance widened for the runs' correlation.
+    const double share = double(a.available_ticks()) / double(a.ticks());
+    CHECK(share == doctest::Approx(0.75).epsilon(0.02));
+    // Mean up period: 6 h = 12 ticks of 0.5 h.
+    std::size_t up_runs = 0;
+    for (std::size_t k = 0; k < a.ticks(); ++k)
+        if (a.available[k] && (k == 0 || !a.available[k - 1])) ++up_runs;
+    CHECK(double(a.available_ticks()) / double(up_runs) == doctest::Approx(12).epsilon(0.05));
+
+    const DeadlineJob job{.compute_hours = 10, .deadline_hours = 16, .changeover_hours = 1};
+    const auto x = compare_deadline_policies(job, process, p3_spot, p3_on_demand, {.paths = 50, .seed = 3});
+    const auto y = compare_deadline_policies(job, process, p3_spot, p3_on_demand, {.paths = 50, .seed = 3});
+    const auto z = compare_deadline_policies(job, process, p3_spot, p3_on_demand, {.paths = 50, .seed = 4});
+    for (std::size_t i = 0; i < 3; ++i) CHECK(x.policies[i].cost_samples == y.policies[i].cost_samples);
+    CHECK(x.policies[0].cost_samples != z.policies[0].cost_samples);
+    // Path i depends on (seed, i) only: the first 20 paths of a 50-path run are a 20-path run.
+    const auto first = compare_deadline_policies(job, process, p3_spot, p3_on_demand, {.paths = 20, .seed = 3});
+    CHECK(std::equal(first.policies[1].cost_samples.begin(), first.policies[1].cost_samples.end(),
+                     x.policies[1].cost_samples.begin()));
+}
+
+TEST_CASE("trace text: 0/1 lines or CSV rows, comments and a header") {
+    CHECK(SpotAvailability::from_text("1\n0\n\n# maintenance window\n1\n").available == std::vector<bool>{1, 0, 1});
+    CHECK(SpotAvailability::from_text("time,available\r\n0,1\r\n1, 0\r\n2,1").available ==
+          std::vector<bool>{1, 0, 1});
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_text("1\nx\n"), "availability line 2 = \"x\": must be 0 or 1",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_text("0,1\n1,yes\n"), "availability line 2 = \"1,yes\": must be 0 or 1",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_text("# nothing\n"), "availability.ticks = 0: must be > 0",
+                         InvalidInput);
+    CHECK(SpotAvailability::always_available(3).available_ticks() == 3);
+}
+
+TEST_CASE("invalid input is named, valued and explained") {
+    const auto t = SpotAvailability::always_available(10);
+    const auto run = [&t](DeadlineJob job) {
+        return simulate_deadline(job, t, DeadlinePolicy::greedy, spot, on_demand);
+    };
+    CHECK_THROWS_WITH_AS(run({.compute_hours = -1, .deadline_hours = 10}),
+                         "deadline_job.compute_hours = -1: must be finite and > 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(run({.compute_hours = 4, .deadline_hours = std::nan("")}),
+                         "deadline_job.deadline_hours = nan: must be finite and > 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(run({.compute_hours = 4, .deadline_hours = 10, .changeover_hours = -0.5}),
+                         "deadline_job.changeover_hours = -0.5: must be finite and >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(run({.compute_hours = 4, .deadline_hours = 10, .tick_hours = 0}),
+                         "deadline_job.tick_hours = 0: must be finite and > 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(run({.compute_hours = 4.5, .deadline_hours = 10}),
+                         "deadline_job.compute_hours = 4.5: must be a whole number of ticks (tick_hours = 1)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(run({.compute_hours = 4, .deadline_hours = 10, .changeover_hours = 0.2}),
+                         "deadline_job.changeover_hours = 0.2: must be a whole number of ticks (tick_hours = 1)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(run({.compute_hours = 4, .deadline_hours = 2e9}),
+                         "deadline_job.deadline_hours = 2000000000: must be at most 1e9 ticks (tick_hours = 1)",
+                         InvalidInput);
+    // Deadline shorter than compute + changeover: infeasible even on demand.
+    CHECK_THROWS_WITH_AS(
+        run({.compute_hours = 8, .deadline_hours = 8, .changeover_hours = 1}),
+        "deadline_job.deadline_hours = 8: must be >= compute_hours + changeover_hours = 9 (infeasible even on demand)",
+        InvalidInput);
+    // 0.3 h in 0.1 h ticks is not exactly 3 in binary, and is accepted.
+    CHECK_NOTHROW(DeadlineJob{.compute_hours = 0.3, .deadline_hours = 0.7, .changeover_hours = 0.1, .tick_hours = 0.1}
+                      .validate());
+
+    const DeadlineJob job{.compute_hours = 4, .deadline_hours = 10};
+    CHECK_THROWS_WITH_AS(simulate_deadline(job, t, DeadlinePolicy::greedy, -1, on_demand),
+                         "spot_price_per_hour = -1: must be finite and > 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(omniscient_cost(job, t, spot, 0), "on_demand_price_per_hour = 0: must be finite and > 0",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(simulate_deadline(job, SpotAvailability::always_available(9), DeadlinePolicy::greedy, spot,
+                                           on_demand),
+                         "availability.ticks = 9: must cover the deadline, >= 10 ticks", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::markov({.mean_up_hours = 0.5, .mean_down_hours = 2}, 10, 1.0, 0),
+                         "markov.mean_up_hours = 0.5: must be >= tick_hours = 1", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::markov({.mean_up_hours = 5, .mean_down_hours = std::nan("")}, 10, 1.0, 0),
+                         "markov.mean_down_hours = nan: must be >= tick_hours = 1", InvalidInput);
+    CHECK_THROWS_WITH_AS(compare_deadline_policies(job, {}, spot, on_demand, {.paths = 0}),
+                         "options.paths = 0: must be > 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(compare_deadline_policies(job, {}, spot, on_demand, {.confidence = 1}),
+                         "options.confidence = 1: must be in (0, 1)", InvalidInput);
+}
+
+TEST_CASE("names of policies and decisions") {
+    CHECK(to_string(DeadlinePolicy::greedy) == "greedy");
+    CHECK(to_string(DeadlinePolicy::uniform_progress) == "uniform_progress");
+    CHECK(to_string(DeadlinePolicy::on_demand_only) == "on_demand_only");
+    CHECK(to_string(TickDecision::none) == "none");
+    CHECK(to_string(TickDecision::spot) == "spot");
+    CHECK(to_string(TickDecision::on_demand) == "on_demand");
+}
