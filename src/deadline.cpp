@@ -238,6 +238,7 @@ DeadlineResult simulate_deadline(const DeadlineJob& job, const SpotAvailability&
     r.cost = r.spot_hours * spot_price_per_hour + r.on_demand_hours * on_demand_price_per_hour;
     r.finish_hours = static_cast<double>(s.tick) * job.tick_hours;
     r.met_deadline = s.tick <= s.deadline;
+    r.tick_hours = job.tick_hours;
     return r;
 }
 

@@ -108,6 +108,7 @@ struct DeadlineResult {
     std::size_t preemptions = 0;  ///< spot instances lost because spot became unavailable
     double finish_hours = 0;      ///< end of the tick in which the compute completed
     bool met_deadline = false;    ///< finish_hours <= deadline_hours
+    double tick_hours = 0;        ///< the job's, so that tick k starts at k x tick_hours
     /// The tick log, one entry per tick up to the finish: the decision, whether spot was available and
     /// the compute done by the tick's end.
     std::vector<TickDecision> decisions;
