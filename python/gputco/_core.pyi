@@ -240,6 +240,88 @@ def simulate_spot(work_hours: float, mtbf_hours: Optional[float] = None,
                   billing_increment_hours: Optional[float] = None, minimum_billed_hours: Optional[float] = None,
                   offering: Optional[Offering] = None) -> SpotResult: ...
 
+# ---------------------------------------------------------------- deadline-aware spot policies
+DeadlinePolicyName = Literal["greedy", "uniform_progress", "on_demand_only"]
+TickDecisionName = Literal["none", "spot", "on_demand"]
+
+class DeadlineJob:
+    def __init__(self, *, compute_hours: float, deadline_hours: float, changeover_hours: float = 0.0,
+                 tick_hours: float = 1.0) -> None: ...
+    compute_hours: float
+    deadline_hours: float
+    changeover_hours: float
+    tick_hours: float
+    @property
+    def compute_ticks(self) -> int: ...
+    @property
+    def deadline_ticks(self) -> int: ...
+    @property
+    def changeover_ticks(self) -> int: ...
+
+class MarkovAvailability:
+    def __init__(self, *, mean_up_hours: float = 10.0, mean_down_hours: float = 2.0) -> None: ...
+    mean_up_hours: float
+    mean_down_hours: float
+    def availability_fraction(self) -> float: ...
+
+class SpotAvailability:
+    def __init__(self, available: Sequence[bool]) -> None: ...
+    @property
+    def available(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def ticks(self) -> int: ...
+    def available_ticks(self) -> int: ...
+    def __len__(self) -> int: ...
+    @staticmethod
+    def from_text(text: str) -> SpotAvailability: ...
+    @staticmethod
+    def markov(process: MarkovAvailability, ticks: int, tick_hours: float = 1.0, seed: int = 0) -> SpotAvailability: ...
+    @staticmethod
+    def always_available(ticks: int) -> SpotAvailability: ...
+
+class DeadlineResult:
+    cost: float
+    spot_hours: float
+    on_demand_hours: float
+    idle_hours: float
+    changeovers: int
+    preemptions: int
+    finish_hours: float
+    met_deadline: bool
+    tick_hours: float
+    @property
+    def decisions(self) -> list[TickDecisionName]: ...
+    @property
+    def spot_available(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def progress_hours(self) -> npt.NDArray[np.float64]: ...
+    def to_frame(self) -> pd.DataFrame: ...
+
+def simulate_deadline(job: DeadlineJob, availability: SpotAvailability, policy: DeadlinePolicyName,
+                      spot_price_per_hour: float, on_demand_price_per_hour: float) -> DeadlineResult: ...
+def omniscient_cost(job: DeadlineJob, availability: SpotAvailability, spot_price_per_hour: float,
+                    on_demand_price_per_hour: float) -> float: ...
+
+class DeadlinePolicyOutcome:
+    @property
+    def policy(self) -> DeadlinePolicyName: ...
+    cost: Summary
+    deadline_miss_probability: float
+    @property
+    def cost_samples(self) -> npt.NDArray[np.float64]: ...
+
+class DeadlineComparison:
+    policies: list[DeadlinePolicyOutcome]
+    omniscient_cost: Optional[Summary]
+    paths: int
+    seed: int
+    def __getitem__(self, policy: DeadlinePolicyName) -> DeadlinePolicyOutcome: ...
+
+def compare_deadline_policies(job: DeadlineJob, process: MarkovAvailability, spot_price_per_hour: float,
+                              on_demand_price_per_hour: float, *, paths: int = 1000, seed: int = 0,
+                              confidence: float = 0.95, omniscient: bool = False,
+                              policies: Sequence[DeadlinePolicyName] = ...) -> DeadlineComparison: ...
+
 # ---------------------------------------------------------------- demand
 class Horizon:
     @staticmethod

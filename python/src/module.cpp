@@ -10,6 +10,7 @@ PYBIND11_MODULE(_core, m) {
     register_checkpoint(m);
     register_interruption(m);
     register_spot(m);
+    register_deadline(m);
     register_demand(m);
     register_strategy(m);
     register_cost(m);

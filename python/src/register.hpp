@@ -23,6 +23,7 @@ void register_catalog(py::module_& m);
 void register_checkpoint(py::module_& m);
 void register_interruption(py::module_& m);
 void register_spot(py::module_& m);
+void register_deadline(py::module_& m);
 void register_demand(py::module_& m);
 void register_strategy(py::module_& m);
 void register_cost(py::module_& m);
