@@ -3,6 +3,7 @@
 #include "gputco/catalog.hpp"
 #include "gputco/checkpoint.hpp"
 #include "gputco/cost.hpp"
+#include "gputco/deadline.hpp"
 #include "gputco/demand.hpp"
 #include "gputco/error.hpp"
 #include "gputco/interruption.hpp"
