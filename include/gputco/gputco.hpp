@@ -9,6 +9,7 @@
 #include "gputco/interruption.hpp"
 #include "gputco/job.hpp"
 #include "gputco/optimise.hpp"
+#include "gputco/random.hpp"
 #include "gputco/report.hpp"
 #include "gputco/spot.hpp"
 #include "gputco/statistics.hpp"
