@@ -236,6 +236,17 @@ struct Slots {
     double* interruptions;
     double* lost;
     double* charged;
+
+    /// Writes path i's outcome into its slot of every column.
+    void record(std::size_t i, double wall_hours, double billed_hours, double charged_hours, double cost_paid,
+                double interruption_count, double lost_hours) const {
+        wall[i] = wall_hours;
+        billed[i] = billed_hours;
+        charged[i] = charged_hours;
+        cost[i] = cost_paid;
+        interruptions[i] = interruption_count;
+        lost[i] = lost_hours;
+    }
 };
 
 constexpr std::uint64_t max_launches_per_path = 1'000'000'000ULL;
@@ -296,17 +307,8 @@ void simulate_plain_batch(const Plan& p, const Billing& billing, double price, D
             }
         }
         const double n = static_cast<double>(interruptions);
-        out.wall[i] = billed + n * p.wait;
-        out.billed[i] = billed;
-        if constexpr (Rounded) {
-            out.charged[i] = charged;
-            out.cost[i] = charged * price;
-        } else {
-            out.charged[i] = billed;
-            out.cost[i] = billed * price;
-        }
-        out.interruptions[i] = n;
-        out.lost[i] = lost;
+        if constexpr (!Rounded) charged = billed;  // continuous billing: charged is billed, bit for bit
+        out.record(i, billed + n * p.wait, billed, charged, charged * price, n, lost);
     }
 }
 
@@ -356,12 +358,7 @@ void simulate_lifetime_batch(const Plan& p, const ProviderRules& rules, const Bi
                 if (launches >= max_launches_per_path) too_many_launches();
             }
         }
-        out.wall[i] = s.wall;
-        out.billed[i] = s.billed;
-        out.charged[i] = s.charged;
-        out.cost[i] = s.charged * price;
-        out.interruptions[i] = s.interruptions;
-        out.lost[i] = s.lost;
+        out.record(i, s.wall, s.billed, s.charged, s.charged * price, s.interruptions, s.lost);
     }
 }
 
@@ -439,12 +436,7 @@ void simulate_price_batch(const Plan& p, const PriceDriven& model, const Billing
                 if (launches >= max_launches_per_path) too_many_launches();
             }
         }
-        out.wall[i] = s.wall;
-        out.billed[i] = s.billed;
-        out.charged[i] = s.charged;
-        out.cost[i] = cost;
-        out.interruptions[i] = s.interruptions;
-        out.lost[i] = s.lost;
+        out.record(i, s.wall, s.billed, s.charged, cost, s.interruptions, s.lost);
     }
 }
 
