@@ -64,18 +64,19 @@ std::string CostReport::to_table() const {
                      "spot", "credits", "owned", "total"));
     for (std::size_t start = 0; start < months.size(); start += months_per_table_year) {
         MonthlyCashFlow year;
+        double owned = 0;  // capex + operating + resale: one column in the yearly table
         for (std::size_t m = start; m < std::min(months.size(), start + months_per_table_year); ++m) {
             year.upfront += months[m].upfront;
             year.reserved_recurring += months[m].reserved_recurring;
             year.on_demand += months[m].on_demand;
             year.spot += months[m].spot;
             year.credits += months[m].credits;
-            year.capex += months[m].capex + months[m].operating + months[m].resale;  // owned, all together
+            owned += months[m].capex + months[m].operating + months[m].resale;
             year.total += months[m].total;
         }
         line(fmt::format("{:>5}{:>15}{:>15}{:>15}{:>15}{:>15}{:>15}{:>15}", start / months_per_table_year + 1,
                          money(year.upfront), money(year.reserved_recurring), money(year.on_demand), money(year.spot),
-                         money(year.credits), money(year.capex), money(year.total)));
+                         money(year.credits), money(owned), money(year.total)));
     }
     return out;
 }

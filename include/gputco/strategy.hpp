@@ -136,19 +136,19 @@ inline std::string describe_kind(const OnDemand&) { return "on-demand"; }
 
 /// A short human name, e.g. "70% reserved 3y all_upfront + 30% on-demand".
 inline std::string describe(const Strategy& strategy) {
-    if (const auto* mix = std::get_if<Mix>(&strategy)) {
-        std::string name;
-        for (const Tranche& t : mix->tranches) {
-            if (!name.empty()) name += " + ";
-            name += fmt::format("{:g}% ", t.fraction * 100.0);
-            name += std::visit([](const auto& kind) { return detail::describe_kind(kind); }, t.kind);
-        }
-        return name;
-    }
     return std::visit(
         [](const auto& s) -> std::string {
-            if constexpr (std::is_same_v<std::decay_t<decltype(s)>, Mix>) return {};
-            else return "100% " + detail::describe_kind(s);
+            if constexpr (std::is_same_v<std::decay_t<decltype(s)>, Mix>) {
+                std::string name;
+                for (const Tranche& t : s.tranches) {
+                    if (!name.empty()) name += " + ";
+                    name += fmt::format("{:g}% ", t.fraction * 100.0);
+                    name += std::visit([](const auto& kind) { return detail::describe_kind(kind); }, t.kind);
+                }
+                return name;
+            } else {
+                return "100% " + detail::describe_kind(s);
+            }
         },
         strategy);
 }
