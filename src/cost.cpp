@@ -384,9 +384,8 @@ CostReport evaluate_plan(const Strategy& strategy, const DemandProfile& demand, 
         report.spread = CostSpread{summary.mean, quantile(totals, 0.05), summary.p50, summary.p95, summary.p99};
         break;
     }
-    report.assumptions = describe_assumptions(plan, demand, offering, options, int(report.months.size()));
-
-    if (with_baseline) {
+    if (with_baseline) {  // the baseline's own report only lends its cash flows: no text for it
+        report.assumptions = describe_assumptions(plan, demand, offering, options, int(report.months.size()));
         const CostReport baseline = evaluate_plan(OnDemand{}, demand, offering, options, false);
         report.baseline_total = baseline.total;
         report.savings = baseline.total - report.total;
