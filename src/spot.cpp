@@ -13,6 +13,9 @@
 #include <limits>
 #include <mutex>
 #include <thread>
+#include <cstdlib>
+#include <string>
+#include <string_view>
 #include <type_traits>
 
 #include <boost/random/normal_distribution.hpp>
@@ -22,6 +25,7 @@
 
 #include "gputco/error.hpp"
 #include "gputco/random.hpp"
+#include "spot_lanes.hpp"
 
 namespace gputco {
 
@@ -54,62 +58,12 @@ namespace {
 
 using Engine = Xoshiro256pp;
 
-// The random streams of a batch depend on the seed and the batch index only.
-std::uint64_t batch_key(std::uint64_t seed, std::size_t batch) {
-    return splitmix64(splitmix64(seed) ^ splitmix64(0xD1B54A32D192ED03ULL * (batch + 1)));
+// Each batch has one random stream per lane (spot_lanes of them); a stream depends on the seed, the
+// batch index and the lane only. Path i of a batch draws from lane i % spot_lanes.
+std::uint64_t stream_key(std::uint64_t seed, std::size_t batch, std::size_t lane) {
+    const std::size_t stream = batch * detail::spot_lanes + lane;
+    return splitmix64(splitmix64(seed) ^ splitmix64(0xD1B54A32D192ED03ULL * (stream + 1)));
 }
-
-// Exp(1) by the ziggurat method (Marsaglia and Tsang, "The ziggurat method for generating random
-// variables", 2000), 256 layers of equal area v under exp(-x), base layer r = 7.697...: one 64-bit
-// word per draw in about 99% of cases (8 bits pick the layer, the top 53 a uniform in it). The
-// rare rest (tail, wedge) is out of line: a libm call in the hot loop would make the compiler keep
-// the path state in memory. Hand-written rather than Boost's for that reason.
-class Exponential {
-public:
-    Exponential() {
-        constexpr double r = 7.69711747013104972;
-        const double v = (r + 1.0) * std::exp(-r);  // r f(r) + the tail integral
-        x_[0] = v / std::exp(-r);  // the base layer as a rectangle of area v (its tail beyond r)
-        x_[1] = r;
-        for (std::size_t i = 1; i < 255; ++i) x_[i + 1] = -std::log(std::exp(-x_[i]) + v / x_[i]);
-        x_[256] = 0;
-        for (std::size_t i = 0; i <= 256; ++i) {
-            y_[i] = i == 0 ? 0.0 : std::exp(-x_[i]);
-            scaled_[i] = x_[i] * 0x1p-53;
-        }
-    }
-
-    double operator()(Engine& engine) const {
-        const std::uint64_t bits = engine();
-        const std::size_t i = bits & 0xFF;
-        const double x = static_cast<double>(bits >> 11) * scaled_[i];  // uniform in [0, x_i)
-        if (x < x_[i + 1]) return x;  // under the next layer: below the curve
-        // Through a copy, so that the engine can stay in registers on the fast path.
-        Engine copy = engine;
-        const double value = rare(copy, i, x);
-        engine = copy;
-        return value;
-    }
-
-private:
-    [[gnu::noinline, gnu::cold]] double rare(Engine& engine, std::size_t i, double x) const {
-        double shift = 0;
-        for (;;) {
-            if (i == 0) {
-                shift += x_[1];  // beyond r: memoryless, r + a fresh Exp(1)
-            } else {
-                const double u = static_cast<double>(engine() >> 11) * 0x1p-53;
-                if (y_[i] + u * (y_[i + 1] - y_[i]) < std::exp(-x)) return shift + x;  // in the wedge
-            }
-            const std::uint64_t bits = engine();
-            i = bits & 0xFF;
-            x = static_cast<double>(bits >> 11) * scaled_[i];
-            if (x < x_[i + 1]) return shift + x;
-        }
-    }
-
-    std::array<double, 257> x_{}, y_{}, scaled_{};
-};
 
 // Same rule as segment_count() in checkpoint.cpp, without validation (inputs are checked once).
 std::size_t segments_of(double work, double tau) {
@@ -229,6 +183,7 @@ inline double run_launch(Path& s, const Plan& p, double need, double kill, doubl
     return stop;
 }
 
+// The output columns of one lane of a batch: its k-th path goes to element k * stride.
 struct Slots {
     double* wall;
     double* billed;
@@ -236,10 +191,12 @@ struct Slots {
     double* interruptions;
     double* lost;
     double* charged;
+    std::size_t stride = 1;
 
-    /// Writes path i's outcome into its slot of every column.
-    void record(std::size_t i, double wall_hours, double billed_hours, double charged_hours, double cost_paid,
+    /// Writes the lane's k-th path's outcome into its slot of every column.
+    void record(std::size_t k, double wall_hours, double billed_hours, double charged_hours, double cost_paid,
                 double interruption_count, double lost_hours) const {
+        const std::size_t i = k * stride;
         wall[i] = wall_hours;
         billed[i] = billed_hours;
         charged[i] = charged_hours;
@@ -247,7 +204,43 @@ struct Slots {
         interruptions[i] = interruption_count;
         lost[i] = lost_hours;
     }
+
+    /// The slots of lane `lane` of spot_lanes interleaved lanes.
+    Slots lane_of(std::size_t lane) const {
+        return {wall + lane, billed + lane, cost + lane, interruptions + lane, lost + lane, charged + lane,
+                detail::spot_lanes};
+    }
 };
+
+// Running time a fresh path needs without interruptions: its whole segments, then the last one.
+double first_rest_of(const Plan& p) {
+    Path fresh;
+    fresh.plan_work(p, p.work);
+    return fresh.full_left * p.seg + fresh.last_work + p.delta;
+}
+
+// The job's constants as the lane arithmetic takes them, writing into `out` (count paths).
+detail::LaneJob lane_job(const Plan& p, double price, std::size_t count, const Slots& out) {
+    Path fresh;
+    fresh.plan_work(p, p.work);  // the last segment is never re-planned without an emergency checkpoint
+    return {.neg_mtbf = 0,
+            .restart = p.restart,
+            .wait = p.wait,
+            .tail = fresh.last_work + p.delta,
+            .last_work = fresh.last_work,
+            .tau = p.tau,
+            .seg = p.seg,
+            .inv_seg = p.inv_seg,
+            .first_rest = first_rest_of(p),
+            .price = price,
+            .count = count,
+            .wall = out.wall,
+            .billed = out.billed,
+            .cost = out.cost,
+            .interruptions = out.interruptions,
+            .lost = out.lost,
+            .charged = out.charged};
+}
 
 constexpr std::uint64_t max_launches_per_path = 1'000'000'000ULL;
 
@@ -255,31 +248,23 @@ constexpr std::uint64_t max_launches_per_path = 1'000'000'000ULL;
     throw std::runtime_error(fmt::format("spot path exceeded {} launches; the job cannot progress", max_launches_per_path));
 }
 
-// Lifetime models without provider rules: every launch runs until its drawn lifetime. This is the
-// hot loop: the same arithmetic as run_launch() without a notice, with the segments finished before
-// the kill skipped in O(1). A path's only state is the running time it still needs after the
-// restart (`rest` = the whole segments left, then the last one of `tail` hours) and its totals.
-// `engine` is taken by value so that its state stays in registers (measured: ~8% faster).
-// `Rounded` adds the billing rounding per launch; the continuous instance is the loop as it was, so
-// the default pays nothing for the feature.
+// Lifetime models without provider rules: every launch runs until its drawn lifetime, with the
+// segments finished before the kill skipped in O(1) (detail::interrupted, the arithmetic of the Poisson
+// lane kernels). A path's only state is the running time it still needs after the restart and its
+// totals. `engine` is taken by value so that its state stays in registers (measured: ~8% faster).
+// `Rounded` adds the billing rounding per launch; the continuous instance pays nothing for it.
 template <bool Rounded, class Draw>
 void simulate_plain_batch(const Plan& p, const Billing& billing, double price, Draw draw, Engine engine,
                           std::size_t count, const Slots& out, const std::atomic<bool>& cancel) {
-    Path fresh;
-    fresh.plan_work(p, p.work);
-    const double last_work = fresh.last_work;  // never re-planned without an emergency checkpoint
-    const double tail = last_work + p.delta;   // the last segment
-    const double first_rest = fresh.full_left * p.seg + tail;
-    const double tau = p.tau;
-    const double seg = p.seg;
-    const double inv_seg = p.inv_seg;
+    const detail::LaunchShape<double> shape = detail::launch_shape<double>(lane_job(p, price, 0, {}));
+    const double first_rest = first_rest_of(p);
     for (std::size_t i = 0; i < count; ++i) {
         if (cancel.load(std::memory_order_relaxed)) return;
         double rest = first_rest;
-        double billed = 0, lost = 0;
+        double billed = 0, lost = 0, interruptions = 0;
         [[maybe_unused]] double charged = 0;
         double restart = 0;  // 0 on the first launch, R afterwards
-        std::uint64_t interruptions = 0;
+        std::uint64_t launches = 0;
         for (;;) {
             const double kill = draw(engine);
             const double run = kill - restart;  // running time after the restart
@@ -288,27 +273,16 @@ void simulate_plain_batch(const Plan& p, const Billing& billing, double price, D
                 if constexpr (Rounded) charged += billing.charged(restart + rest);
                 break;
             }
-            billed += kill;
             if constexpr (Rounded) charged += billing.charged(kill);
-            ++interruptions;
+            detail::interrupted(kill, run, rest, billed, lost, interruptions, shape);
             restart = p.restart;
-            if (run > rest - tail) {  // in the last segment
-                lost += std::min(run - (rest - tail), last_work);
-                rest = tail;
-            } else if (run > 0.0) {  // else killed during the restart: nothing done, nothing lost
-                double m = static_cast<double>(static_cast<std::int64_t>(run * inv_seg));
-                if (m * seg > run) m -= 1.0;  // run * (1 / seg) rounded up across a multiple of seg
-                lost += std::min(run - m * seg, tau);
-                rest -= m * seg;
-            }
-            if ((interruptions & 0xFFFF) == 0) {
+            if ((++launches & 0xFFFF) == 0) {
                 if (cancel.load(std::memory_order_relaxed)) return;
-                if (interruptions >= max_launches_per_path) too_many_launches();
+                if (launches >= max_launches_per_path) too_many_launches();
             }
         }
-        const double n = static_cast<double>(interruptions);
         if constexpr (!Rounded) charged = billed;  // continuous billing: charged is billed, bit for bit
-        out.record(i, billed + n * p.wait, billed, charged, charged * price, n, lost);
+        out.record(i, billed + interruptions * p.wait, billed, charged, charged * price, interruptions, lost);
     }
 }
 
@@ -484,36 +458,107 @@ void check_progress_possible(const Job& job, const InterruptionModel& model, con
     }
 }
 
-// Runs one batch of the model into its slots.
-void run_batch(const Job& job, const InterruptionModel& model, const SpotPricing& pricing, std::uint64_t seed,
-               std::size_t batch, std::size_t count, const Slots& out, const std::atomic<bool>& cancel) {
-    Engine engine(batch_key(seed, batch));
+// Whether a Poisson run goes to the lane kernel: no provider rule and continuous billing (the
+// other cases run the scalar loops on the same streams).
+bool uses_lane_kernel(const Poisson& model, const SpotPricing& pricing) {
+    const ProviderRules& r = model.rules;
+    return r.protection_hours == 0.0 && !std::isfinite(r.max_lifetime_hours) && r.notice_hours == 0.0 &&
+           make_billing(pricing).continuous();
+}
+
+struct KernelChoice {
+    const char* name;
+    detail::LaneKernel run;
+};
+
+// The lane kernels this CPU can run, widest last.
+std::vector<KernelChoice> supported_kernels() {
+    std::vector<KernelChoice> kernels{{"portable", detail::poisson_lanes_portable}};
+#if defined(GPUTCO_X86_LANE_KERNELS)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) kernels.push_back({"avx2", detail::poisson_lanes_avx2});
+    if (__builtin_cpu_supports("avx512f")) kernels.push_back({"avx512", detail::poisson_lanes_avx512});
+#endif
+    return kernels;
+}
+
+// The widest supported kernel, or the one GPUTCO_SPOT_KERNEL names.
+KernelChoice choose_kernel() {
+    const std::vector<KernelChoice> kernels = supported_kernels();
+    const char* wanted = std::getenv("GPUTCO_SPOT_KERNEL");
+    if (wanted == nullptr || *wanted == '\0' || std::string_view(wanted) == "auto") return kernels.back();
+    std::string names = "auto";
+    for (const KernelChoice& k : kernels) {
+        if (std::string_view(wanted) == k.name) return k;
+        names += fmt::format(", {}", k.name);
+    }
+    fail("GPUTCO_SPOT_KERNEL", std::string(wanted), fmt::format("must be one of {} (the kernels this CPU runs)", names));
+}
+
+// Poisson without provider rules, billed continuously (the common case and the benchmark): the lane
+// kernel runs the batch's eight lanes in lock-step, in chunks so that cancellation is polled.
+void run_poisson_lanes(detail::LaneKernel kernel, const Plan& plan, double mtbf, double price, std::uint64_t seed,
+                       std::size_t batch, std::size_t count, const Slots& out, const std::atomic<bool>& cancel) {
+    detail::LaneJob job = lane_job(plan, price, count, out);
+    job.neg_mtbf = -mtbf;
+    detail::LaneState state{};
+    for (std::size_t lane = 0; lane < detail::spot_lanes; ++lane) {
+        const Engine engine(stream_key(seed, batch, lane));
+        for (std::size_t w = 0; w < 4; ++w) state.rng[w][lane] = engine.state()[w];
+        state.rest[lane] = lane < count ? job.first_rest : std::numeric_limits<double>::infinity();
+        state.path[lane] = lane;
+    }
+    while (!kernel(job, state, 1 << 16)) {
+        if (cancel.load(std::memory_order_relaxed)) return;
+        for (std::size_t lane = 0; lane < detail::spot_lanes; ++lane) {
+            if (state.path[lane] < count && state.interruptions[lane] >= static_cast<double>(max_launches_per_path))
+                too_many_launches();
+        }
+    }
+}
+
+// Runs one batch of the model into its slots: lane by lane, each with its own stream, unless the lane
+// kernel takes the whole batch (the same streams, the same results).
+void run_batch(const Job& job, const InterruptionModel& model, const SpotPricing& pricing,
+               detail::LaneKernel kernel, std::uint64_t seed, std::size_t batch, std::size_t count,
+               const Slots& out, const std::atomic<bool>& cancel) {
     const Plan plan = make_plan(job, rules_of(model));
     const Billing billing = make_billing(pricing);
     const double price = pricing.price_per_hour;
-    std::visit(
-        [&](const auto& m) {
-            using M = std::decay_t<decltype(m)>;
-            if constexpr (std::is_same_v<M, Poisson>) {
-                // One exponential draw per interruption.
-                static const Exponential exponential;
-                const double mtbf = m.mtbf_hours;
-                simulate_lifetime_batch(plan, m.rules, billing, price,
-                                        [&](Engine& e) { return mtbf * exponential(e); }, engine, count, out, cancel);
-            } else if constexpr (std::is_same_v<M, Weibull>) {
-                boost::random::weibull_distribution<double> weibull(m.shape, m.scale_hours);
-                simulate_lifetime_batch(plan, m.rules, billing, price, [&](Engine& e) { return weibull(e); }, engine,
-                                        count, out, cancel);
-            } else if constexpr (std::is_same_v<M, Trace>) {
-                boost::random::uniform_int_distribution<std::size_t> pick(0, m.lifetimes_hours.size() - 1);
-                const double* lifetimes = m.lifetimes_hours.data();
-                simulate_lifetime_batch(plan, m.rules, billing, price,
-                                        [&](Engine& e) { return lifetimes[pick(e)]; }, engine, count, out, cancel);
-            } else {
-                simulate_price_batch(plan, m, billing, price, engine, count, out, cancel);
-            }
-        },
-        model);
+    if (const auto* poisson = std::get_if<Poisson>(&model); poisson && uses_lane_kernel(*poisson, pricing)) {
+        run_poisson_lanes(kernel, plan, poisson->mtbf_hours, price, seed, batch, count, out, cancel);
+        return;
+    }
+    for (std::size_t lane = 0; lane < detail::spot_lanes && lane < count; ++lane) {
+        Engine engine(stream_key(seed, batch, lane));
+        const std::size_t lane_count = (count - lane + detail::spot_lanes - 1) / detail::spot_lanes;
+        const Slots lane_out = out.lane_of(lane);
+        std::visit(
+            [&](const auto& m) {
+                using M = std::decay_t<decltype(m)>;
+                if constexpr (std::is_same_v<M, Poisson>) {
+                    // One exponential draw per interruption, the lane kernels' own.
+                    const double neg_mtbf = -m.mtbf_hours;
+                    simulate_lifetime_batch(
+                        plan, m.rules, billing, price,
+                        [neg_mtbf](Engine& e) { return detail::log_of_uniform<double>(e()) * neg_mtbf; }, engine,
+                        lane_count, lane_out, cancel);
+                } else if constexpr (std::is_same_v<M, Weibull>) {
+                    boost::random::weibull_distribution<double> weibull(m.shape, m.scale_hours);
+                    simulate_lifetime_batch(plan, m.rules, billing, price, [&](Engine& e) { return weibull(e); },
+                                            engine, lane_count, lane_out, cancel);
+                } else if constexpr (std::is_same_v<M, Trace>) {
+                    boost::random::uniform_int_distribution<std::size_t> pick(0, m.lifetimes_hours.size() - 1);
+                    const double* lifetimes = m.lifetimes_hours.data();
+                    simulate_lifetime_batch(plan, m.rules, billing, price,
+                                            [&](Engine& e) { return lifetimes[pick(e)]; }, engine, lane_count,
+                                            lane_out, cancel);
+                } else {
+                    simulate_price_batch(plan, m, billing, price, engine, lane_count, lane_out, cancel);
+                }
+            },
+            model);
+    }
 }
 
 void resize_samples(SpotSamples& s, std::size_t n) {
@@ -527,8 +572,8 @@ void resize_samples(SpotSamples& s, std::size_t n) {
 
 // Simulates paths [first, last) (whole batches, except a short final one) on `threads` workers.
 void run_round(const Job& job, const InterruptionModel& model, const SpotPricing& pricing,
-               const SimulationOptions& options, unsigned threads, SpotSamples& samples, std::size_t first,
-               std::size_t last) {
+               const SimulationOptions& options, detail::LaneKernel kernel, unsigned threads, SpotSamples& samples,
+               std::size_t first, std::size_t last) {
     const std::size_t first_batch = first / spot_batch_paths;
     const std::size_t end_batch = (last + spot_batch_paths - 1) / spot_batch_paths;
     std::atomic<std::size_t> next{first_batch};
@@ -548,7 +593,7 @@ void run_round(const Job& job, const InterruptionModel& model, const SpotPricing
                 const Slots slots{samples.wall_hours.data() + begin, samples.billed_hours.data() + begin,
                                   samples.cost.data() + begin, samples.interruptions.data() + begin,
                                   samples.lost_work_hours.data() + begin, samples.charged_hours.data() + begin};
-                run_batch(job, model, pricing, options.seed, batch, count, slots, cancel);
+                run_batch(job, model, pricing, kernel, options.seed, batch, count, slots, cancel);
             }
         } catch (...) {
             const std::lock_guard lock(mutex);
@@ -600,6 +645,12 @@ void run_round(const Job& job, const InterruptionModel& model, const SpotPricing
 
 }  // namespace
 
+std::vector<std::string> spot_kernels() {
+    std::vector<std::string> names;
+    for (const KernelChoice& k : supported_kernels()) names.emplace_back(k.name);
+    return names;
+}
+
 SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const SpotPricing& pricing,
                          const SimulationOptions& options) {
     job.validate();
@@ -607,15 +658,18 @@ SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const S
     pricing.validate();
     options.validate();
     check_progress_possible(job, model, pricing);
+    const KernelChoice kernel = choose_kernel();
+    const Poisson* poisson = std::get_if<Poisson>(&model);
 
     unsigned threads = options.threads;
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
 
     SpotResult result;
     result.seed = options.seed;
+    result.kernel = poisson && uses_lane_kernel(*poisson, pricing) ? kernel.name : "scalar";
     std::size_t total = options.paths;
     resize_samples(result.samples, total);
-    run_round(job, model, pricing, options, threads, result.samples, 0, total);
+    run_round(job, model, pricing, options, kernel.run, threads, result.samples, 0, total);
 
     if (options.target_half_width > 0) {
         for (;;) {
@@ -629,7 +683,7 @@ SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const S
                 next = static_cast<std::size_t>(std::min(needed, static_cast<double>(options.max_paths)));
             next = std::min(options.max_paths, (next + spot_batch_paths - 1) / spot_batch_paths * spot_batch_paths);
             resize_samples(result.samples, next);
-            run_round(job, model, pricing, options, threads, result.samples, total, next);
+            run_round(job, model, pricing, options, kernel.run, threads, result.samples, total, next);
             total = next;
         }
     }

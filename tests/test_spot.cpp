@@ -572,3 +572,80 @@ TEST_CASE("SpotPricing::from_offering takes per-GPU prices and billing from the 
                          "offering.spot_hourly = \"none\": offering aws/us-east-1/g5.xlarge lists no spot price",
                          InvalidInput);
 }
+
+namespace {
+
+// Sets GPUTCO_SPOT_KERNEL for the scope of one test, restoring "auto" after it.
+struct KernelOverride {
+    explicit KernelOverride(const std::string& name) { ::setenv("GPUTCO_SPOT_KERNEL", name.c_str(), 1); }
+    ~KernelOverride() { ::unsetenv("GPUTCO_SPOT_KERNEL"); }
+    KernelOverride(const KernelOverride&) = delete;
+    KernelOverride& operator=(const KernelOverride&) = delete;
+};
+
+void check_same_samples(const gputco::SpotResult& a, const gputco::SpotResult& b) {
+    CHECK(a.samples.billed_hours == b.samples.billed_hours);
+    CHECK(a.samples.wall_hours == b.samples.wall_hours);
+    CHECK(a.samples.interruptions == b.samples.interruptions);
+    CHECK(a.samples.lost_work_hours == b.samples.lost_work_hours);
+}
+
+}  // namespace
+
+TEST_CASE("spot kernels: portable always, the widest by default, the same samples on each") {
+    const std::vector<std::string> kernels = gputco::spot_kernels();
+    REQUIRE(!kernels.empty());
+    CHECK(kernels.front() == "portable");
+    const Job job{.work_hours = 30, .checkpoint_interval_hours = 1.5, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 0.25, .capacity_wait_hours = 0.5};
+    // Path counts below one lane set, across a batch edge, and not a multiple of the eight lanes.
+    for (const std::size_t paths : {std::size_t{1}, std::size_t{5}, std::size_t{1027}, std::size_t{3001}}) {
+        const auto widest = gputco::simulate_spot(job, Poisson{.mtbf_hours = 4}, {}, {.paths = paths, .seed = 8});
+        CHECK(widest.kernel == kernels.back());
+        for (const std::string& name : kernels) {
+            const KernelOverride use(name);
+            const auto r = gputco::simulate_spot(job, Poisson{.mtbf_hours = 4}, {}, {.paths = paths, .seed = 8});
+            INFO("kernel " << name << ", " << paths << " paths");
+            CHECK(r.kernel == name);
+            check_same_samples(r, widest);
+            CHECK(r.samples.cost == widest.samples.cost);
+        }
+    }
+}
+
+TEST_CASE("spot kernels: the lane kernel and the scalar loop draw the same lifetimes, bit for bit") {
+    // Hourly billing sends Poisson to the scalar loop; it changes charged hours, never running time.
+    const Job job{.work_hours = 40, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 0.25, .capacity_wait_hours = 0.5};
+    for (const double restart : {0.0, 0.25, 3.0}) {  // 3 h restarts: many launches end in the restart
+        Job j = job;
+        j.restart_hours = restart;
+        const auto lanes = gputco::simulate_spot(j, Poisson{.mtbf_hours = 5}, {}, {.paths = 2051, .seed = 3});
+        const auto scalar = gputco::simulate_spot(j, Poisson{.mtbf_hours = 5}, {.billing_increment_hours = 1},
+                                                  {.paths = 2051, .seed = 3});
+        INFO("R = " << restart);
+        CHECK(lanes.kernel != "scalar");
+        CHECK(scalar.kernel == "scalar");
+        check_same_samples(lanes, scalar);
+        CHECK(scalar.charged_hours.mean > lanes.charged_hours.mean);
+    }
+    const auto ruled = gputco::simulate_spot(job, Poisson{.mtbf_hours = 5, .rules = gputco::aws_rules()}, {},
+                                             {.paths = 10, .seed = 3});
+    CHECK(ruled.kernel == "scalar");
+}
+
+TEST_CASE("spot kernels: GPUTCO_SPOT_KERNEL must name a kernel this CPU runs") {
+    const Job job = small_job();
+    {
+        const KernelOverride use("auto");
+        CHECK(gputco::simulate_spot(job, Poisson{.mtbf_hours = 5}, {}, {.paths = 10}).kernel ==
+              gputco::spot_kernels().back());
+    }
+    std::string names = "auto";
+    for (const std::string& k : gputco::spot_kernels()) names += ", " + k;
+    const KernelOverride use("sse9");
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Poisson{.mtbf_hours = 5}, {}, {.paths = 10}),
+                         ("GPUTCO_SPOT_KERNEL = \"sse9\": must be one of " + names + " (the kernels this CPU runs)")
+                             .c_str(),
+                         InvalidInput);
+}

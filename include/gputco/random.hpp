@@ -52,6 +52,9 @@ public:
         return result;
     }
 
+    /// The four state words, for engines that run several streams side by side.
+    constexpr const std::array<std::uint64_t, 4>& state() const { return state_; }
+
     friend constexpr bool operator==(const Xoshiro256pp&, const Xoshiro256pp&) = default;
 
 private:

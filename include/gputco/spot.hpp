@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "gputco/catalog.hpp"
@@ -84,6 +85,9 @@ struct SpotResult {
     double effective_discount = 0;   ///< 1 - mean cost / (on-demand price * work_hours); NaN if unknown
     std::size_t paths = 0;
     std::uint64_t seed = 0;
+    /// The path loop that ran: "avx512", "avx2" or "portable" for the Poisson lane kernel (Poisson
+    /// without provider rules, continuous billing), "scalar" otherwise. Results never depend on it.
+    std::string kernel;
 };
 
 /// Simulates `options.paths` (or more, see target_half_width) independent runs of `job` under
@@ -91,7 +95,14 @@ struct SpotResult {
 SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const SpotPricing& pricing = {},
                          const SimulationOptions& options = {});
 
-/// Paths per batch: the unit of work of a thread and of the random streams.
+/// Paths per batch: the unit of work of a thread. Each batch has eight random streams; path i of a
+/// batch draws from stream i % 8, so results depend on the seed only.
 inline constexpr std::size_t spot_batch_paths = 1024;
+
+/// The Poisson lane kernels this CPU can run, narrowest first: "portable" always, then "avx2" and
+/// "avx512" on x86-64 CPUs that have them. simulate_spot uses the last one unless the environment
+/// variable GPUTCO_SPOT_KERNEL names another (or "auto"); any other value is an InvalidInput. Every
+/// kernel gives the same samples bit for bit; the choice changes only the speed.
+std::vector<std::string> spot_kernels();
 
 }  // namespace gputco

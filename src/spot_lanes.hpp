@@ -1,0 +1,201 @@
+#pragma once
+// The arithmetic of the spot hot loop, written once for a scalar (double) and for eight paths in
+// lock-step (GCC/Clang vectors of doubles), so that the vector kernels and the scalar loops
+// give the same results bit for bit: only IEEE additions, multiplications, one division,
+// comparisons and selections, in the same order, and no fused multiply-add (the library builds with
+// -ffp-contract=off). The kernels are compiled three times, portable and with AVX2 or AVX-512
+// enabled (spot_lanes_*.cpp); spot.cpp picks one at run time.
+//
+// Everything here has internal linkage (the unnamed namespace) on purpose: each translation unit
+// gets its own copy compiled for its instruction set, and the linker can never hand the portable
+// code an AVX-512 copy of a shared inline function. For the same reason no standard-library
+// template is used below.
+#include <cstddef>
+#include <cstdint>
+
+namespace gputco::detail {
+
+/// Paths simulated in lock-step by a lane kernel, and random streams per batch. Fixed, whatever the
+/// instruction set, because it decides which stream a path draws from.
+inline constexpr std::size_t spot_lanes = 8;
+
+// Vectors of doubles and of their bits, two, four or eight wide: each kernel uses its instruction
+// set's native width, as many groups of it as make eight lanes.
+using f64x2 = double __attribute__((vector_size(16)));
+using f64x4 = double __attribute__((vector_size(32)));
+using f64x8 = double __attribute__((vector_size(64)));
+using u64x2 = std::uint64_t __attribute__((vector_size(16)));
+using u64x4 = std::uint64_t __attribute__((vector_size(32)));
+using u64x8 = std::uint64_t __attribute__((vector_size(64)));
+
+/// A Poisson batch for a lane kernel: the job's constants and the batch's output columns. Path i of
+/// the batch is lane i % 8's (i / 8)-th path.
+struct LaneJob {
+    double neg_mtbf;     // -MTBF: a lifetime is log(u) x this
+    double restart;      // R
+    double wait;         // D
+    double tail;         // the last segment: its work plus delta
+    double last_work;    // work of the last segment
+    double tau, seg, inv_seg;
+    double first_rest;   // running time a fresh path needs
+    double price;
+    std::size_t count;   // paths in the batch
+    double *wall, *billed, *cost, *interruptions, *lost, *charged;
+};
+
+/// The eight lanes between calls of a kernel (it runs in chunks so that its caller can poll for
+/// cancellation): each lane's xoshiro256++ state and its path in progress.
+struct alignas(64) LaneState {
+    std::uint64_t rng[4][spot_lanes];
+    double rest[spot_lanes], billed[spot_lanes], lost[spot_lanes], restart[spot_lanes], interruptions[spot_lanes];
+    std::size_t path[spot_lanes];  // in-batch index of the lane's current path (>= count: none left)
+};
+
+/// Runs at most `iterations` lock-step launches; returns true once every path of the batch is recorded.
+using LaneKernel = bool (*)(const LaneJob&, LaneState&, std::uint64_t iterations);
+bool poisson_lanes_portable(const LaneJob&, LaneState&, std::uint64_t iterations);
+bool poisson_lanes_avx2(const LaneJob&, LaneState&, std::uint64_t iterations);
+bool poisson_lanes_avx512(const LaneJob&, LaneState&, std::uint64_t iterations);
+
+// The vectors pass only between always-inline functions with internal linkage, never across an ABI
+// boundary, so the warning that their passing convention differs between instruction sets is moot.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+namespace {
+
+template <class F>
+struct Bits;
+template <>
+struct Bits<double> {
+    using type = std::uint64_t;
+};
+template <>
+struct Bits<f64x2> {
+    using type = u64x2;
+};
+template <>
+struct Bits<f64x4> {
+    using type = u64x4;
+};
+template <>
+struct Bits<f64x8> {
+    using type = u64x8;
+};
+template <class F>
+using bits_t = typename Bits<F>::type;
+
+/// `when ? yes : no`, lane by lane for vectors.
+template <class M, class F>
+[[gnu::always_inline]] inline F select(const M& when, const F& yes, const F& no) {
+    return when ? yes : no;
+}
+
+/// The smaller of a and b; a when they are equal (as std::min).
+template <class F>
+[[gnu::always_inline]] inline F smaller(const F& a, const F& b) {
+    return select(b < a, b, a);
+}
+
+/// floor(x) for 0 <= x < 2^52 by the 2^52 rounding trick: no libm call and no integer conversion, the
+/// same few instructions on every instruction set. A kernel with a floor instruction uses that
+/// instead (the same exact value).
+struct FloorByRounding {
+    template <class F>
+    [[gnu::always_inline]] F operator()(const F& x) const {
+        const F big = F{} + 0x1p52;
+        const F nearest = (x + big) - big;
+        return select(nearest > x, nearest - 1.0, nearest);
+    }
+};
+
+/// One xoshiro256++ step of every lane (the same sequence as Xoshiro256pp::operator()).
+template <class U>
+[[gnu::always_inline]] inline U xoshiro_next(U& s0, U& s1, U& s2, U& s3) {
+    const U sum = s0 + s3;
+    const U result = ((sum << 23) | (sum >> 41)) + s0;
+    const U t = s1 << 17;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= t;
+    s3 = (s3 << 45) | (s3 >> 19);
+    return result;
+}
+
+/// log(u) for u in (0, 1) built from a 64-bit random word: u = (the top 52 bits + 1/2) / 2^52, so
+/// 2^-53 <= u <= 1 - 2^-53 and -log(u) is an Exp(1) variate (at most 36.7). The logarithm: u = 2^k m
+/// with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s) with s = (m - 1) / (m + 1), |s| < 0.1716, by
+/// its series s (2 + 2/3 s^2 + 2/5 s^4 + ... + 2/19 s^18), whose first omitted term is below 3e-17
+/// of the sum; measured against std::log to within a few units in the last place.
+template <class F>
+[[gnu::always_inline]] inline F log_of_uniform(const bits_t<F>& random) {
+    using U = bits_t<F>;
+    constexpr std::uint64_t exponent_1 = 0x3FF0000000000000ULL;  // bit pattern of 1.0
+    constexpr std::uint64_t exponent_52 = 0x4330000000000000ULL;  // bit pattern of 2^52
+    constexpr std::uint64_t mantissa = 0x000FFFFFFFFFFFFFULL;
+    const F two_52 = F{} + 0x1p52;
+    // The top 52 bits as an exact integer: the bits of 2^52 + that integer, minus 2^52.
+    const F integer = __builtin_bit_cast(F, (random >> 12) | exponent_52) - two_52;
+    const F u = (integer + 0.5) * 0x1p-52;
+    const U ubits = __builtin_bit_cast(U, u);
+    const F m1 = __builtin_bit_cast(F, (ubits & mantissa) | exponent_1);  // u / 2^k1 in [1, 2)
+    const F k1 = __builtin_bit_cast(F, (ubits >> 52) | exponent_52) - (0x1p52 + 1023.0);
+    const auto high = m1 > 1.4142135623730951;
+    const F m = select(high, m1 * 0.5, m1);
+    const F k = select(high, k1 + 1.0, k1);
+    const F f = m - 1.0;
+    const F s = f / (f + 2.0);
+    const F z = s * s;
+    // The series' ten terms by Estrin's scheme: pairs, then powers z^2, z^4, z^8, so that the
+    // dependency chain is 6 operations deep instead of Horner's 20 (the loop is latency-bound).
+    const F z2 = z * z;
+    const F z4 = z2 * z2;
+    const F z8 = z4 * z4;
+    const F p01 = z * (2.0 / 3.0) + 2.0;
+    const F p23 = z * (2.0 / 7.0) + 2.0 / 5.0;
+    const F p45 = z * (2.0 / 11.0) + 2.0 / 9.0;
+    const F p67 = z * (2.0 / 15.0) + 2.0 / 13.0;
+    const F p89 = z * (2.0 / 19.0) + 2.0 / 17.0;
+    const F series = ((p01 + z2 * p23) + z4 * (p45 + z2 * p67)) + z8 * p89;
+    return k * 0.69314718055994530942 + s * series;
+}
+
+/// Constants of the job's path arithmetic, as F (broadcast for vectors).
+template <class F>
+struct LaunchShape {
+    F restart, tail, last_work, tau, seg, inv_seg, zero, one;
+};
+
+template <class F>
+LaunchShape<F> launch_shape(const LaneJob& job) {
+    const F zero{};
+    return {zero + job.restart, zero + job.tail, zero + job.last_work, zero + job.tau, zero + job.seg,
+            zero + job.inv_seg, zero, zero + 1.0};
+}
+
+/// A launch of a path without provider rules that the instance takes back `kill` hours after it
+/// starts, `run` = kill - restart hours after its restart (0 on the first launch, R after), before
+/// the job is done (run < rest, the running time the path still needs after its restart: its whole
+/// segments left, then the last one of `tail` hours). Killed in a segment: its work so far is lost
+/// and the finished segments before it are skipped in O(1); killed during the restart (run <= 0,
+/// taken as 0): nothing is done and nothing lost. `floor` must be exact for 0 <= x < 2^52.
+template <class F, class Floor = FloorByRounding>
+[[gnu::always_inline]] inline void interrupted(const F& kill, const F& run, F& rest, F& billed, F& lost,
+                                               F& interruptions, const LaunchShape<F>& c, Floor floor = {}) {
+    const F worked = select(run < c.zero, c.zero, run);
+    const F last_starts = rest - c.tail;
+    F whole = floor(worked * c.inv_seg);
+    whole = select(whole * c.seg > worked, whole - c.one, whole);  // worked * (1 / seg) rounded up across a multiple
+    const F skipped = whole * c.seg;
+    const auto in_last = worked > last_starts;
+    const F lost_now = select(in_last, smaller(worked - last_starts, c.last_work), smaller(worked - skipped, c.tau));
+    rest = select(in_last, c.tail, rest - skipped);
+    billed = billed + kill;
+    lost = lost + lost_now;
+    interruptions = interruptions + c.one;
+}
+
+}  // namespace
+#pragma GCC diagnostic pop
+}  // namespace gputco::detail
