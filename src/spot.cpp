@@ -561,13 +561,20 @@ void run_batch(const Job& job, const InterruptionModel& model, const SpotPricing
     }
 }
 
-void resize_samples(SpotSamples& s, std::size_t n) {
-    s.wall_hours.resize(n);
-    s.billed_hours.resize(n);
-    s.cost.resize(n);
-    s.interruptions.resize(n);
-    s.lost_work_hours.resize(n);
-    s.charged_hours.resize(n);
+// Sizes the six sample columns. Zero-filling fresh memory is mostly the kernel's page faults (about
+// 30 ms for 10^6 paths here), so with several threads the columns are sized in parallel.
+void resize_samples(SpotSamples& s, std::size_t n, unsigned threads) {
+    std::vector<double>* columns[] = {&s.wall_hours,      &s.billed_hours,     &s.cost, &s.interruptions,
+                                      &s.lost_work_hours, &s.charged_hours};
+    constexpr unsigned count = 6;
+    const unsigned helpers = n < (1u << 16) ? 0 : std::min(threads, count) - 1;
+    std::vector<std::jthread> workers;
+    for (unsigned h = 1; h <= helpers; ++h) {
+        workers.emplace_back([&, h] {
+            for (unsigned c = h; c < count; c += helpers + 1) columns[c]->resize(n);
+        });
+    }
+    for (unsigned c = 0; c < count; c += helpers + 1) columns[c]->resize(n);
 }
 
 // Simulates paths [first, last) (whole batches, except a short final one) on `threads` workers.
@@ -668,7 +675,7 @@ SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const S
     result.seed = options.seed;
     result.kernel = poisson && uses_lane_kernel(*poisson, pricing) ? kernel.name : "scalar";
     std::size_t total = options.paths;
-    resize_samples(result.samples, total);
+    resize_samples(result.samples, total, threads);
     run_round(job, model, pricing, options, kernel.run, threads, result.samples, 0, total);
 
     if (options.target_half_width > 0) {
@@ -682,7 +689,7 @@ SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const S
             if (std::isfinite(needed) && needed > static_cast<double>(next))
                 next = static_cast<std::size_t>(std::min(needed, static_cast<double>(options.max_paths)));
             next = std::min(options.max_paths, (next + spot_batch_paths - 1) / spot_batch_paths * spot_batch_paths);
-            resize_samples(result.samples, next);
+            resize_samples(result.samples, next, threads);
             run_round(job, model, pricing, options, kernel.run, threads, result.samples, total, next);
             total = next;
         }

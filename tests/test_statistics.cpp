@@ -72,3 +72,62 @@ TEST_CASE("statistics reject bad input with exact messages") {
     CHECK_THROWS_WITH_AS(gputco::quantile(ok, -0.1), "q = -0.1: must be in [0, 1]", InvalidInput);
     CHECK_THROWS_WITH_AS(gputco::quantile(empty, 0.5), "samples.size = 0: must be > 0", InvalidInput);
 }
+
+namespace {
+
+// summarize()'s quantiles must be quantile()'s (a full sort) exactly, whichever way it selects.
+void check_quantiles_exact(const std::vector<double>& x) {
+    const gputco::Summary s = gputco::summarize(x);
+    CHECK(s.p50 == gputco::quantile(x, 0.50));
+    CHECK(s.p90 == gputco::quantile(x, 0.90));
+    CHECK(s.p95 == gputco::quantile(x, 0.95));
+    CHECK(s.p99 == gputco::quantile(x, 0.99));
+}
+
+}  // namespace
+
+TEST_CASE("summarize: quantiles of large samples (selection in bands) equal the sorted ones exactly") {
+    // From 131,072 samples on, summarize selects within bands bracketed by a subsample of 16,384.
+    SUBCASE("continuous values, odd count") {
+        std::vector<double> x(1'000'001);
+        std::uint64_t z = 1;
+        for (double& v : x) {
+            z = z * 6364136223846793005ULL + 1442695040888963407ULL;  // a 64-bit LCG: plain and fixed
+            v = std::exp(static_cast<double>(z >> 11) * 0x1p-53 * 3.0);
+        }
+        check_quantiles_exact(x);
+    }
+    SUBCASE("integer counts with many ties") {
+        std::vector<double> x(300'000);
+        for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>((i * 7919) % 23);
+        check_quantiles_exact(x);
+    }
+    SUBCASE("all equal") {
+        const std::vector<double> x(200'000, 2.5);
+        check_quantiles_exact(x);
+        CHECK(gputco::summarize(x).p99 == 2.5);
+    }
+    SUBCASE("a subsample that misrepresents the samples: its bands miss, selection on all samples") {
+        // Every subsampled position holds 0, the rest 1..n: the brackets all sit at 0.
+        std::vector<double> x(262'144);
+        const std::size_t stride = x.size() / 16384;
+        for (std::size_t i = 0; i < x.size(); ++i) x[i] = i % stride == 0 ? 0.0 : static_cast<double>(i);
+        check_quantiles_exact(x);
+    }
+    SUBCASE("a subsample that puts nearly every sample in a band: the copy fills, selection on all samples") {
+        // All samples 5 but the subsampled positions, which spread over [0, 10): the p50 band holds 5.
+        std::vector<double> x(262'144, 5.0);
+        const std::size_t stride = x.size() / 16384;
+        for (std::size_t j = 0; j < 16384; ++j) x[j * stride] = 10.0 * static_cast<double>(j) / 16384.0;
+        check_quantiles_exact(x);
+    }
+}
+
+TEST_CASE("summarize: a NaN or an infinity among many samples is named") {
+    std::vector<double> x(1000, 1.0);
+    x[617] = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_WITH_AS(gputco::summarize(x), "samples[617] = nan: must be a finite number", InvalidInput);
+    x[617] = 1.0;
+    x[999] = -std::numeric_limits<double>::infinity();
+    CHECK_THROWS_WITH_AS(gputco::summarize(x), "samples[999] = -inf: must be a finite number", InvalidInput);
+}
