@@ -46,6 +46,7 @@ from ._core import (
     Summary,
     quantile,
     simulate_spot,
+    spot_kernels,
     summarize,
     # deadline-aware spot policies
     DeadlineComparison,
@@ -91,7 +92,7 @@ __all__ = [
     "Poisson", "PriceDriven", "ProviderRules", "Trace", "Weibull", "advisor_bucket",
     "advisor_bucket_fraction", "alibaba_rules", "aws_rules", "gcp_preemptible_rules",
     "mtbf_from_monthly_interruption_fraction",
-    "SpotResult", "SpotSamples", "Summary", "quantile", "simulate_spot", "summarize",
+    "SpotResult", "SpotSamples", "Summary", "quantile", "simulate_spot", "spot_kernels", "summarize",
     "DeadlineComparison", "DeadlineJob", "DeadlinePolicyOutcome", "DeadlineResult", "MarkovAvailability",
     "SpotAvailability", "compare_deadline_policies", "omniscient_cost", "simulate_deadline",
     "DemandProfile", "DemandStep", "Horizon",

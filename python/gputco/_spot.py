@@ -32,6 +32,7 @@ def _summary(self: SpotResult) -> dict:
     out["effective_discount"] = self.effective_discount
     out["paths"] = self.paths
     out["seed"] = self.seed
+    out["kernel"] = self.kernel
     return out
 
 

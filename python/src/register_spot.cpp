@@ -138,12 +138,19 @@ void register_spot(py::module_& m) {
         .def_readonly("effective_discount", &SpotResult::effective_discount)
         .def_readonly("paths", &SpotResult::paths)
         .def_readonly("seed", &SpotResult::seed)
+        .def_readonly("kernel", &SpotResult::kernel,
+                      "The path loop that ran: 'avx512', 'avx2' or 'portable' (Poisson lane kernel) or 'scalar'.")
         .def("__len__", [](const SpotResult& r) { return r.samples.cost.size(); })
         .def("__repr__", [](const SpotResult& r) {
             return fmt::format("SpotResult(paths={}, seed={}, cost.mean={:.6g}, cost.p95={:.6g}, "
                                "wall_hours.mean={:.6g})",
                                r.paths, r.seed, r.cost.mean, r.cost.p95, r.wall_hours.mean);
         });
+
+    m.def("spot_kernels", &spot_kernels,
+          "The Poisson lane kernels this CPU runs, narrowest first ('portable', then 'avx2', 'avx512' where the CPU "
+          "has them). simulate_spot uses the last unless the environment variable GPUTCO_SPOT_KERNEL names another; "
+          "every kernel gives the same samples bit for bit.");
 
     m.def(
         "simulate_spot",

@@ -234,3 +234,22 @@ def test_bad_billing_is_rejected_with_the_field():
         gputco.simulate_spot(**JOB, paths=1024, billing_increment_hours=-1)
     with pytest.raises(ValueError, match=r"^pricing.minimum_billed_hours = inf: must be finite and >= 0$"):
         gputco.simulate_spot(**JOB, paths=1024, minimum_billed_hours=float("inf"))
+
+
+def test_every_kernel_gives_the_same_samples(monkeypatch):
+    kernels = gputco.spot_kernels()
+    assert kernels[0] == "portable"
+    widest = gputco.simulate_spot(**JOB, paths=3001, seed=4)
+    assert widest.kernel == kernels[-1] and widest.summary()["kernel"] == kernels[-1]
+    for name in kernels:
+        monkeypatch.setenv("GPUTCO_SPOT_KERNEL", name)
+        r = gputco.simulate_spot(**JOB, paths=3001, seed=4)
+        assert r.kernel == name
+        for column in SAMPLE_COLUMNS:
+            np.testing.assert_array_equal(getattr(r.samples, column), getattr(widest.samples, column))
+    monkeypatch.setenv("GPUTCO_SPOT_KERNEL", "turbo")
+    with pytest.raises(ValueError, match=r'^GPUTCO_SPOT_KERNEL = "turbo": must be one of auto, portable'):
+        gputco.simulate_spot(**JOB, paths=10, seed=4)
+    monkeypatch.delenv("GPUTCO_SPOT_KERNEL")
+    ruled = gputco.simulate_spot(**JOB, paths=10, seed=4, model=gputco.Poisson(24, rules=gputco.aws_rules()))
+    assert ruled.kernel == "scalar"
