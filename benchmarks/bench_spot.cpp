@@ -1,12 +1,16 @@
 // Speed of the spot Monte Carlo on the reference job (benchmarks/README.md):
 // W = 2000 h, MTBF 20 h, tau = 2 h, delta = 0.1 h, R = 0.25 h, $1.2/h, 10^6 paths.
 // Prints ns per interruption event and paths per second on 1 thread and on all cores, best of
-// --repeat runs. Usage: bench_spot [--paths N] [--repeat K] [--threads T]
+// --repeat runs, for the kernel simulate_spot picks or, with --kernels all, for each kernel this CPU
+// runs (the portable one first, the reference of the others' ratios).
+// Usage: bench_spot [--paths N] [--repeat K] [--threads T] [--kernels auto|all]
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <stdlib.h>  // setenv
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -20,6 +24,7 @@ struct Timing {
     double summaries_seconds = 0;
     double events = 0;    // interruptions summed over all paths
     double mean_cost = 0;
+    std::string kernel;
 };
 
 Timing run(std::size_t paths, unsigned threads) {
@@ -41,6 +46,7 @@ Timing run(std::size_t paths, unsigned threads) {
     t.summaries_seconds = std::chrono::duration<double>(s1 - s0).count();
     t.events = r.interruptions.mean * static_cast<double>(r.paths);
     t.mean_cost = r.cost.mean;
+    t.kernel = r.kernel;
     return t;
 }
 
@@ -59,11 +65,13 @@ int main(int argc, char** argv) {
     std::size_t paths = 1'000'000;
     int repeat = 3;
     unsigned all = std::max(1u, std::thread::hardware_concurrency());
+    std::string which = "auto";
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         if (flag == "--paths") paths = std::strtoull(argv[i + 1], nullptr, 10);
         else if (flag == "--repeat") repeat = std::atoi(argv[i + 1]);
         else if (flag == "--threads") all = static_cast<unsigned>(std::atoi(argv[i + 1]));
+        else if (flag == "--kernels") which = argv[i + 1];
     }
     const gputco::Job job{.work_hours = 2000, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
                           .restart_hours = 0.25};
@@ -72,16 +80,26 @@ int main(int argc, char** argv) {
                paths, repeat);
     fmt::print("closed form: E[interruptions] = {:.3f}, E[cost] = ${:.2f}\n", exact.interruptions,
                1.2 * exact.billed_hours);
-    const Timing one = best_of(paths, 1, repeat);
-    const Timing many = best_of(paths, all, repeat);
-    for (const auto& [label, threads, t] : {std::tuple{"1 thread", 1u, one}, std::tuple{"all cores", all, many}}) {
-        fmt::print("{:>9} ({} thr): {:.3f} s, {:.0f} paths/s, {:.2f} ns/event, {:.2f} ns/event per core, "
-                   "{:.4g} events, mean cost ${:.2f}\n",
-                   label, threads, t.seconds, static_cast<double>(paths) / t.seconds, 1e9 * t.seconds / t.events,
-                   1e9 * t.seconds * threads / t.events, t.events, t.mean_cost);
+    std::vector<std::string> kernels{""};  // "" = simulate_spot's own choice
+    if (which == "all") kernels = gputco::spot_kernels();
+    double reference = 0;  // 1-thread seconds of the first kernel run
+    for (const std::string& kernel : kernels) {
+        if (!kernel.empty()) ::setenv("GPUTCO_SPOT_KERNEL", kernel.c_str(), 1);
+        const Timing one = best_of(paths, 1, repeat);
+        const Timing many = best_of(paths, all, repeat);
+        if (reference == 0) reference = one.seconds;
+        fmt::print("kernel {}:\n", one.kernel);
+        for (const auto& [label, threads, t] :
+             {std::tuple{"1 thread", 1u, one}, std::tuple{"all cores", all, many}}) {
+            fmt::print("  {:>9} ({} thr): {:.3f} s, {:.0f} paths/s, {:.2f} ns/event, {:.2f} ns/event per core, "
+                       "{:.4g} events, mean cost ${:.2f}\n",
+                       label, threads, t.seconds, static_cast<double>(paths) / t.seconds,
+                       1e9 * t.seconds / t.events, 1e9 * t.seconds * threads / t.events, t.events, t.mean_cost);
+        }
+        fmt::print("  1 thread without the five summaries ({:.3f} s of the call): {:.2f} ns/event\n",
+                   one.summaries_seconds, 1e9 * (one.seconds - one.summaries_seconds) / one.events);
+        fmt::print("  speed-up 1 -> {} threads: {:.2f}x; 1 thread: {:.2f}x the first kernel\n", all,
+                   one.seconds / many.seconds, reference / one.seconds);
     }
-    fmt::print("1 thread without the five summaries ({:.3f} s of the call): {:.2f} ns/event\n",
-               one.summaries_seconds, 1e9 * (one.seconds - one.summaries_seconds) / one.events);
-    fmt::print("speed-up 1 -> {} threads: {:.2f}x\n", all, one.seconds / many.seconds);
     return 0;
 }
