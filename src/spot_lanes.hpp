@@ -135,12 +135,13 @@ template <class F>
     constexpr std::uint64_t exponent_52 = 0x4330000000000000ULL;  // bit pattern of 2^52
     constexpr std::uint64_t mantissa = 0x000FFFFFFFFFFFFFULL;
     const F two_52 = F{} + 0x1p52;
-    // The top 52 bits as an exact integer: the bits of 2^52 + that integer, minus 2^52.
+    // The top 52 bits as an exact integer: the bits of 2^52 + that integer, minus 2^52. Then
+    // x = integer + 1/2 = 2^52 u exactly, whose exponent less 52 is u's (no need to form u).
     const F integer = __builtin_bit_cast(F, (random >> 12) | exponent_52) - two_52;
-    const F u = (integer + 0.5) * 0x1p-52;
-    const U ubits = __builtin_bit_cast(U, u);
-    const F m1 = __builtin_bit_cast(F, (ubits & mantissa) | exponent_1);  // u / 2^k1 in [1, 2)
-    const F k1 = __builtin_bit_cast(F, (ubits >> 52) | exponent_52) - (0x1p52 + 1023.0);
+    const F x = integer + 0.5;
+    const U xbits = __builtin_bit_cast(U, x);
+    const F m1 = __builtin_bit_cast(F, (xbits & mantissa) | exponent_1);  // u / 2^k1 in [1, 2)
+    const F k1 = __builtin_bit_cast(F, (xbits >> 52) | exponent_52) - (0x1p52 + 1023.0 + 52.0);
     const auto high = m1 > 1.4142135623730951;
     const F m = select(high, m1 * 0.5, m1);
     const F k = select(high, k1 + 1.0, k1);
