@@ -4,18 +4,17 @@
 #include "gputco/spot.hpp"
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstdlib>
 #include <exception>
 #include <limits>
 #include <mutex>
-#include <thread>
-#include <cstdlib>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <type_traits>
 
 #include <boost/random/normal_distribution.hpp>
