@@ -51,7 +51,8 @@ struct alignas(64) LaneState {
     std::size_t path[spot_lanes];  // in-batch index of the lane's current path (>= count: none left)
 };
 
-/// Runs at most `iterations` lock-step launches; returns true once every path of the batch is recorded.
+/// Runs each lane at most `iterations` more launches; returns true once every path of the batch is
+/// recorded. (A kernel narrower than eight lanes runs its groups of lanes one after the other.)
 using LaneKernel = bool (*)(const LaneJob&, LaneState&, std::uint64_t iterations);
 bool poisson_lanes_portable(const LaneJob&, LaneState&, std::uint64_t iterations);
 bool poisson_lanes_avx2(const LaneJob&, LaneState&, std::uint64_t iterations);
