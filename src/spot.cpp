@@ -211,13 +211,6 @@ struct Slots {
     }
 };
 
-// Running time a fresh path needs without interruptions: its whole segments, then the last one.
-double first_rest_of(const Plan& p) {
-    Path fresh;
-    fresh.plan_work(p, p.work);
-    return fresh.full_left * p.seg + fresh.last_work + p.delta;
-}
-
 // The job's constants as the lane arithmetic takes them, writing into `out` (count paths).
 detail::LaneJob lane_job(const Plan& p, double price, std::size_t count, const Slots& out) {
     Path fresh;
@@ -230,7 +223,7 @@ detail::LaneJob lane_job(const Plan& p, double price, std::size_t count, const S
             .tau = p.tau,
             .seg = p.seg,
             .inv_seg = p.inv_seg,
-            .first_rest = first_rest_of(p),
+            .first_rest = fresh.full_left * p.seg + fresh.last_work + p.delta,
             .price = price,
             .count = count,
             .wall = out.wall,
@@ -255,8 +248,9 @@ constexpr std::uint64_t max_launches_per_path = 1'000'000'000ULL;
 template <bool Rounded, class Draw>
 void simulate_plain_batch(const Plan& p, const Billing& billing, double price, Draw draw, Engine engine,
                           std::size_t count, const Slots& out, const std::atomic<bool>& cancel) {
-    const detail::LaunchShape<double> shape = detail::launch_shape<double>(lane_job(p, price, 0, {}));
-    const double first_rest = first_rest_of(p);
+    const detail::LaneJob constants = lane_job(p, price, 0, {});
+    const detail::LaunchShape<double> shape = detail::launch_shape<double>(constants);
+    const double first_rest = constants.first_rest;
     for (std::size_t i = 0; i < count; ++i) {
         if (cancel.load(std::memory_order_relaxed)) return;
         double rest = first_rest;
@@ -294,6 +288,11 @@ template <class Draw>
     simulate_plain_batch<true>(p, billing, price, draw, engine, count, out, cancel);
 }
 
+// No protection period, lifetime cap or notice: every launch lives its drawn lifetime.
+bool without_rules(const ProviderRules& r) {
+    return r.protection_hours == 0.0 && !std::isfinite(r.max_lifetime_hours) && r.notice_hours == 0.0;
+}
+
 // Generic lifetime model: `draw(engine)` gives the base lifetime of one launch.
 template <class Draw>
 void simulate_lifetime_batch(const Plan& p, const ProviderRules& rules, const Billing& billing, double price,
@@ -301,7 +300,7 @@ void simulate_lifetime_batch(const Plan& p, const ProviderRules& rules, const Bi
                              const std::atomic<bool>& cancel) {
     const double protection = rules.protection_hours;
     const double max_life = rules.max_lifetime_hours;
-    if (protection == 0.0 && !std::isfinite(max_life) && p.notice == 0.0) {
+    if (without_rules(rules)) {
         if (billing.continuous())
             simulate_plain_batch<false>(p, billing, price, draw, engine, count, out, cancel);
         else
@@ -460,9 +459,7 @@ void check_progress_possible(const Job& job, const InterruptionModel& model, con
 // Whether a Poisson run goes to the lane kernel: no provider rule and continuous billing (the
 // other cases run the scalar loops on the same streams).
 bool uses_lane_kernel(const Poisson& model, const SpotPricing& pricing) {
-    const ProviderRules& r = model.rules;
-    return r.protection_hours == 0.0 && !std::isfinite(r.max_lifetime_hours) && r.notice_hours == 0.0 &&
-           make_billing(pricing).continuous();
+    return without_rules(model.rules) && make_billing(pricing).continuous();
 }
 
 struct KernelChoice {
