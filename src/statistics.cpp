@@ -39,13 +39,13 @@ void select_ranks(std::span<const double> samples, std::span<const std::size_t> 
     }
 }
 
-// Type-7 quantiles at ascending `levels` (values in [0, 1]). For large samples, by bands: a sorted
-// systematic subsample of 16,384 values brackets each wanted rank by +-4.5 binomial standard
-// deviations of the subsample's rank (plus a margin); brackets that overlap merge. One counting pass
-// finds how many samples lie below and inside each band, one branch-free pass copies those inside,
-// and selection runs on the bands only (a few percent of the samples). Exact either way: a bracket
-// that misses its rank (odds about 1e-5 each) falls back to selection on all the samples.
-void type7_quantiles(std::span<const double> samples, std::span<const double> levels, double* out) {
+// Type-7 quantiles at four ascending `levels` (values in [0, 1]). For large samples, by bands: a
+// sorted systematic subsample of 16,384 values brackets each wanted rank by +-4.5 binomial standard
+// deviations of the subsample's rank (plus a margin); brackets that overlap merge. One branch-free
+// pass counts the samples below each band and copies those inside, and selection runs on the bands
+// only (a few percent of the samples). Exact either way: a bracket that misses its rank (odds about
+// 1e-5 each), or a copy that fills (heavy ties), falls back to selection on all the samples.
+void type7_quantiles(std::span<const double> samples, std::span<const double, 4> levels, double* out) {
     const std::size_t n = samples.size();
     const std::size_t count = levels.size();
     std::vector<std::size_t> ranks(count);
@@ -86,16 +86,10 @@ void type7_quantiles(std::span<const double> samples, std::span<const double> le
             }
             band_of[k] = low.size() - 1;
         }
-        // At most one band per level; padded to four with empty ones ([+inf, -inf]), so that the two
-        // passes below are fixed, branch-free loops.
-        constexpr std::size_t max_bands = 4;
-        std::size_t bands = low.size();
-        if (bands > max_bands) {  // more than four levels: one band from the lowest to the highest
-            low = {low.front()};
-            high = {high.back()};
-            std::fill(band_of.begin(), band_of.end(), 0);
-            bands = 1;
-        }
+        // At most one band per level; padded to four with empty ones ([+inf, -inf]), so that the pass
+        // below is a fixed, branch-free loop.
+        constexpr std::size_t max_bands = levels.extent;
+        const std::size_t bands = low.size();
         double lows[max_bands], highs[max_bands];
         for (std::size_t b = 0; b < max_bands; ++b) {
             lows[b] = b < bands ? low[b] : inf;
@@ -149,13 +143,7 @@ void type7_quantiles(std::span<const double> samples, std::span<const double> le
             }
             if (in && cursor < kept.size()) kept[cursor++] = x;
         }
-        kept.resize(cursor);
-        if (overflow) {
-            select_ranks(samples, ranks, pairs);
-            for (std::size_t k = 0; k < count; ++k)
-                out[k] = pairs[k].at + fractions[k] * (pairs[k].next - pairs[k].at);
-            return;
-        }
+        kept.resize(overflow ? 0 : cursor);  // a filled copy leaves the bands empty: every rank misses
         std::vector<std::vector<double>> band_values(bands);
         for (const double x : kept) {
             for (std::size_t b = 0; b < bands; ++b) {
