@@ -15,7 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "gputco/spot.hpp"
+#include "gputco/engines/spot.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-"""NumPy reference of the spot Monte Carlo (same model and event logic as src/spot.cpp).
+"""NumPy reference of the spot Monte Carlo (same model and event logic as src/engines/spot/spot.cpp).
 
 Written the way a careful data scientist would: vectorised over paths, one exponential draw per
 interruption for every path still running, finished paths dropped from the working set.

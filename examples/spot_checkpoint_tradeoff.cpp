@@ -19,8 +19,8 @@
 
 #include <fmt/format.h>
 
-#include "gputco/checkpoint.hpp"
-#include "gputco/spot.hpp"
+#include "gputco/engines/checkpoint.hpp"
+#include "gputco/engines/spot.hpp"
 
 namespace {
 

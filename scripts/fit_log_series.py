@@ -1,4 +1,4 @@
-"""Coefficients of the logarithm in src/spot_lanes.hpp (log_of_uniform).
+"""Coefficients of the logarithm in src/engines/spot/spot_lanes.hpp (log_of_uniform).
 
 log m = 2 atanh s = s g(z), z = s^2, s = (m - 1) / (m + 1), m in [sqrt(1/2), sqrt(2)], so
 0 <= z <= ((sqrt 2 - 1) / (sqrt 2 + 1))^2. g(z) = 2 + z h(z): the constant 2 stays exact and h, a

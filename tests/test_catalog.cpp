@@ -5,7 +5,7 @@
 
 #include <doctest/doctest.h>
 
-#include "gputco/catalog.hpp"
+#include "gputco/catalog/catalog.hpp"
 
 using namespace gputco;
 

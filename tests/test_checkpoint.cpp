@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "gputco/checkpoint.hpp"
-#include "gputco/error.hpp"
+#include "gputco/engines/checkpoint.hpp"
+#include "gputco/core/error.hpp"
 
 using gputco::CheckpointMethod;
 using gputco::InvalidInput;

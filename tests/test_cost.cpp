@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "gputco/cost.hpp"
+#include "gputco/engines/cost.hpp"
 
 using namespace gputco;
 using doctest::Approx;

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "gputco/deadline.hpp"
-#include "gputco/error.hpp"
+#include "gputco/engines/deadline.hpp"
+#include "gputco/core/error.hpp"
 
 using gputco::DeadlineJob;
 using gputco::DeadlinePolicy;

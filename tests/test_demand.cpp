@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "gputco/demand.hpp"
+#include "gputco/work/demand.hpp"
 
 using namespace gputco;
 

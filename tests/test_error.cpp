@@ -3,7 +3,7 @@
 #include <limits>
 #include <string>
 
-#include "gputco/error.hpp"
+#include "gputco/core/error.hpp"
 
 using namespace gputco;
 

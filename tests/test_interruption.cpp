@@ -6,9 +6,9 @@
 
 #include <boost/math/special_functions/gamma.hpp>
 
-#include "gputco/error.hpp"
-#include "gputco/interruption.hpp"
-#include "gputco/spot.hpp"
+#include "gputco/core/error.hpp"
+#include "gputco/engines/interruption.hpp"
+#include "gputco/engines/spot.hpp"
 
 using gputco::InvalidInput;
 using gputco::Poisson;

@@ -2,8 +2,8 @@
 
 #include <limits>
 
-#include "gputco/error.hpp"
-#include "gputco/job.hpp"
+#include "gputco/core/error.hpp"
+#include "gputco/work/job.hpp"
 
 using gputco::InvalidInput;
 using gputco::Job;

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "gputco/optimise.hpp"
+#include "gputco/optimise/optimise.hpp"
 
 using namespace gputco;
 using doctest::Approx;

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "gputco/report.hpp"
+#include "gputco/results/report.hpp"
 
 using namespace gputco;
 

@@ -8,10 +8,10 @@
 
 #include <fmt/format.h>
 
-#include "gputco/catalog.hpp"
-#include "gputco/checkpoint.hpp"
-#include "gputco/error.hpp"
-#include "gputco/spot.hpp"
+#include "gputco/catalog/catalog.hpp"
+#include "gputco/engines/checkpoint.hpp"
+#include "gputco/core/error.hpp"
+#include "gputco/engines/spot.hpp"
 
 using gputco::InvalidInput;
 using gputco::Job;

@@ -1,4 +1,4 @@
-// The arithmetic shared by the spot lane kernels and the scalar loops (src/spot_lanes.hpp, internal):
+// The arithmetic shared by the spot lane kernels and the scalar loops (src/engines/spot/spot_lanes.hpp, internal):
 // the logarithm behind every exponential lifetime, the lane generator, the floor and one launch.
 #include <doctest/doctest.h>
 
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "gputco/random.hpp"
+#include "gputco/core/random.hpp"
 #include "spot_lanes.hpp"
 
 // Vectors passed by value inside this file only.

@@ -4,8 +4,8 @@
 #include <limits>
 #include <vector>
 
-#include "gputco/error.hpp"
-#include "gputco/statistics.hpp"
+#include "gputco/core/error.hpp"
+#include "gputco/results/statistics.hpp"
 
 using gputco::InvalidInput;
 

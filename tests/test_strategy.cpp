@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "gputco/strategy.hpp"
+#include "gputco/strategy/strategy.hpp"
 
 using namespace gputco;
 

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "gputco/time.hpp"
+#include "gputco/core/time.hpp"
 
 using namespace gputco;
 

@@ -4,7 +4,7 @@
 
 #include <pybind11/pybind11.h>
 
-#include <gputco/cost.hpp>
+#include <gputco/engines/cost.hpp>
 
 namespace gputco::python {
 

@@ -5,7 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <fmt/format.h>
-#include <gputco/catalog.hpp>
+#include <gputco/catalog/catalog.hpp>
 
 namespace gputco::python {
 

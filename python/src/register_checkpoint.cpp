@@ -2,7 +2,7 @@
 #include "register.hpp"
 
 #include <fmt/format.h>
-#include <gputco/checkpoint.hpp>
+#include <gputco/engines/checkpoint.hpp>
 
 namespace gputco::python {
 

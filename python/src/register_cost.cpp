@@ -6,7 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <fmt/format.h>
-#include <gputco/cost.hpp>
+#include <gputco/engines/cost.hpp>
 
 namespace gputco::python {
 

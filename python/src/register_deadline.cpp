@@ -9,7 +9,7 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <gputco/deadline.hpp>
+#include <gputco/engines/deadline.hpp>
 
 namespace gputco::python {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <gputco/demand.hpp>
-#include <gputco/time.hpp>
+#include <gputco/work/demand.hpp>
+#include <gputco/core/time.hpp>
 
 namespace gputco::python {
 

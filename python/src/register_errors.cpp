@@ -2,8 +2,8 @@
 // run (gputco::Cancelled) is KeyboardInterrupt, the only way a Python caller cancels one.
 #include "register.hpp"
 
-#include <gputco/error.hpp>
-#include <gputco/spot.hpp>
+#include <gputco/core/error.hpp>
+#include <gputco/engines/spot.hpp>
 
 namespace gputco::python {
 

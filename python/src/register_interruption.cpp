@@ -7,7 +7,7 @@
 #include <limits>
 
 #include <fmt/format.h>
-#include <gputco/interruption.hpp>
+#include <gputco/engines/interruption.hpp>
 
 namespace gputco::python {
 

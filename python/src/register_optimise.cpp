@@ -6,7 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <fmt/format.h>
-#include <gputco/optimise.hpp>
+#include <gputco/optimise/optimise.hpp>
 
 namespace gputco::python {
 

@@ -11,8 +11,8 @@
 #include <span>
 
 #include <fmt/format.h>
-#include <gputco/spot.hpp>
-#include <gputco/statistics.hpp>
+#include <gputco/engines/spot.hpp>
+#include <gputco/results/statistics.hpp>
 
 namespace gputco::python {
 

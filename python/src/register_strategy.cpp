@@ -6,7 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <fmt/format.h>
-#include <gputco/strategy.hpp>
+#include <gputco/strategy/strategy.hpp>
 
 namespace gputco::python {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "gputco/spot.hpp"
+#include "gputco/engines/spot.hpp"
 
 namespace {
 

@@ -1,7 +1,8 @@
 # cross_isa_arm64: builds tests/cross_isa/figures.cpp and the spot engine for arm64 with CROSS_CXX,
 # runs it under QEMU and compares its output with NATIVE's, letter for letter.
 # Arguments: CROSS_CXX, QEMU, SOURCE_DIR, NATIVE, WORK_DIR, INCLUDES (dependency include dirs, |-separated).
-set(sources spot.cpp spot_lanes_portable.cpp statistics.cpp checkpoint.cpp interruption.cpp)
+set(sources engines/spot/spot.cpp engines/spot/spot_lanes_portable.cpp results/statistics.cpp engines/checkpoint.cpp
+            engines/interruption.cpp)
 list(TRANSFORM sources PREPEND "${SOURCE_DIR}/src/")
 string(REPLACE "|" ";" include_dirs "${INCLUDES}")
 set(include_flags)
@@ -13,7 +14,7 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 # build's business. fmt header-only: no arm64 libfmt needed.
 execute_process(
   COMMAND "${CROSS_CXX}" -O2 -w -Wno-psabi -std=c++20 -ffp-contract=off -DFMT_HEADER_ONLY
-          -I "${SOURCE_DIR}/include" -I "${SOURCE_DIR}/src" ${include_flags}
+          -I "${SOURCE_DIR}/include" -I "${SOURCE_DIR}/src/engines/spot" ${include_flags}
           ${sources} "${SOURCE_DIR}/tests/cross_isa/figures.cpp" -static -pthread -o "${WORK_DIR}/figures_arm64"
   RESULT_VARIABLE built)
 if(NOT built EQUAL 0)

@@ -1,4 +1,4 @@
-#include "gputco/statistics.hpp"
+#include "gputco/results/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 
 #include <boost/math/distributions/students_t.hpp>
 
-#include "gputco/error.hpp"
+#include "gputco/core/error.hpp"
 
 namespace gputco {
 namespace {

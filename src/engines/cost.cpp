@@ -1,12 +1,12 @@
 // The deterministic cost engine (see cost.hpp and reference conventions in docs/design.md).
-#include "gputco/cost.hpp"
+#include "gputco/engines/cost.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
-#include "gputco/statistics.hpp"
+#include "gputco/results/statistics.hpp"
 
 namespace gputco {
 namespace {

@@ -9,7 +9,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "gputco/catalog.hpp"
+#include "gputco/catalog/catalog.hpp"
 
 namespace gputco {
 namespace {

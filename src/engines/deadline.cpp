@@ -1,6 +1,6 @@
 // Deadline-aware spot policies: a tick-by-tick simulator shared by every policy, the omniscient
 // optimum by dynamic programming, and a seeded Monte Carlo over generated traces. See deadline.hpp.
-#include "gputco/deadline.hpp"
+#include "gputco/engines/deadline.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,8 +10,8 @@
 #include <boost/random/bernoulli_distribution.hpp>
 #include <fmt/format.h>
 
-#include "gputco/error.hpp"
-#include "gputco/random.hpp"
+#include "gputco/core/error.hpp"
+#include "gputco/core/random.hpp"
 
 namespace gputco {
 

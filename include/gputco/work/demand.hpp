@@ -14,8 +14,8 @@
 
 #include <Eigen/Core>
 
-#include "gputco/error.hpp"
-#include "gputco/time.hpp"
+#include "gputco/core/error.hpp"
+#include "gputco/core/time.hpp"
 
 namespace gputco {
 

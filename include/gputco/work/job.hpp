@@ -6,7 +6,7 @@
 //                 .checkpoint_write_hours = 0.1, .restart_hours = 0.25};
 #include <limits>
 
-#include "gputco/error.hpp"
+#include "gputco/core/error.hpp"
 
 namespace gputco {
 

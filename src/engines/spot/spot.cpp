@@ -1,7 +1,7 @@
 // The spot Monte Carlo: path generator (lifetime or price process per launch), path coster (the
 // launch arithmetic below: one launch -> billed time, lost work, progress) and accumulator
 // (per-path slots, then Summary). See spot.hpp for the contract and models.md for the model.
-#include "gputco/spot.hpp"
+#include "gputco/engines/spot.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -22,8 +22,8 @@
 #include <boost/random/weibull_distribution.hpp>
 #include <fmt/format.h>
 
-#include "gputco/error.hpp"
-#include "gputco/random.hpp"
+#include "gputco/core/error.hpp"
+#include "gputco/core/random.hpp"
 #include "spot_lanes.hpp"
 
 namespace gputco {

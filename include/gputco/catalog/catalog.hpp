@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "gputco/error.hpp"
-#include "gputco/time.hpp"
+#include "gputco/core/error.hpp"
+#include "gputco/core/time.hpp"
 
 namespace gputco {
 

@@ -10,8 +10,8 @@
 #include <variant>
 #include <vector>
 
-#include "gputco/catalog.hpp"
-#include "gputco/error.hpp"
+#include "gputco/catalog/catalog.hpp"
+#include "gputco/core/error.hpp"
 
 namespace gputco {
 

@@ -1,10 +1,10 @@
-#include "gputco/checkpoint.hpp"
+#include "gputco/engines/checkpoint.hpp"
 
 #include <cmath>
 
 #include <boost/math/special_functions/lambert_w.hpp>
 
-#include "gputco/error.hpp"
+#include "gputco/core/error.hpp"
 
 namespace gputco {
 

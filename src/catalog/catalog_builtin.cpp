@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "gputco/catalog.hpp"
+#include "gputco/catalog/catalog.hpp"
 
 namespace gputco {
 

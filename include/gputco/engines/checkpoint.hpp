@@ -7,7 +7,7 @@
 //   const ExpectedSpotTime t = expected_spot_time(job, 24);            // E[billed], E[wall], E[N]
 #include <cstddef>
 
-#include "gputco/job.hpp"
+#include "gputco/work/job.hpp"
 
 namespace gputco {
 

@@ -1,4 +1,4 @@
-#include "gputco/interruption.hpp"
+#include "gputco/engines/interruption.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -11,8 +11,8 @@
 #include <system_error>
 #include <utility>
 
-#include "gputco/error.hpp"
-#include "gputco/time.hpp"
+#include "gputco/core/error.hpp"
+#include "gputco/core/time.hpp"
 
 namespace gputco {
 namespace {

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "gputco/report.hpp"
+#include "gputco/results/report.hpp"
 
 namespace gputco {
 namespace {

@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "gputco/catalog.hpp"
-#include "gputco/checkpoint.hpp"
-#include "gputco/interruption.hpp"
-#include "gputco/job.hpp"
-#include "gputco/statistics.hpp"
+#include "gputco/catalog/catalog.hpp"
+#include "gputco/engines/checkpoint.hpp"
+#include "gputco/engines/interruption.hpp"
+#include "gputco/work/job.hpp"
+#include "gputco/results/statistics.hpp"
 
 namespace gputco {
 

@@ -3,7 +3,7 @@
 //
 //   const ReservationAdvice advice = optimal_reservation(demand, offering, Reserved{.term_years = 3});
 //   advice.reserved_gpus;   // cover demand up to its (1 − c_r / p) quantile, the rest on demand
-#include "gputco/cost.hpp"
+#include "gputco/engines/cost.hpp"
 
 namespace gputco {
 

@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gputco/statistics.hpp"
+#include "gputco/results/statistics.hpp"
 
 namespace gputco {
 

@@ -3,7 +3,7 @@
 // 1 year = 8,760 h, 1 month = 730 h, so a 3-year horizon is 36 months = 26,280 h.
 #include <cstddef>
 
-#include "gputco/error.hpp"
+#include "gputco/core/error.hpp"
 
 namespace gputco {
 

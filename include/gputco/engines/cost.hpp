@@ -6,11 +6,11 @@
 //   fmt::print("{}\n", report);
 #include <algorithm>
 
-#include "gputco/catalog.hpp"
-#include "gputco/demand.hpp"
-#include "gputco/report.hpp"
-#include "gputco/spot.hpp"
-#include "gputco/strategy.hpp"
+#include "gputco/catalog/catalog.hpp"
+#include "gputco/work/demand.hpp"
+#include "gputco/results/report.hpp"
+#include "gputco/engines/spot.hpp"
+#include "gputco/strategy/strategy.hpp"
 
 namespace gputco {
 

@@ -1,4 +1,4 @@
-#include "gputco/optimise.hpp"
+#include "gputco/optimise/optimise.hpp"
 
 #include <algorithm>
 #include <cmath>
