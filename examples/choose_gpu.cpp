@@ -29,7 +29,7 @@ std::string json_string(std::string_view text) {
     return out + "\"";
 }
 
-std::string json_number(double x) { return std::isfinite(x) ? fmt::format("{:.6g}", x) : "null"; }
+std::string json_number(double x) { return std::isfinite(x) ? fmt::format("{:.12g}", x) : "null"; }
 
 struct TrainingJob {
     Workload workload;
