@@ -119,7 +119,7 @@ void register_work(py::module_& m) {
         .def_readonly("utilisation", &Workload::utilisation)
         .def("total_work", &Workload::total_work)
         .def("__repr__", [](const Workload& w) {
-            return fmt::format("Workload(model={!r}, work_per_epoch={:g}, epochs={:g}, precision={!r})", w.model,
+            return fmt::format("Workload(model='{}', work_per_epoch={:g}, epochs={:g}, precision='{}')", w.model,
                                w.work_per_epoch, w.epochs, to_string(w.precision));
         });
     m.def("training_memory_gb", &training_memory_gb, py::arg("parameters"), py::arg("bytes_per_parameter") = 16.0,
