@@ -40,8 +40,9 @@ Offering offering(std::string provider, std::string gpu_name, double on_demand, 
     return o;
 }
 
-// Three offerings (and one in EUR): A10 at $1/h (spot $0.30), V100 at $2/h, A100 80GB at $5/h with a
-// 1-year all-upfront reservation of 26,280 (effective 26,280 / 8,760 = $3/h).
+// Three offerings in USD: A10 at $1/h (spot $0.30), V100 at $2/h, A100 80GB at $5/h with a 1-year
+// all-upfront reservation of 26,280 (effective 26,280 / 8,760 = $3/h); and an A10 at 100 JPY/h, a
+// currency without a rate in the built-in exchange-rate table.
 Catalog three_offerings() {
     Offering a10 = offering("cheap", "A10", 1.0);
     a10.spot_hourly = 0.30;
@@ -53,7 +54,7 @@ Catalog three_offerings() {
     r.source = src;
     a100.reserved.push_back(r);
     return Catalog({gpu("A10", 24), gpu("V100", 16), gpu("A100-80GB", 80)},
-                   {a10, offering("mid", "V100", 2.0), a100, offering("euro", "A10", 0.5, "EUR")});
+                   {a10, offering("mid", "V100", 2.0), a100, offering("yen", "A10", 100, "JPY")});
 }
 
 // The user's own measurements: 100, 150 and 400 units/s on one GPU; the A10 row has a price and power.
@@ -100,10 +101,12 @@ TEST_CASE("cost per epoch, run and million units by hand; ranking order on three
     CHECK(r.rows[2].cost_per_run == doctest::Approx(80.0 / 3));
     CHECK(r.rows[2].match == MatchKind::measured);
     CHECK(r.unit == "units");
-    // The EUR offering is left out, and says why.
+    // The JPY offering is left out, and says why.
     REQUIRE(r.skipped.size() == 1);
-    CHECK(r.skipped[0].offering == "euro/r1/x1");
-    CHECK(r.skipped[0].reason == "priced in EUR, not USD (no exchange rate applied)");
+    CHECK(r.skipped[0].offering == "yen/r1/x1");
+    CHECK(r.skipped[0].reason ==
+          "priced in JPY: currency = \"JPY\": no exchange rate to USD in force at 2024-06-28 (known: EUR/CNY from "
+          "2024-06-28, EUR/USD from 2024-06-28)");
 
     // Utilisation 0.8: the A10 runs 25 h.
     Workload slower = job;
@@ -116,6 +119,33 @@ TEST_CASE("cost per epoch, run and million units by hand; ranking order on three
     REQUIRE(frontier.size() == 2);
     CHECK(frontier[0].provider == "fast");
     CHECK(frontier[1].provider == "cheap");
+}
+
+TEST_CASE("one currency: offerings in another are converted at a dated rate, and say so") {
+    // An A10 at 0.5 EUR/h: at the built-in ECB rate of 2024-06-28 (1 EUR = 1.0705 USD) $0.53525/h, so
+    // the 20 h run costs $10.705 and ranks first.
+    const Catalog c({gpu("A10", 24)}, {offering("euro", "A10", 0.5, "EUR"), offering("cheap", "A10", 1.0)});
+    RankOptions o;
+    o.spot = o.reserved = o.owned = false;
+    const WorkRanking r = rank_offerings(job, c, my_table(), o);
+    REQUIRE(r.rows.size() == 2);
+    CHECK(r.rows[0].provider == "euro");
+    CHECK(r.rows[0].currency == "USD");
+    CHECK(r.rows[0].price_per_hour == doctest::Approx(0.53525));
+    CHECK(r.rows[0].cost_per_run == doctest::Approx(10.705));
+    CHECK(r.rows[0].note.find("prices converted from EUR at 1.0705 USD per EUR") != std::string::npos);
+    // Ranked in EUR instead: the USD offering is converted at 1 / 1.0705.
+    o.currency = "EUR";
+    const WorkRanking eur = rank_offerings(job, c, my_table(), o);
+    CHECK(eur.rows[1].provider == "cheap");
+    CHECK(eur.rows[1].cost_per_run == doctest::Approx(20 / 1.0705));
+    // Before the table's first rate there is no rate: skipped.
+    o.rates_as_of = "2020-01-01";
+    CHECK(rank_offerings(job, c, my_table(), o).skipped.size() == 1);
+    o.rates_as_of = "2020-13";
+    CHECK_THROWS_WITH_AS(rank_offerings(job, c, my_table(), o),
+                         "options.rates_as_of = \"2020-13\": must be an ISO date YYYY-MM-DD, YYYY-MM or YYYY that exists",
+                         InvalidInput);
 }
 
 TEST_CASE("billing: a run is one launch, rounded up to the increment") {

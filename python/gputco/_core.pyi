@@ -656,7 +656,8 @@ def _rank_offerings(workload: Workload, catalog: Catalog, throughput: Throughput
                     allow_estimates: bool = False, gpu_matches: list[GpuMatch] = ..., mtbf_hours: float = 20.0,
                     checkpoint_write_hours: float = ..., restart_hours: float = ...,
                     capacity_wait_hours: float = 0.0, paths: int = 20000, seed: int = 42, threads: int = 0,
-                    ownership: Optional[Owned] = None, deadline_hours: float = ...) -> WorkRanking: ...
+                    ownership: Optional[Owned] = None, deadline_hours: float = ...,
+                    exchange_rates: Optional[ExchangeRates] = None, rates_as_of: str = "") -> WorkRanking: ...
 
 class WorkAuditRow:
     claim: str

@@ -41,7 +41,9 @@ def rank_offerings(workload: Workload, catalog: Optional[Catalog] = None,
 
     Columns: RANKING_COLUMNS (costs in frame.attrs["currency"]; cost_per_million per million units of
     frame.attrs["unit"]). Offerings left out, with the reason, are in frame.attrs["skipped"].
-    Keyword options: currency="USD", on_demand/spot/reserved/owned=True, allow_estimates=False,
+    Keyword options: currency="USD" (other currencies converted through exchange_rates=ExchangeRates
+    (default: the built-in table) at the rate in force at rates_as_of="YYYY-MM-DD" (default: its latest
+    rate); each converted row's note names the rate), on_demand/spot/reserved/owned=True, allow_estimates=False,
     gpu_matches=[GpuMatch...], mtbf_hours=20, checkpoint_write_hours=5/60, restart_hours=10/60,
     capacity_wait_hours=0, paths=20000, seed=42, threads=0, ownership=Owned(...) (capex_per_gpu=0 and
     watts_per_gpu=0 take the benchmark's list price and board power), deadline_hours=inf.

@@ -182,9 +182,12 @@ void register_work(py::module_& m) {
     auto options = [](const std::string& currency, bool on_demand, bool spot, bool reserved, bool owned,
                       bool allow_estimates, const std::vector<GpuMatch>& gpu_matches, double mtbf_hours,
                       double checkpoint_write_hours, double restart_hours, double capacity_wait_hours, std::size_t paths,
-                      std::uint64_t seed, unsigned threads, const std::optional<Owned>& ownership, double deadline_hours) {
+                      std::uint64_t seed, unsigned threads, const std::optional<Owned>& ownership, double deadline_hours,
+                      const std::optional<ExchangeRates>& exchange_rates, const std::string& rates_as_of) {
         RankOptions o;
         o.currency = currency;
+        if (exchange_rates) o.exchange_rates = *exchange_rates;
+        o.rates_as_of = rates_as_of;
         o.on_demand = on_demand;
         o.spot = spot;
         o.reserved = reserved;
@@ -209,10 +212,11 @@ void register_work(py::module_& m) {
                   bool on_demand, bool spot, bool reserved, bool owned, bool allow_estimates,
                   const std::vector<GpuMatch>& gpu_matches, double mtbf_hours, double checkpoint_write_hours,
                   double restart_hours, double capacity_wait_hours, std::size_t paths, std::uint64_t seed,
-                  unsigned threads, const std::optional<Owned>& ownership, double deadline_hours) {
+                  unsigned threads, const std::optional<Owned>& ownership, double deadline_hours,
+                  const std::optional<ExchangeRates>& exchange_rates, const std::string& rates_as_of) {
             const RankOptions o = options(currency, on_demand, spot, reserved, owned, allow_estimates, gpu_matches,
                                           mtbf_hours, checkpoint_write_hours, restart_hours, capacity_wait_hours, paths,
-                                          seed, threads, ownership, deadline_hours);
+                                          seed, threads, ownership, deadline_hours, exchange_rates, rates_as_of);
             py::gil_scoped_release release;
             return rank_offerings(w, catalog, table, o);
         },
@@ -221,7 +225,8 @@ void register_work(py::module_& m) {
         py::arg("allow_estimates") = false, py::arg("gpu_matches") = std::vector<GpuMatch>{},
         py::arg("mtbf_hours") = 20.0, py::arg("checkpoint_write_hours") = 5.0 / 60, py::arg("restart_hours") = 10.0 / 60,
         py::arg("capacity_wait_hours") = 0.0, py::arg("paths") = 20000, py::arg("seed") = 42, py::arg("threads") = 0,
-        py::arg("ownership") = py::none(), py::arg("deadline_hours") = inf);
+        py::arg("ownership") = py::none(), py::arg("deadline_hours") = inf, py::arg("exchange_rates") = py::none(),
+        py::arg("rates_as_of") = "");
 
     py::class_<WorkAuditRow>(m, "WorkAuditRow", "A seed claim beside the measured figure.")
         .def_readonly("claim", &WorkAuditRow::claim)

@@ -42,8 +42,12 @@ def test_rank_offerings_on_the_builtin_catalog(job, table):
     a10_rows = frame[(frame["catalog_gpu"] == "A10") & (frame["buying"] == "on_demand")]
     assert a10_rows["cost_per_run"].min() == pytest.approx(best)
     assert frame.attrs["currency"] == "USD" and frame.attrs["unit"] == "units"
-    skipped = dict(frame.attrs["skipped"])
-    assert skipped["alibaba/cn-beijing/gn6i"] == "priced in CNY, not USD (no exchange rate applied)"
+    # CNY list prices are converted at the built-in ECB cross rate (USD per CNY = 1.0705 / 7.7748).
+    gn7 = frame[frame["instance_type"] == "GN7"]  # 2.8 CNY/h, a T4: an estimate, so not ranked here
+    assert gn7.empty
+    gn6i = frame[frame["instance_type"] == "gn6i"].iloc[0]
+    assert gn6i["price_per_hour"] == pytest.approx(8.5 * 1.0705 / 7.7748)
+    assert "prices converted from CNY" in gn6i["note"]
 
 
 def test_resnet_on_spot_and_the_frontier_plot(tmp_path):

@@ -31,6 +31,7 @@ void RankOptions::validate() const {
     require_non_negative("options.spot_assumptions.capacity_wait_hours", spot_assumptions.capacity_wait_hours);
     spot_assumptions.simulation.validate();
     ownership.validate();
+    if (!rates_as_of.empty()) Date::parse(rates_as_of, "options.rates_as_of");
     require(deadline_hours > 0.0, "options.deadline_hours", deadline_hours, "must be > 0 (infinity = no deadline)");
 }
 
@@ -139,6 +140,18 @@ std::string key(const WorkCostRow& r) {
     return fmt::format("{}/{}/{}/{}/{}", r.provider, r.region, r.instance_type, to_string(r.buying), r.terms);
 }
 
+// The date of conversion: the given one, or the latest rate of the table.
+Date rates_date(const RankOptions& options) {
+    if (!options.rates_as_of.empty()) return Date::parse(options.rates_as_of, "options.rates_as_of");
+    Date latest{1970, 1, 1};
+    for (const ExchangeRate& r : options.exchange_rates.rates()) latest = std::max(latest, r.date);
+    return latest;
+}
+
+void add_priced(WorkRanking& out, const Offering& o, const std::string& conversion, const Catalog& catalog,
+                const ThroughputTable& table, const RankOptions& options);
+
+// Memory and currency first; the offering, in the ranking's currency, goes on to add_priced.
 void add_offering(WorkRanking& out, const Offering& o, const Catalog& catalog, const ThroughputTable& table,
                   const RankOptions& options) {
     const Workload& w = out.workload;
@@ -147,10 +160,27 @@ void add_offering(WorkRanking& out, const Offering& o, const Catalog& catalog, c
         out.skipped.push_back({o.key(), fmt::format("needs {:g} GB per GPU; {} has {:g} GB", w.memory_gb, o.gpu, spec.memory_gb)});
         return;
     }
+    std::string conversion;
+    Offering priced = o;
     if (o.currency != options.currency) {
-        out.skipped.push_back({o.key(), fmt::format("priced in {}, not {} (no exchange rate applied)", o.currency, options.currency)});
-        return;
+        const Date date = rates_date(options);
+        try {
+            const RateQuote q = options.exchange_rates.quote(o.currency, options.currency, date);
+            priced = o.converted(options.currency, q.rate);
+            conversion = fmt::format("prices converted from {} at {:.6g} {} per {} ({})", o.currency, q.rate,
+                                     options.currency, o.currency, q.describe());
+        } catch (const InvalidInput& e) {
+            out.skipped.push_back({o.key(), fmt::format("priced in {}: {}", o.currency, e.what())});
+            return;
+        }
     }
+    add_priced(out, priced, conversion, catalog, table, options);
+}
+
+// Every way of buying one offering whose prices are in the ranking's currency.
+void add_priced(WorkRanking& out, const Offering& o, const std::string& conversion, const Catalog& catalog,
+                const ThroughputTable& table, const RankOptions& options) {
+    const Workload& w = out.workload;
     const GpuMatch match = match_gpu(o.gpu, options.gpu_matches);
     const auto rate = rate_for(match, catalog, table, w, o.gpus_per_instance, options);
     if (const std::string* reason = std::get_if<std::string>(&rate)) {
@@ -170,6 +200,7 @@ void add_offering(WorkRanking& out, const Offering& o, const Catalog& catalog, c
     base.throughput_per_second = r.per_second * w.utilisation;
     base.throughput_basis = r.basis;
     base.note = match.note;
+    if (!conversion.empty()) base.note = base.note.empty() ? conversion : base.note + "; " + conversion;
     const double compute_hours = w.total_work() / base.throughput_per_second / 3600.0;
     base.hours_per_epoch = compute_hours / w.epochs;
     base.run_hours = compute_hours;
@@ -204,9 +235,18 @@ void add_offering(WorkRanking& out, const Offering& o, const Catalog& catalog, c
 // Owned machines: one per benchmark GPU and measured count of this model and precision.
 void add_owned(WorkRanking& out, const ThroughputTable& table, const RankOptions& options) {
     const Workload& w = out.workload;
+    double usd = 1;  // units of options.currency per USD, for the benchmark's USD list prices
+    std::string conversion;
     if (options.currency != "USD") {
-        out.skipped.push_back({"owned", fmt::format("hardware list prices are in USD, not {}", options.currency)});
-        return;
+        const Date date = rates_date(options);
+        try {
+            const RateQuote q = options.exchange_rates.quote("USD", options.currency, date);
+            usd = q.rate;
+            conversion = fmt::format("; list price converted at {:.6g} {} per USD ({})", usd, options.currency, q.describe());
+        } catch (const InvalidInput& e) {
+            out.skipped.push_back({"owned", fmt::format("hardware list prices are in USD: {}", e.what())});
+            return;
+        }
     }
     const Owned& own = options.ownership;
     for (const ThroughputRow& t : table.rows()) {
@@ -217,7 +257,7 @@ void add_owned(WorkRanking& out, const ThroughputTable& table, const RankOptions
             out.skipped.push_back({name, fmt::format("needs {:g} GB per GPU; {} has {:g} GB", w.memory_gb, t.gpu, memory)});
             continue;
         }
-        const double capex = own.capex_per_gpu > 0 ? own.capex_per_gpu : t.price / t.gpus;
+        const double capex = own.capex_per_gpu > 0 ? own.capex_per_gpu : usd * t.price / t.gpus;
         const double watts = own.watts_per_gpu > 0 ? own.watts_per_gpu : t.watts / t.gpus;
         if (capex <= 0 || watts <= 0) {
             out.skipped.push_back({name, "no hardware price or board power in the throughput row"});
@@ -237,12 +277,13 @@ void add_owned(WorkRanking& out, const ThroughputTable& table, const RankOptions
         row.buying = BuyingWay::owned;
         row.terms = fmt::format("{}-year life, {:g}% residual, at full use", own.life_years, 100 * own.residual_fraction);
         row.gpus = t.gpus;
-        row.currency = "USD";
+        row.currency = options.currency;
         row.price_per_hour = t.gpus * per_gpu_hour + own.staff_per_month / hours_per_month;
         row.throughput_per_second = t.per_second * w.utilisation;
         row.throughput_basis = fmt::format("measured {}-GPU row", t.gpus);
-        row.note = fmt::format("capex {:.0f} USD per GPU ({}), {:.0f} W per GPU", capex,
-                               own.capex_per_gpu > 0 ? "given" : "benchmark list price", watts);
+        row.note = fmt::format("capex {:.0f} {} per GPU ({}), {:.0f} W per GPU{}", capex, options.currency,
+                               own.capex_per_gpu > 0 ? "given" : "benchmark list price", watts,
+                               own.capex_per_gpu > 0 ? "" : conversion);
         const double compute_hours = w.total_work() / row.throughput_per_second / 3600.0;
         row.hours_per_epoch = compute_hours / w.epochs;
         row.run_hours = compute_hours;

@@ -18,11 +18,14 @@
 //   owned       = per benchmark machine, run hours × the hourly cost of owning it at full use
 //                 (capex from the benchmark's list price, straight line to the residual, power, ...)
 // Cost per epoch = cost per run / epochs; per million units = cost per run / (total work / 1e6).
+// Prices in another currency are converted through RankOptions::exchange_rates (each row says at which
+// rate); the owned machines' USD list prices likewise.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "gputco/catalog/catalog.hpp"
+#include "gputco/catalog/currency.hpp"
 #include "gputco/engines/spot.hpp"
 #include "gputco/strategy/strategy.hpp"
 #include "gputco/work/gpu_match.hpp"
@@ -44,7 +47,12 @@ struct SpotAssumptions {
 };
 
 struct RankOptions {
-    std::string currency = "USD";  ///< offerings in another currency are skipped, with a note
+    std::string currency = "USD";  ///< every row in this currency
+    /// Offerings in another currency are converted through this table at the rate in force at
+    /// `rates_as_of` (empty: the latest rate of the table); each converted row's note names the rate.
+    /// An offering without a rate is skipped, with the reason.
+    ExchangeRates exchange_rates = ExchangeRates::builtin();
+    std::string rates_as_of;
     bool on_demand = true, spot = true, reserved = true, owned = true;
     /// Use the peak-TFLOPS estimates of gpu_match.hpp (labelled "estimate"); off: such GPUs are skipped.
     bool allow_estimates = false;
