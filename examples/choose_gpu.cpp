@@ -59,6 +59,12 @@ void print_ranking(const WorkRanking& ranking, std::size_t top) {
     fmt::print("\n{}: {} x {:g} {} per epoch, {:g} epochs, {} precision{}\n", w.name, w.model, w.work_per_epoch,
                ranking.unit, w.epochs, to_string(w.precision),
                w.memory_gb > 0 ? fmt::format(", needs {:.1f} GB per GPU", w.memory_gb) : "");
+    const SpotAssumptions& s = ranking.spot_assumptions;
+    fmt::print("spot: Poisson interruptions every {:g} h on average (every provider alike), checkpoint write {:.0f} "
+               "min at the optimal interval, restart {:.0f} min; {} paths, seed {}. {}: one currency, others "
+               "converted at a dated rate. (proxy) = a sibling GPU's rows, (estimate) = peak-TFLOPS estimate.\n",
+               s.mtbf_hours, 60 * s.checkpoint_write_hours, 60 * s.restart_hours, s.simulation.paths,
+               s.simulation.seed, ranking.currency);
     fmt::print("{:<3} {:<44} {:<9} {:>4} {:>9} {:>8} {:>10} {:>10} {:>10} {:>11}\n", "#", "offering", "buying", "GPUs",
                "units/s", "run h", "$/epoch", "$/run", "$/run P95", "$/M units");
     for (std::size_t i = 0; i < ranking.rows.size() && i < top; ++i) {

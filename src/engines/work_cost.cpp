@@ -321,6 +321,7 @@ WorkRanking rank_offerings(const Workload& workload, const Catalog& catalog, con
     out.unit = std::string(model_unit(workload.model));
     out.currency = options.currency;
     out.deadline_hours = options.deadline_hours;
+    out.spot_assumptions = options.spot_assumptions;
     for (const Offering& o : catalog.offerings()) add_offering(out, o, catalog, table, options);
     if (options.owned) add_owned(out, table, options);
     require(!out.rows.empty(), "workload.model", workload.model,

@@ -98,6 +98,7 @@ struct WorkRanking {
     std::string unit;       ///< model_unit(workload.model)
     std::string currency;
     double deadline_hours = 0;
+    SpotAssumptions spot_assumptions;  ///< those the spot rows were simulated with
     std::vector<WorkCostRow> rows;  ///< by cost_per_run, then run_hours, then key (a stable order)
     std::vector<SkippedOffering> skipped;
 };
