@@ -30,7 +30,7 @@ const std::vector<GpuMatch>& builtin_gpu_matches() {
          "not benchmarked; estimate from the V100 rows by peak TFLOPS (65/125 mixed, 8.1/15.7 FP32); "
          "T4's memory bandwidth ratio is lower (320/900), so the estimate is optimistic"},
         {"V100", measured, "V100 16GB", "Lambda's V100 16GB machines (SXM2)"},
-        {"V100-PCIe", proxy, "V100 16GB", "the SXM2 part was benchmarked; the PCIe card (250 W) runs about 10% slower"},
+        {"V100-PCIe", proxy, "V100 16GB", "the SXM2 part was benchmarked; the PCIe card (250 W, peak 112 vs 125 TFLOPS) is up to about 10% slower"},
         {"V100-32GB", proxy, "V100 16GB",
          "the 16 GB SXM2 part was benchmarked: same chip and clocks, so the same throughput for models that fit"},
         {"V100S", estimate, "V100", "not benchmarked; estimate from the V100 rows by peak TFLOPS"},
