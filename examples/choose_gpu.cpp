@@ -133,9 +133,9 @@ int main(int argc, char** argv) {
         for (BuyingWay way : {BuyingWay::reserved, BuyingWay::owned})
             for (const WorkCostRow& r : committed.rows)
                 if (r.buying == way) {
-                    fmt::print("Best {} for comparison: {}/{} {} ({}) at {:.2f} {} per run, {:.2f} h\n",
+                    fmt::print("Best {} for comparison: {}/{} {}{} at {:.2f} {} per run, {:.2f} h\n",
                                to_string(way), r.provider, r.instance_type, r.terms,
-                               way == BuyingWay::reserved ? "effective rate, reservation kept busy" : "at full use",
+                               way == BuyingWay::reserved ? " (effective rate, reservation kept busy)" : "",
                                r.cost_per_run, r.currency, r.run_hours);
                     break;
                 }

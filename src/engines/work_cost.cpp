@@ -200,7 +200,9 @@ void add_priced(WorkRanking& out, const Offering& o, const std::string& conversi
     base.throughput_per_second = r.per_second * w.utilisation;
     base.throughput_basis = r.basis;
     base.note = match.note;
-    if (!conversion.empty()) base.note = base.note.empty() ? conversion : base.note + "; " + conversion;
+    // The GPU match's caveat, the currency conversion and the catalog's own notes (audits included).
+    for (const std::string& part : {conversion, o.notes.empty() ? std::string() : "catalog: " + o.notes})
+        if (!part.empty()) base.note = base.note.empty() ? part : base.note + "; " + part;
     const double compute_hours = w.total_work() / base.throughput_per_second / 3600.0;
     base.hours_per_epoch = compute_hours / w.epochs;
     base.run_hours = compute_hours;

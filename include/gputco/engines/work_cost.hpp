@@ -85,7 +85,7 @@ struct WorkCostRow {
     double cost_per_run_p95 = 0;  ///< spot: P95; otherwise = cost_per_run
     double cost_per_run_standard_error = 0;  ///< spot: Monte Carlo standard error of the mean; else 0
     double probability_within_deadline = 1;  ///< P(wall hours <= RankOptions::deadline_hours)
-    std::string note;
+    std::string note;             ///< the GPU match's caveat, the currency conversion, the catalog's notes
 };
 
 struct SkippedOffering {
