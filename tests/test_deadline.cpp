@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -15,6 +17,7 @@ using gputco::InvalidInput;
 using gputco::MarkovAvailability;
 using gputco::SpotAvailability;
 using gputco::TickDecision;
+using gputco::Cancelled;
 
 namespace {
 
@@ -486,4 +489,139 @@ TEST_CASE("names of policies and decisions") {
     CHECK(to_string(TickDecision::none) == "none");
     CHECK(to_string(TickDecision::spot) == "spot");
     CHECK(to_string(TickDecision::on_demand) == "on_demand");
+}
+
+namespace {
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::vector<bool> flags(const SpotAvailability& a) { return a.available; }
+
+}  // namespace
+
+TEST_CASE("the authors' JSON trace format: gap_seconds and instance counts") {
+    const auto t = SpotAvailability::from_json(
+        R"({"metadata": {"gap_seconds": 1800, "zone": "x"}, "data": [0, 3, 1, 0, 2.0]})");
+    CHECK(t.tick_hours == 0.5);  // 1800 s
+    CHECK(flags(t) == std::vector<bool>{0, 1, 1, 0, 1});  // any count > 0 is available
+
+    // The hand-made test trace (tests/data), 72 hourly ticks.
+    const auto a = SpotAvailability::from_json(read_file(std::string(GPUTCO_SOURCE_DIR) +
+                                                         "/tests/data/deadline_trace_zone_a.json"));
+    CHECK(a.tick_hours == 1);
+    CHECK(a.ticks() == 72);
+    CHECK(a.available_ticks() == 44);  // 72 ticks minus 28 zeros, counted in the file
+
+    using gputco::InvalidInput;
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json("{"), doctest::Contains("trace = "), InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json("[1, 0]"),
+                         "trace = \"array\": must be a JSON object with metadata and data", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"data": [1]})"),
+                         "trace.metadata = \"missing\": must be an object with gap_seconds", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {}, "data": [1]})"),
+                         "trace.metadata.gap_seconds = \"missing\": must be a number", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 0}, "data": [1]})"),
+                         "trace.metadata.gap_seconds = 0: must be finite and > 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 60}})"),
+                         "trace.data = \"missing\": must be an array of instance counts", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 60}, "data": []})"),
+                         "trace.data.size = 0: must be > 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 60}, "data": [1, 0, 0, -1]})"),
+                         "trace.data[3] = \"-1\": must be a whole number >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 60}, "data": [1.5]})"),
+                         "trace.data[0] = \"1.5\": must be a whole number >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 60}, "data": [true]})"),
+                         "trace.data[0] = \"true\": must be a whole number >= 0", InvalidInput);
+}
+
+TEST_CASE("windows and resampling between tick lengths") {
+    SpotAvailability t{{1, 1, 1, 0, 0, 1, 1, 0}, 0.5};
+    const auto w = t.window(2, 4);
+    CHECK(flags(w) == std::vector<bool>{1, 0, 0, 1});
+    CHECK(w.tick_hours == 0.5);
+    CHECK_THROWS_WITH_AS(t.window(6, 3), "window.start = 6: must leave length = 3 ticks inside the trace of 8",
+                         gputco::InvalidInput);
+    CHECK_THROWS_WITH_AS(t.window(0, 0), "window.length = 0: must be > 0", gputco::InvalidInput);
+
+    // Finer: every 0.5 h tick becomes five 0.1 h ticks (0.5 / 0.1 is 4.999... in binary: tolerated).
+    const auto fine = t.resampled(0.1);
+    CHECK(fine.ticks() == 40);
+    CHECK(fine.tick_hours == 0.1);
+    for (std::size_t k = 0; k < 40; ++k) CHECK(fine.available[k] == t.available[k / 5]);
+    // Coarser: 1 h = two 0.5 h ticks, available only if both are: (1,1) (1,0) (0,1) (1,0).
+    CHECK(flags(t.resampled(1.0)) == std::vector<bool>{1, 0, 0, 0});
+    // 1.5 h = three ticks; the trailing two ticks do not fill one and are dropped: (1,1,1) (0,0,1).
+    CHECK(flags(t.resampled(1.5)) == std::vector<bool>{1, 0});
+    // Back and forth: finer then coarser is the identity.
+    CHECK(flags(fine.resampled(0.5)) == flags(t));
+
+    CHECK_THROWS_WITH_AS(t.resampled(0.3), "tick_hours = 0.3: must divide or be a whole multiple of the trace's tick_hours = 0.5",
+                         gputco::InvalidInput);
+    const SpotAvailability unstated{{true, false}};
+    CHECK_THROWS_WITH_AS(unstated.resampled(1.0),
+                         "availability.tick_hours = 0: must be stated (> 0) to resample: set it or read the trace with from_json",
+                         gputco::InvalidInput);
+    // Bounded before any allocation: 8 ticks x 5e7 = 4e8 > 1e8.
+    CHECK_THROWS_WITH_AS(t.resampled(1e-8), "tick_hours = 1e-08: gives more than 100000000 ticks for a trace of 8 ticks of 0.5 h",
+                         gputco::InvalidInput);
+
+    // A changeover that is not whole trace ticks: the longest common tick.
+    CHECK(gputco::common_tick_hours(1.0, 0.2) == doctest::Approx(0.2).epsilon(1e-12));
+    CHECK(gputco::common_tick_hours(1.0, 0.05) == doctest::Approx(0.05).epsilon(1e-12));
+    CHECK(gputco::common_tick_hours(1.0, 0.0) == 1.0);
+    CHECK(gputco::common_tick_hours(1.0, 3.0) == 1.0);
+    // 10-minute ticks and a 0.2 h (12-minute) changeover: 2-minute ticks, 1/30 h.
+    CHECK(gputco::common_tick_hours(1.0 / 6, 0.2) == doctest::Approx(1.0 / 30).epsilon(1e-12));
+
+    // A stated tick must be the job's.
+    const DeadlineJob job{.compute_hours = 1, .deadline_hours = 3, .changeover_hours = 0, .tick_hours = 1};
+    CHECK_THROWS_WITH_AS(simulate_deadline(job, t, DeadlinePolicy::greedy, spot, on_demand),
+                         "availability.tick_hours = 0.5: must equal deadline_job.tick_hours = 1 (resample the trace "
+                         "with resampled())",
+                         gputco::InvalidInput);
+    CHECK(simulate_deadline(job, t.resampled(1.0), DeadlinePolicy::greedy, spot, on_demand).met_deadline);
+}
+
+TEST_CASE("a deadline job's costs as a spot tranche of a plan") {
+    // C0 = 10 h at spot $2/h: $20 all on spot. Costs $20, $25, $30 -> overheads 1, 1.25, 1.5, mean 1.25.
+    const DeadlineJob job{.compute_hours = 10, .deadline_hours = 20, .changeover_hours = 1};
+    const auto tranche = gputco::deadline_tranche({20, 25, 30}, job, 2.0);
+    CHECK(tranche.price_per_gpu_hour == 2.0);
+    CHECK(tranche.overhead == doctest::Approx(1.25).epsilon(1e-15));
+    CHECK(tranche.overhead_samples == std::vector<double>{1.0, 1.25, 1.5});
+    CHECK(tranche.availability == 1.0);
+    CHECK_THROWS_WITH_AS(gputco::deadline_tranche({20, 19}, job, 2.0),
+                         "cost_samples[1] = 19: must be >= compute_hours x spot_price_per_hour = 20",
+                         gputco::InvalidInput);
+    CHECK_THROWS_WITH_AS(gputco::deadline_tranche({}, job, 2.0), "cost_samples.size = 0: must be >= 1",
+                         gputco::InvalidInput);
+    // From a Monte Carlo run: the tranche's mean overhead is the mean cost over C0 x spot price.
+    const auto c = compare_deadline_policies(job, MarkovAvailability{.mean_up_hours = 5, .mean_down_hours = 2},
+                                             p3_spot, p3_on_demand, {.paths = 200, .seed = 3},
+                                             {DeadlinePolicy::uniform_progress});
+    const auto t = gputco::deadline_tranche(c.policies[0].cost_samples, job, p3_spot);
+    CHECK(t.overhead == doctest::Approx(c.policies[0].cost.mean / (10 * p3_spot)).epsilon(1e-12));
+}
+
+TEST_CASE("compare_deadline_policies stops when should_stop says so") {
+    const DeadlineJob job{.compute_hours = 48, .deadline_hours = 72, .changeover_hours = 1};
+    gputco::DeadlineSimulationOptions options{.paths = 1000000, .seed = 1};
+    int calls = 0;
+    options.should_stop = [&calls] { return ++calls >= 1; };
+    CHECK_THROWS_AS(compare_deadline_policies(job, MarkovAvailability{}, p3_spot, p3_on_demand, options), Cancelled);
+    CHECK(calls == 1);
+}
+
+TEST_CASE("policy names parse back") {
+    for (const DeadlinePolicy p : gputco::all_deadline_policies()) CHECK(gputco::parse_deadline_policy(to_string(p)) == p);
+    CHECK_THROWS_WITH_AS(gputco::parse_deadline_policy("up", "policies[1]"),
+                         "policies[1] = \"up\": must be one of greedy, uniform_progress, on_demand_only, greedy_simple, "
+                         "uniform_progress_prose",
+                         gputco::InvalidInput);
 }
