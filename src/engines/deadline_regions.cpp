@@ -188,8 +188,12 @@ double omniscient_multi_region_cost(const DeadlineJob& job, const std::vector<Sp
     for (std::size_t r = 0; r < R; ++r) spot_tick[r] = regions[r].spot_price_per_hour * job.tick_hours;
     const double on_demand_tick = on_demand_price_per_hour * job.tick_hours;
 
+    std::vector<std::size_t> up;  // regions with spot in tick k
     for (std::size_t k = 0; k < K; ++k) {
         std::fill(next.begin(), next.end(), unreached);
+        up.clear();
+        for (std::size_t r = 0; r < R; ++r)
+            if (regions[r].availability.available[k]) up.push_back(r);
         for (std::size_t w = 0; w < C; ++w) {
             double* const row = &cost[w * slots];
             // Runs one tick of an instance whose first slot is `base`, from changeover `left`.
@@ -212,8 +216,7 @@ double omniscient_multi_region_cost(const DeadlineJob& job, const std::vector<Sp
                 double& idle = next[w * slots];
                 idle = std::min(idle, here);
                 run(here + on_demand_tick, on_demand_base, on_demand ? o : D);
-                for (std::size_t r = 0; r < R; ++r) {
-                    if (!regions[r].availability.available[k]) continue;
+                for (const std::size_t r : up) {
                     // The instance in region r carries on (it was there and spot still is); else a launch.
                     run(here + spot_tick[r], 1 + r * (D + 1), spot_region == r ? o : D);
                 }
