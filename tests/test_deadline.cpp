@@ -538,6 +538,20 @@ TEST_CASE("the authors' JSON trace format: gap_seconds and instance counts") {
                          "trace.data[0] = \"1.5\": must be a whole number >= 0", InvalidInput);
     CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 60}, "data": [true]})"),
                          "trace.data[0] = \"true\": must be a whole number >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 60}, "data": [1, [0]]})"),
+                         "trace.data[1] = \"[...]\": must be a whole number >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": "60"}, "data": [1]})"),
+                         "trace.metadata.gap_seconds = \"\"60\"\": must be a number", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": [600], "data": [1]})"),
+                         "trace.metadata = \"array\": must be an object with gap_seconds", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 60}, "data": 5})"),
+                         "trace.data = \"number\": must be an array of instance counts", InvalidInput);
+    // Other keys, however nested, are skipped; only the top-level data and metadata.gap_seconds count.
+    const auto nested = SpotAvailability::from_json(
+        R"({"other": {"data": [0, 0], "metadata": {"gap_seconds": 1}}, "data": [1, 0],
+            "metadata": {"zone": "x", "extra": {"gap_seconds": 5, "list": [1, 2]}, "gap_seconds": 600}})");
+    CHECK(flags(nested) == std::vector<bool>{1, 0});
+    CHECK(nested.tick_hours == doctest::Approx(600.0 / 3600).epsilon(1e-15));
 }
 
 TEST_CASE("windows and resampling between tick lengths") {

@@ -83,7 +83,8 @@ struct SpotAvailability {
     static SpotAvailability from_text(std::string_view text);
     /// The JSON trace format the Can't Be Late authors released:
     /// {"metadata": {"gap_seconds": 600, ...}, "data": [n0, n1, ...]}, n = spot instances available in
-    /// the tick (0 = unavailable; any other count = available). Other metadata keys are ignored.
+    /// the tick (0 = unavailable; any other count = available). Other keys are ignored. Read as a
+    /// stream, one bit per tick; more than max_ticks ticks stops reading at the first one too many.
     /// Throws InvalidInput naming the JSON path, e.g. "trace.data[3] = -1: must be a whole number >= 0".
     static SpotAvailability from_json(std::string_view text);
     /// Generated from `process` with Boost.Random on a xoshiro256++ stream: the same seed gives the
