@@ -1,4 +1,4 @@
-"""Python-side helpers of the deadline policies: reading trace files, sweeps and runs as DataFrames."""
+"""Python-side additions to the deadline policies: reading trace files, sweeps and runs as DataFrames."""
 from __future__ import annotations
 
 import os
