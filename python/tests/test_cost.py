@@ -18,14 +18,14 @@ def p4d(catalog):
 
 
 def test_reference_discounts(p4d):
-    # reference/models.md: real p4d, 3-yr 61.9% off; 70/30 costs 18.581/h vs 32.773/h (-43.3%).
+    # reference/models.md: real p4d, 3-yr 61.9% off; 70/30 costs 18.581/h vs 32.773/h (-43.3%), per GPU.
     demand = gputco.DemandProfile.constant(10, H3)
-    reserved = gputco.evaluate(RESERVED_3Y, demand, p4d)
+    reserved = gputco.evaluate(RESERVED_3Y, demand, p4d, units="gpus")
     assert reserved.savings_fraction == pytest.approx(0.619, abs=0.0005)
-    mix = gputco.evaluate(gputco.Mix([(0.7, RESERVED_3Y), (0.3, gputco.OnDemand())]), demand, p4d)
+    mix = gputco.evaluate(gputco.Mix([(0.7, RESERVED_3Y), (0.3, gputco.OnDemand())]), demand, p4d, units="gpus")
     assert mix.savings_fraction == pytest.approx(0.433, abs=0.0005)
     assert mix.total / (10 * 26280) * 8 == pytest.approx(18.581, abs=0.001)
-    on_demand = gputco.evaluate(gputco.OnDemand(), demand, p4d)
+    on_demand = gputco.evaluate(gputco.OnDemand(), demand, p4d, units="gpus")
     assert on_demand.total == pytest.approx(mix.baseline_total) and on_demand.savings == 0
     assert mix.strategy == "70% reserved 3y all_upfront + 30% on-demand" == gputco.describe(
         gputco.Mix([(0.7, RESERVED_3Y), (0.3, gputco.OnDemand())]))
