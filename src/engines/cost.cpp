@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <utility>
@@ -77,16 +78,27 @@ struct PricedPlan {
 /// GPU-hours paid for when each hour's demand d (mean GPUs in use over the hour) runs on instances of
 /// g GPUs: floor(d) GPUs run all hour in ceil(floor(d) / g) whole instances, and the part-hour GPU
 /// rides in a part-filled one or, when all are full, starts one more for its part of the hour.
-/// Continuous and non-decreasing in d, >= d, and exactly d when g = 1.
-Eigen::ArrayXd paid_gpu_hours(const Eigen::ArrayXd& demand, int gpus_per_unit) {
-    if (gpus_per_unit == 1) return demand;
+/// Continuous and non-decreasing in d, >= d, and exactly d when g = 1. Summed over the hours given.
+double paid_gpu_hours(const Eigen::ArrayXd& demand, int gpus_per_unit) {
+    if (gpus_per_unit == 1) return demand.sum();
+    // Floor by truncation (d >= 0) and whole-number division in doubles (exact for whole numbers below
+    // 2^52): floor and ceil are library calls on baseline x86-64, integer division is slow, and this
+    // runs for every hour of every month.
     const double g = gpus_per_unit;
-    return demand.unaryExpr([g](double d) {
-        const double full = std::floor(d);
-        const double instances = std::ceil(full / g);
-        const bool all_full = full == instances * g;
-        return g * (instances + (all_full ? d - full : 0.0));
-    });
+    constexpr double exact_integers = 4503599627370496.0;  // 2^52
+    double paid = 0;
+    for (const double d : demand) {
+        if (d >= exact_integers) {  // beyond any real fleet; kept exact rather than fast
+            paid += g * std::ceil(std::floor(d) / g);
+            continue;
+        }
+        const double full = double(static_cast<std::int64_t>(d));
+        const double below = double(static_cast<std::int64_t>(full / g));  // floor(full / g)
+        const double instances = full > below * g ? below + 1 : below;
+        // A part-filled instance holds the part-hour GPU; with none, it starts one for its part of the hour.
+        paid += g * instances + (full == g * instances ? g * (d - full) : 0.0);
+    }
+    return paid;
 }
 
 double round_gpus(double gpus, Rounding rounding) {
@@ -260,7 +272,7 @@ std::vector<MonthlyCashFlow> cash_flows(const PricedPlan& plan, const DemandProf
                 if (weight == 0) continue;
                 const Eigen::ArrayXd on_spot = cases[c].second.min(s.gpus);
                 const double served = weight * on_spot.sum();
-                const double paid = weight * paid_gpu_hours(on_spot, plan.gpus_per_unit).sum();
+                const double paid = weight * paid_gpu_hours(on_spot, plan.gpus_per_unit);
                 f.spot_gpu_hours += served;
                 f.spot_paid_gpu_hours += paid;
                 f.spot += paid * s.price_per_gpu_hour * s.overhead;
@@ -276,7 +288,7 @@ std::vector<MonthlyCashFlow> cash_flows(const PricedPlan& plan, const DemandProf
         }
         for (const auto& [weight, left] : cases) {
             f.on_demand_gpu_hours += weight * left.sum();
-            f.on_demand_paid_gpu_hours += weight * paid_gpu_hours(left, plan.gpus_per_unit).sum();
+            f.on_demand_paid_gpu_hours += weight * paid_gpu_hours(left, plan.gpus_per_unit);
         }
         f.on_demand = f.on_demand_paid_gpu_hours * plan.on_demand_per_gpu_hour;
 
