@@ -377,7 +377,7 @@ TEST_CASE("JSON: every bad input is named with its path") {
     CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "spot_hourley": 0.5)")),
                          "offerings[0].spot_hourley = 0.5: unknown field (known: provider, region, "
                          "instance_type, gpu, gpus_per_instance, currency, on_demand_hourly, spot_hourly, "
-                         "reserved, billing_increment_seconds, minimum_billed_seconds, source, notes)",
+                         "reserved, billing_increment_seconds, minimum_billed_seconds, source, notes, zone)",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "gpus_per_instance": 2.5)")),
                          "offerings[0].gpus_per_instance = 2.5: must be a whole number", InvalidInput);

@@ -7,6 +7,8 @@
 #include "gputco/core/time.hpp"
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/catalog/currency.hpp"
+#include "gputco/catalog/gpu_names.hpp"
+#include "gputco/catalog/importers.hpp"
 #include "gputco/work/demand.hpp"
 #include "gputco/work/job.hpp"
 #include "gputco/strategy/strategy.hpp"

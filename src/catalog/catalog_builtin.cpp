@@ -106,9 +106,10 @@ void Offering::validate(std::string_view field) const {
         require_non_negative(join(at, "hourly"), r.hourly);
         validate_source(at, r.source);
         for (std::size_t j = 0; j < i; ++j) {
-            if (reserved[j].term_years == r.term_years && reserved[j].payment == r.payment) {
+            if (reserved[j].term_years == r.term_years && reserved[j].payment == r.payment &&
+                reserved[j].convertible == r.convertible) {
                 fail(join(at, "payment"), to_string(r.payment),
-                     fmt::format("duplicate of reserved[{}] (same term_years and payment)", j));
+                     fmt::format("duplicate of reserved[{}] (same term_years, payment and class)", j));
             }
         }
     }
@@ -121,9 +122,10 @@ void Offering::validate(std::string_view field) const {
 // Offering
 // ---------------------------------------------------------------------------------------------
 
-std::optional<ReservedPrice> Offering::reserved_price(int term_years, Payment payment) const {
+std::optional<ReservedPrice> Offering::reserved_price(int term_years, Payment payment,
+                                                     bool convertible) const {
     for (const ReservedPrice& r : reserved) {
-        if (r.term_years == term_years && r.payment == payment) return r;
+        if (r.term_years == term_years && r.payment == payment && r.convertible == convertible) return r;
     }
     return std::nullopt;
 }

@@ -99,8 +99,8 @@ private:
 };
 
 Source read_source(const json& j, const std::string& path) {
-    Reader r(j, path, {"name", "as_of"});
-    return Source{r.text("name"), r.text("as_of")};
+    Reader r(j, path, {"name", "as_of", "row"});
+    return Source{r.text("name"), r.text("as_of"), r.text_or("row", "")};
 }
 
 GpuSpec read_gpu(const json& j, const std::string& path) {
@@ -123,7 +123,7 @@ GpuSpec read_gpu(const json& j, const std::string& path) {
 
 ReservedPrice read_reserved(const json& j, const std::string& path, double on_demand_hourly,
                             const Source& offering_source) {
-    Reader r(j, path, {"term_years", "payment", "upfront", "hourly", "discount", "source"});
+    Reader r(j, path, {"term_years", "payment", "upfront", "hourly", "discount", "source", "convertible"});
     const int term_years = r.whole("term_years");
     require(term_years >= 1, r.path("term_years"), term_years, "must be >= 1");
     const Payment payment = parse_payment(r.text("payment"), r.path("payment"));
@@ -146,6 +146,10 @@ ReservedPrice read_reserved(const json& j, const std::string& path, double on_de
     p.upfront = require_non_negative(r.path("upfront"), r.number_or("upfront", 0.0));
     p.hourly = require_non_negative(r.path("hourly"), r.number_or("hourly", 0.0));
     p.source = source;
+    if (const json* c = r.find("convertible")) {
+        if (!c->is_boolean()) fail_json(r.path("convertible"), *c, "must be true or false");
+        p.convertible = c->get<bool>();
+    }
     return p;
 }
 
@@ -153,11 +157,12 @@ Offering read_offering(const json& j, const std::string& path) {
     Reader r(j, path,
              {"provider", "region", "instance_type", "gpu", "gpus_per_instance", "currency",
               "on_demand_hourly", "spot_hourly", "reserved", "billing_increment_seconds",
-              "minimum_billed_seconds", "source", "notes"});
+              "minimum_billed_seconds", "source", "notes", "zone"});
     Offering o;
     o.provider = r.text("provider");
     o.region = r.text("region");
     o.instance_type = r.text("instance_type");
+    o.zone = r.text_or("zone", "");
     o.gpu = r.text("gpu");
     o.gpus_per_instance = r.whole_or("gpus_per_instance", 1);
     o.currency = r.text_or("currency", "USD");
@@ -181,7 +186,11 @@ Offering read_offering(const json& j, const std::string& path) {
     return o;
 }
 
-json write_source(const Source& s) { return {{"name", s.name}, {"as_of", s.as_of}}; }
+json write_source(const Source& s) {
+    json j = {{"name", s.name}, {"as_of", s.as_of}};
+    if (!s.row.empty()) j["row"] = s.row;
+    return j;
+}
 
 json write_gpu(const GpuSpec& g) {
     json j = {{"name", g.name},
@@ -204,6 +213,7 @@ json write_offering(const Offering& o) {
                             {"upfront", r.upfront},
                             {"hourly", r.hourly},
                             {"source", write_source(r.source)}});
+        if (r.convertible) reserved.back()["convertible"] = true;
     }
     json j = {{"provider", o.provider},
               {"region", o.region},
@@ -218,6 +228,7 @@ json write_offering(const Offering& o) {
               {"minimum_billed_seconds", o.minimum_billed_seconds},
               {"source", write_source(o.source)}};
     if (!o.notes.empty()) j["notes"] = o.notes;
+    if (!o.zone.empty()) j["zone"] = o.zone;
     return j;
 }
 

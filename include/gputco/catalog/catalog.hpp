@@ -26,6 +26,7 @@ Payment parse_payment(std::string_view text, std::string_view field = "payment")
 struct Source {
     std::string name;   ///< e.g. "skypilot-catalog v7 aws vms.csv" or "seed 000"
     std::string as_of;  ///< ISO date or month, e.g. "2025-05" or "2017-11-12"
+    std::string row;    ///< where in the file, for imported rows: "line 12" or a JSON pointer "/Items/3"
 
     bool operator==(const Source&) const = default;
 };
@@ -56,6 +57,7 @@ struct ReservedPrice {
     double upfront = 0;   ///< per instance, in the offering's currency
     double hourly = 0;    ///< per instance-hour, in the offering's currency
     Source source;
+    bool convertible = false;  ///< AWS convertible class (exchangeable); false for standard/other providers
 
     /// AWS convention: hourly + upfront / (term_years × 8,760).
     double effective_hourly() const { return hourly + upfront / (term_years * hours_per_year); }
@@ -74,6 +76,7 @@ struct Offering {
     std::string provider;        ///< lower case: aws, azure, gcp, alibaba, tencent, huawei, lambda, paperspace
     std::string region;          ///< provider's region name, e.g. "us-east-1", "eastus", "cn-beijing"
     std::string instance_type;   ///< provider's name, e.g. "p4d.24xlarge"
+    std::string zone;            ///< availability zone where prices differ by zone (imported rows); else empty
     std::string gpu;             ///< GpuSpec::name
     int gpus_per_instance = 1;
     std::string currency = "USD";
@@ -90,12 +93,17 @@ struct Offering {
         if (!spot_hourly) return std::nullopt;
         return *spot_hourly / gpus_per_instance;
     }
-    /// The reservation price for this term and payment, if the catalog knows it.
-    std::optional<ReservedPrice> reserved_price(int term_years, Payment payment) const;
+    /// The reservation price for this term and payment, if the catalog knows it (standard class,
+    /// unless `convertible`).
+    std::optional<ReservedPrice> reserved_price(int term_years, Payment payment,
+                                                bool convertible = false) const;
     /// All prices multiplied by `rate` (units of `to_currency` per unit of `currency`).
     Offering converted(std::string_view to_currency, double rate) const;
-    /// "provider/region/instance_type", the catalog key.
-    std::string key() const { return provider + "/" + region + "/" + instance_type; }
+    /// "provider/region/instance_type", the catalog key ("provider/region/instance_type/zone" for a
+    /// zone's own prices).
+    std::string key() const {
+        return provider + "/" + region + "/" + instance_type + (zone.empty() ? "" : "/" + zone);
+    }
     /// Throws InvalidInput naming the first field that breaks a rule (non-empty names, prices finite
     /// and >= 0, gpus_per_instance >= 1, ...). `field` prefixes the names, e.g. "offerings[2]".
     void validate(std::string_view field = "offering") const;
