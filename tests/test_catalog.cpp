@@ -123,7 +123,7 @@ TEST_CASE("offering validation names the first bad field") {
                     reserved_from_discount(0.526, 0.4, 1, Payment::no_upfront, src())};
     CHECK_THROWS_WITH_AS(bad.validate(),
                          "offering.reserved[1].payment = \"no_upfront\": duplicate of reserved[0] (same "
-                         "term_years and payment)",
+                         "term_years, payment and class)",
                          InvalidInput);
     bad.reserved[1].term_years = 3;
     CHECK_NOTHROW(bad.validate());
@@ -418,7 +418,7 @@ TEST_CASE("JSON: every bad input is named with its path") {
                          "offerings[0].reserved[0].upfront = -100: must be finite and >= 0", InvalidInput);
     CHECK_THROWS_WITH_AS(reserved(R"({"term_years": 3, "payment": "no_upfront", "hourly": 5}, {"term_years": 3, "payment": "no_upfront", "hourly": 6})"),
                          "offerings[0].reserved[1].payment = \"no_upfront\": duplicate of reserved[0] (same "
-                         "term_years and payment)",
+                         "term_years, payment and class)",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(reserved("7"), "offerings[0].reserved[0] = 7: must be an object", InvalidInput);
 
