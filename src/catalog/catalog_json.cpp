@@ -153,11 +153,30 @@ ReservedPrice read_reserved(const json& j, const std::string& path, double on_de
     return p;
 }
 
+PriceSnapshot read_snapshot(const json& j, const std::string& path) {
+    Reader r(j, path, {"effective_from", "on_demand_hourly", "spot_hourly", "reserved", "source", "notes"});
+    PriceSnapshot s;
+    s.effective_from = Date::parse(r.text("effective_from"), r.path("effective_from"));
+    s.on_demand_hourly = require_non_negative(r.path("on_demand_hourly"), r.number("on_demand_hourly"));
+    if (const json* v = r.find("spot_hourly"); v && !v->is_null()) {
+        s.spot_hourly = require_non_negative(r.path("spot_hourly"), Reader::as_number(*v, r.path("spot_hourly")));
+    }
+    s.source = read_source(r.required("source"), r.path("source"));
+    s.notes = r.text_or("notes", "");
+    if (const json* list = r.find("reserved")) {
+        if (!list->is_array()) fail_json(r.path("reserved"), *list, "must be an array");
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            s.reserved.push_back(read_reserved((*list)[i], fmt::format("{}.reserved[{}]", path, i), s.on_demand_hourly, s.source));
+        }
+    }
+    return s;
+}
+
 Offering read_offering(const json& j, const std::string& path) {
     Reader r(j, path,
              {"provider", "region", "instance_type", "gpu", "gpus_per_instance", "currency",
               "on_demand_hourly", "spot_hourly", "reserved", "billing_increment_seconds",
-              "minimum_billed_seconds", "source", "notes", "zone"});
+              "minimum_billed_seconds", "source", "notes", "zone", "effective_from", "history"});
     Offering o;
     o.provider = r.text("provider");
     o.region = r.text("region");
@@ -182,6 +201,11 @@ Offering read_offering(const json& j, const std::string& path) {
                                                o.on_demand_hourly, o.source));
         }
     }
+    if (r.has("effective_from")) o.effective_from = Date::parse(r.text("effective_from"), r.path("effective_from"));
+    if (const json* list = r.find("history")) {
+        if (!list->is_array()) fail_json(r.path("history"), *list, "must be an array");
+        for (std::size_t i = 0; i < list->size(); ++i) o.history.push_back(read_snapshot((*list)[i], fmt::format("{}.history[{}]", path, i)));
+    }
     o.validate(path);
     return o;
 }
@@ -203,6 +227,19 @@ json write_gpu(const GpuSpec& g) {
               {"source", write_source(g.source)}};
     if (!g.notes.empty()) j["notes"] = g.notes;
     return j;
+}
+
+json write_reserved(const std::vector<ReservedPrice>& list) {
+    json reserved = json::array();
+    for (const ReservedPrice& r : list) {
+        reserved.push_back({{"term_years", r.term_years},
+                            {"payment", std::string(to_string(r.payment))},
+                            {"upfront", r.upfront},
+                            {"hourly", r.hourly},
+                            {"source", write_source(r.source)}});
+        if (r.convertible) reserved.back()["convertible"] = true;
+    }
+    return reserved;
 }
 
 json write_offering(const Offering& o) {
@@ -229,6 +266,20 @@ json write_offering(const Offering& o) {
               {"source", write_source(o.source)}};
     if (!o.notes.empty()) j["notes"] = o.notes;
     if (!o.zone.empty()) j["zone"] = o.zone;
+    if (o.effective_from) j["effective_from"] = o.effective_from->iso();
+    if (!o.history.empty()) {
+        json history = json::array();
+        for (const PriceSnapshot& s : o.history) {
+            json h = {{"effective_from", s.effective_from.iso()},
+                      {"on_demand_hourly", s.on_demand_hourly},
+                      {"spot_hourly", s.spot_hourly ? json(*s.spot_hourly) : json(nullptr)},
+                      {"reserved", write_reserved(s.reserved)},
+                      {"source", write_source(s.source)}};
+            if (!s.notes.empty()) h["notes"] = s.notes;
+            history.push_back(std::move(h));
+        }
+        j["history"] = std::move(history);
+    }
     return j;
 }
 

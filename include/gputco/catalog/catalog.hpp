@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gputco/core/date.hpp"
 #include "gputco/core/error.hpp"
 #include "gputco/core/time.hpp"
 
@@ -71,6 +72,17 @@ struct ReservedPrice {
 ReservedPrice reserved_from_discount(double on_demand_hourly, double discount, int term_years,
                                      Payment payment, Source source);
 
+/// The prices of an offering from one date on, until its next snapshot (Offering::history).
+struct PriceSnapshot {
+    Date effective_from;
+    double on_demand_hourly = 0;
+    std::optional<double> spot_hourly;
+    std::vector<ReservedPrice> reserved;
+    Source source;
+    std::string notes;
+    bool operator==(const PriceSnapshot&) const = default;
+};
+
 /// One rentable instance type of one provider in one region.
 struct Offering {
     std::string provider;        ///< lower case: aws, azure, gcp, alibaba, tencent, huawei, lambda, paperspace
@@ -87,6 +99,11 @@ struct Offering {
     double minimum_billed_seconds = 0;        ///< e.g. 60 for per-second billing with a 1-minute minimum
     Source source;
     std::string notes;
+    /// The date the prices above took effect; empty for an undated row, which is in force at every
+    /// date no dated snapshot covers.
+    std::optional<Date> effective_from;
+    /// Other dated prices of the same offering (earlier or later than the ones above).
+    std::vector<PriceSnapshot> history;
 
     double on_demand_per_gpu_hour() const { return on_demand_hourly / gpus_per_instance; }
     std::optional<double> spot_per_gpu_hour() const {
@@ -99,6 +116,15 @@ struct Offering {
                                                 bool convertible = false) const;
     /// All prices multiplied by `rate` (units of `to_currency` per unit of `currency`).
     Offering converted(std::string_view to_currency, double rate) const;
+    /// This offering with the prices in force at `date`: of the listed prices and the history, the
+    /// one with the latest effective_from on or before `date` (an undated listing counts as in force
+    /// from the beginning). The result has no history. Throws InvalidInput when `date` is before
+    /// every dated price and there is no undated one.
+    Offering price_at(const Date& date) const;
+    /// Whether some price of this offering is in force at `date`.
+    bool has_price_at(const Date& date) const;
+    /// The listed prices and the history as snapshots, oldest first (an undated listing first).
+    std::vector<PriceSnapshot> snapshots() const;
     /// "provider/region/instance_type", the catalog key ("provider/region/instance_type/zone" for a
     /// zone's own prices).
     std::string key() const {
@@ -127,6 +153,13 @@ public:
     /// This catalog with `other`'s GPUs and offerings added; entries with the same key
     /// (GPU name, or provider/region/instance_type) are replaced by `other`'s.
     Catalog overridden_by(const Catalog& other) const;
+    /// This catalog with `other`'s prices kept as dated history: an offering of the same key gains
+    /// `other`'s dated prices as snapshots (a snapshot of the same date is replaced); new keys are
+    /// added. Throws InvalidInput for an undated offering of `other` whose key exists here.
+    Catalog with_snapshots(const Catalog& other) const;
+    /// The catalog as it was at `date`: every offering at its price in force then (price_at);
+    /// offerings with no price yet at `date` are left out.
+    Catalog as_of(const Date& date) const;
 
     const std::vector<GpuSpec>& gpus() const { return gpus_; }
     const std::vector<Offering>& offerings() const { return offerings_; }

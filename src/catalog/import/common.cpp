@@ -166,6 +166,7 @@ Offering new_offering(std::string provider, std::string region, std::string inst
     o.instance_type = std::move(instance_type);
     o.gpu = std::move(gpu);
     o.gpus_per_instance = gpus;
+    if (Date::is_date(source.as_of)) o.effective_from = Date::parse(source.as_of);
     o.source = std::move(source);
     return o;
 }
