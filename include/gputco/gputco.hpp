@@ -9,6 +9,7 @@
 #include "gputco/catalog/currency.hpp"
 #include "gputco/catalog/gpu_names.hpp"
 #include "gputco/catalog/importers.hpp"
+#include "gputco/catalog/query.hpp"
 #include "gputco/work/demand.hpp"
 #include "gputco/work/job.hpp"
 #include "gputco/strategy/strategy.hpp"
