@@ -22,6 +22,20 @@ from ._core import (
     Offering,
     ReservedPrice,
     Source,
+    PriceSnapshot,
+    # price-file importers and queries
+    ImportResult,
+    RankedOffering,
+    SkippedRow,
+    import_aws_get_products,
+    import_aws_offer_file,
+    import_azure_retail_prices,
+    import_cyclenerd_pricing_yml,
+    import_ec2instances_json,
+    import_gcp_skus,
+    import_skypilot_csv,
+    normalise_gpu_name,
+    rank_by_gpu_hour_price,
     # money and exchange rates
     ExchangeRate,
     ExchangeRates,
@@ -92,7 +106,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Catalog", "GpuSpec", "Offering", "ReservedPrice", "Source", "catalog",
-    "ExchangeRate", "ExchangeRates", "Money",
+    "ExchangeRate", "ExchangeRates", "Money", "PriceSnapshot",
+    "ImportResult", "RankedOffering", "SkippedRow", "import_aws_get_products", "import_aws_offer_file",
+    "import_azure_retail_prices", "import_cyclenerd_pricing_yml", "import_ec2instances_json", "import_gcp_skus",
+    "import_skypilot_csv", "normalise_gpu_name", "rank_by_gpu_hour_price",
     "ExpectedSpotTime", "Job", "expected_spot_time", "optimal_checkpoint_interval", "segment_count",
     "Poisson", "PriceDriven", "ProviderRules", "Trace", "Weibull", "advisor_bucket",
     "advisor_bucket_fraction", "alibaba_rules", "aws_rules", "gcp_preemptible_rules",

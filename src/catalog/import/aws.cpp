@@ -215,109 +215,32 @@ private:
     std::string published_;
 };
 
-// ------------------------------------------------------------------------------------------------
-// The bulk offer file, streamed: only one product or one product's terms is in memory at a time.
-// ------------------------------------------------------------------------------------------------
-
-class OfferFileSax {
-public:
-    OfferFileSax(Assembler& assembler, const ImportOptions& options) : assembler_(assembler), options_(options) {}
-
-    bool null() { return scalar(json(nullptr)); }
-    bool boolean(bool v) { return scalar(json(v)); }
-    bool number_integer(json::number_integer_t v) { return scalar(json(v)); }
-    bool number_unsigned(json::number_unsigned_t v) { return scalar(json(v)); }
-    bool number_float(json::number_float_t v, const std::string&) { return scalar(json(v)); }
-    bool string(std::string& v) { return scalar(json(std::move(v))); }
-    bool binary(json::binary_t&) { return true; }
-    bool key(std::string& k) {
-        key_ = std::move(k);
-        return true;
-    }
-    bool start_object(std::size_t) { return open(json::object()); }
-    bool start_array(std::size_t) { return open(json::array()); }
-    bool end_object() { return close(); }
-    bool end_array() { return close(); }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
-        import::malformed_json(assembler_.file(), e);
-    }
-
-private:
-    std::string pointer() const {
-        std::string out;
-        for (std::size_t i = 1; i < path_.size(); ++i) out += "/" + path_[i];
-        return out;
-    }
-    bool capture_here() const {
-        // /products/<sku> and /terms/OnDemand/<sku>, /terms/Reserved/<sku>
-        if (path_.size() == 3 && path_[1] == "products") return true;
-        return path_.size() == 4 && path_[1] == "terms" && (path_[2] == "OnDemand" || path_[2] == "Reserved");
-    }
-    json* add(json value) {
-        json* parent = stack_.back();
-        if (parent->is_object()) {
-            json& slot = (*parent)[key_];
-            slot = std::move(value);
-            return &slot;
-        }
-        parent->push_back(std::move(value));
-        return &parent->back();
-    }
-    bool scalar(json value) {
-        if (!stack_.empty()) {
-            add(std::move(value));
-        } else if (path_.size() == 1 && key_ == "publicationDate" && value.is_string()) {
-            assembler_.set_published(import::date_part(value.get<std::string>()));
-        }
-        return true;
-    }
-    bool open(json container) {
-        path_.push_back(path_.empty() ? std::string() : key_);
-        if (static_cast<int>(path_.size()) > options_.max_depth) {
-            fail(assembler_.file(), pointer(), fmt::format("nesting deeper than the limit of {} (ImportOptions::max_depth)", options_.max_depth));
-        }
-        if (!stack_.empty()) {
-            stack_.push_back(add(std::move(container)));
-        } else if (capture_here()) {
-            captured_ = std::move(container);
-            stack_.push_back(&captured_);
-        }
-        return true;
-    }
-    bool close() {
-        if (!stack_.empty()) {
-            stack_.pop_back();
-            if (stack_.empty()) deliver();
-        }
-        path_.pop_back();
-        return true;
-    }
-    void deliver() {
-        const std::string ptr = pointer();
-        if (path_[1] == "products") {
-            assembler_.product(read_product(captured_, ptr, fmt::format("{}: {}", assembler_.file(), ptr), options_,
-                                            assembler_.source()));
-        } else {
-            assembler_.terms(path_[3], path_[2] == "Reserved", captured_, ptr);
-        }
-        captured_ = json();
-    }
-
-    Assembler& assembler_;
-    const ImportOptions& options_;
-    std::vector<std::string> path_;
-    std::string key_;
-    json captured_;
-    std::vector<json*> stack_;
-};
-
 }  // namespace
 
 ImportResult import_aws_offer_file(std::istream& in, const ImportOptions& options) {
     ImportResult result;
     Assembler assembler(result, options);
-    OfferFileSax sax(assembler, options);
-    json::sax_parse(in, &sax);
+    // Only one product, or one product's terms, is in memory at a time: /products/<sku>,
+    // /terms/OnDemand/<sku>, /terms/Reserved/<sku>.
+    import::JsonStream stream;
+    stream.capture = [](const import::JsonPath& p) {
+        return (p.size() == 2 && p[0] == "products") ||
+               (p.size() == 3 && p[0] == "terms" && (p[1] == "OnDemand" || p[1] == "Reserved"));
+    };
+    stream.use = [&](const import::JsonPath& p, json&& value) {
+        const std::string ptr = import::pointer(p);
+        if (p[0] == "products") {
+            assembler.product(read_product(value, ptr, fmt::format("{}: {}", assembler.file(), ptr), options, assembler.source()));
+        } else {
+            assembler.terms(p[2], p[1] == "Reserved", value, ptr);
+        }
+    };
+    stream.scalar = [&](const import::JsonPath& p, const json& value) {
+        if (p.size() == 1 && p[0] == "publicationDate" && value.is_string()) {
+            assembler.set_published(import::date_part(value.get<std::string>()));
+        }
+    };
+    import::stream_json(in, options, stream);
     assembler.finish();
     return result;
 }

@@ -1,5 +1,6 @@
 // Azure Retail Prices API items: pay-as-you-go ("Consumption"), Spot (a Consumption meter whose
 // name ends in " Spot") and reservations (retailPrice is the price of the whole term).
+#include <cctype>
 #include <map>
 #include <utility>
 
@@ -25,27 +26,13 @@ struct Group {
 
 ImportResult import_azure_retail_prices(std::string_view json_text, const ImportOptions& options) {
     const std::string file = import::file_name(options, "azure retail prices");
-    const import::json root = import::parse_json(json_text, options);
-    const import::json* items = &root;
-    std::string base;
-    if (root.is_object()) {
-        const auto it = root.find("Items");
-        if (it == root.end()) throw InvalidInput(fmt::format("{}: /Items = (missing): required (an Azure Retail Prices page)", file));
-        items = &*it;
-        base = "/Items";
-    }
-    if (!items->is_array()) {
-        throw InvalidInput(fmt::format("{}: {} = {}: must be an array of price items", file, base.empty() ? "/" : base,
-                                       items->dump().substr(0, 40)));
-    }
     ImportResult result;
-    std::map<std::pair<std::string, std::string>, Group> groups;  // (region, size) in file order of first sight
-    std::vector<std::pair<std::string, std::string>> order;
+    std::map<std::pair<std::string, std::string>, Group> groups;  // (region, size)
+    std::vector<std::pair<std::string, std::string>> order;         // in file order of first sight
     const bool keep_windows = options.operating_system == "windows";
-    for (std::size_t i = 0; i < items->size(); ++i) {
+    bool saw_items = false;
+    auto read_item = [&](const std::string& ptr, const import::json& item) {
         import::count_row(result, options);
-        const import::json& item = (*items)[i];
-        const std::string ptr = fmt::format("{}/{}", base, i);
         const std::string at = fmt::format("{}: {}", file, ptr);
         const std::string& type = import::json_text(item, "type", at);
         const std::string& service = import::json_text(item, "serviceName", at);
@@ -60,16 +47,16 @@ ImportResult import_azure_retail_prices(std::string_view json_text, const Import
         const double price = import::json_number(item["retailPrice"], at + "/retailPrice");
         require(std::isfinite(price) && price >= 0, at + "/retailPrice", price, "must be finite and >= 0");
         auto skip = [&](std::string reason) { import::skip(result, options, {ptr, std::move(reason)}); };
-        if (service != "Virtual Machines") { skip(fmt::format("service {} (not Virtual Machines)", service)); continue; }
-        if (type == "DevTestConsumption") { skip("DevTest price"); continue; }
+        if (service != "Virtual Machines") { skip(fmt::format("service {} (not Virtual Machines)", service)); return; }
+        if (type == "DevTestConsumption") { skip("DevTest price"); return; }
         if (ends_with(product, "Windows") != keep_windows) {
             skip(fmt::format("operating system {} (keeping {})", keep_windows ? "Linux" : "Windows", options.operating_system));
-            continue;
+            return;
         }
-        if (unit != "1 Hour") { skip(fmt::format("unit of measure {}", unit)); continue; }
-        if (ends_with(sku_name, " Low Priority") || ends_with(meter, " Low Priority")) { skip("Low Priority (batch tier)"); continue; }
+        if (unit != "1 Hour") { skip(fmt::format("unit of measure {}", unit)); return; }
+        if (ends_with(sku_name, " Low Priority") || ends_with(meter, " Low Priority")) { skip("Low Priority (batch tier)"); return; }
         const auto gpus = instance_gpus("azure", size);
-        if (!gpus && !options.include_cpu_instances) { skip(fmt::format("no whole GPU known for size {}", size)); continue; }
+        if (!gpus && !options.include_cpu_instances) { skip(fmt::format("no whole GPU known for size {}", size)); return; }
         const auto key = std::pair{region, size};
         auto [it, fresh] = groups.try_emplace(key);
         if (fresh) order.push_back(key);
@@ -79,7 +66,7 @@ ImportResult import_azure_retail_prices(std::string_view json_text, const Import
                 fmt::format("differs from an earlier item of {} in {} ({})", size, region, g.currency));
         if (type == "Consumption") {
             auto& slot = (ends_with(sku_name, " Spot") || ends_with(meter, " Spot")) ? g.spot : g.on_demand;
-            if (slot) { skip(fmt::format("duplicate of {}", slot->second)); continue; }
+            if (slot) { skip(fmt::format("duplicate of {}", slot->second)); return; }
             slot = std::pair{price, ptr};
         } else if (type == "Reservation") {
             const std::string& term = import::json_text(item, "reservationTerm", at);
@@ -98,15 +85,26 @@ ImportResult import_azure_retail_prices(std::string_view json_text, const Import
             monthly.hourly = price / (years * hours_per_year);
             bool duplicate = false;
             for (const auto& [r, p] : g.reserved) duplicate = duplicate || r.term_years == years;
-            if (duplicate) { skip(fmt::format("second {} reservation of {} in {}", term, size, region)); continue; }
+            if (duplicate) { skip(fmt::format("second {} reservation of {} in {}", term, size, region)); return; }
             g.reserved.push_back({all, ptr});
             g.reserved.push_back({monthly, ptr});
         } else {
             skip(fmt::format("price type {}", type));
-            continue;
+            return;
         }
         g.pointers.push_back(ptr);
-    }
+    };
+    // Items one at a time (a page {"Items": [...]} or a bare array): memory follows the kept prices.
+    import::JsonStream stream;
+    stream.capture = [](const import::JsonPath& p) { return (p.size() == 1 && std::isdigit(static_cast<unsigned char>(p[0][0]))) || (p.size() == 2 && p[0] == "Items"); };
+    stream.use = [&](const import::JsonPath& p, import::json&& item) {
+        saw_items = true;
+        read_item(import::pointer(p), item);
+    };
+    bool page = false;
+    stream.scalar = [&](const import::JsonPath& p, const import::json&) { page = page || (p.size() == 1 && !std::isdigit(static_cast<unsigned char>(p[0][0]))); };
+    import::stream_json(json_text, options, stream);
+    if (!saw_items && page && json_text.find("\"Items\"") == std::string_view::npos) throw InvalidInput(fmt::format("{}: /Items = (missing): required (an Azure Retail Prices page)", file));
     const std::string published = options.published.empty() ? "undated" : options.published;
     const std::string name = fmt::format("Azure Retail Prices API {}", file);
     for (const auto& key : order) {

@@ -139,6 +139,129 @@ json parse_json(std::string_view text, const ImportOptions& options) {
     }
 }
 
+std::string pointer(const JsonPath& path) {
+    std::string out;
+    for (const std::string& p : path) out += "/" + p;
+    return out.empty() ? "/" : out;
+}
+
+namespace {
+
+class Sax {
+public:
+    Sax(const ImportOptions& options, const JsonStream& stream) : options_(options), stream_(stream) {}
+
+    bool null() { return scalar(json(nullptr)); }
+    bool boolean(bool v) { return scalar(json(v)); }
+    bool number_integer(json::number_integer_t v) { return scalar(json(v)); }
+    bool number_unsigned(json::number_unsigned_t v) { return scalar(json(v)); }
+    bool number_float(json::number_float_t v, const std::string&) { return scalar(json(v)); }
+    bool string(std::string& v) { return scalar(json(std::move(v))); }
+    bool binary(json::binary_t&) { return true; }
+    bool key(std::string& k) {
+        frames_.back().key = std::move(k);
+        return true;
+    }
+    bool start_object(std::size_t) { return open(json::object()); }
+    bool start_array(std::size_t) { return open(json::array()); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
+        malformed_json(file_name(options_, "json"), e);
+    }
+
+private:
+    struct Frame {
+        bool array = false;
+        std::size_t next = 0;
+        std::string key;
+    };
+    /// The path element of the value starting now: its key, or its index in the enclosing array.
+    std::string element() {
+        if (frames_.empty()) return {};
+        Frame& f = frames_.back();
+        return f.array ? std::to_string(f.next++) : f.key;
+    }
+    json* add(json value) {
+        json* parent = stack_.back();
+        if (parent->is_object()) {
+            json& slot = (*parent)[frames_.back().key];
+            slot = std::move(value);
+            return &slot;
+        }
+        parent->push_back(std::move(value));
+        return &parent->back();
+    }
+    bool scalar(json value) {
+        if (!stack_.empty()) {
+            add(std::move(value));
+            if (!frames_.empty() && frames_.back().array) ++frames_.back().next;
+            return true;
+        }
+        JsonPath at = path_;
+        if (!frames_.empty()) at.push_back(element());
+        if (stream_.capture && stream_.capture(at)) {
+            stream_.use(at, std::move(value));
+        } else if (stream_.scalar) {
+            stream_.scalar(at, value);
+        }
+        return true;
+    }
+    bool open(json container) {
+        const bool array = container.is_array();
+        if (!stack_.empty()) {
+            stack_.push_back(add(std::move(container)));
+            if (frames_.back().array) ++frames_.back().next;
+        } else {
+            if (!frames_.empty()) path_.push_back(element());
+            if (!frames_.empty() && stream_.capture && stream_.capture(path_)) {
+                captured_ = std::move(container);
+                stack_.push_back(&captured_);
+            }
+        }
+        frames_.push_back(Frame{array, 0, {}});
+        if (static_cast<int>(frames_.size()) > options_.max_depth) {
+            fail(file_name(options_, "json"), static_cast<int>(frames_.size()),
+                 fmt::format("nesting deeper than the limit of {} (ImportOptions::max_depth)", options_.max_depth));
+        }
+        return true;
+    }
+    bool close() {
+        frames_.pop_back();
+        if (!stack_.empty()) {
+            stack_.pop_back();
+            if (stack_.empty()) {
+                stream_.use(path_, std::move(captured_));
+                captured_ = json();
+            }
+            if (!stack_.empty()) return true;
+        }
+        if (!path_.empty() && frames_.size() == path_.size()) path_.pop_back();
+        return true;
+    }
+
+    const ImportOptions& options_;
+    const JsonStream& stream_;
+    std::vector<Frame> frames_;
+    JsonPath path_;  // of the innermost open container outside a captured value
+    json captured_;
+    std::vector<json*> stack_;
+};
+
+}  // namespace
+
+void stream_json(std::istream& in, const ImportOptions& options, const JsonStream& stream) {
+    Sax sax(options, stream);
+    json::sax_parse(in, &sax);
+}
+
+void stream_json(std::string_view text, const ImportOptions& options, const JsonStream& stream) {
+    require(text.size() <= options.max_bytes, file_name(options, "json"), text.size(),
+            fmt::format("bytes: more than the limit of {} (ImportOptions::max_bytes)", options.max_bytes));
+    Sax sax(options, stream);
+    json::sax_parse(text.begin(), text.end(), &sax);
+}
+
 std::string date_part(std::string_view timestamp) {
     const std::string_view head = timestamp.substr(0, 10);
     return Date::is_date(head) ? std::string(head) : std::string();

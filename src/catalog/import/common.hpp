@@ -1,6 +1,8 @@
 #pragma once
 // What the importers share: CSV fields, numbers and dates read with errors that name the place,
 // JSON parsed under the size and depth limits, billing rules per provider.
+#include <functional>
+#include <istream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +35,22 @@ const std::string& json_text(const json& object, std::string_view key, std::stri
 json parse_json(std::string_view text, const ImportOptions& options);
 /// "<file>:<line>:<column> = \"<what>\": malformed JSON" from nlohmann's message.
 [[noreturn]] void malformed_json(std::string_view file, const std::exception& e);
+
+/// A place in a JSON document: the keys and array indices from the root ("Items", "3").
+using JsonPath = std::vector<std::string>;
+/// "/Items/3".
+std::string pointer(const JsonPath& path);
+/// Reads a JSON document with a SAX parser, building only the values whose path `capture` accepts
+/// and handing each to `use` as soon as it is complete, then dropping it: memory follows the
+/// largest captured value, not the document. Scalars outside captured values go to `scalar`.
+/// Enforces options.max_depth; syntax errors name file, line and column.
+struct JsonStream {
+    std::function<bool(const JsonPath&)> capture;
+    std::function<void(const JsonPath&, json&&)> use;
+    std::function<void(const JsonPath&, const json&)> scalar;
+};
+void stream_json(std::istream& in, const ImportOptions& options, const JsonStream& stream);
+void stream_json(std::string_view text, const ImportOptions& options, const JsonStream& stream);
 
 /// The first 10 characters of an ISO timestamp when they are a date ("2019-01-16T21:24:48Z").
 std::string date_part(std::string_view timestamp);
