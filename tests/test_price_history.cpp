@@ -149,3 +149,25 @@ TEST_CASE("built-in: P4/P5 before and after AWS's June-2025 cut, p3 with its 201
     CHECK(may.offering("aws", "p4d.24xlarge", "us-east-1").on_demand_hourly == 32.7726);
     CHECK(may.offering("azure", "Standard_ND96asr_v4", "eastus").on_demand_hourly == 27.197);
 }
+
+TEST_CASE("built-in: published Azure reservations, two dated snapshots") {
+    const Offering& nc = Catalog::builtin().offering("azure", "Standard_NC48ads_A100_v4", "eastus2");
+    CHECK(nc.reserved_price(1, Payment::all_upfront)->upfront == 42066.0);
+    CHECK(nc.source.row == "/6");  // the 2026-05-28 file's item
+    const Offering& h200 = Catalog::builtin().offering("azure", "Standard_ND96isr_H200_v5", "usgovvirginia");
+    // 3-year reservation: 1,225,699 in the 2026-05-28 file, 1,386,990 in the 2026-08-22 one.
+    CHECK(h200.price_at(Date{2026, 6, 1}).reserved_price(3, Payment::all_upfront)->upfront == 1225699.0);
+    CHECK(h200.price_at(Date{2026, 9, 1}).reserved_price(3, Payment::all_upfront)->upfront == 1386990.0);
+    CHECK_FALSE(h200.has_price_at(Date{2026, 5, 27}));
+}
+
+TEST_CASE("The built-in catalog is the data file, compiled in") {
+    const Catalog from_file = Catalog::from_json_file(std::string(GPUTCO_SOURCE_DIR) + "/data/catalog/builtin.json");
+    CHECK(Catalog::builtin() == from_file);
+    // Derived prices keep their label.
+    for (const Offering& o : Catalog::builtin().offerings()) {
+        for (const ReservedPrice& r : o.reserved) {
+            if (r.source.name.starts_with("derived")) CHECK(o.key() == "aws/us-east-1/p4d.24xlarge");
+        }
+    }
+}
