@@ -34,7 +34,7 @@ struct ImportOptions {
     std::size_t max_bytes = std::size_t(1) << 32;  ///< larger input is an error (4 GiB)
     std::size_t max_rows = 10'000'000;             ///< more rows is an error
     int max_depth = 64;                            ///< JSON/YAML nesting deeper than this is an error
-    std::size_t max_skipped_listed = 100'000;      ///< skipped rows listed one by one; all are counted
+    std::size_t max_skipped_listed = 10'000;       ///< skipped rows listed one by one; all are counted
 };
 
 /// A row the importer read but did not turn into a price.
