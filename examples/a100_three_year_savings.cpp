@@ -220,7 +220,7 @@ int main(int argc, char** argv) {
     // prices are not among them (derived from stated discounts: see (e)).
     const Offering azure_nc48 = azure_nc48_published();
     const Offering& gcp_a2 = catalog.offering("gcp", "a2-highgpu-8g", "us-central1");
-    const Offering& p3_2017 = catalog.offering("aws", "p3.16xlarge", "us-east-1@2017-11-12");
+    const Offering p3_2017 = catalog.offering("aws", "p3.16xlarge", "us-east-1").price_at(Date{2017, 11, 12});
     std::vector<Published> three_year{published(azure_nc48, 3, Payment::all_upfront),
                                       published(gcp_a2, 3, Payment::no_upfront)};
     std::vector<Published> one_year{published(azure_nc48, 1, Payment::all_upfront),

@@ -123,7 +123,7 @@ TEST_CASE("offering validation names the first bad field") {
                     reserved_from_discount(0.526, 0.4, 1, Payment::no_upfront, src())};
     CHECK_THROWS_WITH_AS(bad.validate(),
                          "offering.reserved[1].payment = \"no_upfront\": duplicate of reserved[0] (same "
-                         "term_years and payment)",
+                         "term_years, payment and class)",
                          InvalidInput);
     bad.reserved[1].term_years = 3;
     CHECK_NOTHROW(bad.validate());
@@ -254,7 +254,9 @@ TEST_CASE("built-in catalog: providers, GPUs and cross references") {
 }
 
 TEST_CASE("built-in: AWS p3.2xlarge 2017 reservation rates (ec2instances.info, 2017-11-12)") {
-    const Offering& p3 = Catalog::builtin().offering("aws", "p3.2xlarge", "us-east-1@2017-11-12");
+    // The 2017 snapshot is the history of the us-east-1 offering (dated prices, not a region of its own).
+    const Offering p3 = Catalog::builtin().offering("aws", "p3.2xlarge", "us-east-1").price_at(Date{2017, 11, 12});
+    CHECK(p3.source.as_of == "2017-11-12");
     CHECK(p3.on_demand_hourly == 3.06);
     CHECK(p3.reserved_price(3, Payment::all_upfront)->effective_hourly() == doctest::Approx(1.159));
     CHECK(p3.reserved_price(3, Payment::partial_upfront)->effective_hourly() == doctest::Approx(1.234));
@@ -280,8 +282,10 @@ TEST_CASE("built-in: AWS p4d.24xlarge reservations and the 70/30 blend of models
     CHECK(1 - r1 / p4d.on_demand_hourly == doctest::Approx(0.384));
     // The default region is the first listed: the pre-cut us-east-1 price.
     CHECK(Catalog::builtin().offering("aws", "p4d.24xlarge").region == "us-east-1");
-    CHECK(Catalog::builtin().offering("aws", "p4d.24xlarge", "us-east-1@2025-06").on_demand_hourly ==
-          21.96);
+    // AWS's June-2025 cut, from the offering's dated history: May keeps the old price.
+    CHECK(p4d.price_at(Date{2025, 5, 15}).on_demand_hourly == 32.7726);
+    CHECK(p4d.price_at(Date{2025, 6, 1}).on_demand_hourly == 21.96);
+    CHECK(Catalog::builtin().as_of(Date{2025, 7, 1}).offering("aws", "p4d.24xlarge", "us-east-1").on_demand_hourly == 21.96);
 }
 
 TEST_CASE("built-in: other spot checks against the reference data") {
@@ -377,7 +381,7 @@ TEST_CASE("JSON: every bad input is named with its path") {
     CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "spot_hourley": 0.5)")),
                          "offerings[0].spot_hourley = 0.5: unknown field (known: provider, region, "
                          "instance_type, gpu, gpus_per_instance, currency, on_demand_hourly, spot_hourly, "
-                         "reserved, billing_increment_seconds, minimum_billed_seconds, source, notes)",
+                         "reserved, billing_increment_seconds, minimum_billed_seconds, source, notes, zone, effective_from, history)",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "gpus_per_instance": 2.5)")),
                          "offerings[0].gpus_per_instance = 2.5: must be a whole number", InvalidInput);
@@ -418,7 +422,7 @@ TEST_CASE("JSON: every bad input is named with its path") {
                          "offerings[0].reserved[0].upfront = -100: must be finite and >= 0", InvalidInput);
     CHECK_THROWS_WITH_AS(reserved(R"({"term_years": 3, "payment": "no_upfront", "hourly": 5}, {"term_years": 3, "payment": "no_upfront", "hourly": 6})"),
                          "offerings[0].reserved[1].payment = \"no_upfront\": duplicate of reserved[0] (same "
-                         "term_years and payment)",
+                         "term_years, payment and class)",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(reserved("7"), "offerings[0].reserved[0] = 7: must be an object", InvalidInput);
 

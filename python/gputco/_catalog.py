@@ -69,3 +69,64 @@ def offerings_frame(
 
 
 Catalog.offerings_frame = offerings_frame  # type: ignore[attr-defined]
+
+
+QUERY_COLUMNS = [*OFFERING_COLUMNS, "zone", "effective_from", "price", "per_gpu_hour", "per_gpu_hour_currency", "conversion"]
+
+
+def query(
+    self: Catalog,
+    *,
+    gpu: Optional[str] = None,
+    min_gpu_memory_gb: Optional[float] = None,
+    gpus_per_instance: Optional[int] = None,
+    provider: Optional[str] = None,
+    region: Optional[str] = None,
+    currency: Optional[str] = None,
+    has_spot: Optional[bool] = None,
+    has_reservations: Optional[bool] = None,
+    as_of=None,
+    sort_currency: Optional[str] = "USD",
+    price: str = "on_demand",
+    rates=None,
+    date=None,
+):
+    """Offerings meeting every given criterion as a DataFrame, cheapest per GPU-hour first.
+
+    `gpu` takes any provider's spelling ("a100", "Nvidia Tesla T4"); `as_of` looks at the prices in
+    force at that date. Rows are ranked by `price` ("on_demand", "spot", "reserved_1y",
+    "reserved_3y") per GPU-hour in `sort_currency`, converted with `rates` (default: the built-in
+    ExchangeRates) at `date` (default: `as_of`, else today); offerings without that price are left
+    out, and a missing exchange rate raises ValueError. With sort_currency=None the rows keep catalog
+    order and their own currencies.
+    """
+    import datetime
+
+    import pandas as pd
+
+    from ._core import ExchangeRates, query_offerings, rank_by_gpu_hour_price
+
+    found = query_offerings(
+        self, gpu=gpu or "", min_gpu_memory_gb=min_gpu_memory_gb, gpus_per_instance=gpus_per_instance,
+        provider=provider or "", region=region or "", currency=currency or "", has_spot=has_spot,
+        has_reservations=has_reservations, as_of=None if as_of is None else str(as_of))
+    rows = []
+    if sort_currency is None:
+        for o in found:
+            row = _offering_row(o)
+            row.update(zone=o.zone, effective_from=o.effective_from, price=price, per_gpu_hour=math.nan,
+                       per_gpu_hour_currency=o.currency, conversion="")
+            rows.append(row)
+    else:
+        when = date if date is not None else (as_of if as_of is not None else datetime.date.today())
+        table = rates if rates is not None else ExchangeRates.builtin()
+        for ranked in rank_by_gpu_hour_price(found, sort_currency, table, str(when), price):
+            o = ranked.offering
+            row = _offering_row(o)
+            row.update(zone=o.zone, effective_from=o.effective_from, price=price, per_gpu_hour=ranked.per_gpu_hour,
+                       per_gpu_hour_currency=ranked.currency, conversion=ranked.conversion)
+            rows.append(row)
+    return pd.DataFrame(rows, columns=QUERY_COLUMNS)
+
+
+Catalog.query = query  # type: ignore[attr-defined]

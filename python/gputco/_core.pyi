@@ -24,6 +24,8 @@ class Source:
     def name(self) -> str: ...
     @property
     def as_of(self) -> str: ...
+    @property
+    def row(self) -> str: ...
 
 class GpuSpec:
     def __init__(self, *, name: str, vendor: str = "", memory_gb: float = 0.0,
@@ -46,7 +48,16 @@ class ReservedPrice:
     upfront: float
     hourly: float
     source: Source
+    convertible: bool
     def effective_hourly(self) -> float: ...
+
+class PriceSnapshot:
+    effective_from: str
+    on_demand_hourly: float
+    spot_hourly: Optional[float]
+    reserved: list[ReservedPrice]
+    source: Source
+    notes: str
 
 class Offering:
     def __init__(self, *, provider: str, instance_type: str, gpu: str, on_demand_hourly: float,
@@ -67,11 +78,17 @@ class Offering:
     minimum_billed_seconds: float
     source: Source
     notes: str
+    zone: str
+    effective_from: Optional[str]
+    history: list[PriceSnapshot]
+    def price_at(self, date: Union[str, "datetime.date"]) -> Offering: ...
+    def has_price_at(self, date: Union[str, "datetime.date"]) -> bool: ...
     @property
     def key(self) -> str: ...
     def on_demand_per_gpu_hour(self) -> float: ...
     def spot_per_gpu_hour(self) -> Optional[float]: ...
-    def reserved_price(self, term_years: int, payment: PaymentName = "no_upfront") -> Optional[ReservedPrice]: ...
+    def reserved_price(self, term_years: int, payment: PaymentName = "no_upfront",
+                       convertible: bool = False) -> Optional[ReservedPrice]: ...
     def converted(self, to_currency: str, rate: float) -> Offering: ...
     def validate(self) -> None: ...
 
@@ -88,6 +105,15 @@ class Catalog:
     def from_json_file(path: Union[str, PathLike[str]]) -> Catalog: ...
     def to_json(self) -> str: ...
     def overridden_by(self, other: Catalog) -> Catalog: ...
+    def with_snapshots(self, other: Catalog) -> Catalog: ...
+    def as_of(self, date: Union[str, "datetime.date"]) -> Catalog: ...
+    def query(self, *, gpu: Optional[str] = None, min_gpu_memory_gb: Optional[float] = None,
+              gpus_per_instance: Optional[int] = None, provider: Optional[str] = None, region: Optional[str] = None,
+              currency: Optional[str] = None, has_spot: Optional[bool] = None, has_reservations: Optional[bool] = None,
+              as_of: Optional[Union[str, "datetime.date"]] = None, sort_currency: Optional[str] = "USD",
+              price: Literal["on_demand", "spot", "reserved_1y", "reserved_3y"] = "on_demand",
+              rates: Optional[ExchangeRates] = None,
+              date: Optional[Union[str, "datetime.date"]] = None) -> pd.DataFrame: ...
     @property
     def gpus(self) -> list[GpuSpec]: ...
     @property
@@ -142,6 +168,57 @@ class ExchangeRates:
     @overload
     def convert(self, offering: Offering, to_currency: str, date: DateLike) -> Offering: ...
     def __len__(self) -> int: ...
+
+# ---------------------------------------------------------------- price-file importers and queries
+class SkippedRow:
+    row: str
+    reason: str
+
+class ImportResult:
+    offerings: list[Offering]
+    rows_read: int
+    skipped_count: int
+    skipped: list[SkippedRow]
+    skipped_reasons: dict[str, int]
+    def report(self, file: str = "") -> str: ...
+    def catalog(self) -> Catalog: ...
+
+def import_skypilot_csv(text: str, *, file: str = "", published: str = "", provider: str = "", currency: str = "USD",
+                        operating_system: str = "linux", include_cpu_instances: bool = False,
+                        join_extra_fields_into_last_column: bool = False) -> ImportResult: ...
+def import_azure_retail_prices(text: str, *, file: str = "", published: str = "", provider: str = "",
+                               currency: str = "USD", operating_system: str = "linux",
+                               include_cpu_instances: bool = False,
+                               join_extra_fields_into_last_column: bool = False) -> ImportResult: ...
+def import_aws_get_products(text: str, *, file: str = "", published: str = "", provider: str = "", currency: str = "USD",
+                            operating_system: str = "linux", include_cpu_instances: bool = False,
+                            join_extra_fields_into_last_column: bool = False) -> ImportResult: ...
+def import_gcp_skus(text: str, *, file: str = "", published: str = "", provider: str = "", currency: str = "USD",
+                    operating_system: str = "linux", include_cpu_instances: bool = False,
+                    join_extra_fields_into_last_column: bool = False) -> ImportResult: ...
+def import_cyclenerd_pricing_yml(text: str, *, file: str = "", published: str = "", provider: str = "",
+                                 currency: str = "USD", operating_system: str = "linux",
+                                 include_cpu_instances: bool = False,
+                                 join_extra_fields_into_last_column: bool = False) -> ImportResult: ...
+def import_ec2instances_json(text: str, *, file: str = "", published: str = "", provider: str = "", currency: str = "USD",
+                             operating_system: str = "linux", include_cpu_instances: bool = False,
+                             join_extra_fields_into_last_column: bool = False) -> ImportResult: ...
+def import_aws_offer_file(path: Union[str, PathLike[str]], *, file: str = "", published: str = "",
+                          operating_system: str = "linux", include_cpu_instances: bool = False) -> ImportResult: ...
+def normalise_gpu_name(name: str, memory_gib: float = 0.0) -> str: ...
+
+class RankedOffering:
+    offering: Offering
+    per_gpu_hour: float
+    currency: str
+    conversion: str
+
+def query_offerings(catalog: Catalog, *, gpu: str = "", min_gpu_memory_gb: Optional[float] = None,
+                    gpus_per_instance: Optional[int] = None, provider: str = "", region: str = "", currency: str = "",
+                    has_spot: Optional[bool] = None, has_reservations: Optional[bool] = None,
+                    as_of: Optional[str] = None) -> list[Offering]: ...
+def rank_by_gpu_hour_price(offerings: Sequence[Offering], currency: str, rates: ExchangeRates, date: str,
+                           price: str = "on_demand") -> list[RankedOffering]: ...
 
 # ---------------------------------------------------------------- checkpoint closed forms
 class Job:

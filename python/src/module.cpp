@@ -8,6 +8,7 @@ PYBIND11_MODULE(_core, m) {
     register_errors(m);
     register_catalog(m);
     register_currency(m);
+    register_import(m);
     register_checkpoint(m);
     register_interruption(m);
     register_spot(m);

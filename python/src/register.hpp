@@ -29,6 +29,7 @@ inline Units parse_units(std::string_view text) {
 void register_errors(py::module_& m);
 void register_catalog(py::module_& m);
 void register_currency(py::module_& m);
+void register_import(py::module_& m);
 void register_checkpoint(py::module_& m);
 void register_interruption(py::module_& m);
 void register_spot(py::module_& m);

@@ -11,7 +11,9 @@ namespace gputco::python {
 
 namespace {
 
-Source make_source(const std::string& name, const std::string& as_of) { return Source{name, as_of}; }
+Source make_source(const std::string& name, const std::string& as_of) { return Source{name, as_of, ""}; }
+
+Date to_date(const py::object& value) { return Date::parse(py::str(value).cast<std::string>(), "date"); }
 
 std::string repr(const Offering& o) {
     return fmt::format("Offering(provider='{}', region='{}', instance_type='{}', gpu='{}', "
@@ -27,6 +29,7 @@ void register_catalog(py::module_& m) {
         .def(py::init(&make_source), py::arg("name") = "", py::arg("as_of") = "")
         .def_readonly("name", &Source::name)
         .def_readonly("as_of", &Source::as_of)
+        .def_readonly("row", &Source::row, "Where in the file, for imported rows ('line 12', '/Items/3').")
         .def("__repr__", [](const Source& s) {
             return fmt::format("Source(name='{}', as_of='{}')", s.name, s.as_of);
         });
@@ -70,11 +73,23 @@ void register_catalog(py::module_& m) {
         .def_readonly("upfront", &ReservedPrice::upfront)
         .def_readonly("hourly", &ReservedPrice::hourly)
         .def_readonly("source", &ReservedPrice::source)
+        .def_readonly("convertible", &ReservedPrice::convertible)
         .def("effective_hourly", &ReservedPrice::effective_hourly,
              "hourly + upfront / (term_years * 8760), per instance-hour")
         .def("__repr__", [](const ReservedPrice& r) {
             return fmt::format("ReservedPrice(term_years={}, payment='{}', upfront={}, hourly={})",
                                r.term_years, to_string(r.payment), r.upfront, r.hourly);
+        });
+
+    py::class_<PriceSnapshot>(m, "PriceSnapshot", "The prices of an offering from one date on.")
+        .def_property_readonly("effective_from", [](const PriceSnapshot& s) { return s.effective_from.iso(); })
+        .def_readonly("on_demand_hourly", &PriceSnapshot::on_demand_hourly)
+        .def_readonly("spot_hourly", &PriceSnapshot::spot_hourly)
+        .def_readonly("reserved", &PriceSnapshot::reserved)
+        .def_readonly("source", &PriceSnapshot::source)
+        .def_readonly("notes", &PriceSnapshot::notes)
+        .def("__repr__", [](const PriceSnapshot& s) {
+            return fmt::format("PriceSnapshot(effective_from='{}', on_demand_hourly={})", s.effective_from.iso(), s.on_demand_hourly);
         });
 
     py::class_<Offering>(m, "Offering", "One rentable instance type of one provider in one region.")
@@ -119,15 +134,28 @@ void register_catalog(py::module_& m) {
         .def_readonly("minimum_billed_seconds", &Offering::minimum_billed_seconds)
         .def_readonly("source", &Offering::source)
         .def_readonly("notes", &Offering::notes)
+        .def_readonly("zone", &Offering::zone)
+        .def_property_readonly("effective_from",
+                               [](const Offering& o) -> std::optional<std::string> {
+                                   if (!o.effective_from) return std::nullopt;
+                                   return o.effective_from->iso();
+                               })
+        .def_readonly("history", &Offering::history)
+        .def(
+            "price_at", [](const Offering& o, const py::object& date) { return o.price_at(to_date(date)); }, py::arg("date"),
+            "This offering with the prices in force at `date` (ISO text or datetime.date).")
+        .def(
+            "has_price_at", [](const Offering& o, const py::object& date) { return o.has_price_at(to_date(date)); },
+            py::arg("date"))
         .def_property_readonly("key", &Offering::key)
         .def("on_demand_per_gpu_hour", &Offering::on_demand_per_gpu_hour)
         .def("spot_per_gpu_hour", &Offering::spot_per_gpu_hour)
         .def(
             "reserved_price",
-            [](const Offering& o, int term_years, std::string_view payment) {
-                return o.reserved_price(term_years, parse_payment(payment));
+            [](const Offering& o, int term_years, std::string_view payment, bool convertible) {
+                return o.reserved_price(term_years, parse_payment(payment), convertible);
             },
-            py::arg("term_years"), py::arg("payment") = "no_upfront",
+            py::arg("term_years"), py::arg("payment") = "no_upfront", py::arg("convertible") = false,
             "The reservation price for this term and payment, or None if unknown.")
         .def("converted", &Offering::converted, py::arg("to_currency"), py::arg("rate"),
              "All prices multiplied by `rate` (units of `to_currency` per unit of `currency`).")
@@ -149,6 +177,11 @@ void register_catalog(py::module_& m) {
             py::arg("path"))
         .def("to_json", &Catalog::to_json)
         .def("overridden_by", &Catalog::overridden_by, py::arg("other"))
+        .def("with_snapshots", &Catalog::with_snapshots, py::arg("other"),
+             "This catalog with `other`'s prices kept as dated history.")
+        .def(
+            "as_of", [](const Catalog& c, const py::object& date) { return c.as_of(to_date(date)); }, py::arg("date"),
+            "The catalog as it was at `date`: every offering at its price then.")
         .def_property_readonly("gpus", &Catalog::gpus, py::return_value_policy::reference_internal)
         .def_property_readonly("offerings", &Catalog::offerings,
                                py::return_value_policy::reference_internal)

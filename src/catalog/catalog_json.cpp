@@ -99,8 +99,8 @@ private:
 };
 
 Source read_source(const json& j, const std::string& path) {
-    Reader r(j, path, {"name", "as_of"});
-    return Source{r.text("name"), r.text("as_of")};
+    Reader r(j, path, {"name", "as_of", "row"});
+    return Source{r.text("name"), r.text("as_of"), r.text_or("row", "")};
 }
 
 GpuSpec read_gpu(const json& j, const std::string& path) {
@@ -123,7 +123,7 @@ GpuSpec read_gpu(const json& j, const std::string& path) {
 
 ReservedPrice read_reserved(const json& j, const std::string& path, double on_demand_hourly,
                             const Source& offering_source) {
-    Reader r(j, path, {"term_years", "payment", "upfront", "hourly", "discount", "source"});
+    Reader r(j, path, {"term_years", "payment", "upfront", "hourly", "discount", "source", "convertible"});
     const int term_years = r.whole("term_years");
     require(term_years >= 1, r.path("term_years"), term_years, "must be >= 1");
     const Payment payment = parse_payment(r.text("payment"), r.path("payment"));
@@ -146,18 +146,42 @@ ReservedPrice read_reserved(const json& j, const std::string& path, double on_de
     p.upfront = require_non_negative(r.path("upfront"), r.number_or("upfront", 0.0));
     p.hourly = require_non_negative(r.path("hourly"), r.number_or("hourly", 0.0));
     p.source = source;
+    if (const json* c = r.find("convertible")) {
+        if (!c->is_boolean()) fail_json(r.path("convertible"), *c, "must be true or false");
+        p.convertible = c->get<bool>();
+    }
     return p;
+}
+
+PriceSnapshot read_snapshot(const json& j, const std::string& path) {
+    Reader r(j, path, {"effective_from", "on_demand_hourly", "spot_hourly", "reserved", "source", "notes"});
+    PriceSnapshot s;
+    s.effective_from = Date::parse(r.text("effective_from"), r.path("effective_from"));
+    s.on_demand_hourly = require_non_negative(r.path("on_demand_hourly"), r.number("on_demand_hourly"));
+    if (const json* v = r.find("spot_hourly"); v && !v->is_null()) {
+        s.spot_hourly = require_non_negative(r.path("spot_hourly"), Reader::as_number(*v, r.path("spot_hourly")));
+    }
+    s.source = read_source(r.required("source"), r.path("source"));
+    s.notes = r.text_or("notes", "");
+    if (const json* list = r.find("reserved")) {
+        if (!list->is_array()) fail_json(r.path("reserved"), *list, "must be an array");
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            s.reserved.push_back(read_reserved((*list)[i], fmt::format("{}.reserved[{}]", path, i), s.on_demand_hourly, s.source));
+        }
+    }
+    return s;
 }
 
 Offering read_offering(const json& j, const std::string& path) {
     Reader r(j, path,
              {"provider", "region", "instance_type", "gpu", "gpus_per_instance", "currency",
               "on_demand_hourly", "spot_hourly", "reserved", "billing_increment_seconds",
-              "minimum_billed_seconds", "source", "notes"});
+              "minimum_billed_seconds", "source", "notes", "zone", "effective_from", "history"});
     Offering o;
     o.provider = r.text("provider");
     o.region = r.text("region");
     o.instance_type = r.text("instance_type");
+    o.zone = r.text_or("zone", "");
     o.gpu = r.text("gpu");
     o.gpus_per_instance = r.whole_or("gpus_per_instance", 1);
     o.currency = r.text_or("currency", "USD");
@@ -177,11 +201,20 @@ Offering read_offering(const json& j, const std::string& path) {
                                                o.on_demand_hourly, o.source));
         }
     }
+    if (r.has("effective_from")) o.effective_from = Date::parse(r.text("effective_from"), r.path("effective_from"));
+    if (const json* list = r.find("history")) {
+        if (!list->is_array()) fail_json(r.path("history"), *list, "must be an array");
+        for (std::size_t i = 0; i < list->size(); ++i) o.history.push_back(read_snapshot((*list)[i], fmt::format("{}.history[{}]", path, i)));
+    }
     o.validate(path);
     return o;
 }
 
-json write_source(const Source& s) { return {{"name", s.name}, {"as_of", s.as_of}}; }
+json write_source(const Source& s) {
+    json j = {{"name", s.name}, {"as_of", s.as_of}};
+    if (!s.row.empty()) j["row"] = s.row;
+    return j;
+}
 
 json write_gpu(const GpuSpec& g) {
     json j = {{"name", g.name},
@@ -196,6 +229,19 @@ json write_gpu(const GpuSpec& g) {
     return j;
 }
 
+json write_reserved(const std::vector<ReservedPrice>& list) {
+    json reserved = json::array();
+    for (const ReservedPrice& r : list) {
+        reserved.push_back({{"term_years", r.term_years},
+                            {"payment", std::string(to_string(r.payment))},
+                            {"upfront", r.upfront},
+                            {"hourly", r.hourly},
+                            {"source", write_source(r.source)}});
+        if (r.convertible) reserved.back()["convertible"] = true;
+    }
+    return reserved;
+}
+
 json write_offering(const Offering& o) {
     json reserved = json::array();
     for (const ReservedPrice& r : o.reserved) {
@@ -204,6 +250,7 @@ json write_offering(const Offering& o) {
                             {"upfront", r.upfront},
                             {"hourly", r.hourly},
                             {"source", write_source(r.source)}});
+        if (r.convertible) reserved.back()["convertible"] = true;
     }
     json j = {{"provider", o.provider},
               {"region", o.region},
@@ -218,6 +265,21 @@ json write_offering(const Offering& o) {
               {"minimum_billed_seconds", o.minimum_billed_seconds},
               {"source", write_source(o.source)}};
     if (!o.notes.empty()) j["notes"] = o.notes;
+    if (!o.zone.empty()) j["zone"] = o.zone;
+    if (o.effective_from) j["effective_from"] = o.effective_from->iso();
+    if (!o.history.empty()) {
+        json history = json::array();
+        for (const PriceSnapshot& s : o.history) {
+            json h = {{"effective_from", s.effective_from.iso()},
+                      {"on_demand_hourly", s.on_demand_hourly},
+                      {"spot_hourly", s.spot_hourly ? json(*s.spot_hourly) : json(nullptr)},
+                      {"reserved", write_reserved(s.reserved)},
+                      {"source", write_source(s.source)}};
+            if (!s.notes.empty()) h["notes"] = s.notes;
+            history.push_back(std::move(h));
+        }
+        j["history"] = std::move(history);
+    }
     return j;
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gputco/core/date.hpp"
 #include "gputco/core/error.hpp"
 #include "gputco/core/time.hpp"
 
@@ -26,6 +27,7 @@ Payment parse_payment(std::string_view text, std::string_view field = "payment")
 struct Source {
     std::string name;   ///< e.g. "skypilot-catalog v7 aws vms.csv" or "seed 000"
     std::string as_of;  ///< ISO date or month, e.g. "2025-05" or "2017-11-12"
+    std::string row;    ///< where in the file, for imported rows: "line 12" or a JSON pointer "/Items/3"
 
     bool operator==(const Source&) const = default;
 };
@@ -56,6 +58,7 @@ struct ReservedPrice {
     double upfront = 0;   ///< per instance, in the offering's currency
     double hourly = 0;    ///< per instance-hour, in the offering's currency
     Source source;
+    bool convertible = false;  ///< AWS convertible class (exchangeable); false for standard/other providers
 
     /// AWS convention: hourly + upfront / (term_years × 8,760).
     double effective_hourly() const { return hourly + upfront / (term_years * hours_per_year); }
@@ -69,11 +72,23 @@ struct ReservedPrice {
 ReservedPrice reserved_from_discount(double on_demand_hourly, double discount, int term_years,
                                      Payment payment, Source source);
 
+/// The prices of an offering from one date on, until its next snapshot (Offering::history).
+struct PriceSnapshot {
+    Date effective_from;
+    double on_demand_hourly = 0;
+    std::optional<double> spot_hourly;
+    std::vector<ReservedPrice> reserved;
+    Source source;
+    std::string notes;
+    bool operator==(const PriceSnapshot&) const = default;
+};
+
 /// One rentable instance type of one provider in one region.
 struct Offering {
     std::string provider;        ///< lower case: aws, azure, gcp, alibaba, tencent, huawei, lambda, paperspace
     std::string region;          ///< provider's region name, e.g. "us-east-1", "eastus", "cn-beijing"
     std::string instance_type;   ///< provider's name, e.g. "p4d.24xlarge"
+    std::string zone;            ///< availability zone where prices differ by zone (imported rows); else empty
     std::string gpu;             ///< GpuSpec::name
     int gpus_per_instance = 1;
     std::string currency = "USD";
@@ -84,18 +99,37 @@ struct Offering {
     double minimum_billed_seconds = 0;        ///< e.g. 60 for per-second billing with a 1-minute minimum
     Source source;
     std::string notes;
+    /// The date the prices above took effect; empty for an undated row, which is in force at every
+    /// date no dated snapshot covers.
+    std::optional<Date> effective_from;
+    /// Other dated prices of the same offering (earlier or later than the ones above).
+    std::vector<PriceSnapshot> history;
 
     double on_demand_per_gpu_hour() const { return on_demand_hourly / gpus_per_instance; }
     std::optional<double> spot_per_gpu_hour() const {
         if (!spot_hourly) return std::nullopt;
         return *spot_hourly / gpus_per_instance;
     }
-    /// The reservation price for this term and payment, if the catalog knows it.
-    std::optional<ReservedPrice> reserved_price(int term_years, Payment payment) const;
+    /// The reservation price for this term and payment, if the catalog knows it (standard class,
+    /// unless `convertible`).
+    std::optional<ReservedPrice> reserved_price(int term_years, Payment payment,
+                                                bool convertible = false) const;
     /// All prices multiplied by `rate` (units of `to_currency` per unit of `currency`).
     Offering converted(std::string_view to_currency, double rate) const;
-    /// "provider/region/instance_type", the catalog key.
-    std::string key() const { return provider + "/" + region + "/" + instance_type; }
+    /// This offering with the prices in force at `date`: of the listed prices and the history, the
+    /// one with the latest effective_from on or before `date` (an undated listing counts as in force
+    /// from the beginning). The result has no history. Throws InvalidInput when `date` is before
+    /// every dated price and there is no undated one.
+    Offering price_at(const Date& date) const;
+    /// Whether some price of this offering is in force at `date`.
+    bool has_price_at(const Date& date) const;
+    /// The listed prices and the history as snapshots, oldest first (an undated listing first).
+    std::vector<PriceSnapshot> snapshots() const;
+    /// "provider/region/instance_type", the catalog key ("provider/region/instance_type/zone" for a
+    /// zone's own prices).
+    std::string key() const {
+        return provider + "/" + region + "/" + instance_type + (zone.empty() ? "" : "/" + zone);
+    }
     /// Throws InvalidInput naming the first field that breaks a rule (non-empty names, prices finite
     /// and >= 0, gpus_per_instance >= 1, ...). `field` prefixes the names, e.g. "offerings[2]".
     void validate(std::string_view field = "offering") const;
@@ -119,6 +153,13 @@ public:
     /// This catalog with `other`'s GPUs and offerings added; entries with the same key
     /// (GPU name, or provider/region/instance_type) are replaced by `other`'s.
     Catalog overridden_by(const Catalog& other) const;
+    /// This catalog with `other`'s prices kept as dated history: an offering of the same key gains
+    /// `other`'s dated prices as snapshots (a snapshot of the same date is replaced); new keys are
+    /// added. Throws InvalidInput for an undated offering of `other` whose key exists here.
+    Catalog with_snapshots(const Catalog& other) const;
+    /// The catalog as it was at `date`: every offering at its price in force then (price_at);
+    /// offerings with no price yet at `date` are left out.
+    Catalog as_of(const Date& date) const;
 
     const std::vector<GpuSpec>& gpus() const { return gpus_; }
     const std::vector<Offering>& offerings() const { return offerings_; }

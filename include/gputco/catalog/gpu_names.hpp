@@ -1,0 +1,30 @@
+#pragma once
+// One name per GPU model across providers: AWS, Azure, GCP and SkyPilot spell the same card
+// differently ("A100", "a100", "Nvidia Tesla A100", "A100-80GB", "nvidia-tesla-a100"), and the
+// instance family often is the only hint (AWS p4d = A100 40 GB SXM4). The canonical names are
+// GpuSpec names of the built-in catalog ("A100-40GB", "A100-80GB", "H100", "L4", ...).
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gputco {
+
+/// The canonical name of a provider's GPU name, e.g. "A100" → "A100-40GB", "Nvidia Tesla T4" → "T4",
+/// "a100-80gb" → "A100-80GB", "H100-MEGA" → "H100". `memory_gib` (0 = unknown) tells A100 40 GB from
+/// 80 GB where the name does not. Names it does not know are returned unchanged.
+std::string normalise_gpu_name(std::string_view provider_name, double memory_gib = 0);
+
+/// The GPU model and count of a cloud instance type whose price file does not name its GPU:
+/// AWS families (p3, p3dn, p4d, p4de, p5, p5e, p5en, g4dn, g5, g6, g6e, p2, g3), GCP machine types
+/// (a2-highgpu-Ng, a2-ultragpu-Ng, a2-megagpu-16g, a3-highgpu-8g, a3-megagpu-8g, g2-standard-N) and
+/// Azure sizes (NC A100 v4, ND A100 v4, ND H100/H200 v5, NC H100 v5, NC T4 v3, NCv3, NDv2, NV A10 v5, ND MI300X v5).
+/// The count is from the provider's instance documentation; nullopt when the type is not known.
+struct InstanceGpus {
+    std::string gpu;  ///< canonical name
+    int count = 0;
+    double vcpus = 0;       ///< GCP machine shape (for joining per-vCPU and per-GiB SKUs); 0 for AWS
+    double memory_gib = 0;  ///< GCP machine shape
+};
+std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string_view instance_type);
+
+}  // namespace gputco

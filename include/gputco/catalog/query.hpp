@@ -1,0 +1,56 @@
+#pragma once
+// Finding offerings: filter a catalog by what matters for choosing a GPU, then rank by price per
+// GPU-hour in one currency (converted with a dated exchange-rate table, never implicitly).
+//
+//   OfferingQuery q;  q.gpu = "a100";  q.min_gpu_memory_gb = 80;  q.has_spot = true;
+//   auto ranked = rank_by_gpu_hour_price(query(Catalog::builtin(), q), "USD",
+//                                        ExchangeRates::builtin(), Date{2025, 1, 1});
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gputco/catalog/catalog.hpp"
+#include "gputco/catalog/currency.hpp"
+
+namespace gputco {
+
+/// Criteria an offering must meet; empty ones are not checked.
+struct OfferingQuery {
+    std::string gpu;                        ///< any provider's spelling ("a100", "Nvidia Tesla T4"), normalised
+    std::optional<double> min_gpu_memory_gb;  ///< per GPU, from the catalog's GpuSpec (unknown GPUs fail it)
+    std::optional<int> gpus_per_instance;
+    std::string provider;
+    std::string region;
+    std::string currency;
+    std::optional<bool> has_spot;
+    std::optional<bool> has_reservations;
+    std::optional<Date> as_of;              ///< look at the prices in force at this date (Catalog::as_of)
+};
+
+/// The offerings of `catalog` that meet every criterion, in catalog order. Throws InvalidInput for
+/// a min_gpu_memory_gb that is not finite and >= 0 or a gpus_per_instance < 1.
+std::vector<Offering> query(const Catalog& catalog, const OfferingQuery& criteria);
+
+/// Which price to rank by.
+enum class PriceKind { on_demand, spot, reserved_1y, reserved_3y };
+std::string_view to_string(PriceKind kind);
+/// Parses "on_demand", "spot", "reserved_1y" or "reserved_3y"; throws InvalidInput naming `field`.
+PriceKind parse_price_kind(std::string_view text, std::string_view field = "price");
+
+/// An offering with its price per GPU-hour in the ranking currency.
+struct RankedOffering {
+    Offering offering;         ///< in its own currency
+    double per_gpu_hour = 0;   ///< in `currency`
+    std::string currency;
+    std::string conversion;    ///< the rate used ("same currency" or RateQuote::describe())
+};
+
+/// `offerings` sorted by price per GPU-hour of `kind` in `currency` (cheapest first; ties keep their
+/// order). Reserved prices rank by the cheapest effective rate over the payment options of the term
+/// (standard class). Offerings without that price are left out. Prices in another currency are
+/// converted at the rate in force at `date`; a missing rate throws InvalidInput.
+std::vector<RankedOffering> rank_by_gpu_hour_price(const std::vector<Offering>& offerings, std::string_view currency,
+                                                   const ExchangeRates& rates, const Date& date,
+                                                   PriceKind kind = PriceKind::on_demand);
+
+}  // namespace gputco

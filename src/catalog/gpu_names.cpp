@@ -1,0 +1,146 @@
+// Provider GPU names → canonical names, and the GPUs of instance types whose price files omit them.
+#include "gputco/catalog/gpu_names.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <utility>
+
+namespace gputco {
+namespace {
+
+std::string upper_compact(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        if (std::isalnum(static_cast<unsigned char>(c))) out.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+    }
+    return out;
+}
+
+bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+std::string normalise_gpu_name(std::string_view provider_name, double memory_gib) {
+    // Compare on upper-case letters and digits only, vendor words removed: "Nvidia Tesla A100" → "A100".
+    std::string key = upper_compact(provider_name);
+    for (std::string_view noise : {"NVIDIA", "TESLA", "AMD", "INSTINCT", "GPU"}) {
+        for (std::size_t at = key.find(noise); at != std::string::npos; at = key.find(noise)) key.erase(at, noise.size());
+    }
+    if (key.empty()) return std::string(provider_name);
+    if (key.starts_with("A100")) {
+        const bool pcie = contains(key, "PCIE");
+        if (contains(key, "80") || memory_gib > 60) return pcie ? "A100-80GB-PCIe" : "A100-80GB";
+        return "A100-40GB";
+    }
+    if (key.starts_with("H100")) {
+        if (contains(key, "NVL")) return "H100-NVL";
+        return "H100";  // H100-MEGA (GCP a3-mega) is the same SXM card with more network
+    }
+    if (key.starts_with("H200")) return "H200";
+    if (key == "V100" || key == "V10016GB") return memory_gib > 20 ? "V100-32GB" : "V100";
+    if (key.starts_with("V100") && contains(key, "32")) return "V100-32GB";
+    if (key == "V100S") return "V100S";
+    static const std::array<std::pair<std::string_view, std::string_view>, 12> same{{
+        {"T4", "T4"}, {"L4", "L4"}, {"A10G", "A10G"}, {"A10", "A10"}, {"L40S", "L40S"}, {"K80", "K80"},
+        {"M60", "M60"}, {"P100", "P100"}, {"P4", "P4"}, {"MI300X", "MI300X"}, {"MI250X", "MI250X"},
+        {"GH200", "GH200"}}};
+    for (auto [from, to] : same) {
+        if (key == from) return std::string(to);
+    }
+    if (key == "A6000" || key == "RTXA6000") return "RTX-A6000";
+    if (key == "RTX6000ADA" || key == "RTX6000ADAGENERATION") return "RTX-6000-Ada";
+    return std::string(provider_name);
+}
+
+std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string_view instance_type) {
+    if (provider == "aws") {
+        const std::size_t dot = instance_type.find('.');
+        if (dot == std::string_view::npos) return std::nullopt;
+        const std::string_view family = instance_type.substr(0, dot);
+        const std::string_view size = instance_type.substr(dot + 1);
+        struct Family {
+            std::string_view family, gpu;
+        };
+        // AWS accelerated-computing instance pages: the GPU model of each family.
+        static constexpr Family families[] = {
+            {"p2", "K80"},   {"p3", "V100"},    {"p3dn", "V100-32GB"}, {"p4d", "A100-40GB"}, {"p4de", "A100-80GB"},
+            {"p5", "H100"},  {"p5e", "H200"},   {"p5en", "H200"},      {"g3", "M60"},        {"g4dn", "T4"},
+            {"g5", "A10G"},  {"g6", "L4"},      {"g6e", "L40S"},
+        };
+        // GPUs per size (AWS instance type pages).
+        struct Size {
+            std::string_view family, size;
+            int gpus;
+        };
+        static constexpr Size sizes[] = {
+            {"p2", "xlarge", 1},      {"p2", "8xlarge", 8},     {"p2", "16xlarge", 16},   {"p3", "2xlarge", 1},
+            {"p3", "8xlarge", 4},     {"p3", "16xlarge", 8},    {"p3dn", "24xlarge", 8},  {"p4d", "24xlarge", 8},
+            {"p4de", "24xlarge", 8},  {"p5", "48xlarge", 8},    {"p5e", "48xlarge", 8},   {"p5en", "48xlarge", 8},
+            {"g3", "4xlarge", 1},     {"g3", "8xlarge", 2},     {"g3", "16xlarge", 4},    {"g4dn", "xlarge", 1},
+            {"g4dn", "2xlarge", 1},   {"g4dn", "4xlarge", 1},   {"g4dn", "8xlarge", 1},   {"g4dn", "16xlarge", 1},
+            {"g4dn", "12xlarge", 4},  {"g4dn", "metal", 8},     {"g5", "xlarge", 1},      {"g5", "2xlarge", 1},
+            {"g5", "4xlarge", 1},     {"g5", "8xlarge", 1},     {"g5", "16xlarge", 1},    {"g5", "12xlarge", 4},
+            {"g5", "24xlarge", 4},    {"g5", "48xlarge", 8},    {"g6", "xlarge", 1},      {"g6", "2xlarge", 1},
+            {"g6", "4xlarge", 1},     {"g6", "8xlarge", 1},     {"g6", "16xlarge", 1},    {"g6", "12xlarge", 4},
+            {"g6", "24xlarge", 4},    {"g6", "48xlarge", 8},    {"g6e", "xlarge", 1},     {"g6e", "2xlarge", 1},
+            {"g6e", "12xlarge", 4},   {"g6e", "24xlarge", 4},   {"g6e", "48xlarge", 8},
+        };
+        for (const Family& f : families) {
+            if (f.family != family) continue;
+            for (const Size& s : sizes) {
+                if (s.family == family && s.size == size) return InstanceGpus{std::string(f.gpu), s.gpus, 0, 0};
+            }
+        }
+        return std::nullopt;
+    }
+    if (provider == "gcp") {
+        // GCP accelerator-optimized machine types: GPUs, vCPUs and memory (GiB) of each shape.
+        struct Shape {
+            std::string_view type, gpu;
+            int gpus;
+            double vcpus, memory_gib;
+        };
+        static constexpr Shape shapes[] = {
+            {"a2-highgpu-1g", "A100-40GB", 1, 12, 85},     {"a2-highgpu-2g", "A100-40GB", 2, 24, 170},
+            {"a2-highgpu-4g", "A100-40GB", 4, 48, 340},    {"a2-highgpu-8g", "A100-40GB", 8, 96, 680},
+            {"a2-megagpu-16g", "A100-40GB", 16, 96, 1360}, {"a2-ultragpu-1g", "A100-80GB", 1, 12, 170},
+            {"a2-ultragpu-2g", "A100-80GB", 2, 24, 340},   {"a2-ultragpu-4g", "A100-80GB", 4, 48, 680},
+            {"a2-ultragpu-8g", "A100-80GB", 8, 96, 1360},  {"a3-highgpu-8g", "H100", 8, 208, 1872},
+            {"a3-megagpu-8g", "H100", 8, 208, 1872},       {"g2-standard-4", "L4", 1, 4, 16},
+            {"g2-standard-8", "L4", 1, 8, 32},             {"g2-standard-12", "L4", 1, 12, 48},
+            {"g2-standard-16", "L4", 1, 16, 64},           {"g2-standard-24", "L4", 2, 24, 96},
+            {"g2-standard-32", "L4", 1, 32, 128},          {"g2-standard-48", "L4", 4, 48, 192},
+            {"g2-standard-96", "L4", 8, 96, 384},
+        };
+        for (const Shape& s : shapes) {
+            if (s.type == instance_type) return InstanceGpus{std::string(s.gpu), s.gpus, s.vcpus, s.memory_gib};
+        }
+    }
+    if (provider == "azure") {
+        // Azure GPU VM size pages: the GPUs of each size (whole GPUs only; fractional NV sizes are left out).
+        struct Size {
+            std::string_view size, gpu;
+            int gpus;
+        };
+        static constexpr Size sizes[] = {
+            {"Standard_NC24ads_A100_v4", "A100-80GB-PCIe", 1}, {"Standard_NC48ads_A100_v4", "A100-80GB-PCIe", 2},
+            {"Standard_NC96ads_A100_v4", "A100-80GB-PCIe", 4}, {"Standard_ND96asr_v4", "A100-40GB", 8},
+            {"Standard_ND96amsr_A100_v4", "A100-80GB", 8},     {"Standard_ND96isr_H100_v5", "H100", 8},
+            {"Standard_ND96isr_H200_v5", "H200", 8},           {"Standard_NC40ads_H100_v5", "H100-NVL", 1},
+            {"Standard_NC80adis_H100_v5", "H100-NVL", 2},      {"Standard_NC4as_T4_v3", "T4", 1},
+            {"Standard_NC8as_T4_v3", "T4", 1},                 {"Standard_NC16as_T4_v3", "T4", 1},
+            {"Standard_NC64as_T4_v3", "T4", 4},                {"Standard_NC6s_v3", "V100-PCIe", 1},
+            {"Standard_NC12s_v3", "V100-PCIe", 2},             {"Standard_NC24s_v3", "V100-PCIe", 4},
+            {"Standard_NC24rs_v3", "V100-PCIe", 4},            {"Standard_ND40rs_v2", "V100-32GB", 8},
+            {"Standard_NV36ads_A10_v5", "A10", 1},             {"Standard_NV72ads_A10_v5", "A10", 2},
+            {"Standard_ND96is_MI300X_v5", "MI300X", 8},
+        };
+        for (const Size& s : sizes) {
+            if (s.size == instance_type) return InstanceGpus{std::string(s.gpu), s.gpus, 0, 0};
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace gputco

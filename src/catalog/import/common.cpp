@@ -1,0 +1,310 @@
+// Shared parts of the importers, and ImportResult.
+#include "common.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "gputco/catalog/gpu_names.hpp"
+#include "gputco/core/date.hpp"
+
+namespace gputco {
+
+std::string ImportResult::report(std::string_view file) const {
+    std::vector<std::string> parts;
+    for (const auto& [reason, n] : skipped_reasons) parts.push_back(fmt::format("{} x {}", n, reason));
+    return fmt::format("{}{}{} rows read, {} offerings, {} rows skipped{}", file, file.empty() ? "" : ": ", rows_read,
+                       offerings.size(), skipped_count,
+                       parts.empty() ? std::string() : fmt::format(" ({})", fmt::join(parts, "; ")));
+}
+
+Catalog ImportResult::catalog() const { return Catalog(Catalog::builtin().gpus(), offerings); }
+
+std::string read_text_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    require(static_cast<bool>(in), "path", path, "cannot be opened for reading");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return std::move(text).str();
+}
+
+namespace import {
+
+std::vector<std::string> split_csv_line(std::string_view line) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                fields.back().push_back('"');
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                fields.back().push_back(c);
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            fields.emplace_back();
+        } else {
+            fields.back().push_back(c);
+        }
+    }
+    return fields;
+}
+
+std::vector<Line> lines(std::string_view text) {
+    std::vector<Line> out;
+    std::size_t pos = 0;
+    std::size_t number = 0;
+    while (pos < text.size()) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view line = text.substr(pos, end - pos);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        out.push_back({++number, line});
+        pos = end + 1;
+    }
+    return out;
+}
+
+double number(std::string_view text, std::string_view where) {
+    double value = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    require(!text.empty() && ec == std::errc() && ptr == text.data() + text.size(), where, text, "must be a number");
+    return value;
+}
+
+double json_number(const json& value, std::string_view pointer) {
+    if (value.is_number()) return value.get<double>();
+    if (value.is_string()) return number(value.get_ref<const std::string&>(), pointer);
+    std::string shown = value.dump();
+    if (shown.size() > 40) shown = shown.substr(0, 40) + "...";
+    throw InvalidInput(fmt::format("{} = {}: must be a number", pointer, shown));
+}
+
+const std::string& json_text(const json& object, std::string_view key, std::string_view pointer) {
+    if (!object.is_object()) {
+        throw InvalidInput(fmt::format("{} = {}: must be an object", pointer, object.dump().substr(0, 40)));
+    }
+    const auto it = object.find(key);
+    if (it == object.end()) throw InvalidInput(fmt::format("{}/{} = (missing): required", pointer, key));
+    if (!it->is_string()) {
+        throw InvalidInput(fmt::format("{}/{} = {}: must be a string", pointer, key, it->dump().substr(0, 40)));
+    }
+    return it->get_ref<const std::string&>();
+}
+
+void malformed_json(std::string_view file, const std::exception& e) {
+    std::string message = e.what();
+    if (auto pos = message.find("] "); message.starts_with("[json.exception") && pos != std::string::npos) {
+        message = message.substr(pos + 2);
+    }
+    // nlohmann: "parse error at line 3, column 5: syntax error while parsing ..."
+    std::string where = std::string(file);
+    if (auto at = message.find("at line "); at != std::string::npos) {
+        const std::size_t comma = message.find(", column ", at);
+        const std::size_t colon = message.find(": ", at);
+        if (comma != std::string::npos && colon != std::string::npos) {
+            where = fmt::format("{}:{}:{}", file, message.substr(at + 8, comma - at - 8),
+                                message.substr(comma + 9, colon - comma - 9));
+            message = message.substr(colon + 2);
+        }
+    }
+    fail(where, message, "malformed JSON");
+}
+
+json parse_json(std::string_view text, const ImportOptions& options) {
+    const std::string file = file_name(options, "json");
+    require(text.size() <= options.max_bytes, file, text.size(),
+            fmt::format("bytes: more than the limit of {} (ImportOptions::max_bytes)", options.max_bytes));
+    const int max_depth = options.max_depth;
+    try {
+        return json::parse(text.begin(), text.end(), [&](int depth, json::parse_event_t, json&) {
+            if (depth > max_depth) {
+                throw InvalidInput(fmt::format("{} = {}: nesting deeper than the limit of {} (ImportOptions::max_depth)",
+                                               file, depth, max_depth));
+            }
+            return true;
+        });
+    } catch (const json::parse_error& e) {
+        malformed_json(file, e);
+    }
+}
+
+std::string pointer(const JsonPath& path) {
+    std::string out;
+    for (const std::string& p : path) out += "/" + p;
+    return out.empty() ? "/" : out;
+}
+
+namespace {
+
+class Sax {
+public:
+    Sax(const ImportOptions& options, const JsonStream& stream) : options_(options), stream_(stream) {}
+
+    bool null() { return scalar(json(nullptr)); }
+    bool boolean(bool v) { return scalar(json(v)); }
+    bool number_integer(json::number_integer_t v) { return scalar(json(v)); }
+    bool number_unsigned(json::number_unsigned_t v) { return scalar(json(v)); }
+    bool number_float(json::number_float_t v, const std::string&) { return scalar(json(v)); }
+    bool string(std::string& v) { return scalar(json(std::move(v))); }
+    bool binary(json::binary_t&) { return true; }
+    bool key(std::string& k) {
+        frames_.back().key = std::move(k);
+        return true;
+    }
+    bool start_object(std::size_t) { return open(json::object()); }
+    bool start_array(std::size_t) { return open(json::array()); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
+        malformed_json(file_name(options_, "json"), e);
+    }
+
+private:
+    struct Frame {
+        bool array = false;
+        std::size_t next = 0;
+        std::string key;
+    };
+    /// The path element of the value starting now: its key, or its index in the enclosing array.
+    std::string element() {
+        if (frames_.empty()) return {};
+        Frame& f = frames_.back();
+        return f.array ? std::to_string(f.next++) : f.key;
+    }
+    json* add(json value) {
+        json* parent = stack_.back();
+        if (parent->is_object()) {
+            json& slot = (*parent)[frames_.back().key];
+            slot = std::move(value);
+            return &slot;
+        }
+        parent->push_back(std::move(value));
+        return &parent->back();
+    }
+    bool scalar(json value) {
+        if (!stack_.empty()) {
+            add(std::move(value));
+            if (!frames_.empty() && frames_.back().array) ++frames_.back().next;
+            return true;
+        }
+        JsonPath at = path_;
+        if (!frames_.empty()) at.push_back(element());
+        if (stream_.capture && stream_.capture(at)) {
+            stream_.use(at, std::move(value));
+        } else if (stream_.scalar) {
+            stream_.scalar(at, value);
+        }
+        return true;
+    }
+    bool open(json container) {
+        const bool array = container.is_array();
+        if (!stack_.empty()) {
+            stack_.push_back(add(std::move(container)));
+            if (frames_.back().array) ++frames_.back().next;
+        } else {
+            if (!frames_.empty()) path_.push_back(element());
+            if (!frames_.empty() && stream_.capture && stream_.capture(path_)) {
+                captured_ = std::move(container);
+                stack_.push_back(&captured_);
+            }
+        }
+        frames_.push_back(Frame{array, 0, {}});
+        if (static_cast<int>(frames_.size()) > options_.max_depth) {
+            fail(file_name(options_, "json"), static_cast<int>(frames_.size()),
+                 fmt::format("nesting deeper than the limit of {} (ImportOptions::max_depth)", options_.max_depth));
+        }
+        return true;
+    }
+    bool close() {
+        frames_.pop_back();
+        if (!stack_.empty()) {
+            stack_.pop_back();
+            if (stack_.empty()) {
+                stream_.use(path_, std::move(captured_));
+                captured_ = json();
+            }
+            if (!stack_.empty()) return true;
+        }
+        if (!path_.empty() && frames_.size() == path_.size()) path_.pop_back();
+        return true;
+    }
+
+    const ImportOptions& options_;
+    const JsonStream& stream_;
+    std::vector<Frame> frames_;
+    JsonPath path_;  // of the innermost open container outside a captured value
+    json captured_;
+    std::vector<json*> stack_;
+};
+
+}  // namespace
+
+void stream_json(std::istream& in, const ImportOptions& options, const JsonStream& stream) {
+    Sax sax(options, stream);
+    json::sax_parse(in, &sax);
+}
+
+void stream_json(std::string_view text, const ImportOptions& options, const JsonStream& stream) {
+    require(text.size() <= options.max_bytes, file_name(options, "json"), text.size(),
+            fmt::format("bytes: more than the limit of {} (ImportOptions::max_bytes)", options.max_bytes));
+    Sax sax(options, stream);
+    json::sax_parse(text.begin(), text.end(), &sax);
+}
+
+std::string date_part(std::string_view timestamp) {
+    const std::string_view head = timestamp.substr(0, 10);
+    return Date::is_date(head) ? std::string(head) : std::string();
+}
+
+std::string file_name(const ImportOptions& options, std::string_view fallback) {
+    return options.file.empty() ? std::string(fallback) : options.file;
+}
+
+Offering new_offering(std::string provider, std::string region, std::string instance_type, std::string gpu,
+                      int gpus, Source source) {
+    Offering o;
+    if (provider == "aws" || provider == "gcp") {
+        o.billing_increment_seconds = 1;
+        o.minimum_billed_seconds = 60;
+    } else if (provider == "azure" || provider == "lambda") {
+        o.billing_increment_seconds = 60;
+        o.minimum_billed_seconds = 60;
+    } else if (provider == "alibaba" || provider == "tencent") {
+        o.billing_increment_seconds = 1;
+        o.minimum_billed_seconds = 0;
+    }
+    o.provider = std::move(provider);
+    o.region = std::move(region);
+    o.instance_type = std::move(instance_type);
+    o.gpu = std::move(gpu);
+    o.gpus_per_instance = gpus;
+    if (Date::is_date(source.as_of)) o.effective_from = Date::parse(source.as_of);
+    o.source = std::move(source);
+    return o;
+}
+
+void skip(ImportResult& result, const ImportOptions& options, SkippedRow row) {
+    ++result.skipped_count;
+    ++result.skipped_reasons[row.reason];
+    if (result.skipped.size() < options.max_skipped_listed) result.skipped.push_back(std::move(row));
+}
+
+void count_row(ImportResult& result, const ImportOptions& options) {
+    ++result.rows_read;
+    require(result.rows_read <= options.max_rows, file_name(options, "input"), result.rows_read,
+            fmt::format("rows: more than the limit of {} (ImportOptions::max_rows)", options.max_rows));
+}
+
+}  // namespace import
+}  // namespace gputco

@@ -1,0 +1,124 @@
+// ec2instances.info instances.json: one record per instance type with prices per region and OS.
+// Its reserved figures are effective hourly rates (upfront spread over the term).
+#include <fmt/format.h>
+
+#include "common.hpp"
+#include "gputco/catalog/gpu_names.hpp"
+
+namespace gputco {
+namespace {
+
+/// "yrTerm3Convertible.partialUpfront" → (3, convertible, partial_upfront); false if not this shape.
+bool parse_term(std::string_view key, int& years, bool& convertible, Payment& payment) {
+    if (!key.starts_with("yrTerm") || key.size() < 8) return false;
+    years = key[6] - '0';
+    if (years != 1 && years != 3) return false;
+    const std::size_t dot = key.find('.');
+    if (dot == std::string_view::npos) return false;
+    const std::string_view cls = key.substr(7, dot - 7);
+    const std::string_view option = key.substr(dot + 1);
+    if (cls != "Standard" && cls != "Convertible") return false;
+    convertible = cls == "Convertible";
+    if (option == "noUpfront") payment = Payment::no_upfront;
+    else if (option == "partialUpfront") payment = Payment::partial_upfront;
+    else if (option == "allUpfront") payment = Payment::all_upfront;
+    else return false;
+    return true;
+}
+
+}  // namespace
+
+ImportResult import_ec2instances_json(std::string_view json_text, const ImportOptions& options) {
+    const std::string file = import::file_name(options, "instances.json");
+    import::json root = import::parse_json(json_text, options);
+    if (root.is_object()) root = import::json::array({std::move(root)});  // a single record
+    if (!root.is_array()) throw InvalidInput(fmt::format("{}: / = {}: must be an array of instance records", file, root.dump().substr(0, 40)));
+    ImportResult result;
+    const std::string published = options.published.empty() ? "undated" : options.published;
+    const std::string name = fmt::format("ec2instances.info {}", file);
+    for (std::size_t i = 0; i < root.size(); ++i) {
+        const import::json& record = root[i];
+        const std::string ptr = fmt::format("/{}", i);
+        const std::string at = fmt::format("{}: {}", file, ptr);
+        const std::string& type = import::json_text(record, "instance_type", at);
+        if (!record.contains("GPU")) throw InvalidInput(fmt::format("{}/GPU = (missing): required", at));
+        const double gpu_count = import::json_number(record["GPU"], at + "/GPU");
+        require(gpu_count >= 0 && gpu_count == static_cast<int>(gpu_count), at + "/GPU", gpu_count, "must be a whole number >= 0");
+        std::string gpu;
+        int gpus = static_cast<int>(gpu_count);
+        if (gpus == 0) {
+            if (!options.include_cpu_instances) {
+                import::count_row(result, options);
+                import::skip(result, options, {ptr, "no GPU"});
+                continue;
+            }
+            gpu = "none";
+            gpus = 1;
+        } else if (record.contains("GPU_model") && record["GPU_model"].is_string()) {
+            const double memory = record.contains("GPU_memory") && record["GPU_memory"].is_number()
+                                      ? record["GPU_memory"].get<double>() / gpus : 0;
+            gpu = normalise_gpu_name(record["GPU_model"].get<std::string>(), memory);
+        } else if (const auto known = instance_gpus("aws", type)) {
+            gpu = known->gpu;
+        } else {
+            gpu = "unknown";
+        }
+        const auto pricing = record.find("pricing");
+        if (pricing == record.end() || !pricing->is_object()) {
+            throw InvalidInput(fmt::format("{}/pricing = (missing): required (an object of regions)", at));
+        }
+        for (const auto& [region, by_os] : pricing->items()) {
+            import::count_row(result, options);
+            const std::string row = fmt::format("{}/pricing/{}/{}", ptr, region, options.operating_system);
+            const auto prices = by_os.find(options.operating_system);
+            if (prices == by_os.end()) {
+                import::skip(result, options, {fmt::format("{}/pricing/{}", ptr, region), fmt::format("no {} prices", options.operating_system)});
+                continue;
+            }
+            const auto on_demand = prices->find("ondemand");
+            if (on_demand == prices->end() || (on_demand->is_string() && on_demand->get<std::string>().empty())) {
+                import::skip(result, options, {row, "no on-demand price"});
+                continue;
+            }
+            Offering o = import::new_offering("aws", region, type, gpu, gpus, Source{name, published, row});
+            o.on_demand_hourly = import::json_number(*on_demand, fmt::format("{}: {}/ondemand", file, row));
+            if (const auto spot = prices->find("spot_avg"); spot != prices->end()) {
+                o.spot_hourly = import::json_number(*spot, fmt::format("{}: {}/spot_avg", file, row));
+                o.notes = "spot: ec2instances.info average spot price";
+            }
+            bool partial = false;
+            if (const auto reserved = prices->find("reserved"); reserved != prices->end() && reserved->is_object()) {
+                for (const auto& [key, value] : reserved->items()) {
+                    int years = 0;
+                    bool convertible = false;
+                    Payment payment{};
+                    if (!parse_term(key, years, convertible, payment)) {
+                        import::skip(result, options, {fmt::format("{}/reserved/{}", row, key), "reserved term not understood"});
+                        continue;
+                    }
+                    const double effective = import::json_number(value, fmt::format("{}: {}/reserved/{}", file, row, key));
+                    ReservedPrice r;
+                    r.term_years = years;
+                    r.payment = payment;
+                    r.convertible = convertible;
+                    r.source = Source{name, published, fmt::format("{}/reserved/{}", row, key)};
+                    // All upfront: no hourly fee, so upfront = effective × term hours exactly. No upfront:
+                    // the hourly fee is the effective rate. Partial: the split is not in the file.
+                    if (payment == Payment::all_upfront) r.upfront = effective * years * hours_per_year;
+                    else r.hourly = effective;
+                    partial = partial || payment == Payment::partial_upfront;
+                    o.reserved.push_back(std::move(r));
+                }
+            }
+            if (partial) {
+                o.notes += std::string(o.notes.empty() ? "" : "; ") +
+                           "partial_upfront stored as its effective rate (hourly, upfront 0): the file does not split it";
+            }
+            o.validate(fmt::format("{}: {}", file, row));
+            result.offerings.push_back(std::move(o));
+        }
+    }
+    return result;
+}
+
+}  // namespace gputco

@@ -1,0 +1,207 @@
+// SkyPilot catalog vms.csv: one row per instance type, region and zone. The columns are found by
+// name, so the AWS, Azure, GCP, Lambda and community Alibaba/Tencent layouts all read the same way.
+#include <map>
+#include <optional>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "common.hpp"
+#include "gputco/catalog/gpu_names.hpp"
+
+namespace gputco {
+namespace {
+
+using import::Line;
+
+struct Columns {
+    std::map<std::string, std::size_t> index;
+    std::size_t count = 0;
+    std::optional<std::size_t> find(const std::string& name) const {
+        auto it = index.find(name);
+        return it == index.end() ? std::nullopt : std::optional<std::size_t>(it->second);
+    }
+};
+
+/// GpuInfo holds "'SizeInMiB': 40960" in SkyPilot's layouts; 0 when absent.
+double gpu_memory_gib(std::string_view info) {
+    const std::size_t at = info.find("SizeInMiB");
+    if (at == std::string_view::npos) return 0;
+    std::size_t start = info.find_first_of("0123456789", at);
+    std::size_t end = info.find_first_not_of("0123456789", start);
+    if (start == std::string_view::npos) return 0;
+    return import::number(info.substr(start, end - start), "GpuInfo") / 1024.0;
+}
+
+/// SkyPilot's name of the GPUs a GCP accelerator-optimized machine type carries in its GPU rows.
+std::string_view gcp_accelerator_row_name(std::string_view type) {
+    if (type.starts_with("a2-highgpu") || type.starts_with("a2-megagpu")) return "A100";
+    if (type.starts_with("a2-ultragpu")) return "A100-80GB";
+    if (type.starts_with("a3-highgpu")) return "H100";
+    if (type.starts_with("a3-megagpu")) return "H100-MEGA";
+    if (type.starts_with("g2-standard")) return "L4";
+    return {};
+}
+
+struct Row {
+    std::size_t line;
+    std::string type, accelerator, region, zone;
+    int count = 0;
+    double memory_gib = 0;
+    std::optional<double> price, spot;
+};
+
+}  // namespace
+
+ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& options) {
+    const std::string file = import::file_name(options, "vms.csv");
+    require(!options.provider.empty(), "options.provider", options.provider,
+            "must name the cloud of a SkyPilot vms.csv (aws, azure, gcp, lambda, alibaba, tencent)");
+    require(text.size() <= options.max_bytes, file, text.size(),
+            fmt::format("bytes: more than the limit of {} (ImportOptions::max_bytes)", options.max_bytes));
+    ImportResult result;
+    const std::vector<Line> all = import::lines(text);
+    require(!all.empty(), file, std::string_view(), "is empty (no header line)");
+    Columns columns;
+    {
+        const std::vector<std::string> header = import::split_csv_line(all.front().text);
+        columns.count = header.size();
+        for (std::size_t i = 0; i < header.size(); ++i) columns.index[header[i]] = i;
+    }
+    auto required = [&](const char* name) {
+        const auto c = columns.find(name);
+        require(c.has_value(), fmt::format("{}:1", file), std::string(all.front().text.substr(0, 60)),
+                fmt::format("header has no {} column", name));
+        return *c;
+    };
+    const std::size_t c_type = required("InstanceType");
+    const std::size_t c_price = required("Price");
+    const std::size_t c_region = required("Region");
+    const auto c_acc = columns.find("AcceleratorName");
+    const auto c_count = columns.find("AcceleratorCount");
+    const auto c_spot = columns.find("SpotPrice");
+    const auto c_zone = columns.find("AvailabilityZone");
+    const auto c_info = columns.find("GpuInfo");
+
+    std::vector<Row> rows;
+    for (std::size_t i = 1; i < all.size(); ++i) {
+        const Line& line = all[i];
+        if (line.text.empty()) continue;
+        import::count_row(result, options);
+        std::vector<std::string> f = import::split_csv_line(line.text);
+        const std::string where = fmt::format("{}:{}", file, line.number);
+        if (f.size() > columns.count && options.join_extra_fields_into_last_column) {
+            for (std::size_t k = columns.count; k < f.size(); ++k) f[columns.count - 1] += "," + f[k];
+            f.resize(columns.count);
+        }
+        require(f.size() == columns.count, where, fmt::format("{} fields", f.size()),
+                fmt::format("the header has {}{}", columns.count,
+                            f.size() > columns.count ? " (a field with an unquoted comma?)" : ""));
+        Row r;
+        r.line = line.number;
+        r.type = f[c_type];
+        r.region = f[c_region];
+        if (c_zone) r.zone = f[*c_zone];
+        if (c_acc) r.accelerator = f[*c_acc];
+        if (c_count && !f[*c_count].empty()) {
+            const double n = import::number(f[*c_count], where + ": AcceleratorCount");
+            require(n >= 1 && n == static_cast<int>(n), where + ": AcceleratorCount", f[*c_count],
+                    "must be a whole number >= 1");
+            r.count = static_cast<int>(n);
+        }
+        if (c_info) r.memory_gib = gpu_memory_gib(f[*c_info]);
+        if (!f[c_price].empty()) r.price = import::number(f[c_price], where + ": Price");
+        if (c_spot && !f[*c_spot].empty()) r.spot = import::number(f[*c_spot], where + ": SpotPrice");
+        require(!r.region.empty(), where + ": Region", r.region, "must not be empty");
+        rows.push_back(std::move(r));
+    }
+
+    const std::string published = options.published.empty() ? "undated" : options.published;
+    const std::string source_name = fmt::format("SkyPilot catalog {} ({})", file, options.provider);
+    const bool gcp = options.provider == "gcp";
+    // GCP prices a GPU VM in two rows: the machine (no accelerator) and its GPUs (no instance type).
+    std::map<std::tuple<std::string, std::string, std::string, int>, const Row*> gcp_gpu_rows;
+    std::map<const Row*, bool> gcp_gpu_used;
+    if (gcp) {
+        for (const Row& r : rows) {
+            if (r.type.empty() && !r.accelerator.empty()) {
+                gcp_gpu_rows[{r.region, r.zone, r.accelerator, r.count}] = &r;
+                gcp_gpu_used[&r] = false;
+            }
+        }
+    }
+    std::map<std::string, std::size_t> first_line_of_key;
+    for (const Row& r : rows) {
+        const std::string row = fmt::format("line {}", r.line);
+        if (gcp && r.type.empty()) continue;  // GPU rows: used by the join below, or reported after it
+        if (!r.price) {
+            import::skip(result, options, {row, "no on-demand price"});
+            continue;
+        }
+        Source source{source_name, published, row};
+        std::string gpu;
+        int count = r.count;
+        double price = *r.price;
+        std::optional<double> spot = r.spot;
+        std::string note;
+        if (gcp && r.accelerator.empty()) {
+            const auto shape = instance_gpus("gcp", r.type);
+            if (!shape) {
+                if (options.include_cpu_instances) {
+                    gpu = "none";
+                    count = 1;
+                } else {
+                    import::skip(result, options, {row, "no GPU"});
+                    continue;
+                }
+            } else {
+                auto it = gcp_gpu_rows.find({r.region, r.zone, std::string(gcp_accelerator_row_name(r.type)), shape->count});
+                if (it == gcp_gpu_rows.end() || !it->second->price) {
+                    import::skip(result, options, {row, "GCP machine row without its GPU row in the file"});
+                    continue;
+                }
+                const Row& g = *it->second;
+                gcp_gpu_used[&g] = true;
+                gpu = shape->gpu;
+                count = shape->count;
+                price += *g.price;
+                spot = (spot && g.spot) ? std::optional<double>(*spot + *g.spot) : std::nullopt;
+                source.row = fmt::format("lines {}+{}", r.line, g.line);
+                note = fmt::format("machine row line {} plus GPU row line {} ({} x {})", r.line, g.line, count,
+                                   g.accelerator);
+            }
+        } else if (r.accelerator.empty() || r.count == 0) {
+            if (!options.include_cpu_instances) {
+                import::skip(result, options, {row, "no GPU"});
+                continue;
+            }
+            gpu = "none";
+            count = 1;
+        } else {
+            gpu = normalise_gpu_name(r.accelerator, r.memory_gib);
+        }
+        Offering o = import::new_offering(options.provider, r.region, r.type, gpu, count, std::move(source));
+        o.zone = r.zone;
+        o.currency = options.currency;
+        o.on_demand_hourly = price;
+        o.spot_hourly = spot;
+        o.notes = note;
+        const std::string key = o.key();
+        if (auto [it, fresh] = first_line_of_key.emplace(key, r.line); !fresh) {
+            import::skip(result, options, {row, fmt::format("duplicate of line {} ({})", it->second, key)});
+            continue;
+        }
+        o.validate(fmt::format("{}:{}", file, r.line));
+        result.offerings.push_back(std::move(o));
+    }
+    for (const auto& [g, used] : gcp_gpu_used) {
+        if (!used) {
+            import::skip(result, options, {fmt::format("line {}", g->line),
+                                      "GCP GPU row joined to no machine type in the file (GPUs attached to N1 "
+                                      "machines are not an instance type)"});
+        }
+    }
+    return result;
+}
+
+}  // namespace gputco

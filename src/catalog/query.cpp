@@ -1,0 +1,93 @@
+// Filtering and ranking offerings.
+#include "gputco/catalog/query.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "gputco/catalog/gpu_names.hpp"
+
+namespace gputco {
+
+std::vector<Offering> query(const Catalog& catalog, const OfferingQuery& q) {
+    if (q.min_gpu_memory_gb) require_non_negative("query.min_gpu_memory_gb", *q.min_gpu_memory_gb);
+    if (q.gpus_per_instance) require(*q.gpus_per_instance >= 1, "query.gpus_per_instance", *q.gpus_per_instance, "must be >= 1");
+    const Catalog dated = q.as_of ? catalog.as_of(*q.as_of) : Catalog();
+    const Catalog& source = q.as_of ? dated : catalog;
+    const std::string gpu = q.gpu.empty() ? std::string() : normalise_gpu_name(q.gpu);
+    std::vector<Offering> out;
+    for (const Offering& o : source.offerings()) {
+        if (!gpu.empty() && o.gpu != gpu && normalise_gpu_name(o.gpu) != gpu) continue;
+        if (!q.provider.empty() && o.provider != q.provider) continue;
+        if (!q.region.empty() && o.region != q.region) continue;
+        if (!q.currency.empty() && o.currency != q.currency) continue;
+        if (q.gpus_per_instance && o.gpus_per_instance != *q.gpus_per_instance) continue;
+        if (q.has_spot && o.spot_hourly.has_value() != *q.has_spot) continue;
+        if (q.has_reservations && o.reserved.empty() == *q.has_reservations) continue;
+        if (q.min_gpu_memory_gb) {
+            const auto& gpus = source.gpus();
+            const auto spec = std::find_if(gpus.begin(), gpus.end(), [&](const GpuSpec& g) { return g.name == o.gpu; });
+            if (spec == gpus.end() || spec->memory_gb < *q.min_gpu_memory_gb) continue;
+        }
+        out.push_back(o);
+    }
+    return out;
+}
+
+std::string_view to_string(PriceKind kind) {
+    switch (kind) {
+        case PriceKind::on_demand: return "on_demand";
+        case PriceKind::spot: return "spot";
+        case PriceKind::reserved_1y: return "reserved_1y";
+        case PriceKind::reserved_3y: return "reserved_3y";
+    }
+    return "unknown";
+}
+
+PriceKind parse_price_kind(std::string_view text, std::string_view field) {
+    for (PriceKind k : {PriceKind::on_demand, PriceKind::spot, PriceKind::reserved_1y, PriceKind::reserved_3y}) {
+        if (text == to_string(k)) return k;
+    }
+    fail(field, text, "must be one of on_demand, spot, reserved_1y, reserved_3y");
+}
+
+namespace {
+
+/// The offering's instance-hour price of `kind` in its own currency, if it has one.
+std::optional<double> instance_hour_price(const Offering& o, PriceKind kind) {
+    switch (kind) {
+        case PriceKind::on_demand: return o.on_demand_hourly;
+        case PriceKind::spot: return o.spot_hourly;
+        case PriceKind::reserved_1y:
+        case PriceKind::reserved_3y: {
+            const int years = kind == PriceKind::reserved_1y ? 1 : 3;
+            std::optional<double> best;
+            for (const ReservedPrice& r : o.reserved) {
+                if (r.term_years != years || r.convertible) continue;
+                if (!best || r.effective_hourly() < *best) best = r.effective_hourly();
+            }
+            return best;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<RankedOffering> rank_by_gpu_hour_price(const std::vector<Offering>& offerings, std::string_view currency,
+                                                   const ExchangeRates& rates, const Date& date, PriceKind kind) {
+    std::vector<RankedOffering> out;
+    for (const Offering& o : offerings) {
+        const auto price = instance_hour_price(o, kind);
+        if (!price) continue;
+        const RateQuote q = rates.quote(o.currency, currency, date);
+        out.push_back(RankedOffering{o, *price / o.gpus_per_instance * q.rate, std::string(currency), q.describe()});
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const RankedOffering& a, const RankedOffering& b) { return a.per_gpu_hour < b.per_gpu_hour; });
+    return out;
+}
+
+}  // namespace gputco

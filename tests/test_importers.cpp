@@ -1,0 +1,375 @@
+// Each importer on the real excerpts in tests/data/price-formats (sources in its README): rows
+// checked by hand against the file, skipped rows accounted for, malformed input named to the letter.
+#include <fstream>
+#include <sstream>
+
+#include <doctest/doctest.h>
+
+#include "gputco/catalog/importers.hpp"
+
+using namespace gputco;
+
+namespace {
+
+const std::string dir = std::string(GPUTCO_SOURCE_DIR) + "/tests/data/price-formats/";
+
+std::string data(const std::string& name) { return read_text_file(dir + name); }
+
+const Offering& find(const ImportResult& r, std::string_view region, std::string_view type, std::string_view zone = {}) {
+    for (const Offering& o : r.offerings) {
+        if (o.region == region && o.instance_type == type && o.zone == zone) return o;
+    }
+    FAIL("no offering ", type, " in ", region, " ", zone);
+    throw 0;
+}
+
+/// Every row read is either an offering's row or a skipped row: nothing disappears.
+void check_accounting(const ImportResult& r) {
+    CHECK(r.skipped_count == r.skipped.size());
+    std::size_t by_reason = 0;
+    for (const auto& [reason, n] : r.skipped_reasons) by_reason += n;
+    CHECK(by_reason == r.skipped_count);
+    for (const Offering& o : r.offerings) {
+        CHECK_FALSE(o.source.name.empty());
+        CHECK_FALSE(o.source.row.empty());
+        CHECK_FALSE(o.source.as_of.empty());
+    }
+}
+
+}  // namespace
+
+TEST_CASE("SkyPilot GCP vms.csv: machine rows joined with their GPU rows") {
+    const ImportResult r = import_skypilot_csv(data("skypilot_catalog_gcp_vms_gpu_excerpt_2026-04-02.csv"),
+                                               {.file = "gcp/vms.csv", .published = "2026-04-02", .provider = "gcp"});
+    check_accounting(r);
+    CHECK(r.rows_read == 200);
+    // Line 4: a2-highgpu-1g us-central1-a 0.73948 (spot 0.36975) + line 56: A100 x1 2.93391 (spot 1.4341).
+    const Offering& a2 = find(r, "us-central1", "a2-highgpu-1g", "us-central1-a");
+    CHECK(a2.gpu == "A100-40GB");
+    CHECK(a2.gpus_per_instance == 1);
+    CHECK(a2.on_demand_hourly == doctest::Approx(0.73948 + 2.93391));  // 3.67339
+    CHECK(*a2.spot_hourly == doctest::Approx(0.36975 + 1.4341));       // 1.80385
+    CHECK(a2.source.row == "lines 4+56");
+    CHECK(a2.source.as_of == "2026-04-02");
+    CHECK(a2.source.name == "SkyPilot catalog gcp/vms.csv (gcp)");
+    // Line 10 + line 74: a2-highgpu-8g 5.91582 + A100 x8 23.47126 = 29.38708 (the built-in Cyclenerd figure).
+    CHECK(find(r, "us-central1", "a2-highgpu-8g", "us-central1-a").on_demand_hourly == doctest::Approx(29.38708));
+    CHECK(find(r, "us-central1", "a2-ultragpu-8g", "us-central1-a").gpu == "A100-80GB");
+    CHECK(find(r, "us-central1", "a3-megagpu-8g", "us-central1-a").gpu == "H100");
+    CHECK(find(r, "us-central1", "g2-standard-48", "us-central1-a").gpus_per_instance == 4);
+    // GPU rows of T4 (attached to N1 machines) and unused counts join no machine: reported, not dropped.
+    CHECK(r.skipped_reasons.count("GCP GPU row joined to no machine type in the file (GPUs attached to N1 machines are not an instance type)") == 1);
+    CHECK(r.offerings.size() + r.skipped_count >= r.rows_read - 100);  // joined GPU rows are inside the offerings
+}
+
+TEST_CASE("SkyPilot Lambda vms.csv (CRLF, other column order): CPU rows skipped and counted") {
+    const ImportResult r = import_skypilot_csv(data("skypilot_catalog_lambda_vms_excerpt_2026-04-02.csv"),
+                                               {.file = "lambda/vms.csv", .published = "2026-04-02", .provider = "lambda"});
+    check_accounting(r);
+    CHECK(r.rows_read == 32);
+    CHECK(r.offerings.size() + r.skipped_count == 32);
+    CHECK(r.skipped_reasons.at("no GPU") == 2);  // cpu_4x_general in us-east-1 and us-west-1
+    // Line 6: gpu_8x_a100,A100,8.0,...,11.84,us-east-1 (40960 MiB per GPU → A100 40 GB).
+    const Offering& a100 = find(r, "us-east-1", "gpu_8x_a100");
+    CHECK(a100.on_demand_hourly == 11.84);
+    CHECK(a100.gpu == "A100-40GB");
+    CHECK(a100.gpus_per_instance == 8);
+    CHECK_FALSE(a100.spot_hourly.has_value());
+    CHECK(a100.source.row == "line 6");
+    CHECK(a100.billing_increment_seconds == 60);
+}
+
+TEST_CASE("SkyPilot Azure layout: unquoted V1,V2 rows are an error unless joined into the last column") {
+    const std::string text = data("skypilot_format_azure_vms_gpu_excerpt_anycloud_2026-04-02.csv");
+    CHECK_THROWS_WITH_AS(import_skypilot_csv(text, {.file = "azure/vms.csv", .provider = "azure"}),
+                         "azure/vms.csv:10 = \"11 fields\": the header has 10 (a field with an unquoted comma?)",
+                         InvalidInput);
+    const ImportResult r = import_skypilot_csv(
+        text, {.file = "azure/vms.csv", .published = "2026-04-02", .provider = "azure", .join_extra_fields_into_last_column = true});
+    check_accounting(r);
+    CHECK(r.rows_read == 35);
+    CHECK(r.offerings.size() == 35);
+    // Line 10: Standard_NC4as_T4_v3,T4,1,...,0.526,0.194515,eastus,V1,V2
+    const Offering& t4 = find(r, "eastus", "Standard_NC4as_T4_v3");
+    CHECK(t4.on_demand_hourly == 0.526);
+    CHECK(*t4.spot_hourly == 0.194515);
+    // Line 26: Standard_ND96asr_v4,A100,8,...,27.197,5.98334,eastus — the A100 40 GB of the built-in catalog.
+    const Offering& nd = find(r, "eastus", "Standard_ND96asr_v4");
+    CHECK(nd.gpu == "A100-40GB");
+    CHECK(nd.on_demand_per_gpu_hour() == doctest::Approx(27.197 / 8));
+}
+
+TEST_CASE("SkyPilot community Tencent layout, prices in the currency the option names") {
+    const ImportResult r = import_skypilot_csv(data("skypilot_format_tencentcloud_vms_excerpt_sugarlxn.csv"),
+                                               {.file = "tencentcloud/vms.csv", .provider = "tencent", .currency = "USD"});
+    check_accounting(r);
+    CHECK(r.offerings.size() == 7);
+    const Offering& gt4 = find(r, "ap-beijing", "GT4.41XLARGE948", "ap-beijing-6");
+    CHECK(gt4.on_demand_hourly == 32.78328);
+    CHECK(gt4.gpu == "A100-40GB");
+    CHECK(gt4.gpus_per_instance == 8);
+    CHECK(gt4.source.as_of == "undated");
+    CHECK(find(r, "ap-beijing", "PTX1.7XLARGE116", "ap-beijing-6").gpu == "Tencent Zixiao C100");  // unknown: kept as named
+    const ImportResult cny = import_skypilot_csv(
+        "InstanceType,AcceleratorName,AcceleratorCount,Price,SpotPrice,Region\ngn6i,T4,1,8.5,,cn-beijing\n",
+        {.file = "alicloud.csv", .provider = "alibaba", .currency = "CNY"});
+    CHECK(cny.offerings.at(0).currency == "CNY");
+    CHECK(cny.offerings.at(0).billing_increment_seconds == 1);
+}
+
+TEST_CASE("SkyPilot CSV malformed input, to the letter") {
+    const ImportOptions o{.file = "vms.csv", .provider = "aws"};
+    CHECK_THROWS_WITH_AS(import_skypilot_csv("InstanceType,Price\np3.2xlarge,3.06\n", o),
+                         "vms.csv:1 = \"InstanceType,Price\": header has no Region column", InvalidInput);
+    CHECK_THROWS_WITH_AS(import_skypilot_csv("InstanceType,AcceleratorName,AcceleratorCount,Price,Region\np3.2xlarge,V100,1,3.o6,us-east-1\n", o),
+                         "vms.csv:2: Price = \"3.o6\": must be a number", InvalidInput);
+    CHECK_THROWS_WITH_AS(import_skypilot_csv("InstanceType,AcceleratorName,AcceleratorCount,Price,Region\np3.2xlarge,V100,1,3.06\n", o),
+                         "vms.csv:2 = \"4 fields\": the header has 5", InvalidInput);
+    CHECK_THROWS_WITH_AS(import_skypilot_csv("InstanceType,AcceleratorName,AcceleratorCount,Price,Region\np3.2xlarge,V100,1.5,3.06,us-east-1\n", o),
+                         "vms.csv:2: AcceleratorCount = \"1.5\": must be a whole number >= 1", InvalidInput);
+    CHECK_THROWS_WITH_AS(import_skypilot_csv("", o), "vms.csv = \"\": is empty (no header line)", InvalidInput);
+    CHECK_THROWS_WITH_AS(import_skypilot_csv("a\n", ImportOptions{.file = "vms.csv"}),
+                         "options.provider = \"\": must name the cloud of a SkyPilot vms.csv (aws, azure, gcp, lambda, alibaba, tencent)",
+                         InvalidInput);
+    // A second row of the same instance, region and zone: counted as a duplicate, the first kept.
+    const ImportResult dup = import_skypilot_csv(
+        "InstanceType,AcceleratorName,AcceleratorCount,Price,Region\np3.2xlarge,V100,1,3.06,us-east-1\np3.2xlarge,V100,1,9,us-east-1\n", o);
+    CHECK(dup.offerings.size() == 1);
+    CHECK(dup.offerings[0].on_demand_hourly == 3.06);
+    CHECK(dup.skipped.at(0) == SkippedRow{"line 3", "duplicate of line 2 (aws/us-east-1/p3.2xlarge)"});
+}
+
+TEST_CASE("Azure Retail Prices: consumption, spot and reservations; the rest counted") {
+    const ImportResult r = import_azure_retail_prices(data("azure_retail_prices_items_gpu_excerpt_2026-08-22.json"),
+                                                      {.file = "azure_prices.json", .published = "2026-08-22"});
+    check_accounting(r);
+    CHECK(r.rows_read == 12);
+    REQUIRE(r.offerings.size() == 2);
+    // Standard_NC48ads_A100_v4 eastus2: Consumption 7.346; Reservation 1 Year 42066.0, 3 Years 71642.0 (whole term).
+    const Offering& nc = find(r, "eastus2", "Standard_NC48ads_A100_v4");
+    CHECK(nc.on_demand_hourly == 7.346);
+    CHECK(nc.gpu == "A100-80GB-PCIe");
+    CHECK(nc.gpus_per_instance == 2);
+    CHECK(nc.reserved_price(1, Payment::all_upfront)->upfront == 42066.0);
+    CHECK(nc.reserved_price(3, Payment::all_upfront)->upfront == 71642.0);
+    // Paid monthly, the same total: 71642 / 26280 h = 2.72610... $/h.
+    CHECK(nc.reserved_price(3, Payment::no_upfront)->hourly == doctest::Approx(71642.0 / 26280));
+    CHECK(nc.reserved_price(3, Payment::all_upfront)->effective_hourly() == doctest::Approx(2.7261035));
+    CHECK(nc.source.row == "/6");
+    CHECK(nc.reserved_price(1, Payment::all_upfront)->source.row == "/7");
+    // ND96isrH200v5 usgovvirginia: 106.0 per hour; 1 Year 509408.0.
+    const Offering& h200 = find(r, "usgovvirginia", "Standard_ND96isr_H200_v5");
+    CHECK(h200.on_demand_hourly == 106.0);
+    CHECK(h200.gpu == "H200");
+    CHECK(h200.reserved_price(1, Payment::all_upfront)->upfront == 509408.0);
+    CHECK(r.skipped_reasons.at("Low Priority (batch tier)") == 1);
+    CHECK(r.skipped_reasons.at("DevTest price") == 1);
+    CHECK(r.skipped_reasons.count("operating system Windows (keeping linux)") == 1);
+    CHECK(r.skipped_count == 12 - 6);  // 6 items (3 each) went into the two offerings
+}
+
+TEST_CASE("Azure: the other snapshot has a 10-year reservation and older H200 prices") {
+    const ImportResult r = import_azure_retail_prices(data("azure_retail_prices_items_gpu_excerpt_2026-05-28.json"),
+                                                      {.file = "azure_prices.json", .published = "2026-05-28"});
+    check_accounting(r);
+    CHECK(r.rows_read == 13);
+    for (const Offering& o : r.offerings) CHECK(o.source.as_of == "2026-05-28");
+}
+
+TEST_CASE("Azure malformed input, to the letter") {
+    const ImportOptions o{.file = "page.json"};
+    CHECK_THROWS_WITH_AS(import_azure_retail_prices("{\"Items\": [{\"type\": \"Consumption\"", o),
+                         "page.json:1:34 = \"syntax error while parsing object - unexpected end of input; expected '}'\": malformed JSON",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(import_azure_retail_prices("{\"Count\": 0}", o),
+                         "page.json: /Items = (missing): required (an Azure Retail Prices page)", InvalidInput);
+    std::string item = data("azure_retail_prices_items_gpu_excerpt_2026-08-22.json");
+    const std::size_t at = item.find("\"retailPrice\": 3.63");
+    REQUIRE(at != std::string::npos);
+    item.replace(at, 19, "\"retailPrice\": true");
+    CHECK_THROWS_WITH_AS(import_azure_retail_prices(item, o), "page.json: /0/retailPrice = true: must be a number", InvalidInput);
+    CHECK_THROWS_WITH_AS(import_azure_retail_prices("[{\"type\": 3}]", o), "page.json: /0/type = 3: must be a string", InvalidInput);
+    std::string deep(100, '[');
+    CHECK_THROWS_WITH_AS(import_azure_retail_prices(deep, o),
+                         "page.json = 65: nesting deeper than the limit of 64 (ImportOptions::max_depth)", InvalidInput);
+}
+
+TEST_CASE("AWS GetProducts: on-demand and all twelve Reserved terms of the Linux shared SKU") {
+    const ImportResult r = import_aws_get_products(data("aws_pricing_api_getproducts_m4.xlarge_eu-west-1_2019-01-16.json"),
+                                                   {.file = "get-products.json", .include_cpu_instances = true});
+    check_accounting(r);
+    CHECK(r.rows_read == 15);
+    REQUIRE(r.offerings.size() == 1);  // Linux, Shared, no pre-installed software; 14 other SKUs counted
+    CHECK(r.skipped_count == 14);
+    const Offering& m4 = r.offerings[0];
+    CHECK(m4.region == "eu-west-1");  // "EU (Ireland)"
+    CHECK(m4.instance_type == "m4.xlarge");
+    CHECK(m4.on_demand_hourly == 0.222);
+    CHECK(m4.source.as_of == "2019-01-16");
+    CHECK(m4.source.row == "/PriceList/1");
+    CHECK(m4.reserved.size() == 12);
+    // 1yr standard partial upfront: upfront 631, hourly 0.072; 3yr standard all upfront 2470; 3yr convertible no upfront 0.1242.
+    const ReservedPrice p = *m4.reserved_price(1, Payment::partial_upfront);
+    CHECK(p.upfront == 631);
+    CHECK(p.hourly == 0.072);
+    CHECK(p.effective_hourly() == doctest::Approx(0.072 + 631.0 / 8760));
+    CHECK(m4.reserved_price(3, Payment::all_upfront)->upfront == 2470);
+    CHECK(m4.reserved_price(3, Payment::all_upfront)->hourly == 0);
+    CHECK(m4.reserved_price(3, Payment::no_upfront, true)->hourly == 0.1242);
+    CHECK(m4.reserved_price(3, Payment::no_upfront, true)->source.row == "/PriceList/1/terms/Reserved/6FU9JEK79WWSARQ9.Z2E3P23VKM");
+    CHECK(m4.reserved_price(1, Payment::all_upfront, true)->upfront == 1422);
+    // Without CPU instances nothing is kept, and every product is counted.
+    const ImportResult gpu_only = import_aws_get_products(data("aws_pricing_api_getproducts_m4.xlarge_eu-west-1_2019-01-16.json"), {});
+    CHECK(gpu_only.offerings.empty());
+    CHECK(gpu_only.skipped_reasons.at("no GPU") == 1);
+}
+
+TEST_CASE("AWS bulk offer file, streamed: products then their terms") {
+    std::ifstream in(dir + "aws_offer_file_AmazonEC2_excerpt_2017-11-17_autoscaler_mock.json");
+    const ImportResult r = import_aws_offer_file(in, {.file = "AmazonEC2.json", .include_cpu_instances = true});
+    check_accounting(r);
+    CHECK(r.rows_read == 6);
+    REQUIRE(r.offerings.size() == 6);
+    const Offering& m4 = find(r, "us-east-1", "m4.xlarge");  // "US East (N. Virginia)"
+    CHECK(m4.on_demand_hourly == 0.2);
+    CHECK(m4.source.as_of == "2017-11-17");
+    CHECK(m4.source.row == "/products/47GP959QAF69YPG5");
+    CHECK(find(r, "us-east-1", "m4.16xlarge").on_demand_hourly == 3.2);
+}
+
+TEST_CASE("AWS bulk offer file: GPU products, reserved terms, and malformed streams") {
+    // A GPU product in the bulk layout (the reference has no GPU excerpt): p3.2xlarge with the
+    // ec2instances.info 2017 prices, an on-demand and one Reserved term.
+    const std::string text = R"json({"formatVersion":"v1.0","publicationDate":"2017-11-17T19:00:39Z",
+      "products":{"ABC":{"sku":"ABC","productFamily":"Compute Instance","attributes":{"instanceType":"p3.2xlarge",
+        "location":"US East (N. Virginia)","operatingSystem":"Linux","tenancy":"Shared","preInstalledSw":"NA"}},
+        "WIN":{"sku":"WIN","productFamily":"Compute Instance","attributes":{"instanceType":"p3.2xlarge",
+        "location":"US East (N. Virginia)","operatingSystem":"Windows","tenancy":"Shared"}}},
+      "terms":{"OnDemand":{"ABC":{"ABC.JRTCKXETXF":{"priceDimensions":{"ABC.JRTCKXETXF.6YS6EN2CT7":{"unit":"Hrs",
+        "pricePerUnit":{"USD":"3.0600000000"}}},"termAttributes":{}}}},
+       "Reserved":{"ABC":{"ABC.HU7G6KETJZ":{"priceDimensions":{"ABC.HU7G6KETJZ.2TG2D8R56U":{"unit":"Quantity",
+        "pricePerUnit":{"USD":"8764"}},"ABC.HU7G6KETJZ.6YS6EN2CT7":{"unit":"Hrs","pricePerUnit":{"USD":"1.0000000000"}}},
+        "termAttributes":{"LeaseContractLength":"1yr","OfferingClass":"standard","PurchaseOption":"Partial Upfront"}}}}}})json";
+    std::istringstream in(text);
+    const ImportResult r = import_aws_offer_file(in, {.file = "offer.json"});
+    REQUIRE(r.offerings.size() == 1);
+    const Offering& p3 = r.offerings[0];
+    CHECK(p3.gpu == "V100");
+    CHECK(p3.gpus_per_instance == 1);
+    CHECK(p3.on_demand_hourly == 3.06);
+    CHECK(p3.reserved_price(1, Payment::partial_upfront)->upfront == 8764);
+    CHECK(p3.reserved_price(1, Payment::partial_upfront)->hourly == 1.0);
+    CHECK(r.skipped.at(0) == SkippedRow{"/products/WIN", "operating system Windows (keeping Linux)"});
+
+    std::istringstream truncated(text.substr(0, 200));
+    CHECK_THROWS_WITH_AS(import_aws_offer_file(truncated, {.file = "offer.json"}),
+                         "offer.json:3:20 = \"syntax error while parsing value - unexpected end of input; expected '[', '{', or "
+                         "a literal\": malformed JSON",
+                         InvalidInput);
+    std::string wrong = text;
+    wrong.replace(wrong.find("\"3.0600000000\""), 14, "[3.06]");
+    std::istringstream wrong_in(wrong);
+    CHECK_THROWS_WITH_AS(import_aws_offer_file(wrong_in, {.file = "offer.json"}),
+                         "offer.json: /terms/OnDemand/ABC/ABC.JRTCKXETXF/priceDimensions/ABC.JRTCKXETXF.6YS6EN2CT7/pricePerUnit/USD = "
+                         "[3.06]: must be a number",
+                         InvalidInput);
+}
+
+TEST_CASE("GCP Billing Catalog SKUs: A2 machines joined from core, RAM and GPU SKUs") {
+    const ImportResult r = import_gcp_skus(data("gcp_billing_catalog_skus_excerpt_2023-03-24_opencost.json"), {.file = "skus.json"});
+    check_accounting(r);
+    CHECK(r.rows_read == 3);
+    // a2-highgpu-1g: 12 vCPU x 0.031611 + 85 GiB x 0.004237 + 1 x 2.933908
+    //              = 0.379332 + 0.360145 + 2.933908 = 3.673385 $/h (Cyclenerd's us-central1 figure).
+    const Offering& a2 = find(r, "us-central1", "a2-highgpu-1g");
+    CHECK(a2.on_demand_hourly == doctest::Approx(3.673385).epsilon(1e-12));
+    CHECK(a2.gpu == "A100-40GB");
+    CHECK(a2.source.as_of == "2023-03-24");
+    CHECK(a2.source.row == "/skus/2+/skus/1+/skus/0");
+    // 8g: 96 x 0.031611 + 680 x 0.004237 + 8 x 2.933908 = 3.034656 + 2.88116 + 23.471264 = 29.38708.
+    CHECK(find(r, "us-west1", "a2-highgpu-8g").on_demand_hourly == doctest::Approx(29.38708).epsilon(1e-12));
+    CHECK(r.offerings.size() == 3 * 5);  // a2-highgpu-1/2/4/8g and a2-megagpu-16g in 3 regions
+    CHECK(r.skipped_count == 0);
+    CHECK_THROWS_WITH_AS(import_gcp_skus("{\"skus\": [{\"description\": \"x\", \"category\": {\"resourceGroup\": \"GPU\", "
+                                         "\"usageType\": \"OnDemand\"}}]}",
+                                         {.file = "skus.json"}),
+                         "skus.json: /skus/0/pricingInfo = (missing): required", InvalidInput);
+}
+
+TEST_CASE("Cyclenerd pricing.yml: on-demand, spot and 1- and 3-year commitments per region") {
+    const ImportResult r = import_cyclenerd_pricing_yml(data("gcp_cyclenerd_pricing_yml_gpu_excerpt_2026-07-30.yml"),
+                                                        {.file = "pricing.yml"});
+    check_accounting(r);
+    CHECK(r.rows_read == 247);
+    CHECK(r.offerings.size() == 247);
+    const Offering& a2 = find(r, "us-central1", "a2-highgpu-1g");
+    CHECK(a2.on_demand_hourly == 3.673385);
+    CHECK(*a2.spot_hourly == 1.92802);
+    CHECK(a2.gpu == "A100-40GB");
+    // month_1y 1689.3711392 / 730 h = 2.31420704 $/h; month_3y 938.56707798 / 730 = 1.28570833 $/h.
+    CHECK(a2.reserved_price(1, Payment::no_upfront)->hourly == doctest::Approx(1689.3711392 / 730));
+    CHECK(a2.reserved_price(3, Payment::no_upfront)->hourly == doctest::Approx(1.28570833).epsilon(1e-8));
+    CHECK(a2.source.as_of == "2026-07-30");  // about.timestamp 1785391997
+    CHECK(a2.source.row == "/compute/instance/a2-highgpu-1g/cost/us-central1");
+    CHECK(find(r, "us-east4", "a3-megagpu-8g").gpu == "H100");  // h100-80gb-mega: 8
+    CHECK(find(r, "us-central1", "g2-standard-48").gpus_per_instance == 4);
+    CHECK_THROWS_WITH_AS(import_cyclenerd_pricing_yml("compute:\n  instance:\n    a2: [1, 2\n", {.file = "pricing.yml"}),
+                         "pricing.yml:4:1 = \"end of sequence flow not found\": malformed YAML", InvalidInput);
+    CHECK_THROWS_WITH_AS(import_cyclenerd_pricing_yml("compute:\n  instance:\n    a2-highgpu-1g:\n      a100: 1\n      cost:\n"
+                                                      "        us-central1:\n          hour: abc\n",
+                                                      {.file = "pricing.yml"}),
+                         "pricing.yml: /compute/instance/a2-highgpu-1g/cost/us-central1/hour = \"abc\": must be a number",
+                         InvalidInput);
+}
+
+TEST_CASE("ec2instances.info 2017: effective reserved rates of the p3 family") {
+    const ImportResult r = import_ec2instances_json(data("ec2instances_info_instances_json_gpu_excerpt_2017-11-12.json"),
+                                                    {.file = "instances.json", .published = "2017-11-12"});
+    check_accounting(r);
+    const Offering& p3 = find(r, "us-east-1", "p3.2xlarge");
+    CHECK(p3.on_demand_hourly == 3.06);
+    CHECK(p3.gpu == "V100");
+    // yrTerm1Standard.allUpfront 1.949 $/h effective → upfront 1.949 x 8760 = 17073.24 $.
+    CHECK(p3.reserved_price(1, Payment::all_upfront)->upfront == doctest::Approx(17073.24));
+    CHECK(p3.reserved_price(3, Payment::no_upfront)->hourly == 1.332);
+    CHECK(p3.reserved_price(3, Payment::partial_upfront)->hourly == 1.234);
+    CHECK(p3.reserved_price(1, Payment::no_upfront, true)->hourly == 2.403);
+    CHECK(p3.reserved.size() == 12);
+    CHECK(p3.source.row == "/0/pricing/us-east-1/linux");
+    CHECK(find(r, "us-east-1", "g3.4xlarge").gpu == "M60");
+}
+
+TEST_CASE("ec2instances.info 2025 record: spot average; CPU-only record counted") {
+    const std::string text = data("ec2instances_info_instances_json_record_x2iedn.32xlarge_test_mock_2025-06.json");
+    const ImportResult none = import_ec2instances_json(text, {.file = "instances.json"});
+    CHECK(none.offerings.empty());
+    CHECK(none.skipped.at(0) == SkippedRow{"/0", "no GPU"});
+    const ImportResult r = import_ec2instances_json(text, {.file = "instances.json", .include_cpu_instances = true});
+    const Offering& x = find(r, "us-east-1", "x2iedn.32xlarge");
+    CHECK(x.on_demand_hourly == 26.676);
+    CHECK(*x.spot_hourly == 6.669);
+    CHECK(x.reserved_price(3, Payment::all_upfront)->upfront == doctest::Approx(7.447412 * 26280));
+}
+
+TEST_CASE("Round trip: import, write the catalog JSON, read it back, equal") {
+    const ImportResult r = import_aws_get_products(data("aws_pricing_api_getproducts_m4.xlarge_eu-west-1_2019-01-16.json"),
+                                                   {.file = "get-products.json", .include_cpu_instances = true});
+    const ImportResult sky = import_skypilot_csv(data("skypilot_catalog_gcp_vms_gpu_excerpt_2026-04-02.csv"),
+                                                 {.file = "gcp/vms.csv", .published = "2026-04-02", .provider = "gcp"});
+    std::vector<Offering> all = r.offerings;
+    all.insert(all.end(), sky.offerings.begin(), sky.offerings.end());
+    const Catalog catalog(Catalog::builtin().gpus(), all);
+    const Catalog back = Catalog::from_json(catalog.to_json());
+    CHECK(back == catalog);
+    CHECK(back.offerings().front().reserved_price(3, Payment::no_upfront, true)->source.row ==
+          "/PriceList/1/terms/Reserved/6FU9JEK79WWSARQ9.Z2E3P23VKM");
+}
+
+TEST_CASE("Limits: rows and bytes") {
+    ImportOptions o{.file = "vms.csv", .provider = "lambda", .max_rows = 3};
+    CHECK_THROWS_WITH_AS(import_skypilot_csv(data("skypilot_catalog_lambda_vms_excerpt_2026-04-02.csv"), o),
+                         "vms.csv = 4: rows: more than the limit of 3 (ImportOptions::max_rows)", InvalidInput);
+    ImportOptions b{.file = "p.json", .max_bytes = 10};
+    CHECK_THROWS_WITH_AS(import_azure_retail_prices("[                 ]", b),
+                         "p.json = 19: bytes: more than the limit of 10 (ImportOptions::max_bytes)", InvalidInput);
+}
