@@ -135,7 +135,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Catalog", "GpuSpec", "Offering", "ReservedPrice", "Source", "catalog",
-    "ExchangeRate", "ExchangeRates", "Money",
     "ExchangeRate", "ExchangeRates", "Money", "PriceSnapshot",
     "ImportResult", "RankedOffering", "SkippedRow", "import_aws_get_products", "import_aws_offer_file",
     "import_azure_retail_prices", "import_cyclenerd_pricing_yml", "import_ec2instances_json", "import_gcp_skus",
