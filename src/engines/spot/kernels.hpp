@@ -15,9 +15,8 @@ struct Kernel {
 /// The kernels this CPU runs: "scalar", "portable", then "avx2" and "avx512" where the CPU has them.
 std::vector<Kernel> supported_kernels();
 
-/// The one GPUTCO_SPOT_KERNEL names, else the fastest measured on this kind of CPU: avx512, else avx2,
-/// else on x86-64 the scalar loop (the two-lane SSE2 kernel is slower than it), else portable (NEON).
-/// An unknown name is an InvalidInput.
+/// The one GPUTCO_SPOT_KERNEL names, else the widest lane kernel (the fastest measured). An unknown
+/// name is an InvalidInput.
 Kernel choose_kernel();
 
 }  // namespace gputco::spot
