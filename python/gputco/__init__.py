@@ -91,7 +91,7 @@ from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
 from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame / to_json)
 from ._spot import simulate_spot
 
-__version__ = "0.1.0"
+from ._core import __version__  # written once, in CMakeLists.txt
 
 __all__ = [
     "Catalog", "GpuSpec", "Offering", "ReservedPrice", "Source", "catalog",
