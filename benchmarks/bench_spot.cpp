@@ -3,9 +3,12 @@
 // Prints ns per interruption event and paths per second on 1 thread and on all cores, best of
 // --repeat runs, for the kernel simulate_spot picks or, with --kernels all, for each kernel this CPU
 // runs (the portable one first, the reference of the others' ratios).
-// Usage: bench_spot [--paths N] [--repeat K] [--threads T] [--kernels auto|all]
+// --models all also times the other interruption models on the same job (1 thread).
+// Usage: bench_spot [--paths N] [--repeat K] [--threads T] [--kernels auto|all] [--models all]
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <utility>
 #include <cstdlib>
 #include <stdlib.h>  // setenv
 #include <string>
@@ -15,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "gputco/core/random.hpp"
 #include "gputco/engines/spot.hpp"
 
 namespace {
@@ -27,12 +31,12 @@ struct Timing {
     std::string kernel;
 };
 
-Timing run(std::size_t paths, unsigned threads) {
+Timing run(std::size_t paths, unsigned threads,
+           const gputco::InterruptionModel& model = gputco::Poisson{.mtbf_hours = 20}) {
     const gputco::Job job{.work_hours = 2000, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
                           .restart_hours = 0.25};
     const auto start = std::chrono::steady_clock::now();
-    const gputco::SpotResult r = gputco::simulate_spot(job, gputco::Poisson{.mtbf_hours = 20},
-                                                       {.price_per_hour = 1.2},
+    const gputco::SpotResult r = gputco::simulate_spot(job, model, {.price_per_hour = 1.2},
                                                        {.paths = paths, .seed = 2024, .threads = threads});
     const auto stop = std::chrono::steady_clock::now();
     // The summaries alone, to separate them from the path simulation.
@@ -50,10 +54,11 @@ Timing run(std::size_t paths, unsigned threads) {
     return t;
 }
 
-Timing best_of(std::size_t paths, unsigned threads, int repeat) {
-    Timing best = run(paths, threads);
+Timing best_of(std::size_t paths, unsigned threads, int repeat,
+               const gputco::InterruptionModel& model = gputco::Poisson{.mtbf_hours = 20}) {
+    Timing best = run(paths, threads, model);
     for (int i = 1; i < repeat; ++i) {
-        const Timing t = run(paths, threads);
+        const Timing t = run(paths, threads, model);
         if (t.seconds < best.seconds) best = t;
     }
     return best;
@@ -66,12 +71,14 @@ int main(int argc, char** argv) {
     int repeat = 3;
     unsigned all = std::max(1u, std::thread::hardware_concurrency());
     std::string which = "auto";
+    bool models = false;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         if (flag == "--paths") paths = std::strtoull(argv[i + 1], nullptr, 10);
         else if (flag == "--repeat") repeat = std::atoi(argv[i + 1]);
         else if (flag == "--threads") all = static_cast<unsigned>(std::atoi(argv[i + 1]));
         else if (flag == "--kernels") which = argv[i + 1];
+        else if (flag == "--models") models = std::string(argv[i + 1]) == "all";
     }
     const gputco::Job job{.work_hours = 2000, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
                           .restart_hours = 0.25};
@@ -100,6 +107,29 @@ int main(int argc, char** argv) {
                    one.summaries_seconds, 1e9 * (one.seconds - one.summaries_seconds) / one.events);
         fmt::print("  speed-up 1 -> {} threads: {:.2f}x; 1 thread: {:.2f}x the first kernel\n", all,
                    one.seconds / many.seconds, reference / one.seconds);
+    }
+    if (models) {
+        // The other models on the same job, 1 thread, the default kernel: Weibull with shape 1 and
+        // Trace of exponential lifetimes have the Poisson's lifetime law (about the same events); the
+        // AWS rules add a 2-minute notice with an emergency checkpoint.
+        ::unsetenv("GPUTCO_SPOT_KERNEL");
+        gputco::Xoshiro256pp engine(7);
+        gputco::Trace trace;
+        for (int i = 0; i < 100000; ++i)
+            trace.lifetimes_hours.push_back(-20.0 * std::log((static_cast<double>(engine() >> 11) + 0.5) * 0x1p-53));
+        const Timing poisson = best_of(paths, 1, repeat);
+        const std::vector<std::pair<const char*, gputco::InterruptionModel>> others{
+            {"weibull (shape 1)", gputco::Weibull{.shape = 1, .scale_hours = 20}},
+            {"poisson + aws rules", gputco::Poisson{.mtbf_hours = 20, .rules = gputco::aws_rules()}},
+            {"trace (exponential)", trace}};
+        fmt::print("models, 1 thread ({} for Poisson: {:.2f} ns/event):\n", poisson.kernel,
+                   1e9 * poisson.seconds / poisson.events);
+        for (const auto& [name, model] : others) {
+            const Timing t = best_of(paths, 1, repeat, model);
+            const double ns = 1e9 * t.seconds / t.events;
+            fmt::print("  {:>20}: {:.3f} s, {:.2f} ns/event, {:.2f}x the Poisson kernel's ns/event\n", name,
+                       t.seconds, ns, ns / (1e9 * poisson.seconds / poisson.events));
+        }
     }
     return 0;
 }

@@ -165,13 +165,18 @@ TEST_CASE("target_half_width adds paths until the mean cost is that precise") {
     const Poisson model{.mtbf_hours = 5};
     const auto first = gputco::simulate_spot(job, model, {}, {.paths = 1000, .seed = 1});
     const double target = first.cost.half_width() / 4;  // needs about 16x the paths
-    const auto r = gputco::simulate_spot(job, model, {}, {.paths = 1000, .seed = 1, .target_half_width = target});
+    const auto r = gputco::simulate_spot(job, model, {},
+                                         {.paths = 1000, .seed = 1, .target_half_width = target, .max_paths = 100000});
     CHECK(r.cost.half_width() <= target);
     CHECK(r.paths > 10000);
     CHECK(r.paths < 40000);
     CHECK(r.samples.cost.size() == r.paths);
     const auto threaded = gputco::simulate_spot(job, model, {},
-                                                {.paths = 1000, .seed = 1, .threads = 2, .target_half_width = target});
+                                                {.paths = 1000,
+                                                 .seed = 1,
+                                                 .threads = 2,
+                                                 .target_half_width = target,
+                                                 .max_paths = 100000});
     CHECK(threaded.paths == r.paths);
     CHECK(threaded.samples.cost == r.samples.cost);
 
@@ -342,7 +347,7 @@ TEST_CASE("simulate_spot rejects bad input with exact messages") {
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {}, {.paths = 0}), "options.paths = 0: must be > 0",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {}, {.paths = 100, .max_paths = 50}),
-                         "options.max_paths = 50: must be >= options.paths = 100", InvalidInput);
+                         "options.max_paths = 50: must be 0 (16 x paths) or >= options.paths = 100", InvalidInput);
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {}, {.target_half_width = -1}),
                          "options.target_half_width = -1: must be finite and >= 0", InvalidInput);
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {}, {.confidence = 1.5}),
@@ -592,16 +597,18 @@ void check_same_samples(const gputco::SpotResult& a, const gputco::SpotResult& b
 
 }  // namespace
 
-TEST_CASE("spot kernels: portable always, the widest by default, the same samples on each") {
+TEST_CASE("spot kernels: scalar and portable always, the widest by default, the same samples on each") {
     const std::vector<std::string> kernels = gputco::spot_kernels();
-    REQUIRE(!kernels.empty());
-    CHECK(kernels.front() == "portable");
+    REQUIRE(kernels.size() >= 2);
+    CHECK(kernels[0] == "scalar");
+    CHECK(kernels[1] == "portable");
+    CHECK(gputco::default_spot_kernel() == kernels.back());  // the widest lane kernel
     const Job job{.work_hours = 30, .checkpoint_interval_hours = 1.5, .checkpoint_write_hours = 0.1,
                   .restart_hours = 0.25, .capacity_wait_hours = 0.5};
     // Path counts below one lane set, across a batch edge, and not a multiple of the eight lanes.
     for (const std::size_t paths : {std::size_t{1}, std::size_t{5}, std::size_t{1027}, std::size_t{3001}}) {
         const auto widest = gputco::simulate_spot(job, Poisson{.mtbf_hours = 4}, {}, {.paths = paths, .seed = 8});
-        CHECK(widest.kernel == kernels.back());
+        CHECK(widest.kernel == gputco::default_spot_kernel());
         for (const std::string& name : kernels) {
             const KernelOverride use(name);
             const auto r = gputco::simulate_spot(job, Poisson{.mtbf_hours = 4}, {}, {.paths = paths, .seed = 8});
@@ -639,7 +646,7 @@ TEST_CASE("spot kernels: GPUTCO_SPOT_KERNEL must name a kernel this CPU runs") {
     {
         const KernelOverride use("auto");
         CHECK(gputco::simulate_spot(job, Poisson{.mtbf_hours = 5}, {}, {.paths = 10}).kernel ==
-              gputco::spot_kernels().back());
+              gputco::default_spot_kernel());
     }
     std::string names = "auto";
     for (const std::string& k : gputco::spot_kernels()) names += ", " + k;
@@ -648,4 +655,67 @@ TEST_CASE("spot kernels: GPUTCO_SPOT_KERNEL must name a kernel this CPU runs") {
                          ("GPUTCO_SPOT_KERNEL = \"sse9\": must be one of " + names + " (the kernels this CPU runs)")
                              .c_str(),
                          InvalidInput);
+}
+
+TEST_CASE("limits: path counts whose samples would not fit are rejected before anything is allocated") {
+    const Job job = small_job();
+    const Poisson model{.mtbf_hours = 5};
+    // 10^8 paths x 6 columns x 8 bytes = 4.8 GB is the ceiling.
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {}, {.paths = 1'000'000'000, .threads = 2}),
+                         "options.paths = 1000000000: must be <= 100000000 (each path keeps 48 bytes of samples)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {},
+                                               {.paths = 1000, .target_half_width = 1, .max_paths = 1'000'000'000'000}),
+                         "options.max_paths = 1000000000000: must be <= 100000000 (each path keeps 48 bytes of samples)",
+                         InvalidInput);
+}
+
+TEST_CASE("limits: an adaptive run stops at 16 x paths by default, however small the target") {
+    const Job job = small_job();
+    const auto r = gputco::simulate_spot(job, Poisson{.mtbf_hours = 5}, {},
+                                         {.paths = 1000, .seed = 4, .target_half_width = 1e-300});
+    CHECK(r.paths == 16000);
+    CHECK(r.samples.cost.size() == 16000);
+    CHECK(r.cost.half_width() > 1e-300);
+}
+
+TEST_CASE("limits: models that need absurdly many launches per path are rejected up front") {
+    const Job job{.work_hours = 20, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 0.25};
+    // Weibull mean lifetime lambda Gamma(1 + 1/k) = 1e-300 x Gamma(2) = 1e-300 h: at least 20 / 1e-300 =
+    // 2e301 launches per path (Wald: the launches of a path keep 20 h of work in all).
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Weibull{.shape = 1, .scale_hours = 1e-300}),
+                         "job.work_hours = 20: needs at least 2e+301 launches per path (limit 1e8): a launch keeps "
+                         "1e-300 h of work on average under this interruption model",
+                         InvalidInput);
+    // A denormal scale: 20 / 4.9e-324 overflows to infinity.
+    CHECK_THROWS_WITH_AS(
+        gputco::simulate_spot(job, Weibull{.shape = 1, .scale_hours = std::numeric_limits<double>::denorm_min()}),
+        "job.work_hours = 20: needs at least inf launches per path (limit 1e8): a launch keeps 4.94e-324 h of "
+        "work on average under this interruption model",
+        InvalidInput);
+    // Huge work: Weibull(k = 1, lambda = 12) keeps 12 h per launch on average; 1e12 / 12 = 8.33e10.
+    Job huge = job;
+    huge.work_hours = 1e12;
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(huge, Weibull{.shape = 1, .scale_hours = 12}),
+                         "job.work_hours = 1000000000000: needs at least 8.33e+10 launches per path (limit 1e8): a "
+                         "launch keeps 12 h of work on average under this interruption model",
+                         InvalidInput);
+    // A notice longer than any lifetime with an emergency checkpoint: every launch is told to stop at
+    // once, E[max(X - 1e308, 0)] = 5 e^{-1e308 / 5} = 0, so no launch keeps any work.
+    const ProviderRules endless{.notice_hours = 1e308, .emergency_checkpoint = true};
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Poisson{.mtbf_hours = 5, .rules = endless}),
+                         "job.work_hours = 20: needs at least inf launches per path (limit 1e8): a launch keeps 0 h "
+                         "of work on average under this interruption model (its lifetime less the notice of 1e+308 h)",
+                         InvalidInput);
+}
+
+TEST_CASE("limits: a job of one huge segment is checked by its own closed form, not rejected as NaN") {
+    // W = 200 h in one segment (tau = 1e5 h), delta = 0.1, R = 0.25, MTBF 20:
+    // E[N] = e^{R/M} (e^{(W + delta)/M} - 1) = e^{0.0125} x (e^{10.005} - 1) = 1.012578 x 22136.6 = 22415.
+    const Job job{.work_hours = 200, .checkpoint_interval_hours = 1e5, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 0.25};
+    const double expected = std::exp(0.25 / 20) * std::expm1(200.1 / 20);
+    const auto r = gputco::simulate_spot(job, Poisson{.mtbf_hours = 20}, {}, {.paths = 400, .seed = 6});
+    CHECK(std::abs(r.interruptions.mean - expected) <= 4 * r.interruptions.standard_error);
 }

@@ -89,7 +89,7 @@ TEST_CASE("FloorByRounding is floor for 0 <= x < 2^52") {
 TEST_CASE("interrupted: one launch by hand") {
     // tau = 2, delta = 0.1 (seg = 2.1), R = 0.25; 10 h of work: 4 whole segments, then a last one of 2 h
     // (tail 2.1). A fresh path needs 5 x 2.1 = 10.5 h.
-    gputco::detail::LaneJob job{};
+    gputco::detail::JobConstants job{};
     job.restart = 0.25;
     job.tail = 2.1;
     job.last_work = 2.0;

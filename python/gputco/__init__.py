@@ -10,6 +10,9 @@
     r = gputco.simulate_spot(work_hours=2000, mtbf_hours=20, checkpoint_write_hours=0.1,
                              restart_hours=0.25, price_per_hour=1.2, paths=100_000, seed=42)
     r.to_frame(); r.summary()
+    job = gputco.Job(work_hours=2000, checkpoint_interval_hours=2, checkpoint_write_hours=0.1, restart_hours=0.25)
+    r = gputco.simulate_spot(job, gputco.Poisson(20), gputco.SpotPricing(price_per_hour=1.2),
+                             gputco.SimulationOptions(paths=100_000, seed=42))
 
 Bad input raises ValueError with the library's message, e.g. "job.work_hours = -1: must be finite and > 0".
 """
@@ -59,12 +62,15 @@ from ._core import (
     gcp_preemptible_rules,
     mtbf_from_monthly_interruption_fraction,
     # spot Monte Carlo and statistics
+    SimulationOptions,
+    SpotPricing,
     SpotResult,
     SpotSamples,
     Summary,
+    default_spot_kernel,
     quantile,
-    simulate_spot,
     spot_kernels,
+    spot_max_paths,
     summarize,
     # deadline-aware spot policies
     DeadlineComparison,
@@ -130,8 +136,9 @@ from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
 from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame / to_json)
 from . import _deadline as _deadline  # noqa: F401  (adds SpotAvailability.from_json, WindowSweep.summary / to_frame)
 from ._work import cheapest_within, rank_offerings, rank_offerings_raw, seed_audit, throughput_frame
+from ._spot import simulate_spot
 
-__version__ = "0.1.0"
+from ._core import __version__  # written once, in CMakeLists.txt
 
 __all__ = [
     "Catalog", "GpuSpec", "Offering", "ReservedPrice", "Source", "catalog",
@@ -143,7 +150,8 @@ __all__ = [
     "Poisson", "PriceDriven", "ProviderRules", "Trace", "Weibull", "advisor_bucket",
     "advisor_bucket_fraction", "alibaba_rules", "aws_rules", "gcp_preemptible_rules",
     "mtbf_from_monthly_interruption_fraction",
-    "SpotResult", "SpotSamples", "Summary", "quantile", "simulate_spot", "spot_kernels", "summarize",
+    "SimulationOptions", "SpotPricing", "SpotResult", "SpotSamples", "Summary", "default_spot_kernel", "quantile",
+    "simulate_spot", "spot_kernels", "spot_max_paths", "summarize",
     "DeadlineComparison", "DeadlineJob", "DeadlinePolicyOutcome", "DeadlineResult", "MarkovAvailability",
     "SpotAvailability", "compare_deadline_policies", "omniscient_cost", "simulate_deadline",
     "MultiRegionResult", "SpotRegion", "WindowPolicyOutcome", "WindowSweep", "common_tick_hours",

@@ -355,15 +355,30 @@ class SpotResult:
 
 def spot_kernels() -> list[str]: ...
 
-def simulate_spot(work_hours: float, mtbf_hours: Optional[float] = None,
-                  checkpoint_interval_hours: Optional[float] = None, checkpoint_write_hours: float = 0.0,
-                  restart_hours: float = 0.0, capacity_wait_hours: float = 0.0,
-                  price_per_hour: Optional[float] = None, paths: int = 100000, seed: int = 0, threads: int = 0, *,
-                  on_demand_price_per_hour: Optional[float] = None, deadline_hours: float = ...,
-                  model: Optional[InterruptionModel] = None, target_half_width: float = 0.0,
-                  max_paths: Optional[int] = None, confidence: float = 0.95,
-                  billing_increment_hours: Optional[float] = None, minimum_billed_hours: Optional[float] = None,
-                  offering: Optional[Offering] = None) -> SpotResult: ...
+class SpotPricing:
+    def __init__(self, *, price_per_hour: float = 1.0, on_demand_price_per_hour: float = 0.0,
+                 billing_increment_hours: float = 0.0, minimum_billed_hours: float = 0.0) -> None: ...
+    @staticmethod
+    def from_offering(offering: Offering) -> SpotPricing: ...
+    price_per_hour: float
+    on_demand_price_per_hour: float
+    billing_increment_hours: float
+    minimum_billed_hours: float
+
+class SimulationOptions:
+    def __init__(self, *, paths: int = 100000, seed: int = 0, threads: int = 0, target_half_width: float = 0.0,
+                 max_paths: int = 0, confidence: float = 0.95) -> None: ...
+    paths: int
+    seed: int
+    threads: int
+    target_half_width: float
+    max_paths: int
+    confidence: float
+
+spot_max_paths: int
+def default_spot_kernel() -> str: ...
+def _simulate_spot(job: Job, model: InterruptionModel, pricing: SpotPricing = ...,
+                   options: SimulationOptions = ...) -> SpotResult: ...
 
 # ---------------------------------------------------------------- deadline-aware spot policies
 DeadlinePolicyName = Literal["greedy", "uniform_progress", "on_demand_only", "greedy_simple",

@@ -1,12 +1,85 @@
-"""Python-side helpers of the spot Monte Carlo: SpotResult as DataFrame, dict and JSON."""
+"""Python side of the spot Monte Carlo: simulate_spot's keyword form, and SpotResult as DataFrame,
+dict and JSON."""
 from __future__ import annotations
 
 import json
 import math
+from typing import Optional
 
-from ._core import SpotResult
+from ._core import (
+    Job,
+    Offering,
+    Poisson,
+    SimulationOptions,
+    SpotPricing,
+    SpotResult,
+    _simulate_spot,
+    optimal_checkpoint_interval,
+)
 
-__all__ = ["SAMPLE_COLUMNS"]
+__all__ = ["SAMPLE_COLUMNS", "simulate_spot"]
+
+
+def simulate_spot(*args, **keywords) -> SpotResult:
+    """Monte Carlo of a checkpointed job on spot capacity, in one of two forms.
+
+    ``simulate_spot(job, model, pricing=SpotPricing(), options=SimulationOptions())`` takes the
+    library's own objects (``Job``; ``Poisson``, ``Weibull``, ``Trace`` or ``PriceDriven``;
+    ``SpotPricing``; ``SimulationOptions``), as the C++ ``simulate_spot`` does.
+
+    ``simulate_spot(work_hours, mtbf_hours=None, checkpoint_interval_hours=None, ...)`` is the keyword
+    form: it builds those objects from plain numbers (see ``_keywords``) and calls the first form.
+
+    Releases the GIL; Ctrl-C stops it (KeyboardInterrupt).
+    """
+    if isinstance(args[0] if args else keywords.get("job"), Job):
+        return _simulate_spot(*args, **keywords)
+    return _keywords(*args, **keywords)
+
+
+def _keywords(work_hours: float, mtbf_hours: Optional[float] = None,
+              checkpoint_interval_hours: Optional[float] = None, checkpoint_write_hours: float = 0.0,
+              restart_hours: float = 0.0, capacity_wait_hours: float = 0.0,
+              price_per_hour: Optional[float] = None, paths: int = 100000, seed: int = 0, threads: int = 0, *,
+              on_demand_price_per_hour: Optional[float] = None, deadline_hours: float = math.inf,
+              model=None, target_half_width: float = 0.0,
+              max_paths: Optional[int] = None, confidence: float = 0.95,
+              billing_increment_hours: Optional[float] = None, minimum_billed_hours: Optional[float] = None,
+              offering: Optional[Offering] = None) -> SpotResult:
+    """The keyword form. Interruptions are Poisson(mtbf_hours) unless `model` is given (not both);
+    without checkpoint_interval_hours the optimal interval for the Poisson MTBF is used. `offering`
+    supplies the per-GPU spot and on-demand prices and the billing increment and minimum; keywords
+    given as well override it; without either the price is 1 per hour, billed continuously.
+    max_paths None = 16 x paths."""
+    if model is not None and mtbf_hours is not None:
+        raise ValueError(f"mtbf_hours = {mtbf_hours:g}: give either mtbf_hours or model, not both")
+    if model is None and mtbf_hours is None:
+        raise ValueError("mtbf_hours = None: required unless model is given")
+    if model is None:
+        model = Poisson(mtbf_hours)
+    if checkpoint_interval_hours is None:
+        if not isinstance(model, Poisson):
+            raise ValueError("checkpoint_interval_hours = None: required unless the model is Poisson")
+        checkpoint_interval_hours = optimal_checkpoint_interval(checkpoint_write_hours, model.mtbf_hours)
+    job = Job(work_hours=work_hours, checkpoint_interval_hours=checkpoint_interval_hours,
+              checkpoint_write_hours=checkpoint_write_hours, restart_hours=restart_hours,
+              capacity_wait_hours=capacity_wait_hours, deadline_hours=deadline_hours)
+    base = SpotPricing.from_offering(offering) if offering is not None and price_per_hour is None else None
+    pricing = SpotPricing(
+        price_per_hour=_first(price_per_hour, base and base.price_per_hour, 1.0),
+        on_demand_price_per_hour=_first(on_demand_price_per_hour, base and base.on_demand_price_per_hour,
+                                        offering and offering.on_demand_per_gpu_hour(), 0.0),
+        billing_increment_hours=_first(billing_increment_hours,
+                                       offering and offering.billing_increment_seconds / 3600.0, 0.0),
+        minimum_billed_hours=_first(minimum_billed_hours, offering and offering.minimum_billed_seconds / 3600.0, 0.0))
+    options = SimulationOptions(paths=paths, seed=seed, threads=threads, target_half_width=target_half_width,
+                                max_paths=max_paths or 0, confidence=confidence)
+    return _simulate_spot(job, model, pricing, options)
+
+
+def _first(*values):
+    """The first value that is not None (0.0 counts)."""
+    return next(v for v in values if v is not None)
 
 SAMPLE_COLUMNS = ["wall_hours", "billed_hours", "cost", "interruptions", "lost_work_hours", "charged_hours"]
 

@@ -4,6 +4,7 @@
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "Compiled core of gputco (import gputco instead)";
+    m.attr("__version__") = GPUTCO_VERSION;  // CMakeLists.txt's project version
     using namespace gputco::python;
     register_errors(m);
     register_catalog(m);

@@ -5,8 +5,6 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include <algorithm>
-#include <limits>
 #include <optional>
 #include <span>
 
@@ -17,8 +15,6 @@
 namespace gputco::python {
 
 namespace {
-
-constexpr double inf = std::numeric_limits<double>::infinity();
 
 using Samples = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
@@ -60,6 +56,7 @@ bool python_signal_pending() {
 
 SpotResult run(const Job& job, const InterruptionModel& model, const SpotPricing& pricing,
                SimulationOptions options) {
+    options.validate();
     options.should_stop = &python_signal_pending;
     std::optional<SpotResult> result;
     bool cancelled = false;
@@ -148,77 +145,70 @@ void register_spot(py::module_& m) {
         });
 
     m.def("spot_kernels", &spot_kernels,
-          "The Poisson lane kernels this CPU runs, narrowest first ('portable', then 'avx2', 'avx512' where the CPU "
-          "has them). simulate_spot uses the last unless the environment variable GPUTCO_SPOT_KERNEL names another; "
-          "every kernel gives the same samples bit for bit.");
+          "The Poisson path loops this CPU runs: 'scalar', 'portable', then 'avx2', 'avx512' where the CPU has "
+          "them. simulate_spot uses default_spot_kernel() unless the environment variable GPUTCO_SPOT_KERNEL names "
+          "another; every kernel gives the same samples bit for bit.");
 
-    m.def(
-        "simulate_spot",
-        [](double work_hours, std::optional<double> mtbf_hours, std::optional<double> checkpoint_interval_hours,
-           double checkpoint_write_hours, double restart_hours, double capacity_wait_hours,
-           std::optional<double> price_per_hour, std::size_t paths, std::uint64_t seed, unsigned threads,
-           std::optional<double> on_demand_price_per_hour, double deadline_hours,
-           std::optional<InterruptionModel> model, double target_half_width, std::optional<std::size_t> max_paths,
-           double confidence, std::optional<double> billing_increment_hours,
-           std::optional<double> minimum_billed_hours, const std::optional<Offering>& offering) {
-            if (model && mtbf_hours)
-                fail("mtbf_hours", *mtbf_hours, "give either mtbf_hours or model, not both");
-            if (!model && !mtbf_hours) throw InvalidInput("mtbf_hours = None: required unless model is given");
-            const InterruptionModel chosen = model ? *model : InterruptionModel{Poisson{*mtbf_hours, {}}};
-            Job job;
-            job.work_hours = work_hours;
-            job.checkpoint_write_hours = checkpoint_write_hours;
-            job.restart_hours = restart_hours;
-            job.capacity_wait_hours = capacity_wait_hours;
-            job.deadline_hours = deadline_hours;
-            if (checkpoint_interval_hours) {
-                job.checkpoint_interval_hours = *checkpoint_interval_hours;
-            } else {
-                const Poisson* poisson = std::get_if<Poisson>(&chosen);
-                if (poisson == nullptr)
-                    throw InvalidInput("checkpoint_interval_hours = None: required unless the model is Poisson");
-                job.checkpoint_interval_hours = optimal_checkpoint_interval(checkpoint_write_hours, poisson->mtbf_hours);
-            }
-            // The offering fills what the keywords leave out; without one the defaults are $1/h,
-            // unknown on-demand price and continuous billing.
-            SpotPricing pricing;
-            if (offering && !price_per_hour) {
-                pricing = SpotPricing::from_offering(*offering);  // needs the offering's spot price
-            } else if (offering) {
-                pricing.on_demand_price_per_hour = offering->on_demand_per_gpu_hour();
-                pricing.billing_increment_hours = offering->billing_increment_seconds / 3600.0;
-                pricing.minimum_billed_hours = offering->minimum_billed_seconds / 3600.0;
-            }
-            if (price_per_hour) pricing.price_per_hour = *price_per_hour;
-            if (on_demand_price_per_hour) pricing.on_demand_price_per_hour = *on_demand_price_per_hour;
-            if (billing_increment_hours) pricing.billing_increment_hours = *billing_increment_hours;
-            if (minimum_billed_hours) pricing.minimum_billed_hours = *minimum_billed_hours;
-            SimulationOptions options;
-            options.paths = paths;
-            options.seed = seed;
-            options.threads = threads;
-            options.target_half_width = target_half_width;
-            if (max_paths) options.max_paths = *max_paths;
-            else options.max_paths = std::max(options.max_paths, paths);
-            options.confidence = confidence;
-            return run(job, chosen, pricing, options);
-        },
-        py::arg("work_hours"), py::arg("mtbf_hours") = py::none(),
-        py::arg("checkpoint_interval_hours") = py::none(), py::arg("checkpoint_write_hours") = 0.0,
-        py::arg("restart_hours") = 0.0, py::arg("capacity_wait_hours") = 0.0, py::arg("price_per_hour") = py::none(),
-        py::arg("paths") = std::size_t{100000}, py::arg("seed") = std::uint64_t{0}, py::arg("threads") = 0u,
-        py::kw_only(), py::arg("on_demand_price_per_hour") = py::none(), py::arg("deadline_hours") = inf,
-        py::arg("model") = py::none(), py::arg("target_half_width") = 0.0,
-        py::arg("max_paths") = py::none(), py::arg("confidence") = 0.95,
-        py::arg("billing_increment_hours") = py::none(), py::arg("minimum_billed_hours") = py::none(),
-        py::arg("offering") = py::none(),
-        "Monte Carlo of a checkpointed job on spot capacity. Interruptions are Poisson(mtbf_hours) unless "
-        "`model` (Poisson, Weibull, Trace, PriceDriven) is given; without checkpoint_interval_hours the "
-        "optimal interval for the Poisson MTBF is used. Each launch is charged its running time rounded up "
-        "to billing_increment_hours, at least minimum_billed_hours (both 0 = continuous, the default). "
-        "`offering` supplies the per-GPU spot and on-demand prices and the billing increment and minimum; "
-        "keywords given as well override it. Without either, price_per_hour is 1. Releases the GIL; Ctrl-C "
-        "stops it.");
+    py::class_<SpotPricing>(m, "SpotPricing",
+                            "Spot price and billing granularity: each launch's running time rounded up to "
+                            "billing_increment_hours, at least minimum_billed_hours (both 0 = continuous).")
+        .def(py::init([](double price_per_hour, double on_demand_price_per_hour, double billing_increment_hours,
+                         double minimum_billed_hours) {
+                 const SpotPricing pricing{price_per_hour, on_demand_price_per_hour, billing_increment_hours,
+                                           minimum_billed_hours};
+                 pricing.validate();
+                 return pricing;
+             }),
+             py::kw_only(), py::arg("price_per_hour") = 1.0, py::arg("on_demand_price_per_hour") = 0.0,
+             py::arg("billing_increment_hours") = 0.0, py::arg("minimum_billed_hours") = 0.0)
+        .def_static("from_offering", &SpotPricing::from_offering, py::arg("offering"),
+                    "The offering's per-GPU spot and on-demand prices and its billing increment and minimum.")
+        .def_readonly("price_per_hour", &SpotPricing::price_per_hour)
+        .def_readonly("on_demand_price_per_hour", &SpotPricing::on_demand_price_per_hour)
+        .def_readonly("billing_increment_hours", &SpotPricing::billing_increment_hours)
+        .def_readonly("minimum_billed_hours", &SpotPricing::minimum_billed_hours)
+        .def("__repr__", [](const SpotPricing& p) {
+            return fmt::format("SpotPricing(price_per_hour={}, on_demand_price_per_hour={}, "
+                               "billing_increment_hours={}, minimum_billed_hours={})",
+                               p.price_per_hour, p.on_demand_price_per_hour, p.billing_increment_hours,
+                               p.minimum_billed_hours);
+        });
+
+    py::class_<SimulationOptions>(m, "SimulationOptions",
+                                  "Paths, seed, threads and the adaptive target of a spot Monte Carlo run.")
+        .def(py::init([](std::size_t paths, std::uint64_t seed, unsigned threads, double target_half_width,
+                         std::size_t max_paths, double confidence) {
+                 SimulationOptions options;
+                 options.paths = paths;
+                 options.seed = seed;
+                 options.threads = threads;
+                 options.target_half_width = target_half_width;
+                 options.max_paths = max_paths;
+                 options.confidence = confidence;
+                 options.validate();
+                 return options;
+             }),
+             py::kw_only(), py::arg("paths") = std::size_t{100000}, py::arg("seed") = std::uint64_t{0},
+             py::arg("threads") = 0u, py::arg("target_half_width") = 0.0, py::arg("max_paths") = std::size_t{0},
+             py::arg("confidence") = 0.95)
+        .def_readonly("paths", &SimulationOptions::paths)
+        .def_readonly("seed", &SimulationOptions::seed)
+        .def_readonly("threads", &SimulationOptions::threads)
+        .def_readonly("target_half_width", &SimulationOptions::target_half_width)
+        .def_readonly("max_paths", &SimulationOptions::max_paths)
+        .def_readonly("confidence", &SimulationOptions::confidence)
+        .def("__repr__", [](const SimulationOptions& o) {
+            return fmt::format("SimulationOptions(paths={}, seed={}, threads={}, target_half_width={}, "
+                               "max_paths={}, confidence={})",
+                               o.paths, o.seed, o.threads, o.target_half_width, o.max_paths, o.confidence);
+        });
+    m.attr("spot_max_paths") = spot_max_paths;
+    m.def("default_spot_kernel", &default_spot_kernel,
+          "The kernel simulate_spot uses unless GPUTCO_SPOT_KERNEL names another: the widest lane kernel.");
+
+    m.def("_simulate_spot", &run, py::arg("job"), py::arg("model"), py::arg("pricing") = SpotPricing{},
+          py::arg("options") = SimulationOptions{},
+          "simulate_spot(job, model, pricing, options) of the C++ library; releases the GIL; Ctrl-C stops it.");
 }
 
 }  // namespace gputco::python

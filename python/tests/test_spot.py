@@ -243,7 +243,8 @@ def test_bad_billing_is_rejected_with_the_field():
 
 def test_every_kernel_gives_the_same_samples(monkeypatch):
     kernels = gputco.spot_kernels()
-    assert kernels[0] == "portable"
+    assert kernels[:2] == ["scalar", "portable"]
+    assert gputco.default_spot_kernel() == kernels[-1]
     widest = gputco.simulate_spot(**JOB, paths=3001, seed=4)
     assert widest.kernel == kernels[-1] and widest.summary()["kernel"] == kernels[-1]
     for name in kernels:
@@ -253,9 +254,76 @@ def test_every_kernel_gives_the_same_samples(monkeypatch):
         for column in SAMPLE_COLUMNS:
             np.testing.assert_array_equal(getattr(r.samples, column), getattr(widest.samples, column))
     monkeypatch.setenv("GPUTCO_SPOT_KERNEL", "turbo")
-    with pytest.raises(ValueError, match=r'^GPUTCO_SPOT_KERNEL = "turbo": must be one of auto, portable'):
+    with pytest.raises(ValueError, match=r'^GPUTCO_SPOT_KERNEL = "turbo": must be one of auto, scalar, portable'):
         gputco.simulate_spot(**JOB, paths=10, seed=4)
     monkeypatch.delenv("GPUTCO_SPOT_KERNEL")
     job = {k: v for k, v in JOB.items() if k != "mtbf_hours"}
     ruled = gputco.simulate_spot(**job, paths=10, seed=4, model=gputco.Poisson(24, rules=gputco.aws_rules()))
     assert ruled.kernel == "scalar"
+
+
+def test_object_form_takes_the_exported_classes_and_equals_the_keyword_form():
+    job = gputco.Job(work_hours=500, checkpoint_interval_hours=2, checkpoint_write_hours=5 / 60,
+                     restart_hours=10 / 60, capacity_wait_hours=0.5)
+    pricing = gputco.SpotPricing(price_per_hour=1.2, on_demand_price_per_hour=4.0)
+    options = gputco.SimulationOptions(paths=3001, seed=7, threads=2)
+    by_objects = gputco.simulate_spot(job, gputco.Poisson(24), pricing, options)
+    by_keywords = gputco.simulate_spot(500, 24, 2, 5 / 60, 10 / 60, 0.5, 1.2, paths=3001, seed=7, threads=1,
+                                       on_demand_price_per_hour=4.0)
+    for column in SAMPLE_COLUMNS:
+        np.testing.assert_array_equal(getattr(by_objects.samples, column), getattr(by_keywords.samples, column))
+    assert by_objects.effective_discount == by_keywords.effective_discount
+    named = gputco.simulate_spot(job=job, model=gputco.Poisson(24), pricing=pricing, options=options)
+    np.testing.assert_array_equal(named.samples.cost, by_objects.samples.cost)
+    defaults = gputco.simulate_spot(job, gputco.Poisson(24))  # SpotPricing(), SimulationOptions()
+    assert defaults.paths == 100_000 and defaults.cost.mean == defaults.billed_hours.mean
+    assert repr(options) == ("SimulationOptions(paths=3001, seed=7, threads=2, target_half_width=0, max_paths=0, "
+                             "confidence=0.95)")
+    with pytest.raises(ValueError, match=r"^pricing\.price_per_hour = 0: must be finite and > 0$"):
+        gputco.SpotPricing(price_per_hour=0)
+    with pytest.raises(ValueError, match=r"^options\.paths = 0: must be > 0$"):
+        gputco.SimulationOptions(paths=0)
+    with pytest.raises(TypeError):
+        gputco.simulate_spot(job, "poisson")
+
+
+def test_spot_pricing_from_offering(catalog):
+    offering = next(o for o in catalog.offerings if o.spot_per_gpu_hour() is not None)
+    pricing = gputco.SpotPricing.from_offering(offering)
+    assert pricing.price_per_hour == offering.spot_per_gpu_hour()
+    assert pricing.billing_increment_hours == offering.billing_increment_seconds / 3600
+    job = {k: v for k, v in JOB.items() if k != "mtbf_hours"}
+    a = gputco.simulate_spot(**job, mtbf_hours=24, offering=offering, paths=2000, seed=1)
+    b = gputco.simulate_spot(gputco.Job(**job), gputco.Poisson(24), pricing, gputco.SimulationOptions(paths=2000, seed=1))
+    np.testing.assert_array_equal(a.samples.cost, b.samples.cost)
+
+
+# Inputs that crashed or hung the process before the limits (each a ValueError now, within seconds).
+@pytest.mark.parametrize("call, message", [
+    (lambda: gputco.simulate_spot(**JOB, paths=10**9, threads=2),
+     "options.paths = 1000000000: must be <= 100000000 (each path keeps 48 bytes of samples)"),
+    (lambda: gputco.simulate_spot(**JOB, paths=10**12, threads=2),
+     "options.paths = 1000000000000: must be <= 100000000 (each path keeps 48 bytes of samples)"),
+    (lambda: gputco.simulate_spot(20, checkpoint_interval_hours=2, model=gputco.Weibull(1, 1e-300)),
+     "job.work_hours = 20: needs at least 2e+301 launches per path (limit 1e8): a launch keeps 1e-300 h of work "
+     "on average under this interruption model"),
+    (lambda: gputco.simulate_spot(1e12, checkpoint_interval_hours=2, model=gputco.Weibull(1, 12)),
+     "job.work_hours = 1000000000000: needs at least 8.33e+10 launches per path (limit 1e8): a launch keeps 12 h "
+     "of work on average under this interruption model"),
+    (lambda: gputco.simulate_spot(20, checkpoint_interval_hours=2, checkpoint_write_hours=0.1, model=gputco.Poisson(
+        5, rules=gputco.ProviderRules(notice_hours=1e308, emergency_checkpoint=True))),
+     "job.work_hours = 20: needs at least inf launches per path (limit 1e8): a launch keeps 0 h of work on average "
+     "under this interruption model (its lifetime less the notice of 1e+308 h)"),
+])
+def test_limits_fail_fast(call, message):
+    with pytest.raises(ValueError) as info:
+        call()
+    assert str(info.value) == message
+
+
+def test_adaptive_run_is_bounded_by_default_and_threads_beyond_the_system_are_fine():
+    r = gputco.simulate_spot(**JOB, paths=1000, seed=2, target_half_width=1e-300)
+    assert r.paths == 16_000
+    many = gputco.simulate_spot(**JOB, paths=20_000, seed=2, threads=4000)
+    one = gputco.simulate_spot(**JOB, paths=20_000, seed=2, threads=1)
+    np.testing.assert_array_equal(many.samples.cost, one.samples.cost)

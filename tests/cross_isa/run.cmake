@@ -1,7 +1,9 @@
 # cross_isa_arm64: builds tests/cross_isa/figures.cpp and the spot engine for arm64 with CROSS_CXX,
 # runs it under QEMU and compares its output with NATIVE's, letter for letter.
 # Arguments: CROSS_CXX, QEMU, SOURCE_DIR, NATIVE, WORK_DIR, INCLUDES (dependency include dirs, |-separated).
-set(sources engines/spot/spot.cpp engines/spot/spot_lanes_portable.cpp results/statistics.cpp engines/checkpoint.cpp
+set(sources engines/spot/accumulator.cpp engines/spot/batch.cpp engines/spot/executor.cpp
+            engines/spot/kernels.cpp engines/spot/limits.cpp engines/spot/spot.cpp
+            engines/spot/spot_lanes_portable.cpp results/statistics.cpp engines/checkpoint.cpp
             engines/interruption.cpp)
 list(TRANSFORM sources PREPEND "${SOURCE_DIR}/src/")
 string(REPLACE "|" ";" include_dirs "${INCLUDES}")

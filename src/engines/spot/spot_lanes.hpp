@@ -28,10 +28,10 @@ using u64x2 = std::uint64_t __attribute__((vector_size(16)));
 using u64x4 = std::uint64_t __attribute__((vector_size(32)));
 using u64x8 = std::uint64_t __attribute__((vector_size(64)));
 
-/// A Poisson batch for a lane kernel: the job's constants and the batch's output columns. Path i of
-/// the batch is lane i % 8's (i / 8)-th path.
-struct LaneJob {
-    double neg_mtbf;     // -MTBF: a lifetime is log(u) x this
+/// The job's constants as the path arithmetic takes them, packed once per run by the path pricer
+/// (path_pricer.hpp) and read by the scalar loops and the lane kernels alike.
+struct JobConstants {
+    double neg_mtbf;     // -MTBF: a Poisson lifetime is log(u) x this (0 for the other models)
     double restart;      // R
     double wait;         // D
     double tail;         // the last segment: its work plus delta
@@ -39,8 +39,20 @@ struct LaneJob {
     double tau, seg, inv_seg;
     double first_rest;   // running time a fresh path needs
     double price;
-    std::size_t count;   // paths in the batch
+};
+
+/// One batch's output columns: path i of the batch goes to element i * stride of each.
+struct Columns {
     double *wall, *billed, *cost, *interruptions, *lost, *charged;
+    std::size_t stride = 1;
+};
+
+/// A Poisson batch for a lane kernel: the run's constants and the batch's output columns. Path i of
+/// the batch is lane i % 8's (i / 8)-th path.
+struct LaneJob {
+    const JobConstants& constants;
+    std::size_t count;   // paths in the batch
+    Columns out;
 };
 
 /// The eight lanes between calls of a kernel (it runs in chunks so that its caller can poll for
@@ -168,7 +180,7 @@ struct LaunchShape {
 };
 
 template <class F>
-LaunchShape<F> launch_shape(const LaneJob& job) {
+LaunchShape<F> launch_shape(const JobConstants& job) {
     const F zero{};
     return {zero + job.restart, zero + job.tail, zero + job.last_work, zero + job.tau, zero + job.seg,
             zero + job.inv_seg, zero, zero + 1.0};

@@ -1,0 +1,99 @@
+"""Rounds of the spot benchmark: every C++ kernel and every NumPy implementation, back to back in each
+round, so that their ratios come from the same conditions. Prints the best of the rounds per program
+and the ratios to the best NumPy.
+
+    python3 benchmarks/spot_rounds.py --bench build/benchmarks/bench_spot --rounds 3 [--busy-check]
+
+--busy-check also times two 1-thread runs of the chosen kernel at once against one alone: on a VM whose
+two vCPUs share a core (or are busy with other work) two processes cannot run at full speed, and no
+1 -> 2 thread figure can be read without knowing that.
+"""
+import argparse
+import math
+import os
+import re
+import subprocess
+import sys
+import time
+
+import spot_numpy_best
+import spot_numpy_reference
+
+
+def cpp_rounds(bench, paths, threads):
+    """{(kernel, threads): seconds} from one run of bench_spot --kernels all."""
+    out = subprocess.run([bench, "--paths", str(paths), "--repeat", "1", "--kernels", "all", "--threads",
+                          str(threads)], check=True, capture_output=True, text=True).stdout
+    times, kernel, events = {}, None, None
+    for line in out.splitlines():
+        if m := re.match(r"kernel (\w+):", line):
+            kernel = m.group(1)
+        elif m := re.search(r"\((\d+) thr\): ([\d.]+) s, .* ([\d.e+]+) events", line):
+            times[(kernel, int(m.group(1)))] = float(m.group(2))
+            events = float(m.group(3))
+    return times, events
+
+
+def numpy_seconds(name, paths):
+    start = time.perf_counter()
+    if name == "straightforward":
+        r = spot_numpy_reference.simulate(paths)
+        cost = r["cost"]
+    else:
+        billed, _, _, _ = spot_numpy_best.METHODS[name](paths, **spot_numpy_best.JOB)
+        cost = billed * spot_numpy_best.JOB["price"]
+    cost.mean(), cost.std(ddof=1), spot_numpy_best.np.percentile(cost, [50, 90, 95, 99])
+    return time.perf_counter() - start
+
+
+def busy_check(bench, paths, kernel):
+    env = dict(os.environ, GPUTCO_SPOT_KERNEL=kernel)
+    cmd = [bench, "--paths", str(paths), "--repeat", "1", "--threads", "1"]
+
+    def seconds(out):
+        return float(re.search(r"1 thread \(1 thr\): ([\d.]+) s", out).group(1))
+
+    alone = seconds(subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout)
+    procs = [subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    both = [seconds(p.communicate()[0]) for p in procs]
+    return alone, both
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bench", default="build/benchmarks/bench_spot")
+    parser.add_argument("--paths", type=int, default=1_000_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--busy-check", action="store_true")
+    args = parser.parse_args()
+    best = {}
+    events = None
+    for r in range(args.rounds):
+        times, events = cpp_rounds(args.bench, args.paths, args.threads)
+        for name in ("straightforward", "events", "shortcut"):
+            times[("numpy " + name, 1)] = numpy_seconds(name, args.paths)
+        for key, value in times.items():
+            best[key] = min(best.get(key, math.inf), value)
+        print(f"round {r + 1}: " + ", ".join(f"{k[0]}/{k[1]}t {v:.3f} s" for k, v in sorted(times.items())),
+              file=sys.stderr)
+    numpy_best = min(best[("numpy events", 1)], best[("numpy shortcut", 1)])
+    print(f"{args.paths} paths, {events:.4g} events, best of {args.rounds} rounds")
+    print("| program | 1 thread | ns per event | x best NumPy | "
+          f"{args.threads} threads | 1 -> {args.threads} threads |")
+    print("|---|---|---|---|---|---|")
+    for (name, threads), seconds in sorted(best.items(), key=lambda kv: kv[1]):
+        if threads != 1:
+            continue
+        many = best.get((name, args.threads))
+        print(f"| {name} | {seconds:.3f} s | {1e9 * seconds / events:.2f} | {numpy_best / seconds:.2f} | "
+              + (f"{many:.3f} s | {seconds / many:.2f}x |" if many else "— | — |"))
+    if args.busy_check:
+        kernel = min((k for k, t in best if t == 1 and not k.startswith("numpy")), key=lambda k: best[(k, 1)])
+        alone, both = busy_check(args.bench, args.paths, kernel)
+        print(f"busy check ({kernel}, 1 thread): alone {alone:.3f} s; two processes at once {both[0]:.3f} s "
+              f"and {both[1]:.3f} s: {alone / max(both):.2f}x of one core each")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,15 @@
+#pragma once
+// Inputs that are valid one by one but would make simulate_spot run out of memory or never finish,
+// rejected before anything is allocated or simulated (InvalidInput naming the field).
+#include "gputco/engines/interruption.hpp"
+#include "gputco/engines/spot.hpp"
+#include "gputco/work/job.hpp"
+
+namespace gputco::spot {
+
+/// Throws InvalidInput when: no launch of the model can finish a segment; the Poisson closed form expects more
+/// than 1e8 interruptions per path; or any model needs more than 1e8 launches per path on average
+/// (Wald: launches >= work / the mean useful running time of one launch).
+void check_limits(const Job& job, const InterruptionModel& model, const SpotPricing& pricing);
+
+}  // namespace gputco::spot

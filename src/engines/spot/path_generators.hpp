@@ -1,0 +1,76 @@
+#pragma once
+// Path generators, one per interruption model: each draws from a lane's random stream when the
+// instance of a launch is taken back. Lifetime models give one lifetime per launch; the price-driven
+// model gives the spot price on its grid, generated as far as a path reads it.
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include <boost/random/normal_distribution.hpp>
+#include <boost/random/uniform_int_distribution.hpp>
+#include <boost/random/weibull_distribution.hpp>
+
+#include "gputco/core/random.hpp"
+#include "gputco/engines/interruption.hpp"
+#include "spot_lanes.hpp"
+
+namespace gputco::spot {
+
+using Engine = Xoshiro256pp;
+
+/// Poisson: an Exp(MTBF) lifetime, -MTBF log u by the lane kernels' own logarithm (so the scalar
+/// loops and the lane kernels draw the same lifetimes, bit for bit).
+struct PoissonLifetimes {
+    double neg_mtbf;
+    explicit PoissonLifetimes(const Poisson& m) : neg_mtbf(-m.mtbf_hours) {}
+    double operator()(Engine& e) const { return detail::log_of_uniform<double>(e()) * neg_mtbf; }
+};
+
+/// Weibull in time since launch (Boost.Random).
+struct WeibullLifetimes {
+    boost::random::weibull_distribution<double> weibull;
+    explicit WeibullLifetimes(const Weibull& m) : weibull(m.shape, m.scale_hours) {}
+    double operator()(Engine& e) { return weibull(e); }
+};
+
+/// Trace replay: a lifetime picked uniformly from the observed ones.
+struct TraceLifetimes {
+    boost::random::uniform_int_distribution<std::size_t> pick;
+    const double* lifetimes;
+    explicit TraceLifetimes(const Trace& m) : pick(0, m.lifetimes_hours.size() - 1), lifetimes(m.lifetimes_hours.data()) {}
+    double operator()(Engine& e) { return lifetimes[pick(e)]; }
+};
+
+/// Price-driven: a mean-reverting log price (Ornstein-Uhlenbeck, exact on the grid) around the quoted
+/// price, started from its stationary law. price_at(j) is the price of grid step j of the current path.
+class PricePath {
+public:
+    PricePath(const PriceDriven& model, double quoted, Engine& engine)
+        : engine_(engine),
+          quoted_(quoted),
+          decay_(std::exp(-model.reversion_per_hour * model.step_hours)),
+          step_sd_(model.volatility_per_sqrt_hour *
+                   std::sqrt(-std::expm1(-2.0 * model.reversion_per_hour * model.step_hours) /
+                             (2.0 * model.reversion_per_hour))),
+          stationary_sd_(model.volatility_per_sqrt_hour / std::sqrt(2.0 * model.reversion_per_hour)) {}
+
+    /// Starts a new path.
+    void restart() { prices_.clear(); }
+
+    double price_at(std::size_t j) {
+        while (prices_.size() <= j) {
+            x_ = prices_.empty() ? stationary_sd_ * normal_(engine_) : decay_ * x_ + step_sd_ * normal_(engine_);
+            prices_.push_back(quoted_ * std::exp(x_));
+        }
+        return prices_[j];
+    }
+
+private:
+    Engine& engine_;
+    double quoted_, decay_, step_sd_, stationary_sd_;
+    boost::random::normal_distribution<double> normal_;
+    std::vector<double> prices_;
+    double x_ = 0;
+};
+
+}  // namespace gputco::spot
