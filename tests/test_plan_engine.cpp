@@ -328,6 +328,11 @@ TEST_CASE("seeded results are identical for any thread count") {
     plan.commitments.push_back({.count = 8, .term_years = 1, .payment = Payment::all_upfront, .start_month = 9});
     plan.spot = SpotShare{.gpus = 4, .price_per_gpu_hour = {}, .overhead = 1.2, .availability = 0.8};
     const auto one = evaluate_plan(plan, futures, test_offering(), paths, {.threads = 1});
+    // The last cumulative band is the total's distribution (bands select, totals sort: same values).
+    CHECK(one.cumulative.back().p5 == one.total.p5);
+    CHECK(one.cumulative.back().p50 == one.total.p50);
+    CHECK(one.cumulative.back().p95 == one.total.p95);
+    CHECK(one.cumulative.back().mean == Approx(one.total.mean));
     for (unsigned threads : {2u, 3u, 8u}) {
         const auto many = evaluate_plan(plan, futures, test_offering(), paths, {.threads = threads});
         CHECK(many.total.mean == one.total.mean);

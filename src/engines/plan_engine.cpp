@@ -9,7 +9,6 @@
 #include <limits>
 #include <thread>
 
-#include "gputco/results/statistics.hpp"
 
 namespace gputco {
 namespace {
@@ -290,12 +289,22 @@ void for_each_chunk(std::size_t chunks, unsigned threads, Job job) {
     work();
 }
 
+/// Type-7 quantile by selection (O(n), reorders `samples`); the arithmetic of quantile_sorted().
+double select_quantile(std::vector<double>& samples, double q) {
+    const double h = double(samples.size() - 1) * q;
+    const auto k = std::size_t(std::floor(h));
+    std::nth_element(samples.begin(), samples.begin() + std::ptrdiff_t(k), samples.end());
+    const double low = samples[k];
+    if (k + 1 >= samples.size()) return low;
+    const double high = *std::min_element(samples.begin() + std::ptrdiff_t(k) + 1, samples.end());
+    return low + (h - double(k)) * (high - low);
+}
+
 MonthlyBand band_of(int month, std::vector<double>& samples) {
-    std::sort(samples.begin(), samples.end());
     double sum = 0;
     for (double x : samples) sum += x;
-    return MonthlyBand{month, sum / double(samples.size()), quantile_sorted(samples, 0.05), quantile_sorted(samples, 0.5),
-                       quantile_sorted(samples, 0.95)};
+    const double p5 = select_quantile(samples, 0.05), p50 = select_quantile(samples, 0.5);
+    return MonthlyBand{month, sum / double(samples.size()), p5, p50, select_quantile(samples, 0.95)};
 }
 
 }  // namespace
