@@ -57,7 +57,7 @@ std::string describe(const Plan& plan) {
     for (const OwnedPurchase& o : plan.owned) add(fmt::format("owned {:g} GPUs @{}", o.gpus, o.month));
     for (const Commitment& c : plan.commitments) {
         add(fmt::format("{}y {} × {:g} {} @{}{}", c.term_years, to_string(c.payment), c.count,
-                        c.unit == CountUnit::gpus ? "GPUs" : "instances", c.start_month,
+                        c.unit == CountUnit::gpus ? "GPUs" : c.count == 1.0 ? "instance" : "instances", c.start_month,
                         c.renewal == Renewal::renew ? " renewed" : ""));
     }
     if (plan.spot) add(fmt::format("spot {:g} GPUs", plan.spot->gpus));
