@@ -79,10 +79,32 @@ from ._core import (
     # optimisers
     ReservationAdvice,
     optimal_reservation,
+    # plans over time under uncertain demand and prices
+    Commitment,
+    DemandEvent,
+    DemandFutures,
+    DemandModel,
+    Distribution,
+    GenerationLaunch,
+    OwnedPurchase,
+    Plan,
+    PlanDistribution,
+    PriceChange,
+    PriceModel,
+    PricePaths,
+    SpotShare,
+    aws_june_2025_price_cut,
+    compare_plans,
+    distribution_of,
+    evaluate_plan,
+    expected_level,
+    hindsight_reservation_totals,
+    price_paths,
 )
 from ._catalog import catalog
 from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
 from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame / to_json)
+from ._plan import compare_frame  # (importing _plan adds PlanDistribution.summary / to_frame / monthly_bands)
 
 __version__ = "0.1.0"
 
@@ -99,4 +121,8 @@ __all__ = [
     "CostReport", "CostSpread", "Discounts", "Mix", "MonthlyCashFlow", "OnDemand", "Owned", "Reserved",
     "SpotTranche", "Tranche", "describe", "evaluate", "spot_tranche",
     "ReservationAdvice", "optimal_reservation",
+    "Commitment", "DemandEvent", "DemandFutures", "DemandModel", "Distribution", "GenerationLaunch",
+    "OwnedPurchase", "Plan", "PlanDistribution", "PriceChange", "PriceModel", "PricePaths", "SpotShare",
+    "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",
+    "expected_level", "hindsight_reservation_totals", "price_paths",
 ]
