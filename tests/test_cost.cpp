@@ -181,6 +181,30 @@ TEST_CASE("spot tranche: overhead, availability and the spread of the total") {
     CHECK(report.spread->p95 == Approx(3533.2 + 0.9 * 146.0));  // type-7: 3,533.20 + 0.9 × 146
 }
 
+TEST_CASE("spot hours without capacity fall to on-demand whatever the demand") {
+    SpotTranche spot;
+    spot.availability = 0.5;
+    // Demand 1 GPU, a fleet of 2 spot GPUs available half the hours: 730 GPU-h demanded in the month.
+    // Spot serves min(1, 2) × 0.5 × 730 = 365 GPU-h at $1.00 = 365.00; the other 365 GPU-h go on demand
+    // at $3.20 = 1,168.00; total 1,533.00. (The old engine subtracted 2 × 0.5 = 1 GPU from every hour and
+    // costed only the 365 spot hours.)
+    const Mix all_spot{{{1.0, spot}}, 2.0, Rounding::none};
+    const auto report = evaluate(all_spot, DemandProfile::constant(1, Horizon::months(1)), a100_offering());
+    CHECK(report.months[0].spot_gpu_hours == Approx(365.0));
+    CHECK(report.months[0].on_demand_gpu_hours == Approx(365.0));
+    CHECK(report.months[0].spot_gpu_hours + report.months[0].on_demand_gpu_hours == Approx(730.0));
+    CHECK(report.total == Approx(365.0 + 1168.0));
+
+    // Growing demand, 20% spot at 90% availability: every demanded GPU-hour is costed once.
+    SpotTranche mostly{.availability = 0.9};
+    const Mix mix{{{0.7, Reserved{.term_years = 1, .discount = 0.4}}, {0.2, mostly}, {0.1, OnDemand{}}}};
+    const auto growing = DemandProfile::linear_growth(4, 20, Horizon::years(2));
+    const auto grown = evaluate(mix, growing, a100_offering());
+    double served = 0;
+    for (const auto& f : grown.months) served += f.reserved_used_gpu_hours + f.spot_gpu_hours + f.on_demand_gpu_hours;
+    CHECK(served == Approx(growing.total_gpu_hours()).epsilon(1e-12));
+}
+
 TEST_CASE("bad strategies are rejected with the field, value and rule") {
     const auto demand = DemandProfile::constant(4, Horizon::years(1));
     const Offering o = a100_offering();

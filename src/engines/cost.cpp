@@ -224,11 +224,14 @@ std::vector<MonthlyCashFlow> cash_flows(const PricedPlan& plan, const DemandProf
         }
         for (std::size_t i = 0; i < plan.spots.size(); ++i) {
             const PricedSpot& s = plan.spots[i];
-            const double served = remaining.min(s.gpus).sum() * s.availability;
+            // In the share `availability` of hours spot serves what it can of this hour's demand; in the
+            // other hours that demand stays for on-demand. So an hour keeps (1 − a) × min(demand, gpus).
+            const Eigen::ArrayXd spot_served = remaining.min(s.gpus) * s.availability;
+            const double served = spot_served.sum();
             f.spot_gpu_hours += served;
             f.spot += served * s.price_per_gpu_hour * s.overhead;
             spot_useful_costs[i] += served * s.price_per_gpu_hour;
-            remaining = (remaining - s.gpus * s.availability).max(0.0);
+            remaining -= spot_served;
         }
         f.on_demand_gpu_hours = remaining.sum();
         f.on_demand = f.on_demand_gpu_hours * plan.on_demand_per_gpu_hour;
