@@ -151,6 +151,26 @@ TEST_CASE("discounts: free hours, plan discount and vouchers") {
           Approx(1752.0));  // 730 × 3.20 × 0.75
 }
 
+TEST_CASE("break-even utilisation compares with the on-demand price after the plan discount") {
+    EvaluationOptions options;
+    options.discounts.plan_discount = 0.3;
+    options.discounts.voucher_price_factor = 0.5;  // scales reserved and on-demand spend alike
+    const Mix reserved{{{1.0, Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52}}}};
+    const auto report = evaluate(reserved, DemandProfile::constant(1, Horizon::years(3)), a100_offering(), options);
+    // Reserved 0.48 × 3.20 = 1.536 $/GPU-h against on-demand 3.20 × 0.7 = 2.24 $/GPU-h: u* = 0.48 / 0.7.
+    REQUIRE(report.break_even_utilisation.has_value());
+    CHECK(*report.break_even_utilisation == Approx(0.48 / 0.7));
+
+    // Owned hardware gets no vouchers, so on-demand is worth 3.20 × 0.7 × 0.5 = 1.12 $/GPU-h to it.
+    // Fixed 20,000 × 0.9 / 35,040 h = 0.513699 $/GPU-h; busy power 1 kW × 1 × 0.10 = 0.10, idle 0:
+    // u* = 0.513699 / (1.12 − 0.10) = 0.503626.
+    const Owned owned{.capex_per_gpu = 20000, .life_years = 4, .residual_fraction = 0.1, .watts_per_gpu = 1000,
+                      .idle_power_fraction = 0, .pue = 1, .electricity_per_kwh = 0.1};
+    const auto bought = evaluate(owned, DemandProfile::constant(1, Horizon::years(4)), a100_offering(), options);
+    REQUIRE(bought.break_even_utilisation.has_value());
+    CHECK(*bought.break_even_utilisation == Approx(20000 * 0.9 / 35040 / (1.12 - 0.10)));
+}
+
 TEST_CASE("NPV discounts monthly flows at (1 + r)^(1/12)") {
     EvaluationOptions options;
     options.annual_discount_rate = 0.12;

@@ -365,14 +365,19 @@ CostReport evaluate_plan(const Strategy& strategy, const DemandProfile& demand, 
     report.effective_cost_per_used_gpu_hour =
         report.used_gpu_hours > 0 ? report.total / report.used_gpu_hours : std::nan("");
     report.reserved_utilisation = reserved_paid > 0 ? reserved_used / reserved_paid : 0.0;
-    if (!plan.owned.empty() && plan.on_demand_per_gpu_hour > 0) {
+    // Break-even against the on-demand price the user pays for one more hour: after the plan discount.
+    // Vouchers scale reserved and on-demand spend alike but not owned hardware; free hours are a fixed
+    // pool that does not change the price of the next hour.
+    const double on_demand_paid = plan.on_demand_per_gpu_hour * (1.0 - options.discounts.plan_discount);
+    if (!plan.owned.empty() && on_demand_paid > 0) {
         // Owning one GPU at utilisation u costs fixed + idle + u (busy − idle) per hour; renting, u p.
         const PricedOwned& o = plan.owned.front();
-        const double margin = plan.on_demand_per_gpu_hour - (o.busy_power_per_hour() - o.idle_power_per_hour());
+        const double margin = on_demand_paid * options.discounts.voucher_price_factor -
+                              (o.busy_power_per_hour() - o.idle_power_per_hour());
         report.break_even_utilisation = margin > 0 ? (o.fixed_per_gpu_hour() + o.idle_power_per_hour()) / margin
                                                    : std::numeric_limits<double>::infinity();
-    } else if (!plan.reservations.empty() && plan.on_demand_per_gpu_hour > 0) {
-        report.break_even_utilisation = plan.reservations.front().effective_per_gpu_hour() / plan.on_demand_per_gpu_hour;
+    } else if (!plan.reservations.empty() && on_demand_paid > 0) {
+        report.break_even_utilisation = plan.reservations.front().effective_per_gpu_hour() / on_demand_paid;
     }
     for (std::size_t i = 0; i < plan.spots.size(); ++i) {
         const PricedSpot& s = plan.spots[i];

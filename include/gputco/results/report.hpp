@@ -59,7 +59,9 @@ struct CostReport {
     double savings_fraction = 0;       ///< savings / baseline_total
     /// Utilisation above which the first committed tranche (reserved or owned GPU) pays off against
     /// on-demand: for a reservation, effective rate / on-demand rate; for an owned GPU, (hourly fixed
-    /// cost + idle power) / (on-demand rate − power above idle).
+    /// cost + idle power) / (on-demand rate − power above idle). The on-demand rate is the one paid:
+    /// after the region factor and plan discount, and for owned GPUs (which vouchers do not cover) after
+    /// the voucher factor.
     std::optional<double> break_even_utilisation;
     /// Months after which the cumulative cost stays at or below the baseline's (1-based; none if never).
     std::optional<int> break_even_month;
