@@ -1,10 +1,12 @@
 #pragma once
 // Everything gputco offers, in one include. The folders are the layers, data flowing down:
 // core → catalog → work → strategy → results → engines → optimise.
+#include "gputco/core/date.hpp"
 #include "gputco/core/error.hpp"
 #include "gputco/core/random.hpp"
 #include "gputco/core/time.hpp"
 #include "gputco/catalog/catalog.hpp"
+#include "gputco/catalog/currency.hpp"
 #include "gputco/catalog/price_schedule.hpp"
 #include "gputco/work/demand.hpp"
 #include "gputco/work/demand_futures.hpp"

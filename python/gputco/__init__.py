@@ -22,6 +22,10 @@ from ._core import (
     Offering,
     ReservedPrice,
     Source,
+    # money and exchange rates
+    ExchangeRate,
+    ExchangeRates,
+    Money,
     # checkpoint closed forms
     ExpectedSpotTime,
     Job,
@@ -110,6 +114,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Catalog", "GpuSpec", "Offering", "ReservedPrice", "Source", "catalog",
+    "ExchangeRate", "ExchangeRates", "Money",
     "ExpectedSpotTime", "Job", "expected_spot_time", "optimal_checkpoint_interval", "segment_count",
     "Poisson", "PriceDriven", "ProviderRules", "Trace", "Weibull", "advisor_bucket",
     "advisor_bucket_fraction", "alibaba_rules", "aws_rules", "gcp_preemptible_rules",

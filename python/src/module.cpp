@@ -7,6 +7,7 @@ PYBIND11_MODULE(_core, m) {
     using namespace gputco::python;
     register_errors(m);
     register_catalog(m);
+    register_currency(m);
     register_checkpoint(m);
     register_interruption(m);
     register_spot(m);

@@ -20,6 +20,7 @@ inline EvaluationOptions evaluation_options(const std::optional<Discounts>& disc
 
 void register_errors(py::module_& m);
 void register_catalog(py::module_& m);
+void register_currency(py::module_& m);
 void register_checkpoint(py::module_& m);
 void register_interruption(py::module_& m);
 void register_spot(py::module_& m);
