@@ -42,6 +42,7 @@ DemandProfile random_demand(Xoshiro256pp& engine, Horizon horizon) {
         case 0: break;
         case 1: demand = DemandProfile::compound_growth(uniform(engine, 1, 10), uniform(engine, 0, 1.5), horizon); break;
         case 2:
+            if (horizon.month_count() < 2) break;  // a second step needs a second month
             demand = DemandProfile::steps({{0, uniform(engine, 0, 8)}, {uniform_int(engine, 1, horizon.month_count() - 1),
                                                                          uniform(engine, 4, 16)}},
                                           horizon);
@@ -92,9 +93,8 @@ Mix random_mix(Xoshiro256pp& engine) {
             case 3:
                 if (!spot_taken) {
                     spot_taken = true;
-                    // availability 1: evaluate()'s hours without spot are under repair (they drop demand today)
-                    t.kind = SpotTranche{.price_per_gpu_hour = {}, .overhead = uniform(engine, 1, 1.5), .availability = 1.0,
-                                         .overhead_samples = {}};
+                    t.kind = SpotTranche{.price_per_gpu_hour = {}, .overhead = uniform(engine, 1, 1.5),
+                                         .availability = uniform(engine, 0, 1), .overhead_samples = {}};
                     break;
                 }
                 [[fallthrough]];
@@ -381,8 +381,8 @@ TEST_CASE("bad input names the field") {
     two_currencies.commitments.push_back(
         {.count = 1, .term_years = 1, .payment = Payment::all_upfront, .offering = euro});
     CHECK_THROWS_WITH_AS(evaluate_plan(two_currencies, futures, offering),
-                         "plan.commitments[1].offering.currency = \"EUR\": must be USD, the plan's currency (convert "
-                         "with Offering::converted at a dated rate)",
+                         "plan.commitments[1].offering.currency = \"EUR\": must be USD, the plan's currency, unless a "
+                         "dated exchange rate is given (PlanOptions::conversion)",
                          InvalidInput);
 
     Plan unpriced;
@@ -408,4 +408,28 @@ TEST_CASE("bad input names the field") {
     Mix two_spots{{{0.5, SpotTranche{}}, {0.5, SpotTranche{}}}, {}, Rounding::nearest};
     CHECK_THROWS_WITH_AS(plan_from_mix(two_spots, 4), "mix.tranches[1] = \"spot\": a plan takes one spot tranche",
                          InvalidInput);
+}
+
+TEST_CASE("a commitment in another currency is converted at the dated rate given, never silently") {
+    const Offering usd = test_offering();
+    Offering eur = test_offering();
+    eur.currency = "EUR";
+    eur.provider = "eurocloud";
+    eur.reserved = {{.term_years = 1, .payment = Payment::all_upfront, .upfront = 5000.0, .hourly = 0, .source = {"test", "2026-01"}}};
+    Plan plan;
+    plan.commitments.push_back({.count = 2, .term_years = 1, .payment = Payment::all_upfront, .offering = eur});
+    const auto futures = DemandFutures::from_profile(DemandProfile::constant(3, Horizon::years(1)));
+    PlanOptions options;
+    options.conversion = CurrencyConversion{
+        ExchangeRates({ExchangeRate{"EUR", "USD", 1.1, Date{2025, 12, 1}, {"test rate", "2025-12-01"}},
+                       ExchangeRate{"EUR", "USD", 1.3, Date{2026, 6, 1}, {"later test rate", "2026-06-01"}}}),
+        Date{2026, 1, 1}};
+    const PlanDistribution d = evaluate_plan(plan, futures, usd, {}, options);
+    // 2 GPUs × 5,000 EUR × 1.1 (the rate in force on 2026-01-01) = 11,000 USD; 1 GPU on demand
+    // 8,760 h × $2 = 17,520.
+    CHECK(d.total.mean == Approx(11000.0 + 17520.0));
+    REQUIRE(d.conversions.size() == 1);
+    CHECK(d.conversions[0].find("plan.commitments[0]: eurocloud/test-1/g1 converted to USD at 1.1") == 0);
+    options.conversion->date = Date{2025, 1, 1};  // before any rate
+    CHECK_THROWS_AS(evaluate_plan(plan, futures, usd, {}, options), InvalidInput);
 }

@@ -684,6 +684,7 @@ class PlanDistribution:
     mean_stranded_unused: float
     mean_stranded_above_market: float
     best_fraction: float
+    conversions: List[str]
     future_count: int
     def summary(self) -> dict: ...
     def to_frame(self) -> Any: ...
@@ -691,10 +692,13 @@ class PlanDistribution:
 
 def evaluate_plan(plan: Plan, futures: DemandFutures, offering: Offering, *, prices: Optional[PricePaths] = None,
                   discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0,
-                  threads: int = 0) -> PlanDistribution: ...
+                  threads: int = 0, exchange_rates: Optional[ExchangeRates] = None,
+                  rate_date: Optional[str] = None) -> PlanDistribution: ...
 def compare_plans(plans: Sequence[Plan], futures: DemandFutures, offering: Offering, *,
                   prices: Optional[PricePaths] = None, discounts: Optional[Discounts] = None,
-                  annual_discount_rate: float = 0.0, threads: int = 0) -> List[PlanDistribution]: ...
+                  annual_discount_rate: float = 0.0, threads: int = 0,
+                  exchange_rates: Optional[ExchangeRates] = None,
+                  rate_date: Optional[str] = None) -> List[PlanDistribution]: ...
 def hindsight_reservation_totals(futures: DemandFutures, offering: Offering, term_years: int, payment: str, *,
                                  prices: Optional[PricePaths] = None, discounts: Optional[Discounts] = None,
                                  annual_discount_rate: float = 0.0,

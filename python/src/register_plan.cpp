@@ -26,8 +26,15 @@ Renewal parse_commitment_renewal(std::string_view text) {
     fail("commitment.renewal", text, "must be \"renew\" or \"lapse\"");
 }
 
-PlanOptions plan_options(const std::optional<Discounts>& discounts, double annual_discount_rate, unsigned threads) {
+PlanOptions plan_options(const std::optional<Discounts>& discounts, double annual_discount_rate, unsigned threads,
+                         const std::optional<ExchangeRates>& exchange_rates = std::nullopt,
+                         const py::object& rate_date = py::none()) {
     PlanOptions options;
+    require(exchange_rates.has_value() == !rate_date.is_none(), "rate_date", std::string(py::str(rate_date)),
+            "give exchange_rates and rate_date together");
+    if (exchange_rates) {
+        options.conversion = CurrencyConversion{*exchange_rates, Date::parse(py::str(rate_date).cast<std::string>(), "rate_date")};
+    }
     if (discounts) options.discounts = *discounts;
     options.annual_discount_rate = annual_discount_rate;
     options.threads = threads;
@@ -257,6 +264,7 @@ void register_plan(py::module_& m) {
         .def_readonly("mean_stranded_unused", &PlanDistribution::mean_stranded_unused)
         .def_readonly("mean_stranded_above_market", &PlanDistribution::mean_stranded_above_market)
         .def_readonly("best_fraction", &PlanDistribution::best_fraction)
+        .def_readonly("conversions", &PlanDistribution::conversions)
         .def_property_readonly("future_count", [](const PlanDistribution& d) { return d.futures.size(); })
         .def("_future_columns",
              [](const PlanDistribution& d) {
@@ -291,25 +299,29 @@ void register_plan(py::module_& m) {
     m.def(
         "evaluate_plan",
         [](const Plan& plan, const DemandFutures& futures, const Offering& offering, const std::optional<PricePaths>& prices,
-           const std::optional<Discounts>& discounts, double annual_discount_rate, unsigned threads) {
-            const PlanOptions options = plan_options(discounts, annual_discount_rate, threads);
+           const std::optional<Discounts>& discounts, double annual_discount_rate, unsigned threads,
+           const std::optional<ExchangeRates>& exchange_rates, const py::object& rate_date) {
+            const PlanOptions options = plan_options(discounts, annual_discount_rate, threads, exchange_rates, rate_date);
             py::gil_scoped_release release;
             return evaluate_plan(plan, futures, offering, prices ? *prices : PricePaths{}, options);
         },
         py::arg("plan"), py::arg("futures"), py::arg("offering"), py::kw_only(), py::arg("prices") = py::none(),
         py::arg("discounts") = py::none(), py::arg("annual_discount_rate") = 0.0, py::arg("threads") = 0u,
+        py::arg("exchange_rates") = py::none(), py::arg("rate_date") = py::none(),
         "The distribution of a plan's cost over the futures (and price paths).");
     m.def(
         "compare_plans",
         [](const std::vector<Plan>& plans, const DemandFutures& futures, const Offering& offering,
            const std::optional<PricePaths>& prices, const std::optional<Discounts>& discounts,
-           double annual_discount_rate, unsigned threads) {
-            const PlanOptions options = plan_options(discounts, annual_discount_rate, threads);
+           double annual_discount_rate, unsigned threads, const std::optional<ExchangeRates>& exchange_rates,
+           const py::object& rate_date) {
+            const PlanOptions options = plan_options(discounts, annual_discount_rate, threads, exchange_rates, rate_date);
             py::gil_scoped_release release;
             return compare_plans(plans, futures, offering, prices ? *prices : PricePaths{}, options);
         },
         py::arg("plans"), py::arg("futures"), py::arg("offering"), py::kw_only(), py::arg("prices") = py::none(),
         py::arg("discounts") = py::none(), py::arg("annual_discount_rate") = 0.0, py::arg("threads") = 0u,
+        py::arg("exchange_rates") = py::none(), py::arg("rate_date") = py::none(),
         "Several plans over the same futures, with each future's regret against the cheapest of them.");
     m.def(
         "hindsight_reservation_totals",

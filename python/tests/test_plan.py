@@ -106,6 +106,11 @@ def test_bad_input_raises_value_error_naming_the_field(gputco, p4d, futures):
         gputco.evaluate_plan(plan, futures, usd)
     with pytest.raises(ValueError, match=r"^commitment\.unit = \"racks\": must be \"gpus\" or \"instances\"$"):
         gputco.Commitment(1, unit="racks")
+    # With a dated table the commitment is converted, and the result names the rate.
+    converted = gputco.evaluate_plan(plan, futures, usd, exchange_rates=gputco.ExchangeRates.builtin(),
+                                     rate_date="2025-01-01")
+    assert len(converted.conversions) == 1 and converted.conversions[0].startswith("plan.commitments[0]: ")
+    assert converted.total.mean > 0
 
 
 def test_linear_cost_mean_matches_mean_demand(gputco, catalog):

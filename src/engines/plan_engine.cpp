@@ -65,14 +65,23 @@ struct PricedPlan {
 };
 
 PricedCommitment price_commitment(const Commitment& c, std::size_t i, const Offering& plan_offering,
-                                  const Discounts& discounts, int horizon) {
+                                  const PlanOptions& options, int horizon, std::vector<std::string>& conversions) {
+    const Discounts& discounts = options.discounts;
     const std::string field = fmt::format("plan.commitments[{}]", i);
-    const Offering& offering = c.offering ? *c.offering : plan_offering;
+    Offering offering = c.offering ? *c.offering : plan_offering;
     if (c.offering) {
         offering.validate(field + ".offering");
-        require(offering.currency == plan_offering.currency, field + ".offering.currency", offering.currency,
-                fmt::format("must be {}, the plan's currency (convert with Offering::converted at a dated rate)",
-                            plan_offering.currency));
+        if (offering.currency != plan_offering.currency) {
+            require(options.conversion.has_value(), field + ".offering.currency", offering.currency,
+                    fmt::format("must be {}, the plan's currency, unless a dated exchange rate is given "
+                                "(PlanOptions::conversion)",
+                                plan_offering.currency));
+            const RateQuote quote =
+                options.conversion->rates.quote(offering.currency, plan_offering.currency, options.conversion->date);
+            conversions.push_back(fmt::format("{}: {} converted to {} at {:.6g} ({})", field, offering.key(),
+                                              plan_offering.currency, quote.rate, quote.describe()));
+            offering = options.conversion->rates.convert(offering, plan_offering.currency, options.conversion->date);
+        }
     }
     require_non_negative(field + ".count", c.count);
     require(c.term_years >= 1 && c.term_years <= 5, field + ".term_years", c.term_years, "must be in [1, 5]");
@@ -107,7 +116,9 @@ PricedCommitment price_commitment(const Commitment& c, std::size_t i, const Offe
     return priced;
 }
 
-PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOptions& options, int horizon) {
+PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOptions& options, int horizon,
+                      std::vector<std::string>* conversions = nullptr) {
+    std::vector<std::string> notes;
     offering.validate();
     options.discounts.validate();
     require(std::isfinite(options.annual_discount_rate) && options.annual_discount_rate > -1.0,
@@ -126,7 +137,7 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
         priced.owned.push_back(PricedOwned{o.gpus, o.month, o.terms});
     }
     for (std::size_t i = 0; i < plan.commitments.size(); ++i) {
-        priced.commitments.push_back(price_commitment(plan.commitments[i], i, offering, options.discounts, horizon));
+        priced.commitments.push_back(price_commitment(plan.commitments[i], i, offering, options, horizon, notes));
         priced.report_months = std::max(priced.report_months, priced.commitments.back().last_month(horizon));
     }
     if (plan.spot) {
@@ -147,6 +158,7 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
         spot.availability = require_fraction("plan.spot.availability", s.availability);
         priced.spot = spot;
     }
+    if (conversions) *conversions = std::move(notes);
     return priced;
 }
 
@@ -311,13 +323,13 @@ MonthlyBand band_of(int month, std::vector<double>& samples) {
 
 PlanDistribution evaluate_plan(const Plan& plan, const DemandFutures& futures, const Offering& offering,
                                const PricePaths& prices, const PlanOptions& options) {
-    const PricedPlan priced = price_plan(plan, offering, options, futures.month_count());
+    PlanDistribution result;
+    const PricedPlan priced = price_plan(plan, offering, options, futures.month_count(), &result.conversions);
     check_prices(prices, futures);
     const std::size_t n = futures.count();
     const auto months = std::size_t(priced.report_months);
     const std::size_t chunks = (n + futures_per_chunk - 1) / futures_per_chunk;
 
-    PlanDistribution result;
     result.plan = describe(plan);
     result.offering = offering.key();
     result.currency = offering.currency;

@@ -7,9 +7,11 @@
 //   const PricePaths prices = price_paths(price_model, Horizon::years(3), futures.count(), 7);
 //   const PlanDistribution d = evaluate_plan(ladder, futures, p4d, prices);
 //   fmt::print("P95 {:.0f}, CVaR95 {:.0f}\n", d.total.p95, d.total.cvar95);
+#include <optional>
 #include <vector>
 
 #include "gputco/catalog/catalog.hpp"
+#include "gputco/catalog/currency.hpp"
 #include "gputco/catalog/price_schedule.hpp"
 #include "gputco/results/plan_distribution.hpp"
 #include "gputco/strategy/plan.hpp"
@@ -18,17 +20,27 @@
 
 namespace gputco {
 
+/// How commitments priced in another currency are converted: every price of their offering at the
+/// rate of `rates` in force at `date` (fixed for the whole plan; a commitment bought in another
+/// currency is a contract in it, so the rate's later moves are not modelled).
+struct CurrencyConversion {
+    ExchangeRates rates;
+    Date date;
+};
+
 struct PlanOptions {
     Discounts discounts;              ///< as in evaluate(), applied per future
     double annual_discount_rate = 0;  ///< NPV rate per year, monthly factor (1 + r)^(1/12)
     unsigned threads = 0;             ///< 0 = all hardware threads; results do not depend on it
+    /// Needed when a commitment's offering prices in another currency than the plan's; never implied.
+    std::optional<CurrencyConversion> conversion;
 };
 
 /// The plan over every future. `prices` empty = list prices throughout; otherwise one column per
 /// future or one shared column, over the futures' horizon. Every demanded GPU-hour is served once:
 /// owned, commitments in order, spot (in a fraction `availability` of hours; otherwise on demand),
 /// then on demand. Throws InvalidInput naming the field (a start month outside the horizon, a
-/// commitment priced in another currency, ...).
+/// commitment priced in another currency without `options.conversion`, ...).
 PlanDistribution evaluate_plan(const Plan& plan, const DemandFutures& futures, const Offering& offering,
                                const PricePaths& prices = {}, const PlanOptions& options = {});
 

@@ -66,6 +66,8 @@ struct PlanDistribution {
     double mean_stranded_above_market = 0;
     /// Fraction of futures where this plan was the cheapest compared (compare_plans; ties count for each).
     double best_fraction = 0;
+    /// Currency conversions applied (one line per converted commitment, naming the rate and its source).
+    std::vector<std::string> conversions;
 };
 
 }  // namespace gputco
