@@ -354,6 +354,23 @@ TEST_CASE("spot without capacity falls to on-demand: every demanded GPU-hour is 
     CHECK(m.total == Approx(2044 * 0.8 + 876 * 2.0));
 }
 
+TEST_CASE("spot periods change overhead and availability from their month on") {
+    Plan plan;
+    plan.spot = SpotShare{.gpus = 4, .price_per_gpu_hour = {}, .overhead = 1.0, .availability = 1.0,
+                          .periods = {{.first_month = 2, .overhead = 1.5, .availability = 0.5}}};
+    const PlanDistribution d = evaluate_plan(plan, DemandFutures::from_profile(DemandProfile::constant(4, Horizon::months(3))),
+                                             test_offering());
+    // Months 0-1: 2,920 GPU-h on spot at $0.80 = 2,336. Month 2: half on spot billed × 1.5,
+    // 1,460 × 0.8 × 1.5 = 1,752, half on demand 1,460 × $2 = 2,920.
+    CHECK(d.mean_months[1].total == Approx(2336.0));
+    CHECK(d.mean_months[2].total == Approx(1752.0 + 2920.0));
+    plan.spot->periods.push_back({.first_month = 2, .overhead = 1.0, .availability = 1.0});
+    CHECK_THROWS_WITH_AS(evaluate_plan(plan, DemandFutures::from_profile(DemandProfile::constant(4, Horizon::months(3))),
+                                       test_offering()),
+                         "plan.spot.periods[1].first_month = 2: must be in (2, 3) (after the previous period, inside the horizon)",
+                         InvalidInput);
+}
+
 TEST_CASE("distributions: mean, standard error, type-7 quantiles and CVaR95 by hand") {
     std::vector<double> samples;
     for (int i = 100; i >= 1; --i) samples.push_back(i);

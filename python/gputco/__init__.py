@@ -96,6 +96,7 @@ from ._core import (
     PriceChange,
     PriceModel,
     PricePaths,
+    SpotPeriod,
     SpotShare,
     aws_june_2025_price_cut,
     compare_plans,
@@ -127,7 +128,7 @@ __all__ = [
     "SpotTranche", "Tranche", "describe", "evaluate", "spot_tranche",
     "ReservationAdvice", "optimal_reservation",
     "Commitment", "DemandEvent", "DemandFutures", "DemandModel", "Distribution", "GenerationLaunch",
-    "OwnedPurchase", "Plan", "PlanDistribution", "PriceChange", "PriceModel", "PricePaths", "SpotShare",
+    "OwnedPurchase", "Plan", "PlanDistribution", "PriceChange", "PriceModel", "PricePaths", "SpotPeriod", "SpotShare",
     "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",
     "expected_level", "hindsight_reservation_totals", "price_paths",
 ]

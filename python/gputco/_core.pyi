@@ -570,13 +570,20 @@ class OwnedPurchase:
     terms: Owned
     def __init__(self, gpus: float, *, month: int = 0, terms: Owned) -> None: ...
 
+class SpotPeriod:
+    first_month: int
+    overhead: float
+    availability: float
+    def __init__(self, *, first_month: int, overhead: float = 1.0, availability: float = 1.0) -> None: ...
+
 class SpotShare:
+    periods: List[SpotPeriod]
     gpus: float
     price_per_gpu_hour: Optional[float]
     overhead: float
     availability: float
     def __init__(self, gpus: float, *, price_per_gpu_hour: Optional[float] = None, overhead: float = 1.0,
-                 availability: float = 1.0) -> None: ...
+                 availability: float = 1.0, periods: Sequence[SpotPeriod] = ...) -> None: ...
 
 class Plan:
     name: str

@@ -106,14 +106,25 @@ void register_plan(py::module_& m) {
         .def_readonly("month", &OwnedPurchase::month)
         .def_readonly("terms", &OwnedPurchase::terms);
 
+    py::class_<SpotPeriod>(m, "SpotPeriod", "From `first_month` on, spot overhead and availability change.")
+        .def(py::init([](int first_month, double overhead, double availability) {
+                 return SpotPeriod{first_month, overhead, availability};
+             }),
+             py::kw_only(), py::arg("first_month"), py::arg("overhead") = 1.0, py::arg("availability") = 1.0)
+        .def_readonly("first_month", &SpotPeriod::first_month)
+        .def_readonly("overhead", &SpotPeriod::overhead)
+        .def_readonly("availability", &SpotPeriod::availability);
+
     py::class_<SpotShare>(m, "SpotShare",
                           "Spot capacity of `gpus` GPUs: `overhead` billed hours per useful hour, there in a "
                           "fraction `availability` of hours (the rest runs on demand).")
-        .def(py::init([](double gpus, std::optional<double> price, double overhead, double availability) {
-                 return SpotShare{gpus, price, overhead, availability};
+        .def(py::init([](double gpus, std::optional<double> price, double overhead, double availability,
+                         std::vector<SpotPeriod> periods) {
+                 return SpotShare{gpus, price, overhead, availability, std::move(periods)};
              }),
              py::arg("gpus"), py::kw_only(), py::arg("price_per_gpu_hour") = py::none(), py::arg("overhead") = 1.0,
-             py::arg("availability") = 1.0)
+             py::arg("availability") = 1.0, py::arg("periods") = std::vector<SpotPeriod>{})
+        .def_readonly("periods", &SpotShare::periods)
         .def_readonly("gpus", &SpotShare::gpus)
         .def_readonly("price_per_gpu_hour", &SpotShare::price_per_gpu_hour)
         .def_readonly("overhead", &SpotShare::overhead)

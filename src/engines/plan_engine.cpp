@@ -51,8 +51,8 @@ struct PricedOwned {
 struct PricedSpot {
     double gpus = 0;
     double price_per_gpu_hour = 0;
-    double overhead = 1;
-    double availability = 1;
+    std::vector<double> overhead;      ///< per month of the horizon
+    std::vector<double> availability;  ///< per month of the horizon
 };
 
 struct PricedPlan {
@@ -152,11 +152,25 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
             fail("plan.spot.price_per_gpu_hour", "none",
                  fmt::format("offering {} lists no spot price; set plan.spot.price_per_gpu_hour", offering.key()));
         }
-        require(std::isfinite(s.overhead) && s.overhead >= 1.0, "plan.spot.overhead", s.overhead,
-                "must be finite and >= 1 (billed per useful hour)");
-        spot.overhead = s.overhead;
-        spot.availability = require_fraction("plan.spot.availability", s.availability);
-        priced.spot = spot;
+        const auto check = [](const std::string& field, double overhead, double availability) {
+            require(std::isfinite(overhead) && overhead >= 1.0, field + ".overhead", overhead,
+                    "must be finite and >= 1 (billed per useful hour)");
+            require_fraction(field + ".availability", availability);
+        };
+        check("plan.spot", s.overhead, s.availability);
+        spot.overhead.assign(std::size_t(horizon), s.overhead);
+        spot.availability.assign(std::size_t(horizon), s.availability);
+        for (std::size_t i = 0; i < s.periods.size(); ++i) {
+            const SpotPeriod& p = s.periods[i];
+            const std::string field = fmt::format("plan.spot.periods[{}]", i);
+            const int after = i == 0 ? -1 : s.periods[i - 1].first_month;
+            require(p.first_month > after && p.first_month < horizon, field + ".first_month", p.first_month,
+                    fmt::format("must be in ({}, {}) (after the previous period, inside the horizon)", after, horizon));
+            check(field, p.overhead, p.availability);
+            std::fill(spot.overhead.begin() + p.first_month, spot.overhead.end(), p.overhead);
+            std::fill(spot.availability.begin() + p.first_month, spot.availability.end(), p.availability);
+        }
+        priced.spot = std::move(spot);
     }
     if (conversions) *conversions = std::move(notes);
     return priced;
@@ -234,9 +248,10 @@ FutureOutcome run_future(const PricedPlan& plan, const DemandFutures& futures, c
         if (plan.spot && in_horizon) {
             // Spot capacity is there in a fraction `availability` of hours; otherwise on-demand serves.
             const PricedSpot& s = *plan.spot;
-            spot_served = s.availability * (served_up_to(capacity + s.gpus) - served);
+            const auto month = std::size_t(m);
+            spot_served = s.availability[month] * (served_up_to(capacity + s.gpus) - served);
             flow.spot_gpu_hours = spot_served;
-            flow.spot = spot_served * s.price_per_gpu_hour * factor(prices.spot, m) * s.overhead;
+            flow.spot = spot_served * s.price_per_gpu_hour * factor(prices.spot, m) * s.overhead[month];
         }
         flow.on_demand_gpu_hours = std::max(0.0, demand - served - spot_served);
         flow.on_demand = flow.on_demand_gpu_hours * on_demand_price;

@@ -44,7 +44,7 @@ Plan plan_from_mix(const Mix& mix, double default_fleet_gpus) {
             plan.owned.push_back(OwnedPurchase{gpus, 0, *owned});
         } else if (const auto* spot = std::get_if<SpotTranche>(&tranche.kind)) {
             require(!plan.spot, fmt::format("mix.tranches[{}]", i), "spot", "a plan takes one spot tranche");
-            plan.spot = SpotShare{gpus, spot->price_per_gpu_hour, spot->overhead, spot->availability};
+            plan.spot = SpotShare{gpus, spot->price_per_gpu_hour, spot->overhead, spot->availability, {}};
         }
     }
     return plan;

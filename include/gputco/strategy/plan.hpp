@@ -48,14 +48,24 @@ struct OwnedPurchase {
     Owned terms;
 };
 
+/// From `first_month` on (until the next period), spot runs with these interruption figures, e.g.
+/// from simulate_spot under that period's interruption rate.
+struct SpotPeriod {
+    int first_month = 0;
+    double overhead = 1.0;
+    double availability = 1.0;
+};
+
 /// Spot capacity of `gpus` GPUs; each useful GPU-hour bills `overhead` GPU-hours (from
 /// simulate_spot, see spot_tranche()); in a fraction 1 − availability of hours there is none and the
-/// demand it would have served runs on demand.
+/// demand it would have served runs on demand. `periods` (increasing first months) change overhead and
+/// availability over time; the spot price moves with the price model's spot factor.
 struct SpotShare {
     double gpus = 0;
     std::optional<double> price_per_gpu_hour;  ///< default: the offering's spot price; either way × the price model's spot factor
     double overhead = 1.0;
     double availability = 1.0;
+    std::vector<SpotPeriod> periods;
 };
 
 /// Each hour demand is served by owned GPUs first, then the commitments in order, then spot, then on
