@@ -133,3 +133,13 @@ def test_fan_plot(gputco, p4d, futures):
     assert len(ax.get_lines()) == 2
     assert len(ax.collections) == 2
     assert "2,000 futures" in ax.get_title()
+
+
+def test_spot_periods(gputco, catalog):
+    offering = catalog.offering("aws", "p4d.24xlarge", "us-east-1")
+    demand = gputco.DemandFutures.from_profile(gputco.DemandProfile.constant(8, gputco.Horizon.months(2)))
+    share = gputco.SpotShare(8, price_per_gpu_hour=1.0, periods=[gputco.SpotPeriod(first_month=1, overhead=2.0)])
+    result = gputco.evaluate_plan(gputco.Plan(spot=share), demand, offering)
+    # month 0: 8 x 730 h x $1; month 1: the same billed twice over
+    assert result.mean_months[0].total == pytest.approx(5840.0)
+    assert result.mean_months[1].total == pytest.approx(11680.0)
