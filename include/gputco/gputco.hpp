@@ -19,6 +19,8 @@
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/cost.hpp"
 #include "gputco/engines/deadline.hpp"
+#include "gputco/engines/deadline_regions.hpp"
+#include "gputco/engines/deadline_sweep.hpp"
 #include "gputco/engines/interruption.hpp"
 #include "gputco/engines/plan_engine.hpp"
 #include "gputco/engines/spot.hpp"
