@@ -34,7 +34,7 @@ def test_plan_without_uncertainty_equals_evaluate_to_the_cent(gputco, catalog, g
     demand = gputco.DemandProfile.constant(gpus, gputco.Horizon.months(months))
     mix = gputco.Mix([(reserved_fraction, gputco.Reserved(term_years=term, payment=payment)),
                       (1.0 - reserved_fraction, gputco.OnDemand())])
-    report = gputco.evaluate(mix, demand, p4d, annual_discount_rate=rate)
+    report = gputco.evaluate(mix, demand, p4d, annual_discount_rate=rate, units="gpus")
     plan = gputco.Plan.from_mix(mix, demand.peak_gpus())
     result = gputco.evaluate_plan(plan, gputco.DemandFutures.from_profile(demand), p4d, annual_discount_rate=rate)
     assert abs(result.total.mean - report.total) < 0.005
