@@ -16,5 +16,6 @@ PYBIND11_MODULE(_core, m) {
     register_strategy(m);
     register_cost(m);
     register_optimise(m);
+    register_work(m);
     register_plan(m);
 }

@@ -37,6 +37,7 @@ void register_demand(py::module_& m);
 void register_strategy(py::module_& m);
 void register_cost(py::module_& m);
 void register_optimise(py::module_& m);
+void register_work(py::module_& m);
 void register_plan(py::module_& m);
 
 }  // namespace gputco::python
