@@ -130,6 +130,28 @@ from ._core import (
     scaling_curve,
     throughput_at,
     training_memory_gb,
+    # plans over time under uncertain demand and prices
+    Commitment,
+    DemandEvent,
+    DemandFutures,
+    DemandModel,
+    Distribution,
+    GenerationLaunch,
+    OwnedPurchase,
+    Plan,
+    PlanDistribution,
+    PriceChange,
+    PriceModel,
+    PricePaths,
+    SpotPeriod,
+    SpotShare,
+    aws_june_2025_price_cut,
+    compare_plans,
+    distribution_of,
+    evaluate_plan,
+    expected_level,
+    hindsight_reservation_totals,
+    price_paths,
 )
 from ._catalog import catalog
 from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
@@ -137,6 +159,7 @@ from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame 
 from . import _deadline as _deadline  # noqa: F401  (adds SpotAvailability.from_json, WindowSweep.summary / to_frame)
 from ._work import cheapest_within, rank_offerings, rank_offerings_raw, seed_audit, throughput_frame
 from ._spot import simulate_spot
+from ._plan import compare_frame  # (importing _plan adds PlanDistribution.summary / to_frame / monthly_bands)
 
 from ._core import __version__  # written once, in CMakeLists.txt
 
@@ -165,4 +188,8 @@ __all__ = [
     "Workload", "audit_seed_work_claims", "benchmark_gpus", "cheapest_within", "gpu_matches", "match_gpu",
     "model_unit", "rank_offerings", "rank_offerings_raw", "scaling_curve", "seed_audit", "throughput_at",
     "throughput_frame", "training_memory_gb",
+    "Commitment", "DemandEvent", "DemandFutures", "DemandModel", "Distribution", "GenerationLaunch",
+    "OwnedPurchase", "Plan", "PlanDistribution", "PriceChange", "PriceModel", "PricePaths", "SpotPeriod", "SpotShare",
+    "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",
+    "expected_level", "hindsight_reservation_totals", "price_paths",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime
 
 from os import PathLike
-from typing import Iterable, Literal, Optional, Sequence, Union, overload
+from typing import Any, Iterable, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -828,3 +828,163 @@ class WorkAuditRow:
     reason: str
 
 def audit_seed_work_claims(catalog: Catalog, throughput: ThroughputTable) -> list[WorkAuditRow]: ...
+# plans over time under uncertain demand and prices
+class Commitment:
+    count: float
+    unit: str
+    term_years: int
+    payment: str
+    start_month: int
+    renewal: str
+    discount: Optional[float]
+    offering: Optional[Offering]
+    def __init__(self, count: float, *, unit: str = "gpus", term_years: int = 1, payment: str = "no_upfront",
+                 start_month: int = 0, renewal: str = "lapse", discount: Optional[float] = None,
+                 offering: Optional[Offering] = None) -> None: ...
+
+class OwnedPurchase:
+    gpus: float
+    month: int
+    terms: Owned
+    def __init__(self, gpus: float, *, month: int = 0, terms: Owned) -> None: ...
+
+class SpotPeriod:
+    first_month: int
+    overhead: float
+    availability: float
+    def __init__(self, *, first_month: int, overhead: float = 1.0, availability: float = 1.0) -> None: ...
+
+class SpotShare:
+    periods: List[SpotPeriod]
+    gpus: float
+    price_per_gpu_hour: Optional[float]
+    overhead: float
+    availability: float
+    def __init__(self, gpus: float, *, price_per_gpu_hour: Optional[float] = None, overhead: float = 1.0,
+                 availability: float = 1.0, periods: Sequence[SpotPeriod] = ...) -> None: ...
+
+class Plan:
+    name: str
+    commitments: List[Commitment]
+    owned: List[OwnedPurchase]
+    spot: Optional[SpotShare]
+    def __init__(self, commitments: Sequence[Commitment] = ..., *, owned: Sequence[OwnedPurchase] = ...,
+                 spot: Optional[SpotShare] = None, name: str = "") -> None: ...
+    @staticmethod
+    def from_mix(mix: Mix, fleet_gpus: float) -> Plan: ...
+
+class DemandEvent:
+    gpus: float
+    probability: float
+    first_month: int
+    last_month: int
+    def __init__(self, *, gpus: float, probability: float, first_month: int, last_month: int) -> None: ...
+
+class DemandModel:
+    base_gpus: float
+    monthly_log_growth: float
+    monthly_log_volatility: float
+    events: List[DemandEvent]
+    seasonality: List[float]
+    hour_of_week: List[float]
+    history_monthly_gpus: List[float]
+    def __init__(self, base_gpus: float, *, monthly_log_growth: float = 0.0, monthly_log_volatility: float = 0.0,
+                 events: Sequence[DemandEvent] = ..., seasonality: Sequence[float] = ...,
+                 hour_of_week: Sequence[float] = ..., history_monthly_gpus: Sequence[float] = ...) -> None: ...
+    @staticmethod
+    def from_history(history: DemandProfile) -> DemandModel: ...
+
+def expected_level(model: DemandModel, month: int) -> float: ...
+
+class DemandFutures:
+    count: int
+    horizon: Horizon
+    levels: np.ndarray
+    @staticmethod
+    def generate(model: DemandModel, horizon: Horizon, futures: int, seed: int) -> DemandFutures: ...
+    @staticmethod
+    def from_profile(profile: DemandProfile) -> DemandFutures: ...
+    @staticmethod
+    def from_profiles(profiles: Sequence[DemandProfile]) -> DemandFutures: ...
+    def gpu_hours(self, future: int, month: int) -> float: ...
+    def profile(self, future: int) -> DemandProfile: ...
+
+class PriceChange:
+    date: str
+    on_demand_factor: float
+    spot_factor: float
+    reserved_factor: float
+    source: str
+    def __init__(self, date: str, *, on_demand_factor: float = 1.0, spot_factor: float = 1.0,
+                 reserved_factor: float = 1.0, source: str = "") -> None: ...
+
+class GenerationLaunch:
+    probability: float
+    first_month: int
+    last_month: int
+    def __init__(self, *, probability: float, first_month: int, last_month: int, on_demand_factor: float = 1.0,
+                 spot_factor: float = 1.0, reserved_factor: float = 1.0) -> None: ...
+
+class PriceModel:
+    start: str
+    changes: List[PriceChange]
+    launches: List[GenerationLaunch]
+    def __init__(self, *, start: str = "", changes: Sequence[PriceChange] = ...,
+                 launches: Sequence[GenerationLaunch] = ...) -> None: ...
+
+class PricePaths:
+    on_demand: np.ndarray
+    spot: np.ndarray
+    reserved: np.ndarray
+    launch_month: np.ndarray
+
+def price_paths(model: PriceModel, horizon: Horizon, futures: int, seed: int) -> PricePaths: ...
+def aws_june_2025_price_cut(offering: Offering) -> PriceChange: ...
+
+class Distribution:
+    mean: float
+    standard_error: float
+    p5: float
+    p50: float
+    p95: float
+    cvar95: float
+    min: float
+    max: float
+    def _asdict(self) -> dict: ...
+
+def distribution_of(samples: Sequence[float]) -> Distribution: ...
+
+class PlanDistribution:
+    plan: str
+    offering: str
+    currency: str
+    horizon_months: int
+    annual_discount_rate: float
+    total: Distribution
+    npv: Distribution
+    regret: Distribution
+    mean_months: List[MonthlyCashFlow]
+    mean_committed_spend: float
+    committed_utilisation: float
+    mean_stranded_unused: float
+    mean_stranded_above_market: float
+    best_fraction: float
+    conversions: List[str]
+    future_count: int
+    def summary(self) -> dict: ...
+    def to_frame(self) -> Any: ...
+    def monthly_bands(self) -> Any: ...
+
+def evaluate_plan(plan: Plan, futures: DemandFutures, offering: Offering, *, prices: Optional[PricePaths] = None,
+                  discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0,
+                  threads: int = 0, exchange_rates: Optional[ExchangeRates] = None,
+                  rate_date: Optional[str] = None) -> PlanDistribution: ...
+def compare_plans(plans: Sequence[Plan], futures: DemandFutures, offering: Offering, *,
+                  prices: Optional[PricePaths] = None, discounts: Optional[Discounts] = None,
+                  annual_discount_rate: float = 0.0, threads: int = 0,
+                  exchange_rates: Optional[ExchangeRates] = None,
+                  rate_date: Optional[str] = None) -> List[PlanDistribution]: ...
+def hindsight_reservation_totals(futures: DemandFutures, offering: Offering, term_years: int, payment: str, *,
+                                 prices: Optional[PricePaths] = None, discounts: Optional[Discounts] = None,
+                                 annual_discount_rate: float = 0.0,
+                                 threads: int = 0) -> Tuple[np.ndarray, np.ndarray]: ...

@@ -11,7 +11,7 @@ from ._core import DeadlineJob, DeadlineResult, MultiRegionResult, CostReport, D
 from ._spot import SAMPLE_COLUMNS
 
 __all__ = ["plot_cumulative_cost", "plot_spot_distribution", "plot_savings_vs_utilisation",
-           "plot_deadline_decisions", "plot_cost_vs_time"]
+           "plot_deadline_decisions", "plot_cost_vs_time", "plot_cost_fan"]
 
 
 def _axes(ax):
@@ -124,6 +124,37 @@ def plot_savings_vs_utilisation(
     ax.set_title(f"Savings vs utilisation: {offering.key}")
     ax.grid(True, alpha=0.3)
     ax.legend()
+    return ax
+
+
+def plot_cost_fan(results, ax=None):
+    """Fan plot of cumulative cost over the futures: for each plan (a PlanDistribution, a list of
+    them, or a dict of labels to them) the P5-P95 band of the cumulative cost by month, filled, and
+    its median as a line."""
+    ax = _axes(ax)
+    if isinstance(results, dict):
+        pairs = list(results.items())
+    elif hasattr(results, "monthly_bands"):
+        pairs = [(None, results)]
+    else:
+        pairs = [(None, r) for r in results]
+    currencies = set()
+    for label, result in pairs:
+        bands = result.monthly_bands()
+        currencies.add(result.currency)
+        months = np.concatenate([[0], bands.index.to_numpy() + 1])
+        low = np.concatenate([[0.0], bands["cumulative_p5"].to_numpy()])
+        median = np.concatenate([[0.0], bands["cumulative_p50"].to_numpy()])
+        high = np.concatenate([[0.0], bands["cumulative_p95"].to_numpy()])
+        (line,) = ax.plot(months, median, label=f"{label or result.plan} (P50; P5-P95 shaded)")
+        ax.fill_between(months, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
+    ax.set_xlabel("month")
+    ax.set_ylabel(f"cumulative cost ({'/'.join(sorted(currencies))})")
+    futures = {r.future_count for _, r in pairs}
+    ax.set_title(f"Cumulative cost over {'/'.join(f'{n:,}' for n in sorted(futures))} futures")
+    ax.grid(True, alpha=0.3)
+    if pairs:
+        ax.legend()
     return ax
 
 

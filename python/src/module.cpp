@@ -19,4 +19,5 @@ PYBIND11_MODULE(_core, m) {
     register_cost(m);
     register_optimise(m);
     register_work(m);
+    register_plan(m);
 }

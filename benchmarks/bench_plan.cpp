@@ -1,0 +1,118 @@
+// Speed of the plan engine: one evaluate_plan() of a ladder (3-year base, 1-year layer at month 9,
+// a spot share, on-demand above) over F demand futures × M months, beside references measured in
+// the same run on the same data:
+//   levels pass   one plain pass over the futures' monthly levels (the data the engine reads),
+//                 summing level × the month's shape total: the least any engine must do;
+//   hourly pass   one pass over the same futures as hourly profiles, Σ min(demand, capacity) for
+//                 the ladder's one capacity (what an hour-by-hour engine does per tier), measured
+//                 on 100 futures and scaled to F.
+// Prints milliseconds (best of several rounds) and ratios; `--threads N` (default 1).
+//
+//   build/benchmarks/bench_plan [--threads N]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include <gputco/gputco.hpp>
+
+using namespace gputco;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+template <class F>
+double best_milliseconds(F&& call, int rounds) {
+    double best = 1e300;
+    for (int r = 0; r < rounds; ++r) {
+        const auto start = Clock::now();
+        call();
+        const std::chrono::duration<double, std::milli> elapsed = Clock::now() - start;
+        best = std::min(best, elapsed.count());
+    }
+    return best;
+}
+
+volatile double sink = 0;
+
+DemandModel model() {
+    DemandModel m;
+    m.base_gpus = 8;
+    m.monthly_log_volatility = 0.05;
+    m.events.push_back({.gpus = 8, .probability = 0.6, .first_month = 0, .last_month = 11});
+    m.hour_of_week.assign(168, 1.0);
+    for (std::size_t h = 0; h < 168; ++h) m.hour_of_week[h] = h % 24 < 8 ? 0.6 : 1.0;
+    return m;
+}
+
+Plan ladder() {
+    Plan p;
+    p.commitments.push_back({.count = 8, .term_years = 3, .payment = Payment::all_upfront});
+    p.commitments.push_back({.count = 8, .term_years = 1, .payment = Payment::all_upfront, .start_month = 9});
+    p.spot = SpotShare{.gpus = 4, .price_per_gpu_hour = {}, .overhead = 1.15, .availability = 0.9};
+    return p;
+}
+
+struct Row {
+    std::size_t futures;
+    int months;
+    double engine_ms, levels_ms, hourly_ms;
+};
+
+Row measure(std::size_t futures, int months, unsigned threads, int rounds) {
+    const Offering& p4d = Catalog::builtin().offering("aws", "p4d.24xlarge", "us-east-1");
+    const Horizon horizon = Horizon::months(months);
+    const DemandFutures demand = DemandFutures::generate(model(), horizon, futures, 42);
+    const Plan plan = ladder();
+    PlanOptions options;
+    options.threads = threads;
+    const double engine = best_milliseconds([&] { sink = evaluate_plan(plan, demand, p4d, {}, options).total.mean; }, rounds);
+    const double levels = best_milliseconds(
+        [&] {
+            double total = 0;
+            for (std::size_t f = 0; f < demand.count(); ++f) {
+                for (int m = 0; m < months; ++m) total += demand.level(f, m) * demand.shape(f, m).total();
+            }
+            sink = total;
+        },
+        rounds);
+    const std::size_t hourly_futures = std::min<std::size_t>(futures, 100);
+    std::vector<DemandProfile> profiles;
+    for (std::size_t f = 0; f < hourly_futures; ++f) profiles.push_back(demand.profile(f));
+    const double hourly = best_milliseconds(
+                              [&] {
+                                  double total = 0;
+                                  for (const DemandProfile& p : profiles) {
+                                      const auto& hours = p.gpus_per_hour();
+                                      for (Eigen::Index h = 0; h < hours.size(); ++h) total += std::min(hours[h], 8.0);
+                                  }
+                                  sink = total;
+                              },
+                              rounds) *
+                          double(futures) / double(hourly_futures);
+    return {futures, months, engine, levels, hourly};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    unsigned threads = 1;
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (std::strcmp(argv[i], "--threads") == 0) threads = unsigned(std::stoul(argv[i + 1]));
+    }
+    fmt::print("plan engine, ladder + spot + on-demand, {} thread(s); best of 5 rounds\n", threads);
+    fmt::print("{:>8} {:>7} {:>11} {:>14} {:>9} {:>15} {:>11} {:>13}\n", "futures", "months", "engine ms",
+               "ns/future-month", "levels ms", "engine/levels", "hourly ms", "hourly/engine");
+    const std::pair<std::size_t, int> cases[] = {{1000, 36}, {10000, 12}, {10000, 36}, {10000, 60}, {100000, 36}};
+    for (const auto& [futures, months] : cases) {
+        const Row r = measure(futures, months, threads, 5);
+        fmt::print("{:>8} {:>7} {:>11.2f} {:>14.1f} {:>9.3f} {:>15.0f} {:>11.1f} {:>13.0f}\n", r.futures, r.months,
+                   r.engine_ms, r.engine_ms * 1e6 / double(r.futures) / r.months, r.levels_ms, r.engine_ms / r.levels_ms,
+                   r.hourly_ms, r.hourly_ms / r.engine_ms);
+    }
+    return 0;
+}

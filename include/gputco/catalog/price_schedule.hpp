@@ -1,0 +1,82 @@
+#pragma once
+// Prices over time. An offering's list prices hold at the plan's first month; a PriceModel scales
+// them month by month: scheduled, dated changes (AWS's June 2025 P4/P5 cut) and uncertain launches of
+// a new GPU generation that lower the older GPUs' prices. A commitment keeps the reservation price of
+// the month it was bought (the factor of its start month), so a cut leaves earlier reservations at
+// their price.
+//
+//   PriceModel prices;
+//   prices.start = "2025-01";
+//   prices.changes.push_back(aws_june_2025_price_cut(catalog.offering("aws", "p4d.24xlarge")));
+//   prices.launches.push_back({.probability = 0.5, .first_month = 12, .last_month = 24,
+//                              .on_demand_factor = 0.8, .spot_factor = 0.7, .reserved_factor = 0.8});
+//   const PricePaths paths = price_paths(prices, Horizon::years(3), 10'000, 42);
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "gputco/catalog/catalog.hpp"
+#include "gputco/core/time.hpp"
+
+namespace gputco {
+
+/// From `date` ("YYYY-MM", the first of that month) on, prices are the list prices times these
+/// factors (not compounded with earlier changes: each change states the level against the list).
+struct PriceChange {
+    std::string date;
+    double on_demand_factor = 1;
+    double spot_factor = 1;
+    double reserved_factor = 1;  ///< applies to commitments bought from `date` on
+    std::string source;
+};
+
+/// A new GPU generation that, with `probability`, launches in a month drawn uniformly from
+/// [first_month, last_month] (0-based plan months) and from then on multiplies the older GPUs' prices
+/// by these factors (on top of the scheduled level).
+struct GenerationLaunch {
+    double probability = 0;
+    int first_month = 0;
+    int last_month = 0;
+    double on_demand_factor = 1;
+    double spot_factor = 1;
+    double reserved_factor = 1;
+};
+
+/// Prices over the plan's months: `start` names month 0 ("YYYY-MM"), needed when changes are dated.
+struct PriceModel {
+    std::string start;
+    std::vector<PriceChange> changes;
+    std::vector<GenerationLaunch> launches;
+};
+
+/// Price factors per month (rows) and future (columns; one column when every future shares them).
+struct PricePaths {
+    Eigen::ArrayXXd on_demand;
+    Eigen::ArrayXXd spot;
+    Eigen::ArrayXXd reserved;
+    /// Month each future's launches happened, −1 if not (launches × futures), for reports and tests.
+    Eigen::ArrayXXi launch_month;
+    bool empty() const { return on_demand.size() == 0; }
+    /// The column of future f (the shared one when there is only one).
+    Eigen::Index column(std::size_t future) const { return on_demand.cols() == 1 ? 0 : Eigen::Index(future); }
+};
+
+/// 0-based plan month of `date` ("YYYY-MM") when month 0 is `start`; throws InvalidInput naming `field`.
+int month_index(std::string_view start, std::string_view date, std::string_view field);
+
+/// The factors of `model` over `horizon` for `futures` futures; launches drawn from a stream that
+/// depends only on (seed, future), so the paths are the same for any thread count and any plan.
+/// Throws InvalidInput naming the field (probability outside [0, 1], months outside the horizon, a
+/// factor not finite and > 0, a dated change without `start`).
+PricePaths price_paths(const PriceModel& model, Horizon horizon, std::size_t futures, std::uint64_t seed);
+
+/// AWS's June 2025 price cut for P4d and P5 (p4d.24xlarge $32.77 → $21.96/h, p5.48xlarge $98.32 →
+/// $55.04/h on demand) as a dated change of `offering` (one of those two, us-east-1), read from the
+/// built-in catalog's rows before and after the cut. AWS cut Savings Plan prices too; lacking the
+/// figures, reservations bought from the cut on take the on-demand ratio (an assumption the source
+/// names). Spot prices are left alone (they are a market, not a list).
+PriceChange aws_june_2025_price_cut(const Offering& offering);
+
+}  // namespace gputco

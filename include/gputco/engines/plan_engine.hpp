@@ -1,0 +1,63 @@
+#pragma once
+// The plan engine: a plan (commitments bought at given months, owned hardware, spot, on-demand) over
+// many demand futures and price paths in, the distribution of its cost out. With one future and
+// constant prices it gives the cash flows of evaluate() with Units::gpus to the cent (tested over
+// random mixes): on-demand and spot are paid per GPU-hour, not per whole instance.
+//
+//   const DemandFutures futures = DemandFutures::generate(model, Horizon::years(3), 10'000, 42);
+//   const PricePaths prices = price_paths(price_model, Horizon::years(3), futures.count(), 7);
+//   const PlanDistribution d = evaluate_plan(ladder, futures, p4d, prices);
+//   fmt::print("P95 {:.0f}, CVaR95 {:.0f}\n", d.total.p95, d.total.cvar95);
+#include <optional>
+#include <vector>
+
+#include "gputco/catalog/catalog.hpp"
+#include "gputco/catalog/currency.hpp"
+#include "gputco/catalog/price_schedule.hpp"
+#include "gputco/results/plan_distribution.hpp"
+#include "gputco/strategy/plan.hpp"
+#include "gputco/strategy/strategy.hpp"
+#include "gputco/work/demand_futures.hpp"
+
+namespace gputco {
+
+/// How commitments priced in another currency are converted: every price of their offering at the
+/// rate of `rates` in force at `date` (fixed for the whole plan; a commitment bought in another
+/// currency is a contract in it, so the rate's later moves are not modelled).
+struct CurrencyConversion {
+    ExchangeRates rates;
+    Date date;
+};
+
+struct PlanOptions {
+    Discounts discounts;              ///< as in evaluate(), applied per future
+    double annual_discount_rate = 0;  ///< NPV rate per year, monthly factor (1 + r)^(1/12)
+    unsigned threads = 0;             ///< 0 = all hardware threads; results do not depend on it
+    /// Needed when a commitment's offering prices in another currency than the plan's; never implied.
+    std::optional<CurrencyConversion> conversion;
+};
+
+/// The plan over every future. `prices` empty = list prices throughout; otherwise one column per
+/// future or one shared column, over the futures' horizon. Every demanded GPU-hour is served once:
+/// owned, commitments in order, spot (in a fraction `availability` of hours; otherwise on demand),
+/// then on demand. Throws InvalidInput naming the field (a start month outside the horizon, a
+/// commitment priced in another currency without `options.conversion`, ...).
+PlanDistribution evaluate_plan(const Plan& plan, const DemandFutures& futures, const Offering& offering,
+                               const PricePaths& prices = {}, const PlanOptions& options = {});
+
+/// Several plans over the same futures and prices, with each future's regret: the plan's total minus
+/// the cheapest total of the plans compared in that future (the best of them in hindsight).
+std::vector<PlanDistribution> compare_plans(const std::vector<Plan>& plans, const DemandFutures& futures,
+                                            const Offering& offering, const PricePaths& prices = {},
+                                            const PlanOptions& options = {});
+
+/// The cheapest plan in hindsight for each future among "c GPUs of (term_years, payment) committed
+/// from month 0 and renewed, the rest on demand", searching every whole c from 0 to the future's peak:
+/// a real optimum per future that any plan of that shape, on-demand included, cannot beat.
+/// Returns the total of each future's optimum; `best_gpus`, if given, receives each optimum's c.
+std::vector<double> hindsight_reservation_totals(const DemandFutures& futures, const Offering& offering,
+                                                 int term_years, Payment payment, const PricePaths& prices = {},
+                                                 const PlanOptions& options = {},
+                                                 std::vector<double>* best_gpus = nullptr);
+
+}  // namespace gputco

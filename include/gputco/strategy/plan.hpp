@@ -1,0 +1,88 @@
+#pragma once
+// A plan over time: commitments bought at given months (a ladder), owned hardware bought at a month,
+// a spot share, and on-demand for the rest. Where a Mix is one split of one fleet for the whole
+// horizon, a plan says *when* each piece of capacity is bought.
+//
+//   Plan ladder;
+//   ladder.commitments.push_back({.count = 8, .term_years = 3, .payment = Payment::all_upfront});
+//   ladder.commitments.push_back({.count = 8, .term_years = 1, .start_month = 9});
+//   // everything above 8 (then 16) GPUs runs on demand
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gputco/catalog/catalog.hpp"
+#include "gputco/core/error.hpp"
+#include "gputco/strategy/strategy.hpp"
+
+namespace gputco {
+
+/// What a commitment's `count` counts.
+enum class CountUnit {
+    gpus,       ///< GPUs (fractional GPUs allowed, as in Rounding::none)
+    instances,  ///< whole instances of the commitment's offering: count × gpus_per_instance GPUs
+};
+
+/// A reservation of `count` GPUs (or instances) for `term_years`, bought at the start of month
+/// `start_month` at the prices of that month; with Renewal::renew a new term is bought (at the
+/// prices of its own start month) each time one ends inside the horizon.
+struct Commitment {
+    double count = 0;
+    CountUnit unit = CountUnit::gpus;
+    int term_years = 1;
+    Payment payment = Payment::no_upfront;
+    int start_month = 0;
+    Renewal renewal = Renewal::lapse;
+    /// Effective discount vs on-demand in [0, 1), as Reserved::discount; default: the offering's prices.
+    std::optional<double> discount;
+    /// Where the commitment is bought; default: the plan's offering. Must price in the plan's currency.
+    std::optional<Offering> offering;
+};
+
+/// `gpus` owned GPUs bought at the start of `month`, replaced at the end of each life inside the
+/// horizon (as Owned in a Mix, shifted to start at `month`).
+struct OwnedPurchase {
+    double gpus = 0;
+    int month = 0;
+    Owned terms;
+};
+
+/// From `first_month` on (until the next period), spot runs with these interruption figures, e.g.
+/// from simulate_spot under that period's interruption rate.
+struct SpotPeriod {
+    int first_month = 0;
+    double overhead = 1.0;
+    double availability = 1.0;
+};
+
+/// Spot capacity of `gpus` GPUs; each useful GPU-hour bills `overhead` GPU-hours (from
+/// simulate_spot, see spot_tranche()); in a fraction 1 − availability of hours there is none and the
+/// demand it would have served runs on demand. `periods` (increasing first months) change overhead and
+/// availability over time; the spot price moves with the price model's spot factor.
+struct SpotShare {
+    double gpus = 0;
+    std::optional<double> price_per_gpu_hour;  ///< default: the offering's spot price; either way × the price model's spot factor
+    double overhead = 1.0;
+    double availability = 1.0;
+    std::vector<SpotPeriod> periods;
+};
+
+/// Each hour demand is served by owned GPUs first, then the commitments in order, then spot, then on
+/// demand (which takes everything above).
+struct Plan {
+    std::string name;  ///< shown in results; default: a description
+    std::vector<Commitment> commitments;
+    std::vector<OwnedPurchase> owned;
+    std::optional<SpotShare> spot;
+};
+
+/// The plan a Mix stands for in GPUs (evaluate() with Units::gpus): each tranche's share of the fleet
+/// (`mix.fleet_gpus`, else `default_fleet_gpus`, usually the demand's peak) rounded as the mix says, reservations starting in
+/// month 0 with the tranche's renewal. At most one spot tranche. Throws InvalidInput as evaluate() does.
+Plan plan_from_mix(const Mix& mix, double default_fleet_gpus);
+
+/// "3y all_upfront × 8 GPUs @0 + 1y no_upfront × 8 GPUs @9 + on-demand", unless the plan has a name.
+std::string describe(const Plan& plan);
+
+}  // namespace gputco

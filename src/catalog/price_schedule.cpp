@@ -1,0 +1,111 @@
+// Prices over time (see price_schedule.hpp).
+#include "gputco/catalog/price_schedule.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include <boost/random/uniform_01.hpp>
+#include <boost/random/uniform_int_distribution.hpp>
+
+#include "gputco/core/random.hpp"
+
+namespace gputco {
+namespace {
+
+/// Months since year 0 of "YYYY-MM".
+int absolute_month(std::string_view date, std::string_view field) {
+    int year = 0, month = 0;
+    const bool shaped = date.size() == 7 && date[4] == '-';
+    const bool parsed = shaped && std::from_chars(date.data(), date.data() + 4, year).ec == std::errc{} &&
+                        std::from_chars(date.data() + 5, date.data() + 7, month).ec == std::errc{};
+    require(parsed && month >= 1 && month <= 12, field, date, "must be a month written YYYY-MM");
+    return year * 12 + month - 1;
+}
+
+void require_factor(const std::string& field, double factor) { require_positive(field, factor); }
+
+}  // namespace
+
+int month_index(std::string_view start, std::string_view date, std::string_view field) {
+    return absolute_month(date, field) - absolute_month(start, "price_model.start");
+}
+
+PricePaths price_paths(const PriceModel& model, Horizon horizon, std::size_t futures, std::uint64_t seed) {
+    require(futures >= 1, "futures", futures, "must be >= 1");
+    const int months = horizon.month_count();
+    // The scheduled level, shared by every future.
+    Eigen::ArrayXd on_demand = Eigen::ArrayXd::Ones(months), spot = on_demand, reserved = on_demand;
+    std::vector<std::pair<int, const PriceChange*>> dated;
+    for (std::size_t i = 0; i < model.changes.size(); ++i) {
+        const PriceChange& c = model.changes[i];
+        const std::string field = fmt::format("price_model.changes[{}]", i);
+        require(!model.start.empty(), "price_model.start", model.start, "must be set (YYYY-MM) when changes are dated");
+        require_factor(field + ".on_demand_factor", c.on_demand_factor);
+        require_factor(field + ".spot_factor", c.spot_factor);
+        require_factor(field + ".reserved_factor", c.reserved_factor);
+        dated.emplace_back(month_index(model.start, c.date, field + ".date"), &c);
+    }
+    std::stable_sort(dated.begin(), dated.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [first, change] : dated) {
+        for (int m = std::max(first, 0); m < months; ++m) {
+            on_demand[m] = change->on_demand_factor;
+            spot[m] = change->spot_factor;
+            reserved[m] = change->reserved_factor;
+        }
+    }
+    for (std::size_t i = 0; i < model.launches.size(); ++i) {
+        const GenerationLaunch& l = model.launches[i];
+        const std::string field = fmt::format("price_model.launches[{}]", i);
+        require_fraction(field + ".probability", l.probability);
+        require(l.first_month >= 0 && l.first_month < months, field + ".first_month", l.first_month,
+                fmt::format("must be in [0, {}) (the horizon's months)", months));
+        require(l.last_month >= l.first_month && l.last_month < months, field + ".last_month", l.last_month,
+                fmt::format("must be in [first_month, {}) (the horizon's months)", months));
+        require_factor(field + ".on_demand_factor", l.on_demand_factor);
+        require_factor(field + ".spot_factor", l.spot_factor);
+        require_factor(field + ".reserved_factor", l.reserved_factor);
+    }
+
+    PricePaths paths;
+    const Eigen::Index columns = model.launches.empty() ? 1 : Eigen::Index(futures);
+    paths.on_demand = on_demand.replicate(1, columns);
+    paths.spot = spot.replicate(1, columns);
+    paths.reserved = reserved.replicate(1, columns);
+    paths.launch_month = Eigen::ArrayXXi::Constant(Eigen::Index(model.launches.size()), Eigen::Index(futures), -1);
+    for (std::size_t f = 0; f < futures && !model.launches.empty(); ++f) {
+        Xoshiro256pp engine(splitmix64(seed ^ splitmix64(f)));
+        for (std::size_t i = 0; i < model.launches.size(); ++i) {
+            const GenerationLaunch& l = model.launches[i];
+            const bool happens = boost::random::uniform_01<double>()(engine) < l.probability;
+            const int month = boost::random::uniform_int_distribution<int>(l.first_month, l.last_month)(engine);
+            if (!happens) continue;
+            paths.launch_month(Eigen::Index(i), Eigen::Index(f)) = month;
+            const Eigen::Index col = Eigen::Index(f), tail = months - month;
+            paths.on_demand.col(col).tail(tail) *= l.on_demand_factor;
+            paths.spot.col(col).tail(tail) *= l.spot_factor;
+            paths.reserved.col(col).tail(tail) *= l.reserved_factor;
+        }
+    }
+    return paths;
+}
+
+PriceChange aws_june_2025_price_cut(const Offering& offering) {
+    const bool known = offering.provider == "aws" && offering.region == "us-east-1" &&
+                       (offering.instance_type == "p4d.24xlarge" || offering.instance_type == "p5.48xlarge");
+    require(known, "offering", offering.key(),
+            "the June 2025 cut is recorded for aws/us-east-1/p4d.24xlarge and aws/us-east-1/p5.48xlarge only");
+    const Catalog& catalog = Catalog::builtin();
+    const Offering& before = catalog.offering("aws", offering.instance_type, "us-east-1");
+    const Offering& after = catalog.offering("aws", offering.instance_type, "us-east-1@2025-06");
+    PriceChange cut;
+    cut.date = "2025-06";
+    cut.on_demand_factor = after.on_demand_hourly / before.on_demand_hourly;
+    cut.reserved_factor = cut.on_demand_factor;
+    cut.source = fmt::format("{}: on-demand {} → {} USD/h ({}, {}); reservations bought from then on at the same ratio "
+                             "(assumed: AWS cut Savings Plans too, figures not recorded); spot unchanged",
+                             offering.instance_type, before.on_demand_hourly, after.on_demand_hourly,
+                             after.source.name, after.source.as_of);
+    return cut;
+}
+
+}  // namespace gputco

@@ -1,0 +1,68 @@
+// Plans over time (see plan.hpp): the Mix shorthand converted, and short names.
+#include "gputco/strategy/plan.hpp"
+
+namespace gputco {
+namespace {
+
+// The rounding of the cost engine's mixes (documented on Rounding).
+double round_gpus(double gpus, Rounding rounding) {
+    switch (rounding) {
+        case Rounding::nearest: return std::round(gpus);
+        case Rounding::down: return std::floor(gpus + 1e-9);
+        case Rounding::up: return std::ceil(gpus - 1e-9);
+        case Rounding::none: return gpus;
+    }
+    return gpus;
+}
+
+}  // namespace
+
+Plan plan_from_mix(const Mix& mix, double default_fleet_gpus) {
+    require(!mix.tranches.empty(), "mix.tranches.size", mix.tranches.size(), "must be >= 1");
+    double fraction_sum = 0;
+    for (std::size_t i = 0; i < mix.tranches.size(); ++i) {
+        fraction_sum += require_fraction(fmt::format("mix.tranches[{}].fraction", i), mix.tranches[i].fraction);
+    }
+    require(std::abs(fraction_sum - 1.0) <= 1e-9, "mix.fractions (sum)", fraction_sum, "must sum to 1");
+    const double fleet = mix.fleet_gpus ? require_non_negative("mix.fleet_gpus", *mix.fleet_gpus)
+                                        : require_non_negative("fleet_gpus", default_fleet_gpus);
+    Plan plan;
+    plan.name = describe(Strategy{mix});
+    for (std::size_t i = 0; i < mix.tranches.size(); ++i) {
+        const Tranche& tranche = mix.tranches[i];
+        const double gpus = round_gpus(tranche.fraction * fleet, mix.rounding);
+        if (const auto* reserved = std::get_if<Reserved>(&tranche.kind)) {
+            plan.commitments.push_back(Commitment{.count = gpus,
+                                                  .unit = CountUnit::gpus,
+                                                  .term_years = reserved->term_years,
+                                                  .payment = reserved->payment,
+                                                  .start_month = 0,
+                                                  .renewal = reserved->renewal,
+                                                  .discount = reserved->discount,
+                                                  .offering = std::nullopt});
+        } else if (const auto* owned = std::get_if<Owned>(&tranche.kind)) {
+            plan.owned.push_back(OwnedPurchase{gpus, 0, *owned});
+        } else if (const auto* spot = std::get_if<SpotTranche>(&tranche.kind)) {
+            require(!plan.spot, fmt::format("mix.tranches[{}]", i), "spot", "a plan takes one spot tranche");
+            plan.spot = SpotShare{gpus, spot->price_per_gpu_hour, spot->overhead, spot->availability, {}};
+        }
+    }
+    return plan;
+}
+
+std::string describe(const Plan& plan) {
+    if (!plan.name.empty()) return plan.name;
+    std::string name;
+    const auto add = [&](const std::string& part) { name += (name.empty() ? "" : " + ") + part; };
+    for (const OwnedPurchase& o : plan.owned) add(fmt::format("owned {:g} GPUs @{}", o.gpus, o.month));
+    for (const Commitment& c : plan.commitments) {
+        add(fmt::format("{}y {} × {:g} {} @{}{}", c.term_years, to_string(c.payment), c.count,
+                        c.unit == CountUnit::gpus ? "GPUs" : c.count == 1.0 ? "instance" : "instances", c.start_month,
+                        c.renewal == Renewal::renew ? " renewed" : ""));
+    }
+    if (plan.spot) add(fmt::format("spot {:g} GPUs", plan.spot->gpus));
+    add("on-demand");
+    return name;
+}
+
+}  // namespace gputco

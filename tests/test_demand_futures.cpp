@@ -1,0 +1,119 @@
+#include <doctest/doctest.h>
+
+#include <boost/random/uniform_01.hpp>
+
+#include "gputco/core/random.hpp"
+#include "gputco/work/demand_futures.hpp"
+
+using namespace gputco;
+using doctest::Approx;
+
+TEST_CASE("served_up_to equals the hour-by-hour sum of min(demand, capacity) over random shapes") {
+    Xoshiro256pp engine(17);
+    boost::random::uniform_01<double> u;
+    for (int trial = 0; trial < 200; ++trial) {
+        std::vector<double> hours(730);
+        for (auto& h : hours) h = u(engine) < 0.1 ? 0.0 : 2.0 * u(engine);
+        const MonthShape shape = MonthShape::of(hours.data());
+        const double level = 10.0 * u(engine), capacity = 25.0 * u(engine);
+        double brute = 0;
+        for (double h : hours) brute += std::min(level * h, capacity);
+        CHECK(shape.served_up_to(level, capacity) == Approx(brute).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("a profile is one exact future") {
+    const Horizon horizon = Horizon::months(3);
+    const DemandProfile demand = DemandProfile::linear_growth(2, 8, horizon);
+    const DemandFutures futures = DemandFutures::from_profile(demand);
+    CHECK(futures.count() == 1);
+    for (int m = 0; m < 3; ++m) {
+        const double month = demand.gpus_per_hour().segment(m * 730, 730).sum();
+        CHECK(futures.gpu_hours(0, m) == Approx(month));
+        CHECK(futures.served_up_to(0, m, 1e9) == Approx(month));
+    }
+    CHECK(futures.profile(0).total_gpu_hours() == Approx(demand.total_gpu_hours()));
+}
+
+TEST_CASE("events happen with their probability, in their month range; lognormal growth has its closed-form mean") {
+    DemandModel model;
+    model.base_gpus = 8;
+    model.monthly_log_growth = 0.02;
+    model.monthly_log_volatility = 0.1;
+    model.events.push_back({.gpus = 8, .probability = 0.6, .first_month = 6, .last_month = 12});
+    const Horizon horizon = Horizon::years(2);
+    const std::size_t n = 40000;
+    const DemandFutures futures = DemandFutures::generate(model, horizon, n, 99);
+    // Without growth noise the event's share would be exact; here compare month 5 (no event yet) and
+    // the last month against E[level] within 4 standard errors.
+    for (int m : {0, 5, 9, 23}) {
+        CAPTURE(m);
+        const Eigen::ArrayXd row = futures.levels().row(m).transpose();
+        const double mean = row.mean();
+        const double se = std::sqrt((row - mean).square().sum() / double(n - 1) / double(n));
+        CHECK(std::abs(mean - expected_level(model, m)) <= 4.0 * se + 1e-12);
+    }
+    // The event alone: P(started by month 9) = 0.6 × 4/7, a binomial proportion.
+    DemandModel event_only;
+    event_only.events = model.events;
+    const DemandFutures steps = DemandFutures::generate(event_only, horizon, n, 7);
+    double started = 0, before = 0;
+    for (std::size_t f = 0; f < n; ++f) {
+        started += steps.level(f, 9) > 0 ? 1 : 0;
+        before += steps.level(f, 5) > 0 ? 1 : 0;
+    }
+    const double p = 0.6 * 4.0 / 7.0;
+    CHECK(std::abs(started / double(n) - p) <= 4.0 * std::sqrt(p * (1 - p) / double(n)));
+    CHECK(before == 0.0);
+}
+
+TEST_CASE("a bootstrap of a history that grows 5% a month grows 5% a month") {
+    const Horizon months = Horizon::months(6);
+    Eigen::ArrayXd hours(Eigen::Index(months.hour_count()));
+    for (Eigen::Index h = 0; h < hours.size(); ++h) hours[h] = 4.0 * std::pow(1.05, double(h / 730)) * (h % 2 == 0 ? 0.5 : 1.5);
+    const DemandModel model = DemandModel::from_history(DemandProfile::hourly(hours));
+    CHECK(model.base_gpus == Approx(4.0 * std::pow(1.05, 5)));
+    const DemandFutures futures = DemandFutures::generate(model, Horizon::years(1), 50, 3);
+    for (std::size_t f = 0; f < 50; ++f) CHECK(futures.level(f, 11) == Approx(model.base_gpus * std::pow(1.05, 11)));
+    // The alternating hours survive as the hour-of-week shape: half the hours at 0.5, half at 1.5.
+    CHECK(futures.shape(0, 0).total() == Approx(730.0));
+    CHECK(futures.shape(0, 0).sorted.front() == Approx(0.5));
+}
+
+TEST_CASE("futures depend on (seed, future) only") {
+    DemandModel model{.base_gpus = 3, .monthly_log_growth = 0, .monthly_log_volatility = 0.2, .events = {}, .seasonality = {},
+                      .hour_of_week = {}, .history_monthly_gpus = {}};
+    const auto a = DemandFutures::generate(model, Horizon::years(1), 100, 5);
+    const auto b = DemandFutures::generate(model, Horizon::years(1), 300, 5);
+    CHECK((a.levels() == b.levels().leftCols(100)).all());
+}
+
+TEST_CASE("bad demand models name the field") {
+    DemandModel model;
+    model.events.push_back({.gpus = 8, .probability = 1.5, .first_month = 0, .last_month = 3});
+    CHECK_THROWS_WITH_AS(DemandFutures::generate(model, Horizon::years(1), 10, 1),
+                         "demand_model.events[0].probability = 1.5: must be in [0, 1]", InvalidInput);
+    model.events[0] = {.gpus = 8, .probability = 0.5, .first_month = 6, .last_month = 14};
+    CHECK_THROWS_WITH_AS(DemandFutures::generate(model, Horizon::years(1), 10, 1),
+                         "demand_model.events[0].last_month = 14: must be in [first_month, 12) (the horizon's months)",
+                         InvalidInput);
+    DemandModel seasonal;
+    seasonal.seasonality = {1.0, 2.0};
+    CHECK_THROWS_WITH_AS(DemandFutures::generate(seasonal, Horizon::years(1), 10, 1),
+                         "demand_model.seasonality.size = 2: must be 0 or 12", InvalidInput);
+    CHECK_THROWS_WITH_AS(DemandFutures::generate(DemandModel{}, Horizon::years(1), 0, 1), "futures = 0: must be >= 1",
+                         InvalidInput);
+}
+
+TEST_CASE("explicit scenarios are one future each, on one horizon") {
+    const Horizon horizon = Horizon::months(2);
+    const DemandFutures futures =
+        DemandFutures::from_profiles({DemandProfile::constant(2, horizon), DemandProfile::linear_growth(0, 10, horizon)});
+    CHECK(futures.count() == 2);
+    CHECK(futures.gpu_hours(0, 1) == Approx(2 * 730.0));
+    CHECK(futures.gpu_hours(1, 1) == Approx(DemandProfile::linear_growth(0, 10, horizon).gpus_per_hour().tail(730).sum()));
+    CHECK(futures.served_up_to(0, 0, 1.0) == Approx(730.0));
+    CHECK_THROWS_WITH_AS(DemandFutures::from_profiles({DemandProfile::constant(2, horizon),
+                                                       DemandProfile::constant(2, Horizon::months(3))}),
+                         "profiles[1].months = 3: must be 2 (the first profile's)", InvalidInput);
+}

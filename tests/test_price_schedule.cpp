@@ -1,0 +1,72 @@
+#include <doctest/doctest.h>
+
+#include "gputco/catalog/price_schedule.hpp"
+
+using namespace gputco;
+using doctest::Approx;
+
+TEST_CASE("dated changes set the level from their month on; launches multiply it from theirs") {
+    PriceModel model;
+    model.start = "2024-11";
+    model.changes.push_back({.date = "2025-06", .on_demand_factor = 0.67, .spot_factor = 1, .reserved_factor = 0.7, .source = ""});
+    model.changes.push_back({.date = "2024-01", .on_demand_factor = 0.9, .spot_factor = 1, .reserved_factor = 1, .source = ""});
+    const PricePaths paths = price_paths(model, Horizon::years(1), 5, 1);
+    CHECK(paths.on_demand.cols() == 1);  // no launches: one shared column
+    CHECK(paths.on_demand(0, 0) == 0.9);  // the 2024-01 change already holds in 2024-11
+    CHECK(paths.on_demand(6, 0) == 0.9);  // 2025-05
+    CHECK(paths.on_demand(7, 0) == 0.67); // 2025-06
+    CHECK(paths.reserved(7, 0) == 0.7);
+    CHECK(month_index("2024-11", "2025-06", "d") == 7);
+
+    PriceModel launch;
+    launch.launches.push_back({.probability = 0.5, .first_month = 2, .last_month = 8, .on_demand_factor = 0.8,
+                               .spot_factor = 0.5, .reserved_factor = 0.9});
+    const std::size_t n = 20000;
+    const PricePaths p = price_paths(launch, Horizon::years(1), n, 4);
+    double launched = 0;
+    for (std::size_t f = 0; f < n; ++f) {
+        const int month = p.launch_month(0, Eigen::Index(f));
+        if (month < 0) {
+            CHECK(p.on_demand(11, Eigen::Index(f)) == 1.0);
+            continue;
+        }
+        launched += 1;
+        REQUIRE((month >= 2 && month <= 8));
+        CHECK(p.on_demand(month - 1, Eigen::Index(f)) == 1.0);
+        CHECK(p.on_demand(month, Eigen::Index(f)) == 0.8);
+        CHECK(p.spot(11, Eigen::Index(f)) == 0.5);
+    }
+    CHECK(std::abs(launched / double(n) - 0.5) <= 4.0 * std::sqrt(0.25 / double(n)));
+}
+
+TEST_CASE("the June 2025 AWS cut, from the catalog's rows before and after") {
+    const Catalog& catalog = Catalog::builtin();
+    const PriceChange p4d = aws_june_2025_price_cut(catalog.offering("aws", "p4d.24xlarge", "us-east-1"));
+    CHECK(p4d.on_demand_factor == Approx(21.96 / 32.7726));  // $32.77 → $21.96/h
+    const PriceChange p5 = aws_june_2025_price_cut(catalog.offering("aws", "p5.48xlarge", "us-east-1"));
+    CHECK(p5.on_demand_factor == Approx(55.04 / 98.32));
+    CHECK(p5.spot_factor == 1.0);
+    CHECK_THROWS_WITH_AS(aws_june_2025_price_cut(catalog.offering("aws", "p3.2xlarge", "us-east-1")),
+                         "offering = \"aws/us-east-1/p3.2xlarge\": the June 2025 cut is recorded for "
+                         "aws/us-east-1/p4d.24xlarge and aws/us-east-1/p5.48xlarge only",
+                         InvalidInput);
+}
+
+TEST_CASE("bad price models name the field") {
+    PriceModel undated;
+    undated.changes.push_back({.date = "2025-06", .on_demand_factor = 0.5, .spot_factor = 1, .reserved_factor = 1, .source = ""});
+    CHECK_THROWS_WITH_AS(price_paths(undated, Horizon::years(1), 1, 1),
+                         "price_model.start = \"\": must be set (YYYY-MM) when changes are dated", InvalidInput);
+    undated.start = "2025-01";
+    undated.changes[0].date = "June 2025";
+    CHECK_THROWS_WITH_AS(price_paths(undated, Horizon::years(1), 1, 1),
+                         "price_model.changes[0].date = \"June 2025\": must be a month written YYYY-MM", InvalidInput);
+    undated.changes[0] = {.date = "2025-06", .on_demand_factor = 0, .spot_factor = 1, .reserved_factor = 1, .source = ""};
+    CHECK_THROWS_WITH_AS(price_paths(undated, Horizon::years(1), 1, 1),
+                         "price_model.changes[0].on_demand_factor = 0: must be finite and > 0", InvalidInput);
+    PriceModel late;
+    late.launches.push_back({.probability = 0.5, .first_month = 3, .last_month = 12});
+    CHECK_THROWS_WITH_AS(price_paths(late, Horizon::years(1), 1, 1),
+                         "price_model.launches[0].last_month = 12: must be in [first_month, 12) (the horizon's months)",
+                         InvalidInput);
+}
