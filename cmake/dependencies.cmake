@@ -8,3 +8,6 @@ find_package(Boost 1.74 REQUIRED CONFIG)    # header-only parts: Random, Math
 find_package(fmt 9 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)   # private: JSON catalog and report I/O
 find_package(Threads REQUIRED)
+# private: COIN-OR CBC, the mixed-integer solver behind recommend_plan (Debian coinor-libcbc-dev)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(CBC REQUIRED IMPORTED_TARGET cbc)

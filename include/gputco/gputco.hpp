@@ -23,3 +23,4 @@
 #include "gputco/engines/plan_engine.hpp"
 #include "gputco/engines/spot.hpp"
 #include "gputco/optimise/optimise.hpp"
+#include "gputco/optimise/recommend.hpp"
