@@ -134,7 +134,7 @@ TEST_CASE("a binding CVaR95 limit holds in sample exactly and out of sample with
     const Offering offering = test_offering();
     DemandModel model = growing_model();
     model.monthly_log_volatility = 0.15;
-    const DemandFutures train = DemandFutures::generate(model, Horizon::months(24), 200, 1);
+    const DemandFutures train = DemandFutures::generate(model, Horizon::months(24), 100, 1);
     const DemandFutures fresh = DemandFutures::generate(model, Horizon::months(24), 4000, 2);
     RecommendOptions options;
     options.review_months = 12;
@@ -261,7 +261,7 @@ TEST_CASE("frontier: a lower CVaR95 limit never lowers the mean; an impossible o
     const Offering offering = test_offering();
     DemandModel model = growing_model();
     model.monthly_log_volatility = 0.15;
-    const DemandFutures futures = DemandFutures::generate(model, Horizon::months(24), 100, 4);
+    const DemandFutures futures = DemandFutures::generate(model, Horizon::months(24), 60, 4);
     RecommendOptions options;
     options.review_months = 12;
     const double free = recommend_plan(futures, offering, options).in_sample.total.cvar95;

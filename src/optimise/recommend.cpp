@@ -31,15 +31,17 @@ struct Candidate {
     bool active(int m) const { return m >= start && m < start + term_months; }
 };
 
-/// A tangent line of S_L(C) = L × S_1(C / L): u <= L × (served − slope × value) + slope × C.
+/// One affine piece of the served-hours curve S_L(C) = L × S_1(C / L) between two breakpoints:
+/// S_L(C) <= L × (served − slope × value) + slope × C, with equality on [L value, L next value].
 struct Cut {
     double value = 0;   ///< breakpoint as a multiple of the level
     double served = 0;  ///< S_1(value)
-    double slope = 0;   ///< hours above the breakpoint
+    double slope = 0;   ///< hours served per extra GPU up to the next breakpoint
 };
 
-/// The tangent lines of one month's shape at (at most max_blocks) breakpoints: exact when the shape
-/// has no more distinct values, otherwise an outer approximation (S over-estimated between them).
+/// The pieces of one month's S_1 through (at most max_blocks + 1) breakpoints: the curve itself when
+/// the shape has no more distinct values, otherwise the chords between breakpoints at evenly spaced
+/// ranks (below the curve: the engine's re-evaluation then says what the plan really costs).
 std::vector<Cut> cuts_of(const MonthShape& shape, int max_blocks) {
     std::vector<double> values{0.0};
     for (double s : shape.sorted)
@@ -54,11 +56,39 @@ std::vector<Cut> cuts_of(const MonthShape& shape, int max_blocks) {
         values = std::move(chosen);
     }
     std::vector<Cut> cuts;
-    for (double v : values) {
-        const auto above = shape.sorted.end() - std::upper_bound(shape.sorted.begin(), shape.sorted.end(), v);
-        cuts.push_back({v, shape.served_up_to(1.0, v), double(above)});
+    for (std::size_t j = 0; j < values.size(); ++j) {
+        const double served = shape.served_up_to(1.0, values[j]);
+        const double slope =
+            j + 1 < values.size() ? (shape.served_up_to(1.0, values[j + 1]) - served) / (values[j + 1] - values[j]) : 0.0;
+        cuts.push_back({values[j], served, slope});
     }
     return cuts;
+}
+
+/// Σ_f weight_f × S_f(C) over a month's futures, S_f = level_f × the pieces of its shape: concave and
+/// piecewise linear in C with a kink at every level_f × breakpoint; returned as its pieces
+/// (value = the kink in GPUs, served = the sum there, slope to the next kink).
+std::vector<Cut> sum_of_pieces(const std::vector<std::pair<double, const std::vector<Cut>*>>& terms,
+                               const std::vector<double>& weights) {
+    std::vector<std::pair<double, double>> kinks;  // (capacity, change of slope)
+    double slope = 0;
+    for (std::size_t f = 0; f < terms.size(); ++f) {
+        const auto& [level, pieces] = terms[f];
+        slope += weights[f] * (*pieces)[0].slope;  // d/dC of L S_1(C / L) is the piece's slope
+        for (std::size_t j = 1; j < pieces->size(); ++j)
+            kinks.push_back({level * (*pieces)[j].value, weights[f] * ((*pieces)[j].slope - (*pieces)[j - 1].slope)});
+    }
+    std::sort(kinks.begin(), kinks.end());
+    std::vector<Cut> out{{0.0, 0.0, slope}};
+    for (const auto& [at, change] : kinks) {
+        Cut& last = out.back();
+        if (at > last.value) {
+            out.push_back({at, last.served + last.slope * (at - last.value), last.slope + change});
+        } else {
+            last.slope += change;
+        }
+    }
+    return out;
 }
 
 double factor_of(const PricePaths& prices, const Eigen::ArrayXXd& table, std::size_t f, int m) {
@@ -161,6 +191,26 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
     }
 }
 
+/// A hypograph variable `column` <= a concave piecewise-linear curve of (capacity [+ spot]) GPUs,
+/// its pieces in GPUs and GPU-hours; rows are added only for the pieces a solution needs.
+struct Curve {
+    int column = -1;
+    int capacity = -1;
+    int spot = -1;  ///< -1: the curve is of the committed capacity alone
+    std::vector<Cut> pieces;
+    std::vector<char> added;
+};
+
+/// `pieces` of S_1 as pieces of S_L, in GPUs.
+std::vector<Cut> scaled(const std::vector<Cut>& pieces, double level) {
+    std::vector<Cut> out = pieces;
+    for (Cut& piece : out) {
+        piece.value *= level;
+        piece.served *= level;
+    }
+    return out;
+}
+
 struct Solved {
     detail::MipSolution solution;
     Plan plan;
@@ -220,11 +270,38 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
         if (it == cuts_by_shape.end()) it = cuts_by_shape.emplace(&shape, cuts_of(shape, o.max_blocks)).first;
         return it->second;
     };
+    std::vector<Curve> curves;
+    double constant = 0;  // Σ_f Σ_m w p D / n: the all-on-demand cost the served hours reduce
+    if (!with_cvar) {
+        // Without a per-future limit the mean cost is separable by month: one concave curve a month
+        // (a sum over futures) for what commitments serve and one for commitments plus spot.
+        for (int m = 0; m < horizon; ++m) {
+            const double w = setup.weight[std::size_t(m)];
+            std::vector<std::pair<double, const std::vector<Cut>*>> terms;
+            std::vector<double> alphas, betas;
+            for (std::size_t f = 0; f < n; ++f) {
+                const double level = futures.level(f, m);
+                const MonthShape& shape = futures.shape(f, m);
+                const double p = od_base * factor_of(prices, prices.on_demand, f, m);
+                const double rho = spot_base * factor_of(prices, prices.spot, f, m);
+                constant += w * p * level * shape.total() / double(n);
+                if (level <= 0.0) continue;
+                terms.push_back({level, &cuts(shape)});
+                alphas.push_back(w * (p * (1.0 - a) + rho * a) / double(n));
+                betas.push_back(spot ? std::max(0.0, w * a * (p - rho)) / double(n) : 0.0);
+            }
+            if (terms.empty()) continue;
+            curves.push_back({mip.add_column(0.0, infinity, -1.0, false), capacity[std::size_t(m)], -1,
+                              sum_of_pieces(terms, alphas), {}});
+            if (spot && *std::max_element(betas.begin(), betas.end()) > 0.0)
+                curves.push_back({mip.add_column(0.0, infinity, -1.0, false), capacity[std::size_t(m)], spot_gpus,
+                                  sum_of_pieces(terms, betas), {}});
+        }
+    }
     const int eta = with_cvar ? mip.add_column(-infinity, infinity, 0.0, false) : -1;
     std::vector<int> tail_columns{eta};
     std::vector<double> tail_coefficients{1.0};
-    double constant = 0;  // Σ_f Σ_m w p D / n: the all-on-demand cost the served hours reduce
-    for (std::size_t f = 0; f < n; ++f) {
+    for (std::size_t f = 0; with_cvar && f < n; ++f) {
         std::vector<int> row_cols;  // z_f + η − T_f(variables) >= constant_f
         std::vector<double> row_coef;
         double constant_f = 0;
@@ -240,15 +317,12 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
             const int u = mip.add_column(0.0, infinity, -alpha / double(n), false);
             row_cols.push_back(u);
             row_coef.push_back(alpha);
-            for (const Cut& cut : cuts(shape))
-                mip.add_row({u, capacity[std::size_t(m)]}, {1.0, -cut.slope}, 'L', level * (cut.served - cut.slope * cut.value));
+            curves.push_back({u, capacity[std::size_t(m)], -1, scaled(cuts(shape), level), {}});
             if (spot && beta > 0.0) {  // spot dearer than on demand (beta <= 0) serves nothing usefully
                 const int v = mip.add_column(0.0, infinity, -beta / double(n), false);
                 row_cols.push_back(v);
                 row_coef.push_back(beta);
-                for (const Cut& cut : cuts(shape))
-                    mip.add_row({v, capacity[std::size_t(m)], spot_gpus}, {1.0, -cut.slope, -cut.slope}, 'L',
-                                level * (cut.served - cut.slope * cut.value));
+                curves.push_back({v, capacity[std::size_t(m)], spot_gpus, scaled(cuts(shape), level), {}});
             }
         }
         constant += constant_f / double(n);
@@ -293,8 +367,45 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
         }
     }
 
+    // Kelley's cutting planes: each curve starts with its first and last pieces; after each solve
+    // the piece in force at the solution's capacity is added wherever the solution overrates the
+    // curve there. Pieces are finitely many, so this ends at the exact optimum (all pieces would
+    // be thousands of rows a month, which the simplex handles far more slowly).
+    const auto add_piece = [&](Curve& curve, std::size_t j) {
+        if (curve.added.empty()) curve.added.assign(curve.pieces.size(), 0);
+        if (curve.added[j]) return false;
+        curve.added[j] = 1;
+        const Cut& piece = curve.pieces[j];
+        if (curve.spot >= 0)
+            mip.add_row({curve.column, curve.capacity, curve.spot}, {1.0, -piece.slope, -piece.slope}, 'L',
+                        piece.served - piece.slope * piece.value);
+        else
+            mip.add_row({curve.column, curve.capacity}, {1.0, -piece.slope}, 'L', piece.served - piece.slope * piece.value);
+        return true;
+    };
+    for (Curve& curve : curves) {
+        add_piece(curve, 0);
+        add_piece(curve, curve.pieces.size() - 1);
+    }
     Solved out;
-    out.solution = mip.solve(o.time_limit_seconds);
+    const auto started = std::chrono::steady_clock::now();
+    for (;;) {
+        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        out.solution = mip.solve(std::max(1e-3, o.time_limit_seconds - spent));
+        if (!out.solution.feasible) break;
+        const std::vector<double>& sol = out.solution.x;
+        bool added = false;
+        for (Curve& curve : curves) {
+            const double at = sol[std::size_t(curve.capacity)] + (curve.spot >= 0 ? sol[std::size_t(curve.spot)] : 0.0);
+            const auto after = std::upper_bound(curve.pieces.begin(), curve.pieces.end(), at,
+                                                [](double c, const Cut& piece) { return c < piece.value; });
+            const auto j = std::size_t(std::max<std::ptrdiff_t>(0, after - curve.pieces.begin() - 1));
+            const Cut& piece = curve.pieces[j];
+            const double value = piece.served + piece.slope * (at - piece.value);
+            if (sol[std::size_t(curve.column)] > value + 1e-9 * (1.0 + std::abs(value))) added |= add_piece(curve, j);
+        }
+        if (!added) break;
+    }
     out.solution.objective += constant;
     if (!out.solution.feasible) return out;
     out.plan.name = "recommended";
