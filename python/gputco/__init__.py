@@ -105,11 +105,21 @@ from ._core import (
     expected_level,
     hindsight_reservation_totals,
     price_paths,
+    # recommending a plan
+    CandidateResult,
+    CommitmentOption,
+    FrontierPoint,
+    Recommendation,
+    SpotOption,
+    baseline_plans,
+    cost_risk_frontier,
+    recommend_plan,
 )
 from ._catalog import catalog
 from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
 from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame / to_json)
 from ._plan import compare_frame  # (importing _plan adds PlanDistribution.summary / to_frame / monthly_bands)
+from ._recommend import RecommendResult, recommend
 
 __version__ = "0.1.0"
 
@@ -131,4 +141,6 @@ __all__ = [
     "OwnedPurchase", "Plan", "PlanDistribution", "PriceChange", "PriceModel", "PricePaths", "SpotPeriod", "SpotShare",
     "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",
     "expected_level", "hindsight_reservation_totals", "price_paths",
+    "CandidateResult", "CommitmentOption", "FrontierPoint", "Recommendation", "RecommendResult", "SpotOption",
+    "baseline_plans", "cost_risk_frontier", "recommend", "recommend_plan",
 ]

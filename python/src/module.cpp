@@ -17,4 +17,5 @@ PYBIND11_MODULE(_core, m) {
     register_cost(m);
     register_optimise(m);
     register_plan(m);
+    register_recommend(m);
 }

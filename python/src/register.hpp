@@ -30,5 +30,6 @@ void register_strategy(py::module_& m);
 void register_cost(py::module_& m);
 void register_optimise(py::module_& m);
 void register_plan(py::module_& m);
+void register_recommend(py::module_& m);
 
 }  // namespace gputco::python
