@@ -104,3 +104,16 @@ TEST_CASE("bad demand models name the field") {
     CHECK_THROWS_WITH_AS(DemandFutures::generate(DemandModel{}, Horizon::years(1), 0, 1), "futures = 0: must be >= 1",
                          InvalidInput);
 }
+
+TEST_CASE("explicit scenarios are one future each, on one horizon") {
+    const Horizon horizon = Horizon::months(2);
+    const DemandFutures futures =
+        DemandFutures::from_profiles({DemandProfile::constant(2, horizon), DemandProfile::linear_growth(0, 10, horizon)});
+    CHECK(futures.count() == 2);
+    CHECK(futures.gpu_hours(0, 1) == Approx(2 * 730.0));
+    CHECK(futures.gpu_hours(1, 1) == Approx(DemandProfile::linear_growth(0, 10, horizon).gpus_per_hour().tail(730).sum()));
+    CHECK(futures.served_up_to(0, 0, 1.0) == Approx(730.0));
+    CHECK_THROWS_WITH_AS(DemandFutures::from_profiles({DemandProfile::constant(2, horizon),
+                                                       DemandProfile::constant(2, Horizon::months(3))}),
+                         "profiles[1].months = 3: must be 2 (the first profile's)", InvalidInput);
+}

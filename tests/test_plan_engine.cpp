@@ -112,7 +112,7 @@ Mix random_mix(Xoshiro256pp& engine) {
 }
 }  // namespace
 
-TEST_CASE("a plan with no uncertainty equals evaluate() to the cent, over 300 random mixes, demands and discounts") {
+TEST_CASE("a plan with no uncertainty equals evaluate() in GPUs to the cent, over 300 random mixes, demands and discounts") {
     Xoshiro256pp engine(2026);
     for (int trial = 0; trial < 300; ++trial) {
         CAPTURE(trial);
@@ -120,6 +120,7 @@ TEST_CASE("a plan with no uncertainty equals evaluate() to the cent, over 300 ra
         const DemandProfile demand = random_demand(engine, horizon);
         const Mix mix = random_mix(engine);
         EvaluationOptions options;
+        options.units = Units::gpus;  // the plan engine's view: capacity and bills in GPU-hours
         if (uniform_int(engine, 0, 1) == 1) {
             options.discounts.plan_discount = uniform(engine, 0, 0.4);
             options.discounts.free_gpu_hours = uniform(engine, 0, 3000);

@@ -62,6 +62,16 @@ from ._core import (
     compare_deadline_policies,
     omniscient_cost,
     simulate_deadline,
+    MultiRegionResult,
+    SpotRegion,
+    WindowPolicyOutcome,
+    WindowSweep,
+    common_tick_hours,
+    deadline_policies,
+    deadline_tranche,
+    omniscient_multi_region_cost,
+    simulate_multi_region,
+    sweep_windows,
     # demand
     DemandProfile,
     DemandStep,
@@ -83,6 +93,23 @@ from ._core import (
     # optimisers
     ReservationAdvice,
     optimal_reservation,
+    # cost per unit of work
+    GpuMatch,
+    ScalingCurve,
+    ThroughputRow,
+    ThroughputTable,
+    WorkAuditRow,
+    WorkCostRow,
+    WorkRanking,
+    Workload,
+    audit_seed_work_claims,
+    benchmark_gpus,
+    gpu_matches,
+    match_gpu,
+    model_unit,
+    scaling_curve,
+    throughput_at,
+    training_memory_gb,
     # plans over time under uncertain demand and prices
     Commitment,
     DemandEvent,
@@ -118,6 +145,8 @@ from ._core import (
 from ._catalog import catalog
 from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
 from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame / to_json)
+from . import _deadline as _deadline  # noqa: F401  (adds SpotAvailability.from_json, WindowSweep.summary / to_frame)
+from ._work import cheapest_within, rank_offerings, rank_offerings_raw, seed_audit, throughput_frame
 from ._plan import compare_frame  # (importing _plan adds PlanDistribution.summary / to_frame / monthly_bands)
 from ._recommend import RecommendResult, recommend
 
@@ -133,10 +162,17 @@ __all__ = [
     "SpotResult", "SpotSamples", "Summary", "quantile", "simulate_spot", "spot_kernels", "summarize",
     "DeadlineComparison", "DeadlineJob", "DeadlinePolicyOutcome", "DeadlineResult", "MarkovAvailability",
     "SpotAvailability", "compare_deadline_policies", "omniscient_cost", "simulate_deadline",
+    "MultiRegionResult", "SpotRegion", "WindowPolicyOutcome", "WindowSweep", "common_tick_hours",
+    "deadline_policies", "deadline_tranche", "omniscient_multi_region_cost", "simulate_multi_region",
+    "sweep_windows",
     "DemandProfile", "DemandStep", "Horizon",
     "CostReport", "CostSpread", "Discounts", "Mix", "MonthlyCashFlow", "OnDemand", "Owned", "Reserved",
     "SpotTranche", "Tranche", "describe", "evaluate", "spot_tranche",
     "ReservationAdvice", "optimal_reservation",
+    "GpuMatch", "ScalingCurve", "ThroughputRow", "ThroughputTable", "WorkAuditRow", "WorkCostRow", "WorkRanking",
+    "Workload", "audit_seed_work_claims", "benchmark_gpus", "cheapest_within", "gpu_matches", "match_gpu",
+    "model_unit", "rank_offerings", "rank_offerings_raw", "scaling_curve", "seed_audit", "throughput_at",
+    "throughput_frame", "training_memory_gb",
     "Commitment", "DemandEvent", "DemandFutures", "DemandModel", "Distribution", "GenerationLaunch",
     "OwnedPurchase", "Plan", "PlanDistribution", "PriceChange", "PriceModel", "PricePaths", "SpotPeriod", "SpotShare",
     "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",

@@ -289,7 +289,9 @@ def simulate_spot(work_hours: float, mtbf_hours: Optional[float] = None,
                   offering: Optional[Offering] = None) -> SpotResult: ...
 
 # ---------------------------------------------------------------- deadline-aware spot policies
-DeadlinePolicyName = Literal["greedy", "uniform_progress", "on_demand_only"]
+DeadlinePolicyName = Literal["greedy", "uniform_progress", "on_demand_only", "greedy_simple",
+                             "uniform_progress_prose"]
+RegionPolicyName = Literal["skypilot_failover", "skypilot_eager_next_region", "uniform_progress"]
 TickDecisionName = Literal["none", "spot", "on_demand"]
 
 class DeadlineJob:
@@ -313,9 +315,15 @@ class MarkovAvailability:
     def availability_fraction(self) -> float: ...
 
 class SpotAvailability:
-    def __init__(self, available: Sequence[bool]) -> None: ...
+    max_ticks: int
+    def __init__(self, available: Sequence[bool], tick_hours: float = 0.0) -> None: ...
     @property
     def available(self) -> npt.NDArray[np.bool_]: ...
+    tick_hours: float
+    @staticmethod
+    def from_json(source: Union[str, bytes, PathLike]) -> SpotAvailability: ...
+    def window(self, start: int, length: int) -> SpotAvailability: ...
+    def resampled(self, tick_hours: float) -> SpotAvailability: ...
     @property
     def ticks(self) -> int: ...
     def available_ticks(self) -> int: ...
@@ -361,6 +369,8 @@ class DeadlinePolicyOutcome:
 class DeadlineComparison:
     policies: list[DeadlinePolicyOutcome]
     omniscient_cost: Optional[Summary]
+    @property
+    def omniscient_samples(self) -> npt.NDArray[np.float64]: ...
     paths: int
     seed: int
     def __getitem__(self, policy: DeadlinePolicyName) -> DeadlinePolicyOutcome: ...
@@ -369,6 +379,55 @@ def compare_deadline_policies(job: DeadlineJob, process: MarkovAvailability, spo
                               on_demand_price_per_hour: float, *, paths: int = 1000, seed: int = 0,
                               confidence: float = 0.95, omniscient: bool = False,
                               policies: Sequence[DeadlinePolicyName] = ...) -> DeadlineComparison: ...
+def deadline_policies() -> list[DeadlinePolicyName]: ...
+def common_tick_hours(a_hours: float, b_hours: float) -> float: ...
+def deadline_tranche(cost_samples: ArrayLike, job: DeadlineJob, spot_price_per_hour: float) -> SpotTranche: ...
+
+class WindowPolicyOutcome:
+    @property
+    def policy(self) -> DeadlinePolicyName: ...
+    @property
+    def cost_samples(self) -> npt.NDArray[np.float64]: ...
+    cost: Summary
+    deadline_misses: int
+    gap_closed: float
+
+class WindowSweep:
+    @property
+    def window_starts(self) -> npt.NDArray[np.uint64]: ...
+    window_trace_ticks: int
+    trace_tick_hours: float
+    job_tick_hours: float
+    policies: list[WindowPolicyOutcome]
+    @property
+    def omniscient_samples(self) -> npt.NDArray[np.float64]: ...
+    omniscient_cost: Optional[Summary]
+    greedy_mean: float
+    def summary(self) -> pd.DataFrame: ...
+    def to_frame(self) -> pd.DataFrame: ...
+
+def sweep_windows(job: DeadlineJob, trace: SpotAvailability, spot_price_per_hour: float,
+                  on_demand_price_per_hour: float, *, stride_ticks: int = 1,
+                  policies: Sequence[DeadlinePolicyName] = ..., omniscient: bool = True,
+                  confidence: float = 0.95) -> WindowSweep: ...
+
+class SpotRegion:
+    def __init__(self, name: str, availability: SpotAvailability, spot_price_per_hour: float) -> None: ...
+    name: str
+    availability: SpotAvailability
+    spot_price_per_hour: float
+
+class MultiRegionResult:
+    run: DeadlineResult
+    @property
+    def region(self) -> npt.NDArray[np.int32]: ...
+    moves: int
+    def to_frame(self, names: Optional[Sequence[str]] = None) -> pd.DataFrame: ...
+
+def simulate_multi_region(job: DeadlineJob, regions: Sequence[SpotRegion], policy: RegionPolicyName,
+                          on_demand_price_per_hour: float) -> MultiRegionResult: ...
+def omniscient_multi_region_cost(job: DeadlineJob, regions: Sequence[SpotRegion],
+                                 on_demand_price_per_hour: float) -> float: ...
 
 # ---------------------------------------------------------------- demand
 class Horizon:
@@ -499,6 +558,8 @@ class MonthlyCashFlow:
     resale: float
     owned_gpu_hours: float
     owned_used_gpu_hours: float
+    spot_paid_gpu_hours: float
+    on_demand_paid_gpu_hours: float
 
 class CostSpread:
     mean: float
@@ -513,6 +574,8 @@ class CostReport:
     offering: str
     currency: str
     horizon_months: int
+    units: Literal["instances", "gpus"]
+    gpus_per_unit: int
     months: list[MonthlyCashFlow]
     total: float
     npv: float
@@ -536,10 +599,12 @@ class CostReport:
     def _month_columns(self) -> dict[str, np.ndarray]: ...
 
 def evaluate(strategy: Strategy, demand: DemandProfile, offering: Offering, *,
-             discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0) -> CostReport: ...
+             discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0,
+             units: Literal["instances", "gpus"] = "instances") -> CostReport: ...
 
 class ReservationAdvice:
     reserved_gpus: float
+    gpus_per_unit: int
     critical_fraction: float
     demand_covered_fraction: float
     effective_reserved_rate: float
@@ -548,8 +613,129 @@ class ReservationAdvice:
 
 def optimal_reservation(demand: DemandProfile, offering: Offering, reserved: Reserved, *,
                         discounts: Optional[Discounts] = None,
-                        annual_discount_rate: float = 0.0) -> ReservationAdvice: ...
+                        annual_discount_rate: float = 0.0,
+                        units: Literal["instances", "gpus"] = "instances") -> ReservationAdvice: ...
 
+# cost per unit of work
+class ThroughputRow:
+    gpu: str
+    system: str
+    gpus: int
+    precision: str
+    watts: float
+    price: float
+    model: str
+    per_second: float
+    source: Source
+
+class ThroughputTable:
+    @staticmethod
+    def builtin() -> ThroughputTable: ...
+    @staticmethod
+    def from_csv(csv: str, *, precision: str, source: str, as_of: str = "") -> ThroughputTable: ...
+    @staticmethod
+    def from_csv_file(path: str, *, precision: str, source: str, as_of: str = "") -> ThroughputTable: ...
+    def overridden_by(self, other: ThroughputTable) -> ThroughputTable: ...
+    @property
+    def rows(self) -> list[ThroughputRow]: ...
+    def models(self) -> list[str]: ...
+    def find(self, gpu: str, gpus: int, precision: str, model: str) -> Optional[ThroughputRow]: ...
+    def __len__(self) -> int: ...
+
+def benchmark_gpus() -> list[str]: ...
+def model_unit(model: str) -> str: ...
+
+class ScalingCurve:
+    single_gpu: float
+    alpha: float
+    fitted_counts: list[int]
+    def efficiency(self, gpus: float) -> float: ...
+    def throughput(self, gpus: float) -> float: ...
+
+def scaling_curve(table: ThroughputTable, gpu: str, precision: str, model: str) -> ScalingCurve: ...
+def throughput_at(table: ThroughputTable, gpu: str, precision: str, model: str, gpus: int) -> dict: ...
+
+class Workload:
+    def __init__(self, *, model: str, work_per_epoch: float, epochs: float = 1.0, precision: str = "mixed",
+                 memory_gb: float = 0.0, utilisation: float = 1.0, name: str = "") -> None: ...
+    name: str
+    model: str
+    work_per_epoch: float
+    epochs: float
+    precision: str
+    memory_gb: float
+    utilisation: float
+    def total_work(self) -> float: ...
+
+def training_memory_gb(parameters: float, bytes_per_parameter: float = 16.0, activations_gb: float = 0.0) -> float: ...
+
+class GpuMatch:
+    def __init__(self, catalog_gpu: str, kind: str, benchmark_gpu: str = "", note: str = "") -> None: ...
+    catalog_gpu: str
+    kind: str
+    benchmark_gpu: str
+    note: str
+
+def gpu_matches() -> list[GpuMatch]: ...
+def match_gpu(catalog_gpu: str, extra: list[GpuMatch] = ...) -> GpuMatch: ...
+
+class WorkCostRow:
+    provider: str
+    region: str
+    instance_type: str
+    catalog_gpu: str
+    benchmark_gpu: str
+    match: str
+    buying: str
+    terms: str
+    gpus: int
+    currency: str
+    price_per_hour: float
+    throughput_per_second: float
+    throughput_basis: str
+    hours_per_epoch: float
+    run_hours: float
+    run_hours_p95: float
+    cost_per_epoch: float
+    cost_per_run: float
+    cost_per_run_p95: float
+    cost_per_run_standard_error: float
+    cost_per_million: float
+    probability_within_deadline: float
+    note: str
+
+class SkippedOffering:
+    offering: str
+    reason: str
+
+class WorkRanking:
+    workload: Workload
+    unit: str
+    currency: str
+    deadline_hours: float
+    rows: list[WorkCostRow]
+    skipped: list[SkippedOffering]
+    def frontier(self) -> list[WorkCostRow]: ...
+
+def _rank_offerings(workload: Workload, catalog: Catalog, throughput: ThroughputTable, *, currency: str = "USD",
+                    on_demand: bool = True, spot: bool = True, reserved: bool = True, owned: bool = True,
+                    allow_estimates: bool = False, gpu_matches: list[GpuMatch] = ..., mtbf_hours: float = 20.0,
+                    checkpoint_write_hours: float = ..., restart_hours: float = ...,
+                    capacity_wait_hours: float = 0.0, paths: int = 20000, seed: int = 42, threads: int = 0,
+                    ownership: Optional[Owned] = None, deadline_hours: float = ...,
+                    exchange_rates: Optional[ExchangeRates] = None, rates_as_of: str = "") -> WorkRanking: ...
+
+class WorkAuditRow:
+    claim: str
+    source: str
+    seed_figure: float
+    measured_figure: float
+    unit: str
+    verdict: str
+    basis: str
+    reason: str
+
+def audit_seed_work_claims(catalog: Catalog, throughput: ThroughputTable) -> list[WorkAuditRow]: ...
 # plans over time under uncertain demand and prices
 class Commitment:
     count: float

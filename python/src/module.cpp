@@ -16,6 +16,7 @@ PYBIND11_MODULE(_core, m) {
     register_strategy(m);
     register_cost(m);
     register_optimise(m);
+    register_work(m);
     register_plan(m);
     register_recommend(m);
 }

@@ -1,6 +1,7 @@
 #pragma once
 // One function per concern, each defined in its own register_<concern>.cpp.
 #include <optional>
+#include <string_view>
 
 #include <pybind11/pybind11.h>
 
@@ -18,6 +19,13 @@ inline EvaluationOptions evaluation_options(const std::optional<Discounts>& disc
     return options;
 }
 
+/// The `units` keyword of the cost entry points: "instances" (whole instances) or "gpus".
+inline Units parse_units(std::string_view text) {
+    if (text == "instances") return Units::instances;
+    if (text == "gpus") return Units::gpus;
+    fail("units", text, "must be \"instances\" or \"gpus\"");
+}
+
 void register_errors(py::module_& m);
 void register_catalog(py::module_& m);
 void register_currency(py::module_& m);
@@ -29,6 +37,7 @@ void register_demand(py::module_& m);
 void register_strategy(py::module_& m);
 void register_cost(py::module_& m);
 void register_optimise(py::module_& m);
+void register_work(py::module_& m);
 void register_plan(py::module_& m);
 void register_recommend(py::module_& m);
 

@@ -34,7 +34,7 @@ def test_plan_without_uncertainty_equals_evaluate_to_the_cent(gputco, catalog, g
     demand = gputco.DemandProfile.constant(gpus, gputco.Horizon.months(months))
     mix = gputco.Mix([(reserved_fraction, gputco.Reserved(term_years=term, payment=payment)),
                       (1.0 - reserved_fraction, gputco.OnDemand())])
-    report = gputco.evaluate(mix, demand, p4d, annual_discount_rate=rate)
+    report = gputco.evaluate(mix, demand, p4d, annual_discount_rate=rate, units="gpus")
     plan = gputco.Plan.from_mix(mix, demand.peak_gpus())
     result = gputco.evaluate_plan(plan, gputco.DemandFutures.from_profile(demand), p4d, annual_discount_rate=rate)
     assert abs(result.total.mean - report.total) < 0.005
@@ -133,3 +133,13 @@ def test_fan_plot(gputco, p4d, futures):
     assert len(ax.get_lines()) == 2
     assert len(ax.collections) == 2
     assert "2,000 futures" in ax.get_title()
+
+
+def test_spot_periods(gputco, catalog):
+    offering = catalog.offering("aws", "p4d.24xlarge", "us-east-1")
+    demand = gputco.DemandFutures.from_profile(gputco.DemandProfile.constant(8, gputco.Horizon.months(2)))
+    share = gputco.SpotShare(8, price_per_gpu_hour=1.0, periods=[gputco.SpotPeriod(first_month=1, overhead=2.0)])
+    result = gputco.evaluate_plan(gputco.Plan(spot=share), demand, offering)
+    # month 0: 8 x 730 h x $1; month 1: the same billed twice over
+    assert result.mean_months[0].total == pytest.approx(5840.0)
+    assert result.mean_months[1].total == pytest.approx(11680.0)

@@ -30,9 +30,12 @@ ReservationAdvice optimal_reservation(const DemandProfile& demand, const Offerin
     };
     double start = 0;
     while (covered(start) < advice.critical_fraction) start += 1.0;
+    // Bought in whole units (instances or GPUs): start at the units that hold r GPUs, step by one unit.
+    const double unit = options.units == Units::instances ? offering.gpus_per_instance : 1;
+    start = unit * std::ceil(start / unit);
 
     // The newsvendor ignores what it cannot see (free hours, terms outlasting the horizon, NPV), so the
-    // engine has the last word: walk to a count no worse than one more or one fewer, from the start
+    // engine has the last word: walk to a count no worse than one unit more or fewer, from the start
     // and from none, and keep the cheaper. Cost is convex in r in the plain cases, and then this walk
     // stays at the start.
     std::map<double, CostReport> reports;
@@ -46,8 +49,8 @@ ReservationAdvice optimal_reservation(const DemandProfile& demand, const Offerin
     const auto descend = [&](double r) {
         for (;;) {
             const double here = cost_of(r).npv;
-            if (r >= 1 && cost_of(r - 1).npv < here) r -= 1;
-            else if (cost_of(r + 1).npv < here) r += 1;
+            if (r >= unit && cost_of(r - unit).npv < here) r -= unit;
+            else if (cost_of(r + unit).npv < here) r += unit;
             else return r;
         }
     };
@@ -56,6 +59,7 @@ ReservationAdvice optimal_reservation(const DemandProfile& demand, const Offerin
     const double r = cost_of(from_none).npv < cost_of(from_start).npv ? from_none : from_start;
 
     advice.reserved_gpus = r;
+    advice.gpus_per_unit = int(unit);
     advice.demand_covered_fraction = covered(r);
     advice.report = cost_of(r);
     return advice;

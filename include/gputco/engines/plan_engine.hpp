@@ -1,7 +1,8 @@
 #pragma once
 // The plan engine: a plan (commitments bought at given months, owned hardware, spot, on-demand) over
 // many demand futures and price paths in, the distribution of its cost out. With one future and
-// constant prices it gives evaluate()'s cash flows to the cent (tested over random mixes).
+// constant prices it gives the cash flows of evaluate() with Units::gpus to the cent (tested over
+// random mixes): on-demand and spot are paid per GPU-hour, not per whole instance.
 //
 //   const DemandFutures futures = DemandFutures::generate(model, Horizon::years(3), 10'000, 42);
 //   const PricePaths prices = price_paths(price_model, Horizon::years(3), futures.count(), 7);

@@ -28,7 +28,11 @@ struct MonthlyCashFlow {
     double reserved_gpu_hours = 0;  ///< reserved GPU-hours paid for this month
     double reserved_used_gpu_hours = 0;
     double spot_gpu_hours = 0;      ///< useful GPU-hours served on spot
-    double on_demand_gpu_hours = 0;
+    double on_demand_gpu_hours = 0; ///< demand served on demand
+    /// GPU-hours paid for: in whole instances, a part-filled instance is paid in full (= the served
+    /// hours when counted in GPUs). Spot's before its overhead.
+    double spot_paid_gpu_hours = 0;
+    double on_demand_paid_gpu_hours = 0;
     double owned_gpu_hours = 0;     ///< owned GPU-hours available this month
     double owned_used_gpu_hours = 0;
 };
@@ -43,6 +47,8 @@ struct CostReport {
     std::string offering;           ///< offering key, provider/region/instance_type
     std::string currency;
     int horizon_months = 0;
+    std::string units = "gpus";     ///< "instances" (whole instances) or "gpus" (the GPU-level view)
+    int gpus_per_unit = 1;          ///< GPUs per unit bought: the instance size, or 1 for "gpus"
     /// One entry per month of the horizon, and beyond it while a reservation term still runs
     /// (a term outlasting the horizon is a liability paid in full).
     std::vector<MonthlyCashFlow> months;

@@ -77,8 +77,8 @@ struct Plan {
     std::optional<SpotShare> spot;
 };
 
-/// The plan a Mix stands for: each tranche's share of the fleet (`mix.fleet_gpus`, else
-/// `default_fleet_gpus`, usually the demand's peak) rounded as the mix says, reservations starting in
+/// The plan a Mix stands for in GPUs (evaluate() with Units::gpus): each tranche's share of the fleet
+/// (`mix.fleet_gpus`, else `default_fleet_gpus`, usually the demand's peak) rounded as the mix says, reservations starting in
 /// month 0 with the tranche's renewal. At most one spot tranche. Throws InvalidInput as evaluate() does.
 Plan plan_from_mix(const Mix& mix, double default_fleet_gpus);
 
