@@ -9,3 +9,6 @@ find_package(fmt 9 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)   # private: JSON catalog and report I/O
 find_package(Threads REQUIRED)
 find_package(yaml-cpp 0.6 REQUIRED)       # private: Cyclenerd pricing.yml importer
+# private: COIN-OR CBC, the mixed-integer solver behind recommend_plan (Debian coinor-libcbc-dev)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(CBC REQUIRED IMPORTED_TARGET cbc)

@@ -34,3 +34,4 @@
 #include "gputco/engines/work_cost.hpp"
 #include "gputco/engines/work_audit.hpp"
 #include "gputco/optimise/optimise.hpp"
+#include "gputco/optimise/recommend.hpp"

@@ -152,6 +152,15 @@ from ._core import (
     expected_level,
     hindsight_reservation_totals,
     price_paths,
+    # recommending a plan
+    CandidateResult,
+    CommitmentOption,
+    FrontierPoint,
+    Recommendation,
+    SpotOption,
+    baseline_plans,
+    cost_risk_frontier,
+    recommend_plan,
 )
 from ._catalog import catalog
 from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
@@ -160,6 +169,7 @@ from . import _deadline as _deadline  # noqa: F401  (adds SpotAvailability.from_
 from ._work import cheapest_within, rank_offerings, rank_offerings_raw, seed_audit, throughput_frame
 from ._spot import simulate_spot
 from ._plan import compare_frame  # (importing _plan adds PlanDistribution.summary / to_frame / monthly_bands)
+from ._recommend import RecommendResult, recommend
 
 from ._core import __version__  # written once, in CMakeLists.txt
 
@@ -192,4 +202,6 @@ __all__ = [
     "OwnedPurchase", "Plan", "PlanDistribution", "PriceChange", "PriceModel", "PricePaths", "SpotPeriod", "SpotShare",
     "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",
     "expected_level", "hindsight_reservation_totals", "price_paths",
+    "CandidateResult", "CommitmentOption", "FrontierPoint", "Recommendation", "RecommendResult", "SpotOption",
+    "baseline_plans", "cost_risk_frontier", "recommend", "recommend_plan",
 ]

@@ -988,3 +988,62 @@ def hindsight_reservation_totals(futures: DemandFutures, offering: Offering, ter
                                  prices: Optional[PricePaths] = None, discounts: Optional[Discounts] = None,
                                  annual_discount_rate: float = 0.0,
                                  threads: int = 0) -> Tuple[np.ndarray, np.ndarray]: ...
+
+# recommending a plan
+class CommitmentOption:
+    term_years: int
+    payment: str
+    discount: Optional[float]
+    def __init__(self, term_years: int, payment: str = "no_upfront", *, discount: Optional[float] = None) -> None: ...
+
+class SpotOption:
+    name: str
+    overhead: float
+    availability: float
+    price_per_gpu_hour: Optional[float]
+    def __init__(self, name: str, *, overhead: float = 1.0, availability: float = 1.0,
+                 price_per_gpu_hour: Optional[float] = None) -> None: ...
+
+class CandidateResult:
+    spot_option: str
+    solver_objective: float
+    engine_objective: float
+    proven_optimal: bool
+    plan: Plan
+
+class Recommendation:
+    plan: Plan
+    in_sample: PlanDistribution
+    solver_objective: float
+    proven_optimal: bool
+    status: str
+    candidates: List[CandidateResult]
+    solve_seconds: float
+
+class FrontierPoint:
+    cvar95_limit: float
+    feasible: bool
+    mean: float
+    cvar95: float
+    p95: float
+    plan: str
+
+def recommend_plan(futures: DemandFutures, offering: Offering, *, commitments: Sequence[CommitmentOption] = ...,
+                   start_months: Sequence[int] = ..., review_months: int = 6, unit: str = "gpus",
+                   max_count: float = 1e6, spot: Sequence[SpotOption] = ..., objective: str = "total",
+                   cvar95_limit: Optional[float] = None, upfront_per_period: Optional[float] = None,
+                   upfront_period_months: int = 3, committed_share: Optional[float] = None,
+                   prices: Optional[PricePaths] = None, discounts: Optional[Discounts] = None,
+                   annual_discount_rate: float = 0.0, threads: int = 0, max_blocks: int = 32,
+                   time_limit_seconds: float = 60.0) -> Recommendation: ...
+def cost_risk_frontier(futures: DemandFutures, offering: Offering, cvar95_limits: Sequence[float], *,
+                       commitments: Sequence[CommitmentOption] = ..., start_months: Sequence[int] = ...,
+                       review_months: int = 6, unit: str = "gpus", max_count: float = 1e6,
+                       spot: Sequence[SpotOption] = ..., objective: str = "total",
+                       cvar95_limit: Optional[float] = None, upfront_per_period: Optional[float] = None,
+                       upfront_period_months: int = 3, committed_share: Optional[float] = None,
+                       prices: Optional[PricePaths] = None, discounts: Optional[Discounts] = None,
+                       annual_discount_rate: float = 0.0, threads: int = 0, max_blocks: int = 32,
+                       time_limit_seconds: float = 60.0) -> List[FrontierPoint]: ...
+def baseline_plans(history: DemandProfile, offering: Offering, term_years: int, payment: str, *,
+                   discounts: Optional[Discounts] = None) -> List[Plan]: ...

@@ -20,4 +20,5 @@ PYBIND11_MODULE(_core, m) {
     register_optimise(m);
     register_work(m);
     register_plan(m);
+    register_recommend(m);
 }

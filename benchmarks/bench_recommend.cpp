@@ -1,0 +1,57 @@
+// Speed of recommend_plan on the size: a 36-month ladder (1- and 3-year terms, each payment
+// the offering lists, a start every month: 6 × 36 = 216 integer counts) over 1,000 demand futures,
+// with and without a spot option, on one core (plan engine threads = 1; CBC is single-threaded).
+// Beside it, in the same run, one evaluate_plan() of the answer over the same futures: the solve's
+// cost in units of engine evaluations. Prints seconds, best of `--rounds N` (default 3).
+//
+//   build/benchmarks/bench_recommend [--rounds N] [--futures F]
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include <gputco/gputco.hpp>
+
+using namespace gputco;
+using Clock = std::chrono::steady_clock;
+
+int main(int argc, char** argv) {
+    int rounds = 3;
+    std::size_t count = 1000;
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::atoi(argv[i + 1]);
+        if (std::strcmp(argv[i], "--futures") == 0) count = std::size_t(std::atoll(argv[i + 1]));
+    }
+    const Offering& p4d = Catalog::builtin().offering("aws", "p4d.24xlarge", "us-east-1");
+    DemandModel model;
+    model.base_gpus = 8;
+    model.monthly_log_growth = 0.01;
+    model.monthly_log_volatility = 0.05;
+    model.events.push_back({.gpus = 8, .probability = 0.6, .first_month = 0, .last_month = 11});
+    std::vector<double> week(168, 0.5);
+    for (int day = 0; day < 5; ++day)
+        for (int hour = 8; hour < 20; ++hour) week[std::size_t(day * 24 + hour)] = 1.0;
+    model.hour_of_week = week;
+    const DemandFutures futures = DemandFutures::generate(model, Horizon::months(36), count, 42);
+
+    for (bool spot : {false, true}) {
+        RecommendOptions options;
+        options.review_months = 1;
+        options.plan_options.threads = 1;
+        if (spot) options.spot = {{.name = "spot", .overhead = 1.15, .availability = 0.95, .price_per_gpu_hour = {}}};
+        double best = 1e300, engine = 1e300;
+        Recommendation r;
+        for (int i = 0; i < rounds; ++i) {
+            const auto t0 = Clock::now();
+            r = recommend_plan(futures, p4d, options);
+            best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+            const auto t1 = Clock::now();
+            const PlanDistribution d = evaluate_plan(r.plan, futures, p4d, {}, options.plan_options);
+            engine = std::min(engine, std::chrono::duration<double>(Clock::now() - t1).count());
+        }
+        fmt::print("{} futures x 36 months, {} candidates{}: solve {:.2f} s (best of {}), one engine pass {:.4f} s, "
+                   "ratio {:.0f}; {}; plan: {}\n",
+                   count, p4d.reserved.size() * 36, spot ? " + spot" : "", best, rounds, engine, best / engine, r.status, describe(r.plan));
+    }
+}

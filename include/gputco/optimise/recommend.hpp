@@ -1,0 +1,124 @@
+#pragma once
+// Recommending a plan: which commitments to buy in which months (a ladder), how many GPUs to run on
+// spot, the rest on demand, least expected cost over the demand futures and price paths given,
+// within the risk limits given. A sample-average mixed-integer programme solved by COIN-OR CBC; the
+// chosen plan is then priced by the plan engine (the engine has the last word) and can be checked on
+// fresh futures with compare_with_baselines().
+//
+//   RecommendOptions options;
+//   options.commitments = {{.term_years = 1, .payment = Payment::no_upfront},
+//                          {.term_years = 3, .payment = Payment::all_upfront}};
+//   options.review_months = 6;                 // buy only in months 0, 6, 12, ...
+//   options.limits.cvar95 = 2.0e6;             // worst 5% of futures cost at most 2.0 M on average
+//   const Recommendation r = recommend_plan(futures, p4d, options);
+//   describe(r.plan);
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gputco/catalog/catalog.hpp"
+#include "gputco/catalog/price_schedule.hpp"
+#include "gputco/engines/plan_engine.hpp"
+#include "gputco/results/plan_distribution.hpp"
+#include "gputco/strategy/plan.hpp"
+#include "gputco/work/demand.hpp"
+#include "gputco/work/demand_futures.hpp"
+
+namespace gputco {
+
+/// A kind of commitment the optimiser may buy (any count, at any allowed start month; lapsing).
+struct CommitmentOption {
+    int term_years = 1;
+    Payment payment = Payment::no_upfront;
+    std::optional<double> discount;  ///< as Commitment::discount; default: the offering's prices
+};
+
+/// A way to run spot, e.g. one checkpoint interval: `overhead` billed per useful hour and
+/// `availability` from the spot engine (spot_tranche() / simulate_spot at that interval).
+struct SpotOption {
+    std::string name;  ///< shown in the result, e.g. "spot, checkpoint every 1 h"
+    double overhead = 1.0;
+    double availability = 1.0;
+    std::optional<double> price_per_gpu_hour;  ///< default: the offering's spot price
+};
+
+/// Limits on the answer; each is off when empty. Money limits are in the offering's currency and
+/// measured as the objective is (total, or NPV when annual_discount_rate > 0 and objective = npv).
+struct RiskLimits {
+    std::optional<double> cvar95;            ///< mean cost of the worst ⌈5% n⌉ futures, at most this
+    std::optional<double> upfront_per_period;  ///< upfront paid in any `upfront_period_months` window
+    int upfront_period_months = 3;            ///< periods start at month 0 (quarters by default)
+    /// Committed GPUs in any month at most this share of the month's mean demand level over futures.
+    std::optional<double> committed_share;
+};
+
+enum class Objective { expected_total, expected_npv };
+
+struct RecommendOptions {
+    /// What may be bought; empty = every reservation the offering lists.
+    std::vector<CommitmentOption> commitments;
+    /// Months commitments may start in; empty = every `review_months` months from 0.
+    std::vector<int> start_months;
+    int review_months = 6;
+    CountUnit unit = CountUnit::gpus;  ///< counts are whole GPUs or whole instances
+    double max_count = 1e6;            ///< at most this many of each (option, start month)
+    /// Ways to run spot; the optimiser tries each (and none) and keeps the cheapest. Empty = no spot.
+    std::vector<SpotOption> spot;
+    Objective objective = Objective::expected_total;
+    RiskLimits limits;
+    PlanOptions plan_options;  ///< NPV rate, plan discount, voucher, region factor, threads
+    /// A month's hours are grouped into at most this many demand-level blocks (exact when a month
+    /// has no more distinct hourly levels; otherwise the engine's re-evaluation is the true cost).
+    int max_blocks = 32;
+    double time_limit_seconds = 60;  ///< the solver stops here and returns its best plan so far
+};
+
+/// One solve: the plan for one spot option (or none).
+struct CandidateResult {
+    std::string spot_option;     ///< "none" or the option's name
+    double solver_objective = 0; ///< the programme's mean cost of its plan over the sample
+    double engine_objective = 0; ///< the plan engine's mean of the same
+    bool proven_optimal = false;
+    Plan plan;
+};
+
+struct Recommendation {
+    Plan plan;                        ///< the recommendation (name "recommended" unless on demand won)
+    PlanDistribution in_sample;       ///< the plan engine over the futures it was fitted to
+    double solver_objective = 0;      ///< the programme's objective for `plan`
+    bool proven_optimal = false;      ///< false when the solver stopped at its time limit
+    std::string status;               ///< what the solver reported, in words
+    std::vector<CandidateResult> candidates;  ///< one per spot option tried
+    double solve_seconds = 0;
+};
+
+/// The sample-average optimum over `futures` (and `prices`: one column per future or one shared).
+/// Throws InvalidInput naming the field for bad options, and naming the limit when the limits leave
+/// no plan ("limits.cvar95 = 1e+06: no plan meets it; all on demand has CVaR95 1.3e+06, ...").
+Recommendation recommend_plan(const DemandFutures& futures, const Offering& offering,
+                              const RecommendOptions& options = {}, const PricePaths& prices = {});
+
+/// A point of the cost–risk frontier: the recommendation under `cvar95_limit`.
+struct FrontierPoint {
+    double cvar95_limit = 0;
+    bool feasible = false;
+    double mean = 0;    ///< in-sample mean of the objective measure (engine)
+    double cvar95 = 0;  ///< in-sample CVaR95 (engine)
+    double p95 = 0;
+    std::string plan;
+};
+
+/// The recommendation for each limit in `cvar95_limits` (other limits as in `options`).
+std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, const Offering& offering,
+                                              const std::vector<double>& cvar95_limits,
+                                              const RecommendOptions& options = {}, const PricePaths& prices = {});
+
+/// Plans people would pick without the optimiser, to compare on held-out futures: all on demand;
+/// the provider-style lookback advice for 7, 30 and 60 days of `history` (reserve the count that
+/// would have been cheapest over the last N days: the newsvendor quantile 1 − c_r/p of those hours);
+/// and optimal_reservation over the whole history (today's newsvendor advice). Reservations of
+/// (term_years, payment) from month 0, renewed. `history` may be empty: then only all on demand.
+std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& offering, int term_years,
+                                 Payment payment, const PlanOptions& options = {});
+
+}  // namespace gputco

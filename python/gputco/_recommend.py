@@ -1,0 +1,83 @@
+"""gputco.recommend: the recommended plan, its distribution, the cost-risk frontier and the baselines."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence
+
+from . import _core
+
+__all__ = ["RecommendResult", "recommend"]
+
+
+@dataclass
+class RecommendResult:
+    """What recommend() returns. DataFrames are pandas; `recommendation` is the C++ result."""
+
+    plan: Any                # the recommended gputco.Plan
+    recommendation: Any      # gputco.Recommendation (in-sample distribution, solver status, candidates)
+    distribution: Any        # one row per held-out future (or per fitted future without held_out)
+    summary: Any             # one row: mean, P95, CVaR95 in and out of sample, solver status
+    frontier: Any            # one row per CVaR95 limit (empty without cvar95_limits)
+    baselines: Any           # one row per plan on the held-out futures: mean, P95, CVaR95, regret
+
+
+def recommend(futures, offering, *, held_out=None, held_out_prices=None, history=None,
+              baseline_term_years: int = 1, baseline_payment: str = "all_upfront",
+              cvar95_limits: Optional[Sequence[float]] = None, **options) -> RecommendResult:
+    """The plan of least expected cost over `futures` within the limits in `options` (the keyword
+    arguments of recommend_plan: commitments, start_months, review_months, spot, cvar95_limit,
+    upfront_per_period, committed_share, prices, discounts, ...).
+
+    With `held_out` (fresh futures of the same model) the plan is judged there, beside the baselines:
+    all on demand, provider-style lookback advice (7/30/60 days of `history`) and the newsvendor on
+    `history` (both for `baseline_term_years` / `baseline_payment`), and the best of those plans in
+    hindsight per future (regret). `cvar95_limits` gives the frontier (in sample)."""
+    import pandas as pd
+
+    rec = _core.recommend_plan(futures, offering, **options)
+    plan = rec.plan
+    eval_kw = {k: options[k] for k in ("discounts", "annual_discount_rate", "threads") if k in options}
+    judged_on = held_out if held_out is not None else futures
+    judged_prices = held_out_prices if held_out is not None else options.get("prices")
+
+    plans = [plan]
+    if history is not None:
+        plans += [p for p in _core.baseline_plans(history, offering, baseline_term_years, baseline_payment,
+                                                  discounts=options.get("discounts"))]
+    else:
+        on_demand = _core.Plan([], name="all on demand")
+        plans.append(on_demand)
+    results = _core.compare_plans(plans, judged_on, offering, prices=judged_prices, **eval_kw)
+    rows = []
+    for r in results:
+        rows.append({"plan": r.plan, "mean": r.total.mean, "standard_error": r.total.standard_error,
+                     "p95": r.total.p95, "cvar95": r.total.cvar95, "regret_mean": r.regret.mean,
+                     "regret_p95": r.regret.p95, "best_fraction": r.best_fraction})
+    # The best reservation level of the baseline term in hindsight, future by future (a real optimum
+    # of that family: no plan of it beats it in any future).
+    import numpy as np
+    hindsight, _ = _core.hindsight_reservation_totals(judged_on, offering, baseline_term_years, baseline_payment,
+                                                      prices=judged_prices, **eval_kw)
+    h = _core.distribution_of(list(np.asarray(hindsight)))
+    rows.append({"plan": f"best in hindsight: {baseline_term_years}y {baseline_payment} level per future",
+                 "mean": h.mean, "standard_error": h.standard_error, "p95": h.p95, "cvar95": h.cvar95,
+                 "regret_mean": float("nan"), "regret_p95": float("nan"), "best_fraction": float("nan")})
+    baselines = pd.DataFrame(rows).set_index("plan")
+    out = results[0]
+    summary = pd.DataFrame([{
+        "plan": str(plan),
+        "in_sample_mean": rec.in_sample.total.mean, "in_sample_p95": rec.in_sample.total.p95,
+        "in_sample_cvar95": rec.in_sample.total.cvar95,
+        "held_out_mean": out.total.mean, "held_out_standard_error": out.total.standard_error,
+        "held_out_p95": out.total.p95, "held_out_cvar95": out.total.cvar95,
+        "solver_objective": rec.solver_objective, "proven_optimal": rec.proven_optimal, "status": rec.status,
+        "solve_seconds": rec.solve_seconds,
+    }]).set_index("plan")
+    if cvar95_limits:
+        points = _core.cost_risk_frontier(futures, offering, list(cvar95_limits), **options)
+        frontier = pd.DataFrame([{"cvar95_limit": p.cvar95_limit, "feasible": p.feasible, "mean": p.mean,
+                                  "cvar95": p.cvar95, "p95": p.p95, "plan": p.plan} for p in points])
+    else:
+        frontier = pd.DataFrame(columns=["cvar95_limit", "feasible", "mean", "cvar95", "p95", "plan"])
+    return RecommendResult(plan=plan, recommendation=rec, distribution=out.to_frame(), summary=summary,
+                           frontier=frontier, baselines=baselines)

@@ -1,0 +1,150 @@
+// The plan recommender: recommend_plan, the cost–risk frontier and the baseline plans (gputco/_recommend.py
+// puts them together as DataFrames in gputco.recommend).
+#include "register.hpp"
+
+#include <pybind11/stl.h>
+
+#include <fmt/format.h>
+#include <gputco/optimise/recommend.hpp>
+
+namespace gputco::python {
+
+namespace {
+
+RecommendOptions recommend_options(const std::vector<CommitmentOption>& commitments, const std::vector<int>& start_months,
+                                   int review_months, std::string_view unit, double max_count,
+                                   const std::vector<SpotOption>& spot, std::string_view objective,
+                                   const std::optional<double>& cvar95_limit,
+                                   const std::optional<double>& upfront_per_period, int upfront_period_months,
+                                   const std::optional<double>& committed_share, const std::optional<Discounts>& discounts,
+                                   double annual_discount_rate, unsigned threads, int max_blocks,
+                                   double time_limit_seconds) {
+    RecommendOptions o;
+    o.commitments = commitments;
+    o.start_months = start_months;
+    o.review_months = review_months;
+    if (unit == "gpus") o.unit = CountUnit::gpus;
+    else if (unit == "instances") o.unit = CountUnit::instances;
+    else fail("unit", unit, "must be \"gpus\" or \"instances\"");
+    o.max_count = max_count;
+    o.spot = spot;
+    if (objective == "total") o.objective = Objective::expected_total;
+    else if (objective == "npv") o.objective = Objective::expected_npv;
+    else fail("objective", objective, "must be \"total\" or \"npv\"");
+    o.limits.cvar95 = cvar95_limit;
+    o.limits.upfront_per_period = upfront_per_period;
+    o.limits.upfront_period_months = upfront_period_months;
+    o.limits.committed_share = committed_share;
+    if (discounts) o.plan_options.discounts = *discounts;
+    o.plan_options.annual_discount_rate = annual_discount_rate;
+    o.plan_options.threads = threads;
+    o.max_blocks = max_blocks;
+    o.time_limit_seconds = time_limit_seconds;
+    return o;
+}
+
+}  // namespace
+
+void register_recommend(py::module_& m) {
+    py::class_<CommitmentOption>(m, "CommitmentOption", "A kind of commitment the recommender may buy.")
+        .def(py::init([](int term_years, std::string_view payment, std::optional<double> discount) {
+                 return CommitmentOption{term_years, parse_payment(payment, "commitment_option.payment"), discount};
+             }),
+             py::arg("term_years"), py::arg("payment") = "no_upfront", py::kw_only(), py::arg("discount") = py::none())
+        .def_readonly("term_years", &CommitmentOption::term_years)
+        .def_property_readonly("payment", [](const CommitmentOption& c) { return std::string(to_string(c.payment)); })
+        .def_readonly("discount", &CommitmentOption::discount);
+    py::class_<SpotOption>(m, "SpotOption", "A way to run spot (e.g. one checkpoint interval) with its overhead.")
+        .def(py::init([](std::string name, double overhead, double availability, std::optional<double> price) {
+                 return SpotOption{std::move(name), overhead, availability, price};
+             }),
+             py::arg("name"), py::kw_only(), py::arg("overhead") = 1.0, py::arg("availability") = 1.0,
+             py::arg("price_per_gpu_hour") = py::none())
+        .def_readonly("name", &SpotOption::name)
+        .def_readonly("overhead", &SpotOption::overhead)
+        .def_readonly("availability", &SpotOption::availability)
+        .def_readonly("price_per_gpu_hour", &SpotOption::price_per_gpu_hour);
+    py::class_<CandidateResult>(m, "CandidateResult")
+        .def_readonly("spot_option", &CandidateResult::spot_option)
+        .def_readonly("solver_objective", &CandidateResult::solver_objective)
+        .def_readonly("engine_objective", &CandidateResult::engine_objective)
+        .def_readonly("proven_optimal", &CandidateResult::proven_optimal)
+        .def_readonly("plan", &CandidateResult::plan);
+    py::class_<Recommendation>(m, "Recommendation", "recommend_plan's answer, priced by the plan engine in sample.")
+        .def_readonly("plan", &Recommendation::plan)
+        .def_readonly("in_sample", &Recommendation::in_sample)
+        .def_readonly("solver_objective", &Recommendation::solver_objective)
+        .def_readonly("proven_optimal", &Recommendation::proven_optimal)
+        .def_readonly("status", &Recommendation::status)
+        .def_readonly("candidates", &Recommendation::candidates)
+        .def_readonly("solve_seconds", &Recommendation::solve_seconds)
+        .def("__repr__", [](const Recommendation& r) {
+            return fmt::format("Recommendation('{}', mean {:.2f}, {})", describe(r.plan), r.in_sample.total.mean, r.status);
+        });
+    py::class_<FrontierPoint>(m, "FrontierPoint")
+        .def_readonly("cvar95_limit", &FrontierPoint::cvar95_limit)
+        .def_readonly("feasible", &FrontierPoint::feasible)
+        .def_readonly("mean", &FrontierPoint::mean)
+        .def_readonly("cvar95", &FrontierPoint::cvar95)
+        .def_readonly("p95", &FrontierPoint::p95)
+        .def_readonly("plan", &FrontierPoint::plan);
+
+#define GPUTCO_RECOMMEND_ARGS                                                                                         \
+    py::kw_only(), py::arg("commitments") = std::vector<CommitmentOption>{}, py::arg("start_months") = std::vector<int>{}, \
+        py::arg("review_months") = 6, py::arg("unit") = "gpus", py::arg("max_count") = 1e6,                           \
+        py::arg("spot") = std::vector<SpotOption>{}, py::arg("objective") = "total", py::arg("cvar95_limit") = py::none(), \
+        py::arg("upfront_per_period") = py::none(), py::arg("upfront_period_months") = 3,                            \
+        py::arg("committed_share") = py::none(), py::arg("prices") = py::none(), py::arg("discounts") = py::none(),   \
+        py::arg("annual_discount_rate") = 0.0, py::arg("threads") = 0u, py::arg("max_blocks") = 32,                   \
+        py::arg("time_limit_seconds") = 60.0
+    m.def(
+        "recommend_plan",
+        [](const DemandFutures& futures, const Offering& offering, const std::vector<CommitmentOption>& commitments,
+           const std::vector<int>& start_months, int review_months, std::string_view unit, double max_count,
+           const std::vector<SpotOption>& spot, std::string_view objective, const std::optional<double>& cvar95_limit,
+           const std::optional<double>& upfront_per_period, int upfront_period_months,
+           const std::optional<double>& committed_share, const std::optional<PricePaths>& prices,
+           const std::optional<Discounts>& discounts, double annual_discount_rate, unsigned threads, int max_blocks,
+           double time_limit_seconds) {
+            const RecommendOptions o = recommend_options(commitments, start_months, review_months, unit, max_count, spot,
+                                                         objective, cvar95_limit, upfront_per_period, upfront_period_months,
+                                                         committed_share, discounts, annual_discount_rate, threads,
+                                                         max_blocks, time_limit_seconds);
+            py::gil_scoped_release release;
+            return recommend_plan(futures, offering, o, prices ? *prices : PricePaths{});
+        },
+        py::arg("futures"), py::arg("offering"), GPUTCO_RECOMMEND_ARGS,
+        "The plan of least expected cost over the futures within the limits (a MIP solved by COIN-OR CBC).");
+    m.def(
+        "cost_risk_frontier",
+        [](const DemandFutures& futures, const Offering& offering, const std::vector<double>& cvar95_limits,
+           const std::vector<CommitmentOption>& commitments, const std::vector<int>& start_months, int review_months,
+           std::string_view unit, double max_count, const std::vector<SpotOption>& spot, std::string_view objective,
+           const std::optional<double>& cvar95_limit, const std::optional<double>& upfront_per_period,
+           int upfront_period_months, const std::optional<double>& committed_share,
+           const std::optional<PricePaths>& prices, const std::optional<Discounts>& discounts,
+           double annual_discount_rate, unsigned threads, int max_blocks, double time_limit_seconds) {
+            const RecommendOptions o = recommend_options(commitments, start_months, review_months, unit, max_count, spot,
+                                                         objective, cvar95_limit, upfront_per_period, upfront_period_months,
+                                                         committed_share, discounts, annual_discount_rate, threads,
+                                                         max_blocks, time_limit_seconds);
+            py::gil_scoped_release release;
+            return cost_risk_frontier(futures, offering, cvar95_limits, o, prices ? *prices : PricePaths{});
+        },
+        py::arg("futures"), py::arg("offering"), py::arg("cvar95_limits"), GPUTCO_RECOMMEND_ARGS,
+        "The recommendation under each CVaR95 limit (infeasible limits marked).");
+#undef GPUTCO_RECOMMEND_ARGS
+    m.def(
+        "baseline_plans",
+        [](const DemandProfile& history, const Offering& offering, int term_years, std::string_view payment,
+           const std::optional<Discounts>& discounts) {
+            PlanOptions options;
+            if (discounts) options.discounts = *discounts;
+            return baseline_plans(history, offering, term_years, parse_payment(payment, "payment"), options);
+        },
+        py::arg("history"), py::arg("offering"), py::arg("term_years"), py::arg("payment"), py::kw_only(),
+        py::arg("discounts") = py::none(),
+        "All on demand, provider-style lookback advice (7, 30, 60 days) and the newsvendor on the history.");
+}
+
+}  // namespace gputco::python

@@ -1,0 +1,37 @@
+#pragma once
+// A small mixed-integer programme handed to COIN-OR CBC (through its C interface, so no COIN-OR
+// header leaks into the library's headers). Columns and rows are added in order; rows are sparse.
+#include <string>
+#include <vector>
+
+namespace gputco::detail {
+
+struct MipSolution {
+    bool feasible = false;        ///< a feasible point was found
+    bool proven_optimal = false;  ///< ... and proven optimal
+    bool proven_infeasible = false;
+    double objective = 0;
+    std::vector<double> x;
+    std::string status;           ///< in words
+};
+
+class Mip {
+public:
+    /// Adds a column (variable) with bounds and objective coefficient; returns its index.
+    int add_column(double lower, double upper, double objective, bool integer);
+    /// Adds Σ coefficients[i] x[columns[i]] (sense: 'L' <=, 'G' >=, 'E' =) rhs.
+    void add_row(const std::vector<int>& columns, const std::vector<double>& coefficients, char sense, double rhs);
+    int column_count() const { return int(lower_.size()); }
+    /// Minimises; single-threaded and deterministic.
+    MipSolution solve(double time_limit_seconds) const;
+
+private:
+    std::vector<double> lower_, upper_, objective_;
+    std::vector<char> integer_;
+    std::vector<std::vector<int>> row_columns_;
+    std::vector<std::vector<double>> row_values_;
+    std::vector<char> sense_;
+    std::vector<double> rhs_;
+};
+
+}  // namespace gputco::detail

@@ -1,0 +1,299 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include <boost/random/uniform_01.hpp>
+#include <boost/random/uniform_int_distribution.hpp>
+
+#include "gputco/core/random.hpp"
+#include "gputco/optimise/optimise.hpp"
+#include "gputco/optimise/recommend.hpp"
+
+using namespace gputco;
+using doctest::Approx;
+
+namespace {
+/// One GPU per instance at $2.00/h on demand, $0.80/h spot; 1-year all upfront $8,760 (effective
+/// $1.00/h, critical fraction 1 − 1/2 = 0.5) and 3-year no upfront $0.70/h (critical 0.65).
+Offering test_offering() {
+    Offering o;
+    o.provider = "testcloud";
+    o.region = "test-1";
+    o.instance_type = "g1";
+    o.gpu = "A100-40GB";
+    o.gpus_per_instance = 1;
+    o.on_demand_hourly = 2.0;
+    o.spot_hourly = 0.8;
+    o.reserved.push_back({.term_years = 1, .payment = Payment::all_upfront, .upfront = 8760.0, .hourly = 0.0, .source = {"test", "2026-01"}});
+    o.reserved.push_back({.term_years = 3, .payment = Payment::no_upfront, .upfront = 0.0, .hourly = 0.7, .source = {"test", "2026-01"}});
+    o.source = {"hand-made test offering", "2026-01"};
+    return o;
+}
+
+/// Busy 1.0 on weekday working hours, 0.4 otherwise: two distinct levels, so the programme is exact.
+std::vector<double> office_week() {
+    std::vector<double> week(168, 0.4);
+    for (int day = 0; day < 5; ++day)
+        for (int hour = 8; hour < 20; ++hour) week[std::size_t(day * 24 + hour)] = 1.0;
+    return week;
+}
+
+DemandModel growing_model() {
+    DemandModel model;
+    model.base_gpus = 6;
+    model.monthly_log_growth = 0.01;
+    model.monthly_log_volatility = 0.08;
+    model.events.push_back({.gpus = 6, .probability = 0.5, .first_month = 3, .last_month = 9});
+    model.hour_of_week = office_week();
+    return model;
+}
+
+/// Type-7 P95 and the standard error of the CVaR95 estimate: sd of η + (X − η)+ / 0.05 over √n.
+double cvar_standard_error(const PlanDistribution& d) {
+    const double eta = d.total.p95;
+    double sum = 0, squares = 0;
+    for (const FutureOutcome& f : d.futures) {
+        const double y = eta + std::max(0.0, f.total - eta) / 0.05;
+        sum += y;
+        squares += y * y;
+    }
+    const double n = double(d.futures.size()), mean = sum / n;
+    return std::sqrt((squares / n - mean * mean) * n / (n - 1) / n);
+}
+}  // namespace
+
+TEST_CASE("on a small problem the optimiser equals exhaustive enumeration priced by the engine") {
+    // 2 terms × 3 start months, 0..3 GPUs each (up to 18 committed at once): 4^6 = 4,096 ladders.
+    const Offering offering = test_offering();
+    const DemandFutures futures = DemandFutures::generate(growing_model(), Horizon::months(24), 5, 11);
+    RecommendOptions options;
+    options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .discount = {}},
+                           {.term_years = 3, .payment = Payment::no_upfront, .discount = {}}};
+    options.start_months = {0, 6, 12};
+    options.max_count = 3;
+    options.plan_options.threads = 1;
+    const Recommendation r = recommend_plan(futures, offering, options);
+    CHECK(r.proven_optimal);
+
+    double best = 1e300;
+    Plan best_plan;
+    for (int code = 0; code < 4096; ++code) {
+        Plan plan;
+        int rest = code;
+        for (int term : {1, 3})
+            for (int start : {0, 6, 12}) {
+                const int count = rest % 4;
+                rest /= 4;
+                if (count > 0)
+                    plan.commitments.push_back({.count = double(count), .unit = CountUnit::gpus, .term_years = term,
+                                                .payment = term == 1 ? Payment::all_upfront : Payment::no_upfront,
+                                                .start_month = start, .renewal = Renewal::lapse, .discount = {},
+                                                .offering = {}});
+            }
+        const double mean = evaluate_plan(plan, futures, offering, {}, options.plan_options).total.mean;
+        if (mean < best) {
+            best = mean;
+            best_plan = plan;
+        }
+    }
+    INFO("enumeration's best: " << describe(best_plan) << ", optimiser's: " << describe(r.plan));
+    CHECK(r.in_sample.total.mean == Approx(best).epsilon(1e-9));
+    CHECK(r.solver_objective == Approx(r.in_sample.total.mean).epsilon(1e-7));  // two levels: the programme is exact
+    CHECK(!r.plan.commitments.empty());  // the case is not trivial
+}
+
+TEST_CASE("stationary demand and one term: the optimiser gives the newsvendor count of optimal_reservation") {
+    const Offering offering = test_offering();
+    Xoshiro256pp engine(5);
+    for (int trial = 0; trial < 6; ++trial) {
+        const bool three_year = trial % 2 == 1;
+        const Horizon horizon = Horizon::months(three_year ? 36 : 12);
+        // Whole GPUs 0..10 each hour, the same distribution all along: at most 11 levels a month.
+        Eigen::ArrayXd hours(Eigen::Index(horizon.hour_count()));
+        const int top = boost::random::uniform_int_distribution<int>(3, 10)(engine);
+        for (Eigen::Index h = 0; h < hours.size(); ++h) hours[h] = boost::random::uniform_int_distribution<int>(0, top)(engine);
+        const DemandProfile demand = DemandProfile::hourly(hours);
+        const Reserved reserved{.term_years = three_year ? 3 : 1,
+                                .payment = three_year ? Payment::no_upfront : Payment::all_upfront,
+                                .discount = {}, .renewal = Renewal::renew};
+        const ReservationAdvice advice = optimal_reservation(demand, offering, reserved);
+
+        RecommendOptions options;
+        options.commitments = {{.term_years = reserved.term_years, .payment = reserved.payment, .discount = {}}};
+        options.start_months = {0};
+        const Recommendation r = recommend_plan(DemandFutures::from_profile(demand), offering, options);
+        const double count = r.plan.commitments.empty() ? 0.0 : r.plan.commitments[0].count;
+        INFO("trial " << trial << ", top " << top);
+        CHECK(count == advice.reserved_gpus);
+        CHECK(r.in_sample.total.mean == Approx(advice.report.total).epsilon(1e-9));
+    }
+}
+
+TEST_CASE("a binding CVaR95 limit holds in sample exactly and out of sample within its Monte Carlo error") {
+    const Offering offering = test_offering();
+    DemandModel model = growing_model();
+    model.monthly_log_volatility = 0.15;
+    const DemandFutures train = DemandFutures::generate(model, Horizon::months(24), 100, 1);
+    const DemandFutures fresh = DemandFutures::generate(model, Horizon::months(24), 4000, 2);
+    RecommendOptions options;
+    options.review_months = 12;
+    const Recommendation free = recommend_plan(train, offering, options);
+    // Commitments cut the cost of the dear (high-demand) futures; asking for a lower CVaR95 than the
+    // unconstrained optimum's forces more of them at a higher mean.
+    const double limit = free.in_sample.total.cvar95 * 0.97;
+    options.limits.cvar95 = limit;
+    const Recommendation bound = recommend_plan(train, offering, options);
+    CHECK(bound.in_sample.total.cvar95 <= limit * (1 + 1e-9));
+    CHECK(bound.in_sample.total.mean > free.in_sample.total.mean);  // the limit binds
+
+    const PlanDistribution out = evaluate_plan(bound.plan, fresh, offering);
+    const double error = std::hypot(cvar_standard_error(bound.in_sample), cvar_standard_error(out));
+    INFO("out of sample CVaR95 " << out.total.cvar95 << ", limit " << limit << ", 4 sigma " << 4 * error);
+    CHECK(out.total.cvar95 <= limit + 4 * error);
+}
+
+TEST_CASE("infeasible limits name the limit") {
+    const Offering offering = test_offering();
+    const DemandFutures futures = DemandFutures::generate(growing_model(), Horizon::months(12), 20, 3);
+    RecommendOptions options;
+    options.limits.cvar95 = 1000.0;
+    const double on_demand = evaluate_plan(Plan{}, futures, offering).total.cvar95;
+    CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options),
+                         fmt::format("limits.cvar95 = 1000: no plan meets it over these futures (all on demand has "
+                                     "CVaR95 {:.2f}; solver: infeasible)",
+                                     on_demand)
+                             .c_str(),
+                         InvalidInput);
+}
+
+TEST_CASE("bad options are rejected with the field, value and rule") {
+    const Offering offering = test_offering();
+    const DemandFutures futures = DemandFutures::generate(growing_model(), Horizon::months(12), 2, 3);
+    RecommendOptions options;
+    options.review_months = 0;
+    CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options), "options.review_months = 0: must be >= 1",
+                         InvalidInput);
+    options = {};
+    options.start_months = {12};
+    CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options),
+                         "options.start_months[0] = 12: must be in [0, 12) (the horizon's months)", InvalidInput);
+    options = {};
+    options.plan_options.discounts.free_gpu_hours = 100;
+    CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options),
+                         "options.plan_options.discounts.free_gpu_hours = 100: must be 0 for the optimiser (a pool of "
+                         "free hours is not linear)",
+                         InvalidInput);
+    options = {};
+    options.commitments = {{.term_years = 2, .payment = Payment::no_upfront, .discount = {}}};
+    CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options),
+                         "options.commitments[0] = \"2y no_upfront\": offering testcloud/test-1/g1 lists no such "
+                         "reservation price; set discount",
+                         InvalidInput);
+    options = {};
+    options.spot = {{.name = "bad", .overhead = 0.5, .availability = 1, .price_per_gpu_hour = {}}};
+    CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options),
+                         "options.spot[0].overhead = 0.5: must be finite and >= 1 (billed per useful hour)", InvalidInput);
+}
+
+TEST_CASE("over random problems: never worse than all on demand; upfront and committed-share limits hold; spot priced exactly") {
+    const Offering offering = test_offering();
+    Xoshiro256pp engine(23);
+    boost::random::uniform_01<double> u;
+    for (int trial = 0; trial < 12; ++trial) {
+        DemandModel model;
+        model.base_gpus = 1 + 15 * u(engine);
+        model.monthly_log_growth = 0.05 * (u(engine) - 0.5);
+        model.monthly_log_volatility = 0.2 * u(engine);
+        if (u(engine) < 0.5) model.events.push_back({.gpus = 8 * u(engine), .probability = u(engine), .first_month = 0, .last_month = 11});
+        if (u(engine) < 0.5) model.hour_of_week = office_week();
+        if (u(engine) < 0.5) {  // many levels: the programme approximates, the engine decides
+            model.hour_of_week.assign(168, 0);
+            for (auto& h : model.hour_of_week) h = u(engine);
+        }
+        const DemandFutures futures = DemandFutures::generate(model, Horizon::months(24), 30, std::uint64_t(trial));
+        RecommendOptions options;
+        options.review_months = 1 + int(12 * u(engine));
+        options.max_blocks = 1 + int(8 * u(engine));
+        if (u(engine) < 0.5) options.spot = {{.name = "spot", .overhead = 1 + u(engine), .availability = u(engine), .price_per_gpu_hour = {}}};
+        const double upfront = 20'000 * u(engine), share = u(engine);
+        options.limits.upfront_per_period = upfront;
+        options.limits.committed_share = share;
+        const Recommendation r = recommend_plan(futures, offering, options);
+        const double on_demand = evaluate_plan(Plan{}, futures, offering).total.mean;
+        INFO("trial " << trial << ": " << describe(r.plan));
+        CHECK(r.in_sample.total.mean <= on_demand * (1 + 1e-12));
+        for (int quarter = 0; quarter < 8; ++quarter) {
+            double paid = 0;  // only the 1-year option has an upfront: $8,760 a GPU
+            for (const Commitment& c : r.plan.commitments)
+                if (c.start_month / 3 == quarter && c.payment == Payment::all_upfront) paid += 8760.0 * c.count;
+            CHECK(paid <= upfront * (1 + 1e-9));
+        }
+        for (int m = 0; m < 24; ++m) {
+            double committed = 0, mean_level = 0;
+            for (const Commitment& c : r.plan.commitments)
+                if (m >= c.start_month && m < c.start_month + 12 * c.term_years) committed += c.count;
+            for (std::size_t f = 0; f < futures.count(); ++f) mean_level += futures.level(f, m) / double(futures.count());
+            CHECK(committed <= share * mean_level * (1 + 1e-9) + 1e-9);
+        }
+        if (options.max_blocks >= 2 && model.hour_of_week.size() == 168 && model.hour_of_week[0] == 0.4) {
+            // Two levels a month and an integral solution: the programme prices its plan exactly.
+            CHECK(r.solver_objective == Approx(r.in_sample.total.mean).epsilon(1e-7));
+        }
+    }
+}
+
+TEST_CASE("deterministic for a seed, whatever the thread count") {
+    const Offering offering = test_offering();
+    const DemandFutures futures = DemandFutures::generate(growing_model(), Horizon::months(24), 300, 9);
+    RecommendOptions options;
+    options.spot = {{.name = "spot 1 h checkpoints", .overhead = 1.15, .availability = 0.9, .price_per_gpu_hour = {}}};
+    options.plan_options.threads = 1;
+    const Recommendation a = recommend_plan(futures, offering, options);
+    options.plan_options.threads = 2;
+    const Recommendation b = recommend_plan(futures, offering, options);
+    CHECK(describe(a.plan) == describe(b.plan));
+    CHECK(a.in_sample.total.mean == b.in_sample.total.mean);
+    CHECK(a.solver_objective == b.solver_objective);
+}
+
+TEST_CASE("frontier: a lower CVaR95 limit never lowers the mean; an impossible one is marked infeasible") {
+    const Offering offering = test_offering();
+    DemandModel model = growing_model();
+    model.monthly_log_volatility = 0.15;
+    const DemandFutures futures = DemandFutures::generate(model, Horizon::months(24), 60, 4);
+    RecommendOptions options;
+    options.review_months = 12;
+    const double free = recommend_plan(futures, offering, options).in_sample.total.cvar95;
+    const std::vector<FrontierPoint> points =
+        cost_risk_frontier(futures, offering, {free * 1.01, free * 0.99, free * 0.97, 1000.0}, options);
+    REQUIRE(points.size() == 4);
+    CHECK(points[0].feasible);
+    CHECK(points[1].feasible);
+    CHECK(points[2].feasible);
+    CHECK(!points[3].feasible);
+    for (std::size_t i = 0; i < 3; ++i) CHECK(points[i].cvar95 <= points[i].cvar95_limit * (1 + 1e-9));
+    CHECK(points[1].mean >= points[0].mean * (1 - 1e-12));
+    CHECK(points[2].mean >= points[1].mean * (1 - 1e-12));
+}
+
+TEST_CASE("baselines: provider-style lookback counts are the newsvendor quantile of the last 7, 30, 60 days") {
+    // 53 days at 5 GPUs, then 7 days at 10; 1-year all upfront: critical fraction 0.5.
+    Eigen::ArrayXd hours = Eigen::ArrayXd::Constant(1460, 5.0);
+    hours.tail(7 * 24) = 10.0;
+    hours.head(1460 - 60 * 24) = 5.0;
+    const DemandProfile history = DemandProfile::hourly(hours);
+    const std::vector<Plan> plans = baseline_plans(history, test_offering(), 1, Payment::all_upfront);
+    REQUIRE(plans.size() == 5);
+    CHECK(plans[0].commitments.empty());
+    CHECK(plans[1].commitments.at(0).count == 10);  // 7 days: all at 10
+    CHECK(plans[2].commitments.at(0).count == 5);   // 30 days: 23 of 30 days at 5 >= half
+    CHECK(plans[3].commitments.at(0).count == 5);
+    CHECK(plans[1].name == "lookback 7 days: 10 GPUs 1y all_upfront");
+    // Two months of history against a 1-year term: the engine's newsvendor may well advise none.
+    const double newsvendor = plans[4].commitments.empty() ? 0.0 : plans[4].commitments[0].count;
+    CHECK(newsvendor ==
+          optimal_reservation(history, test_offering(), Reserved{.term_years = 1, .payment = Payment::all_upfront,
+                                                                 .discount = {}, .renewal = Renewal::renew})
+              .reserved_gpus);
+}
