@@ -699,8 +699,8 @@ SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const S
     Summary* targets[] = {&result.wall_hours, &result.billed_hours, &result.cost, &result.interruptions,
                           &result.lost_work_hours};
     {
+        const unsigned worker_count = std::min(threads, 5u) - 1;  // declared first: the workers read it until joined
         std::vector<std::jthread> workers;
-        const unsigned worker_count = std::min(threads, 5u) - 1;
         for (unsigned h = 0; h < worker_count; ++h) {
             workers.emplace_back([&, h] {
                 for (unsigned k = h + 1; k < 5; k += worker_count + 1)
