@@ -374,6 +374,7 @@ void simulate_price_batch(const Plan& p, const PriceDriven& model, const Billing
             double kill = std::numeric_limits<double>::infinity();
             double notice_at = kill;
             for (std::size_t k = 1;; ++k) {
+                if ((k & 0xFFFF) == 0 && cancel.load(std::memory_order_relaxed)) return;
                 const double elapsed = static_cast<double>(k) * step;
                 if (elapsed >= need) break;
                 if (price_at(j + k) > cap) {
@@ -388,6 +389,7 @@ void simulate_price_batch(const Plan& p, const PriceDriven& model, const Billing
             double paid_until = 0;
             double last_price = price_at(j);
             for (std::size_t k = 0; paid_until < billed; ++k) {
+                if ((k & 0xFFFF) == 0xFFFF && cancel.load(std::memory_order_relaxed)) return;
                 const double next = std::min(static_cast<double>(k + 1) * step, billed);
                 last_price = price_at(j + k);
                 cost += last_price * (next - paid_until);
