@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "gputco/core/error.hpp"
+#include "gputco/engines/spot.hpp"
 #include "known_findings.hpp"
 
 namespace gputco::fuzz {
@@ -61,6 +62,8 @@ bool returns_or_rejects(std::string_view input, Call&& call) {
             finding("InvalidInput message not \"<field> = <value>: <rule>\":", message);
         if (!known::message_not_utf8 && valid_utf8(input) && !valid_utf8(message)) finding("InvalidInput message is not valid UTF-8:", message);
         return false;
+    } catch (const Cancelled&) {
+        throw;  // asked for by the target (a time budget), not an error of the input
     } catch (const std::exception& e) {
         if (known::json_exception_escapes && std::string_view(e.what()).starts_with("[json.exception.")) return false;
         finding("exception other than InvalidInput:", e.what());

@@ -14,5 +14,29 @@ inline constexpr bool message_not_utf8 = true;
 /// F4: Catalog::from_json lets the JSON parser's own exception out for a number too large for a
 /// double ("[json.exception.out_of_range.406] number overflow parsing '1e400'").
 inline constexpr bool json_exception_escapes = true;
+/// F5: optimal_checkpoint_interval() returns 0 when write x MTBF underflows (e.g. 1.7e-307 h and a
+/// denormal MTBF with Young's formula; Daly's then gives -delta < 0) and infinity when it overflows
+/// (1e308 h each): intervals that
+/// Job::validate() then rejects. Its inputs have no stated range.
+inline constexpr bool checkpoint_interval_out_of_range = true;
+/// F6: segment_count() converts W / tau to an integer without a bound: undefined behaviour (UBSan
+/// float-cast-overflow) once it passes 2^64, e.g. W = 2000 h and a denormal tau, in expected_spot_time()
+/// and simulate_spot(). The targets skip jobs with more than 2^53 segments while it stands.
+inline constexpr bool segment_count_overflows = true;
+/// F7: expected_spot_time() returns NaN or infinity for valid jobs whose segments are long against
+/// the MTBF (e^{L/M} overflows), instead of a finite answer or InvalidInput.
+inline constexpr bool expected_spot_time_not_finite = true;
+/// F8: simulate_spot() has no bound on the work of one run: a tiny price step, MTBF, Weibull scale or
+/// lifetime against a long job runs for minutes or hours. The targets cancel a run after 2 s
+/// (SimulationOptions::should_stop) while it stands; without the flag a slow run is a libFuzzer timeout.
+inline constexpr bool spot_run_unbounded = true;
+/// F9: evaluate() accepts prices, capex, GPU counts and rates of any finite size and its figures
+/// then overflow to infinity or NaN (break-even utilisation, savings, totals). The targets skip the
+/// finiteness checks of evaluate() when an input number's magnitude is above 1e12 while it stands.
+inline constexpr bool evaluate_overflows_on_extremes = true;
+/// F10: DemandProfile::steps() writes past its array (ASan heap-buffer-overflow) when a step after the
+/// first starts at or after the horizon's end, and sizes a segment negatively when steps go backwards,
+/// before reaching its own check. The targets only build steps inside the horizon while it stands.
+inline constexpr bool demand_steps_overflow = true;
 
 }  // namespace gputco::fuzz::known
