@@ -8,3 +8,5 @@ find_package(Boost 1.74 REQUIRED CONFIG)    # header-only parts: Random, Math
 find_package(fmt 9 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)   # private: JSON catalog and report I/O
 find_package(Threads REQUIRED)
+# Sanitizer and fuzzer builds only (cmake/sanitizers.cmake): clang-14 and libclang-rt-14-dev, the
+# compiler with its ASan/UBSan/TSan and libFuzzer runtimes.

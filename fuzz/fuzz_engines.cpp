@@ -34,10 +34,11 @@ public:
         for (auto& b : raw) b = byte();
         double value;
         std::memcpy(&value, raw, sizeof value);
-        extreme_ = extreme_ || (std::isfinite(value) && std::abs(value) > 1e12);
+        const double size = std::abs(value);
+        extreme_ = extreme_ || (std::isfinite(value) && (size > 1e12 || (size > 0 && size < 1e-12)));
         return value;
     }
-    /// Whether a finite number above 1e12 in magnitude has been read.
+    /// Whether a finite number above 1e12 or below 1e-12 (not 0) in magnitude has been read.
     bool extreme() const { return extreme_; }
 
 private:
@@ -108,14 +109,15 @@ void fuzz_simulate_spot(Bytes& in) {
         pricing.billing_increment_hours = in.number();
         pricing.minimum_billed_hours = in.number();
     }
-    SimulationOptions options{.paths = 1 + in.byte() * 8u, .seed = in.byte(), .threads = 1 + in.choice(2)};
+    SimulationOptions options{.paths = 1 + in.byte() * 5u, .seed = in.byte(), .threads = 1 + in.choice(2)};
     if (in.choice(4) == 0) {
         options.target_half_width = in.number();
         options.max_paths = options.paths + in.byte() * 16u;
     }
     if (known_to_fail(job)) return;
+    if (known::price_grid_index_overflows && std::holds_alternative<PriceDriven>(model) && in.extreme()) return;
     if (known::spot_run_unbounded) {
-        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(1);
         options.should_stop = [give_up] { return std::chrono::steady_clock::now() > give_up; };
     }
     SpotResult r;
@@ -124,6 +126,7 @@ void fuzz_simulate_spot(Bytes& in) {
     } catch (const Cancelled&) {
         return;  // only with spot_run_unbounded: returns_or_rejects lets nothing else through
     }
+    if (known::spot_summary_overflows_on_extremes && in.extreme()) return;
     for (const Summary* s : {&r.wall_hours, &r.billed_hours, &r.cost, &r.interruptions, &r.lost_work_hours,
                              &r.charged_hours})
         check_summary("spot summary", *s);

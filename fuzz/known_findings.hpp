@@ -27,16 +27,26 @@ inline constexpr bool segment_count_overflows = true;
 /// the MTBF (e^{L/M} overflows), instead of a finite answer or InvalidInput.
 inline constexpr bool expected_spot_time_not_finite = true;
 /// F8: simulate_spot() has no bound on the work of one run: a tiny price step, MTBF, Weibull scale or
-/// lifetime against a long job runs for minutes or hours. The targets cancel a run after 2 s
+/// lifetime against a long job runs for minutes or hours. The targets cancel a run after 1 s
 /// (SimulationOptions::should_stop) while it stands; without the flag a slow run is a libFuzzer timeout.
 inline constexpr bool spot_run_unbounded = true;
 /// F9: evaluate() accepts prices, capex, GPU counts and rates of any finite size and its figures
 /// then overflow to infinity or NaN (break-even utilisation, savings, totals). The targets skip the
-/// finiteness checks of evaluate() when an input number's magnitude is above 1e12 while it stands.
+/// finiteness checks of evaluate() when an input number's magnitude is above 1e12 or below 1e-12
+/// while it stands.
 inline constexpr bool evaluate_overflows_on_extremes = true;
 /// F10: DemandProfile::steps() writes past its array (ASan heap-buffer-overflow) when a step after the
 /// first starts at or after the horizon's end, and sizes a segment negatively when steps go backwards,
 /// before reaching its own check. The targets only build steps inside the horizon while it stands.
 inline constexpr bool demand_steps_overflow = true;
+/// F11: simulate_spot() accepts prices and times of any finite size and its summaries then overflow
+/// (a standard error or interval of infinity; effective_discount infinite for a denormal on-demand
+/// price). The targets skip the finiteness checks of simulate_spot() when an input number's magnitude
+/// is above 1e12 or below 1e-12 while it stands.
+inline constexpr bool spot_summary_overflows_on_extremes = true;
+/// F12: the price-driven model converts (wall time / step_hours) to a grid index without a bound:
+/// undefined behaviour (UBSan float-cast-overflow) for a tiny step. The targets skip price-driven runs
+/// with an input number of extreme magnitude (as F11) while it stands.
+inline constexpr bool price_grid_index_overflows = true;
 
 }  // namespace gputco::fuzz::known

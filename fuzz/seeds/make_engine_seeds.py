@@ -21,7 +21,7 @@ seeds = {
     "evaluate_mix": b(0, 0, 0, 0, 0) + b(3) + d(0.7) + b(0) + b(1, 2, 1) + d(0.52) + b(0) + b(0, 0) + b(35, 0) + d(8),
     # evaluate: owned GPUs, linear growth 4 -> 16 over 24 months
     "evaluate_owned": b(5, 0, 0, 0, 0) + b(2) + d(15000) + b(3) + d(0.1, 400, 0.12, 0) + b(23, 1) + d(4, 16),
-    # simulate_spot: README job, Poisson MTBF 20 h, $1.2/h (on-demand $3), 1 + 8*250 paths, seed 42, 2 threads
+    # simulate_spot: README job, Poisson MTBF 20 h, $1.2/h (on-demand $3), 1 + 5*250 paths, seed 42, 2 threads
     "spot_poisson": b(1) + job + b(0) + d(20) + b(0) + d(1.2, 3) + b(0) + b(250, 42, 1, 1),
     "spot_poisson_aws": b(1) + job_deadline + b(0) + d(20) + aws + d(1.2, 3) + b(1) + d(1 / 3600, 1 / 60) + b(250, 42, 0, 1),
     "spot_weibull": b(1) + job + b(1) + d(0.7, 8) + b(0) + d(1.2, 0) + b(0) + b(100, 7, 0, 1),
