@@ -48,5 +48,10 @@ inline constexpr bool spot_summary_overflows_on_extremes = true;
 /// undefined behaviour (UBSan float-cast-overflow) for a tiny step. The targets skip price-driven runs
 /// with an input number of extreme magnitude (as F11) while it stands.
 inline constexpr bool price_grid_index_overflows = true;
+/// F13: simulate_spot() summarises on helper threads, and summarize() throws InvalidInput for a
+/// non-finite sample (a cost that overflows for an extreme price): the exception leaves a std::jthread
+/// and std::terminate ends the process. The targets run on one thread when an input number has an
+/// extreme magnitude (as F11) while it stands.
+inline constexpr bool spot_summary_throws_on_helper_thread = true;
 
 }  // namespace gputco::fuzz::known
