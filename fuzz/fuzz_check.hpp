@@ -58,9 +58,11 @@ bool returns_or_rejects(std::string_view input, Call&& call) {
     } catch (const InvalidInput& e) {
         const std::string_view message = e.what();
         const bool cut_at_nul = known::message_cut_at_nul && input.find('\0') != std::string_view::npos;
-        if (!cut_at_nul && (message.find(" = ") == std::string_view::npos || message.find(": ") == std::string_view::npos))
-            finding("InvalidInput message not \"<field> = <value>: <rule>\":", message);
-        if (!known::message_not_utf8 && valid_utf8(input) && !valid_utf8(message)) finding("InvalidInput message is not valid UTF-8:", message);
+        const bool shaped =
+            message.find(" = ") != std::string_view::npos && message.find(": ") != std::string_view::npos;
+        if (!cut_at_nul && !shaped) finding("InvalidInput message not \"<field> = <value>: <rule>\":", message);
+        if (!known::message_not_utf8 && valid_utf8(input) && !valid_utf8(message))
+            finding("InvalidInput message is not valid UTF-8:", message);
         return false;
     } catch (const Cancelled&) {
         throw;  // asked for by the target (a time budget), not an error of the input

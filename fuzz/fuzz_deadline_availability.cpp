@@ -25,15 +25,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const double spot_price = 0.97, on_demand_price = 3.06;
     const bool exact = ticks <= 400;
     double best = 0;
-    if (exact && !fuzz::returns_or_rejects({}, [&] { best = omniscient_cost(job, trace, spot_price, on_demand_price); }))
-        fuzz::finding("omniscient_cost rejected a feasible job");
+    const auto optimum = [&] { best = omniscient_cost(job, trace, spot_price, on_demand_price); };
+    if (exact && !fuzz::returns_or_rejects({}, optimum)) fuzz::finding("omniscient_cost rejected a feasible job");
     for (DeadlinePolicy policy : {DeadlinePolicy::greedy, DeadlinePolicy::uniform_progress}) {
         DeadlineResult r;
-        if (!fuzz::returns_or_rejects({}, [&] { r = simulate_deadline(job, trace, policy, spot_price, on_demand_price); }))
-            fuzz::finding("simulate_deadline rejected a feasible job");
+        const auto run = [&] { r = simulate_deadline(job, trace, policy, spot_price, on_demand_price); };
+        if (!fuzz::returns_or_rejects({}, run)) fuzz::finding("simulate_deadline rejected a feasible job");
         if (!r.met_deadline) fuzz::finding("a policy missed a feasible deadline:", to_string(policy));
         fuzz::check_finite("deadline.cost", r.cost);
-        if (exact && r.cost < best - 1e-9 * best) fuzz::finding("a policy beat the omniscient cost:", to_string(policy));
+        if (exact && r.cost < best - 1e-9 * best)
+            fuzz::finding("a policy beat the omniscient cost:", to_string(policy));
     }
     return 0;
 }

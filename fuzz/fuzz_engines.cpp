@@ -162,8 +162,14 @@ DemandProfile read_demand(Bytes& in) {
     const Horizon horizon = Horizon::months(1 + in.choice(120));
     switch (in.choice(4)) {
         case 0: return DemandProfile::constant(in.number(), horizon);
-        case 1: return DemandProfile::linear_growth(in.number(), in.number(), horizon);
-        case 2: return DemandProfile::compound_growth(in.number(), in.number(), horizon);
+        case 1: {
+            const double start = in.number();  // one statement each: argument order is unspecified
+            return DemandProfile::linear_growth(start, in.number(), horizon);
+        }
+        case 2: {
+            const double start = in.number();
+            return DemandProfile::compound_growth(start, in.number(), horizon);
+        }
         default: {
             std::vector<DemandStep> steps{{0, in.number()}};
             steps.push_back({int(in.byte()), in.number()});
@@ -205,7 +211,9 @@ Strategy read_strategy(Bytes& in) {
             switch (in.choice(3)) {
                 case 0: mix.tranches.push_back({fraction, read_reserved(in)}); break;
                 case 1: mix.tranches.push_back({fraction, read_owned(in)}); break;
-                default: mix.tranches.push_back({fraction, SpotTranche{.overhead = in.number(), .availability = in.number()}});
+                default:
+                    mix.tranches.push_back(
+                        {fraction, SpotTranche{.overhead = in.number(), .availability = in.number()}});
             }
             mix.tranches.push_back({1.0 - fraction, OnDemand{}});
             if (in.choice(2)) mix.fleet_gpus = in.number();
@@ -247,7 +255,8 @@ void fuzz_evaluate(Bytes& in) {
     fuzz::check_finite("report.savings", report.savings);
     fuzz::check_finite("report.savings_fraction", report.savings_fraction);
     for (const MonthlyCashFlow& m : report.months) fuzz::check_finite("report.months[].total", m.total);
-    if (report.break_even_utilisation) fuzz::check_finite("report.break_even_utilisation", *report.break_even_utilisation);
+    if (report.break_even_utilisation)
+        fuzz::check_finite("report.break_even_utilisation", *report.break_even_utilisation);
 }
 
 void fuzz_simulate_deadline(Bytes& in) {

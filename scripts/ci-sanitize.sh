@@ -33,5 +33,6 @@ echo "== ThreadSanitizer: the spot engine with 2 and 8 threads"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
   -DGPUTCO_SANITIZE=thread -DGPUTCO_BUILD_EXAMPLES=OFF -DGPUTCO_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build build-tsan -j2 --target test_spot test_cost
-TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build-tsan -R '^test_(spot|cost)$' --output-on-failure
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  ctest --test-dir build-tsan -R '^test_(spot|cost)$' --output-on-failure
 echo "(sanitizer steps done in $((SECONDS - start)) s)"

@@ -46,7 +46,8 @@ for target in "${targets[@]}"; do
     -artifact_prefix="$artifacts" "$corpus" "$build/fuzz/seeds/$target" >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 || true)
-  summary+=("fuzz_$target: ${runs:-?} executions, ${coverage:-cov: ?}, corpus $(ls "$corpus" | wc -l) inputs, exit $status")
+  inputs=$(ls "$corpus" | wc -l)
+  summary+=("fuzz_$target: ${runs:-?} executions, ${coverage:-cov: ?}, corpus $inputs inputs, exit $status")
   if [ "$status" -ne 0 ]; then
     tail -n 60 "$log"
     failed+=("fuzz_$target")
