@@ -62,3 +62,20 @@ def test_import_does_not_load_matplotlib():
     code = "import sys, gputco, gputco.plots; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "False"
+
+
+def test_deadline_decisions(tmp_path):
+    job = gputco.DeadlineJob(compute_hours=3, deadline_hours=9, changeover_hours=1)
+    trace = gputco.SpotAvailability([1, 0, 1, 1, 0, 1, 0, 1, 1])
+    r = gputco.simulate_deadline(job, trace, "uniform_progress", 0.9731, 3.06)
+    ax = plots.plot_deadline_decisions(r, job)
+    assert ax.get_title() == "cost 13.21, finished at 5 h"
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert {"spot", "on-demand", "spot available", "compute done (h)", "expected progress ep(t)", "deadline"} <= set(labels)
+    _png(ax, tmp_path / "deadline.png")
+    regions = [gputco.SpotRegion("a", trace, 0.9731),
+               gputco.SpotRegion("b", gputco.SpotAvailability([0, 1, 1, 1, 1, 1, 1, 1, 1]), 1.2)]
+    m = gputco.simulate_multi_region(job, regions, "skypilot_eager_next_region", 3.06)
+    ax = plots.plot_deadline_decisions(m, job, region_names=["a", "b"])
+    assert {t.get_text() for t in ax.texts} <= {"a", "b"} and ax.texts
+    _png(ax, tmp_path / "regions.png")
