@@ -513,6 +513,8 @@ class MonthlyCashFlow:
     resale: float
     owned_gpu_hours: float
     owned_used_gpu_hours: float
+    spot_paid_gpu_hours: float
+    on_demand_paid_gpu_hours: float
 
 class CostSpread:
     mean: float
@@ -527,6 +529,8 @@ class CostReport:
     offering: str
     currency: str
     horizon_months: int
+    units: Literal["instances", "gpus"]
+    gpus_per_unit: int
     months: list[MonthlyCashFlow]
     total: float
     npv: float
@@ -550,10 +554,12 @@ class CostReport:
     def _month_columns(self) -> dict[str, np.ndarray]: ...
 
 def evaluate(strategy: Strategy, demand: DemandProfile, offering: Offering, *,
-             discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0) -> CostReport: ...
+             discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0,
+             units: Literal["instances", "gpus"] = "instances") -> CostReport: ...
 
 class ReservationAdvice:
     reserved_gpus: float
+    gpus_per_unit: int
     critical_fraction: float
     demand_covered_fraction: float
     effective_reserved_rate: float
@@ -562,4 +568,5 @@ class ReservationAdvice:
 
 def optimal_reservation(demand: DemandProfile, offering: Offering, reserved: Reserved, *,
                         discounts: Optional[Discounts] = None,
-                        annual_discount_rate: float = 0.0) -> ReservationAdvice: ...
+                        annual_discount_rate: float = 0.0,
+                        units: Literal["instances", "gpus"] = "instances") -> ReservationAdvice: ...

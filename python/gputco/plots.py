@@ -92,13 +92,15 @@ def plot_savings_vs_utilisation(
     horizon: Optional[Horizon] = None,
     discounts: Optional[Discounts] = None,
     ax=None,
+    units: str = "instances",
 ):
     """Savings vs all on-demand as a function of how busy the fleet is.
 
     For each utilisation u, a fleet of `gpus` GPUs is bought as the strategy (a Reserved strategy
     reserves all of them) while demand is u x gpus every hour; a strategy pays off where its curve is
     above zero (the break-even utilisation). `strategies` is one strategy, a list or a dict of labels.
-    The y axis is cut at -100% (paying twice the on-demand bill).
+    The y axis is cut at -100% (paying twice the on-demand bill). `units` is passed to evaluate():
+    whole instances (default) or "gpus" for the GPU-level view.
     """
     ax = _axes(ax)
     if utilisations is None:
@@ -109,7 +111,7 @@ def plot_savings_vs_utilisation(
     for label, strategy in _as_list(strategies):
         fleet = _with_fleet(strategy, gpus)
         savings = np.array([
-            evaluate(fleet, base.scaled(float(u)), offering, discounts=discounts).savings_fraction
+            evaluate(fleet, base.scaled(float(u)), offering, discounts=discounts, units=units).savings_fraction
             for u in utilisations
         ])
         ax.plot(utilisations * 100, savings * 100, marker="o", markersize=3,

@@ -1,6 +1,7 @@
 #pragma once
 // One function per concern, each defined in its own register_<concern>.cpp.
 #include <optional>
+#include <string_view>
 
 #include <pybind11/pybind11.h>
 
@@ -16,6 +17,13 @@ inline EvaluationOptions evaluation_options(const std::optional<Discounts>& disc
     if (discounts) options.discounts = *discounts;
     options.annual_discount_rate = annual_discount_rate;
     return options;
+}
+
+/// The `units` keyword of the cost entry points: "instances" (whole instances) or "gpus".
+inline Units parse_units(std::string_view text) {
+    if (text == "instances") return Units::instances;
+    if (text == "gpus") return Units::gpus;
+    fail("units", text, "must be \"instances\" or \"gpus\"");
 }
 
 void register_errors(py::module_& m);

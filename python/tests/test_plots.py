@@ -49,10 +49,15 @@ def test_savings_vs_utilisation(p4d, tmp_path):
     ax = plots.plot_savings_vs_utilisation(
         {"3y": gputco.Reserved(term_years=3, payment="all_upfront"),
          "70/30": gputco.Mix([(0.7, gputco.Reserved(term_years=3, payment="all_upfront")), (0.3, gputco.OnDemand())])},
-        p4d, utilisations=[0.2, 0.5, 1.0], horizon=gputco.Horizon.years(3))
+        p4d, utilisations=[0.2, 0.5, 1.0], horizon=gputco.Horizon.years(3), units="gpus")
     full = ax.get_lines()[0].get_ydata()[-1]
     assert full == pytest.approx(61.9, abs=0.1)  # fully used 3-year reservation
     _png(ax, tmp_path / "savings.png")
+    # In whole 8-GPU instances 10 GPUs reserve round(10 / 8) = 1 instance and put the other 2 GPUs on a
+    # whole on-demand instance; the baseline pays 2 instances: savings 8 × 61.9% / 16 = 30.9%.
+    whole = plots.plot_savings_vs_utilisation(gputco.Reserved(term_years=3, payment="all_upfront"), p4d,
+                                              utilisations=[1.0], horizon=gputco.Horizon.years(3))
+    assert whole.get_lines()[0].get_ydata()[-1] == pytest.approx(61.9 / 2, abs=0.1)
 
 
 def test_import_does_not_load_matplotlib():

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <vector>
 
 namespace gputco {
@@ -13,22 +14,54 @@ ReservationAdvice optimal_reservation(const DemandProfile& demand, const Offerin
     const Mix one_gpu{{{1.0, reserved}}, 1.0, Rounding::none};
     const CostReport probe = evaluate(one_gpu, DemandProfile::constant(0, demand.horizon()), offering, options);
     ReservationAdvice advice;
-    advice.on_demand_rate = offering.on_demand_per_gpu_hour() * options.discounts.region_price_factor;
+    // The on-demand price paid for one more hour; vouchers scale both sides alike and cancel.
+    advice.on_demand_rate = offering.on_demand_per_gpu_hour() * options.discounts.region_price_factor *
+                            (1.0 - options.discounts.plan_discount);
     advice.effective_reserved_rate = probe.break_even_utilisation.value_or(0.0) * advice.on_demand_rate;
-    advice.critical_fraction = 1.0 - advice.effective_reserved_rate / advice.on_demand_rate;
+    advice.critical_fraction =
+        advice.on_demand_rate > 0 ? 1.0 - advice.effective_reserved_rate / advice.on_demand_rate : 0.0;
 
-    // Smallest whole r with F(r) = P(D <= r) >= 1 − c_r / p.
+    // Smallest whole r with F(r) = P(D <= r) >= 1 − c_r / p: the newsvendor start.
     const auto& hours = demand.gpus_per_hour();
     std::vector<double> sorted(hours.begin(), hours.end());
     std::sort(sorted.begin(), sorted.end());
     const auto covered = [&](double r) {
         return double(std::upper_bound(sorted.begin(), sorted.end(), r) - sorted.begin()) / double(sorted.size());
     };
-    double r = 0;
-    while (covered(r) < advice.critical_fraction) r += 1.0;
+    double start = 0;
+    while (covered(start) < advice.critical_fraction) start += 1.0;
+    // Bought in whole units (instances or GPUs): start at the units that hold r GPUs, step by one unit.
+    const double unit = options.units == Units::instances ? offering.gpus_per_instance : 1;
+    start = unit * std::ceil(start / unit);
+
+    // The newsvendor ignores what it cannot see (free hours, terms outlasting the horizon, NPV), so the
+    // engine has the last word: walk to a count no worse than one unit more or fewer, from the start
+    // and from none, and keep the cheaper. Cost is convex in r in the plain cases, and then this walk
+    // stays at the start.
+    std::map<double, CostReport> reports;
+    const auto cost_of = [&](double r) -> const CostReport& {
+        auto it = reports.find(r);
+        if (it == reports.end()) {
+            it = reports.emplace(r, evaluate(Mix{{{1.0, reserved}}, r, Rounding::none}, demand, offering, options)).first;
+        }
+        return it->second;
+    };
+    const auto descend = [&](double r) {
+        for (;;) {
+            const double here = cost_of(r).npv;
+            if (r >= unit && cost_of(r - unit).npv < here) r -= unit;
+            else if (cost_of(r + unit).npv < here) r += unit;
+            else return r;
+        }
+    };
+    const double from_start = descend(start);
+    const double from_none = start > 0 ? descend(0) : from_start;
+    const double r = cost_of(from_none).npv < cost_of(from_start).npv ? from_none : from_start;
+
     advice.reserved_gpus = r;
+    advice.gpus_per_unit = int(unit);
     advice.demand_covered_fraction = covered(r);
-    advice.report = evaluate(Mix{{{1.0, reserved}}, r, Rounding::none}, demand, offering, options);
+    advice.report = cost_of(r);
     return advice;
 }
 
