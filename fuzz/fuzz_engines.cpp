@@ -240,6 +240,8 @@ void fuzz_evaluate(Bytes& in) {
     if (!fuzz::returns_or_rejects({}, [&] {
             const Strategy strategy = read_strategy(in);
             const DemandProfile demand = read_demand(in);
+            options.units = in.choice(2) ? Units::gpus : Units::instances;  // last: older seeds read as instances
+            if (known::evaluate_infinite_demand_ub && in.extreme()) return;
             report = evaluate(strategy, demand, offering, options);
         }))
         return;

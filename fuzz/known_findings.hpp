@@ -53,5 +53,10 @@ inline constexpr bool price_grid_index_overflows = true;
 /// and std::terminate ends the process. The targets run on one thread when an input number has an
 /// extreme magnitude (as F11) while it stands.
 inline constexpr bool spot_summary_throws_on_helper_thread = true;
+/// F14: DemandProfile::compound_growth() accepts a rate whose growth overflows (3.5e204 a year over 55
+/// months: infinite GPUs), and evaluate() then converts the NaN it derives to an integer in
+/// paid_gpu_hours(): undefined behaviour (UBSan float-cast-overflow). The targets skip evaluate() for
+/// inputs holding a number of extreme magnitude (as F9) while it stands.
+inline constexpr bool evaluate_infinite_demand_ub = true;
 
 }  // namespace gputco::fuzz::known
