@@ -12,3 +12,5 @@ find_package(yaml-cpp 0.6 REQUIRED)       # private: Cyclenerd pricing.yml impor
 # private: COIN-OR CBC, the mixed-integer solver behind recommend_plan (Debian coinor-libcbc-dev)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(CBC REQUIRED IMPORTED_TARGET cbc)
+# Sanitizer and fuzzer builds only (cmake/sanitizers.cmake): clang-14 and libclang-rt-14-dev, the
+# compiler with its ASan/UBSan/TSan and libFuzzer runtimes.

@@ -138,6 +138,7 @@ void price_paths(const PathPricer& p, const PriceDriven& model, Engine& engine, 
             double kill = std::numeric_limits<double>::infinity();
             double notice_at = kill;
             for (std::size_t k = 1;; ++k) {
+                if ((k & 0xFFFF) == 0 && cancel.load(std::memory_order_relaxed)) return;  // tiny steps: long scans
                 const double elapsed = static_cast<double>(k) * step;
                 if (elapsed >= need) break;
                 if (prices.price_at(j + k) > cap) {
@@ -152,6 +153,7 @@ void price_paths(const PathPricer& p, const PriceDriven& model, Engine& engine, 
             double paid_until = 0;
             double last_price = prices.price_at(j);
             for (std::size_t k = 0; paid_until < billed; ++k) {
+                if ((k & 0xFFFF) == 0xFFFF && cancel.load(std::memory_order_relaxed)) return;
                 const double next = std::min(static_cast<double>(k + 1) * step, billed);
                 last_price = prices.price_at(j + k);
                 cost += last_price * (next - paid_until);

@@ -1,0 +1,25 @@
+# Sanitizer and fuzzer builds, both off by default (scripts/ci-sanitize.sh and scripts/fuzz.sh use them).
+#   -DGPUTCO_SANITIZE=address,undefined   every target built and linked with these sanitizers
+#   -DGPUTCO_SANITIZE=thread              ThreadSanitizer
+#   -DGPUTCO_BUILD_FUZZERS=ON             the libFuzzer targets in fuzz/ (clang only), with the library
+#                                         instrumented for coverage
+# Included before any target is defined, so the library, the tests and the fuzzers agree.
+set(GPUTCO_SANITIZE "" CACHE STRING "Sanitizers for every target (-fsanitize=...), e.g. address,undefined or thread")
+option(GPUTCO_BUILD_FUZZERS "Build the libFuzzer targets in fuzz/ (clang only)" OFF)
+
+if(GPUTCO_SANITIZE)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    message(FATAL_ERROR "GPUTCO_SANITIZE needs GCC or Clang")
+  endif()
+  # Stop at the first report (a finding must fail the run), keep frames for readable stacks.
+  add_compile_options(-fsanitize=${GPUTCO_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
+  add_link_options(-fsanitize=${GPUTCO_SANITIZE})
+endif()
+
+if(GPUTCO_BUILD_FUZZERS)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "GPUTCO_BUILD_FUZZERS needs clang (libFuzzer): -DCMAKE_CXX_COMPILER=clang++-14")
+  endif()
+  # Coverage feedback from the library too, not only from the fuzz target's own file.
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The sanitizer and fuzzing steps of CI (.ci/run calls it after the README's test command); developers
+# can run it as it is. Three steps, each failing on any report:
+#   1. the doctest suites built with AddressSanitizer + UndefinedBehaviorSanitizer (clang),
+#   2. every fuzz target for GPUTCO_FUZZ_SECONDS (default 45) seconds (scripts/fuzz.sh),
+#   3. the multi-threaded spot engine's suite built with ThreadSanitizer.
+# Build directories: build-asan (steps 1 and 2 share it) and build-tsan.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GPUTCO_SANITIZE=1 bash scripts/install-deps.sh
+cxx=${GPUTCO_FUZZ_CXX:-clang++-14}
+launcher=()
+if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+start=$SECONDS
+
+echo "== ASan + UBSan: doctest suites"
+# One build for the tests and the fuzzers: the library carries the fuzzers' coverage hooks, which
+# the tests simply do not use.
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
+  -DGPUTCO_SANITIZE=address,undefined -DGPUTCO_BUILD_FUZZERS=ON \
+  -DGPUTCO_BUILD_EXAMPLES=OFF -DGPUTCO_BUILD_BENCHMARKS=OFF >/dev/null
+mapfile -t suites < <(cd tests && ls test_*.cpp | sed 's/\.cpp$//')
+cmake --build build-asan -j2 --target "${suites[@]}"
+ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-asan -R '^test_' -j2 --output-on-failure
+echo "(ASan + UBSan done at $((SECONDS - start)) s)"
+
+echo "== fuzzing"
+bash scripts/fuzz.sh "${GPUTCO_FUZZ_SECONDS:-45}" build-asan
+echo "(fuzzing done at $((SECONDS - start)) s)"
+
+echo "== ThreadSanitizer: the spot engine with 2 and 8 threads"
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
+  -DGPUTCO_SANITIZE=thread -DGPUTCO_BUILD_EXAMPLES=OFF -DGPUTCO_BUILD_BENCHMARKS=OFF >/dev/null
+cmake --build build-tsan -j2 --target test_spot test_cost
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  ctest --test-dir build-tsan -R '^test_(spot|cost)$' --output-on-failure
+echo "(sanitizer steps done in $((SECONDS - start)) s)"

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target in fuzz/ (ASan + UBSan, clang) for a bounded time each and fails on any
+# crash, sanitizer report, leak or timeout. First every saved reproducer in fuzz/findings/ is run
+# through its target (known findings must stay handled, see fuzz/known_findings.hpp).
+#   scripts/fuzz.sh [seconds per target, default 600] [build dir, default build-fuzz]
+# Corpora grow in <build dir>/fuzz/corpus/<target>/ across runs (seeds: <build dir>/fuzz/seeds/);
+# a failing input is written to <build dir>/fuzz/artifacts/; a summary per target is printed at the end.
+# Needs clang-14 and libclang-rt-14-dev (GPUTCO_SANITIZE=1 bash scripts/install-deps.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-600}
+build=${2:-build-fuzz}
+launcher=()
+if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="${GPUTCO_FUZZ_CXX:-clang++-14}" \
+  -DGPUTCO_SANITIZE=address,undefined -DGPUTCO_BUILD_FUZZERS=ON "${launcher[@]}" >/dev/null
+mapfile -t targets < "$build/fuzz/targets.txt"
+cmake --build "$build" -j2 --target "${targets[@]/#/fuzz_}"
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+# -timeout: a run longer than this (seconds) is a finding; -rss_limit_mb: so is memory beyond it.
+limits=(-timeout=25 -rss_limit_mb=2560 -max_len=65536)
+failed=()
+
+echo "== reproducers in fuzz/findings/"
+for file in fuzz/findings/*; do
+  [ -f "$file" ] || continue
+  name=$(basename "$file"); target=${name%%-*}
+  if ! "$build/fuzz/fuzz_$target" "${limits[@]}" "$file" >"$build/fuzz/replay.log" 2>&1; then
+    tail -n 40 "$build/fuzz/replay.log"
+    failed+=("$name")
+  fi
+done
+
+summary=()
+for target in "${targets[@]}"; do
+  corpus="$build/fuzz/corpus/$target"
+  artifacts="$build/fuzz/artifacts/$target/"
+  log="$build/fuzz/$target.log"
+  mkdir -p "$corpus" "$artifacts"
+  echo "== fuzz_$target for ${seconds} s"
+  status=0
+  "$build/fuzz/fuzz_$target" "${limits[@]}" -max_total_time="$seconds" -print_final_stats=1 \
+    -artifact_prefix="$artifacts" "$corpus" "$build/fuzz/seeds/$target" >"$log" 2>&1 || status=$?
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 || true)
+  inputs=$(ls "$corpus" | wc -l)
+  summary+=("fuzz_$target: ${runs:-?} executions, ${coverage:-cov: ?}, corpus $inputs inputs, exit $status")
+  if [ "$status" -ne 0 ]; then
+    tail -n 60 "$log"
+    failed+=("fuzz_$target")
+  fi
+done
+
+printf '%s\n' "${summary[@]}"
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "fuzzing found problems in: ${failed[*]} (inputs under $build/fuzz/artifacts/)" >&2
+  exit 1
+fi
