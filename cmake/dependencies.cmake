@@ -8,3 +8,5 @@ find_package(Boost 1.74 REQUIRED CONFIG)    # header-only parts: Random, Math
 find_package(fmt 9 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)   # private: JSON catalog and report I/O
 find_package(Threads REQUIRED)
+find_package(yaml-cpp 0.7 REQUIRED)        # private: scenario files (keeps line and column of every node)
+find_package(CLI11 2.1 CONFIG)             # the gputco command's argument parser (header-only)
