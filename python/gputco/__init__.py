@@ -93,6 +93,8 @@ from ._core import (
 from ._catalog import catalog
 from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
 from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame / to_json)
+from ._scenario import (heat_map, latin_hypercube, load_scenario, plot_heat_map, plot_tornado, run_scenario,
+                        run_spot_jobs, sweep, tornado)
 from . import _deadline as _deadline  # noqa: F401  (adds SpotAvailability.from_json, WindowSweep.summary / to_frame)
 
 __version__ = "0.1.0"
@@ -113,4 +115,6 @@ __all__ = [
     "CostReport", "CostSpread", "Discounts", "Mix", "MonthlyCashFlow", "OnDemand", "Owned", "Reserved",
     "SpotTranche", "Tranche", "describe", "evaluate", "spot_tranche",
     "ReservationAdvice", "optimal_reservation",
+    "load_scenario", "run_scenario", "run_spot_jobs", "sweep", "latin_hypercube", "tornado", "heat_map",
+    "plot_tornado", "plot_heat_map",
 ]

@@ -15,4 +15,5 @@ PYBIND11_MODULE(_core, m) {
     register_strategy(m);
     register_cost(m);
     register_optimise(m);
+    register_scenario(m);
 }

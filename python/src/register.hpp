@@ -36,5 +36,6 @@ void register_demand(py::module_& m);
 void register_strategy(py::module_& m);
 void register_cost(py::module_& m);
 void register_optimise(py::module_& m);
+void register_scenario(py::module_& m);
 
 }  // namespace gputco::python
