@@ -129,3 +129,17 @@ def test_spot_from_flags_matches_the_library(gputco):
                              checkpoint_interval_hours=tau, price_per_hour=1.5, paths=4000, seed=3)
     assert out["cost_mean"] == pytest.approx(r.cost.mean, abs=0.005)
     assert out["checkpoint_interval_hours"] == pytest.approx(tau, abs=0.5e-4)
+
+
+def test_ctrl_c_stops_a_long_simulation_cleanly():
+    import signal
+    import time
+
+    p = subprocess.Popen([command(), "spot", "--work-hours", "200000", "--mtbf-hours", "5", "--price", "1",
+                          "--checkpoint-write-hours", "0.1", "--paths", "1000000"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)  # the run takes several seconds; stop it in the middle
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 130, (out, err)
+    assert err.strip() == "gputco: stopped" and out == ""
