@@ -135,10 +135,10 @@ def test_ctrl_c_stops_a_long_simulation_cleanly():
     import signal
     import time
 
-    p = subprocess.Popen([command(), "spot", "--work-hours", "200000", "--mtbf-hours", "5", "--price", "1",
+    p = subprocess.Popen([command(), "spot", "--work-hours", "1000000", "--mtbf-hours", "5", "--price", "1",
                           "--checkpoint-write-hours", "0.1", "--paths", "1000000"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.0)  # the run takes several seconds; stop it in the middle
+    time.sleep(1.0)  # the run takes tens of seconds; stop it in the middle
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
     assert p.returncode == 130, (out, err)
