@@ -28,6 +28,7 @@ inline Units parse_units(std::string_view text) {
 
 void register_errors(py::module_& m);
 void register_catalog(py::module_& m);
+void register_currency(py::module_& m);
 void register_checkpoint(py::module_& m);
 void register_interruption(py::module_& m);
 void register_spot(py::module_& m);
@@ -36,6 +37,7 @@ void register_demand(py::module_& m);
 void register_strategy(py::module_& m);
 void register_cost(py::module_& m);
 void register_optimise(py::module_& m);
+void register_work(py::module_& m);
 void register_scenario(py::module_& m);
 
 }  // namespace gputco::python
