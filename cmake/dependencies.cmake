@@ -9,4 +9,4 @@ find_package(fmt 9 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)   # private: JSON catalog and report I/O
 find_package(Threads REQUIRED)
 find_package(yaml-cpp 0.7 REQUIRED)        # private: scenario files (keeps line and column of every node)
-find_package(CLI11 2.1 CONFIG)             # the gputco command's argument parser (header-only)
+find_package(CLI11 2.1 CONFIG REQUIRED)    # the gputco command's argument parser (header-only)
