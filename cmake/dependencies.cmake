@@ -8,9 +8,10 @@ find_package(Boost 1.74 REQUIRED CONFIG)    # header-only parts: Random, Math
 find_package(fmt 9 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)   # private: JSON catalog and report I/O
 find_package(Threads REQUIRED)
-find_package(yaml-cpp 0.6 REQUIRED)       # private: Cyclenerd pricing.yml importer
+find_package(yaml-cpp 0.7 REQUIRED)       # private: Cyclenerd pricing.yml importer and scenario files (line and column of every node)
 # private: COIN-OR CBC, the mixed-integer solver behind recommend_plan (Debian coinor-libcbc-dev)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(CBC REQUIRED IMPORTED_TARGET cbc)
 # Sanitizer and fuzzer builds only (cmake/sanitizers.cmake): clang-14 and libclang-rt-14-dev, the
 # compiler with its ASan/UBSan/TSan and libFuzzer runtimes.
+find_package(CLI11 2.1 CONFIG REQUIRED)    # the gputco command's argument parser (header-only)

@@ -21,4 +21,5 @@ PYBIND11_MODULE(_core, m) {
     register_work(m);
     register_plan(m);
     register_recommend(m);
+    register_scenario(m);
 }

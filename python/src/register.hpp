@@ -41,5 +41,6 @@ void register_optimise(py::module_& m);
 void register_work(py::module_& m);
 void register_plan(py::module_& m);
 void register_recommend(py::module_& m);
+void register_scenario(py::module_& m);
 
 }  // namespace gputco::python

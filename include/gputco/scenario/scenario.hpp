@@ -1,0 +1,117 @@
+#pragma once
+// A scenario: everything one cost question needs, as data a planner can keep in a file, review, diff
+// and rerun (YAML, or JSON with the same schema, schema/scenario-v1.json). One loader for every front
+// end. Errors name the file, line, column and field path:
+//   plan.yaml:14:9: strategies[1].reserved.term_years = 2: must be 1 or 3
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gputco/catalog/catalog.hpp"
+#include "gputco/engines/cost.hpp"
+#include "gputco/engines/spot.hpp"
+#include "gputco/strategy/strategy.hpp"
+#include "gputco/work/demand.hpp"
+#include "gputco/work/job.hpp"
+
+namespace gputco {
+
+inline constexpr int scenario_schema_version = 1;
+
+/// Which catalog row the strategies are priced on.
+struct OfferingRef {
+    std::string provider, instance_type, region;
+};
+
+/// Demand as data; build() turns it into a DemandProfile over the scenario's horizon.
+struct DemandSpec {
+    std::string kind = "constant";  ///< constant, linear_growth, compound_growth, steps
+    double gpus = 0;                ///< constant
+    double start_gpus = 0;          ///< linear_growth, compound_growth
+    double end_gpus = 0;            ///< linear_growth
+    double annual_growth_rate = 0;  ///< compound_growth
+    std::vector<DemandStep> steps;  ///< steps
+    std::optional<std::array<double, 24>> daily_pattern;
+    std::optional<std::array<double, 7>> weekly_pattern;
+    double scale = 1;
+
+    DemandProfile build(Horizon horizon) const;
+};
+
+/// A spot job run by the Monte Carlo engine (Poisson interruptions). Without a checkpoint interval
+/// the optimal one is used.
+struct SpotJobSpec {
+    std::string name;
+    Job job;                         ///< checkpoint_interval_hours 0 = optimal_checkpoint_interval()
+    double mtbf_hours = 0;           ///< Poisson interruptions
+    std::optional<double> price_per_gpu_hour;  ///< default: the offering's spot price per GPU
+    std::size_t paths = 20000;
+};
+
+/// A strategy under a name. A spot tranche may name a spot job (`job`): its overhead then comes from
+/// that job's simulation (spot_tranche()).
+struct NamedStrategy {
+    std::string name;
+    Strategy strategy;
+    std::vector<std::string> spot_jobs;  ///< per tranche: the spot job it takes its overhead from, or ""
+};
+
+struct Scenario {
+    int version = scenario_schema_version;
+    std::string name;
+    std::string description;
+    int horizon_months = 36;
+    std::optional<std::string> currency;  ///< if given, must be the offering's currency
+    double annual_discount_rate = 0;
+    Units units = Units::instances;
+    std::uint64_t seed = 0;
+    std::optional<std::string> catalog_file;  ///< a catalog JSON file overriding the built-in rows
+    std::vector<Offering> offerings;          ///< inline rows overriding both
+    OfferingRef offering;
+    DemandSpec demand;
+    Discounts discounts;
+    std::vector<NamedStrategy> strategies;
+    std::vector<SpotJobSpec> spot_jobs;
+    std::vector<std::string> outputs;  ///< report columns wanted; empty = the defaults
+
+    /// Where relative paths (catalog_file) are resolved: the scenario file's folder.
+    std::string base_dir;
+};
+
+/// The report columns `outputs` may name.
+const std::vector<std::string>& scenario_output_names();
+
+/// Reads a scenario from YAML or JSON text; `file` names it in error messages.
+Scenario parse_scenario(std::string_view text, std::string_view file = "<scenario>");
+/// Reads a scenario file (YAML or JSON).
+Scenario load_scenario(const std::string& path);
+/// The scenario as canonical YAML: parse_scenario(to_yaml(s)) gives s back (to_yaml of both is equal).
+std::string to_yaml(const Scenario& scenario);
+
+/// The catalog the scenario prices on: the built-in one, overridden by its catalog file and inline rows.
+Catalog scenario_catalog(const Scenario& scenario);
+
+struct StrategyResult {
+    std::string name;
+    CostReport report;
+};
+struct SpotJobResult {
+    std::string name;
+    double checkpoint_interval_hours = 0;
+    SpotResult result;
+};
+struct ScenarioResult {
+    std::string scenario;
+    std::vector<SpotJobResult> spot_jobs;
+    std::vector<StrategyResult> strategies;
+};
+
+/// Runs the scenario: its spot jobs (seeded), then every strategy through evaluate(). should_stop is
+/// polled by the spot engine; a stop throws Cancelled.
+ScenarioResult run_scenario(const Scenario& scenario, std::function<bool()> should_stop = {});
+
+}  // namespace gputco

@@ -1,0 +1,236 @@
+"""Scenario files from Python, and sweeps over their assumptions.
+
+    s = gputco.load_scenario("examples/scenarios/ladder_uncertain_growth.yaml")   # a dict
+    gputco.run_scenario(s)                                   # one row per strategy
+    df = gputco.sweep(s, {"demand.annual_growth_rate": [0.0, 0.2, 0.4],
+                          "discounts.plan_discount": [0.0, 0.1]})
+    df = gputco.sweep(s, {"demand.annual_growth_rate": (0.0, 0.6)}, samples=1000, seed=7)  # Latin hypercube
+    df = gputco.sweep(s, grid, client=dask_client)           # the same DataFrame, as Dask tasks
+
+A scenario is the dict of its file (the schema in schema/scenario-v1.json); the C++ loader checks it,
+so errors read as they do in the `gputco` command.
+"""
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import os
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import _core
+
+OUTPUTS = ("total", "npv", "savings", "savings_fraction", "baseline_total", "cost_per_used_gpu_hour",
+           "break_even_utilisation", "p95")
+
+
+def load_scenario(path: str | os.PathLike) -> dict:
+    """The scenario file as a dict, checked by the library's loader (ValueError names file:line:column)."""
+    import yaml  # a runtime dependency only of scenario files
+
+    path = os.fspath(path)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    _core._scenario_canonical(text, path)  # the loader's checks, with the file's lines and columns
+    scenario = yaml.safe_load(text)
+    scenario["_file"] = os.path.abspath(path)  # relative catalog files resolve against it
+    return scenario
+
+
+def _text(scenario: Mapping | str | os.PathLike) -> tuple[str, str]:
+    if isinstance(scenario, Mapping):
+        body = {k: v for k, v in scenario.items() if k != "_file"}
+        return json.dumps(body), scenario.get("_file", "<scenario>")
+    path = os.fspath(scenario)
+    with open(path, encoding="utf-8") as f:
+        return f.read(), path
+
+
+def run_scenario(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
+    """Every strategy of a scenario (a dict or a file): one row each, the outputs as columns."""
+    text, file = _text(scenario)
+    strategies, _ = _core._run_scenario(text, file)
+    return pd.DataFrame(strategies)
+
+
+def run_spot_jobs(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
+    """The scenario's spot jobs, simulated with its seed: one row each."""
+    text, file = _text(scenario)
+    _, spot = _core._run_scenario(text, file)
+    return pd.DataFrame(spot)
+
+
+_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def set_path(scenario: dict, path: str, value: Any) -> None:
+    """Sets a field given as a path, e.g. "strategies[1].mix.tranches[0].fraction" (ValueError if absent)."""
+    steps = [(name, int(index) if index else None) for name, index in _STEP.findall(path)]
+    if not steps:
+        raise ValueError(f"{path} = {value!r}: not a field path")
+    node: Any = scenario
+    for i, (name, index) in enumerate(steps):
+        last = i == len(steps) - 1
+        key: Any = name if index is None else index
+        if index is None and not isinstance(node, dict) or index is not None and not isinstance(node, list):
+            raise ValueError(f"{path} = {value!r}: no such field in the scenario")
+        if last:
+            if index is not None and index >= len(node):
+                raise ValueError(f"{path} = {value!r}: no such field in the scenario")
+            node[key] = value
+        else:
+            if index is None and key not in node:
+                node[key] = {}  # e.g. "discounts.plan_discount" where the file has no discounts
+            if index is not None and index >= len(node):
+                raise ValueError(f"{path} = {value!r}: no such field in the scenario")
+            node = node[key]
+
+
+def _python_value(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _run_points(base: str, file: str, names: Sequence[str], points: Sequence[Sequence[Any]],
+                outputs: Sequence[str]) -> list[dict]:
+    """One task's work: the points of a chunk, run one after the other. Also runs on Dask workers."""
+    scenario = json.loads(base)
+    rows = []
+    for point in points:
+        s = copy.deepcopy(scenario)
+        for name, value in zip(names, point):
+            set_path(s, name, _python_value(value))
+        strategies, _ = _core._run_scenario(json.dumps(s), file)
+        row = {name: _python_value(value) for name, value in zip(names, point)}
+        for r in strategies:
+            for output in outputs:
+                row[f"{output}[{r['strategy']}]"] = r[output]
+        rows.append(row)
+    return rows
+
+
+def latin_hypercube(ranges: Mapping[str, tuple[float, float]], samples: int, seed: int = 0) -> list[tuple]:
+    """samples points, each range cut into samples equal strata, one point per stratum and parameter,
+    strata paired at random (numpy's PCG64 seeded with seed)."""
+    if samples < 1:
+        raise ValueError(f"samples = {samples}: must be >= 1")
+    rng = np.random.Generator(np.random.PCG64(seed))
+    columns = []
+    for name, bounds in ranges.items():
+        if not (isinstance(bounds, (tuple, list)) and len(bounds) == 2) or not bounds[0] <= bounds[1]:
+            raise ValueError(f"grid[{name!r}] = {bounds!r}: must be (low, high) with low <= high for samples")
+        low, high = float(bounds[0]), float(bounds[1])
+        u = (rng.permutation(samples) + rng.random(samples)) / samples
+        columns.append(low + u * (high - low))
+    return [tuple(float(c[i]) for c in columns) for i in range(samples)]
+
+
+def sweep(scenario: Mapping | str | os.PathLike, grid: Mapping[str, Any], client: Any = None, *,
+          samples: int | None = None, seed: int = 0, outputs: Sequence[str] = ("total", "npv", "p95"),
+          chunk_size: int | None = None, threads: int | None = None) -> pd.DataFrame:
+    """The scenario over a grid of assumptions: one row per point, the inputs then the outputs, one
+    column per output and strategy ("total[on-demand]").
+
+    grid maps field paths to values: lists give their Cartesian product; with samples=n, (low, high)
+    pairs give n Latin hypercube points (seed fixes them). Points run in chunks: on the library's
+    threads, or with a dask.distributed Client as Dask tasks. Each point's own seed is the scenario's,
+    so the DataFrame is the same whichever way it runs and however it is chunked.
+    """
+    if isinstance(scenario, Mapping):
+        base_dict = {k: v for k, v in scenario.items() if k != "_file"}
+        file = scenario.get("_file", "<scenario>")
+    else:
+        base_dict, file = load_scenario(scenario), os.fspath(scenario)
+        base_dict.pop("_file")
+    for output in outputs:
+        if output not in OUTPUTS:
+            raise ValueError(f"outputs = {output!r}: must be one of {', '.join(OUTPUTS)}")
+    names = list(grid)
+    if not names:
+        raise ValueError("grid = {}: must name at least one field")
+    if samples is None:
+        for name in names:
+            if isinstance(grid[name], (str, bytes)) or not hasattr(grid[name], "__iter__"):
+                raise ValueError(f"grid[{name!r}] = {grid[name]!r}: must be a list of values")
+        points = list(itertools.product(*(list(grid[name]) for name in names)))
+    else:
+        points = latin_hypercube(grid, samples, seed)
+    base = json.dumps(base_dict)
+    # Check the first point here, so a bad path or value fails at once, with the loader's message.
+    started = time.perf_counter()
+    first = _run_points(base, file, names, points[:1], outputs)
+    seconds_per_point = max(time.perf_counter() - started, 1e-6)
+    if chunk_size is None:  # about two seconds of work per task
+        chunk_size = max(1, min(len(points), int(2.0 / seconds_per_point)))
+    chunks = [points[i:i + chunk_size] for i in range(1, len(points), chunk_size)]
+    if client is not None:
+        futures = client.map(_run_points, [base] * len(chunks), [file] * len(chunks), [names] * len(chunks),
+                             chunks, [list(outputs)] * len(chunks), pure=False)
+        results = client.gather(futures)
+    else:
+        workers = threads or os.cpu_count() or 1
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(lambda c: _run_points(base, file, names, c, outputs), chunks))
+    rows = first + [row for chunk in results for row in chunk]
+    return pd.DataFrame(rows)
+
+
+def tornado(scenario: Mapping | str | os.PathLike, ranges: Mapping[str, tuple[float, float]], *,
+            output: str = "total", strategy: str, client: Any = None) -> pd.DataFrame:
+    """One-at-a-time sensitivity: each field at its low and high value, the others as in the scenario.
+    Rows sorted by swing (largest first): field, low, high, output at low, output at high, swing."""
+    rows = []
+    column = f"{output}[{strategy}]"
+    for name, (low, high) in ranges.items():
+        df = sweep(scenario, {name: [low, high]}, client=client, outputs=(output,))
+        if column not in df:
+            raise ValueError(f"strategy = {strategy!r}: not a strategy of the scenario")
+        at_low, at_high = float(df[column].iloc[0]), float(df[column].iloc[1])
+        rows.append({"field": name, "low": low, "high": high, f"{output}_at_low": at_low,
+                     f"{output}_at_high": at_high, "swing": abs(at_high - at_low)})
+    return pd.DataFrame(rows).sort_values("swing", ascending=False, ignore_index=True)
+
+
+def heat_map(scenario: Mapping | str | os.PathLike, x: tuple[str, Sequence[float]], y: tuple[str, Sequence[float]],
+             *, output: str = "total", strategy: str, client: Any = None) -> pd.DataFrame:
+    """output[strategy] over a two-field grid: a DataFrame indexed by y's values, one column per x value."""
+    df = sweep(scenario, {x[0]: list(x[1]), y[0]: list(y[1])}, client=client, outputs=(output,))
+    column = f"{output}[{strategy}]"
+    if column not in df:
+        raise ValueError(f"strategy = {strategy!r}: not a strategy of the scenario")
+    return df.pivot(index=y[0], columns=x[0], values=column)
+
+
+def plot_tornado(table: pd.DataFrame, ax=None):
+    """Horizontal bars from tornado(): each field's output at its low and high value."""
+    import matplotlib.pyplot as plt
+
+    ax = ax or plt.subplots(figsize=(7, 0.5 + 0.45 * len(table)))[1]
+    low_col = [c for c in table.columns if c.endswith("_at_low")][0]
+    high_col = [c for c in table.columns if c.endswith("_at_high")][0]
+    ys = np.arange(len(table))[::-1]
+    lows, highs = table[low_col].to_numpy(), table[high_col].to_numpy()
+    ax.barh(ys, highs - np.minimum(lows, highs), left=np.minimum(lows, highs), color="tab:blue")
+    ax.set_yticks(ys, table["field"])
+    ax.set_xlabel(low_col.replace("_at_low", ""))
+    ax.set_title("one-at-a-time sensitivity")
+    return ax
+
+
+def plot_heat_map(table: pd.DataFrame, ax=None, label: str = "total"):
+    """A heat map of heat_map()'s table, with a colour bar."""
+    import matplotlib.pyplot as plt
+
+    ax = ax or plt.subplots(figsize=(6, 4.5))[1]
+    image = ax.imshow(table.to_numpy(), origin="lower", aspect="auto")
+    ax.set_xticks(range(len(table.columns)), [f"{v:g}" for v in table.columns])
+    ax.set_yticks(range(len(table.index)), [f"{v:g}" for v in table.index])
+    ax.set_xlabel(str(table.columns.name))
+    ax.set_ylabel(str(table.index.name))
+    ax.figure.colorbar(image, ax=ax, label=label)
+    return ax

@@ -1,0 +1,145 @@
+"""The gputco command, run as a user runs it: every example scenario through `gputco run`, its JSON
+checked against the library's numbers; `compare` on two hand-made scenarios; exit codes."""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((ROOT / "examples" / "scenarios").glob("*.yaml"))
+
+
+def command() -> str:
+    """The build tree's command under ctest; otherwise the one pip installed beside this Python."""
+    build = os.environ.get("GPUTCO_BUILD_DIR")
+    candidates = [pathlib.Path(build) / "src" / "cli" / "gputco"] if build else []
+    candidates.append(pathlib.Path(sys.executable).parent / "gputco")
+    for c in candidates:
+        if c.is_file():
+            return str(c)
+    found = shutil.which("gputco")
+    assert found, "the gputco command is neither built nor installed"
+    return found
+
+
+def gputco_cmd(*args, check=True):
+    result = subprocess.run([command(), *map(str, args)], capture_output=True, text=True, timeout=300)
+    if check:
+        assert result.returncode == 0, result.stderr
+    return result
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_run_json_matches_the_library(gputco, path):
+    out = json.loads(gputco_cmd("run", path, "--format", "json").stdout)
+    expected = gputco.run_scenario(path)
+    assert [r["strategy"] for r in out["strategies"]] == list(expected["strategy"])
+    for row, (_, want) in zip(out["strategies"], expected.iterrows()):
+        for key, value in row.items():
+            if key in ("strategy", "currency"):
+                assert value == want[key]
+            elif value is None:  # no break-even for all on-demand: null in JSON, NaN in the DataFrame
+                assert want[key] != want[key]
+            elif key in ("savings_fraction", "break_even_utilisation"):  # printed with 4 decimals
+                assert value == pytest.approx(want[key], abs=0.5e-4)
+            else:  # money, printed to the cent
+                assert value == pytest.approx(want[key], abs=0.005)
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "markdown"])
+def test_every_format_runs_every_example(fmt):
+    for path in EXAMPLES:
+        out = gputco_cmd("run", path, "--format", fmt).stdout
+        assert "on-demand" in out
+
+
+def test_a100_scenario_prints_the_example_programs_figures():
+    # examples/a100_three_year_savings: 52.0% saved by the 3-year reservation, break-even at 48.0%
+    # utilisation, 36.4% (= 70% × 52%) by the 70/30 mix.
+    rows = {r["strategy"]: r for r in
+            json.loads(gputco_cmd("run", ROOT / "examples/scenarios/a100_three_year.yaml", "--format", "json")
+                       .stdout)["strategies"]}
+    assert rows["reserved 3y (52% off)"]["savings_fraction"] == 0.52
+    assert rows["reserved 3y (52% off)"]["break_even_utilisation"] == 0.48
+    assert rows["70% reserved + 30% on-demand"]["savings_fraction"] == 0.364
+
+
+def hand_made(tmp_path, name, gpus, discount):
+    path = tmp_path / name
+    path.write_text(f"""version: 1
+name: {name}
+horizon_months: 12
+units: gpus
+offering: {{provider: azure, instance_type: Standard_ND96asr_v4, region: eastus}}
+demand: {{kind: constant, gpus: {gpus}}}
+strategies:
+  - name: on-demand
+    on_demand: {{}}
+  - name: reserved
+    reserved: {{term_years: 1, payment: no_upfront, discount: {discount}}}
+""")
+    return path
+
+
+def test_compare_two_hand_made_scenarios(tmp_path, catalog):
+    before = hand_made(tmp_path, "before.yaml", 4, 0.3)
+    after = hand_made(tmp_path, "after.yaml", 6, 0.4)
+    rows = {r["strategy"]: r for r in json.loads(gputco_cmd("compare", before, after, "--format", "json").stdout)}
+    p = catalog.offering("azure", "Standard_ND96asr_v4", "eastus").on_demand_per_gpu_hour()
+    hours = 12 * 730
+    # on demand: 4 → 6 GPUs for 8,760 h at p per GPU-hour
+    assert rows["on-demand"]["total_change"] == pytest.approx(round(2 * hours * p, 2), abs=0.011)
+    # reserved, no upfront, 1 year: 4 × 0.7 p → 6 × 0.6 p per hour
+    assert rows["reserved"]["total_change"] == pytest.approx(round((6 * 0.6 - 4 * 0.7) * hours * p, 2), abs=0.011)
+    assert rows["reserved"]["npv_change"] == rows["reserved"]["total_change"]  # rate 0: NPV = total
+    assert rows["reserved"]["p95_change"] == rows["reserved"]["total_change"]  # no spot: no spread
+
+
+def test_validate_and_exit_codes(tmp_path):
+    assert gputco_cmd("validate", *EXAMPLES).stdout.count(": ok") == len(EXAMPLES)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(hand_made(tmp_path, "x.yaml", 4, 0.3).read_text().replace("term_years: 1", "term_years: 2"))
+    result = gputco_cmd("validate", bad, check=False)
+    # line 11 is '    reserved: {term_years: 2, ...': the value is at column 4 + 10 + 1 + 12 + 1 = 28
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"{bad}:11:28: strategies[1].reserved.term_years = 2: must be 1 or 3"
+    assert gputco_cmd("run", tmp_path / "missing.yaml", check=False).returncode == 2
+    assert gputco_cmd("run", check=False).returncode == 2  # a usage error
+    assert gputco_cmd("--help").returncode == 0
+
+
+def test_catalog_filters_and_sorts_by_price_per_gpu_hour(catalog):
+    rows = json.loads(gputco_cmd("catalog", "--gpu", "A100-40GB", "--format", "json").stdout)
+    assert rows and all(r["gpu"] == "A100-40GB" for r in rows)
+    prices = [r["on_demand_per_gpu_hour"] for r in rows]
+    assert prices == sorted(prices)
+    assert len(rows) == len(catalog.find(gpu="A100-40GB"))
+
+
+def test_spot_from_flags_matches_the_library(gputco):
+    out = json.loads(gputco_cmd("spot", "--work-hours", 100, "--mtbf-hours", 20, "--price", 1.5,
+                                "--checkpoint-write-hours", 0.1, "--paths", 4000, "--seed", 3,
+                                "--format", "json").stdout)[0]
+    tau = gputco.optimal_checkpoint_interval(0.1, 20)
+    r = gputco.simulate_spot(work_hours=100, mtbf_hours=20, checkpoint_write_hours=0.1,
+                             checkpoint_interval_hours=tau, price_per_hour=1.5, paths=4000, seed=3)
+    assert out["cost_mean"] == pytest.approx(r.cost.mean, abs=0.005)
+    assert out["checkpoint_interval_hours"] == pytest.approx(tau, abs=0.5e-4)
+
+
+def test_ctrl_c_stops_a_long_simulation_cleanly():
+    import signal
+    import time
+
+    p = subprocess.Popen([command(), "spot", "--work-hours", "1000000", "--mtbf-hours", "5", "--price", "1",
+                          "--checkpoint-write-hours", "0.1", "--paths", "1000000"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)  # the run takes tens of seconds; stop it in the middle
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 130, (out, err)
+    assert err.strip() == "gputco: stopped" and out == ""

@@ -1,0 +1,112 @@
+"""Scenario files from Python: the published JSON Schema accepts every example and every written
+scenario, the Python loader gives the C++ loader's messages, and sweeps give the same DataFrame on
+threads and on a Dask LocalCluster."""
+import json
+import pathlib
+
+import jsonschema
+import pandas as pd
+import pytest
+import yaml
+
+from gputco import _core
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((ROOT / "examples" / "scenarios").glob("*.yaml"))
+SCHEMA = json.loads((ROOT / "schema" / "scenario-v1.json").read_text())
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_schema_accepts_every_example_and_its_written_form(path):
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    jsonschema.validate(yaml.safe_load(path.read_text()), SCHEMA)
+    written = _core._scenario_canonical(path.read_text(), str(path))
+    jsonschema.validate(yaml.safe_load(written), SCHEMA)
+    assert _core._scenario_canonical(written, "written.yaml") == written  # reads back to itself
+
+
+@pytest.mark.parametrize("change, rule", [
+    (("demand", "gpus", "eight"), "type"),
+    (("demand", "colour", 1), "additionalProperties"),
+    (("horizon_months", None, 0), "minimum"),
+])
+def test_schema_and_loader_reject_the_same_mistakes(change, rule):
+    scenario = yaml.safe_load((ROOT / "examples/scenarios/a100_three_year.yaml").read_text())
+    key, sub, value = change
+    if sub is None:
+        scenario[key] = value
+    else:
+        scenario[key][sub] = value
+    with pytest.raises(jsonschema.ValidationError) as e:
+        jsonschema.validate(scenario, SCHEMA)
+    assert e.value.validator == rule
+    with pytest.raises(ValueError):
+        _core._scenario_canonical(json.dumps(scenario), "s.json")
+
+
+def test_python_sees_the_loaders_message(gputco, tmp_path):
+    path = tmp_path / "plan.yaml"
+    path.write_text((ROOT / "examples/scenarios/a100_three_year.yaml").read_text().replace("gpus: 8", "gpus: -8"))
+    with pytest.raises(ValueError, match=r"^.*plan\.yaml:14:9: demand\.gpus = -8: must be >= 0$"):
+        gputco.load_scenario(path)
+
+
+def test_sweep_grid_is_the_cartesian_product_with_the_librarys_numbers(gputco):
+    s = gputco.load_scenario(ROOT / "examples/scenarios/a100_three_year.yaml")
+    df = gputco.sweep(s, {"demand.gpus": [4, 8], "strategies[1].reserved.discount": [0.3, 0.52]},
+                      outputs=("total", "savings_fraction"))
+    assert list(df["demand.gpus"]) == [4, 4, 8, 8]
+    assert list(df["strategies[1].reserved.discount"]) == [0.3, 0.52, 0.3, 0.52]
+    # a reservation at discount d saves d whatever the demand
+    assert df["savings_fraction[reserved 3y (52% off)]"].to_numpy() == pytest.approx([0.3, 0.52, 0.3, 0.52])
+    one = dict(s)
+    one["demand"] = dict(s["demand"], gpus=4)
+    assert df["total[on-demand]"].iloc[0] == gputco.run_scenario(one)["total"].iloc[0]
+
+
+def test_sweep_errors_name_the_field(gputco):
+    s = gputco.load_scenario(ROOT / "examples/scenarios/a100_three_year.yaml")
+    with pytest.raises(ValueError, match=r"demand\.gpus = -1: must be >= 0"):
+        gputco.sweep(s, {"demand.gpus": [-1]})
+    with pytest.raises(ValueError, match=r"^strategies\[7\]\.reserved\.discount = 0\.1: no such field"):
+        gputco.sweep(s, {"strategies[7].reserved.discount": [0.1]})
+
+
+def test_latin_hypercube_puts_one_point_in_each_stratum(gputco):
+    points = gputco.latin_hypercube({"a": (0.0, 1.0), "b": (10.0, 20.0)}, 50, seed=1)
+    for column, (low, high) in enumerate([(0.0, 1.0), (10.0, 20.0)]):
+        strata = sorted(int((p[column] - low) / (high - low) * 50) for p in points)
+        assert strata == list(range(50))
+    assert points == gputco.latin_hypercube({"a": (0.0, 1.0), "b": (10.0, 20.0)}, 50, seed=1)
+
+
+def test_same_seed_same_dataframe_on_threads_and_on_a_local_dask_cluster(gputco):
+    distributed = pytest.importorskip("distributed")
+    s = gputco.load_scenario(ROOT / "examples/scenarios/spot_training_job.yaml")
+    s["spot_jobs"][0]["paths"] = 2000  # short: the test checks sameness, not precision
+    grid = {"demand.gpus": (8.0, 32.0), "spot_jobs[0].mtbf_hours": (6.0, 48.0)}
+    local = gputco.sweep(s, grid, samples=12, seed=5, chunk_size=3, threads=2)
+    again = gputco.sweep(s, grid, samples=12, seed=5, chunk_size=5, threads=1)
+    pd.testing.assert_frame_equal(local, again, check_exact=True)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        remote = gputco.sweep(s, grid, client=client, samples=12, seed=5, chunk_size=4)
+    pd.testing.assert_frame_equal(local, remote, check_exact=True)
+    assert len(local) == 12 and "p95[40% reserved 1y + 60% spot]" in local
+
+
+def test_tornado_and_heat_map(gputco):
+    s = gputco.load_scenario(ROOT / "examples/scenarios/ladder_uncertain_growth.yaml")
+    t = gputco.tornado(s, {"demand.annual_growth_rate": (0.1, 0.7), "discounts.plan_discount": (0.0, 0.2)},
+                       strategy="on-demand")
+    assert list(t["field"]) == ["demand.annual_growth_rate", "discounts.plan_discount"] or t["swing"].is_monotonic_decreasing
+    assert t["swing"].is_monotonic_decreasing
+    # a 20% plan discount takes 20% off an all on-demand bill
+    row = t.set_index("field").loc["discounts.plan_discount"]
+    assert row["total_at_high"] == pytest.approx(0.8 * row["total_at_low"], rel=1e-12)
+    h = gputco.heat_map(s, ("demand.annual_growth_rate", [0.0, 0.4]), ("demand.start_gpus", [8, 16]),
+                        strategy="on-demand")
+    assert h.shape == (2, 2)
+    assert h.loc[16, 0.0] == pytest.approx(2 * h.loc[8, 0.0], rel=1e-12)  # twice the GPUs, twice the bill
+    gputco.plot_tornado(t)
+    gputco.plot_heat_map(h)

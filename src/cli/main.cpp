@@ -1,0 +1,242 @@
+// gputco: run, compare and check scenario files; browse the catalog; simulate a spot job.
+//
+// Exit codes: 0 success; 1 unexpected error; 2 bad input (a scenario that does not load, bad flags);
+// 130 stopped by Ctrl-C.
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <gputco/gputco.hpp>
+#include <gputco/scenario/scenario.hpp>
+
+#include "output.hpp"
+
+using namespace gputco;
+using gputco::cli::Table;
+
+namespace {
+
+std::atomic<bool> interrupted{false};
+extern "C" void on_sigint(int) { interrupted.store(true); }
+
+std::string money(double v) { return std::isfinite(v) ? fmt::format("{:.2f}", v) : fmt::format("{}", v); }
+std::string ratio(double v) { return std::isfinite(v) ? fmt::format("{:.4f}", v) : fmt::format("{}", v); }
+
+double p95(const CostReport& r) { return r.spread ? r.spread->p95 : r.total; }
+
+std::string cell(const CostReport& r, const std::string& output) {
+    if (output == "total") return money(r.total);
+    if (output == "npv") return money(r.npv);
+    if (output == "savings") return money(r.savings);
+    if (output == "savings_fraction") return ratio(r.savings_fraction);
+    if (output == "baseline_total") return money(r.baseline_total);
+    if (output == "cost_per_used_gpu_hour") return fmt::format("{:.4f}", r.effective_cost_per_used_gpu_hour);
+    if (output == "break_even_utilisation") return r.break_even_utilisation ? ratio(*r.break_even_utilisation) : "";
+    return money(p95(r));  // p95
+}
+
+Table strategy_table(const Scenario& s, const ScenarioResult& result) {
+    const std::vector<std::string> outputs =
+        s.outputs.empty() ? std::vector<std::string>{"total", "npv", "savings", "savings_fraction", "p95"} : s.outputs;
+    Table t;
+    t.columns = {"strategy", "currency"};
+    t.columns.insert(t.columns.end(), outputs.begin(), outputs.end());
+    for (const auto& [name, report] : result.strategies) {
+        std::vector<std::string> row{name, report.currency};
+        for (const auto& o : outputs) row.push_back(cell(report, o));
+        t.rows.push_back(std::move(row));
+    }
+    return t;
+}
+
+Table spot_table(const std::vector<SpotJobResult>& jobs) {
+    Table t;
+    t.columns = {"job", "checkpoint_interval_hours", "paths", "seed", "wall_hours_mean", "billed_hours_mean",
+                 "cost_mean", "cost_std_error", "cost_p95", "interruptions_mean", "deadline_miss_probability"};
+    for (const auto& j : jobs) {
+        const SpotResult& r = j.result;
+        t.rows.push_back({j.name, ratio(j.checkpoint_interval_hours), std::to_string(r.paths), std::to_string(r.seed),
+                          ratio(r.wall_hours.mean), ratio(r.billed_hours.mean), money(r.cost.mean),
+                          ratio(r.cost.standard_error), money(r.cost.p95), ratio(r.interruptions.mean),
+                          ratio(r.deadline_miss_probability)});
+    }
+    return t;
+}
+
+bool should_stop() { return interrupted.load(); }
+
+void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
+
+int run(const std::string& path, const std::string& format) {
+    const Scenario s = load_scenario(path);
+    const ScenarioResult result = run_scenario(s, should_stop);
+    const Table strategies = strategy_table(s, result);
+    const Table spot = spot_table(result.spot_jobs);
+    if (format == "json") {
+        print(fmt::format("{{\"scenario\": \"{}\",\n\"spot_jobs\": {}\"strategies\": {}}}\n", s.name,
+                          cli::render(spot, "json") + ",", cli::render(strategies, "json")));
+    } else if (format == "csv") {
+        print(cli::render(result.strategies.empty() ? spot : strategies, "csv"));
+    } else {
+        if (format == "table") print(fmt::format("{}\n\n", s.name));
+        if (!result.spot_jobs.empty()) print(cli::render(spot, format) + "\n");
+        if (!result.strategies.empty()) print(cli::render(strategies, format));
+    }
+    return 0;
+}
+
+int compare(const std::string& before_path, const std::string& after_path, const std::string& format) {
+    const ScenarioResult before = run_scenario(load_scenario(before_path), should_stop);
+    const ScenarioResult after = run_scenario(load_scenario(after_path), should_stop);
+    Table t;
+    t.columns = {"strategy", "total_before", "total_after", "total_change", "npv_change", "p95_change"};
+    for (const auto& a : after.strategies) {
+        for (const auto& b : before.strategies) {
+            if (a.name != b.name) continue;
+            t.rows.push_back({a.name, money(b.report.total), money(a.report.total), money(a.report.total - b.report.total),
+                              money(a.report.npv - b.report.npv), money(p95(a.report) - p95(b.report))});
+        }
+    }
+    for (const auto& a : after.strategies) {
+        bool in_before = false;
+        for (const auto& b : before.strategies) in_before = in_before || a.name == b.name;
+        if (!in_before) t.rows.push_back({a.name + " (new)", "", money(a.report.total), "", "", ""});
+    }
+    for (const auto& b : before.strategies) {
+        bool in_after = false;
+        for (const auto& a : after.strategies) in_after = in_after || a.name == b.name;
+        if (!in_after) t.rows.push_back({b.name + " (removed)", money(b.report.total), "", "", "", ""});
+    }
+    print(cli::render(t, format));
+    return 0;
+}
+
+int catalog(const std::string& gpu, const std::string& provider, const std::string& region, double min_memory,
+            const std::string& file, const std::string& format) {
+    const Catalog cat = file.empty() ? Catalog::builtin() : Catalog::builtin().overridden_by(Catalog::from_json_file(file));
+    std::vector<Offering> rows;
+    for (const Offering& o : cat.find(provider, gpu, region)) {
+        double memory = 0;
+        for (const GpuSpec& g : cat.gpus())
+            if (g.name == o.gpu) memory = g.memory_gb;
+        if (memory >= min_memory) rows.push_back(o);
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const Offering& a, const Offering& b) {
+        return a.on_demand_per_gpu_hour() < b.on_demand_per_gpu_hour();
+    });
+    Table t;
+    t.columns = {"provider", "region", "instance_type", "gpu", "gpus", "currency", "on_demand_per_gpu_hour",
+                 "spot_per_gpu_hour", "as_of"};
+    for (const Offering& o : rows) {
+        const auto spot = o.spot_per_gpu_hour();
+        t.rows.push_back({o.provider, o.region, o.instance_type, o.gpu, std::to_string(o.gpus_per_instance), o.currency,
+                          ratio(o.on_demand_per_gpu_hour()), spot ? ratio(*spot) : "", o.source.as_of});
+    }
+    print(cli::render(t, format));
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"gputco: the total cost of renting GPUs, from scenario files"};
+    app.require_subcommand(1);
+    app.footer("Exit codes: 0 success, 1 unexpected error, 2 bad input, 130 stopped by Ctrl-C.");
+    std::string format = "table";
+    const auto add_format = [&](CLI::App* sub) {
+        sub->add_option("--format", format, "table, json, csv or markdown")
+            ->check(CLI::IsMember({"table", "json", "csv", "markdown"}));
+    };
+
+    std::string scenario_path, other_path;
+    CLI::App* run_cmd = app.add_subcommand("run", "run a scenario file and report every strategy");
+    run_cmd->add_option("scenario", scenario_path, "scenario file (YAML or JSON)")->required();
+    add_format(run_cmd);
+
+    CLI::App* compare_cmd = app.add_subcommand("compare", "what changes in total, NPV and P95 between two scenarios");
+    compare_cmd->add_option("before", scenario_path, "the scenario as it was")->required();
+    compare_cmd->add_option("after", other_path, "the scenario as it is")->required();
+    add_format(compare_cmd);
+
+    std::vector<std::string> validate_paths;
+    CLI::App* validate_cmd = app.add_subcommand("validate", "check scenario files without running them");
+    validate_cmd->add_option("scenarios", validate_paths, "scenario files")->required();
+
+    std::string gpu, provider, region, catalog_file;
+    double min_memory = 0;
+    CLI::App* catalog_cmd = app.add_subcommand("catalog", "list offerings, cheapest per GPU-hour first");
+    catalog_cmd->add_option("--gpu", gpu, "GPU name, e.g. A100-40GB");
+    catalog_cmd->add_option("--provider", provider, "provider, e.g. aws");
+    catalog_cmd->add_option("--region", region, "region, e.g. us-east-1");
+    catalog_cmd->add_option("--min-memory-gb", min_memory, "least GPU memory in GB");
+    catalog_cmd->add_option("--catalog", catalog_file, "a catalog JSON file overriding the built-in rows");
+    add_format(catalog_cmd);
+
+    SpotJobSpec spot;
+    std::uint64_t seed = 0;
+    CLI::App* spot_cmd = app.add_subcommand("spot", "simulate one spot job (Poisson interruptions)");
+    spot_cmd->add_option("--work-hours", spot.job.work_hours, "useful work, hours")->required();
+    spot_cmd->add_option("--mtbf-hours", spot.mtbf_hours, "mean time between interruptions, hours")->required();
+    spot_cmd->add_option("--price", spot.price_per_gpu_hour, "spot price per hour")->required();
+    spot_cmd->add_option("--checkpoint-write-hours", spot.job.checkpoint_write_hours, "time to write a checkpoint");
+    spot_cmd->add_option("--checkpoint-interval-hours", spot.job.checkpoint_interval_hours,
+                         "work between checkpoints (default: the optimal interval)");
+    spot_cmd->add_option("--restart-hours", spot.job.restart_hours, "reload after an interruption, billed");
+    spot_cmd->add_option("--capacity-wait-hours", spot.job.capacity_wait_hours, "wait for capacity, not billed");
+    spot_cmd->add_option("--paths", spot.paths, "Monte Carlo paths");
+    spot_cmd->add_option("--seed", seed, "random seed");
+    add_format(spot_cmd);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? 0 : 2;
+    }
+    std::signal(SIGINT, on_sigint);
+    try {
+        if (run_cmd->parsed()) return run(scenario_path, format);
+        if (compare_cmd->parsed()) return compare(scenario_path, other_path, format);
+        if (catalog_cmd->parsed()) return catalog(gpu, provider, region, min_memory, catalog_file, format);
+        if (validate_cmd->parsed()) {
+            int code = 0;
+            for (const auto& path : validate_paths) {
+                try {
+                    load_scenario(path);
+                    fmt::print("{}: ok\n", path);
+                } catch (const InvalidInput& e) {
+                    fmt::print(stderr, "{}\n", e.what());
+                    code = 2;
+                }
+            }
+            return code;
+        }
+        if (spot_cmd->parsed()) {
+            Scenario s;
+            s.name = "spot";
+            s.seed = seed;
+            spot.name = "spot";
+            s.spot_jobs.push_back(spot);
+            // Priced by the flags alone: a built-in offering is only there for the on-demand comparison.
+            s.offering = {"aws", "p4d.24xlarge", ""};
+            const ScenarioResult result = run_scenario(s, should_stop);
+            print(cli::render(spot_table(result.spot_jobs), format));
+            return 0;
+        }
+    } catch (const Cancelled&) {
+        fmt::print(stderr, "gputco: stopped\n");
+        return 130;
+    } catch (const InvalidInput& e) {
+        fmt::print(stderr, "gputco: {}\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "gputco: error: {}\n", e.what());
+        return 1;
+    }
+    return 1;
+}

@@ -1,0 +1,221 @@
+// Writes a scenario as canonical YAML: every field the reader knows, in the schema's order, numbers in
+// their shortest form that reads back to the same double.
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "gputco/scenario/scenario.hpp"
+
+namespace gputco {
+namespace {
+
+std::string number(double value) { return fmt::format("{}", value); }
+
+void write_source(YAML::Emitter& out, const Source& s) {
+    out << YAML::Key << "source" << YAML::Value << YAML::BeginMap;
+    if (!s.name.empty()) out << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << s.name;
+    if (!s.as_of.empty()) out << YAML::Key << "as_of" << YAML::Value << YAML::DoubleQuoted << s.as_of;
+    out << YAML::EndMap;
+}
+
+void write_offering(YAML::Emitter& out, const Offering& o) {
+    out << YAML::BeginMap;
+    out << YAML::Key << "provider" << YAML::Value << YAML::DoubleQuoted << o.provider;
+    out << YAML::Key << "region" << YAML::Value << YAML::DoubleQuoted << o.region;
+    out << YAML::Key << "instance_type" << YAML::Value << YAML::DoubleQuoted << o.instance_type;
+    out << YAML::Key << "gpu" << YAML::Value << YAML::DoubleQuoted << o.gpu;
+    out << YAML::Key << "gpus_per_instance" << YAML::Value << o.gpus_per_instance;
+    out << YAML::Key << "currency" << YAML::Value << YAML::DoubleQuoted << o.currency;
+    out << YAML::Key << "on_demand_hourly" << YAML::Value << number(o.on_demand_hourly);
+    if (o.spot_hourly) out << YAML::Key << "spot_hourly" << YAML::Value << number(*o.spot_hourly);
+    if (!o.reserved.empty()) {
+        out << YAML::Key << "reserved" << YAML::Value << YAML::BeginSeq;
+        for (const ReservedPrice& p : o.reserved) {
+            out << YAML::BeginMap << YAML::Key << "term_years" << YAML::Value << p.term_years;
+            out << YAML::Key << "payment" << YAML::Value << std::string(to_string(p.payment));
+            out << YAML::Key << "upfront" << YAML::Value << number(p.upfront);
+            out << YAML::Key << "hourly" << YAML::Value << number(p.hourly);
+            write_source(out, p.source);
+            out << YAML::EndMap;
+        }
+        out << YAML::EndSeq;
+    }
+    out << YAML::Key << "billing_increment_seconds" << YAML::Value << number(o.billing_increment_seconds);
+    out << YAML::Key << "minimum_billed_seconds" << YAML::Value << number(o.minimum_billed_seconds);
+    write_source(out, o.source);
+    if (!o.notes.empty()) out << YAML::Key << "notes" << YAML::Value << YAML::DoubleQuoted << o.notes;
+    out << YAML::EndMap;
+}
+
+void write_reserved(YAML::Emitter& out, const Reserved& r) {
+    out << YAML::BeginMap << YAML::Key << "term_years" << YAML::Value << r.term_years;
+    out << YAML::Key << "payment" << YAML::Value << std::string(to_string(r.payment));
+    if (r.discount) out << YAML::Key << "discount" << YAML::Value << number(*r.discount);
+    out << YAML::Key << "renewal" << YAML::Value << (r.renewal == Renewal::renew ? "renew" : "lapse");
+    out << YAML::EndMap;
+}
+
+void write_owned(YAML::Emitter& out, const Owned& o) {
+    out << YAML::BeginMap;
+    out << YAML::Key << "capex_per_gpu" << YAML::Value << number(o.capex_per_gpu);
+    out << YAML::Key << "life_years" << YAML::Value << o.life_years;
+    out << YAML::Key << "residual_fraction" << YAML::Value << number(o.residual_fraction);
+    out << YAML::Key << "watts_per_gpu" << YAML::Value << number(o.watts_per_gpu);
+    out << YAML::Key << "idle_power_fraction" << YAML::Value << number(o.idle_power_fraction);
+    out << YAML::Key << "pue" << YAML::Value << number(o.pue);
+    out << YAML::Key << "electricity_per_kwh" << YAML::Value << number(o.electricity_per_kwh);
+    out << YAML::Key << "colocation_per_gpu_month" << YAML::Value << number(o.colocation_per_gpu_month);
+    out << YAML::Key << "maintenance_fraction_per_year" << YAML::Value << number(o.maintenance_fraction_per_year);
+    out << YAML::Key << "staff_per_month" << YAML::Value << number(o.staff_per_month);
+    out << YAML::EndMap;
+}
+
+void write_kind(YAML::Emitter& out, const OnDemand&, const std::string&) {
+    out << YAML::Key << "on_demand" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::EndMap;
+}
+void write_kind(YAML::Emitter& out, const Reserved& r, const std::string&) {
+    out << YAML::Key << "reserved" << YAML::Value;
+    write_reserved(out, r);
+}
+void write_kind(YAML::Emitter& out, const Owned& o, const std::string&) {
+    out << YAML::Key << "owned" << YAML::Value;
+    write_owned(out, o);
+}
+void write_kind(YAML::Emitter& out, const SpotTranche& s, const std::string& job) {
+    out << YAML::Key << "spot" << YAML::Value << YAML::BeginMap;
+    if (s.price_per_gpu_hour) out << YAML::Key << "price_per_gpu_hour" << YAML::Value << number(*s.price_per_gpu_hour);
+    if (job.empty()) out << YAML::Key << "overhead" << YAML::Value << number(s.overhead);
+    out << YAML::Key << "availability" << YAML::Value << number(s.availability);
+    if (!job.empty()) out << YAML::Key << "job" << YAML::Value << YAML::DoubleQuoted << job;
+    out << YAML::EndMap;
+}
+
+const char* rounding_name(Rounding r) {
+    switch (r) {
+        case Rounding::nearest: return "nearest";
+        case Rounding::down: return "down";
+        case Rounding::up: return "up";
+        case Rounding::none: return "none";
+    }
+    return "nearest";
+}
+
+void write_strategy(YAML::Emitter& out, const NamedStrategy& s) {
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << s.name;
+    if (const Mix* mix = std::get_if<Mix>(&s.strategy)) {
+        out << YAML::Key << "mix" << YAML::Value << YAML::BeginMap;
+        out << YAML::Key << "tranches" << YAML::Value << YAML::BeginSeq;
+        for (std::size_t i = 0; i < mix->tranches.size(); ++i) {
+            const Tranche& t = mix->tranches[i];
+            out << YAML::BeginMap << YAML::Key << "fraction" << YAML::Value << number(t.fraction);
+            const std::string job = i < s.spot_jobs.size() ? s.spot_jobs[i] : std::string();
+            std::visit([&](const auto& k) { write_kind(out, k, job); }, t.kind);
+            out << YAML::EndMap;
+        }
+        out << YAML::EndSeq;
+        if (mix->fleet_gpus) out << YAML::Key << "fleet_gpus" << YAML::Value << number(*mix->fleet_gpus);
+        out << YAML::Key << "rounding" << YAML::Value << rounding_name(mix->rounding);
+        out << YAML::EndMap;
+    } else {
+        std::visit([&](const auto& k) {
+            if constexpr (!std::is_same_v<std::decay_t<decltype(k)>, Mix>) write_kind(out, k, {});
+        }, s.strategy);
+    }
+    out << YAML::EndMap;
+}
+
+template <std::size_t N>
+void write_numbers(YAML::Emitter& out, const char* key, const std::array<double, N>& values) {
+    out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const double v : values) out << number(v);
+    out << YAML::EndSeq;
+}
+
+void write_demand(YAML::Emitter& out, const DemandSpec& d) {
+    out << YAML::Key << "demand" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "kind" << YAML::Value << d.kind;
+    if (d.kind == "constant") out << YAML::Key << "gpus" << YAML::Value << number(d.gpus);
+    if (d.kind == "linear_growth" || d.kind == "compound_growth")
+        out << YAML::Key << "start_gpus" << YAML::Value << number(d.start_gpus);
+    if (d.kind == "linear_growth") out << YAML::Key << "end_gpus" << YAML::Value << number(d.end_gpus);
+    if (d.kind == "compound_growth") out << YAML::Key << "annual_growth_rate" << YAML::Value << number(d.annual_growth_rate);
+    if (d.kind == "steps") {
+        out << YAML::Key << "steps" << YAML::Value << YAML::BeginSeq;
+        for (const DemandStep& s : d.steps)
+            out << YAML::Flow << YAML::BeginMap << YAML::Key << "start_month" << YAML::Value << s.start_month
+                << YAML::Key << "gpus" << YAML::Value << number(s.gpus) << YAML::EndMap;
+        out << YAML::EndSeq;
+    }
+    if (d.daily_pattern) write_numbers(out, "daily_pattern", *d.daily_pattern);
+    if (d.weekly_pattern) write_numbers(out, "weekly_pattern", *d.weekly_pattern);
+    out << YAML::Key << "scale" << YAML::Value << number(d.scale);
+    out << YAML::EndMap;
+}
+
+void write_spot_job(YAML::Emitter& out, const SpotJobSpec& j) {
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << j.name;
+    out << YAML::Key << "work_hours" << YAML::Value << number(j.job.work_hours);
+    if (j.job.checkpoint_interval_hours > 0)
+        out << YAML::Key << "checkpoint_interval_hours" << YAML::Value << number(j.job.checkpoint_interval_hours);
+    out << YAML::Key << "checkpoint_write_hours" << YAML::Value << number(j.job.checkpoint_write_hours);
+    out << YAML::Key << "restart_hours" << YAML::Value << number(j.job.restart_hours);
+    out << YAML::Key << "capacity_wait_hours" << YAML::Value << number(j.job.capacity_wait_hours);
+    if (std::isfinite(j.job.deadline_hours)) out << YAML::Key << "deadline_hours" << YAML::Value << number(j.job.deadline_hours);
+    out << YAML::Key << "mtbf_hours" << YAML::Value << number(j.mtbf_hours);
+    if (j.price_per_gpu_hour) out << YAML::Key << "price_per_gpu_hour" << YAML::Value << number(*j.price_per_gpu_hour);
+    out << YAML::Key << "paths" << YAML::Value << j.paths;
+    out << YAML::EndMap;
+}
+
+}  // namespace
+
+std::string to_yaml(const Scenario& s) {
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    out << YAML::Key << "version" << YAML::Value << s.version;
+    out << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << s.name;
+    if (!s.description.empty()) out << YAML::Key << "description" << YAML::Value << YAML::DoubleQuoted << s.description;
+    out << YAML::Key << "horizon_months" << YAML::Value << s.horizon_months;
+    if (s.currency) out << YAML::Key << "currency" << YAML::Value << YAML::DoubleQuoted << *s.currency;
+    out << YAML::Key << "annual_discount_rate" << YAML::Value << number(s.annual_discount_rate);
+    out << YAML::Key << "units" << YAML::Value << std::string(to_string(s.units));
+    out << YAML::Key << "seed" << YAML::Value << s.seed;
+    if (s.catalog_file || !s.offerings.empty()) {
+        out << YAML::Key << "catalog" << YAML::Value << YAML::BeginMap;
+        if (s.catalog_file) out << YAML::Key << "file" << YAML::Value << YAML::DoubleQuoted << *s.catalog_file;
+        if (!s.offerings.empty()) {
+            out << YAML::Key << "offerings" << YAML::Value << YAML::BeginSeq;
+            for (const Offering& o : s.offerings) write_offering(out, o);
+            out << YAML::EndSeq;
+        }
+        out << YAML::EndMap;
+    }
+    out << YAML::Key << "offering" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "provider" << YAML::Value << YAML::DoubleQuoted << s.offering.provider;
+    out << YAML::Key << "instance_type" << YAML::Value << YAML::DoubleQuoted << s.offering.instance_type;
+    if (!s.offering.region.empty()) out << YAML::Key << "region" << YAML::Value << YAML::DoubleQuoted << s.offering.region;
+    out << YAML::EndMap;
+    write_demand(out, s.demand);
+    out << YAML::Key << "discounts" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "plan_discount" << YAML::Value << number(s.discounts.plan_discount);
+    out << YAML::Key << "free_gpu_hours" << YAML::Value << number(s.discounts.free_gpu_hours);
+    out << YAML::Key << "voucher_price_factor" << YAML::Value << number(s.discounts.voucher_price_factor);
+    out << YAML::Key << "region_price_factor" << YAML::Value << number(s.discounts.region_price_factor);
+    out << YAML::EndMap;
+    if (!s.spot_jobs.empty()) {
+        out << YAML::Key << "spot_jobs" << YAML::Value << YAML::BeginSeq;
+        for (const SpotJobSpec& j : s.spot_jobs) write_spot_job(out, j);
+        out << YAML::EndSeq;
+    }
+    out << YAML::Key << "strategies" << YAML::Value << YAML::BeginSeq;
+    for (const NamedStrategy& n : s.strategies) write_strategy(out, n);
+    out << YAML::EndSeq;
+    if (!s.outputs.empty()) {
+        out << YAML::Key << "outputs" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+        for (const auto& o : s.outputs) out << o;
+        out << YAML::EndSeq;
+    }
+    out << YAML::EndMap;
+    return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace gputco

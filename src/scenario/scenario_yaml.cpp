@@ -1,0 +1,555 @@
+// Scenario files: YAML (and JSON, a subset of it) read through yaml-cpp, which keeps every node's line
+// and column, so each error can say where in the file it is.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "gputco/scenario/scenario.hpp"
+
+namespace gputco {
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+/// The closest allowed name, if close enough to be a typo.
+std::optional<std::string> closest_name(std::string_view given, const std::vector<std::string>& allowed) {
+    std::optional<std::string> best;
+    std::size_t best_distance = std::max<std::size_t>(2, given.size() / 3) + 1;
+    for (const auto& name : allowed) {
+        const std::size_t d = edit_distance(given, name);
+        if (d < best_distance) best = name, best_distance = d;
+    }
+    return best;
+}
+
+bool parses_as_number(const std::string& text) {
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() && end == text.data() + text.size();
+}
+
+/// A node and where it is: file, line, column, field path.
+class Field {
+public:
+    Field(YAML::Node node, std::string path, std::shared_ptr<const std::string> file)
+        : node_(std::move(node)), path_(std::move(path)), file_(std::move(file)) {}
+
+    const std::string& path() const { return path_; }
+    const YAML::Node& node() const { return node_; }
+
+    std::string location() const {
+        const YAML::Mark mark = node_.Mark();
+        return fmt::format("{}:{}:{}", *file_, mark.line + 1, mark.column + 1);
+    }
+    std::string shown_value() const {
+        if (node_.IsMap()) return "{...}";
+        if (node_.IsSequence()) return "[...]";
+        if (node_.IsNull()) return "null";
+        const std::string& s = node_.Scalar();
+        return parses_as_number(s) || s == "true" || s == "false" ? s : fmt::format("\"{}\"", s);
+    }
+    [[noreturn]] void fail(std::string_view rule) const {
+        throw InvalidInput(fmt::format("{}: {} = {}: {}", location(), path_, shown_value(), rule));
+    }
+    /// Fails with this node's path and value at another node's place (a key's, for key errors).
+    [[noreturn]] void fail_at(const Field& where, std::string_view rule) const {
+        throw InvalidInput(fmt::format("{}: {} = {}: {}", where.location(), path_, shown_value(), rule));
+    }
+    /// Runs a library check; its InvalidInput is prefixed with this node's place in the file.
+    template <class F>
+    auto checked(F&& f) const {
+        try {
+            return f();
+        } catch (const InvalidInput& e) {
+            throw InvalidInput(fmt::format("{}: {}", location(), e.what()));
+        }
+    }
+
+    double number() const {
+        if (!node_.IsScalar() || !parses_as_number(node_.Scalar())) fail("must be a number");
+        double value = 0;
+        std::from_chars(node_.Scalar().data(), node_.Scalar().data() + node_.Scalar().size(), value);
+        if (!std::isfinite(value)) fail("must be a finite number");
+        return value;
+    }
+    double non_negative() const {
+        const double v = number();
+        if (v < 0) fail("must be >= 0");
+        return v;
+    }
+    double fraction() const {
+        const double v = number();
+        if (v < 0 || v > 1) fail("must be in [0, 1]");
+        return v;
+    }
+    long long integer() const {
+        long long value = 0;
+        const std::string& s = node_.IsScalar() ? node_.Scalar() : std::string();
+        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+        if (!node_.IsScalar() || s.empty() || ec != std::errc() || end != s.data() + s.size()) fail("must be an integer");
+        return value;
+    }
+    std::string text() const {
+        if (!node_.IsScalar()) fail("must be a string");
+        return node_.Scalar();
+    }
+    std::string choice(const std::vector<std::string>& allowed) const {
+        std::string s = text();
+        if (std::find(allowed.begin(), allowed.end(), s) == allowed.end()) {
+            const auto near = closest_name(s, allowed);
+            fail(fmt::format("must be one of {}{}", fmt::join(allowed, ", "),
+                             near ? fmt::format("; did you mean \"{}\"?", *near) : ""));
+        }
+        return s;
+    }
+    /// An ISO date, YYYY-MM or YYYY-MM-DD, with a real month and day.
+    std::string date() const {
+        const std::string s = text();
+        int y = 0, m = 0, d = 1;
+        char extra = 0;
+        const bool shaped = (s.size() == 7 && std::sscanf(s.c_str(), "%4d-%2d%c", &y, &m, &extra) == 2) ||
+                            (s.size() == 10 && std::sscanf(s.c_str(), "%4d-%2d-%2d%c", &y, &m, &d, &extra) == 3);
+        static constexpr int days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+        const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+        if (!shaped || s[4] != '-' || m < 1 || m > 12 || d < 1 || d > days[m - 1] || (m == 2 && d == 29 && !leap))
+            fail("must be a date YYYY-MM or YYYY-MM-DD");
+        return s;
+    }
+    std::vector<Field> list() const {
+        if (!node_.IsSequence()) fail("must be a list");
+        std::vector<Field> items;
+        for (std::size_t i = 0; i < node_.size(); ++i)
+            items.emplace_back(node_[i], fmt::format("{}[{}]", path_, i), file_);
+        return items;
+    }
+    template <std::size_t N>
+    std::array<double, N> numbers() const {
+        const auto items = list();
+        if (items.size() != N) fail(fmt::format("must have {} numbers", N));
+        std::array<double, N> out{};
+        for (std::size_t i = 0; i < N; ++i) out[i] = items[i].non_negative();
+        return out;
+    }
+
+    class Map;
+    Map map(std::vector<std::string> allowed) const;
+
+private:
+    YAML::Node node_;
+    std::string path_;
+    std::shared_ptr<const std::string> file_;
+};
+
+/// A mapping whose keys were checked: no duplicates, none outside `allowed`.
+class Field::Map {
+public:
+    Map(const Field& self, std::vector<std::string> allowed) : self_(self) {
+        if (!self.node().IsMap()) self.fail("must be a mapping");
+        for (auto it = self.node().begin(); it != self.node().end(); ++it) {
+            const YAML::Node key_node = it->first;
+            const YAML::Node value_node = it->second;
+            const std::string key = key_node.IsScalar() ? key_node.Scalar() : "?";
+            const Field key_field(key_node, child_path(key), self.file_);
+            if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+                const auto near = closest_name(key, allowed);
+                Field(value_node, child_path(key), self.file_)
+                    .fail_at(key_field, near ? fmt::format("unknown key; did you mean \"{}\"?", *near)
+                                             : fmt::format("unknown key (allowed: {})", fmt::join(allowed, ", ")));
+            }
+            for (const auto& [seen, mark] : seen_) {
+                if (seen == key)
+                    Field(value_node, child_path(key), self.file_)
+                        .fail_at(key_field, fmt::format("duplicate key (first at line {})", mark.line + 1));
+            }
+            seen_.emplace_back(key, key_node.Mark());
+            values_.emplace_back(key, value_node);
+        }
+    }
+    bool has(std::string_view key) const {
+        return std::any_of(values_.begin(), values_.end(), [&](const auto& kv) { return kv.first == key; });
+    }
+    std::optional<Field> find(std::string_view key) const {
+        for (const auto& [k, v] : values_)
+            if (k == key) return Field(v, child_path(k), self_.file_);
+        return std::nullopt;
+    }
+    Field get(std::string_view key) const {
+        if (auto f = find(key)) return *f;
+        throw InvalidInput(fmt::format("{}: {} = (missing): required", self_.location(), child_path(key)));
+    }
+    const Field& self() const { return self_; }
+
+private:
+    std::string child_path(std::string_view key) const {
+        return self_.path().empty() ? std::string(key) : fmt::format("{}.{}", self_.path(), key);
+    }
+    Field self_;
+    std::vector<std::pair<std::string, YAML::Mark>> seen_;
+    std::vector<std::pair<std::string, YAML::Node>> values_;
+};
+
+Field::Map Field::map(std::vector<std::string> allowed) const { return Map(*this, std::move(allowed)); }
+
+Source read_source(const Field& f) {
+    const auto m = f.map({"name", "as_of"});
+    Source s;
+    if (auto n = m.find("name")) s.name = n->text();
+    if (auto d = m.find("as_of")) s.as_of = d->date();
+    return s;
+}
+
+Payment read_payment(const Field& f) {
+    return parse_payment(f.choice({"no_upfront", "partial_upfront", "all_upfront"}));
+}
+
+int read_term(const Field& f) {
+    const long long t = f.integer();
+    if (t != 1 && t != 3) f.fail("must be 1 or 3");
+    return int(t);
+}
+
+Offering read_offering(const Field& f) {
+    const auto m = f.map({"provider", "region", "instance_type", "gpu", "gpus_per_instance", "currency",
+                          "on_demand_hourly", "spot_hourly", "reserved", "billing_increment_seconds",
+                          "minimum_billed_seconds", "source", "notes"});
+    Offering o;
+    o.provider = m.get("provider").text();
+    o.region = m.get("region").text();
+    o.instance_type = m.get("instance_type").text();
+    o.gpu = m.get("gpu").text();
+    const Field g = m.get("gpus_per_instance");
+    const long long gpus = g.integer();
+    if (gpus < 1 || gpus > 64) g.fail("must be in [1, 64]");
+    o.gpus_per_instance = int(gpus);
+    if (auto c = m.find("currency")) o.currency = c->text();
+    o.on_demand_hourly = m.get("on_demand_hourly").non_negative();
+    if (auto s = m.find("spot_hourly")) o.spot_hourly = s->non_negative();
+    if (auto r = m.find("reserved")) {
+        for (const Field& item : r->list()) {
+            const auto rm = item.map({"term_years", "payment", "upfront", "hourly", "source"});
+            ReservedPrice p;
+            p.term_years = read_term(rm.get("term_years"));
+            p.payment = read_payment(rm.get("payment"));
+            if (auto u = rm.find("upfront")) p.upfront = u->non_negative();
+            if (auto h = rm.find("hourly")) p.hourly = h->non_negative();
+            if (auto s = rm.find("source")) p.source = read_source(*s);
+            o.reserved.push_back(p);
+        }
+    }
+    if (auto b = m.find("billing_increment_seconds")) o.billing_increment_seconds = b->non_negative();
+    if (auto b = m.find("minimum_billed_seconds")) o.minimum_billed_seconds = b->non_negative();
+    if (auto s = m.find("source")) o.source = read_source(*s);
+    if (auto n = m.find("notes")) o.notes = n->text();
+    f.checked([&] { o.validate(f.path()); return 0; });
+    return o;
+}
+
+DemandSpec read_demand(const Field& f) {
+    const auto m = f.map({"kind", "gpus", "start_gpus", "end_gpus", "annual_growth_rate", "steps",
+                          "daily_pattern", "weekly_pattern", "scale"});
+    DemandSpec d;
+    d.kind = m.get("kind").choice({"constant", "linear_growth", "compound_growth", "steps"});
+    const auto needs = [&](std::string_view key) { return m.get(key); };
+    if (d.kind == "constant") d.gpus = needs("gpus").non_negative();
+    if (d.kind == "linear_growth") {
+        d.start_gpus = needs("start_gpus").non_negative();
+        d.end_gpus = needs("end_gpus").non_negative();
+    }
+    if (d.kind == "compound_growth") {
+        d.start_gpus = needs("start_gpus").non_negative();
+        const Field g = needs("annual_growth_rate");
+        d.annual_growth_rate = g.number();
+        if (d.annual_growth_rate <= -1) g.fail("must be > -1");
+    }
+    if (d.kind == "steps") {
+        for (const Field& item : needs("steps").list()) {
+            const auto sm = item.map({"start_month", "gpus"});
+            d.steps.push_back({int(sm.get("start_month").integer()), sm.get("gpus").non_negative()});
+        }
+    }
+    for (const char* key : {"gpus", "start_gpus", "end_gpus", "annual_growth_rate", "steps"}) {
+        const bool used = (d.kind == "constant" && std::string_view(key) == "gpus") ||
+                          (d.kind == "linear_growth" && (std::string_view(key) == "start_gpus" || std::string_view(key) == "end_gpus")) ||
+                          (d.kind == "compound_growth" && (std::string_view(key) == "start_gpus" || std::string_view(key) == "annual_growth_rate")) ||
+                          (d.kind == "steps" && std::string_view(key) == "steps");
+        if (!used && m.has(key)) m.get(key).fail(fmt::format("not used by kind \"{}\"", d.kind));
+    }
+    if (auto p = m.find("daily_pattern")) d.daily_pattern = p->numbers<24>();
+    if (auto p = m.find("weekly_pattern")) d.weekly_pattern = p->numbers<7>();
+    if (auto s = m.find("scale")) d.scale = s->non_negative();
+    return d;
+}
+
+Reserved read_reserved(const Field& f) {
+    const auto m = f.map({"term_years", "payment", "discount", "renewal"});
+    Reserved r;
+    r.term_years = read_term(m.get("term_years"));
+    r.payment = read_payment(m.get("payment"));
+    if (auto d = m.find("discount")) {
+        r.discount = d->number();
+        if (*r.discount < 0 || *r.discount >= 1) d->fail("must be in [0, 1)");
+    }
+    if (auto rn = m.find("renewal")) r.renewal = rn->choice({"renew", "lapse"}) == "renew" ? Renewal::renew : Renewal::lapse;
+    return r;
+}
+
+Owned read_owned(const Field& f) {
+    const auto m = f.map({"capex_per_gpu", "life_years", "residual_fraction", "watts_per_gpu", "idle_power_fraction",
+                          "pue", "electricity_per_kwh", "colocation_per_gpu_month", "maintenance_fraction_per_year",
+                          "staff_per_month"});
+    Owned o;
+    o.capex_per_gpu = m.get("capex_per_gpu").non_negative();
+    if (auto v = m.find("life_years")) o.life_years = int(v->integer());
+    if (auto v = m.find("residual_fraction")) o.residual_fraction = v->number();
+    if (auto v = m.find("watts_per_gpu")) o.watts_per_gpu = v->number();
+    if (auto v = m.find("idle_power_fraction")) o.idle_power_fraction = v->number();
+    if (auto v = m.find("pue")) o.pue = v->number();
+    if (auto v = m.find("electricity_per_kwh")) o.electricity_per_kwh = v->number();
+    if (auto v = m.find("colocation_per_gpu_month")) o.colocation_per_gpu_month = v->number();
+    if (auto v = m.find("maintenance_fraction_per_year")) o.maintenance_fraction_per_year = v->number();
+    if (auto v = m.find("staff_per_month")) o.staff_per_month = v->number();
+    f.checked([&] { o.validate(); return 0; });
+    return o;
+}
+
+/// A spot tranche: either its own overhead, or the name of a spot job whose simulation gives it.
+SpotTranche read_spot(const Field& f, std::string& job) {
+    const auto m = f.map({"price_per_gpu_hour", "overhead", "availability", "job"});
+    SpotTranche s;
+    if (auto v = m.find("price_per_gpu_hour")) s.price_per_gpu_hour = v->non_negative();
+    if (auto v = m.find("overhead")) {
+        s.overhead = v->number();
+        if (s.overhead < 1) v->fail("must be >= 1");
+    }
+    if (auto v = m.find("availability")) s.availability = v->fraction();
+    if (auto v = m.find("job")) {
+        if (m.has("overhead")) v->fail("give either job or overhead, not both");
+        job = v->text();
+    }
+    return s;
+}
+
+/// One of on_demand / reserved / owned / spot, as the only key of a mapping.
+template <class Out>
+Out read_kind(const Field::Map& m, std::string& job, bool spot_allowed) {
+    std::vector<std::string> present;
+    for (const char* k : {"on_demand", "reserved", "owned", "spot", "mix"})
+        if (m.has(k)) present.emplace_back(k);
+    if (present.size() != 1)
+        m.self().fail(present.empty() ? "needs one of on_demand, reserved, owned, " + std::string(spot_allowed ? "spot" : "mix")
+                                      : fmt::format("has {} kinds ({}); give exactly one", present.size(), fmt::join(present, ", ")));
+    const std::string& kind = present.front();
+    const Field v = m.get(kind);
+    if (kind == "on_demand") {
+        v.map({});
+        return OnDemand{};
+    }
+    if (kind == "reserved") return read_reserved(v);
+    if (kind == "owned") return read_owned(v);
+    if constexpr (std::is_same_v<Out, decltype(Tranche::kind)>) {
+        return read_spot(v, job);
+    } else {
+        v.fail("a spot share is a tranche of a mix");
+    }
+}
+
+NamedStrategy read_strategy(const Field& f, const std::vector<SpotJobSpec>& jobs) {
+    const auto m = f.map({"name", "on_demand", "reserved", "owned", "mix"});
+    NamedStrategy s;
+    s.name = m.get("name").text();
+    if (!m.has("mix")) {
+        std::string unused;
+        s.strategy = std::visit([](auto&& k) -> Strategy { return k; }, read_kind<Strategy>(m, unused, false));
+        return s;
+    }
+    std::string unused;
+    if (m.has("on_demand") || m.has("reserved") || m.has("owned")) read_kind<Strategy>(m, unused, false);
+    const auto mm = m.get("mix").map({"tranches", "fleet_gpus", "rounding"});
+    Mix mix;
+    double sum = 0;
+    const Field tranches = mm.get("tranches");
+    for (const Field& item : tranches.list()) {
+        const auto tm = item.map({"fraction", "on_demand", "reserved", "owned", "spot"});
+        Tranche t;
+        t.fraction = tm.get("fraction").fraction();
+        std::string job;
+        t.kind = read_kind<decltype(Tranche::kind)>(tm, job, true);
+        if (!job.empty() && std::none_of(jobs.begin(), jobs.end(), [&](const SpotJobSpec& j) { return j.name == job; })) {
+            std::vector<std::string> names;
+            for (const auto& j : jobs) names.push_back(j.name);
+            const auto near = closest_name(job, names);
+            tm.get("spot").map({"price_per_gpu_hour", "overhead", "availability", "job"}).get("job").fail(
+                fmt::format("no spot job of that name{}", near ? fmt::format("; did you mean \"{}\"?", *near) : ""));
+        }
+        s.spot_jobs.push_back(job);
+        sum += t.fraction;
+        mix.tranches.push_back(std::move(t));
+    }
+    if (mix.tranches.empty()) tranches.fail("must have at least one tranche");
+    if (std::abs(sum - 1.0) > 1e-9) tranches.fail(fmt::format("fractions must sum to 1 (they sum to {})", sum));
+    if (auto v = mm.find("fleet_gpus")) mix.fleet_gpus = v->non_negative();
+    if (auto v = mm.find("rounding")) {
+        const std::string r = v->choice({"nearest", "down", "up", "none"});
+        mix.rounding = r == "nearest" ? Rounding::nearest : r == "down" ? Rounding::down : r == "up" ? Rounding::up : Rounding::none;
+    }
+    s.strategy = std::move(mix);
+    return s;
+}
+
+SpotJobSpec read_spot_job(const Field& f) {
+    const auto m = f.map({"name", "work_hours", "checkpoint_interval_hours", "checkpoint_write_hours", "restart_hours",
+                          "capacity_wait_hours", "deadline_hours", "mtbf_hours", "price_per_gpu_hour", "paths"});
+    SpotJobSpec j;
+    j.name = m.get("name").text();
+    const Field w = m.get("work_hours");
+    j.job.work_hours = w.number();
+    if (j.job.work_hours <= 0) w.fail("must be > 0");
+    if (auto v = m.find("checkpoint_interval_hours")) {
+        j.job.checkpoint_interval_hours = v->number();
+        if (j.job.checkpoint_interval_hours <= 0) v->fail("must be > 0");
+    }
+    if (auto v = m.find("checkpoint_write_hours")) j.job.checkpoint_write_hours = v->non_negative();
+    if (auto v = m.find("restart_hours")) j.job.restart_hours = v->non_negative();
+    if (auto v = m.find("capacity_wait_hours")) j.job.capacity_wait_hours = v->non_negative();
+    if (auto v = m.find("deadline_hours")) {
+        j.job.deadline_hours = v->number();
+        if (j.job.deadline_hours <= 0) v->fail("must be > 0");
+    }
+    const Field mtbf = m.get("mtbf_hours");
+    j.mtbf_hours = mtbf.number();
+    if (j.mtbf_hours <= 0) mtbf.fail("must be > 0");
+    if (auto v = m.find("price_per_gpu_hour")) j.price_per_gpu_hour = v->non_negative();
+    if (auto v = m.find("paths")) {
+        const long long p = v->integer();
+        if (p < 1 || p > 10'000'000) v->fail("must be in [1, 10000000]");
+        j.paths = std::size_t(p);
+    }
+    return j;
+}
+
+Scenario read_scenario(const Field& root, std::string base_dir) {
+    const auto m = root.map({"version", "name", "description", "horizon_months", "currency", "annual_discount_rate",
+                             "units", "seed", "catalog", "offering", "demand", "discounts", "spot_jobs", "strategies",
+                             "outputs"});
+    Scenario s;
+    s.base_dir = std::move(base_dir);
+    const Field version = m.get("version");
+    if (version.integer() != scenario_schema_version)
+        version.fail(fmt::format("this gputco reads scenario version {}", scenario_schema_version));
+    s.name = m.get("name").text();
+    if (auto v = m.find("description")) s.description = v->text();
+    const Field h = m.get("horizon_months");
+    const long long months = h.integer();
+    if (months < 1 || months > 600) h.fail("must be in [1, 600]");
+    s.horizon_months = int(months);
+    if (auto v = m.find("currency")) s.currency = v->text();
+    if (auto v = m.find("annual_discount_rate")) {
+        s.annual_discount_rate = v->number();
+        if (s.annual_discount_rate <= -1) v->fail("must be > -1");
+    }
+    if (auto v = m.find("units")) s.units = v->choice({"instances", "gpus"}) == "gpus" ? Units::gpus : Units::instances;
+    if (auto v = m.find("seed")) {
+        const long long seed = v->integer();
+        if (seed < 0) v->fail("must be >= 0");
+        s.seed = std::uint64_t(seed);
+    }
+    if (auto c = m.find("catalog")) {
+        const auto cm = c->map({"file", "offerings"});
+        if (auto f = cm.find("file")) s.catalog_file = f->text();
+        if (auto o = cm.find("offerings"))
+            for (const Field& item : o->list()) s.offerings.push_back(read_offering(item));
+    }
+    const auto om = m.get("offering").map({"provider", "instance_type", "region"});
+    s.offering = {om.get("provider").text(), om.get("instance_type").text(),
+                  om.find("region") ? om.get("region").text() : std::string()};
+    s.demand = read_demand(m.get("demand"));
+    if (auto d = m.find("discounts")) {
+        const auto dm = d->map({"plan_discount", "free_gpu_hours", "voucher_price_factor", "region_price_factor"});
+        if (auto v = dm.find("plan_discount")) s.discounts.plan_discount = v->number();
+        if (auto v = dm.find("free_gpu_hours")) s.discounts.free_gpu_hours = v->number();
+        if (auto v = dm.find("voucher_price_factor")) s.discounts.voucher_price_factor = v->number();
+        if (auto v = dm.find("region_price_factor")) s.discounts.region_price_factor = v->number();
+        d->checked([&] { s.discounts.validate(); return 0; });
+    }
+    if (auto j = m.find("spot_jobs")) {
+        for (const Field& item : j->list()) {
+            s.spot_jobs.push_back(read_spot_job(item));
+            for (std::size_t i = 0; i + 1 < s.spot_jobs.size(); ++i)
+                if (s.spot_jobs[i].name == s.spot_jobs.back().name) item.map({}).self().fail("duplicate spot job name");
+        }
+    }
+    const Field strategies = m.get("strategies");
+    for (const Field& item : strategies.list()) s.strategies.push_back(read_strategy(item, s.spot_jobs));
+    if (s.strategies.empty() && s.spot_jobs.empty()) strategies.fail("must have at least one strategy (or a spot job)");
+    if (auto o = m.find("outputs"))
+        for (const Field& item : o->list()) s.outputs.push_back(item.choice(scenario_output_names()));
+    // The scenario's figures must be computable: the demand builds, the offering exists.
+    m.get("demand").checked([&] { s.demand.build(Horizon::months(s.horizon_months)); return 0; });
+    const Catalog catalog = m.self().checked([&] { return scenario_catalog(s); });
+    const auto rows = catalog.find(s.offering.provider);
+    const bool found = std::any_of(rows.begin(), rows.end(), [&](const Offering& o) {
+        return o.instance_type == s.offering.instance_type && (s.offering.region.empty() || o.region == s.offering.region);
+    });
+    if (!found) {
+        std::vector<std::string> keys;
+        for (const Offering& o : catalog.offerings()) keys.push_back(o.key());
+        const std::string key = fmt::format("{}/{}/{}", s.offering.provider, s.offering.region, s.offering.instance_type);
+        const auto near = closest_name(key, keys);
+        throw InvalidInput(fmt::format("{}: offering = \"{}\": not in the catalog{}", om.self().location(), key,
+                                       near ? fmt::format("; did you mean \"{}\"?", *near) : ""));
+    }
+    if (s.currency) {
+        const Offering& o = catalog.offering(s.offering.provider, s.offering.instance_type, s.offering.region);
+        if (o.currency != *s.currency)
+            m.get("currency").fail(fmt::format("must be the offering's currency ({})", o.currency));
+    }
+    return s;
+}
+
+}  // namespace
+
+const std::vector<std::string>& scenario_output_names() {
+    static const std::vector<std::string> names{"total", "npv", "savings", "savings_fraction", "baseline_total",
+                                                "cost_per_used_gpu_hour", "break_even_utilisation", "p95"};
+    return names;
+}
+
+Scenario parse_scenario(std::string_view text, std::string_view file) {
+    auto name = std::make_shared<const std::string>(file);
+    YAML::Node root;
+    try {
+        root = YAML::Load(std::string(text));
+    } catch (const YAML::ParserException& e) {
+        throw InvalidInput(fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
+    }
+    const auto slash = file.find_last_of('/');
+    return read_scenario(Field(root, "", name), slash == std::string_view::npos ? "." : std::string(file.substr(0, slash)));
+}
+
+Scenario load_scenario(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail("scenario", path, "cannot be read");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return parse_scenario(buffer.str(), path);
+}
+
+}  // namespace gputco
