@@ -451,14 +451,7 @@ TEST_CASE("JSON: text that is not JSON") {
 }
 
 namespace {
-bool valid_utf8(std::string_view text) {
-    for (std::size_t i = 0; i < text.size();) {
-        const std::size_t n = detail::utf8_sequence_length(text, i);
-        if (n == 0) return false;
-        i += n;
-    }
-    return true;
-}
+bool valid_utf8(std::string_view text) { return is_utf8(text); }
 
 std::string message_of(const std::string& text) {
     try {
@@ -568,4 +561,32 @@ TEST_CASE("JSON: messages are valid UTF-8 whatever the input's bytes") {
         message_of(one_offering(R"("gpus_per_instance": ")" + std::string(30, 'x') + "€€€€€€€€\""));
     CHECK(valid_utf8(provider));
     CHECK(provider == "offerings[0].gpus_per_instance = \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx€€€...: must be a whole number");
+}
+
+TEST_CASE("text fields must be valid UTF-8") {
+    Offering o = small_offering("a\xFF", "r", "x", 1.0);
+    CHECK_THROWS_WITH_AS(o.validate(), "offering.provider = \"a\\xFF\": must be valid UTF-8 text", InvalidInput);
+    GpuSpec g = small_gpu("T4");
+    g.source = Source{std::string(1, '\xC3'), "2026"};
+    CHECK_THROWS_WITH_AS(g.validate(), "gpu.source.name = \"\\xC3\": must be valid UTF-8 text", InvalidInput);
+}
+
+TEST_CASE("JSON: a large file can be cancelled while it loads") {
+    const std::string text = many_offerings(5'000);
+    int calls = 0;
+    CHECK_THROWS_WITH_AS(Catalog::from_json(text, [&] { return ++calls == 3; }), "catalog loading cancelled",
+                         Cancelled);
+    CHECK(calls == 3);
+    // A check that never says stop changes nothing; a small file never even asks.
+    int asked = 0;
+    CHECK(Catalog::from_json(text, [&] { return ++asked < 0; }).offerings().size() == 5'000);
+    CHECK(asked >= 5);  // every 16,384 parser events and 1,024 rows
+    CHECK(Catalog::from_json(many_offerings(2), [] { return true; }).offerings().size() == 2);
+}
+
+TEST_CASE("JSON: keys that are not plain names are quoted in the field path") {
+    CHECK_THROWS_WITH_AS(Catalog::from_json(R"({"": null})"),
+                         "catalog[\"\"] = null: unknown field (known: format, version, gpus, offerings)", InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(R"({"a b": 1})"),
+                         "catalog[\"a b\"] = 1: unknown field (known: format, version, gpus, offerings)", InvalidInput);
 }

@@ -1,8 +1,14 @@
 #pragma once
 // One function per concern, each defined in its own register_<concern>.cpp.
 #include <optional>
+#include <string>
+#include <string_view>
 
+#include <fmt/format.h>
 #include <pybind11/pybind11.h>
+
+#include <gputco/core/cancel.hpp>
+#include <gputco/core/error.hpp>
 
 #include <gputco/engines/cost.hpp>
 
@@ -16,6 +22,34 @@ inline EvaluationOptions evaluation_options(const std::optional<Discounts>& disc
     if (discounts) options.discounts = *discounts;
     options.annual_discount_rate = annual_discount_rate;
     return options;
+}
+
+/// `value` as a T, or TypeError("<field> = <repr>: must be <expected>, not <type>") — the library's
+/// own form, naming the field — instead of pybind11's "Unable to cast Python instance ..." RuntimeError.
+template <class T>
+T cast_argument(const py::handle& value, std::string_view field, std::string_view expected) {
+    try {
+        return value.cast<T>();
+    } catch (const py::cast_error&) {
+        throw py::type_error(fmt::format("{} = {}: must be {}, not {}", field,
+                                         printable_utf8(py::repr(value).cast<std::string>(), 60), expected,
+                                         Py_TYPE(value.ptr())->tp_name));
+    }
+}
+
+/// For a C++ call that holds the GIL: true when Ctrl-C (or any signal handler's error) is pending,
+/// which then becomes the Python exception once the call has thrown Cancelled.
+inline bool ctrl_c_pressed() { return PyErr_CheckSignals() != 0; }
+
+/// Runs `call` (which polls ctrl_c_pressed); a Cancelled becomes the pending Python error itself.
+template <class Call>
+auto stop_on_ctrl_c(Call&& call) {
+    try {
+        return call();
+    } catch (const Cancelled&) {
+        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+        throw py::error_already_set();
+    }
 }
 
 void register_errors(py::module_& m);

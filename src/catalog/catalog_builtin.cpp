@@ -69,6 +69,7 @@ std::string join(std::string_view prefix, std::string_view name) {
 
 void require_text(std::string_view prefix, std::string_view name, const std::string& value) {
     require(!value.empty(), join(prefix, name), value, "must not be empty");
+    require_utf8(join(prefix, name), value);
 }
 
 void validate_source(std::string_view prefix, const Source& source) {
@@ -87,6 +88,7 @@ void GpuSpec::validate(std::string_view field) const {
     require_positive(join(field, "fp32_tflops"), fp32_tflops);
     require_positive(join(field, "tdp_watts"), tdp_watts);
     validate_source(field, source);
+    require_utf8(join(field, "notes"), notes);
 }
 
 void Offering::validate(std::string_view field) const {
@@ -116,6 +118,7 @@ void Offering::validate(std::string_view field) const {
     require_positive(join(field, "billing_increment_seconds"), billing_increment_seconds);
     require_non_negative(join(field, "minimum_billed_seconds"), minimum_billed_seconds);
     validate_source(field, source);
+    require_utf8(join(field, "notes"), notes);
 }
 
 // ---------------------------------------------------------------------------------------------

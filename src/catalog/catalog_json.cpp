@@ -1,5 +1,7 @@
 // The catalog's JSON format (docs/catalog.md): users' own prices and overrides of the built-in ones.
 // Reading is strict: unknown fields, wrong types and bad values are errors naming a JSON path.
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -20,6 +22,20 @@ namespace {
 using nlohmann::json;
 
 constexpr int format_version = 1;
+
+/// Calls should_stop every `every` steps; throws Cancelled when it says so.
+class StopPoll {
+public:
+    StopPoll(const StopCheck& should_stop, std::size_t every) : should_stop_(should_stop), every_(every) {}
+    void step() {
+        if (should_stop_ && ++count_ % every_ == 0 && should_stop_()) throw Cancelled("catalog loading cancelled");
+    }
+
+private:
+    const StopCheck& should_stop_;
+    std::size_t every_;
+    std::size_t count_ = 0;
+};
 
 constexpr std::size_t preview_bytes = 40;
 
@@ -71,13 +87,15 @@ const json* rows(const json* list, std::string_view key) {
 /// Parses with the limits a loader of user files needs: nesting depth (the DOM and its destructor
 /// recurse per level), duplicate keys (nlohmann keeps the last silently), and every parser exception
 /// (syntax, number overflow such as 1e400) as InvalidInput.
-json parse_limited(std::string_view text) {
+json parse_limited(std::string_view text, const StopCheck& should_stop) {
+    StopPoll poll(should_stop, 16'384);
     const auto fail_text = [&](std::string_view why) -> void {
         throw InvalidInput(fmt::format("catalog json = \"{}\": not valid JSON ({})", printable_utf8(text, 40),
                                        printable_utf8(why)));
     };
     std::vector<std::set<std::string>> keys;  // the keys seen in each open object, innermost last
     const json::parser_callback_t check = [&](int depth, json::parse_event_t event, json& parsed) {
+        poll.step();
         switch (event) {
         case json::parse_event_t::object_start:
         case json::parse_event_t::array_start:
@@ -118,9 +136,17 @@ json parse_limited(std::string_view text) {
     throw InvalidInput(fmt::format("{} = (missing): required", path));
 }
 
+/// The path of `key` inside `path`: "a.b" for a plain name, `a[":"]` (JSON-quoted) for any other key,
+/// so an empty or odd key still gives a field that can be read.
 std::string at(const std::string& path, std::string_view key) {
+    const bool plain = !key.empty() && !std::isdigit(static_cast<unsigned char>(key[0])) &&
+                       std::all_of(key.begin(), key.end(), [](char c) {
+                           return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                       });
+    if (!plain) return fmt::format("{}[{}]", path.empty() ? "catalog" : path, json(std::string(key)).dump());
     return path.empty() ? std::string(key) : fmt::format("{}.{}", path, key);
 }
+
 
 /// A JSON object whose keys must all be known, read field by field.
 class Reader {
@@ -312,10 +338,11 @@ json write_offering(const Offering& o) {
 
 }  // namespace
 
-Catalog Catalog::from_json(std::string_view json_text) {
+Catalog Catalog::from_json(std::string_view json_text, const StopCheck& should_stop) {
     require(json_text.size() <= limits::max_catalog_bytes, "catalog json.size", json_text.size(),
             fmt::format("must be at most {} bytes (16 MiB)", limits::max_catalog_bytes));
-    const json root = parse_limited(json_text);
+    const json root = parse_limited(json_text, should_stop);
+    StopPoll poll(should_stop, 1'024);
     Reader r(root, "", {"format", "version", "gpus", "offerings"});
     if (const json* f = r.find("format")) {
         if (*f != "gputco-catalog") fail_json("format", *f, "must be \"gputco-catalog\"");
@@ -328,19 +355,21 @@ Catalog Catalog::from_json(std::string_view json_text) {
     std::vector<GpuSpec> gpus;
     if (const json* list = rows(r.find("gpus"), "gpus")) {
         for (std::size_t i = 0; i < list->size(); ++i) {
+            poll.step();
             gpus.push_back(read_gpu((*list)[i], fmt::format("gpus[{}]", i)));
         }
     }
     std::vector<Offering> offerings;
     if (const json* list = rows(r.find("offerings"), "offerings")) {
         for (std::size_t i = 0; i < list->size(); ++i) {
+            poll.step();
             offerings.push_back(read_offering((*list)[i], fmt::format("offerings[{}]", i)));
         }
     }
     return Catalog(std::move(gpus), std::move(offerings));
 }
 
-Catalog Catalog::from_json_file(const std::string& path) {
+Catalog Catalog::from_json_file(const std::string& path, const StopCheck& should_stop) {
     std::ifstream in(path, std::ios::binary);
     require(in.good(), "catalog file", path, "cannot be opened");
     // Refuse an oversized file before reading it into memory.
@@ -350,7 +379,7 @@ Catalog Catalog::from_json_file(const std::string& path) {
             fmt::format("is {} bytes; must be at most {} (16 MiB)", bytes, limits::max_catalog_bytes));
     std::ostringstream text;
     text << in.rdbuf();
-    return from_json(text.str());
+    return from_json(text.str(), should_stop);
 }
 
 std::string Catalog::to_json() const {

@@ -61,6 +61,16 @@ inline std::string printable_utf8(std::string_view text, std::size_t max_bytes =
     return out;
 }
 
+/// True if `text` is valid UTF-8 (no stray, truncated or overlong bytes, no surrogates).
+inline bool is_utf8(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t n = detail::utf8_sequence_length(text, i);
+        if (n == 0) return false;
+        i += n;
+    }
+    return true;
+}
+
 namespace detail {
 template <class T>
 std::string format_value(const T& value) {
@@ -105,6 +115,11 @@ inline double require_at_most(std::string_view field, double value, double max) 
     require_non_negative(field, value);
     require(value <= max, field, value, fmt::format("must be <= {:g}", max));
     return value;
+}
+/// Text (names, sources, ...) must be valid UTF-8, so it can be shown and written anywhere.
+inline const std::string& require_utf8(std::string_view field, const std::string& text) {
+    require(is_utf8(text), field, text, "must be valid UTF-8 text");
+    return text;
 }
 /// A duration that must be > 0: finite and in [limits::min_hours, max_hours] (by default 1e-9 .. 1e9 h).
 /// require_positive's message for zero and negatives, so existing rules read the same.

@@ -18,18 +18,13 @@
 #include <vector>
 
 #include "gputco/catalog/catalog.hpp"
+#include "gputco/core/cancel.hpp"  // Cancelled
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/interruption.hpp"
 #include "gputco/work/job.hpp"
 #include "gputco/results/statistics.hpp"
 
 namespace gputco {
-
-/// Thrown when SimulationOptions::should_stop asks a run to stop.
-class Cancelled : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
 
 struct SimulationOptions {
     std::size_t paths = 100000;   ///< paths of the first round, > 0
