@@ -45,6 +45,7 @@ TEST_CASE("messages are valid UTF-8: cut between characters, stray bytes shown a
     CHECK(printable_utf8("\xC0\xAF") == "\\xC0\\xAF");                     // an overlong form neither
     CHECK(printable_utf8("\xF0\x9F\x98\x80!") == "\xF0\x9F\x98\x80!");    // 4-byte character
     CHECK(printable_utf8(std::string(300, 'x')) == std::string(200, 'x') + "...");
+    CHECK(printable_utf8(std::string("a\0b\n", 4)) == "a\\x00b\\x0A");  // a NUL would end what()
     CHECK_THROWS_WITH_AS(fail("provider", std::string("a\xFF"), "unknown provider"),
                          "provider = \"a\\xFF\": unknown provider", InvalidInput);
 }

@@ -37,19 +37,32 @@ T cast_argument(const py::handle& value, std::string_view field, std::string_vie
     }
 }
 
-/// For a C++ call that holds the GIL: true when Ctrl-C (or any signal handler's error) is pending,
-/// which then becomes the Python exception once the call has thrown Cancelled.
-inline bool ctrl_c_pressed() { return PyErr_CheckSignals() != 0; }
+/// For a C++ call running without the GIL: takes it for a moment and says whether Ctrl-C (or any
+/// signal handler's error) is pending; that error then stays set for the caller to raise.
+inline bool ctrl_c_pressed() {
+    py::gil_scoped_acquire gil;
+    return PyErr_CheckSignals() != 0;
+}
 
-/// Runs `call` (which polls ctrl_c_pressed); a Cancelled becomes the pending Python error itself.
+/// Runs `call` without the GIL (other Python threads run meanwhile; `call` polls ctrl_c_pressed);
+/// a Cancelled becomes the pending Python error (KeyboardInterrupt) itself.
 template <class Call>
-auto stop_on_ctrl_c(Call&& call) {
-    try {
-        return call();
-    } catch (const Cancelled&) {
+auto without_gil_until_ctrl_c(Call&& call) {
+    std::optional<decltype(call())> result;
+    bool cancelled = false;
+    {
+        py::gil_scoped_release release;
+        try {
+            result.emplace(call());
+        } catch (const Cancelled&) {
+            cancelled = true;
+        }
+    }
+    if (cancelled) {
         if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
         throw py::error_already_set();
     }
+    return std::move(*result);
 }
 
 void register_errors(py::module_& m);

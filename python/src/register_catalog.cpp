@@ -147,13 +147,15 @@ void register_catalog(py::module_& m) {
                     "The catalog compiled into the library.")
         .def_static(
             "from_json",
-            [](std::string_view text) { return stop_on_ctrl_c([&] { return Catalog::from_json(text, &ctrl_c_pressed); }); },
-            py::arg("text"), "Parses the catalog JSON format (at most 16 MiB); Ctrl-C stops a large file.")
+            [](std::string_view text) {
+                return without_gil_until_ctrl_c([&] { return Catalog::from_json(text, &ctrl_c_pressed); });
+            },
+            py::arg("text"), "Parses the catalog JSON format (at most 16 MiB). Releases the GIL; Ctrl-C stops a large file.")
         .def_static(
             "from_json_file",
             [](const py::object& path) {
                 const auto file = py::module_::import("os").attr("fspath")(path).cast<std::string>();
-                return stop_on_ctrl_c([&] { return Catalog::from_json_file(file, &ctrl_c_pressed); });
+                return without_gil_until_ctrl_c([&] { return Catalog::from_json_file(file, &ctrl_c_pressed); });
             },
             py::arg("path"))
         .def("to_json", &Catalog::to_json)

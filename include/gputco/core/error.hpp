@@ -46,14 +46,15 @@ inline std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
 }  // namespace detail
 
 /// `text` as valid UTF-8 of at most `max_bytes` bytes (plus "..." when cut): cut only between
-/// characters, each byte that starts no valid character shown as \xNN. Error messages go through it,
+/// characters, each byte that starts no valid character, and each control character, shown as \xNN. Error messages go through it,
 /// so they can always be shown (a Python str, a terminal) whatever bytes the input held.
 inline std::string printable_utf8(std::string_view text, std::size_t max_bytes = 200) {
     std::string out;
     for (std::size_t i = 0; i < text.size();) {
-        const std::size_t n = detail::utf8_sequence_length(text, i);
-        const std::string piece = n > 0 ? std::string(text.substr(i, n))
-                                        : fmt::format("\\x{:02X}", static_cast<unsigned char>(text[i]));
+        const auto byte = static_cast<unsigned char>(text[i]);
+        // Control characters too: a NUL would end the C string of what(), a newline split the message.
+        const std::size_t n = byte < 0x20 || byte == 0x7F ? 0 : detail::utf8_sequence_length(text, i);
+        const std::string piece = n > 0 ? std::string(text.substr(i, n)) : fmt::format("\\x{:02X}", byte);
         if (out.size() + piece.size() > max_bytes) return out + "...";
         out += piece;
         i += n > 0 ? n : 1;
