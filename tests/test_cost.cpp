@@ -19,10 +19,16 @@ Offering a100_offering() {
     o.source = {"hand-made test offering", "2026-01"};
     return o;
 }
+
+/// The GPU-level view (single GPUs, not whole 8-GPU instances) that the seeds' arithmetic uses.
+EvaluationOptions gpu_view(EvaluationOptions options = {}) {
+    options.units = Units::gpus;
+    return options;
+}
 }  // namespace
 
 TEST_CASE("all on-demand: GPU-hours times the list price") {
-    const auto report = evaluate(OnDemand{}, DemandProfile::constant(4, Horizon::years(3)), a100_offering());
+    const auto report = evaluate(OnDemand{}, DemandProfile::constant(4, Horizon::years(3)), a100_offering(), gpu_view());
     CHECK(report.total == Approx(336384.0));  // 4 GPUs × 26,280 h × $3.20
     CHECK(report.months.size() == 36);
     CHECK(report.months[0].on_demand == Approx(9344.0));  // 4 × 730 × 3.20
@@ -34,7 +40,7 @@ TEST_CASE("all on-demand: GPU-hours times the list price") {
 
 TEST_CASE("3-year all-upfront reservation at 52% off: the seeds' audit figure") {
     const Reserved reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52};
-    const auto report = evaluate(reserved, DemandProfile::constant(4, Horizon::years(3)), a100_offering());
+    const auto report = evaluate(reserved, DemandProfile::constant(4, Horizon::years(3)), a100_offering(), gpu_view());
     // effective 0.48 × 3.20 = 1.536 $/GPU-h; upfront 1.536 × 26,280 h × 4 GPUs = 161,464.32, all in month 0.
     CHECK(report.months[0].upfront == Approx(161464.32));
     CHECK(report.months[1].total == Approx(0.0));
@@ -53,7 +59,7 @@ TEST_CASE("no-upfront reservation bills every hour of the term, used or not") {
     // Busy only half the hours: 2 GPUs reserved, 1 GPU used on average.
     const auto demand = DemandProfile::constant(2, Horizon::years(1)).with_daily_pattern(
         {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
-    const auto report = evaluate(reserved, demand, a100_offering());
+    const auto report = evaluate(reserved, demand, a100_offering(), gpu_view());
     // Peak 4 GPUs reserved at 0.6 × 3.20 = 1.92 $/GPU-h for 8,760 h = 67,276.80; used 2 GPUs on average.
     CHECK(report.total == Approx(67276.8));
     CHECK(report.reserved_utilisation == Approx(0.5));
@@ -67,7 +73,7 @@ TEST_CASE("70% reserved at 52% off + 30% on-demand saves 70% × 52% = 36.4% at c
                    {0.3, OnDemand{}}},
                   {},
                   Rounding::none};
-    const auto report = evaluate(mix, DemandProfile::constant(10, Horizon::years(3)), a100_offering());
+    const auto report = evaluate(mix, DemandProfile::constant(10, Horizon::years(3)), a100_offering(), gpu_view());
     CHECK(report.savings_fraction == Approx(0.364));
     CHECK(report.strategy == "70% reserved 3y all_upfront + 30% on-demand");
 }
@@ -76,11 +82,11 @@ TEST_CASE("rounding decides the reserved GPU count") {
     const Mix nearest{{{0.7, Reserved{.term_years = 1, .discount = 0.5}}, {0.3, OnDemand{}}}};
     const auto demand = DemandProfile::constant(4, Horizon::years(1));
     // round(0.7 × 4) = 3 reserved at 1.60 and 1 on-demand at 3.20: (4.80 + 3.20) × 8,760 = 70,080.
-    CHECK(evaluate(nearest, demand, a100_offering()).total == Approx(70080.0));
+    CHECK(evaluate(nearest, demand, a100_offering(), gpu_view()).total == Approx(70080.0));
     Mix down = nearest;
     down.rounding = Rounding::down;
     // 2 reserved, 2 on-demand: (3.20 + 6.40) × 8,760 = 84,096.
-    CHECK(evaluate(down, demand, a100_offering()).total == Approx(84096.0));
+    CHECK(evaluate(down, demand, a100_offering(), gpu_view()).total == Approx(84096.0));
 }
 
 TEST_CASE("real p4d.24xlarge 70/30 blend costs $18.581/h vs $32.773/h") {
@@ -97,7 +103,7 @@ TEST_CASE("real p4d.24xlarge 70/30 blend costs $18.581/h vs $32.773/h") {
     const Mix mix{{{0.7, Reserved{.term_years = 3, .payment = Payment::all_upfront}}, {0.3, OnDemand{}}},
                   {},
                   Rounding::none};
-    const auto report = evaluate(mix, DemandProfile::constant(8, Horizon::years(3)), p4d);
+    const auto report = evaluate(mix, DemandProfile::constant(8, Horizon::years(3)), p4d, gpu_view());
     // 0.7 × 12.4987 + 0.3 × 32.773 = 18.58099 $/h per instance of 8 GPUs, over 26,280 h.
     CHECK(report.total / 26280.0 == Approx(18.58099));
     CHECK(report.baseline_total / 26280.0 == Approx(32.773));
@@ -107,7 +113,7 @@ TEST_CASE("real p4d.24xlarge 70/30 blend costs $18.581/h vs $32.773/h") {
 TEST_CASE("a term that ends before the horizon is renewed or lapses") {
     const auto demand = DemandProfile::constant(1, Horizon::years(3));
     Reserved renew{.term_years = 1, .payment = Payment::all_upfront, .discount = 0.5};
-    const auto renewed = evaluate(renew, demand, a100_offering());
+    const auto renewed = evaluate(renew, demand, a100_offering(), gpu_view());
     // Three 1-year terms at 0.5 × 3.20 × 8,760 = 14,016 each, paid at months 0, 12 and 24.
     CHECK(renewed.months[12].upfront == Approx(14016.0));
     CHECK(renewed.months[24].upfront == Approx(14016.0));
@@ -115,7 +121,7 @@ TEST_CASE("a term that ends before the horizon is renewed or lapses") {
 
     Reserved lapse = renew;
     lapse.renewal = Renewal::lapse;
-    const auto lapsed = evaluate(lapse, demand, a100_offering());
+    const auto lapsed = evaluate(lapse, demand, a100_offering(), gpu_view());
     // One term, then 24 months on-demand: 14,016 + 2 × 8,760 × 3.20 = 70,080.
     CHECK(lapsed.months[12].upfront == 0.0);
     CHECK(lapsed.months[12].on_demand == Approx(2336.0));  // 730 × 3.20
@@ -124,7 +130,7 @@ TEST_CASE("a term that ends before the horizon is renewed or lapses") {
 
 TEST_CASE("a term that outlasts the horizon is paid in full") {
     const Reserved reserved{.term_years = 3, .payment = Payment::no_upfront, .discount = 0.5};
-    const auto report = evaluate(reserved, DemandProfile::constant(1, Horizon::years(2)), a100_offering());
+    const auto report = evaluate(reserved, DemandProfile::constant(1, Horizon::years(2)), a100_offering(), gpu_view());
     CHECK(report.months.size() == 36);                     // 12 months past the 24-month horizon
     CHECK(report.months[30].reserved_recurring == Approx(1168.0));  // 730 × 1.60
     CHECK(report.months[30].used_gpu_hours == 0.0);
@@ -137,7 +143,7 @@ TEST_CASE("discounts: free hours, plan discount and vouchers") {
     options.discounts.free_gpu_hours = 100;
     options.discounts.plan_discount = 0.3;
     options.discounts.voucher_price_factor = 0.6;
-    const auto report = evaluate(OnDemand{}, DemandProfile::constant(1, Horizon::months(2)), a100_offering(), options);
+    const auto report = evaluate(OnDemand{}, DemandProfile::constant(1, Horizon::months(2)), a100_offering(), gpu_view(options));
     // Month 0: 730 h × 3.20 = 2,336; free 100 h = −320; plan 30% of 2,016 = −604.80; net 1,411.20;
     // vouchers: pay 60% → −564.48; total 846.72.
     CHECK(report.months[0].credits == Approx(-320 - 604.8 - 564.48));
@@ -147,8 +153,28 @@ TEST_CASE("discounts: free hours, plan discount and vouchers") {
 
     EvaluationOptions region;
     region.discounts.region_price_factor = 0.75;  // a 25% cheaper region
-    CHECK(evaluate(OnDemand{}, DemandProfile::constant(1, Horizon::months(1)), a100_offering(), region).total ==
+    CHECK(evaluate(OnDemand{}, DemandProfile::constant(1, Horizon::months(1)), a100_offering(), gpu_view(region)).total ==
           Approx(1752.0));  // 730 × 3.20 × 0.75
+}
+
+TEST_CASE("break-even utilisation compares with the on-demand price after the plan discount") {
+    EvaluationOptions options;
+    options.discounts.plan_discount = 0.3;
+    options.discounts.voucher_price_factor = 0.5;  // scales reserved and on-demand spend alike
+    const Mix reserved{{{1.0, Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52}}}};
+    const auto report = evaluate(reserved, DemandProfile::constant(1, Horizon::years(3)), a100_offering(), gpu_view(options));
+    // Reserved 0.48 × 3.20 = 1.536 $/GPU-h against on-demand 3.20 × 0.7 = 2.24 $/GPU-h: u* = 0.48 / 0.7.
+    REQUIRE(report.break_even_utilisation.has_value());
+    CHECK(*report.break_even_utilisation == Approx(0.48 / 0.7));
+
+    // Owned hardware gets no vouchers, so on-demand is worth 3.20 × 0.7 × 0.5 = 1.12 $/GPU-h to it.
+    // Fixed 20,000 × 0.9 / 35,040 h = 0.513699 $/GPU-h; busy power 1 kW × 1 × 0.10 = 0.10, idle 0:
+    // u* = 0.513699 / (1.12 − 0.10) = 0.503626.
+    const Owned owned{.capex_per_gpu = 20000, .life_years = 4, .residual_fraction = 0.1, .watts_per_gpu = 1000,
+                      .idle_power_fraction = 0, .pue = 1, .electricity_per_kwh = 0.1};
+    const auto bought = evaluate(owned, DemandProfile::constant(1, Horizon::years(4)), a100_offering(), gpu_view(options));
+    REQUIRE(bought.break_even_utilisation.has_value());
+    CHECK(*bought.break_even_utilisation == Approx(20000 * 0.9 / 35040 / (1.12 - 0.10)));
 }
 
 TEST_CASE("NPV discounts monthly flows at (1 + r)^(1/12)") {
@@ -156,7 +182,7 @@ TEST_CASE("NPV discounts monthly flows at (1 + r)^(1/12)") {
     options.annual_discount_rate = 0.12;
     Offering one_dollar = a100_offering();
     one_dollar.on_demand_hourly = 8.0;  // $1 per GPU-hour
-    const auto report = evaluate(OnDemand{}, DemandProfile::constant(1, Horizon::months(2)), one_dollar, options);
+    const auto report = evaluate(OnDemand{}, DemandProfile::constant(1, Horizon::months(2)), one_dollar, gpu_view(options));
     // 730 + 730 / 1.12^(1/12) = 730 + 723.13829 = 1,453.13829
     CHECK(report.npv == Approx(1453.1382905));
     CHECK(report.total == Approx(1460.0));
@@ -168,7 +194,7 @@ TEST_CASE("spot tranche: overhead, availability and the spread of the total") {
     spot.availability = 0.8;
     spot.overhead_samples = {1.0, 1.25, 1.5};
     const Mix mix{{{0.5, spot}, {0.5, OnDemand{}}}, {}, Rounding::none};
-    const auto report = evaluate(mix, DemandProfile::constant(2, Horizon::months(1)), a100_offering());
+    const auto report = evaluate(mix, DemandProfile::constant(2, Horizon::months(1)), a100_offering(), gpu_view());
     // 1 spot GPU available 80% of hours: 0.8 × 730 = 584 useful GPU-h at $1.00 × 1.25 = 730.00;
     // on-demand 2 × 730 − 584 = 876 GPU-h at 3.20 = 2,803.20; total 3,533.20.
     CHECK(report.months[0].spot_gpu_hours == Approx(584.0));
@@ -179,6 +205,30 @@ TEST_CASE("spot tranche: overhead, availability and the spread of the total") {
     // Totals per overhead sample: 3,533.20 + 584 × (o − 1.25) → 3,387.20, 3,533.20, 3,679.20.
     CHECK(report.spread->p50 == Approx(3533.2));
     CHECK(report.spread->p95 == Approx(3533.2 + 0.9 * 146.0));  // type-7: 3,533.20 + 0.9 × 146
+}
+
+TEST_CASE("spot hours without capacity fall to on-demand whatever the demand") {
+    SpotTranche spot;
+    spot.availability = 0.5;
+    // Demand 1 GPU, a fleet of 2 spot GPUs available half the hours: 730 GPU-h demanded in the month.
+    // Spot serves min(1, 2) × 0.5 × 730 = 365 GPU-h at $1.00 = 365.00; the other 365 GPU-h go on demand
+    // at $3.20 = 1,168.00; total 1,533.00. (The old engine subtracted 2 × 0.5 = 1 GPU from every hour and
+    // costed only the 365 spot hours.)
+    const Mix all_spot{{{1.0, spot}}, 2.0, Rounding::none};
+    const auto report = evaluate(all_spot, DemandProfile::constant(1, Horizon::months(1)), a100_offering(), gpu_view());
+    CHECK(report.months[0].spot_gpu_hours == Approx(365.0));
+    CHECK(report.months[0].on_demand_gpu_hours == Approx(365.0));
+    CHECK(report.months[0].spot_gpu_hours + report.months[0].on_demand_gpu_hours == Approx(730.0));
+    CHECK(report.total == Approx(365.0 + 1168.0));
+
+    // Growing demand, 20% spot at 90% availability: every demanded GPU-hour is costed once.
+    SpotTranche mostly{.availability = 0.9};
+    const Mix mix{{{0.7, Reserved{.term_years = 1, .discount = 0.4}}, {0.2, mostly}, {0.1, OnDemand{}}}};
+    const auto growing = DemandProfile::linear_growth(4, 20, Horizon::years(2));
+    const auto grown = evaluate(mix, growing, a100_offering(), gpu_view());
+    double served = 0;
+    for (const auto& f : grown.months) served += f.reserved_used_gpu_hours + f.spot_gpu_hours + f.on_demand_gpu_hours;
+    CHECK(served == Approx(growing.total_gpu_hours()).epsilon(1e-12));
 }
 
 TEST_CASE("bad strategies are rejected with the field, value and rule") {
@@ -225,7 +275,7 @@ TEST_CASE("bad strategies are rejected with the field, value and rule") {
 
 TEST_CASE("report exports: table, JSON and CSV") {
     const auto report = evaluate(Reserved{.term_years = 1, .discount = 0.4}, DemandProfile::constant(2, Horizon::years(1)),
-                                 a100_offering());
+                                 a100_offering(), gpu_view());
     const std::string table = fmt::format("{}", report);
     CHECK(table.find("Strategy: 100% reserved 1y no_upfront") != std::string::npos);
     CHECK(table.find("Savings vs all on-demand") != std::string::npos);
@@ -254,7 +304,7 @@ TEST_CASE("70% reserved / 20% spot / 10% on-demand over 3 years, spot overhead f
                    {0.1, OnDemand{}}},
                   {},
                   Rounding::none};
-    const auto report = evaluate(mix, DemandProfile::constant(10, Horizon::years(3)), a100_offering());
+    const auto report = evaluate(mix, DemandProfile::constant(10, Horizon::years(3)), a100_offering(), gpu_view());
     // 7 GPUs reserved: 7 × 26,280 × 1.536 = 282,562.56; 2 GPUs spot: 2 × 26,280 × $1.00 × overhead;
     // 1 GPU on-demand: 26,280 × 3.20 = 84,096.
     const double spot_cost = 2 * 26280 * 1.0 * spot.overhead;
@@ -278,7 +328,7 @@ Owned owned_a100() {
 }  // namespace
 
 TEST_CASE("owning GPUs: capex, power, colocation, maintenance and resale") {
-    const auto report = evaluate(owned_a100(), DemandProfile::constant(4, Horizon::years(3)), a100_offering());
+    const auto report = evaluate(owned_a100(), DemandProfile::constant(4, Horizon::years(3)), a100_offering(), gpu_view());
     CHECK(report.months[0].capex == Approx(80000.0));                    // 4 × 20,000
     CHECK(report.months[35].resale == Approx(-8000.0));                  // 4 × 10% × 20,000 at the end of life
     CHECK(report.months[0].operating == Approx(219.0 + 400.0 + 1000.0 / 3.0));  // power 4 × 730 × 0.075,
@@ -295,7 +345,7 @@ TEST_CASE("owning GPUs: capex, power, colocation, maintenance and resale") {
 
 TEST_CASE("owned hardware is bought again when its life ends and credited at book value at the end") {
     const Owned bare{.capex_per_gpu = 1000, .life_years = 1, .residual_fraction = 0.25, .watts_per_gpu = 0};
-    const auto twice = evaluate(bare, DemandProfile::constant(1, Horizon::years(2)), a100_offering());
+    const auto twice = evaluate(bare, DemandProfile::constant(1, Horizon::years(2)), a100_offering(), gpu_view());
     CHECK(twice.months[12].capex == Approx(1000.0));
     CHECK(twice.months[12].resale == Approx(-250.0));  // the first GPU sold at 25%
     CHECK(twice.months[23].resale == Approx(-250.0));  // the second, at the end of its life
@@ -304,7 +354,7 @@ TEST_CASE("owned hardware is bought again when its life ends and credited at boo
     Owned long_life = bare;
     long_life.life_years = 4;
     long_life.residual_fraction = 0.2;
-    const auto early = evaluate(long_life, DemandProfile::constant(1, Horizon::years(1)), a100_offering());
+    const auto early = evaluate(long_life, DemandProfile::constant(1, Horizon::years(1)), a100_offering(), gpu_view());
     // Book value after 12 of 48 months: 1,000 × (1 − 0.8 × 12 / 48) = 800.
     CHECK(early.months[11].resale == Approx(-800.0));
     CHECK(early.total == Approx(200.0));
@@ -312,13 +362,13 @@ TEST_CASE("owned hardware is bought again when its life ends and credited at boo
 
 TEST_CASE("owned GPUs serve demand first, idle ones draw idle power, bursts go on demand") {
     const Mix mix{{{1.0, owned_a100()}}, 4.0};
-    const auto half_busy = evaluate(mix, DemandProfile::constant(2, Horizon::years(3)), a100_offering());
+    const auto half_busy = evaluate(mix, DemandProfile::constant(2, Horizon::years(3)), a100_offering(), gpu_view());
     // Power: 730 × (2 × 0.075 + 2 × 0.0225) = 142.35 a month, plus colocation 400 and maintenance 333.33.
     CHECK(half_busy.months[1].operating == Approx(142.35 + 400.0 + 1000.0 / 3.0));
     CHECK(half_busy.owned_utilisation == Approx(0.5));
 
     const Mix base_and_burst{{{0.5, owned_a100()}, {0.5, OnDemand{}}}, 4.0};
-    const auto burst = evaluate(base_and_burst, DemandProfile::constant(6, Horizon::years(3)), a100_offering());
+    const auto burst = evaluate(base_and_burst, DemandProfile::constant(6, Horizon::years(3)), a100_offering(), gpu_view());
     // 2 owned GPUs; the other 4 GPUs every hour on demand: 4 × 730 × 3.20 = 9,344 a month.
     CHECK(burst.months[5].on_demand == Approx(9344.0));
     CHECK(burst.months[5].owned_used_gpu_hours == Approx(1460.0));
@@ -328,21 +378,21 @@ TEST_CASE("bad ownership terms are rejected with the field, value and rule") {
     const auto demand = DemandProfile::constant(1, Horizon::years(1));
     Owned bad = owned_a100();
     bad.life_years = 0;
-    CHECK_THROWS_WITH_AS(evaluate(bad, demand, a100_offering()), "owned.life_years = 0: must be in [1, 10]", InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate(bad, demand, a100_offering(), gpu_view()), "owned.life_years = 0: must be in [1, 10]", InvalidInput);
     bad = owned_a100();
     bad.pue = 0.9;
-    CHECK_THROWS_WITH_AS(evaluate(bad, demand, a100_offering()), "owned.pue = 0.9: must be finite and >= 1", InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate(bad, demand, a100_offering(), gpu_view()), "owned.pue = 0.9: must be finite and >= 1", InvalidInput);
     bad = owned_a100();
     bad.residual_fraction = 1;
-    CHECK_THROWS_WITH_AS(evaluate(bad, demand, a100_offering()), "owned.residual_fraction = 1: must be in [0, 1)",
+    CHECK_THROWS_WITH_AS(evaluate(bad, demand, a100_offering(), gpu_view()), "owned.residual_fraction = 1: must be in [0, 1)",
                          InvalidInput);
     bad = owned_a100();
     bad.capex_per_gpu = -5;
-    CHECK_THROWS_WITH_AS(evaluate(bad, demand, a100_offering()), "owned.capex_per_gpu = -5: must be finite and >= 0",
+    CHECK_THROWS_WITH_AS(evaluate(bad, demand, a100_offering(), gpu_view()), "owned.capex_per_gpu = -5: must be finite and >= 0",
                          InvalidInput);
     bad = owned_a100();
     bad.idle_power_fraction = 1.5;
-    CHECK_THROWS_WITH_AS(evaluate(bad, demand, a100_offering()), "owned.idle_power_fraction = 1.5: must be in [0, 1]",
+    CHECK_THROWS_WITH_AS(evaluate(bad, demand, a100_offering(), gpu_view()), "owned.idle_power_fraction = 1.5: must be in [0, 1]",
                          InvalidInput);
 }
 
@@ -357,4 +407,89 @@ TEST_CASE("spot_tranche charges each launch's billing rounding") {
     CHECK(spot_tranche(continuous, job).overhead == Approx(continuous.billed_hours.mean / 50));
     CHECK(spot_tranche(rounded, job).overhead == Approx(rounded.charged_hours.mean / 50));
     CHECK(spot_tranche(rounded, job).overhead > spot_tranche(continuous, job).overhead);
+}
+
+TEST_CASE("whole instances by default: on-demand is paid per instance, part-filled ones in full") {
+    // 4 GPUs of demand on 8-GPU instances: one instance runs every hour, 8 GPU-hours paid per hour:
+    // 8 × 26,280 h × $3.20 = 672,768.00, twice the GPU-level 336,384.00.
+    const auto demand = DemandProfile::constant(4, Horizon::years(3));
+    const auto whole = evaluate(OnDemand{}, demand, a100_offering());
+    CHECK(whole.units == "instances");
+    CHECK(whole.gpus_per_unit == 8);
+    CHECK(whole.total == Approx(672768.0));
+    CHECK(whole.used_gpu_hours == Approx(4 * 26280.0));
+    CHECK(whole.months[0].on_demand_gpu_hours == Approx(4 * 730.0));
+    CHECK(whole.months[0].on_demand_paid_gpu_hours == Approx(8 * 730.0));
+    CHECK(whole.effective_cost_per_used_gpu_hour == Approx(6.4));
+    const auto single = evaluate(OnDemand{}, demand, a100_offering(), gpu_view());
+    CHECK(single.units == "gpus");
+    CHECK(single.gpus_per_unit == 1);
+    CHECK(single.total == Approx(336384.0));
+    CHECK(single.months[0].on_demand_paid_gpu_hours == Approx(4 * 730.0));
+    // The report says which, in its assumptions and its table.
+    const auto says = [](const CostReport& r, std::string_view text) {
+        return std::any_of(r.assumptions.begin(), r.assumptions.end(),
+                           [&](const std::string& a) { return a.find(text) != std::string::npos; });
+    };
+    CHECK(says(whole, "bought in whole instances of 8 GPUs"));
+    CHECK(says(single, "counted in single GPUs (the GPU-level view), although testcloud sells instances of 8 GPUs"));
+    CHECK(whole.to_table().find("Bought in: whole instances of 8 GPUs") != std::string::npos);
+    CHECK(single.to_table().find("Bought in: single GPUs") != std::string::npos);
+    CHECK(whole.to_json().find("\"units\": \"instances\"") != std::string::npos);
+}
+
+TEST_CASE("a part-hour GPU rides in a part-filled instance or starts one for its part of the hour") {
+    const auto paid_per_hour = [](double gpus) {
+        const auto r = evaluate(OnDemand{}, DemandProfile::constant(gpus, Horizon::months(1)), a100_offering());
+        return r.months[0].on_demand_paid_gpu_hours / 730.0;
+    };
+    CHECK(paid_per_hour(3.5) == Approx(8.0));   // 3 full GPUs + a half: one instance all hour
+    CHECK(paid_per_hour(8.0) == Approx(8.0));   // one full instance
+    CHECK(paid_per_hour(8.5) == Approx(12.0));  // 8 full GPUs fill one; a second runs half the hour: 1.5 × 8
+    CHECK(paid_per_hour(0.25) == Approx(2.0));  // a quarter-hour of one instance
+    CHECK(paid_per_hour(9.0) == Approx(16.0));
+    // On a 1-GPU offering whole instances are single GPUs, bit for bit.
+    Offering one = a100_offering();
+    one.gpus_per_instance = 1;
+    one.on_demand_hourly = 3.2;
+    one.spot_hourly = 1.0;
+    const auto demand = DemandProfile::linear_growth(0.3, 7.7, Horizon::years(1));
+    const Mix mix{{{0.5, Reserved{.term_years = 1, .discount = 0.3}}, {0.3, SpotTranche{.availability = 0.7}},
+                   {0.2, OnDemand{}}}};
+    CHECK(evaluate(mix, demand, one).total == evaluate(mix, demand, one, gpu_view()).total);
+}
+
+TEST_CASE("the 70/30 mix on 12 GPUs of 8-GPU instances: the rounding cost of whole instances") {
+    const Mix mix{{{0.7, Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52}},
+                   {0.3, OnDemand{}}}};
+    const auto demand = DemandProfile::constant(12, Horizon::years(3));
+    const auto whole = evaluate(mix, demand, a100_offering());
+    const auto single = evaluate(mix, demand, a100_offering(), gpu_view());
+    // Reserved: 70% × 12 = 8.4 GPUs → round(8.4 / 8) = 1 instance = 8 GPUs in both views (GPU view: round(8.4) = 8),
+    // 8 × 26,280 h × 0.48 × $3.20 = 322,928.64 paid upfront.
+    CHECK(whole.months[0].upfront == Approx(322928.64));
+    CHECK(single.months[0].upfront == Approx(322928.64));
+    // The other 4 GPUs: a whole 8-GPU instance on demand, 8 × 26,280 × 3.20 = 672,768.00, against
+    // 4 × 26,280 × 3.20 = 336,384.00 by the GPU.
+    CHECK(whole.total == Approx(322928.64 + 672768.0));
+    CHECK(single.total == Approx(322928.64 + 336384.0));
+    CHECK(whole.total - single.total == Approx(336384.0));  // the rounding cost
+    // Baselines: 12 GPUs on demand = 2 instances (16 × 26,280 × 3.20 = 1,345,536.00) or 12 GPUs (1,009,152.00).
+    CHECK(whole.baseline_total == Approx(1345536.0));
+    CHECK(single.baseline_total == Approx(1009152.0));
+    // A reservation alone covers the peak in whole instances: 12 GPUs → 2 instances = 16 GPUs.
+    const auto reserved_alone =
+        evaluate(Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52}, demand, a100_offering());
+    CHECK(reserved_alone.months[0].reserved_gpu_hours == Approx(16 * 730.0));
+    CHECK(reserved_alone.months[0].on_demand_paid_gpu_hours == 0.0);
+    // Spot shares are whole instances too: 20% of 40 GPUs = 8 → 1 instance.
+    const Mix with_spot{{{0.8, OnDemand{}}, {0.2, SpotTranche{.availability = 0.5}}}, 40.0};
+    const auto spot = evaluate(with_spot, DemandProfile::constant(4, Horizon::months(1)), a100_offering());
+    // Spot serves 4 GPUs half the hours (1,460 GPU-h), paying a whole instance then: 0.5 × 730 × 8 × $1.00;
+    // on demand the other half, also a whole instance: 0.5 × 730 × 8 × $3.20.
+    CHECK(spot.months[0].spot_gpu_hours == Approx(1460.0));
+    CHECK(spot.months[0].spot_paid_gpu_hours == Approx(2920.0));
+    CHECK(spot.months[0].spot == Approx(2920.0));
+    CHECK(spot.months[0].on_demand_paid_gpu_hours == Approx(2920.0));
+    CHECK(spot.total == Approx(2920.0 + 9344.0));
 }

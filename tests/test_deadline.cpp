@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -15,6 +17,7 @@ using gputco::InvalidInput;
 using gputco::MarkovAvailability;
 using gputco::SpotAvailability;
 using gputco::TickDecision;
+using gputco::Cancelled;
 
 namespace {
 
@@ -27,7 +30,8 @@ constexpr double spot = 1.0;
 constexpr double on_demand = 3.0;
 
 constexpr DeadlinePolicy all_policies[] = {DeadlinePolicy::greedy, DeadlinePolicy::uniform_progress,
-                                           DeadlinePolicy::on_demand_only};
+                                           DeadlinePolicy::on_demand_only, DeadlinePolicy::greedy_simple,
+                                           DeadlinePolicy::uniform_progress_prose};
 
 SpotAvailability trace(std::vector<bool> ticks) { return SpotAvailability{std::move(ticks)}; }
 
@@ -99,13 +103,59 @@ TEST_CASE("the paper's reference prices: a 48 h job on p3.2xlarge") {
     CHECK(omniscient_cost(job, always, p3_spot, p3_on_demand) == doctest::Approx(46.5648).epsilon(1e-12));
 }
 
+TEST_CASE("the issue's reproduction: C0 = 3 h, R0 = 9 h, d = 1 h, spot 1,0,1,1,0,1,0,1,1") {
+    const DeadlineJob job{.compute_hours = 3, .deadline_hours = 9, .changeover_hours = 1};
+    const auto t = trace({1, 0, 1, 1, 0, 1, 0, 1, 1});
+    constexpr double spot_price = 0.9731;  // the authors' code
+    // Uniform Progress, ep(t) = t / 3: k0 slack 6 > 2d, spot launch (no progress). k1 preempted; idle,
+    // cp 0 < ep(1): on-demand launch (changeover). k2 spot is back but cp 0 <= ep(4) = 4/3: stay, done
+    // 1; k3 cp 1 <= ep(5) = 5/3: stay, done 2; k4 no spot: stay, done 3. Finish at 5 h.
+    // 1 spot h x $0.9731 + 4 on-demand h x $3.06 = $0.9731 + $12.24 = $13.2131.
+    const auto u = simulate_deadline(job, t, DeadlinePolicy::uniform_progress, spot_price, p3_on_demand);
+    CHECK(letters(u.decisions) == "SOOOO");
+    CHECK(u.cost == doctest::Approx(13.2131).epsilon(1e-12));
+    CHECK(std::round(u.cost * 100) / 100 == 13.21);
+    CHECK(u.finish_hours == 5);
+    // The prose variant (this library's first Uniform Progress): k4 cp 2 = ep(6), not behind, leaves
+    // on-demand; no spot, cp 2 >= ep(4): idle; k5 spot launch; k6 preempted, slack 3 - 1 = 2 <= 2d:
+    // on-demand for good, k6 changeover, k7 done 3. Finish at 8 h.
+    // 2 spot h x $0.9731 + 5 on-demand h x $3.06 = $1.9462 + $15.30 = $17.2462.
+    const auto p = simulate_deadline(job, t, DeadlinePolicy::uniform_progress_prose, spot_price, p3_on_demand);
+    CHECK(letters(p.decisions) == "SOOONSOO");
+    CHECK(p.cost == doctest::Approx(17.2462).epsilon(1e-12));
+    CHECK(p.finish_hours == 8);
+    // Greedy (authors'): k0 spot launch; k1 preempted, slack 5 > 2d, idle; k2 spot launch; k3 done 1;
+    // k4 preempted, slack 5 - 2 = 3 > 2d, idle; k5 slack 2 <= 2d: on-demand, k5 changeover, k6, k7 done
+    // 2, 3. 3 spot h x $0.9731 + 3 on-demand h x $3.06 = $2.9193 + $9.18 = $12.0993.
+    const auto g = simulate_deadline(job, t, DeadlinePolicy::greedy, spot_price, p3_on_demand);
+    CHECK(letters(g.decisions) == "SNSSNOOO");
+    CHECK(g.cost == doctest::Approx(12.0993).epsilon(1e-12));
+    CHECK(g.met_deadline);
+}
+
+TEST_CASE("d = 0: the authors' Greedy goes back to spot after on-demand, the other rules stay on it") {
+    // C0 = 3, R0 = 4, spot 0,0,1,1. Greedy: k0 slack 1 > 0, no spot, idle; k1 slack 0: on-demand, done
+    // 1; k2 spot available and switching is free: spot, done 2; k3 spot, done 3. $3 + 2 x $1 = $5.
+    const DeadlineJob job{.compute_hours = 3, .deadline_hours = 4, .changeover_hours = 0};
+    const auto t = trace({0, 0, 1, 1});
+    const auto g = simulate_deadline(job, t, DeadlinePolicy::greedy, spot, on_demand);
+    CHECK(letters(g.decisions) == "NOSS");
+    CHECK(g.cost == 5);
+    CHECK(g.met_deadline);
+    // greedy_simple and Uniform Progress commit at slack 0 (k1) and stay on demand: 3 x $3 = $9.
+    CHECK(letters(simulate_deadline(job, t, DeadlinePolicy::greedy_simple, spot, on_demand).decisions) == "NOOO");
+    const auto u = simulate_deadline(job, t, DeadlinePolicy::uniform_progress, spot, on_demand);
+    CHECK(letters(u.decisions) == "NOOO");
+    CHECK(u.cost == 9);
+}
+
 TEST_CASE("hand trace 1,1,0,0,1,1,1,1,1,1 with d = 1 tick: C0 = 4, R0 = 10") {
     const DeadlineJob job{.compute_hours = 4, .deadline_hours = 10, .changeover_hours = 1};
     const auto t = trace({1, 1, 0, 0, 1, 1, 1, 1, 1, 1});
 
     SUBCASE("greedy") {
-        // k0 launch spot (changeover), k1 spot: done 1. k2 preempted; time left 8 > work 3 + d 1: idle,
-        // k3 idle (7 > 4). k4 relaunch spot (changeover), k5..k7 done 2, 3, 4: finish at 8 h.
+        // k0 launch spot (changeover), k1 spot: done 1. k2 preempted; slack 8 - 3 = 5 > 2d: idle,
+        // k3 idle (slack 4 > 2d). k4 relaunch spot (changeover), k5..k7 done 2, 3, 4: finish at 8 h.
         // 6 spot ticks x $1 = $6; 2 launches, 1 preemption, 2 h idle.
         const auto r = simulate_deadline(job, t, DeadlinePolicy::greedy, spot, on_demand);
         CHECK(letters(r.decisions) == "SSNNSSSS");
@@ -147,14 +197,22 @@ TEST_CASE("hand trace 1,1,0,0,1,1,1,1,1,1 with d = 1 tick: C0 = 4, R0 = 10") {
 TEST_CASE("hand trace 1,1,0,0,1,1,1,1 with d = 1 tick: C0 = 4, R0 = 8, decisions at the boundaries") {
     const DeadlineJob job{.compute_hours = 4, .deadline_hours = 8, .changeover_hours = 1};
     const auto t = trace({1, 1, 0, 0, 1, 1, 1, 1});
-    // Greedy: k0 spot launch, k1 done 1; k2 preempted, time left 6 > 3 + 1, idle; k3 5 > 4, idle;
-    // k4: 4 <= 3 + 1, on-demand for good (spot is back, but greedy has committed): k4 changeover,
-    // k5..k7 done 2..4, finishing exactly at the deadline. 2 x $1 + 4 x $3 = $14.
+    // Greedy (authors'): k0 slack 8 - 4 = 4 > 2d, spot launch; k1 done 1; k2 preempted, idle, slack
+    // 6 - 3 = 3 > 2d, no spot: idle; k3 slack 5 - 3 = 2 <= 2d: on-demand, k3 changeover, k4..k6 done
+    // 2..4, finish at 7 h. 2 x $1 + 4 x $3 = $14.
     const auto g = simulate_deadline(job, t, DeadlinePolicy::greedy, spot, on_demand);
-    CHECK(letters(g.decisions) == "SSNNOOOO");
+    CHECK(letters(g.decisions) == "SSNOOOO");
     CHECK(g.cost == 14);
-    CHECK(g.finish_hours == 8);
+    CHECK(g.finish_hours == 7);
     CHECK(g.met_deadline);
+    // greedy_simple waits one tick longer, to slack <= d: k3 slack 2 > 1 idle; k4 slack 1: on-demand
+    // for good (spot is back, but it has committed), k4 changeover, k5..k7 done 2..4: finish exactly
+    // at the deadline, 2 x $1 + 4 x $3 = $14.
+    const auto gs = simulate_deadline(job, t, DeadlinePolicy::greedy_simple, spot, on_demand);
+    CHECK(letters(gs.decisions) == "SSNNOOOO");
+    CHECK(gs.cost == 14);
+    CHECK(gs.finish_hours == 8);
+    CHECK(gs.met_deadline);
     // Uniform Progress, ep(t) = t / 2: k2 preempted with cp 1 = ep(2): on schedule, not behind, idle.
     // k3: time left 5 <= work 3 + 2d: safety net, on-demand for good; k3 changeover, k4..k6 done 2..4.
     // 2 x $1 + 4 x $3 = $14, finishing at 7 h.
@@ -167,38 +225,54 @@ TEST_CASE("hand trace 1,1,0,0,1,1,1,1 with d = 1 tick: C0 = 4, R0 = 8, decisions
 TEST_CASE("hand trace 1,0,0,0,0,0,1,1,1,1 with d = 1 tick: Uniform Progress catches up early, Greedy waits") {
     const DeadlineJob job{.compute_hours = 4, .deadline_hours = 10, .changeover_hours = 1};
     const auto t = trace({1, 0, 0, 0, 0, 0, 1, 1, 1, 1});
-    // Greedy: k0 spot launch, no progress. k1..k4 idle (time left 9..6 > work 4 + d 1). k5: 5 <= 5,
-    // on-demand for good: k5 changeover, k6..k9 done 1..4, finish at 10 h, exactly the deadline.
+    // Greedy (authors'): k0 spot launch, no progress. k1..k3 idle (slack 9 - 4 .. 7 - 4 > 2d). k4:
+    // slack 6 - 4 = 2 <= 2d, on-demand: k4 changeover, k5..k8 done 1..4, finish at 9 h.
     // $1 + 5 x $3 = $16, though spot came back at k6.
     const auto g = simulate_deadline(job, t, DeadlinePolicy::greedy, spot, on_demand);
-    CHECK(letters(g.decisions) == "SNNNNOOOOO");
+    CHECK(letters(g.decisions) == "SNNNOOOOO");
     CHECK(g.cost == 16);
-    CHECK(g.finish_hours == 10);
+    CHECK(g.finish_hours == 9);
     CHECK(g.met_deadline);
+    // greedy_simple waits to slack <= d: on-demand from k5, finishing at 10 h, exactly the deadline.
+    const auto gs = simulate_deadline(job, t, DeadlinePolicy::greedy_simple, spot, on_demand);
+    CHECK(letters(gs.decisions) == "SNNNNOOOOO");
+    CHECK(gs.cost == 16);
+    CHECK(gs.finish_hours == 10);
     // Uniform progress, ep(t) = 0.4 t: k0 spot launch. k1 preempted, cp 0 < ep(1) = 0.4: on-demand
-    // (changeover); stays while cp < ep(t + 2): k2 0 < 1.6, k3 1 < 2, k4 2 < 2.4 -> done 1, 2, 3.
-    // k5: cp 3 >= ep(7) = 2.8, leave; no spot, cp 3 >= ep(5) = 2: idle. k6 spot launch, k7 done 4.
-    // 3 spot ticks x $1 + 4 on-demand ticks x $3 = $15.
+    // (changeover); rule 3 keeps it while spot is unavailable: k2..k5 done 1..4, finish at 6 h.
+    // $1 + 5 x $3 = $16: here staying costs a tick more than the prose variant's idling.
     const auto u = simulate_deadline(job, t, DeadlinePolicy::uniform_progress, spot, on_demand);
-    CHECK(letters(u.decisions) == "SOOOONSS");
-    CHECK(u.cost == 15);
-    CHECK(u.changeovers == 3);
-    CHECK(u.finish_hours == 8);
+    CHECK(letters(u.decisions) == "SOOOOO");
+    CHECK(u.cost == 16);
+    CHECK(u.changeovers == 2);
+    CHECK(u.finish_hours == 6);
+    // The prose variant leaves on-demand at k5 (cp 3 >= ep(7) = 2.8); no spot, cp 3 >= ep(5) = 2:
+    // idle; k6 spot launch, k7 done 4. 3 spot ticks x $1 + 4 on-demand ticks x $3 = $15.
+    const auto p = simulate_deadline(job, t, DeadlinePolicy::uniform_progress_prose, spot, on_demand);
+    CHECK(letters(p.decisions) == "SOOOONSS");
+    CHECK(p.cost == 15);
+    CHECK(p.changeovers == 3);
+    CHECK(p.finish_hours == 8);
     // Omniscient: spot k6..k9 gives at most 3 ticks of work after its changeover, so one tick of work
     // on demand (plus its changeover) is unavoidable: 2 x $3 + 4 x $1 = $10.
     CHECK(omniscient_cost(job, t, spot, on_demand) == 10);
 }
 
 TEST_CASE("a new launch replaces the changeover left, it does not add to it") {
-    // C0 = 2, d = 2, R0 = 5. Greedy: k0 spot launch (2 ticks of changeover, 1 left after k0). k1: time
+    // C0 = 2, d = 2, R0 = 5. greedy_simple: k0 spot launch (2 ticks of changeover, 1 left after k0). k1: time
     // left 4 <= work 2 + d 2: on-demand, whose changeover (2) replaces the 1 left: k1, k2 changeover,
     // k3, k4 work: finish at 5 h. Stacked overheads (1 + 2) would finish at 6 h, after the deadline.
     const DeadlineJob job{.compute_hours = 2, .deadline_hours = 5, .changeover_hours = 2};
-    const auto r = simulate_deadline(job, trace({1, 1, 1, 1, 1}), DeadlinePolicy::greedy, spot, on_demand);
+    const auto r = simulate_deadline(job, trace({1, 1, 1, 1, 1}), DeadlinePolicy::greedy_simple, spot, on_demand);
     CHECK(letters(r.decisions) == "SOOOO");
     CHECK(r.finish_hours == 5);
     CHECK(r.met_deadline);
     CHECK(r.cost == 1 + 4 * 3);
+    // The authors' Greedy never starts that spot instance: slack 5 - 2 = 3 <= 2d = 4 at k0, on-demand
+    // at once, 2 ticks of changeover and 2 of work: 4 x $3 = $12.
+    const auto g = simulate_deadline(job, trace({1, 1, 1, 1, 1}), DeadlinePolicy::greedy, spot, on_demand);
+    CHECK(letters(g.decisions) == "OOOO");
+    CHECK(g.cost == 12);
 }
 
 TEST_CASE("fractional hours in finer ticks: 1.5 h of compute, 0.25 h changeover in 0.25 h ticks") {
@@ -268,22 +342,28 @@ TEST_CASE("both policies meet every feasible deadline over many generated traces
             }
         }
     }
-    CHECK(runs == 3 * 3 * 4 * 3 * 40 * 3);
+    CHECK(runs == 3 * 3 * 4 * 3 * 40 * 5);
 }
 
 TEST_CASE("with changeovers a spot policy can cost more than on-demand only on a flickering trace") {
     // Spot up every other tick, C0 = 4, R0 = 10, d = 1. Uniform Progress, ep(t) = 0.4 t: k0 spot launch
-    // (no progress); k1 preempted, cp 0 < 0.4: on-demand, k1 changeover, k2..k4 done 1..3 (cp < ep(t+2)
-    // = 1.6, 2, 2.4); k5 leaves (3 >= 2.8), no spot, idle; k6 spot launch; k7 preempted, time left 3 <=
-    // work 1 + 2d: on-demand for good, k7 changeover, k8 done 4.
-    // 2 x $1 + 6 x $3 = $20 > on-demand only (4 + 1) x $3 = $15: the rules trade a bounded loss on
-    // such traces for savings on typical ones (next test).
+    // (no progress); k1 preempted, cp 0 < 0.4: on-demand, k1 changeover; it stays (rule 3: k2 cp 0 <=
+    // ep(4) = 1.6, k3 no spot, k4 cp 2 <= ep(6) = 2.4, k5 no spot), done 1..4 at k2..k5.
+    // $1 + 5 x $3 = $16 > on-demand only (4 + 1) x $3 = $15: the rules trade a bounded loss on such
+    // traces for savings on typical ones (next test).
     const DeadlineJob job{.compute_hours = 4, .deadline_hours = 10, .changeover_hours = 1};
     const auto t = trace({1, 0, 1, 0, 1, 0, 1, 0, 1, 0});
     const auto u = simulate_deadline(job, t, DeadlinePolicy::uniform_progress, spot, on_demand);
-    CHECK(letters(u.decisions) == "SOOOONSOO");
-    CHECK(u.cost == 20);
+    CHECK(letters(u.decisions) == "SOOOOO");
+    CHECK(u.cost == 16);
     CHECK(u.met_deadline);
+    // The prose variant loses more: k5 leaves on-demand (3 >= ep(7) = 2.8), no spot, idle; k6 spot
+    // launch; k7 preempted, slack 3 - 1 = 2 <= 2d: on-demand for good, k7 changeover, k8 done 4.
+    // 2 x $1 + 6 x $3 = $20.
+    const auto p = simulate_deadline(job, t, DeadlinePolicy::uniform_progress_prose, spot, on_demand);
+    CHECK(letters(p.decisions) == "SOOOONSOO");
+    CHECK(p.cost == 20);
+    CHECK(p.met_deadline);
     CHECK(simulate_deadline(job, t, DeadlinePolicy::on_demand_only, spot, on_demand).cost == 15);
 }
 
@@ -409,4 +489,153 @@ TEST_CASE("names of policies and decisions") {
     CHECK(to_string(TickDecision::none) == "none");
     CHECK(to_string(TickDecision::spot) == "spot");
     CHECK(to_string(TickDecision::on_demand) == "on_demand");
+}
+
+namespace {
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::vector<bool> flags(const SpotAvailability& a) { return a.available; }
+
+}  // namespace
+
+TEST_CASE("the authors' JSON trace format: gap_seconds and instance counts") {
+    const auto t = SpotAvailability::from_json(
+        R"({"metadata": {"gap_seconds": 1800, "zone": "x"}, "data": [0, 3, 1, 0, 2.0]})");
+    CHECK(t.tick_hours == 0.5);  // 1800 s
+    CHECK(flags(t) == std::vector<bool>{0, 1, 1, 0, 1});  // any count > 0 is available
+
+    // The hand-made test trace (tests/data), 72 hourly ticks.
+    const auto a = SpotAvailability::from_json(read_file(std::string(GPUTCO_SOURCE_DIR) +
+                                                         "/tests/data/deadline_trace_zone_a.json"));
+    CHECK(a.tick_hours == 1);
+    CHECK(a.ticks() == 72);
+    CHECK(a.available_ticks() == 44);  // 72 ticks minus 28 zeros, counted in the file
+
+    using gputco::InvalidInput;
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json("{"), doctest::Contains("trace = "), InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json("[1, 0]"),
+                         "trace = \"array\": must be a JSON object with metadata and data", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"data": [1]})"),
+                         "trace.metadata = \"missing\": must be an object with gap_seconds", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {}, "data": [1]})"),
+                         "trace.metadata.gap_seconds = \"missing\": must be a number", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 0}, "data": [1]})"),
+                         "trace.metadata.gap_seconds = 0: must be finite and > 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 60}})"),
+                         "trace.data = \"missing\": must be an array of instance counts", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 60}, "data": []})"),
+                         "trace.data.size = 0: must be > 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 60}, "data": [1, 0, 0, -1]})"),
+                         "trace.data[3] = \"-1\": must be a whole number >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 60}, "data": [1.5]})"),
+                         "trace.data[0] = \"1.5\": must be a whole number >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 60}, "data": [true]})"),
+                         "trace.data[0] = \"true\": must be a whole number >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 60}, "data": [1, [0]]})"),
+                         "trace.data[1] = \"[...]\": must be a whole number >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": "60"}, "data": [1]})"),
+                         "trace.metadata.gap_seconds = \"\"60\"\": must be a number", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": [600], "data": [1]})"),
+                         "trace.metadata = \"array\": must be an object with gap_seconds", InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 60}, "data": 5})"),
+                         "trace.data = \"number\": must be an array of instance counts", InvalidInput);
+    // Other keys, however nested, are skipped; only the top-level data and metadata.gap_seconds count.
+    const auto nested = SpotAvailability::from_json(
+        R"({"other": {"data": [0, 0], "metadata": {"gap_seconds": 1}}, "data": [1, 0],
+            "metadata": {"zone": "x", "extra": {"gap_seconds": 5, "list": [1, 2]}, "gap_seconds": 600}})");
+    CHECK(flags(nested) == std::vector<bool>{1, 0});
+    CHECK(nested.tick_hours == doctest::Approx(600.0 / 3600).epsilon(1e-15));
+}
+
+TEST_CASE("windows and resampling between tick lengths") {
+    SpotAvailability t{{1, 1, 1, 0, 0, 1, 1, 0}, 0.5};
+    const auto w = t.window(2, 4);
+    CHECK(flags(w) == std::vector<bool>{1, 0, 0, 1});
+    CHECK(w.tick_hours == 0.5);
+    CHECK_THROWS_WITH_AS(t.window(6, 3), "window.start = 6: must leave length = 3 ticks inside the trace of 8",
+                         gputco::InvalidInput);
+    CHECK_THROWS_WITH_AS(t.window(0, 0), "window.length = 0: must be > 0", gputco::InvalidInput);
+
+    // Finer: every 0.5 h tick becomes five 0.1 h ticks (0.5 / 0.1 is 4.999... in binary: tolerated).
+    const auto fine = t.resampled(0.1);
+    CHECK(fine.ticks() == 40);
+    CHECK(fine.tick_hours == 0.1);
+    for (std::size_t k = 0; k < 40; ++k) CHECK(fine.available[k] == t.available[k / 5]);
+    // Coarser: 1 h = two 0.5 h ticks, available only if both are: (1,1) (1,0) (0,1) (1,0).
+    CHECK(flags(t.resampled(1.0)) == std::vector<bool>{1, 0, 0, 0});
+    // 1.5 h = three ticks; the trailing two ticks do not fill one and are dropped: (1,1,1) (0,0,1).
+    CHECK(flags(t.resampled(1.5)) == std::vector<bool>{1, 0});
+    // Back and forth: finer then coarser is the identity.
+    CHECK(flags(fine.resampled(0.5)) == flags(t));
+
+    CHECK_THROWS_WITH_AS(t.resampled(0.3), "tick_hours = 0.3: must divide or be a whole multiple of the trace's tick_hours = 0.5",
+                         gputco::InvalidInput);
+    const SpotAvailability unstated{{true, false}};
+    CHECK_THROWS_WITH_AS(unstated.resampled(1.0),
+                         "availability.tick_hours = 0: must be stated (> 0) to resample: set it or read the trace with from_json",
+                         gputco::InvalidInput);
+    // Bounded before any allocation: 8 ticks x 5e7 = 4e8 > 1e8.
+    CHECK_THROWS_WITH_AS(t.resampled(1e-8), "tick_hours = 1e-08: gives more than 100000000 ticks for a trace of 8 ticks of 0.5 h",
+                         gputco::InvalidInput);
+
+    // A changeover that is not whole trace ticks: the longest common tick.
+    CHECK(gputco::common_tick_hours(1.0, 0.2) == doctest::Approx(0.2).epsilon(1e-12));
+    CHECK(gputco::common_tick_hours(1.0, 0.05) == doctest::Approx(0.05).epsilon(1e-12));
+    CHECK(gputco::common_tick_hours(1.0, 0.0) == 1.0);
+    CHECK(gputco::common_tick_hours(1.0, 3.0) == 1.0);
+    // 10-minute ticks and a 0.2 h (12-minute) changeover: 2-minute ticks, 1/30 h.
+    CHECK(gputco::common_tick_hours(1.0 / 6, 0.2) == doctest::Approx(1.0 / 30).epsilon(1e-12));
+
+    // A stated tick must be the job's.
+    const DeadlineJob job{.compute_hours = 1, .deadline_hours = 3, .changeover_hours = 0, .tick_hours = 1};
+    CHECK_THROWS_WITH_AS(simulate_deadline(job, t, DeadlinePolicy::greedy, spot, on_demand),
+                         "availability.tick_hours = 0.5: must equal deadline_job.tick_hours = 1 (resample the trace "
+                         "with resampled())",
+                         gputco::InvalidInput);
+    CHECK(simulate_deadline(job, t.resampled(1.0), DeadlinePolicy::greedy, spot, on_demand).met_deadline);
+}
+
+TEST_CASE("a deadline job's costs as a spot tranche of a plan") {
+    // C0 = 10 h at spot $2/h: $20 all on spot. Costs $20, $25, $30 -> overheads 1, 1.25, 1.5, mean 1.25.
+    const DeadlineJob job{.compute_hours = 10, .deadline_hours = 20, .changeover_hours = 1};
+    const auto tranche = gputco::deadline_tranche({20, 25, 30}, job, 2.0);
+    CHECK(tranche.price_per_gpu_hour == 2.0);
+    CHECK(tranche.overhead == doctest::Approx(1.25).epsilon(1e-15));
+    CHECK(tranche.overhead_samples == std::vector<double>{1.0, 1.25, 1.5});
+    CHECK(tranche.availability == 1.0);
+    CHECK_THROWS_WITH_AS(gputco::deadline_tranche({20, 19}, job, 2.0),
+                         "cost_samples[1] = 19: must be >= compute_hours x spot_price_per_hour = 20",
+                         gputco::InvalidInput);
+    CHECK_THROWS_WITH_AS(gputco::deadline_tranche({}, job, 2.0), "cost_samples.size = 0: must be >= 1",
+                         gputco::InvalidInput);
+    // From a Monte Carlo run: the tranche's mean overhead is the mean cost over C0 x spot price.
+    const auto c = compare_deadline_policies(job, MarkovAvailability{.mean_up_hours = 5, .mean_down_hours = 2},
+                                             p3_spot, p3_on_demand, {.paths = 200, .seed = 3},
+                                             {DeadlinePolicy::uniform_progress});
+    const auto t = gputco::deadline_tranche(c.policies[0].cost_samples, job, p3_spot);
+    CHECK(t.overhead == doctest::Approx(c.policies[0].cost.mean / (10 * p3_spot)).epsilon(1e-12));
+}
+
+TEST_CASE("compare_deadline_policies stops when should_stop says so") {
+    const DeadlineJob job{.compute_hours = 48, .deadline_hours = 72, .changeover_hours = 1};
+    gputco::DeadlineSimulationOptions options{.paths = 1000000, .seed = 1};
+    int calls = 0;
+    options.should_stop = [&calls] { return ++calls >= 1; };
+    CHECK_THROWS_AS(compare_deadline_policies(job, MarkovAvailability{}, p3_spot, p3_on_demand, options), Cancelled);
+    CHECK(calls == 1);
+}
+
+TEST_CASE("policy names parse back") {
+    for (const DeadlinePolicy p : gputco::all_deadline_policies()) CHECK(gputco::parse_deadline_policy(to_string(p)) == p);
+    CHECK_THROWS_WITH_AS(gputco::parse_deadline_policy("up", "policies[1]"),
+                         "policies[1] = \"up\": must be one of greedy, uniform_progress, on_demand_only, greedy_simple, "
+                         "uniform_progress_prose",
+                         gputco::InvalidInput);
 }

@@ -66,6 +66,38 @@ TEST_CASE("a reservation dearer than on-demand advises none") {
     CHECK(advice.report.total == Approx(4 * 8760 * 1.0));
 }
 
+TEST_CASE("the advice compares with the on-demand price the user pays: plan discount, free hours, vouchers, region") {
+    const auto demand = uniform_0_to_10(Horizon::years(1));
+    const Reserved reserved{.term_years = 1, .payment = Payment::no_upfront, .discount = 0.4};
+    EvaluationOptions plan;
+    plan.discounts.plan_discount = 0.5;
+    // c_r = 0.6 × 3.00 = 1.80 $/GPU-h; on demand the user pays 3.00 × (1 − 0.5) = 1.50 $/GPU-h < c_r:
+    // reserving any GPU costs more than buying it all on demand, so the advice is none.
+    const auto advice = optimal_reservation(demand, offering_at(3.0), reserved, plan);
+    CHECK(advice.on_demand_rate == Approx(1.5));
+    CHECK(advice.effective_reserved_rate == Approx(1.8));
+    CHECK(advice.reserved_gpus == 0);
+    CHECK(advice.report.total == Approx(advice.report.baseline_total));
+    CHECK(advice.report.total <= advice.report.baseline_total + 0.005);
+
+    // Every kind of discount at once: the advice is the cheapest whole count by brute force.
+    for (const double free_hours : {0.0, 5000.0, 40000.0}) {
+        EvaluationOptions options;
+        options.discounts.plan_discount = 0.25;
+        options.discounts.free_gpu_hours = free_hours;
+        options.discounts.voucher_price_factor = 0.8;
+        options.discounts.region_price_factor = 1.1;
+        const auto best = optimal_reservation(demand, offering_at(3.0), reserved, options);
+        double best_total = 1e300;
+        for (int r = 0; r <= 10; ++r) {
+            best_total = std::min(
+                best_total, evaluate(Mix{{{1.0, reserved}}, double(r), Rounding::none}, demand, offering_at(3.0), options).total);
+        }
+        CAPTURE(free_hours);
+        CHECK(best.report.total == Approx(best_total).epsilon(1e-12));
+    }
+}
+
 TEST_CASE("bad input is rejected by the engine's own checks") {
     const auto demand = DemandProfile::constant(4, Horizon::years(1));
     CHECK_THROWS_WITH_AS(optimal_reservation(demand, offering_at(1.0), Reserved{.term_years = 1, .discount = 1.5}),

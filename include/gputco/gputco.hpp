@@ -13,6 +13,8 @@
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/cost.hpp"
 #include "gputco/engines/deadline.hpp"
+#include "gputco/engines/deadline_regions.hpp"
+#include "gputco/engines/deadline_sweep.hpp"
 #include "gputco/engines/interruption.hpp"
 #include "gputco/engines/spot.hpp"
 #include "gputco/optimise/optimise.hpp"

@@ -58,6 +58,16 @@ from ._core import (
     compare_deadline_policies,
     omniscient_cost,
     simulate_deadline,
+    MultiRegionResult,
+    SpotRegion,
+    WindowPolicyOutcome,
+    WindowSweep,
+    common_tick_hours,
+    deadline_policies,
+    deadline_tranche,
+    omniscient_multi_region_cost,
+    simulate_multi_region,
+    sweep_windows,
     # demand
     DemandProfile,
     DemandStep,
@@ -83,6 +93,7 @@ from ._core import (
 from ._catalog import catalog
 from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
 from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame / to_json)
+from . import _deadline as _deadline  # noqa: F401  (adds SpotAvailability.from_json, WindowSweep.summary / to_frame)
 
 __version__ = "0.1.0"
 
@@ -95,6 +106,9 @@ __all__ = [
     "SpotResult", "SpotSamples", "Summary", "quantile", "simulate_spot", "spot_kernels", "summarize",
     "DeadlineComparison", "DeadlineJob", "DeadlinePolicyOutcome", "DeadlineResult", "MarkovAvailability",
     "SpotAvailability", "compare_deadline_policies", "omniscient_cost", "simulate_deadline",
+    "MultiRegionResult", "SpotRegion", "WindowPolicyOutcome", "WindowSweep", "common_tick_hours",
+    "deadline_policies", "deadline_tranche", "omniscient_multi_region_cost", "simulate_multi_region",
+    "sweep_windows",
     "DemandProfile", "DemandStep", "Horizon",
     "CostReport", "CostSpread", "Discounts", "Mix", "MonthlyCashFlow", "OnDemand", "Owned", "Reserved",
     "SpotTranche", "Tranche", "describe", "evaluate", "spot_tranche",

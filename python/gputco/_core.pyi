@@ -244,7 +244,9 @@ def simulate_spot(work_hours: float, mtbf_hours: Optional[float] = None,
                   offering: Optional[Offering] = None) -> SpotResult: ...
 
 # ---------------------------------------------------------------- deadline-aware spot policies
-DeadlinePolicyName = Literal["greedy", "uniform_progress", "on_demand_only"]
+DeadlinePolicyName = Literal["greedy", "uniform_progress", "on_demand_only", "greedy_simple",
+                             "uniform_progress_prose"]
+RegionPolicyName = Literal["skypilot_failover", "skypilot_eager_next_region", "uniform_progress"]
 TickDecisionName = Literal["none", "spot", "on_demand"]
 
 class DeadlineJob:
@@ -268,9 +270,15 @@ class MarkovAvailability:
     def availability_fraction(self) -> float: ...
 
 class SpotAvailability:
-    def __init__(self, available: Sequence[bool]) -> None: ...
+    max_ticks: int
+    def __init__(self, available: Sequence[bool], tick_hours: float = 0.0) -> None: ...
     @property
     def available(self) -> npt.NDArray[np.bool_]: ...
+    tick_hours: float
+    @staticmethod
+    def from_json(source: Union[str, bytes, PathLike]) -> SpotAvailability: ...
+    def window(self, start: int, length: int) -> SpotAvailability: ...
+    def resampled(self, tick_hours: float) -> SpotAvailability: ...
     @property
     def ticks(self) -> int: ...
     def available_ticks(self) -> int: ...
@@ -316,6 +324,8 @@ class DeadlinePolicyOutcome:
 class DeadlineComparison:
     policies: list[DeadlinePolicyOutcome]
     omniscient_cost: Optional[Summary]
+    @property
+    def omniscient_samples(self) -> npt.NDArray[np.float64]: ...
     paths: int
     seed: int
     def __getitem__(self, policy: DeadlinePolicyName) -> DeadlinePolicyOutcome: ...
@@ -324,6 +334,55 @@ def compare_deadline_policies(job: DeadlineJob, process: MarkovAvailability, spo
                               on_demand_price_per_hour: float, *, paths: int = 1000, seed: int = 0,
                               confidence: float = 0.95, omniscient: bool = False,
                               policies: Sequence[DeadlinePolicyName] = ...) -> DeadlineComparison: ...
+def deadline_policies() -> list[DeadlinePolicyName]: ...
+def common_tick_hours(a_hours: float, b_hours: float) -> float: ...
+def deadline_tranche(cost_samples: ArrayLike, job: DeadlineJob, spot_price_per_hour: float) -> SpotTranche: ...
+
+class WindowPolicyOutcome:
+    @property
+    def policy(self) -> DeadlinePolicyName: ...
+    @property
+    def cost_samples(self) -> npt.NDArray[np.float64]: ...
+    cost: Summary
+    deadline_misses: int
+    gap_closed: float
+
+class WindowSweep:
+    @property
+    def window_starts(self) -> npt.NDArray[np.uint64]: ...
+    window_trace_ticks: int
+    trace_tick_hours: float
+    job_tick_hours: float
+    policies: list[WindowPolicyOutcome]
+    @property
+    def omniscient_samples(self) -> npt.NDArray[np.float64]: ...
+    omniscient_cost: Optional[Summary]
+    greedy_mean: float
+    def summary(self) -> pd.DataFrame: ...
+    def to_frame(self) -> pd.DataFrame: ...
+
+def sweep_windows(job: DeadlineJob, trace: SpotAvailability, spot_price_per_hour: float,
+                  on_demand_price_per_hour: float, *, stride_ticks: int = 1,
+                  policies: Sequence[DeadlinePolicyName] = ..., omniscient: bool = True,
+                  confidence: float = 0.95) -> WindowSweep: ...
+
+class SpotRegion:
+    def __init__(self, name: str, availability: SpotAvailability, spot_price_per_hour: float) -> None: ...
+    name: str
+    availability: SpotAvailability
+    spot_price_per_hour: float
+
+class MultiRegionResult:
+    run: DeadlineResult
+    @property
+    def region(self) -> npt.NDArray[np.int32]: ...
+    moves: int
+    def to_frame(self, names: Optional[Sequence[str]] = None) -> pd.DataFrame: ...
+
+def simulate_multi_region(job: DeadlineJob, regions: Sequence[SpotRegion], policy: RegionPolicyName,
+                          on_demand_price_per_hour: float) -> MultiRegionResult: ...
+def omniscient_multi_region_cost(job: DeadlineJob, regions: Sequence[SpotRegion],
+                                 on_demand_price_per_hour: float) -> float: ...
 
 # ---------------------------------------------------------------- demand
 class Horizon:
@@ -454,6 +513,8 @@ class MonthlyCashFlow:
     resale: float
     owned_gpu_hours: float
     owned_used_gpu_hours: float
+    spot_paid_gpu_hours: float
+    on_demand_paid_gpu_hours: float
 
 class CostSpread:
     mean: float
@@ -468,6 +529,8 @@ class CostReport:
     offering: str
     currency: str
     horizon_months: int
+    units: Literal["instances", "gpus"]
+    gpus_per_unit: int
     months: list[MonthlyCashFlow]
     total: float
     npv: float
@@ -491,10 +554,12 @@ class CostReport:
     def _month_columns(self) -> dict[str, np.ndarray]: ...
 
 def evaluate(strategy: Strategy, demand: DemandProfile, offering: Offering, *,
-             discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0) -> CostReport: ...
+             discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0,
+             units: Literal["instances", "gpus"] = "instances") -> CostReport: ...
 
 class ReservationAdvice:
     reserved_gpus: float
+    gpus_per_unit: int
     critical_fraction: float
     demand_covered_fraction: float
     effective_reserved_rate: float
@@ -503,4 +568,5 @@ class ReservationAdvice:
 
 def optimal_reservation(demand: DemandProfile, offering: Offering, reserved: Reserved, *,
                         discounts: Optional[Discounts] = None,
-                        annual_discount_rate: float = 0.0) -> ReservationAdvice: ...
+                        annual_discount_rate: float = 0.0,
+                        units: Literal["instances", "gpus"] = "instances") -> ReservationAdvice: ...

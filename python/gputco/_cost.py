@@ -9,6 +9,7 @@ MONTH_COLUMNS = [
     "month", "upfront", "reserved_recurring", "on_demand", "spot", "credits", "total",
     "used_gpu_hours", "reserved_gpu_hours", "reserved_used_gpu_hours", "spot_gpu_hours",
     "on_demand_gpu_hours", "capex", "operating", "resale", "owned_gpu_hours", "owned_used_gpu_hours",
+    "spot_paid_gpu_hours", "on_demand_paid_gpu_hours",
 ]
 
 
@@ -19,6 +20,8 @@ def _summary(self: CostReport) -> dict:
         "offering": self.offering,
         "currency": self.currency,
         "horizon_months": self.horizon_months,
+        "units": self.units,
+        "gpus_per_unit": self.gpus_per_unit,
         "total": self.total,
         "npv": self.npv,
         "annual_discount_rate": self.annual_discount_rate,

@@ -16,11 +16,15 @@ def _finite_or_none(value: float):
 
 
 def _to_frame(self: SpotResult):
-    """One row per simulated path; float64 columns that share memory with the result (no copy)."""
+    """One row per simulated path. `interruptions` counts, so it is int64 (a copy); the other columns
+    are float64 and share memory with the result (no copy)."""
+    import numpy as np
     import pandas as pd
 
     samples = self.samples
-    return pd.DataFrame({name: getattr(samples, name) for name in SAMPLE_COLUMNS}, copy=False)
+    columns = {name: getattr(samples, name) for name in SAMPLE_COLUMNS}
+    columns["interruptions"] = columns["interruptions"].astype(np.int64)  # whole numbers, held as doubles
+    return pd.DataFrame(columns, copy=False)
 
 
 def _summary(self: SpotResult) -> dict:

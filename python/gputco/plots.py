@@ -7,10 +7,11 @@ from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
 
-from ._core import CostReport, Discounts, DemandProfile, Horizon, Mix, OnDemand, Offering, Reserved, SpotResult, evaluate
+from ._core import DeadlineJob, DeadlineResult, MultiRegionResult, CostReport, Discounts, DemandProfile, Horizon, Mix, OnDemand, Offering, Reserved, SpotResult, evaluate
 from ._spot import SAMPLE_COLUMNS
 
-__all__ = ["plot_cumulative_cost", "plot_spot_distribution", "plot_savings_vs_utilisation"]
+__all__ = ["plot_cumulative_cost", "plot_spot_distribution", "plot_savings_vs_utilisation",
+           "plot_deadline_decisions"]
 
 
 def _axes(ax):
@@ -91,13 +92,15 @@ def plot_savings_vs_utilisation(
     horizon: Optional[Horizon] = None,
     discounts: Optional[Discounts] = None,
     ax=None,
+    units: str = "instances",
 ):
     """Savings vs all on-demand as a function of how busy the fleet is.
 
     For each utilisation u, a fleet of `gpus` GPUs is bought as the strategy (a Reserved strategy
     reserves all of them) while demand is u x gpus every hour; a strategy pays off where its curve is
     above zero (the break-even utilisation). `strategies` is one strategy, a list or a dict of labels.
-    The y axis is cut at -100% (paying twice the on-demand bill).
+    The y axis is cut at -100% (paying twice the on-demand bill). `units` is passed to evaluate():
+    whole instances (default) or "gpus" for the GPU-level view.
     """
     ax = _axes(ax)
     if utilisations is None:
@@ -108,7 +111,7 @@ def plot_savings_vs_utilisation(
     for label, strategy in _as_list(strategies):
         fleet = _with_fleet(strategy, gpus)
         savings = np.array([
-            evaluate(fleet, base.scaled(float(u)), offering, discounts=discounts).savings_fraction
+            evaluate(fleet, base.scaled(float(u)), offering, discounts=discounts, units=units).savings_fraction
             for u in utilisations
         ])
         ax.plot(utilisations * 100, savings * 100, marker="o", markersize=3,
@@ -121,4 +124,51 @@ def plot_savings_vs_utilisation(
     ax.set_title(f"Savings vs utilisation: {offering.key}")
     ax.grid(True, alpha=0.3)
     ax.legend()
+    return ax
+
+
+_DECISION_COLOURS = {"spot": "tab:green", "on_demand": "tab:red", "none": "white"}
+
+
+def plot_deadline_decisions(result: Union[DeadlineResult, MultiRegionResult], job: Optional[DeadlineJob] = None,
+                            ax=None, region_names: Optional[Sequence[str]] = None):
+    """A policy's decisions over a trace: a bar per tick coloured by what ran (spot, on-demand, idle;
+    spot bars labelled with their region for a MultiRegionResult), a strip below marking the ticks
+    with spot available, the compute done by each tick's end and, given the job, the expected
+    progress ep(t) = t C0 / R0 of Uniform Progress and the deadline."""
+    ax = _axes(ax)
+    regions = None
+    if isinstance(result, MultiRegionResult):
+        regions = list(result.region)
+        result = result.run
+    tick = result.tick_hours
+    decisions = result.decisions
+    starts = np.arange(len(decisions)) * tick
+    progress = np.asarray(result.progress_hours)
+    top = max(float(progress.max()) if len(progress) else 1.0, job.compute_hours if job else 0.0)
+    band = 0.06 * top
+    for name, colour in _DECISION_COLOURS.items():
+        picked = [k for k, d in enumerate(decisions) if d == name]
+        if picked and name != "none":
+            ax.bar(starts[picked], band, width=tick, bottom=-2.2 * band, align="edge", color=colour,
+                   label=name.replace("_", "-"))
+    available = np.asarray(result.spot_available, dtype=bool)
+    ax.bar(starts[available], band, width=tick, bottom=-3.4 * band, align="edge", color="tab:olive", alpha=0.5,
+           label="spot available")
+    if regions is not None:
+        for k, r in enumerate(regions):
+            if r >= 0 and (k == 0 or regions[k - 1] != r):
+                label = region_names[r] if region_names is not None else str(r)
+                ax.annotate(label, (starts[k], -1.1 * band), fontsize=7, va="bottom")
+    ax.step(np.append(starts, starts[-1] + tick if len(starts) else 0.0),
+            np.append([0.0], progress), where="pre", color="black", label="compute done (h)")
+    if job is not None:
+        t = np.array([0.0, job.deadline_hours])
+        ax.plot(t, t * job.compute_hours / job.deadline_hours, "--", color="grey", label="expected progress ep(t)")
+        ax.axvline(job.deadline_hours, color="tab:purple", linestyle=":", label="deadline")
+    ax.set_xlabel("hours from start")
+    ax.set_ylabel("compute done (h)")
+    ax.set_ylim(-3.6 * band, 1.08 * top)
+    ax.set_title(f"cost {result.cost:.2f}, finished at {result.finish_hours:g} h")
+    ax.legend(loc="upper left", fontsize=8)
     return ax

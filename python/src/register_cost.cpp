@@ -36,6 +36,8 @@ void register_cost(py::module_& m) {
         .def_readonly("reserved_used_gpu_hours", &MonthlyCashFlow::reserved_used_gpu_hours)
         .def_readonly("spot_gpu_hours", &MonthlyCashFlow::spot_gpu_hours)
         .def_readonly("on_demand_gpu_hours", &MonthlyCashFlow::on_demand_gpu_hours)
+        .def_readonly("spot_paid_gpu_hours", &MonthlyCashFlow::spot_paid_gpu_hours)
+        .def_readonly("on_demand_paid_gpu_hours", &MonthlyCashFlow::on_demand_paid_gpu_hours)
         .def_readonly("capex", &MonthlyCashFlow::capex)
         .def_readonly("operating", &MonthlyCashFlow::operating)
         .def_readonly("resale", &MonthlyCashFlow::resale)
@@ -67,6 +69,8 @@ void register_cost(py::module_& m) {
         .def_readonly("offering", &CostReport::offering)
         .def_readonly("currency", &CostReport::currency)
         .def_readonly("horizon_months", &CostReport::horizon_months)
+        .def_readonly("units", &CostReport::units)
+        .def_readonly("gpus_per_unit", &CostReport::gpus_per_unit)
         .def_readonly("months", &CostReport::months)
         .def_readonly("total", &CostReport::total)
         .def_readonly("npv", &CostReport::npv)
@@ -112,6 +116,8 @@ void register_cost(py::module_& m) {
             d["resale"] = column(r.months, &MonthlyCashFlow::resale);
             d["owned_gpu_hours"] = column(r.months, &MonthlyCashFlow::owned_gpu_hours);
             d["owned_used_gpu_hours"] = column(r.months, &MonthlyCashFlow::owned_used_gpu_hours);
+            d["spot_paid_gpu_hours"] = column(r.months, &MonthlyCashFlow::spot_paid_gpu_hours);
+            d["on_demand_paid_gpu_hours"] = column(r.months, &MonthlyCashFlow::on_demand_paid_gpu_hours);
             return d;
         });
 
@@ -138,15 +144,18 @@ void register_cost(py::module_& m) {
     m.def(
         "evaluate",
         [](const Strategy& strategy, const DemandProfile& demand, const Offering& offering,
-           const std::optional<Discounts>& discounts, double annual_discount_rate) {
-            const EvaluationOptions options = evaluation_options(discounts, annual_discount_rate);
+           const std::optional<Discounts>& discounts, double annual_discount_rate, std::string_view units) {
+            EvaluationOptions options = evaluation_options(discounts, annual_discount_rate);
+            options.units = parse_units(units);
             py::gil_scoped_release release;
             return evaluate(strategy, demand, offering, options);
         },
         py::arg("strategy"), py::arg("demand"), py::arg("offering"), py::kw_only(),
-        py::arg("discounts") = py::none(), py::arg("annual_discount_rate") = 0.0,
+        py::arg("discounts") = py::none(), py::arg("annual_discount_rate") = 0.0, py::arg("units") = "instances",
         "Cash flows of buying `demand` on `offering` as `strategy`, with savings against all "
-        "on-demand under the same discounts.");
+        "on-demand under the same discounts. units=\"instances\" buys whole instances of the offering "
+        "(reserved and spot shares rounded to instances, part-filled ones paid in full); \"gpus\" is the "
+        "GPU-level view.");
 }
 
 }  // namespace gputco::python

@@ -1,26 +1,69 @@
-// Deadline-aware spot policies (Greedy, Uniform Progress, on-demand only) and the omniscient optimum.
-// Policies and decisions are strings in Python ("greedy", "spot", ...), like the other enumerations.
+// Deadline-aware spot policies (Greedy, Uniform Progress, on-demand only and the named variants), the
+// omniscient optimum, availability traces, window sweeps and several regions. Policies and decisions
+// are strings in Python ("greedy", "spot", ...), like the other enumerations. Long runs release the GIL
+// and stop on Ctrl-C (KeyboardInterrupt) through should_stop.
 #include "register.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 #include <gputco/engines/deadline.hpp>
+#include <gputco/engines/deadline_regions.hpp>
+#include <gputco/engines/deadline_sweep.hpp>
 
 namespace gputco::python {
 
 namespace {
 
 DeadlinePolicy parse_policy(std::string_view text, std::string_view field = "policy") {
-    for (const DeadlinePolicy p :
-         {DeadlinePolicy::greedy, DeadlinePolicy::uniform_progress, DeadlinePolicy::on_demand_only}) {
-        if (text == to_string(p)) return p;
+    return parse_deadline_policy(text, field);
+}
+
+std::vector<DeadlinePolicy> parse_policies(const std::vector<std::string>& names) {
+    std::vector<DeadlinePolicy> chosen;
+    for (std::size_t i = 0; i < names.size(); ++i) chosen.push_back(parse_policy(names[i], fmt::format("policies[{}]", i)));
+    return chosen;
+}
+
+py::list policy_names(const std::vector<DeadlinePolicy>& policies) {
+    py::list names;
+    for (const DeadlinePolicy p : policies) names.append(std::string(to_string(p)));
+    return names;
+}
+
+py::array_t<double> double_array(const std::vector<double>& values) {
+    return py::array_t<double>(py::ssize_t(values.size()), values.data());
+}
+
+/// Ctrl-C while a run holds no GIL: polled by the run (about every 50 ms) with the GIL taken back.
+bool python_signal_pending() {
+    py::gil_scoped_acquire gil;
+    return PyErr_CheckSignals() != 0;
+}
+
+/// Runs `work` without the GIL; a Cancelled run becomes the pending KeyboardInterrupt.
+template <class Work>
+auto cancellable(Work&& work) {
+    std::optional<decltype(work())> result;
+    bool cancelled = false;
+    {
+        py::gil_scoped_release release;
+        try {
+            result.emplace(work());
+        } catch (const Cancelled&) {
+            cancelled = true;
+        }
     }
-    fail(field, text, "must be one of greedy, uniform_progress, on_demand_only");
+    if (cancelled) {
+        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+        throw py::error_already_set();
+    }
+    return std::move(*result);
 }
 
 py::array_t<bool> bool_array(const std::vector<bool>& values) {
@@ -91,9 +134,21 @@ void register_deadline(py::module_& m) {
         });
 
     py::class_<SpotAvailability>(m, "SpotAvailability", "Whether spot capacity is available in each tick.")
-        .def(py::init([](const std::vector<bool>& available) { return SpotAvailability{available}; }),
-             py::arg("available"))
+        .def(py::init([](const std::vector<bool>& available, double tick_hours) {
+                 require_non_negative("tick_hours", tick_hours);
+                 return SpotAvailability{available, tick_hours};
+             }),
+             py::arg("available"), py::arg("tick_hours") = 0.0,
+             "tick_hours = 0: not stated, the trace takes the job's tick.")
         .def_property_readonly("available", [](const SpotAvailability& a) { return bool_array(a.available); })
+        .def_readonly("tick_hours", &SpotAvailability::tick_hours)
+        .def_readonly_static("max_ticks", &SpotAvailability::max_ticks)
+        .def_static("_from_json_text", &SpotAvailability::from_json, py::arg("text"))
+        .def("window", &SpotAvailability::window, py::arg("start"), py::arg("length"),
+             "Ticks [start, start + length), same tick length.")
+        .def("resampled", &SpotAvailability::resampled, py::arg("tick_hours"),
+             "In ticks of tick_hours (a whole multiple or divisor of this trace's stated tick): finer repeats "
+             "ticks; coarser is available only if every fine tick is.")
         .def_property_readonly("ticks", &SpotAvailability::ticks)
         .def("available_ticks", &SpotAvailability::available_ticks)
         .def("__len__", &SpotAvailability::ticks)
@@ -105,8 +160,13 @@ void register_deadline(py::module_& m) {
                     "A trace generated from `process`; the same seed gives the same trace.")
         .def_static("always_available", &SpotAvailability::always_available, py::arg("ticks"))
         .def("__repr__", [](const SpotAvailability& a) {
-            return fmt::format("SpotAvailability(ticks={}, available_ticks={})", a.ticks(), a.available_ticks());
+            return fmt::format("SpotAvailability(ticks={}, available_ticks={}, tick_hours={})", a.ticks(),
+                               a.available_ticks(), a.tick_hours);
         });
+
+    m.def("common_tick_hours", &common_tick_hours, py::arg("a_hours"), py::arg("b_hours"),
+          "Longest tick dividing both into whole numbers, e.g. (1, 0.2) -> 0.2: the job tick for a trace of "
+          "tick a and a changeover of b hours.");
 
     py::class_<DeadlineResult>(m, "DeadlineResult", "Cost, hours and the tick log of one policy on one trace.")
         .def_readonly("cost", &DeadlineResult::cost)
@@ -141,7 +201,10 @@ void register_deadline(py::module_& m) {
         },
         py::arg("job"), py::arg("availability"), py::arg("policy"), py::arg("spot_price_per_hour"),
         py::arg("on_demand_price_per_hour"),
-        "Runs policy 'greedy', 'uniform_progress' or 'on_demand_only' tick by tick over the trace.");
+        "Runs a policy tick by tick over the trace: 'greedy' and 'uniform_progress' (as the Can't Be Late "
+        "authors run them), 'on_demand_only', or the variants 'greedy_simple' and 'uniform_progress_prose'.");
+
+    m.def("deadline_policies", [] { return policy_names(all_deadline_policies()); }, "Every policy name.");
 
     m.def("omniscient_cost", &omniscient_cost, py::arg("job"), py::arg("availability"),
           py::arg("spot_price_per_hour"), py::arg("on_demand_price_per_hour"),
@@ -162,6 +225,8 @@ void register_deadline(py::module_& m) {
     py::class_<DeadlineComparison>(m, "DeadlineComparison", "Policies compared on the same generated traces.")
         .def_readonly("policies", &DeadlineComparison::policies)
         .def_readonly("omniscient_cost", &DeadlineComparison::omniscient_cost)
+        .def_property_readonly("omniscient_samples",
+                               [](const DeadlineComparison& c) { return double_array(c.omniscient_samples); })
         .def_readonly("paths", &DeadlineComparison::paths)
         .def_readonly("seed", &DeadlineComparison::seed)
         .def(
@@ -184,24 +249,128 @@ void register_deadline(py::module_& m) {
         [](const DeadlineJob& job, const MarkovAvailability& process, double spot_price_per_hour,
            double on_demand_price_per_hour, std::size_t paths, std::uint64_t seed, double confidence, bool omniscient,
            const std::vector<std::string>& policies) {
-            std::vector<DeadlinePolicy> chosen;
-            for (std::size_t i = 0; i < policies.size(); ++i)
-                chosen.push_back(parse_policy(policies[i], fmt::format("policies[{}]", i)));
+            const std::vector<DeadlinePolicy> chosen = parse_policies(policies);
             DeadlineSimulationOptions options;
             options.paths = paths;
             options.seed = seed;
             options.confidence = confidence;
             options.omniscient = omniscient;
-            py::gil_scoped_release release;
-            return compare_deadline_policies(job, process, spot_price_per_hour, on_demand_price_per_hour, options,
-                                             chosen);
+            options.should_stop = &python_signal_pending;
+            return cancellable([&] {
+                return compare_deadline_policies(job, process, spot_price_per_hour, on_demand_price_per_hour, options,
+                                                 chosen);
+            });
         },
         py::arg("job"), py::arg("process"), py::arg("spot_price_per_hour"), py::arg("on_demand_price_per_hour"),
         py::kw_only(), py::arg("paths") = std::size_t{1000}, py::arg("seed") = std::uint64_t{0},
         py::arg("confidence") = 0.95, py::arg("omniscient") = false,
         py::arg("policies") = std::vector<std::string>{"greedy", "uniform_progress", "on_demand_only"},
         "Monte Carlo over generated traces (single-threaded; path i depends only on seed and i): cost Summary "
-        "and deadline-miss probability per policy, and the omniscient optimum's if omniscient=True.");
+        "and deadline-miss probability per policy, and the omniscient optimum's if omniscient=True. Ctrl-C stops it.");
+
+    m.def(
+        "deadline_tranche",
+        [](const std::vector<double>& cost_samples, const DeadlineJob& job, double spot_price_per_hour) {
+            return deadline_tranche(cost_samples, job, spot_price_per_hour);
+        },
+        py::arg("cost_samples"), py::arg("job"), py::arg("spot_price_per_hour"),
+        "A SpotTranche from a deadline job's per-trace costs (e.g. outcome.cost_samples): priced at the spot "
+        "price with overhead = cost / (compute_hours x spot price) per sample; availability 1.");
+
+    // ------------------------------------------------------------------ window sweeps
+    py::class_<WindowPolicyOutcome>(m, "WindowPolicyOutcome", "One policy over every window of a trace.")
+        .def_property_readonly("policy", [](const WindowPolicyOutcome& o) { return std::string(to_string(o.policy)); })
+        .def_property_readonly("cost_samples", [](const WindowPolicyOutcome& o) { return double_array(o.cost_samples); })
+        .def_readonly("cost", &WindowPolicyOutcome::cost)
+        .def_readonly("deadline_misses", &WindowPolicyOutcome::deadline_misses)
+        .def_readonly("gap_closed", &WindowPolicyOutcome::gap_closed)
+        .def("__repr__", [](const WindowPolicyOutcome& o) {
+            return fmt::format("WindowPolicyOutcome(policy=\"{}\", cost.mean={:.6g}, cost.p95={:.6g}, "
+                               "deadline_misses={}, gap_closed={:.4g})",
+                               to_string(o.policy), o.cost.mean, o.cost.p95, o.deadline_misses, o.gap_closed);
+        });
+
+    py::class_<WindowSweep>(m, "WindowSweep", "Every policy over every window of a trace.")
+        .def_property_readonly("window_starts", [](const WindowSweep& w) {
+            return py::array_t<std::size_t>(py::ssize_t(w.window_starts.size()), w.window_starts.data());
+        })
+        .def_readonly("window_trace_ticks", &WindowSweep::window_trace_ticks)
+        .def_readonly("trace_tick_hours", &WindowSweep::trace_tick_hours)
+        .def_readonly("job_tick_hours", &WindowSweep::job_tick_hours)
+        .def_readonly("policies", &WindowSweep::policies)
+        .def_property_readonly("omniscient_samples", [](const WindowSweep& w) { return double_array(w.omniscient_samples); })
+        .def_readonly("omniscient_cost", &WindowSweep::omniscient_cost)
+        .def_readonly("greedy_mean", &WindowSweep::greedy_mean)
+        .def("__repr__", [](const WindowSweep& w) {
+            std::string text = fmt::format("WindowSweep(windows={}", w.window_starts.size());
+            for (const auto& o : w.policies) text += fmt::format(", {}.cost.mean={:.6g}", to_string(o.policy), o.cost.mean);
+            return text + ")";
+        });
+
+    m.def(
+        "sweep_windows",
+        [](const DeadlineJob& job, const SpotAvailability& trace, double spot_price_per_hour,
+           double on_demand_price_per_hour, std::size_t stride_ticks, const std::vector<std::string>& policies,
+           bool omniscient, double confidence) {
+            WindowSweepOptions options;
+            options.stride_ticks = stride_ticks;
+            options.policies = parse_policies(policies);
+            options.omniscient = omniscient;
+            options.confidence = confidence;
+            options.should_stop = &python_signal_pending;
+            return cancellable(
+                [&] { return sweep_windows(job, trace, spot_price_per_hour, on_demand_price_per_hour, options); });
+        },
+        py::arg("job"), py::arg("trace"), py::arg("spot_price_per_hour"), py::arg("on_demand_price_per_hour"),
+        py::kw_only(), py::arg("stride_ticks") = std::size_t{1},
+        py::arg("policies") = std::vector<std::string>{"greedy", "uniform_progress", "on_demand_only"},
+        py::arg("omniscient") = true, py::arg("confidence") = 0.95,
+        "Every policy over every window of ceil(deadline / trace tick) trace ticks (starts 0, stride, ...), each "
+        "resampled to the job's tick. .summary() and .to_frame() give DataFrames. Ctrl-C stops it.");
+
+    // ------------------------------------------------------------------ several regions
+    py::class_<SpotRegion>(m, "SpotRegion", "A region or zone: its spot availability trace and spot price.")
+        .def(py::init([](std::string name, SpotAvailability availability, double spot_price_per_hour) {
+                 return SpotRegion{std::move(name), std::move(availability), spot_price_per_hour};
+             }),
+             py::arg("name"), py::arg("availability"), py::arg("spot_price_per_hour"))
+        .def_readonly("name", &SpotRegion::name)
+        .def_readonly("availability", &SpotRegion::availability)
+        .def_readonly("spot_price_per_hour", &SpotRegion::spot_price_per_hour)
+        .def("__repr__", [](const SpotRegion& r) {
+            return fmt::format("SpotRegion(name=\"{}\", ticks={}, spot_price_per_hour={})", r.name,
+                               r.availability.ticks(), r.spot_price_per_hour);
+        });
+
+    py::class_<MultiRegionResult>(m, "MultiRegionResult", "One run across regions: the run and each tick's region.")
+        .def_readonly("run", &MultiRegionResult::run)
+        .def_property_readonly("region", [](const MultiRegionResult& r) {
+            return py::array_t<std::int32_t>(py::ssize_t(r.region.size()), r.region.data());
+        })
+        .def_readonly("moves", &MultiRegionResult::moves)
+        .def("__repr__", [](const MultiRegionResult& r) {
+            return fmt::format("MultiRegionResult(cost={:.6g}, moves={}, finish_hours={}, met_deadline={})", r.run.cost,
+                               r.moves, r.run.finish_hours, r.run.met_deadline ? "True" : "False");
+        });
+
+    m.def(
+        "simulate_multi_region",
+        [](const DeadlineJob& job, const std::vector<SpotRegion>& regions, std::string_view policy,
+           double on_demand_price_per_hour) {
+            return simulate_multi_region(job, regions, parse_region_policy(policy), on_demand_price_per_hour);
+        },
+        py::arg("job"), py::arg("regions"), py::arg("policy"), py::arg("on_demand_price_per_hour"),
+        "Runs 'skypilot_failover', 'skypilot_eager_next_region' or 'uniform_progress' over the regions' traces.");
+
+    m.def(
+        "omniscient_multi_region_cost",
+        [](const DeadlineJob& job, const std::vector<SpotRegion>& regions, double on_demand_price_per_hour) {
+            py::gil_scoped_release release;
+            return omniscient_multi_region_cost(job, regions, on_demand_price_per_hour);
+        },
+        py::arg("job"), py::arg("regions"), py::arg("on_demand_price_per_hour"),
+        "Exact least cost knowing every region's trace (dynamic programming; at most 16 regions, 2e7 states per "
+        "tick and 1e11 updates).");
 }
 
 }  // namespace gputco::python

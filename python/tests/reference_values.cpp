@@ -66,6 +66,7 @@ int main() {
     evaluation.discounts.free_gpu_hours = 100;
     evaluation.discounts.voucher_price_factor = 0.9;
     evaluation.annual_discount_rate = 0.05;
+    evaluation.units = Units::gpus;  // the GPU-level view, as the stored figures were made
     const CostReport report = evaluate(mix, demand, azure, evaluation);
     put("demand_total_gpu_hours", demand.total_gpu_hours());
     put("mix_total", report.total);

@@ -48,7 +48,7 @@ def python_values() -> dict:
     azure = gputco.catalog().offering("azure", "Standard_ND96asr_v4")
     demand = gputco.DemandProfile.constant(4, gputco.Horizon.years(3)).with_weekly_pattern([1, 1, 1, 1, 1, .5, .5])
     mix = gputco.Mix([(0.7, gputco.Reserved(term_years=3, payment="all_upfront")), (0.3, gputco.OnDemand())])
-    r = gputco.evaluate(mix, demand, azure, annual_discount_rate=0.05,
+    r = gputco.evaluate(mix, demand, azure, annual_discount_rate=0.05, units="gpus",
                         discounts=gputco.Discounts(free_gpu_hours=100, voucher_price_factor=0.9))
     v["demand_total_gpu_hours"] = demand.total_gpu_hours()
     v["mix_total"] = r.total

@@ -18,14 +18,14 @@ def p4d(catalog):
 
 
 def test_reference_discounts(p4d):
-    # reference/models.md: real p4d, 3-yr 61.9% off; 70/30 costs 18.581/h vs 32.773/h (-43.3%).
+    # reference/models.md: real p4d, 3-yr 61.9% off; 70/30 costs 18.581/h vs 32.773/h (-43.3%), per GPU.
     demand = gputco.DemandProfile.constant(10, H3)
-    reserved = gputco.evaluate(RESERVED_3Y, demand, p4d)
+    reserved = gputco.evaluate(RESERVED_3Y, demand, p4d, units="gpus")
     assert reserved.savings_fraction == pytest.approx(0.619, abs=0.0005)
-    mix = gputco.evaluate(gputco.Mix([(0.7, RESERVED_3Y), (0.3, gputco.OnDemand())]), demand, p4d)
+    mix = gputco.evaluate(gputco.Mix([(0.7, RESERVED_3Y), (0.3, gputco.OnDemand())]), demand, p4d, units="gpus")
     assert mix.savings_fraction == pytest.approx(0.433, abs=0.0005)
     assert mix.total / (10 * 26280) * 8 == pytest.approx(18.581, abs=0.001)
-    on_demand = gputco.evaluate(gputco.OnDemand(), demand, p4d)
+    on_demand = gputco.evaluate(gputco.OnDemand(), demand, p4d, units="gpus")
     assert on_demand.total == pytest.approx(mix.baseline_total) and on_demand.savings == 0
     assert mix.strategy == "70% reserved 3y all_upfront + 30% on-demand" == gputco.describe(
         gputco.Mix([(0.7, RESERVED_3Y), (0.3, gputco.OnDemand())]))
@@ -69,3 +69,31 @@ def test_spot_tranche_from_simulation(p4d):
     assert report.summary()["spread"]["mean"] == report.spread.mean
     with pytest.raises(ValueError, match="overhead"):
         gputco.evaluate(gputco.Mix([(1.0, gputco.SpotTranche(overhead=0.5))]), demand, p4d)
+
+
+def test_whole_instances_by_default_and_the_gpu_view_on_request(p4d):
+    demand = gputco.DemandProfile.constant(4, gputco.Horizon.months(1))
+    whole = gputco.evaluate(gputco.OnDemand(), demand, p4d)
+    single = gputco.evaluate(gputco.OnDemand(), demand, p4d, units="gpus")
+    assert (whole.units, whole.gpus_per_unit) == ("instances", 8)
+    assert (single.units, single.gpus_per_unit) == ("gpus", 1)
+    # 4 GPUs on an 8-GPU p4d.24xlarge pay the whole instance: 730 h × 32.7726 = 23,923.998.
+    assert whole.total == pytest.approx(730 * 32.7726)
+    assert single.total == pytest.approx(730 * 32.7726 / 2)
+    frame = whole.to_frame()
+    assert frame["on_demand_paid_gpu_hours"].iloc[0] == pytest.approx(8 * 730)
+    assert frame["on_demand_gpu_hours"].iloc[0] == pytest.approx(4 * 730)
+    assert whole.summary()["units"] == "instances"
+    assert "Bought in: whole instances of 8 GPUs" in str(whole)
+    with pytest.raises(ValueError, match='^units = "gpu": must be "instances" or "gpus"$'):
+        gputco.evaluate(gputco.OnDemand(), demand, p4d, units="gpu")
+
+
+def test_spot_hours_without_capacity_fall_to_on_demand(p4d):
+    # 1 GPU of demand on a fleet of 2 spot GPUs available half the hours: all 730 GPU-hours are costed.
+    demand = gputco.DemandProfile.constant(1, gputco.Horizon.months(1))
+    mix = gputco.Mix([(1.0, gputco.SpotTranche(availability=0.5))], fleet_gpus=2)
+    report = gputco.evaluate(mix, demand, p4d, units="gpus")
+    month = report.months[0]
+    assert month.spot_gpu_hours == pytest.approx(365) and month.on_demand_gpu_hours == pytest.approx(365)
+    assert report.used_gpu_hours == pytest.approx(730)

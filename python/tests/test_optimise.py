@@ -44,3 +44,31 @@ def test_mix_rounding_decides_the_reserved_count():
     assert gputco.Mix(tranches, rounding="up").rounding == "up"
     with pytest.raises(ValueError, match=r'^mix\.rounding = "sideways": must be "nearest", "down", "up" or "none"$'):
         gputco.Mix(tranches, rounding="sideways")
+
+
+def test_advice_compares_with_the_on_demand_price_paid():
+    # c_r = 0.6 × 3.00 = 1.80 per GPU-hour; with a 50% plan discount on-demand costs 1.50: reserve nothing.
+    demand = gputco.DemandProfile.hourly(np.arange(8760, dtype=float) % 11)
+    offering = _offering(3.0)
+    reserved = gputco.Reserved(term_years=1, discount=0.4)
+    advice = gputco.optimal_reservation(demand, offering, reserved, discounts=gputco.Discounts(plan_discount=0.5))
+    assert advice.on_demand_rate == pytest.approx(1.5)
+    assert advice.reserved_gpus == 0
+    assert advice.report.total == pytest.approx(advice.report.baseline_total)
+
+
+def test_advice_in_whole_instances():
+    eight = gputco.Offering(provider="testcloud", instance_type="gpu8", gpu="A100-40GB", gpus_per_instance=8,
+                            on_demand_hourly=24.0, region="test-1",
+                            source=gputco.Source(name="hand-made test offering", as_of="2026-01"))
+    demand = gputco.DemandProfile.constant(20, gputco.Horizon.years(1))
+    reserved = gputco.Reserved(term_years=1, discount=0.4)
+    whole = gputco.optimal_reservation(demand, eight, reserved)
+    assert whole.gpus_per_unit == 8 and whole.reserved_gpus % 8 == 0
+    # 20 GPUs all year: 2 instances reserved (16 GPUs) + 4 GPUs on a whole on-demand instance costs
+    # 16 × 0.6 × 3 + 8 × 3 = 52.8 per hour; 3 instances 24 × 1.8 = 43.2 per hour: reserve 3.
+    assert whole.reserved_gpus == 24
+    single = gputco.optimal_reservation(demand, eight, reserved, units="gpus")
+    assert single.gpus_per_unit == 1 and single.reserved_gpus == 20
+    with pytest.raises(ValueError, match='^units = "pieces": must be "instances" or "gpus"$'):
+        gputco.optimal_reservation(demand, eight, reserved, units="pieces")

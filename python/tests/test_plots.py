@@ -49,10 +49,15 @@ def test_savings_vs_utilisation(p4d, tmp_path):
     ax = plots.plot_savings_vs_utilisation(
         {"3y": gputco.Reserved(term_years=3, payment="all_upfront"),
          "70/30": gputco.Mix([(0.7, gputco.Reserved(term_years=3, payment="all_upfront")), (0.3, gputco.OnDemand())])},
-        p4d, utilisations=[0.2, 0.5, 1.0], horizon=gputco.Horizon.years(3))
+        p4d, utilisations=[0.2, 0.5, 1.0], horizon=gputco.Horizon.years(3), units="gpus")
     full = ax.get_lines()[0].get_ydata()[-1]
     assert full == pytest.approx(61.9, abs=0.1)  # fully used 3-year reservation
     _png(ax, tmp_path / "savings.png")
+    # In whole 8-GPU instances 10 GPUs reserve round(10 / 8) = 1 instance and put the other 2 GPUs on a
+    # whole on-demand instance; the baseline pays 2 instances: savings 8 × 61.9% / 16 = 30.9%.
+    whole = plots.plot_savings_vs_utilisation(gputco.Reserved(term_years=3, payment="all_upfront"), p4d,
+                                              utilisations=[1.0], horizon=gputco.Horizon.years(3))
+    assert whole.get_lines()[0].get_ydata()[-1] == pytest.approx(61.9 / 2, abs=0.1)
 
 
 def test_import_does_not_load_matplotlib():
@@ -62,3 +67,20 @@ def test_import_does_not_load_matplotlib():
     code = "import sys, gputco, gputco.plots; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "False"
+
+
+def test_deadline_decisions(tmp_path):
+    job = gputco.DeadlineJob(compute_hours=3, deadline_hours=9, changeover_hours=1)
+    trace = gputco.SpotAvailability([1, 0, 1, 1, 0, 1, 0, 1, 1])
+    r = gputco.simulate_deadline(job, trace, "uniform_progress", 0.9731, 3.06)
+    ax = plots.plot_deadline_decisions(r, job)
+    assert ax.get_title() == "cost 13.21, finished at 5 h"
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert {"spot", "on-demand", "spot available", "compute done (h)", "expected progress ep(t)", "deadline"} <= set(labels)
+    _png(ax, tmp_path / "deadline.png")
+    regions = [gputco.SpotRegion("a", trace, 0.9731),
+               gputco.SpotRegion("b", gputco.SpotAvailability([0, 1, 1, 1, 1, 1, 1, 1, 1]), 1.2)]
+    m = gputco.simulate_multi_region(job, regions, "skypilot_eager_next_region", 3.06)
+    ax = plots.plot_deadline_decisions(m, job, region_names=["a", "b"])
+    assert {t.get_text() for t in ax.texts} <= {"a", "b"} and ax.texts
+    _png(ax, tmp_path / "regions.png")

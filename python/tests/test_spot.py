@@ -28,11 +28,16 @@ def test_frame_columns_dtypes_and_zero_copy(result):
     assert isinstance(frame, pd.DataFrame)
     assert list(frame.columns) == SAMPLE_COLUMNS
     assert len(frame) == len(result) == result.paths == 20_000
-    assert all(frame[c].dtype == np.float64 for c in SAMPLE_COLUMNS)
+    # Counts are integers; the rest are float64 views of the result's samples.
+    assert frame["interruptions"].dtype == np.int64
+    np.testing.assert_array_equal(frame["interruptions"].to_numpy(), result.samples.interruptions)
+    assert frame["interruptions"].sum() > 0
     for column in SAMPLE_COLUMNS:
         view = getattr(result.samples, column)
         assert not view.flags.writeable
-        assert np.shares_memory(frame[column].to_numpy(), view), column
+        if column != "interruptions":
+            assert frame[column].dtype == np.float64, column
+            assert np.shares_memory(frame[column].to_numpy(), view), column
     np.testing.assert_allclose(frame["cost"], frame["billed_hours"] * 1.2, rtol=1e-12)
 
 

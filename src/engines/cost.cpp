@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
+#include <utility>
+#include <vector>
 
 #include "gputco/results/statistics.hpp"
 
@@ -69,7 +72,34 @@ struct PricedPlan {
     std::vector<PricedSpot> spots;
     double on_demand_per_gpu_hour = 0;
     double fleet_gpus = 0;
+    int gpus_per_unit = 1;  ///< the instance size in whole instances, 1 in the GPU-level view
 };
+
+/// GPU-hours paid for when each hour's demand d (mean GPUs in use over the hour) runs on instances of
+/// g GPUs: floor(d) GPUs run all hour in ceil(floor(d) / g) whole instances, and the part-hour GPU
+/// rides in a part-filled one or, when all are full, starts one more for its part of the hour.
+/// Continuous and non-decreasing in d, >= d, and exactly d when g = 1. Summed over the hours given.
+double paid_gpu_hours(const Eigen::ArrayXd& demand, int gpus_per_unit) {
+    if (gpus_per_unit == 1) return demand.sum();
+    // Floor by truncation (d >= 0) and whole-number division in doubles (exact for whole numbers below
+    // 2^52): floor and ceil are library calls on baseline x86-64, integer division is slow, and this
+    // runs for every hour of every month.
+    const double g = gpus_per_unit;
+    constexpr double exact_integers = 4503599627370496.0;  // 2^52
+    double paid = 0;
+    for (const double d : demand) {
+        if (d >= exact_integers) {  // beyond any real fleet; kept exact rather than fast
+            paid += g * std::ceil(std::floor(d) / g);
+            continue;
+        }
+        const double full = double(static_cast<std::int64_t>(d));
+        const double below = double(static_cast<std::int64_t>(full / g));  // floor(full / g)
+        const double instances = full > below * g ? below + 1 : below;
+        // A part-filled instance holds the part-hour GPU; with none, it starts one for its part of the hour.
+        paid += g * instances + (full == g * instances ? g * (d - full) : 0.0);
+    }
+    return paid;
+}
 
 double round_gpus(double gpus, Rounding rounding) {
     switch (rounding) {
@@ -144,7 +174,7 @@ PricedSpot price_spot(const SpotTranche& spot, const Offering& offering, double 
 }
 
 PricedPlan price_plan(const Mix& mix, const DemandProfile& demand, const Offering& offering,
-                      const Discounts& discounts) {
+                      const Discounts& discounts, Units units) {
     require(!mix.tranches.empty(), "mix.tranches.size", mix.tranches.size(), "must be >= 1");
     double fraction_sum = 0;
     for (std::size_t i = 0; i < mix.tranches.size(); ++i) {
@@ -155,8 +185,14 @@ PricedPlan price_plan(const Mix& mix, const DemandProfile& demand, const Offerin
     PricedPlan plan;
     plan.fleet_gpus = mix.fleet_gpus ? require_non_negative("mix.fleet_gpus", *mix.fleet_gpus) : demand.peak_gpus();
     plan.on_demand_per_gpu_hour = offering.on_demand_per_gpu_hour() * discounts.region_price_factor;
+    plan.gpus_per_unit = units == Units::instances ? offering.gpus_per_instance : 1;
+    // Cloud tranches are bought in whole units (instances or GPUs); owned hardware by the GPU.
+    const double unit = plan.gpus_per_unit;
+    const Rounding unit_rounding = unit > 1 && mix.rounding == Rounding::none ? Rounding::up : mix.rounding;
     for (const Tranche& tranche : mix.tranches) {
-        const double gpus = round_gpus(tranche.fraction * plan.fleet_gpus, mix.rounding);
+        const double share = tranche.fraction * plan.fleet_gpus;
+        const double gpus = std::holds_alternative<Owned>(tranche.kind) ? round_gpus(share, mix.rounding)
+                                                                         : unit * round_gpus(share / unit, unit_rounding);
         if (const auto* reserved = std::get_if<Reserved>(&tranche.kind)) {
             PricedReservation priced = price_reservation(*reserved, offering, discounts.region_price_factor,
                                                          plan.on_demand_per_gpu_hour);
@@ -174,7 +210,8 @@ PricedPlan price_plan(const Mix& mix, const DemandProfile& demand, const Offerin
     return plan;
 }
 
-/// Monthly flows of a priced plan; `spot_useful_costs[i]` collects spot tranche i's useful GPU-hours × price.
+/// Monthly flows of a priced plan; `spot_useful_costs[i]` collects spot tranche i's paid GPU-hours ×
+/// price, its cost per unit of overhead.
 std::vector<MonthlyCashFlow> cash_flows(const PricedPlan& plan, const DemandProfile& demand,
                                         const Discounts& discounts, std::vector<double>& spot_useful_costs) {
     const int horizon_months = demand.horizon().month_count();
@@ -222,19 +259,41 @@ std::vector<MonthlyCashFlow> cash_flows(const PricedPlan& plan, const DemandProf
             f.reserved_used_gpu_hours += used;
             remaining = (remaining - r.gpus).max(0.0);
         }
+        // Spot capacity is there in a share `availability` of the hours, where it serves what it can of
+        // the demand left; in the other hours that demand stays for the next tranche. Each spot tranche
+        // splits the hours into weighted cases (independently of the others), so whole instances are
+        // paid for the demand each case really leaves, not for its average over the cases.
+        std::vector<std::pair<double, Eigen::ArrayXd>> cases{{1.0, remaining}};
         for (std::size_t i = 0; i < plan.spots.size(); ++i) {
             const PricedSpot& s = plan.spots[i];
-            const double served = remaining.min(s.gpus).sum() * s.availability;
-            f.spot_gpu_hours += served;
-            f.spot += served * s.price_per_gpu_hour * s.overhead;
-            spot_useful_costs[i] += served * s.price_per_gpu_hour;
-            remaining = (remaining - s.gpus * s.availability).max(0.0);
+            const std::size_t before = cases.size();
+            for (std::size_t c = 0; c < before; ++c) {
+                const double weight = cases[c].first * s.availability;
+                if (weight == 0) continue;
+                const Eigen::ArrayXd on_spot = cases[c].second.min(s.gpus);
+                const double served = weight * on_spot.sum();
+                const double paid = weight * paid_gpu_hours(on_spot, plan.gpus_per_unit);
+                f.spot_gpu_hours += served;
+                f.spot_paid_gpu_hours += paid;
+                f.spot += paid * s.price_per_gpu_hour * s.overhead;
+                spot_useful_costs[i] += paid * s.price_per_gpu_hour;
+                Eigen::ArrayXd left = cases[c].second - on_spot;
+                if (s.availability < 1.0) {
+                    cases[c].first -= weight;  // the hours without spot keep their demand
+                    cases.emplace_back(weight, std::move(left));
+                } else {
+                    cases[c].second = std::move(left);
+                }
+            }
         }
-        f.on_demand_gpu_hours = remaining.sum();
-        f.on_demand = f.on_demand_gpu_hours * plan.on_demand_per_gpu_hour;
+        for (const auto& [weight, left] : cases) {
+            f.on_demand_gpu_hours += weight * left.sum();
+            f.on_demand_paid_gpu_hours += weight * paid_gpu_hours(left, plan.gpus_per_unit);
+        }
+        f.on_demand = f.on_demand_paid_gpu_hours * plan.on_demand_per_gpu_hour;
 
         // Credits, in the order documented on Discounts.
-        const double free_hours = std::min(free_hours_left, f.on_demand_gpu_hours);
+        const double free_hours = std::min(free_hours_left, f.on_demand_paid_gpu_hours);
         free_hours_left -= free_hours;
         double credits = -free_hours * plan.on_demand_per_gpu_hour;
         credits -= discounts.plan_discount * (f.on_demand + credits);
@@ -294,6 +353,16 @@ std::vector<std::string> describe_assumptions(const PricedPlan& plan, const Dema
                                 "fleet {:g} GPUs",
                                 demand.horizon().month_count(), demand.mean_gpus(), demand.peak_gpus(),
                                 demand.total_gpu_hours(), plan.fleet_gpus));
+    if (plan.gpus_per_unit > 1) {
+        lines.push_back(fmt::format("bought in whole instances of {} GPUs: reserved and spot shares rounded to "
+                                    "instances, on-demand and spot paid per instance each hour, part-filled ones in "
+                                    "full",
+                                    plan.gpus_per_unit));
+    } else if (offering.gpus_per_instance > 1) {
+        lines.push_back(fmt::format("counted in single GPUs (the GPU-level view), although {} sells instances of {} "
+                                    "GPUs",
+                                    offering.provider, offering.gpus_per_instance));
+    }
     for (const auto& r : plan.reservations) {
         lines.push_back(fmt::format(
             "reserved {:g} GPUs, {}-month terms, upfront {:.2f} {}/GPU per term + {:.4f} {}/GPU-h every hour of "
@@ -337,13 +406,15 @@ CostReport evaluate_plan(const Strategy& strategy, const DemandProfile& demand, 
     options.discounts.validate();
     require(std::isfinite(options.annual_discount_rate) && options.annual_discount_rate > -1.0,
             "annual_discount_rate", options.annual_discount_rate, "must be finite and > -1");
-    const PricedPlan plan = price_plan(as_mix(strategy), demand, offering, options.discounts);
+    const PricedPlan plan = price_plan(as_mix(strategy), demand, offering, options.discounts, options.units);
 
     CostReport report;
     report.strategy = describe(strategy);
     report.offering = offering.key();
     report.currency = offering.currency;
     report.horizon_months = demand.horizon().month_count();
+    report.units = std::string(to_string(options.units));
+    report.gpus_per_unit = plan.gpus_per_unit;
     report.annual_discount_rate = options.annual_discount_rate;
     std::vector<double> spot_useful_costs;
     report.months = cash_flows(plan, demand, options.discounts, spot_useful_costs);
@@ -362,14 +433,19 @@ CostReport evaluate_plan(const Strategy& strategy, const DemandProfile& demand, 
     report.effective_cost_per_used_gpu_hour =
         report.used_gpu_hours > 0 ? report.total / report.used_gpu_hours : std::nan("");
     report.reserved_utilisation = reserved_paid > 0 ? reserved_used / reserved_paid : 0.0;
-    if (!plan.owned.empty() && plan.on_demand_per_gpu_hour > 0) {
+    // Break-even against the on-demand price the user pays for one more hour: after the plan discount.
+    // Vouchers scale reserved and on-demand spend alike but not owned hardware; free hours are a fixed
+    // pool that does not change the price of the next hour.
+    const double on_demand_paid = plan.on_demand_per_gpu_hour * (1.0 - options.discounts.plan_discount);
+    if (!plan.owned.empty() && on_demand_paid > 0) {
         // Owning one GPU at utilisation u costs fixed + idle + u (busy − idle) per hour; renting, u p.
         const PricedOwned& o = plan.owned.front();
-        const double margin = plan.on_demand_per_gpu_hour - (o.busy_power_per_hour() - o.idle_power_per_hour());
+        const double margin = on_demand_paid * options.discounts.voucher_price_factor -
+                              (o.busy_power_per_hour() - o.idle_power_per_hour());
         report.break_even_utilisation = margin > 0 ? (o.fixed_per_gpu_hour() + o.idle_power_per_hour()) / margin
                                                    : std::numeric_limits<double>::infinity();
-    } else if (!plan.reservations.empty() && plan.on_demand_per_gpu_hour > 0) {
-        report.break_even_utilisation = plan.reservations.front().effective_per_gpu_hour() / plan.on_demand_per_gpu_hour;
+    } else if (!plan.reservations.empty() && on_demand_paid > 0) {
+        report.break_even_utilisation = plan.reservations.front().effective_per_gpu_hour() / on_demand_paid;
     }
     for (std::size_t i = 0; i < plan.spots.size(); ++i) {
         const PricedSpot& s = plan.spots[i];

@@ -12,12 +12,13 @@
 
 #include "gputco/core/error.hpp"
 #include "gputco/core/random.hpp"
+#include "deadline_rules.hpp"
 
 namespace gputco {
 
 namespace {
 
-constexpr double max_ticks = 1e9;  // keeps tick counts exact and the simulation's memory sane
+constexpr double max_job_ticks = 1e9;  // keeps tick counts exact and the simulation's memory sane
 
 // hours / tick_hours as a whole number; the caller has checked both are finite and hours >= 0.
 std::size_t ticks_of(double hours, double tick_hours) {
@@ -26,7 +27,7 @@ std::size_t ticks_of(double hours, double tick_hours) {
 
 void require_whole_ticks(std::string_view field, double hours, double tick_hours) {
     const double ratio = hours / tick_hours;
-    require(ratio <= max_ticks, field, hours, fmt::format("must be at most 1e9 ticks (tick_hours = {})", tick_hours));
+    require(ratio <= max_job_ticks, field, hours, fmt::format("must be at most 1e9 ticks (tick_hours = {})", tick_hours));
     // Relative tolerance: 0.3 h in 0.1 h ticks is 2.9999999999999996 ticks in binary.
     require(std::abs(ratio - std::round(ratio)) <= 1e-9 * std::max(1.0, ratio), field, hours,
             fmt::format("must be a whole number of ticks (tick_hours = {})", tick_hours));
@@ -37,9 +38,13 @@ void require_prices(double spot_price_per_hour, double on_demand_price_per_hour)
     require_positive("on_demand_price_per_hour", on_demand_price_per_hour);
 }
 
-void require_covers_deadline(const SpotAvailability& availability, std::size_t deadline_ticks) {
-    require(availability.ticks() >= deadline_ticks, "availability.ticks", availability.ticks(),
-            fmt::format("must cover the deadline, >= {} ticks", deadline_ticks));
+void require_covers_deadline(const SpotAvailability& availability, const DeadlineJob& job) {
+    const double tick = availability.tick_hours;
+    require(tick == 0 || std::abs(tick - job.tick_hours) <= 1e-9 * job.tick_hours, "availability.tick_hours", tick,
+            fmt::format("must equal deadline_job.tick_hours = {} (resample the trace with resampled())",
+                        job.tick_hours));
+    require(availability.ticks() >= job.deadline_ticks(), "availability.ticks", availability.ticks(),
+            fmt::format("must cover the deadline, >= {} ticks", job.deadline_ticks()));
 }
 
 std::string_view trim(std::string_view s) {
@@ -52,43 +57,6 @@ std::string_view trim(std::string_view s) {
 // Path i's trace depends only on (seed, i).
 std::uint64_t path_seed(std::uint64_t seed, std::size_t path) {
     return splitmix64(splitmix64(seed) ^ splitmix64(0xA0761D6478BD642FULL * (path + 1)));
-}
-
-// Integer state of one run; every duration is in ticks.
-struct RunState {
-    long long deadline = 0, compute = 0, changeover = 0;  // K, C, D
-    long long tick = 0;                                   // k: ticks elapsed
-    long long done = 0;                                   // compute ticks completed
-    long long changeover_left = 0;                        // of the current launch
-    TickDecision instance = TickDecision::none;           // what ran in the previous tick, if still there
-    bool committed = false;                               // on-demand for good
-
-    long long time_left() const { return deadline - tick; }
-    long long work_left() const { return compute - done; }
-    // cp(t) < ep(t + extra): done / C0 < (t + extra) / R0, in integers.
-    bool behind(long long extra_ticks) const { return done * deadline < (tick + extra_ticks) * compute; }
-};
-
-TickDecision greedy(RunState& s, bool available) {
-    if (!s.committed && s.time_left() <= s.work_left() + s.changeover) s.committed = true;
-    if (s.committed) return TickDecision::on_demand;
-    return available ? TickDecision::spot : TickDecision::none;
-}
-
-TickDecision uniform_progress(RunState& s, bool available) {
-    if (s.committed) return TickDecision::on_demand;
-    // Rule 3: hysteresis of 2d so that on-demand is not dropped the moment progress is on schedule.
-    if (s.instance == TickDecision::on_demand && s.behind(2 * s.changeover)) return TickDecision::on_demand;
-    if (s.instance == TickDecision::spot) return TickDecision::spot;  // rule 2: until preempted
-    // Idle from here (nothing running, just preempted, or leaving on-demand).
-    // Rule 4: 2d covers a spot launch followed at once by a preemption and an on-demand launch.
-    if (s.time_left() <= s.work_left() + 2 * s.changeover) {
-        s.committed = true;
-        return TickDecision::on_demand;
-    }
-    if (available) return TickDecision::spot;                    // rule 2
-    if (s.behind(0)) return TickDecision::on_demand;              // rule 1
-    return TickDecision::none;
 }
 
 }  // namespace
@@ -150,12 +118,13 @@ SpotAvailability SpotAvailability::from_text(std::string_view text) {
 SpotAvailability SpotAvailability::markov(const MarkovAvailability& process, std::size_t ticks, double tick_hours,
                                           std::uint64_t seed) {
     process.validate(tick_hours);
-    require(static_cast<double>(ticks) <= max_ticks, "ticks", ticks, "must be at most 1e9");
+    require(static_cast<double>(ticks) <= max_job_ticks, "ticks", ticks, "must be at most 1e9");
     Xoshiro256pp engine(seed);
     boost::random::bernoulli_distribution<double> start_up(process.availability_fraction());
     boost::random::bernoulli_distribution<double> end_up(tick_hours / process.mean_up_hours);
     boost::random::bernoulli_distribution<double> end_down(tick_hours / process.mean_down_hours);
     SpotAvailability result;
+    result.tick_hours = tick_hours;
     result.available.resize(ticks);
     bool up = start_up(engine);
     for (std::size_t k = 0; k < ticks; ++k) {
@@ -174,8 +143,46 @@ std::string_view to_string(DeadlinePolicy policy) {
         case DeadlinePolicy::greedy: return "greedy";
         case DeadlinePolicy::uniform_progress: return "uniform_progress";
         case DeadlinePolicy::on_demand_only: return "on_demand_only";
+        case DeadlinePolicy::greedy_simple: return "greedy_simple";
+        case DeadlinePolicy::uniform_progress_prose: return "uniform_progress_prose";
     }
     return "unknown";
+}
+
+std::vector<DeadlinePolicy> all_deadline_policies() {
+    return {DeadlinePolicy::greedy, DeadlinePolicy::uniform_progress, DeadlinePolicy::on_demand_only,
+            DeadlinePolicy::greedy_simple, DeadlinePolicy::uniform_progress_prose};
+}
+
+DeadlinePolicy parse_deadline_policy(std::string_view name, std::string_view field) {
+    std::string names;
+    for (const DeadlinePolicy p : all_deadline_policies()) {
+        if (name == to_string(p)) return p;
+        names += names.empty() ? "" : ", ";
+        names += to_string(p);
+    }
+    fail(field, name, "must be one of " + names);
+}
+
+SpotTranche deadline_tranche(const std::vector<double>& cost_samples, const DeadlineJob& job,
+                             double spot_price_per_hour) {
+    job.validate();
+    require_positive("spot_price_per_hour", spot_price_per_hour);
+    require(!cost_samples.empty(), "cost_samples.size", 0, "must be >= 1");
+    const double useful = job.compute_hours * spot_price_per_hour;  // the cost if all of it ran on spot
+    SpotTranche tranche;
+    tranche.price_per_gpu_hour = spot_price_per_hour;
+    tranche.overhead_samples.resize(cost_samples.size());
+    double sum = 0;
+    for (std::size_t i = 0; i < cost_samples.size(); ++i) {
+        const double overhead = cost_samples[i] / useful;
+        require(std::isfinite(overhead) && overhead >= 1.0, fmt::format("cost_samples[{}]", i), cost_samples[i],
+                fmt::format("must be >= compute_hours x spot_price_per_hour = {}", useful));
+        tranche.overhead_samples[i] = overhead;
+        sum += overhead;
+    }
+    tranche.overhead = sum / static_cast<double>(cost_samples.size());
+    return tranche;
 }
 
 std::string_view to_string(TickDecision decision) {
@@ -191,9 +198,9 @@ DeadlineResult simulate_deadline(const DeadlineJob& job, const SpotAvailability&
                                  double spot_price_per_hour, double on_demand_price_per_hour) {
     job.validate();
     require_prices(spot_price_per_hour, on_demand_price_per_hour);
-    require_covers_deadline(availability, job.deadline_ticks());
+    require_covers_deadline(availability, job);
 
-    RunState s;
+    deadline_rules::RunState s;
     s.deadline = static_cast<long long>(job.deadline_ticks());
     s.compute = static_cast<long long>(job.compute_ticks());
     s.changeover = static_cast<long long>(job.changeover_ticks());
@@ -210,9 +217,11 @@ DeadlineResult simulate_deadline(const DeadlineJob& job, const SpotAvailability&
         }
         TickDecision decision = TickDecision::on_demand;
         switch (policy) {
-            case DeadlinePolicy::greedy: decision = greedy(s, available); break;
-            case DeadlinePolicy::uniform_progress: decision = uniform_progress(s, available); break;
+            case DeadlinePolicy::greedy: decision = deadline_rules::greedy(s, available); break;
+            case DeadlinePolicy::uniform_progress: decision = deadline_rules::uniform_progress(s, available); break;
             case DeadlinePolicy::on_demand_only: decision = TickDecision::on_demand; break;
+            case DeadlinePolicy::greedy_simple: decision = deadline_rules::greedy_simple(s, available); break;
+            case DeadlinePolicy::uniform_progress_prose: decision = deadline_rules::uniform_progress_prose(s, available); break;
         }
         if (decision == TickDecision::none) {
             ++idle_ticks;
@@ -246,7 +255,7 @@ double omniscient_cost(const DeadlineJob& job, const SpotAvailability& availabil
                        double on_demand_price_per_hour) {
     job.validate();
     require_prices(spot_price_per_hour, on_demand_price_per_hour);
-    require_covers_deadline(availability, job.deadline_ticks());
+    require_covers_deadline(availability, job);
 
     const std::size_t K = job.deadline_ticks(), C = job.compute_ticks(), D = job.changeover_ticks();
     // State at a tick boundary: compute done w < C, what ran in the last tick, its changeover left o.
@@ -325,7 +334,9 @@ DeadlineComparison compare_deadline_policies(const DeadlineJob& job, const Marko
         result.policies[i].cost_samples.reserve(options.paths);
     }
     std::vector<double> omniscient;
+    deadline_rules::StopPoll poll(options.should_stop, "compare_deadline_policies");
     for (std::size_t path = 0; path < options.paths; ++path) {
+        poll();
         const SpotAvailability trace =
             SpotAvailability::markov(process, job.deadline_ticks(), job.tick_hours, path_seed(options.seed, path));
         for (std::size_t i = 0; i < policies.size(); ++i) {
@@ -342,7 +353,10 @@ DeadlineComparison compare_deadline_policies(const DeadlineJob& job, const Marko
         outcome.cost = summarize(outcome.cost_samples, options.confidence);
         outcome.deadline_miss_probability = static_cast<double>(misses[i]) / static_cast<double>(options.paths);
     }
-    if (options.omniscient) result.omniscient_cost = summarize(omniscient, options.confidence);
+    if (options.omniscient) {
+        result.omniscient_cost = summarize(omniscient, options.confidence);
+        result.omniscient_samples = std::move(omniscient);
+    }
     return result;
 }
 

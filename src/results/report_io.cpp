@@ -40,6 +40,8 @@ std::string CostReport::to_table() const {
     auto line = [&out](std::string_view text) { out.append(text).push_back('\n'); };
     line(fmt::format("Strategy: {}", strategy));
     line(fmt::format("Offering: {} ({}), horizon {} months", offering, currency, horizon_months));
+    line(units == "instances" ? fmt::format("Bought in: whole instances of {} GPUs", gpus_per_unit)
+                              : std::string("Bought in: single GPUs"));
     line("Assumptions:");
     for (const auto& a : assumptions) line(fmt::format("  - {}", a));
     line(fmt::format("{:<34}{:>18}", "Total cost", money(total)));
@@ -90,7 +92,9 @@ std::string CostReport::to_json() const {
                          {"reserved_used_gpu_hours", f.reserved_used_gpu_hours},
                          {"spot_gpu_hours", f.spot_gpu_hours}, {"on_demand_gpu_hours", f.on_demand_gpu_hours},
                          {"capex", f.capex}, {"operating", f.operating}, {"resale", f.resale},
-                         {"owned_gpu_hours", f.owned_gpu_hours}, {"owned_used_gpu_hours", f.owned_used_gpu_hours}});
+                         {"owned_gpu_hours", f.owned_gpu_hours}, {"owned_used_gpu_hours", f.owned_used_gpu_hours},
+                         {"spot_paid_gpu_hours", f.spot_paid_gpu_hours},
+                         {"on_demand_paid_gpu_hours", f.on_demand_paid_gpu_hours}});
     }
     nlohmann::json spread_json = nullptr;
     if (spread) {
@@ -102,6 +106,8 @@ std::string CostReport::to_json() const {
         {"offering", offering},
         {"currency", currency},
         {"horizon_months", horizon_months},
+        {"units", units},
+        {"gpus_per_unit", gpus_per_unit},
         {"total", total},
         {"npv", npv},
         {"annual_discount_rate", annual_discount_rate},
@@ -127,12 +133,13 @@ std::string CostReport::to_csv() const {
     std::string out =
         "month,upfront,reserved_recurring,on_demand,spot,credits,total,used_gpu_hours,reserved_gpu_hours,"
         "reserved_used_gpu_hours,spot_gpu_hours,on_demand_gpu_hours,capex,operating,resale,owned_gpu_hours,"
-        "owned_used_gpu_hours\n";
+        "owned_used_gpu_hours,spot_paid_gpu_hours,on_demand_paid_gpu_hours\n";
     for (const auto& f : months) {
-        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f.month, f.upfront, f.reserved_recurring,
-                           f.on_demand, f.spot, f.credits, f.total, f.used_gpu_hours, f.reserved_gpu_hours,
-                           f.reserved_used_gpu_hours, f.spot_gpu_hours, f.on_demand_gpu_hours, f.capex, f.operating,
-                           f.resale, f.owned_gpu_hours, f.owned_used_gpu_hours);
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f.month, f.upfront,
+                           f.reserved_recurring, f.on_demand, f.spot, f.credits, f.total, f.used_gpu_hours,
+                           f.reserved_gpu_hours, f.reserved_used_gpu_hours, f.spot_gpu_hours, f.on_demand_gpu_hours,
+                           f.capex, f.operating, f.resale, f.owned_gpu_hours, f.owned_used_gpu_hours,
+                           f.spot_paid_gpu_hours, f.on_demand_paid_gpu_hours);
     }
     return out;
 }

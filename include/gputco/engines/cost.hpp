@@ -18,6 +18,9 @@ struct EvaluationOptions {
     Discounts discounts;
     /// NPV rate per year, converted to a monthly factor (1 + r)^(1/12); 0 = plain sums.
     double annual_discount_rate = 0;
+    /// Whole instances of the offering (default) or single GPUs; the baseline uses the same. Owned
+    /// hardware is counted in GPUs either way.
+    Units units = Units::instances;
 };
 
 /// Cash flows of buying `demand` on `offering` as `strategy`, with savings against the same demand

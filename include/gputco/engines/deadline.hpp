@@ -20,11 +20,14 @@
 // - The policies see only the availability of the current tick (omniscient_cost() sees the whole trace).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <vector>
 
+#include "gputco/engines/spot.hpp"  // Cancelled
 #include "gputco/results/statistics.hpp"
+#include "gputco/strategy/strategy.hpp"
 
 namespace gputco {
 
@@ -61,6 +64,13 @@ struct MarkovAvailability {
 /// Whether spot capacity is available in each tick (index 0 = the tick starting at time 0).
 struct SpotAvailability {
     std::vector<bool> available;
+    /// Length of one tick in hours when the trace says (from_json: gap_seconds / 3600); 0 = not
+    /// stated, the trace then takes the job's tick. A stated tick must equal the job's: resample first.
+    double tick_hours = 0;
+
+    /// Longest trace accepted (from_json, resampled, window sweeps): 1e8 ticks, about 12 MB of
+    /// flags, so that a wrong file or a far too fine tick fails at once instead of exhausting memory.
+    static constexpr std::size_t max_ticks = 100'000'000;
 
     std::size_t ticks() const { return available.size(); }
     /// Number of ticks with spot available.
@@ -71,26 +81,61 @@ struct SpotAvailability {
     /// 0 or 1 is a header and skipped. Blank lines and lines starting with '#' are ignored.
     /// Throws InvalidInput("availability line 3 = \"x\": must be 0 or 1"), or for no ticks at all.
     static SpotAvailability from_text(std::string_view text);
+    /// The JSON trace format the Can't Be Late authors released:
+    /// {"metadata": {"gap_seconds": 600, ...}, "data": [n0, n1, ...]}, n = spot instances available in
+    /// the tick (0 = unavailable; any other count = available). Other keys are ignored. Read as a
+    /// stream, one bit per tick; more than max_ticks ticks stops reading at the first one too many.
+    /// Throws InvalidInput naming the JSON path, e.g. "trace.data[3] = -1: must be a whole number >= 0".
+    static SpotAvailability from_json(std::string_view text);
     /// Generated from `process` with Boost.Random on a xoshiro256++ stream: the same seed gives the
     /// same trace everywhere. The first tick is up with probability availability_fraction().
     static SpotAvailability markov(const MarkovAvailability& process, std::size_t ticks, double tick_hours,
                                    std::uint64_t seed);
     /// Spot available in each of `ticks` ticks.
     static SpotAvailability always_available(std::size_t ticks);
+
+    /// Ticks [start, start + length) of this trace (same tick length).
+    /// Throws InvalidInput("window.start = 90: must leave length = 20 ticks inside the trace of 100").
+    SpotAvailability window(std::size_t start, std::size_t length) const;
+    /// The trace in ticks of `tick_hours`; needs a stated tick. One tick must be a whole number of the
+    /// other (relative 1e-9). Finer: each tick repeats. Coarser: a coarse tick is available only if every
+    /// fine tick in it is (spot that vanishes inside a tick preempts the instance); a trailing part
+    /// tick is dropped.
+    SpotAvailability resampled(double tick_hours) const;
 };
 
+/// The longest tick that divides both `a_hours` and `b_hours` into whole numbers (relative 1e-9),
+/// searched as a_hours / n for n = 1, 2, ..., 1e6: the tick to resample a trace of tick a to so that a
+/// changeover of b hours is whole ticks (1 h trace, 0.2 h changeover -> 0.2 h). b = 0 gives a.
+/// Throws InvalidInput if no n up to 1e6 fits (an irrational-looking ratio).
+double common_tick_hours(double a_hours, double b_hours);
+
+/// The policies of Wu et al., as the authors' published simulator runs them, and named variants. In
+/// every rule "slack" is remaining time - remaining compute, in ticks, at the start of the tick.
 enum class DeadlinePolicy {
-    /// Spot whenever available, else idle; on-demand for good from the first tick at which the
-    /// remaining time is <= remaining compute + d (the latest start from which on-demand still finishes).
+    /// Greedy as the authors' code runs it: spot when available, else idle. When idle or on
+    /// on-demand, on-demand once slack <= 2d (it stays so: slack only falls). A running spot instance
+    /// is kept until preempted; only one still in its changeover is dropped for on-demand once
+    /// slack <= d. With d = 0 switching is free: spot whenever available, else on-demand at slack 0.
     greedy,
-    /// Uniform Progress: expected progress ep(t) = t C0 / R0, actual cp(t). In this order:
-    /// on on-demand, stay while cp(t) < ep(t + 2d); on spot, stay until preempted; otherwise (idle)
-    /// go on-demand for good if the remaining time is <= remaining compute + 2d (the paper's safety net
-    /// says <; with d = 0 a tick of idling at equality would miss), else spot if available, else
-    /// on-demand if cp(t) < ep(t), else idle.
+    /// Uniform Progress as the authors' code runs it; ep(t) = t C0 / R0, cp(t) the compute done:
+    /// 1. idle and cp(t) < ep(t): on-demand to catch up;
+    /// 2. spot whenever available, kept until preempted;
+    /// 3. on on-demand, stay while spot is unavailable or cp(t) <= ep(t + 2d); leave it only for spot,
+    ///    never for idling (idling and relaunching on-demand pays a second changeover);
+    /// 4. idle (or leaving on-demand) with slack <= 2d: on-demand to the end (the paper writes <; at
+    ///    d = 0 a tick of idling at equality would miss).
     uniform_progress,
     /// On-demand from the first tick to the end: cost (C0 + d) x on-demand price.
     on_demand_only,
+    /// Variant, the paper's prose: spot when available, else idle; on-demand for good from the first
+    /// tick with slack <= d, even abandoning a spot instance.
+    greedy_simple,
+    /// Variant, the paper's prose of Uniform Progress (this library's first version): on on-demand,
+    /// stay while cp(t) < ep(t + 2d), then fall to the idle rules, which may idle and later relaunch
+    /// on-demand; on spot, stay until preempted; idle: on-demand for good if slack <= 2d, else spot if
+    /// available, else on-demand if cp(t) < ep(t), else idle.
+    uniform_progress_prose,
 };
 
 /// What a policy runs in one tick.
@@ -133,6 +178,8 @@ struct DeadlineSimulationOptions {
     std::uint64_t seed = 0;
     double confidence = 0.95;  ///< of every Summary, in (0, 1)
     bool omniscient = false;   ///< also summarise omniscient_cost() per trace (slower for long jobs)
+    /// Optional, polled between traces; returning true stops the run and throws Cancelled.
+    std::function<bool()> should_stop;
     void validate() const;
 };
 
@@ -146,6 +193,7 @@ struct DeadlinePolicyOutcome {
 struct DeadlineComparison {
     std::vector<DeadlinePolicyOutcome> policies;  ///< in the order asked for
     std::optional<Summary> omniscient_cost;       ///< if options.omniscient
+    std::vector<double> omniscient_samples;       ///< one per path if options.omniscient
     std::size_t paths = 0;
     std::uint64_t seed = 0;
 };
@@ -159,5 +207,18 @@ DeadlineComparison compare_deadline_policies(const DeadlineJob& job, const Marko
                                              const std::vector<DeadlinePolicy>& policies = {
                                                  DeadlinePolicy::greedy, DeadlinePolicy::uniform_progress,
                                                  DeadlinePolicy::on_demand_only});
+
+/// Every policy, in the order of the enumeration.
+std::vector<DeadlinePolicy> all_deadline_policies();
+/// The policy named `name` ("greedy", ...); throws InvalidInput("<field> = <name>: must be one of ...").
+DeadlinePolicy parse_deadline_policy(std::string_view name, std::string_view field = "policy");
+
+/// A deadline job's cost distribution as a spot tranche of a plan (like spot_tranche() for
+/// simulate_spot): priced at `spot_price_per_hour` per useful hour with overhead = cost / (C0 x spot
+/// price) per sample, so the on-demand and changeover hours the policy bought are in the overhead.
+/// Availability is 1: the policy already covers spot outages with on-demand. Throws InvalidInput for
+/// no samples or a sample that gives an overhead below 1 (on-demand cheaper than spot).
+SpotTranche deadline_tranche(const std::vector<double>& cost_samples, const DeadlineJob& job,
+                             double spot_price_per_hour);
 
 }  // namespace gputco

@@ -28,7 +28,11 @@ struct MonthlyCashFlow {
     double reserved_gpu_hours = 0;  ///< reserved GPU-hours paid for this month
     double reserved_used_gpu_hours = 0;
     double spot_gpu_hours = 0;      ///< useful GPU-hours served on spot
-    double on_demand_gpu_hours = 0;
+    double on_demand_gpu_hours = 0; ///< demand served on demand
+    /// GPU-hours paid for: in whole instances, a part-filled instance is paid in full (= the served
+    /// hours when counted in GPUs). Spot's before its overhead.
+    double spot_paid_gpu_hours = 0;
+    double on_demand_paid_gpu_hours = 0;
     double owned_gpu_hours = 0;     ///< owned GPU-hours available this month
     double owned_used_gpu_hours = 0;
 };
@@ -43,6 +47,8 @@ struct CostReport {
     std::string offering;           ///< offering key, provider/region/instance_type
     std::string currency;
     int horizon_months = 0;
+    std::string units = "gpus";     ///< "instances" (whole instances) or "gpus" (the GPU-level view)
+    int gpus_per_unit = 1;          ///< GPUs per unit bought: the instance size, or 1 for "gpus"
     /// One entry per month of the horizon, and beyond it while a reservation term still runs
     /// (a term outlasting the horizon is a liability paid in full).
     std::vector<MonthlyCashFlow> months;
@@ -59,7 +65,9 @@ struct CostReport {
     double savings_fraction = 0;       ///< savings / baseline_total
     /// Utilisation above which the first committed tranche (reserved or owned GPU) pays off against
     /// on-demand: for a reservation, effective rate / on-demand rate; for an owned GPU, (hourly fixed
-    /// cost + idle power) / (on-demand rate − power above idle).
+    /// cost + idle power) / (on-demand rate − power above idle). The on-demand rate is the one paid:
+    /// after the region factor and plan discount, and for owned GPUs (which vouchers do not cover) after
+    /// the voucher factor.
     std::optional<double> break_even_utilisation;
     /// Months after which the cumulative cost stays at or below the baseline's (1-based; none if never).
     std::optional<int> break_even_month;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <type_traits>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -109,13 +110,24 @@ struct Tranche {
     std::variant<Reserved, Owned, SpotTranche, OnDemand> kind;
 };
 
-/// How a tranche's share of the fleet becomes a GPU count.
+/// How a tranche's share of the fleet becomes a GPU count (with Units::instances, an instance count:
+/// share / GPUs per instance, rounded by this rule; `none` then rounds up, as instances are whole).
 enum class Rounding {
     nearest,  ///< round(fraction × fleet), the convention of reference/models.md
     down,
     up,
     none,     ///< fractional GPUs: the share holds exactly (useful for "70% × 52%" arithmetic)
 };
+
+/// What cloud capacity is bought in. Providers sell instances: p4d.24xlarge is 8 A100s, and a 1-GPU
+/// row exists only where the provider sells one.
+enum class Units {
+    instances,  ///< whole instances: reserved and spot tranches rounded to instances, on-demand billed
+                ///< per instance each hour (the same as `gpus` on a 1-GPU offering)
+    gpus,       ///< single GPUs: the GPU-level view, e.g. for "70% × 52%" arithmetic
+};
+
+inline std::string_view to_string(Units units) { return units == Units::instances ? "instances" : "gpus"; }
 
 /// A hybrid fleet, e.g. 70% reserved / 30% on-demand. Fractions are of the fleet size (default: peak
 /// demand) and must sum to 1. Each hour, demand is served by owned GPUs first (their cost is sunk),

@@ -1,0 +1,68 @@
+"""Python-side additions to the deadline policies: reading trace files, sweeps and runs as DataFrames."""
+from __future__ import annotations
+
+import os
+from typing import Union
+
+from ._core import MultiRegionResult, SpotAvailability, WindowSweep
+
+__all__: list[str] = []
+
+
+def _from_json(source: Union[str, bytes, os.PathLike]) -> SpotAvailability:
+    """A trace in the Can't Be Late authors' JSON format, {"metadata": {"gap_seconds": N, ...},
+    "data": [n0, n1, ...]} (instances available per tick; 0 = unavailable), from JSON text or a file
+    path. tick_hours is gap_seconds / 3600."""
+    if isinstance(source, bytes):
+        source = source.decode()
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+        with open(source, encoding="utf-8") as f:
+            source = f.read()
+    return SpotAvailability._from_json_text(source)
+
+
+def _sweep_summary(self: WindowSweep):
+    """The summary table, one row per policy (and "omniscient" when computed): mean, stderr, p50, p95,
+    max, deadline_misses, miss_rate and gap_closed (share of the Greedy-to-optimum gap closed)."""
+    import pandas as pd
+
+    windows = len(self.window_starts)
+    rows = {}
+    for o in self.policies:
+        rows[o.policy] = {"mean": o.cost.mean, "stderr": o.cost.standard_error, "p50": o.cost.p50,
+                          "p95": o.cost.p95, "max": o.cost.max, "deadline_misses": o.deadline_misses,
+                          "miss_rate": o.deadline_misses / windows, "gap_closed": o.gap_closed}
+    if self.omniscient_cost is not None:
+        c = self.omniscient_cost
+        rows["omniscient"] = {"mean": c.mean, "stderr": c.standard_error, "p50": c.p50, "p95": c.p95,
+                              "max": c.max, "deadline_misses": 0, "miss_rate": 0.0, "gap_closed": 1.0}
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.name = "policy"
+    return frame
+
+
+def _sweep_frame(self: WindowSweep):
+    """One row per window (index: its start tick in the trace), one cost column per policy and
+    "omniscient" when computed."""
+    import pandas as pd
+
+    columns = {o.policy: o.cost_samples for o in self.policies}
+    if self.omniscient_cost is not None:
+        columns["omniscient"] = self.omniscient_samples
+    frame = pd.DataFrame(columns, index=pd.Index(self.window_starts, name="start_tick"))
+    return frame
+
+
+def _multi_region_frame(self: MultiRegionResult, names=None):
+    """The tick log (DeadlineResult.to_frame()) with a `region` column: the spot instance's region
+    index, or its name when `names` (e.g. [r.name for r in regions]) is given; -1 / None otherwise."""
+    frame = self.run.to_frame()
+    region = list(self.region)
+    frame["region"] = region if names is None else [names[r] if r >= 0 else None for r in region]
+    return frame
+
+
+SpotAvailability.from_json = staticmethod(_from_json)
+WindowSweep.summary = _sweep_summary
+WindowSweep.to_frame = _sweep_frame
+MultiRegionResult.to_frame = _multi_region_frame

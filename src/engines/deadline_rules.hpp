@@ -1,0 +1,97 @@
+#pragma once
+// The policies' rules, one tick at a time, shared by the single-region simulator (deadline.cpp) and
+// the multi-region one (deadline_regions.cpp). Internal: not installed.
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include "gputco/engines/deadline.hpp"
+
+namespace gputco::deadline_rules {
+
+// Integer state of one run; every duration is in ticks.
+struct RunState {
+    long long deadline = 0, compute = 0, changeover = 0;  // K, C, D
+    long long tick = 0;                                   // k: ticks elapsed
+    long long done = 0;                                   // compute ticks completed
+    long long changeover_left = 0;                        // of the current launch
+    TickDecision instance = TickDecision::none;           // what ran in the previous tick, if still there
+    bool committed = false;                               // on-demand for good
+
+    long long time_left() const { return deadline - tick; }
+    long long work_left() const { return compute - done; }
+    // cp(t) < ep(t + extra): done / C0 < (t + extra) / R0, in integers.
+    bool behind(long long extra_ticks) const { return done * deadline < (tick + extra_ticks) * compute; }
+
+    long long slack() const { return time_left() - work_left(); }
+};
+
+// The authors' Greedy. Whole ticks make "slack only falls while idle or on on-demand" exact, so the
+// 2d rule, once true, stays true there without a flag.
+inline TickDecision greedy(const RunState& s, bool available) {
+    if (s.changeover == 0 && available) return TickDecision::spot;  // switching is free
+    const bool on_spot = s.instance == TickDecision::spot;          // still running: not preempted
+    if (!on_spot && s.slack() <= 2 * s.changeover) return TickDecision::on_demand;
+    if (s.slack() <= s.changeover)  // a spot instance still in its changeover might not pay off
+        return on_spot && s.changeover_left == 0 ? TickDecision::spot : TickDecision::on_demand;
+    return available ? TickDecision::spot : TickDecision::none;
+}
+
+inline TickDecision greedy_simple(RunState& s, bool available) {
+    if (!s.committed && s.slack() <= s.changeover) s.committed = true;
+    if (s.committed) return TickDecision::on_demand;
+    return available ? TickDecision::spot : TickDecision::none;
+}
+
+// The authors' Uniform Progress, rules numbered as in deadline.hpp.
+inline TickDecision uniform_progress(RunState& s, bool available) {
+    if (s.committed) return TickDecision::on_demand;
+    if (s.instance == TickDecision::spot) return TickDecision::spot;  // rule 2: until preempted
+    // Rule 3: cp(t) <= ep(t + 2d) is done / C0 <= (t + 2d) / R0 in integers.
+    if (s.instance == TickDecision::on_demand &&
+        (!available || s.done * s.deadline <= (s.tick + 2 * s.changeover) * s.compute))
+        return TickDecision::on_demand;
+    // Idle, just preempted, or leaving on-demand for spot.
+    // Rule 4: 2d covers a spot launch followed at once by a preemption and an on-demand launch.
+    if (s.slack() <= 2 * s.changeover) {
+        s.committed = true;
+        return TickDecision::on_demand;
+    }
+    if (available) return TickDecision::spot;        // rule 2
+    if (s.behind(0)) return TickDecision::on_demand;  // rule 1
+    return TickDecision::none;
+}
+
+inline TickDecision uniform_progress_prose(RunState& s, bool available) {
+    if (s.committed) return TickDecision::on_demand;
+    if (s.instance == TickDecision::on_demand && s.behind(2 * s.changeover)) return TickDecision::on_demand;
+    if (s.instance == TickDecision::spot) return TickDecision::spot;
+    if (s.slack() <= 2 * s.changeover) {
+        s.committed = true;
+        return TickDecision::on_demand;
+    }
+    if (available) return TickDecision::spot;
+    if (s.behind(0)) return TickDecision::on_demand;
+    return TickDecision::none;
+}
+
+// Polls a should_stop callback at most every 50 ms (a Python callback takes the GIL), throwing
+// Cancelled when it says stop.
+class StopPoll {
+public:
+    StopPoll(const std::function<bool()>& should_stop, std::string what) : should_stop_(should_stop), what_(std::move(what)) {}
+    void operator()() {
+        if (!should_stop_) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (now < next_) return;
+        next_ = now + std::chrono::milliseconds(50);
+        if (should_stop_()) throw Cancelled(what_ + ": stopped");
+    }
+
+private:
+    const std::function<bool()>& should_stop_;
+    std::string what_;
+    std::chrono::steady_clock::time_point next_{};
+};
+
+}  // namespace gputco::deadline_rules

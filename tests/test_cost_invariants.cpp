@@ -1,0 +1,314 @@
+// Invariants of the cost engine and the reservation advice, each over many seeded random inputs
+// (docs/design.md, "Invariants"). A failing case prints its index; rerun with that seed to see it.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "gputco/engines/cost.hpp"
+#include "gputco/optimise/optimise.hpp"
+
+using namespace gputco;
+
+namespace {
+
+constexpr int cases = 1000;
+
+/// Random valid inputs: offerings, demand profiles, strategies, discounts and units.
+class Inputs {
+public:
+    explicit Inputs(std::uint64_t seed) : rng_(seed) {}
+
+    double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
+    int integer(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+    bool coin(double p = 0.5) { return uniform(0, 1) < p; }
+
+    Offering offering() {
+        Offering o;
+        o.provider = "testcloud";
+        o.region = "test-1";
+        o.instance_type = "random";
+        o.gpu = "A100-40GB";
+        const int sizes[] = {1, 2, 4, 8};
+        o.gpus_per_instance = sizes[integer(0, 3)];
+        o.on_demand_hourly = uniform(0.1, 10.0) * o.gpus_per_instance;
+        if (coin(0.8)) o.spot_hourly = uniform(0.02, 12.0) * o.gpus_per_instance;  // spot may cost more
+        o.source = {"random test offering", "2026-01"};
+        for (const int years : {1, 3}) {
+            if (coin(0.5)) continue;
+            const Payment payment = Payment(integer(0, 2));
+            const double effective = uniform(0.2, 1.1) * o.on_demand_hourly;  // may be dearer than on-demand
+            const double upfront_share = uniform(0, 1);
+            o.reserved.push_back({years, payment, effective * upfront_share * years * hours_per_year,
+                                  effective * (1 - upfront_share), o.source});
+        }
+        return o;
+    }
+
+    DemandProfile demand() {
+        const Horizon horizon = Horizon::months(integer(1, 30));
+        switch (integer(0, 4)) {
+            case 0: return DemandProfile::constant(coin(0.1) ? 0.0 : uniform(0, 20), horizon);
+            case 1: return DemandProfile::linear_growth(uniform(0, 10), uniform(0, 30), horizon);
+            case 2: {
+                std::array<double, 24> daily{};
+                for (double& f : daily) f = uniform(0, 1);
+                return DemandProfile::constant(uniform(0, 16), horizon).with_daily_pattern(daily);
+            }
+            case 3: {
+                Eigen::ArrayXd hours(Eigen::Index(horizon.hour_count()));
+                const double peak = uniform(0, 24);
+                const bool whole = coin();  // whole GPUs or any fraction
+                for (auto& h : hours) h = whole ? double(integer(0, int(peak))) : uniform(0, peak);
+                return DemandProfile::hourly(hours);
+            }
+            default: {
+                std::array<double, 7> weekly{};
+                for (double& f : weekly) f = uniform(0, 1);
+                return DemandProfile::linear_growth(uniform(1, 8), uniform(1, 8), horizon).with_weekly_pattern(weekly);
+            }
+        }
+    }
+
+    Reserved reserved(const Offering& o) {
+        Reserved r;
+        r.term_years = coin() ? 1 : 3;
+        r.payment = Payment(integer(0, 2));
+        if (!o.reserved_price(r.term_years, r.payment) || coin(0.3)) r.discount = uniform(0, 0.9);
+        r.renewal = coin(0.8) ? Renewal::renew : Renewal::lapse;
+        return r;
+    }
+
+    Owned owned() {
+        return Owned{.capex_per_gpu = uniform(0, 40000), .life_years = integer(1, 5),
+                     .residual_fraction = uniform(0, 0.5), .watts_per_gpu = uniform(0, 1000),
+                     .idle_power_fraction = uniform(0, 1), .pue = uniform(1, 2), .electricity_per_kwh = uniform(0, 0.4),
+                     .colocation_per_gpu_month = uniform(0, 200), .maintenance_fraction_per_year = uniform(0, 0.1),
+                     .staff_per_month = coin() ? 0.0 : uniform(0, 5000)};
+    }
+
+    SpotTranche spot(const Offering& o) {
+        SpotTranche s;
+        if (!o.spot_hourly || coin(0.2)) s.price_per_gpu_hour = uniform(0, 5);
+        s.overhead = uniform(1, 1.6);
+        s.availability = coin(0.2) ? 1.0 : uniform(0, 1);
+        return s;
+    }
+
+    Strategy strategy(const Offering& o) {
+        switch (integer(0, 3)) {
+            case 0: return OnDemand{};
+            case 1: return reserved(o);
+            case 2: return owned();
+            default: return mix(o);
+        }
+    }
+
+    Mix mix(const Offering& o) {
+        Mix m;
+        const int n = integer(1, 4);
+        double left = 1.0;
+        for (int i = 0; i < n; ++i) {
+            const double fraction = i + 1 == n ? left : uniform(0, left);
+            left -= fraction;
+            Tranche t{fraction, OnDemand{}};
+            switch (integer(0, 3)) {
+                case 0: t.kind = reserved(o); break;
+                case 1: t.kind = owned(); break;
+                case 2: t.kind = spot(o); break;
+                default: break;
+            }
+            m.tranches.push_back(t);
+        }
+        if (coin()) m.fleet_gpus = uniform(0, 24);
+        m.rounding = Rounding(integer(0, 3));
+        return m;
+    }
+
+    EvaluationOptions options() {
+        EvaluationOptions e;
+        if (coin()) e.discounts.plan_discount = uniform(0, 0.9);
+        if (coin()) e.discounts.free_gpu_hours = uniform(0, 5000);
+        if (coin()) e.discounts.voucher_price_factor = uniform(0.05, 1.0);
+        if (coin()) e.discounts.region_price_factor = uniform(0.5, 2.0);
+        if (coin(0.3)) e.annual_discount_rate = uniform(-0.2, 0.3);
+        e.units = coin() ? Units::instances : Units::gpus;
+        return e;
+    }
+
+private:
+    std::mt19937_64 rng_;
+};
+
+/// GPU-hours an hour's demand d pays on instances of g GPUs (the contract in docs/design.md, written
+/// out again here so the test does not share the engine's code).
+double paid_for(double d, int g) {
+    if (g == 1) return d;
+    const double full = std::floor(d);
+    const double instances = std::ceil(full / g);
+    return g * instances + (std::fmod(full, g) == 0 ? g * (d - full) : 0.0);
+}
+
+double tolerance(double scale) { return 1e-9 * std::max(1.0, std::abs(scale)); }
+
+}  // namespace
+
+TEST_CASE("invariant: every demanded GPU-hour is served exactly once, by exactly one tranche") {
+    Inputs in(901);
+    for (int i = 0; i < cases; ++i) {
+        const Offering o = in.offering();
+        const DemandProfile demand = in.demand();
+        const Strategy strategy = in.strategy(o);
+        const EvaluationOptions options = in.options();
+        const CostReport r = evaluate(strategy, demand, o, options);
+        CAPTURE(i);
+        double served = 0;
+        for (const MonthlyCashFlow& f : r.months) {
+            const double month = f.owned_used_gpu_hours + f.reserved_used_gpu_hours + f.spot_gpu_hours + f.on_demand_gpu_hours;
+            // Each month: served once in total, no tranche beyond what it holds or pays for.
+            REQUIRE(std::abs(month - f.used_gpu_hours) <= tolerance(f.used_gpu_hours));
+            REQUIRE(f.reserved_used_gpu_hours <= f.reserved_gpu_hours + tolerance(f.reserved_gpu_hours));
+            REQUIRE(f.owned_used_gpu_hours <= f.owned_gpu_hours + tolerance(f.owned_gpu_hours));
+            REQUIRE(f.spot_paid_gpu_hours >= f.spot_gpu_hours - tolerance(f.spot_gpu_hours));
+            REQUIRE(f.on_demand_paid_gpu_hours >= f.on_demand_gpu_hours - tolerance(f.on_demand_gpu_hours));
+            served += month;
+        }
+        REQUIRE(std::abs(served - demand.total_gpu_hours()) <= tolerance(demand.total_gpu_hours()));
+        REQUIRE(std::abs(r.used_gpu_hours - demand.total_gpu_hours()) <= tolerance(demand.total_gpu_hours()));
+    }
+}
+
+TEST_CASE("invariant: all on-demand costs the demand times the effective on-demand price, to the cent") {
+    Inputs in(902);
+    for (int i = 0; i < cases; ++i) {
+        const Offering o = in.offering();
+        const DemandProfile demand = in.demand();
+        EvaluationOptions options = in.options();
+        options.annual_discount_rate = 0;
+        const CostReport r = evaluate(OnDemand{}, demand, o, options);
+        // Paid GPU-hours hour by hour (whole instances or GPUs), less the free hours, at the list price
+        // × region factor × (1 − plan discount) × voucher factor.
+        const int g = options.units == Units::instances ? o.gpus_per_instance : 1;
+        double paid = 0;
+        for (const double d : demand.gpus_per_hour()) paid += paid_for(d, g);
+        const auto& dis = options.discounts;
+        const double expected = std::max(0.0, paid - dis.free_gpu_hours) * o.on_demand_per_gpu_hour() *
+                                dis.region_price_factor * (1 - dis.plan_discount) * dis.voucher_price_factor;
+        CAPTURE(i);
+        REQUIRE(std::abs(r.total - expected) <= 0.005);
+        REQUIRE(std::abs(r.savings) <= 0.005);
+    }
+}
+
+TEST_CASE("invariant: the advised reservation is no worse than all on-demand, nor one unit more or fewer") {
+    Inputs in(903);
+    for (int i = 0; i < cases; ++i) {
+        const Offering o = in.offering();
+        const DemandProfile demand = in.demand();
+        const Reserved reserved = in.reserved(o);
+        const EvaluationOptions options = in.options();
+        const ReservationAdvice advice = optimal_reservation(demand, o, reserved, options);
+        const double unit = options.units == Units::instances ? o.gpus_per_instance : 1;
+        const auto npv_at = [&](double r) {
+            return evaluate(Mix{{{1.0, reserved}}, r, Rounding::none}, demand, o, options).npv;
+        };
+        const double best = advice.report.npv;
+        CAPTURE(i);
+        REQUIRE(std::fmod(advice.reserved_gpus, unit) == 0);
+        REQUIRE(best == npv_at(advice.reserved_gpus));  // the advice's report is the engine's
+        REQUIRE(best <= evaluate(OnDemand{}, demand, o, options).npv + tolerance(best));
+        REQUIRE(best <= npv_at(advice.reserved_gpus + unit) + tolerance(best));
+        if (advice.reserved_gpus >= unit) REQUIRE(best <= npv_at(advice.reserved_gpus - unit) + tolerance(best));
+    }
+}
+
+TEST_CASE("invariant: cost is non-decreasing in every price and in demand; free hours and vouchers never raise it") {
+    Inputs in(904);
+    for (int i = 0; i < cases; ++i) {
+        const Offering o = in.offering();
+        const DemandProfile demand = in.demand();
+        Strategy strategy = in.strategy(o);
+        // A fixed fleet: with the default (the demand's peak) more demand buys more commitments.
+        if (auto* mix = std::get_if<Mix>(&strategy)) {
+            if (!mix->fleet_gpus) mix->fleet_gpus = demand.peak_gpus();
+        } else if (const auto* r = std::get_if<Reserved>(&strategy)) {
+            const Reserved copy = *r;
+            strategy = Mix{{{1.0, copy}}, demand.peak_gpus(), Rounding(in.integer(0, 3))};
+        } else if (const auto* owned = std::get_if<Owned>(&strategy)) {
+            const Owned copy = *owned;
+            strategy = Mix{{{1.0, copy}}, demand.peak_gpus(), Rounding(in.integer(0, 3))};
+        }
+        EvaluationOptions options = in.options();
+        options.annual_discount_rate = 0;
+        const double base = evaluate(strategy, demand, o, options).total;
+        const double slack = tolerance(base);
+        const double up = in.uniform(1.0, 1.5);
+        CAPTURE(i);
+        CAPTURE(up);
+
+        Offering dearer = o;  // every list price up
+        dearer.on_demand_hourly *= up;
+        if (dearer.spot_hourly) *dearer.spot_hourly *= up;
+        for (ReservedPrice& p : dearer.reserved) {
+            p.upfront *= up;
+            p.hourly *= up;
+        }
+        REQUIRE(evaluate(strategy, demand, dearer, options).total >= base - slack);
+        Offering on_demand_only = o;  // one price at a time: on-demand alone (a discount's price follows it)
+        on_demand_only.on_demand_hourly *= up;
+        REQUIRE(evaluate(strategy, demand, on_demand_only, options).total >= base - slack);
+        EvaluationOptions region = options;
+        region.discounts.region_price_factor *= up;
+        REQUIRE(evaluate(strategy, demand, o, region).total >= base - slack);
+
+        // More demand every hour (a fixed fleet).
+        Eigen::ArrayXd more = demand.gpus_per_hour();
+        for (auto& h : more) h += in.coin(0.3) ? in.uniform(0, 3) : 0.0;
+        REQUIRE(evaluate(strategy, DemandProfile::hourly(more), o, options).total >= base - slack);
+
+        // Free hours and vouchers never raise the cost.
+        EvaluationOptions free = options;
+        free.discounts.free_gpu_hours += in.uniform(0, 2000);
+        REQUIRE(evaluate(strategy, demand, o, free).total <= base + slack);
+        EvaluationOptions voucher = options;
+        voucher.discounts.voucher_price_factor *= in.uniform(0.1, 1.0);
+        REQUIRE(evaluate(strategy, demand, o, voucher).total <= base + slack);
+    }
+}
+
+TEST_CASE("invariant: reports are finite and non-negative for every valid input") {
+    Inputs in(905);
+    for (int i = 0; i < cases; ++i) {
+        const Offering o = in.offering();
+        const DemandProfile demand = in.demand();
+        const Strategy strategy = in.strategy(o);
+        const EvaluationOptions options = in.options();
+        const CostReport r = evaluate(strategy, demand, o, options);
+        CAPTURE(i);
+        for (const MonthlyCashFlow& f : r.months) {
+            for (const double amount : {f.upfront, f.reserved_recurring, f.on_demand, f.spot, f.capex, f.operating,
+                                        f.used_gpu_hours, f.reserved_gpu_hours, f.spot_gpu_hours, f.on_demand_gpu_hours,
+                                        f.spot_paid_gpu_hours, f.on_demand_paid_gpu_hours, f.owned_gpu_hours}) {
+                REQUIRE(std::isfinite(amount));
+                REQUIRE(amount >= 0);
+            }
+            REQUIRE(std::isfinite(f.credits));
+            REQUIRE(f.credits <= 0);  // credits and resale are the only negative categories
+            REQUIRE(std::isfinite(f.resale));
+            REQUIRE(f.resale <= 0);
+            REQUIRE(std::isfinite(f.total));
+        }
+        for (const double figure : {r.total, r.baseline_total, r.reserved_utilisation, r.owned_utilisation}) {
+            REQUIRE(std::isfinite(figure));
+            REQUIRE(figure >= -tolerance(r.baseline_total));
+        }
+        REQUIRE(std::isfinite(r.npv));
+        REQUIRE(std::isfinite(r.savings));
+        REQUIRE(std::isfinite(r.savings_fraction));
+        // Cost per used GPU-hour is undefined (NaN) only when nothing is used.
+        REQUIRE(std::isfinite(r.effective_cost_per_used_gpu_hour) == (r.used_gpu_hours > 0));
+        // Break-even utilisation: >= 0, and +inf only for owned GPUs whose power costs more than renting.
+        if (r.break_even_utilisation) REQUIRE(*r.break_even_utilisation >= 0);
+    }
+}
