@@ -1,12 +1,18 @@
 #pragma once
 // Everything gputco offers, in one include. The folders are the layers, data flowing down:
 // core → catalog → work → strategy → results → engines → optimise.
+#include "gputco/core/date.hpp"
 #include "gputco/core/error.hpp"
 #include "gputco/core/random.hpp"
 #include "gputco/core/time.hpp"
 #include "gputco/catalog/catalog.hpp"
+#include "gputco/catalog/currency.hpp"
 #include "gputco/work/demand.hpp"
 #include "gputco/work/job.hpp"
+#include "gputco/work/throughput.hpp"
+#include "gputco/work/scaling.hpp"
+#include "gputco/work/workload.hpp"
+#include "gputco/work/gpu_match.hpp"
 #include "gputco/strategy/strategy.hpp"
 #include "gputco/results/report.hpp"
 #include "gputco/results/statistics.hpp"
@@ -17,4 +23,6 @@
 #include "gputco/engines/deadline_sweep.hpp"
 #include "gputco/engines/interruption.hpp"
 #include "gputco/engines/spot.hpp"
+#include "gputco/engines/work_cost.hpp"
+#include "gputco/engines/work_audit.hpp"
 #include "gputco/optimise/optimise.hpp"

@@ -22,6 +22,10 @@ from ._core import (
     Offering,
     ReservedPrice,
     Source,
+    # money and exchange rates
+    ExchangeRate,
+    ExchangeRates,
+    Money,
     # checkpoint closed forms
     ExpectedSpotTime,
     Job,
@@ -89,16 +93,35 @@ from ._core import (
     # optimisers
     ReservationAdvice,
     optimal_reservation,
+    # cost per unit of work
+    GpuMatch,
+    ScalingCurve,
+    ThroughputRow,
+    ThroughputTable,
+    WorkAuditRow,
+    WorkCostRow,
+    WorkRanking,
+    Workload,
+    audit_seed_work_claims,
+    benchmark_gpus,
+    gpu_matches,
+    match_gpu,
+    model_unit,
+    scaling_curve,
+    throughput_at,
+    training_memory_gb,
 )
 from ._catalog import catalog
 from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
 from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame / to_json)
 from . import _deadline as _deadline  # noqa: F401  (adds SpotAvailability.from_json, WindowSweep.summary / to_frame)
+from ._work import cheapest_within, rank_offerings, rank_offerings_raw, seed_audit, throughput_frame
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Catalog", "GpuSpec", "Offering", "ReservedPrice", "Source", "catalog",
+    "ExchangeRate", "ExchangeRates", "Money",
     "ExpectedSpotTime", "Job", "expected_spot_time", "optimal_checkpoint_interval", "segment_count",
     "Poisson", "PriceDriven", "ProviderRules", "Trace", "Weibull", "advisor_bucket",
     "advisor_bucket_fraction", "alibaba_rules", "aws_rules", "gcp_preemptible_rules",
@@ -113,6 +136,10 @@ __all__ = [
     "CostReport", "CostSpread", "Discounts", "Mix", "MonthlyCashFlow", "OnDemand", "Owned", "Reserved",
     "SpotTranche", "Tranche", "describe", "evaluate", "spot_tranche",
     "ReservationAdvice", "optimal_reservation",
+    "GpuMatch", "ScalingCurve", "ThroughputRow", "ThroughputTable", "WorkAuditRow", "WorkCostRow", "WorkRanking",
+    "Workload", "audit_seed_work_claims", "benchmark_gpus", "cheapest_within", "gpu_matches", "match_gpu",
+    "model_unit", "rank_offerings", "rank_offerings_raw", "scaling_curve", "seed_audit", "throughput_at",
+    "throughput_frame", "training_memory_gb",
 ]
 
 # Wrong argument types raise TypeError naming the parameter ("work_hours = 'x': must be a number,

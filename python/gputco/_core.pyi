@@ -1,6 +1,8 @@
 # Type stubs of the compiled module gputco._core (hand-written; keep in step with python/src).
 from __future__ import annotations
 
+import datetime
+
 from os import PathLike
 from typing import Iterable, Literal, Optional, Sequence, Union, overload
 
@@ -96,6 +98,49 @@ class Catalog:
              region: Optional[str] = None) -> list[Offering]: ...
     def offerings_frame(self, provider: Optional[str] = None, gpu: Optional[str] = None,
                         region: Optional[str] = None) -> pd.DataFrame: ...
+    def __len__(self) -> int: ...
+
+# ---------------------------------------------------------------- money and exchange rates
+DateLike = Union[str, "datetime.date"]
+
+class Money:
+    def __init__(self, amount: float, currency: str = "USD") -> None: ...
+    amount: float
+    currency: str
+    def __add__(self, other: Money) -> Money: ...
+    def __sub__(self, other: Money) -> Money: ...
+    def __lt__(self, other: Money) -> bool: ...
+    def __le__(self, other: Money) -> bool: ...
+    def __gt__(self, other: Money) -> bool: ...
+    def __ge__(self, other: Money) -> bool: ...
+
+class ExchangeRate:
+    def __init__(self, *, from_currency: str, to_currency: str, rate: float, date: DateLike,
+                 source: Source) -> None: ...
+    from_currency: str
+    to_currency: str
+    rate: float
+    date: str
+    source: Source
+
+class ExchangeRates:
+    @overload
+    def __init__(self) -> None: ...
+    @overload
+    def __init__(self, rates: Sequence[ExchangeRate]) -> None: ...
+    @staticmethod
+    def builtin() -> ExchangeRates: ...
+    @staticmethod
+    def from_ecb_csv(text: str, file: str = "eurofxref.csv") -> ExchangeRates: ...
+    def merged_with(self, other: ExchangeRates) -> ExchangeRates: ...
+    @property
+    def rates(self) -> list[ExchangeRate]: ...
+    def rate(self, from_currency: str, to_currency: str, date: DateLike) -> float: ...
+    def describe(self, from_currency: str, to_currency: str, date: DateLike) -> str: ...
+    @overload
+    def convert(self, money: Money, to_currency: str, date: DateLike) -> Money: ...
+    @overload
+    def convert(self, offering: Offering, to_currency: str, date: DateLike) -> Offering: ...
     def __len__(self) -> int: ...
 
 # ---------------------------------------------------------------- checkpoint closed forms
@@ -570,3 +615,124 @@ def optimal_reservation(demand: DemandProfile, offering: Offering, reserved: Res
                         discounts: Optional[Discounts] = None,
                         annual_discount_rate: float = 0.0,
                         units: Literal["instances", "gpus"] = "instances") -> ReservationAdvice: ...
+
+# cost per unit of work
+class ThroughputRow:
+    gpu: str
+    system: str
+    gpus: int
+    precision: str
+    watts: float
+    price: float
+    model: str
+    per_second: float
+    source: Source
+
+class ThroughputTable:
+    @staticmethod
+    def builtin() -> ThroughputTable: ...
+    @staticmethod
+    def from_csv(csv: str, *, precision: str, source: str, as_of: str = "") -> ThroughputTable: ...
+    @staticmethod
+    def from_csv_file(path: str, *, precision: str, source: str, as_of: str = "") -> ThroughputTable: ...
+    def overridden_by(self, other: ThroughputTable) -> ThroughputTable: ...
+    @property
+    def rows(self) -> list[ThroughputRow]: ...
+    def models(self) -> list[str]: ...
+    def find(self, gpu: str, gpus: int, precision: str, model: str) -> Optional[ThroughputRow]: ...
+    def __len__(self) -> int: ...
+
+def benchmark_gpus() -> list[str]: ...
+def model_unit(model: str) -> str: ...
+
+class ScalingCurve:
+    single_gpu: float
+    alpha: float
+    fitted_counts: list[int]
+    def efficiency(self, gpus: float) -> float: ...
+    def throughput(self, gpus: float) -> float: ...
+
+def scaling_curve(table: ThroughputTable, gpu: str, precision: str, model: str) -> ScalingCurve: ...
+def throughput_at(table: ThroughputTable, gpu: str, precision: str, model: str, gpus: int) -> dict: ...
+
+class Workload:
+    def __init__(self, *, model: str, work_per_epoch: float, epochs: float = 1.0, precision: str = "mixed",
+                 memory_gb: float = 0.0, utilisation: float = 1.0, name: str = "") -> None: ...
+    name: str
+    model: str
+    work_per_epoch: float
+    epochs: float
+    precision: str
+    memory_gb: float
+    utilisation: float
+    def total_work(self) -> float: ...
+
+def training_memory_gb(parameters: float, bytes_per_parameter: float = 16.0, activations_gb: float = 0.0) -> float: ...
+
+class GpuMatch:
+    def __init__(self, catalog_gpu: str, kind: str, benchmark_gpu: str = "", note: str = "") -> None: ...
+    catalog_gpu: str
+    kind: str
+    benchmark_gpu: str
+    note: str
+
+def gpu_matches() -> list[GpuMatch]: ...
+def match_gpu(catalog_gpu: str, extra: list[GpuMatch] = ...) -> GpuMatch: ...
+
+class WorkCostRow:
+    provider: str
+    region: str
+    instance_type: str
+    catalog_gpu: str
+    benchmark_gpu: str
+    match: str
+    buying: str
+    terms: str
+    gpus: int
+    currency: str
+    price_per_hour: float
+    throughput_per_second: float
+    throughput_basis: str
+    hours_per_epoch: float
+    run_hours: float
+    run_hours_p95: float
+    cost_per_epoch: float
+    cost_per_run: float
+    cost_per_run_p95: float
+    cost_per_run_standard_error: float
+    cost_per_million: float
+    probability_within_deadline: float
+    note: str
+
+class SkippedOffering:
+    offering: str
+    reason: str
+
+class WorkRanking:
+    workload: Workload
+    unit: str
+    currency: str
+    deadline_hours: float
+    rows: list[WorkCostRow]
+    skipped: list[SkippedOffering]
+    def frontier(self) -> list[WorkCostRow]: ...
+
+def _rank_offerings(workload: Workload, catalog: Catalog, throughput: ThroughputTable, *, currency: str = "USD",
+                    on_demand: bool = True, spot: bool = True, reserved: bool = True, owned: bool = True,
+                    allow_estimates: bool = False, gpu_matches: list[GpuMatch] = ..., mtbf_hours: float = 20.0,
+                    checkpoint_write_hours: float = ..., restart_hours: float = ...,
+                    capacity_wait_hours: float = 0.0, paths: int = 20000, seed: int = 42, threads: int = 0,
+                    ownership: Optional[Owned] = None, deadline_hours: float = ...,
+                    exchange_rates: Optional[ExchangeRates] = None, rates_as_of: str = "") -> WorkRanking: ...
+
+class WorkAuditRow:
+    claim: str
+    source: str
+    seed_figure: float
+    measured_figure: float
+    unit: str
+    verdict: str
+    basis: str
+    reason: str
+
+def audit_seed_work_claims(catalog: Catalog, throughput: ThroughputTable) -> list[WorkAuditRow]: ...

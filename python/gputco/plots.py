@@ -11,7 +11,7 @@ from ._core import DeadlineJob, DeadlineResult, MultiRegionResult, CostReport, D
 from ._spot import SAMPLE_COLUMNS
 
 __all__ = ["plot_cumulative_cost", "plot_spot_distribution", "plot_savings_vs_utilisation",
-           "plot_deadline_decisions"]
+           "plot_deadline_decisions", "plot_cost_vs_time"]
 
 
 def _axes(ax):
@@ -124,6 +124,50 @@ def plot_savings_vs_utilisation(
     ax.set_title(f"Savings vs utilisation: {offering.key}")
     ax.grid(True, alpha=0.3)
     ax.legend()
+    return ax
+
+
+def _frontier_mask(hours: np.ndarray, cost: np.ndarray) -> np.ndarray:
+    """True where no other point is at least as fast and strictly cheaper, or faster and as cheap."""
+    order = np.lexsort((cost, hours))
+    mask = np.zeros(len(hours), dtype=bool)
+    best = np.inf
+    for i in order:
+        if cost[i] < best:
+            mask[i] = True
+            best = cost[i]
+    return mask
+
+
+def plot_cost_vs_time(ranking, ax=None, label_frontier: bool = True, log: bool = True):
+    """Cost per run against time to train, one point per row of a rank_offerings() DataFrame, coloured
+    by way of buying; the frontier (rows no other row beats on both) is drawn as a step line and
+    labelled. Spot rows are at their means; estimates and proxies are hollow markers."""
+    ax = _axes(ax)
+    hours = ranking["run_hours"].to_numpy(dtype=float)
+    cost = ranking["cost_per_run"].to_numpy(dtype=float)
+    for buying, group in ranking.groupby("buying", sort=True):
+        measured = group["match"] == "measured"
+        line = ax.scatter(group.loc[measured, "run_hours"], group.loc[measured, "cost_per_run"], s=18, label=buying)
+        ax.scatter(group.loc[~measured, "run_hours"], group.loc[~measured, "cost_per_run"], s=18,
+                   facecolors="none", edgecolors=line.get_facecolor())
+    mask = _frontier_mask(hours, cost)
+    order = np.argsort(hours[mask])
+    ax.step(hours[mask][order], cost[mask][order], where="post", color="black", linewidth=1, label="frontier")
+    if label_frontier:
+        for _, row in ranking[mask].iterrows():
+            ax.annotate(f"{row['provider']}/{row['instance_type']} ({row['buying']})",
+                        (row["run_hours"], row["cost_per_run"]), fontsize=7, xytext=(3, 3),
+                        textcoords="offset points")
+    if log:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+    currency = ranking.attrs.get("currency", "")
+    ax.set_xlabel("time to train (h)")
+    ax.set_ylabel(f"cost per run ({currency})")
+    ax.set_title(f"Cost vs time to train: {ranking.attrs.get('workload', '')}")
+    ax.grid(True, alpha=0.3, which="both")
+    ax.legend(fontsize=8)
     return ax
 
 

@@ -7,6 +7,7 @@ PYBIND11_MODULE(_core, m) {
     using namespace gputco::python;
     register_errors(m);
     register_catalog(m);
+    register_currency(m);
     register_checkpoint(m);
     register_interruption(m);
     register_spot(m);
@@ -15,4 +16,5 @@ PYBIND11_MODULE(_core, m) {
     register_strategy(m);
     register_cost(m);
     register_optimise(m);
+    register_work(m);
 }

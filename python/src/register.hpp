@@ -74,6 +74,7 @@ auto without_gil_until_ctrl_c(Call&& call) {
 
 void register_errors(py::module_& m);
 void register_catalog(py::module_& m);
+void register_currency(py::module_& m);
 void register_checkpoint(py::module_& m);
 void register_interruption(py::module_& m);
 void register_spot(py::module_& m);
@@ -82,5 +83,6 @@ void register_demand(py::module_& m);
 void register_strategy(py::module_& m);
 void register_cost(py::module_& m);
 void register_optimise(py::module_& m);
+void register_work(py::module_& m);
 
 }  // namespace gputco::python

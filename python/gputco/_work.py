@@ -1,0 +1,90 @@
+"""Cost per unit of work as DataFrames: rank_offerings, cheapest_within, the seed audit, throughput tables."""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+from ._core import Catalog, ThroughputTable, Workload, WorkRanking, _rank_offerings, audit_seed_work_claims
+
+__all__ = ["rank_offerings", "rank_offerings_raw", "cheapest_within", "seed_audit", "throughput_frame",
+           "RANKING_COLUMNS"]
+
+RANKING_COLUMNS = [
+    "provider", "region", "instance_type", "gpus", "catalog_gpu", "benchmark_gpu", "match", "buying", "terms",
+    "currency", "price_per_hour", "throughput_per_second", "throughput_basis", "hours_per_epoch", "run_hours",
+    "run_hours_p95", "cost_per_epoch", "cost_per_run", "cost_per_run_p95", "cost_per_run_standard_error",
+    "cost_per_million", "probability_within_deadline", "note",
+]
+
+
+def rank_offerings_raw(workload: Workload, catalog: Optional[Catalog] = None,
+                       throughput: Optional[ThroughputTable] = None, **options) -> WorkRanking:
+    """The C++ ranking object (rows, skipped, frontier()); keyword options as for rank_offerings."""
+    return _rank_offerings(workload, catalog if catalog is not None else Catalog.builtin(),
+                           throughput if throughput is not None else ThroughputTable.builtin(), **options)
+
+
+def _frame(ranking: WorkRanking, rows):
+    import pandas as pd
+
+    frame = pd.DataFrame([{c: getattr(r, c) for c in RANKING_COLUMNS} for r in rows], columns=RANKING_COLUMNS)
+    frame.attrs["unit"] = ranking.unit
+    frame.attrs["currency"] = ranking.currency
+    frame.attrs["workload"] = ranking.workload.name or ranking.workload.model
+    frame.attrs["skipped"] = [(s.offering, s.reason) for s in ranking.skipped]
+    return frame
+
+
+def rank_offerings(workload: Workload, catalog: Optional[Catalog] = None,
+                   throughput: Optional[ThroughputTable] = None, **options):
+    """Every offering (and owned machine) for `workload`, cheapest run first, as a DataFrame.
+
+    Columns: RANKING_COLUMNS (costs in frame.attrs["currency"]; cost_per_million per million units of
+    frame.attrs["unit"]). Offerings left out, with the reason, are in frame.attrs["skipped"].
+    Keyword options: currency="USD" (other currencies converted through exchange_rates=ExchangeRates
+    (default: the built-in table) at the rate in force at rates_as_of="YYYY-MM-DD" (default: its latest
+    rate); each converted row's note names the rate), on_demand/spot/reserved/owned=True, allow_estimates=False,
+    gpu_matches=[GpuMatch...], mtbf_hours=20, checkpoint_write_hours=5/60, restart_hours=10/60,
+    capacity_wait_hours=0, paths=20000, seed=42, threads=0, ownership=Owned(...) (capex_per_gpu=0 and
+    watts_per_gpu=0 take the benchmark's list price and board power), deadline_hours=inf.
+    """
+    ranking = rank_offerings_raw(workload, catalog, throughput, **options)
+    return _frame(ranking, ranking.rows)
+
+
+def cheapest_within(workload: Workload, deadline_hours: float, probability: float = 0.95,
+                    catalog: Optional[Catalog] = None, throughput: Optional[ThroughputTable] = None,
+                    **options) -> Optional[dict]:
+    """The cheapest way (by mean cost per run) to finish within `deadline_hours` with probability >=
+    `probability`, as a dict of RANKING_COLUMNS; None if no way does."""
+    if not (probability > 0 and probability <= 1):
+        raise ValueError(f"probability = {probability:g}: must be in (0, 1]")
+    if not (deadline_hours > 0 and math.isfinite(deadline_hours)):
+        raise ValueError(f"deadline_hours = {deadline_hours:g}: must be finite and > 0")
+    options["deadline_hours"] = deadline_hours
+    ranking = rank_offerings_raw(workload, catalog, throughput, **options)
+    for row in ranking.rows:
+        if row.probability_within_deadline >= probability:
+            return {c: getattr(row, c) for c in RANKING_COLUMNS}
+    return None
+
+
+def seed_audit(catalog: Optional[Catalog] = None, throughput: Optional[ThroughputTable] = None):
+    """The seed articles' performance claims beside the measured figures, as a DataFrame."""
+    import pandas as pd
+
+    rows = audit_seed_work_claims(catalog if catalog is not None else Catalog.builtin(),
+                                  throughput if throughput is not None else ThroughputTable.builtin())
+    columns = ["claim", "source", "seed_figure", "measured_figure", "unit", "verdict", "basis", "reason"]
+    return pd.DataFrame([{c: getattr(r, c) for c in columns} for r in rows], columns=columns)
+
+
+def throughput_frame(table: Optional[ThroughputTable] = None):
+    """A throughput table as a long DataFrame: one row per GPU, count, precision and model."""
+    import pandas as pd
+
+    table = table if table is not None else ThroughputTable.builtin()
+    columns = ["gpu", "system", "gpus", "precision", "model", "per_second", "watts", "price", "source", "as_of"]
+    return pd.DataFrame([{"gpu": r.gpu, "system": r.system, "gpus": r.gpus, "precision": r.precision,
+                          "model": r.model, "per_second": r.per_second, "watts": r.watts, "price": r.price,
+                          "source": r.source.name, "as_of": r.source.as_of} for r in table.rows], columns=columns)

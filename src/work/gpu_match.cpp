@@ -1,0 +1,58 @@
+// The catalog-to-benchmark GPU table (see gpu_match.hpp). Each proxy says what differs.
+#include "gputco/work/gpu_match.hpp"
+
+namespace gputco {
+
+std::string_view to_string(MatchKind kind) {
+    switch (kind) {
+        case MatchKind::measured: return "measured";
+        case MatchKind::proxy: return "proxy";
+        case MatchKind::estimate: return "estimate";
+        case MatchKind::none: break;
+    }
+    return "none";
+}
+
+const std::vector<GpuMatch>& builtin_gpu_matches() {
+    using enum MatchKind;
+    static const std::vector<GpuMatch> table{
+        {"A100-40GB", proxy, "A100 80GB SXM4",
+         "the catalog's A100 40GB is the SXM4 part (p4d, ND96asr_v4, a2-highgpu), never benchmarked; the "
+         "A100 80GB SXM4 rows are taken: same chip, clocks and 400 W, but 1,555 vs 2,039 GB/s, so "
+         "memory-bound models run up to a few per cent slower than shown (the only 40GB row, PCIe at "
+         "250 W, is 1-GPU only and 12% slower on ResNet-50)"},
+        {"A100-80GB", measured, "A100 80GB SXM4", ""},
+        {"A100-80GB-PCIe", measured, "A100 80GB PCIe", ""},
+        {"H100", measured, "H100 80GB SXM5", ""},
+        {"H100-NVL", none, "", "H100 NVL (94 GB, 400 W) was not benchmarked; the H100 PCIe rows are a different card"},
+        {"H200", none, "", "not benchmarked"},
+        {"T4", estimate, "V100",
+         "not benchmarked; estimate from the V100 rows by peak TFLOPS (65/125 mixed, 8.1/15.7 FP32); "
+         "T4's memory bandwidth ratio is lower (320/900), so the estimate is optimistic"},
+        {"V100", measured, "V100 16GB", "Lambda's V100 16GB machines (SXM2)"},
+        {"V100-PCIe", proxy, "V100 16GB", "the SXM2 part was benchmarked; the PCIe card (250 W, peak 112 vs 125 TFLOPS) is up to about 10% slower"},
+        {"V100-32GB", proxy, "V100 16GB",
+         "the 16 GB SXM2 part was benchmarked: same chip and clocks, so the same throughput for models that fit"},
+        {"V100S", estimate, "V100", "not benchmarked; estimate from the V100 rows by peak TFLOPS"},
+        {"A10", measured, "A10", ""},
+        {"A10G", estimate, "A10",
+         "AWS's A10 variant was not benchmarked; estimate from the A10 rows by peak TFLOPS (tensor 70 "
+         "vs 125, FP32 35 vs 31.2)"},
+        {"L4", estimate, "A10", "not benchmarked; estimate from the A10 rows by peak TFLOPS (L4 has half the bandwidth)"},
+        {"RTX-6000-Ada", measured, "RTX 6000 Ada", ""},
+        {"RTX-A6000", measured, "RTX A6000", ""},
+        {"MI250X", none, "", "AMD GPUs were not benchmarked (another software stack: no fair peak-FLOPS estimate)"},
+        {"MI300X", none, "", "AMD GPUs were not benchmarked (another software stack: no fair peak-FLOPS estimate)"},
+    };
+    return table;
+}
+
+GpuMatch match_gpu(std::string_view catalog_gpu, const std::vector<GpuMatch>& extra) {
+    for (const GpuMatch& m : extra)
+        if (m.catalog_gpu == catalog_gpu) return m;
+    for (const GpuMatch& m : builtin_gpu_matches())
+        if (m.catalog_gpu == catalog_gpu) return m;
+    return {std::string(catalog_gpu), MatchKind::none, "", "not in the GPU match table"};
+}
+
+}  // namespace gputco
