@@ -1,4 +1,6 @@
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <limits>
 #include <set>
 #include <string>
@@ -450,4 +452,145 @@ TEST_CASE("JSON: text that is not JSON") {
                          "JSON (parse error at line 1, column 44: syntax error while parsing object key - "
                          "unexpected ','; expected string literal)",
                          InvalidInput);
+}
+
+namespace {
+bool valid_utf8(std::string_view text) { return is_utf8(text); }
+
+std::string message_of(const std::string& text) {
+    try {
+        (void)Catalog::from_json(text);
+    } catch (const InvalidInput& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+/// `rows` offerings, each a valid row with its own instance type.
+std::string many_offerings(std::size_t rows) {
+    std::string text = R"({"offerings": [)";
+    for (std::size_t i = 0; i < rows; ++i) {
+        if (i > 0) text += ",";
+        text += R"({"provider": "p", "region": "r", "instance_type": "x)" + std::to_string(i) +
+                R"(", "gpu": "T4", "on_demand_hourly": 1.5, "source": {"name": "s", "as_of": "2026"}})";
+    }
+    return text + "]}";
+}
+}  // namespace
+
+TEST_CASE("JSON: deep nesting is refused at 32 levels, without recursing through the rest") {
+    // 10^5 nested arrays overflowed the stack (parsing, then dumping the value into the message).
+    const std::string deep = R"({"gpus": )" + std::string(100'000, '[') + std::string(100'000, ']') + "}";
+    CHECK_THROWS_WITH_AS(Catalog::from_json(deep), "catalog json depth = 33: must be at most 32 nested objects/arrays",
+                         InvalidInput);
+    std::string objects;
+    for (int i = 0; i < 40; ++i) objects += R"({"a": )";
+    objects += "1" + std::string(40, '}');
+    CHECK_THROWS_WITH_AS(Catalog::from_json(objects), "catalog json depth = 33: must be at most 32 nested objects/arrays",
+                         InvalidInput);
+    // 32 levels pass the parser and reach the format's own rules.
+    const std::string ok_depth = R"({"gpus": )" + std::string(31, '[') + std::string(31, ']') + "}";
+    CHECK_THROWS_WITH_AS(Catalog::from_json(ok_depth),
+                         ("gpus[0] = " + std::string(30, '[') + std::string(10, ']') + "...: must be an object").c_str(),
+                         InvalidInput);
+}
+
+TEST_CASE("JSON: a key given twice in one object is an error, not last-wins") {
+    CHECK_THROWS_WITH_AS(Catalog::from_json(R"({"gpus": [], "gpus": []})"),
+                         "catalog json key = \"gpus\": appears twice in one object", InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "on_demand_hourly": 2)")),
+                         "catalog json key = \"on_demand_hourly\": appears twice in one object", InvalidInput);
+    // The same key in different objects is fine.
+    CHECK(Catalog::from_json(R"({"offerings": [{"provider": "a", "region": "r", "instance_type": "x", "gpu": "T4",
+        "on_demand_hourly": 1, "source": {"name": "s", "as_of": "2026"}},
+        {"provider": "a", "region": "r", "instance_type": "y", "gpu": "T4",
+        "on_demand_hourly": 1, "source": {"name": "s", "as_of": "2026"}}]})").offerings().size() == 2);
+}
+
+TEST_CASE("JSON: a number too large for a double is InvalidInput, not the parser's exception") {
+    CHECK_THROWS_WITH_AS(Catalog::from_json(R"({"version": 1e400})"),
+                         "catalog json = \"{\"version\": 1e400}\": not valid JSON (number overflow parsing '1e400')",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1e300)")),
+                         "offerings[0].on_demand_hourly = 1e+300: must be <= 1e+12", InvalidInput);
+}
+
+TEST_CASE("JSON: size and row limits fail fast") {
+    const std::string huge(limits::max_catalog_bytes + 1, ' ');
+    CHECK_THROWS_WITH_AS(Catalog::from_json(huge),
+                         "catalog json.size = 16777217: must be at most 16777216 bytes (16 MiB)", InvalidInput);
+    std::string rows = R"({"offerings": [{})";
+    for (std::size_t i = 1; i <= limits::max_catalog_rows; ++i) rows += ",{}";
+    rows += "]}";
+    CHECK_THROWS_WITH_AS(Catalog::from_json(rows),
+                         "offerings = [{},{},{},{},{},{},{},{},{},{},{},{},{},...: must have at most 100000 rows",
+                         InvalidInput);
+    // A file over the limit is refused before it is read.
+    const std::string path = std::string(GPUTCO_BINARY_DIR) + "/catalog_too_big.json";
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << huge;
+    }
+    CHECK_THROWS_WITH_AS(Catalog::from_json_file(path),
+                         ("catalog file = \"" + path + "\": is 16777217 bytes; must be at most 16777216 (16 MiB)").c_str(),
+                         InvalidInput);
+    std::remove(path.c_str());
+}
+
+TEST_CASE("JSON: tens of thousands of valid rows load, and overriding them is linear") {
+    // 50,000 rows (about 8 MB): duplicate checks and overrides were pairwise, O(n^2), and hung.
+    const Catalog big = Catalog::from_json(many_offerings(50'000));
+    CHECK(big.offerings().size() == 50'000);
+    CHECK(big.offering("p", "x49999").on_demand_hourly == 1.5);
+    const Catalog merged = Catalog::builtin().overridden_by(big).overridden_by(big);
+    CHECK(merged.offerings().size() == Catalog::builtin().offerings().size() + 50'000);
+    std::string twice = many_offerings(3);
+    twice.replace(twice.find("x2"), 2, "x0");
+    CHECK_THROWS_WITH_AS(Catalog::from_json(twice), "offerings[2] = \"p/r/x0\": duplicate key of offerings[0]",
+                         InvalidInput);
+}
+
+TEST_CASE("JSON: messages are valid UTF-8 whatever the input's bytes") {
+    // 39 ASCII bytes then a 2-byte character: the 40-byte preview used to cut it in half.
+    const std::string text = std::string(39, 'a') + "\xC3\xA9zzz";
+    const std::string message = message_of(text);
+    CHECK(valid_utf8(message));
+    CHECK(message.starts_with("catalog json = \"" + std::string(39, 'a') + "...\": not valid JSON"));
+    // Bytes that are not UTF-8 at all are shown as \xNN.
+    const std::string bad = message_of("\xFF\xFE{}");
+    CHECK(valid_utf8(bad));
+    CHECK(bad.starts_with("catalog json = \"\\xFF\\xFE{}\": not valid JSON"));
+    // A long multi-byte value in a field is cut between characters.
+    const std::string provider =
+        message_of(one_offering(R"("gpus_per_instance": ")" + std::string(30, 'x') + "€€€€€€€€\""));
+    CHECK(valid_utf8(provider));
+    CHECK(provider == "offerings[0].gpus_per_instance = \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx€€€...: must be a whole number");
+}
+
+TEST_CASE("text fields must be valid UTF-8") {
+    Offering o = small_offering("a\xFF", "r", "x", 1.0);
+    CHECK_THROWS_WITH_AS(o.validate(), "offering.provider = \"a\\xFF\": must be valid UTF-8 text", InvalidInput);
+    GpuSpec g = small_gpu("T4");
+    g.source = Source{std::string(1, '\xC3'), "2026"};
+    CHECK_THROWS_WITH_AS(g.validate(), "gpu.source.name = \"\\xC3\": must be valid UTF-8 text", InvalidInput);
+}
+
+TEST_CASE("JSON: a large file can be cancelled while it loads") {
+    const std::string text = many_offerings(5'000);
+    int calls = 0;
+    CHECK_THROWS_WITH_AS(Catalog::from_json(text, [&] { return ++calls == 3; }), "catalog loading cancelled",
+                         Cancelled);
+    CHECK(calls == 3);
+    // A check that never says stop changes nothing; a small file never even asks.
+    int asked = 0;
+    CHECK(Catalog::from_json(text, [&] { return ++asked < 0; }).offerings().size() == 5'000);
+    CHECK(asked >= 5);  // every 16,384 parser events and 1,024 rows
+    CHECK(Catalog::from_json(many_offerings(2), [] { return true; }).offerings().size() == 2);
+}
+
+TEST_CASE("JSON: keys that are not plain names are quoted in the field path") {
+    CHECK_THROWS_WITH_AS(Catalog::from_json(R"({"": null})"),
+                         "catalog[\"\"] = null: unknown field (known: format, version, gpus, offerings)", InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(R"({"a b": 1})"),
+                         "catalog[\"a b\"] = 1: unknown field (known: format, version, gpus, offerings)", InvalidInput);
 }

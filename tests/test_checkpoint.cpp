@@ -105,3 +105,55 @@ TEST_CASE("checkpoint functions reject bad input with exact messages") {
                          "job.checkpoint_interval_hours = 0: must be finite and > 0", InvalidInput);
     CHECK_THROWS_WITH_AS(gputco::segment_count(-1.0, 2.0), "work_hours = -1: must be finite and > 0", InvalidInput);
 }
+
+TEST_CASE("an interval longer than the work gives one segment and a finite expectation") {
+    // expected_spot_time(200, 1e5, 0.1, 0.25, 20) was NaN: (n − 1) × e^{(tau+delta)/M} = 0 × inf.
+    // One segment of L = W = 200 h: E[N] = e^{R/M} (e^{(L+delta)/M} − 1) = e^{0.0125} (e^{10.005} − 1).
+    const Job job{.work_hours = 200, .checkpoint_interval_hours = 1e5, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 0.25};
+    const auto t = gputco::expected_spot_time(job, 20);
+    CHECK(t.interruptions == doctest::Approx(std::exp(0.0125) * std::expm1(10.005)).epsilon(1e-12));
+    CHECK(t.billed_hours == doctest::Approx(20 * t.interruptions).epsilon(1e-12));
+    // The longest interval allowed (1e9 h) is still one segment.
+    const Job longest{.work_hours = 200, .checkpoint_interval_hours = 1e9, .checkpoint_write_hours = 0.1,
+                      .restart_hours = 0.25};
+    CHECK(gputco::expected_spot_time(longest, 20).interruptions == t.interruptions);
+}
+
+TEST_CASE("durations outside [1e-9, 1e9] hours and overflowing expectations are rejected") {
+    const Job huge_interval{.work_hours = 200, .checkpoint_interval_hours = 1e308};
+    CHECK_THROWS_WITH_AS(gputco::expected_spot_time(huge_interval, 20),
+                         "job.checkpoint_interval_hours = 1e+308: must be in [1e-09, 1e+09] hours", InvalidInput);
+    CHECK_THROWS_WITH_AS(gputco::optimal_checkpoint_interval(1e-12, 24),
+                         "checkpoint_write_hours = 1e-12: must be in [1e-09, 1e+09] hours", InvalidInput);
+    CHECK_THROWS_WITH_AS(gputco::optimal_checkpoint_interval(0.1, 1e31),
+                         "mtbf_hours = 1e+31: must be in [1e-09, 1e+30] hours", InvalidInput);
+    CHECK_THROWS_WITH_AS(gputco::segment_count(1e9, 1e-10),
+                         "interval_hours = 1e-10: must be in [1e-09, 1e+09] hours", InvalidInput);
+    // Ten segments of 1e5 h at an MTBF of 1 h: e^{1e5} overflows, so no finite answer exists.
+    const Job hopeless{.work_hours = 1e6, .checkpoint_interval_hours = 1e5};
+    CHECK_THROWS_WITH_AS(gputco::expected_spot_time(hopeless, 1),
+                         "mtbf_hours = 1: too short for this job: expected interruptions overflow (a segment runs "
+                         "100000 h with its checkpoint write, the restart 0 h; shorten the checkpoint interval)",
+                         InvalidInput);
+}
+
+TEST_CASE("the exact interval stays right near Lambert W's branch point") {
+    // delta / M = 1e-18: -e^{-(1 + 1e-18)} rounds to -1/e, where W0 = -1 gave tau = 0. The series
+    // gives tau ≈ sqrt(2 delta M) (1 − p/3), p = sqrt(2 delta / M): sqrt(2) (1 − 4.7e-10) here.
+    const double tau = gputco::optimal_checkpoint_interval(1e-9, 1e9);
+    CHECK(tau == doctest::Approx(std::sqrt(2.0) * (1.0 - std::sqrt(2e-18) / 3.0)).epsilon(1e-12));
+    // The series and Lambert W agree where one hands over to the other (delta / M = 1e-5).
+    const double below = gputco::optimal_checkpoint_interval(24e-5 * (1 - 1e-9), 24);
+    const double above = gputco::optimal_checkpoint_interval(24e-5 * (1 + 1e-9), 24);
+    CHECK(below == doctest::Approx(above).epsilon(1e-9));
+    // Over the whole range of ratios the interval is finite, positive and below Young's sqrt(2 delta M).
+    for (double ratio = 1e-18; ratio < 1e3; ratio *= 3.7) {
+        CAPTURE(ratio);
+        const double m = 100.0;
+        const double t = gputco::optimal_checkpoint_interval(std::max(ratio * m, 1e-9), m);
+        CHECK(std::isfinite(t));
+        CHECK(t > 0);
+        CHECK(t <= std::sqrt(2.0 * std::max(ratio * m, 1e-9) * m) * (1 + 1e-12));
+    }
+}

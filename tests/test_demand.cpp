@@ -86,3 +86,48 @@ TEST_CASE("bad demand is rejected with the field, value and rule") {
     CHECK_THROWS_WITH_AS(DemandProfile::constant(1, Horizon::years(1)).with_weekly_pattern(weekly),
                          "demand.weekly_pattern[5] = -0.5: must be finite and >= 0", InvalidInput);
 }
+
+TEST_CASE("a step starting after the horizon is rejected before anything is written") {
+    // Used to write the first step's 4 months into a 3-month array (heap overflow) before the check.
+    CHECK_THROWS_WITH_AS(DemandProfile::steps({{0, 1.0}, {4, 2.0}}, Horizon::months(3)),
+                         "demand.steps[1].start_month = 4: must be < horizon months (3)", InvalidInput);
+    CHECK_THROWS_WITH_AS(DemandProfile::steps({{0, 1.0}, {2147483647, 2.0}}, Horizon::months(3)),
+                         "demand.steps[1].start_month = 2147483647: must be < horizon months (3)", InvalidInput);
+    CHECK_THROWS_WITH_AS(DemandProfile::steps({{0, 1.0}, {1, 2.0}, {5, 3.0}}, Horizon::months(3)),
+                         "demand.steps[2].start_month = 5: must be < horizon months (3)", InvalidInput);
+    CHECK_THROWS_WITH_AS(DemandProfile::steps({{0, 1.0}, {1, -2.0}}, Horizon::months(3)),
+                         "demand.steps[1].gpus = -2: must be finite and >= 0", InvalidInput);
+}
+
+TEST_CASE("demand above 1e9 GPUs per hour is rejected, so no total overflows") {
+    const Horizon h = Horizon::months(1);
+    CHECK(DemandProfile::constant(1e9, h).peak_gpus() == 1e9);
+    CHECK_THROWS_WITH_AS(DemandProfile::constant(1e308, h), "demand.gpus = 1e+308: must be <= 1e+09", InvalidInput);
+    CHECK_THROWS_WITH_AS(DemandProfile::linear_growth(0, 2e9, h), "demand.end_gpus = 2000000000: must be <= 1e+09",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(DemandProfile::steps({{0, 1e10}}, h), "demand.steps[0].gpus = 10000000000: must be <= 1e+09",
+                         InvalidInput);
+    Eigen::ArrayXd hours = Eigen::ArrayXd::Ones(730);
+    hours[5] = 1e308;
+    CHECK_THROWS_WITH_AS(DemandProfile::hourly(hours), "demand.gpus_per_hour[5] = 1e+308: must be <= 1e+09",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(DemandProfile::hourly(Eigen::ArrayXd::Ones(730 * 1201)),
+                         "demand.hours = 876730: must be <= 876000 (100 years)", InvalidInput);
+    // Derived profiles: growth, scale and patterns must keep the peak within the limit too.
+    CHECK_THROWS_WITH_AS(DemandProfile::compound_growth(1, 1e300, Horizon::years(2)),
+                         "demand.annual_growth_rate = 1e+300: makes the peak demand inf GPUs, more than 1e+09",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(DemandProfile::constant(1, h).scaled(1e300),
+                         "demand.scale = 1e+300: makes the peak demand 1e+300 GPUs, more than 1e+09", InvalidInput);
+    std::array<double, 7> week{1, 1, 1, 1, 1, 1, 1e200};
+    CHECK_THROWS_WITH_AS(DemandProfile::constant(1e9, h).with_weekly_pattern(week),
+                         "demand.weekly_pattern = 1e+200: makes the peak demand 1e+209 GPUs, more than 1e+09",
+                         InvalidInput);
+}
+
+TEST_CASE("compound growth from zero GPUs is zero every hour, whatever the rate") {
+    // 0 × e^{huge} used to be 0 × inf = NaN in the late hours.
+    const auto d = DemandProfile::compound_growth(0, 1e300, Horizon::years(100));
+    CHECK(d.peak_gpus() == 0);
+    CHECK(d.total_gpu_hours() == 0);
+}

@@ -192,3 +192,13 @@ TEST_CASE("the GCP 24-hour limit interrupts long launches even without random in
     CHECK(r.billed_hours.mean == doctest::Approx(30.0));  // the kill at 24 h lands on a checkpoint: 24 + 6
     CHECK(r.lost_work_hours.mean == doctest::Approx(0.0));
 }
+
+TEST_CASE("a monthly fraction so small its MTBF would be infinite is rejected") {
+    // A denormal fraction used to give MTBF = 730 / 5e-324 = inf.
+    CHECK_THROWS_WITH_AS(gputco::mtbf_from_monthly_interruption_fraction(5e-324),
+                         "monthly_interruption_fraction = 5e-324: must be >= 7.3e-28 (an MTBF of at most 1e+30 hours)",
+                         InvalidInput);
+    // 730 / -log(1 − 1e-20) = 7.3e22 h: tiny but allowed, and finite.
+    CHECK(gputco::mtbf_from_monthly_interruption_fraction(1e-20) == doctest::Approx(7.3e22));
+    CHECK(std::isfinite(gputco::mtbf_from_monthly_interruption_fraction(1.0 - 1e-16)));
+}

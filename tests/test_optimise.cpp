@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <random>
+
 #include "gputco/optimise/optimise.hpp"
 
 using namespace gputco;
@@ -99,4 +102,51 @@ TEST_CASE("bad input is rejected by the engine's own checks") {
     const auto demand = DemandProfile::constant(4, Horizon::years(1));
     CHECK_THROWS_WITH_AS(optimal_reservation(demand, offering_at(1.0), Reserved{.term_years = 1, .discount = 1.5}),
                          "reserved.discount = 1.5: must be in [0, 1)", InvalidInput);
+}
+
+TEST_CASE("the largest demand allowed is advised at once, not by counting GPU by GPU") {
+    // 1e9 GPUs every hour: counting r up by one took 1e9 steps (10^10 GPUs hung for minutes).
+    const auto demand = DemandProfile::constant(1e9, Horizon::years(1));
+    const auto advice = optimal_reservation(demand, offering_at(2.0), Reserved{.term_years = 1, .discount = 0.4});
+    CHECK(advice.reserved_gpus == 1e9);  // F(r) = 0 below 1e9, 1 from there: r = 1e9
+    CHECK(advice.demand_covered_fraction == 1.0);
+    CHECK(std::isfinite(advice.report.total));
+    // Fractional demand: the 40% quantile is 0.5 GPUs, rounded up to a whole r = 1.
+    Eigen::ArrayXd hours = Eigen::ArrayXd::Constant(8760, 0.5);  // a year: the 1-year term fits
+    hours.tail(4380).setConstant(2.5);  // half the hours at 0.5, half at 2.5
+    const auto half = optimal_reservation(DemandProfile::hourly(hours), offering_at(2.0),
+                                          Reserved{.term_years = 1, .discount = 0.4});
+    CHECK(half.critical_fraction == Approx(0.4));
+    CHECK(half.reserved_gpus == 1);  // F(1) = 0.5 >= 0.4 > F(0) = 0
+}
+
+TEST_CASE("a free on-demand price advises no reservation and no NaN") {
+    const auto demand = DemandProfile::constant(4, Horizon::years(1));
+    const auto advice = optimal_reservation(demand, offering_at(0.0), Reserved{.term_years = 1, .discount = 0.5});
+    CHECK(advice.critical_fraction == 0.0);  // was 1 − 0/0 = NaN
+    CHECK(advice.reserved_gpus == 0);
+}
+
+TEST_CASE("over seeded random demands the advice is the engine's local optimum next to the newsvendor count") {
+    std::mt19937_64 rng(17);
+    std::uniform_real_distribution<double> level(0.0, 50.0), discount(0.0, 0.95);
+    for (int trial = 0; trial < 60; ++trial) {
+        Eigen::ArrayXd hours(8760);  // a year, so the 1-year term fits
+        for (auto& h : hours) h = level(rng) * (trial % 3 == 0 ? 1.0 : std::floor(level(rng)) / 50.0);
+        const auto demand = DemandProfile::hourly(hours);
+        const Reserved reserved{.term_years = 1, .discount = discount(rng)};
+        const auto advice = optimal_reservation(demand, offering_at(3.0), reserved);
+        const auto covered = [&](double r) { return double((hours <= r).count()) / 8760.0; };
+        double newsvendor = 0;
+        while (covered(newsvendor) < advice.critical_fraction) newsvendor += 1.0;  // the definition, step by step
+        const auto npv = [&](double r) {
+            return evaluate(Mix{{{1.0, reserved}}, r, Rounding::none}, demand, offering_at(3.0)).npv;
+        };
+        const double r = advice.reserved_gpus;
+        CAPTURE(trial);
+        CHECK(std::abs(r - newsvendor) <= 1.0);  // the engine's walk moves at most a unit on ties of rounding
+        CHECK(advice.report.npv <= npv(r + 1));
+        if (r >= 1) CHECK(advice.report.npv <= npv(r - 1));
+        CHECK(advice.demand_covered_fraction == covered(r));
+    }
 }

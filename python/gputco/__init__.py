@@ -209,3 +209,17 @@ __all__ = [
     "load_scenario", "run_scenario", "run_spot_jobs", "sweep", "latin_hypercube", "tornado", "heat_map",
     "plot_tornado", "plot_heat_map",
 ]
+
+# Wrong argument types raise TypeError naming the parameter ("work_hours = 'x': must be a number,
+# not str") instead of pybind11's list of signatures; calls that pybind11 accepts are untouched.
+from . import _core
+from ._arguments import name_type_errors_of_class as _name_type_errors_of_class
+from ._arguments import named_type_errors as _named_type_errors
+
+for _name in __all__:
+    _value = globals()[_name]
+    if isinstance(_value, type) and _value.__module__ == _core.__name__:
+        _name_type_errors_of_class(_value)
+    elif type(_value).__name__ == "builtin_function_or_method":
+        globals()[_name] = _named_type_errors(_value)
+del _name, _value

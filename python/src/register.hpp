@@ -1,9 +1,14 @@
 #pragma once
 // One function per concern, each defined in its own register_<concern>.cpp.
 #include <optional>
+#include <string>
 #include <string_view>
 
+#include <fmt/format.h>
 #include <pybind11/pybind11.h>
+
+#include <gputco/core/cancel.hpp>
+#include <gputco/core/error.hpp>
 
 #include <gputco/engines/cost.hpp>
 
@@ -24,6 +29,47 @@ inline Units parse_units(std::string_view text) {
     if (text == "instances") return Units::instances;
     if (text == "gpus") return Units::gpus;
     fail("units", text, "must be \"instances\" or \"gpus\"");
+}
+
+/// `value` as a T, or TypeError("<field> = <repr>: must be <expected>, not <type>") — the library's
+/// own form, naming the field — instead of pybind11's "Unable to cast Python instance ..." RuntimeError.
+template <class T>
+T cast_argument(const py::handle& value, std::string_view field, std::string_view expected) {
+    try {
+        return value.cast<T>();
+    } catch (const py::cast_error&) {
+        throw py::type_error(fmt::format("{} = {}: must be {}, not {}", field,
+                                         printable_utf8(py::repr(value).cast<std::string>(), 60), expected,
+                                         Py_TYPE(value.ptr())->tp_name));
+    }
+}
+
+/// For a C++ call running without the GIL: takes it for a moment and says whether Ctrl-C (or any
+/// signal handler's error) is pending; that error then stays set for the caller to raise.
+inline bool ctrl_c_pressed() {
+    py::gil_scoped_acquire gil;
+    return PyErr_CheckSignals() != 0;
+}
+
+/// Runs `call` without the GIL (other Python threads run meanwhile; `call` polls ctrl_c_pressed);
+/// a Cancelled becomes the pending Python error (KeyboardInterrupt) itself.
+template <class Call>
+auto without_gil_until_ctrl_c(Call&& call) {
+    std::optional<decltype(call())> result;
+    bool cancelled = false;
+    {
+        py::gil_scoped_release release;
+        try {
+            result.emplace(call());
+        } catch (const Cancelled&) {
+            cancelled = true;
+        }
+    }
+    if (cancelled) {
+        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+        throw py::error_already_set();
+    }
+    return std::move(*result);
 }
 
 void register_errors(py::module_& m);

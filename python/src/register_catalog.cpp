@@ -11,7 +11,10 @@ namespace gputco::python {
 
 namespace {
 
-Source make_source(const std::string& name, const std::string& as_of) { return Source{name, as_of, ""}; }
+// Text from Python may arrive as bytes: only valid UTF-8 is kept, so every getter and repr can return a str.
+Source make_source(const std::string& name, const std::string& as_of) {
+    return Source{require_utf8("source.name", name), require_utf8("source.as_of", as_of), ""};
+}
 
 Date to_date(const py::object& value) { return Date::parse(py::str(value).cast<std::string>(), "date"); }
 
@@ -38,6 +41,8 @@ void register_catalog(py::module_& m) {
         .def(py::init([](std::string name, std::string vendor, double memory_gb,
                          double memory_bandwidth_gbps, double fp16_tflops, double fp32_tflops,
                          double tdp_watts, Source source) {
+                 require_utf8("gpu.name", name);
+                 require_utf8("gpu.vendor", vendor);
                  return GpuSpec{std::move(name), std::move(vendor), memory_gb, memory_bandwidth_gbps,
                                 fp16_tflops, fp32_tflops, tdp_watts, std::move(source)};
              }),
@@ -168,11 +173,17 @@ void register_catalog(py::module_& m) {
              py::arg("offerings"))
         .def_static("builtin", &Catalog::builtin, py::return_value_policy::reference,
                     "The catalog compiled into the library.")
-        .def_static("from_json", &Catalog::from_json, py::arg("text"))
+        .def_static(
+            "from_json",
+            [](std::string_view text) {
+                return without_gil_until_ctrl_c([&] { return Catalog::from_json(text, &ctrl_c_pressed); });
+            },
+            py::arg("text"), "Parses the catalog JSON format (at most 16 MiB). Releases the GIL; Ctrl-C stops a large file.")
         .def_static(
             "from_json_file",
             [](const py::object& path) {
-                return Catalog::from_json_file(py::module_::import("os").attr("fspath")(path).cast<std::string>());
+                const auto file = py::module_::import("os").attr("fspath")(path).cast<std::string>();
+                return without_gil_until_ctrl_c([&] { return Catalog::from_json_file(file, &ctrl_c_pressed); });
             },
             py::arg("path"))
         .def("to_json", &Catalog::to_json)

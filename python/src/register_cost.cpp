@@ -129,7 +129,7 @@ void register_cost(py::module_& m) {
             if (py::isinstance<Job>(job)) {
                 j = job.cast<Job>();
             } else {  // only the work matters: overhead = billed hours / work hours
-                j.work_hours = job.cast<double>();
+                j.work_hours = cast_argument<double>(job, "job", "a Job or a number of work hours");
                 j.checkpoint_interval_hours = j.work_hours;
             }
             SpotTranche tranche = spot_tranche(result, j, availability);

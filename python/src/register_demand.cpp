@@ -26,10 +26,16 @@ std::array<double, N> to_factors(std::string_view field, const std::vector<doubl
 
 DemandStep to_step(const py::handle& item, std::size_t index) {
     if (py::isinstance<DemandStep>(item)) return item.cast<DemandStep>();
+    const std::string field = fmt::format("demand.steps[{}]", index);
+    if (!py::isinstance<py::sequence>(item) || py::isinstance<py::str>(item) || py::isinstance<py::bytes>(item)) {
+        throw py::type_error(fmt::format("{} = {}: must be a DemandStep or a (start_month, gpus) pair, not {}", field,
+                                         printable_utf8(py::repr(item).cast<std::string>(), 60),
+                                         Py_TYPE(item.ptr())->tp_name));
+    }
     const auto pair = item.cast<py::sequence>();
-    require(pair.size() == 2, fmt::format("demand.steps[{}].size", index), pair.size(),
-            "must be 2 (start_month, gpus)");
-    return DemandStep{pair[0].cast<int>(), pair[1].cast<double>()};
+    require(pair.size() == 2, field + ".size", pair.size(), "must be 2 (start_month, gpus)");
+    return DemandStep{cast_argument<int>(pair[0], field + ".start_month", "a whole number in the range of int"),
+                      cast_argument<double>(pair[1], field + ".gpus", "a number")};
 }
 
 }  // namespace

@@ -42,10 +42,16 @@ using Kind = std::variant<Reserved, Owned, SpotTranche, OnDemand>;
 
 Tranche to_tranche(const py::handle& item, std::size_t index) {
     if (py::isinstance<Tranche>(item)) return item.cast<Tranche>();
+    const std::string field = fmt::format("mix.tranches[{}]", index);
+    if (!py::isinstance<py::sequence>(item) || py::isinstance<py::str>(item) || py::isinstance<py::bytes>(item)) {
+        throw py::type_error(fmt::format("{} = {}: must be a Tranche or a (fraction, kind) pair, not {}", field,
+                                         printable_utf8(py::repr(item).cast<std::string>(), 60),
+                                         Py_TYPE(item.ptr())->tp_name));
+    }
     const auto pair = item.cast<py::sequence>();
-    require(pair.size() == 2, fmt::format("mix.tranches[{}].size", index), pair.size(),
-            "must be 2 (fraction, kind)");
-    return Tranche{pair[0].cast<double>(), pair[1].cast<Kind>()};
+    require(pair.size() == 2, field + ".size", pair.size(), "must be 2 (fraction, kind)");
+    return Tranche{cast_argument<double>(pair[0], field + ".fraction", "a number"),
+                   cast_argument<Kind>(pair[1], field + ".kind", "Reserved, Owned, SpotTranche or OnDemand")};
 }
 
 std::string repr_kind(const Kind& kind) {
@@ -130,6 +136,7 @@ void register_strategy(py::module_& m) {
                  s.overhead = overhead;
                  s.availability = availability;
                  s.overhead_samples.assign(samples.data(), samples.data() + samples.size());
+                 s.validate();
                  return s;
              }),
              py::kw_only(), py::arg("price_per_gpu_hour") = py::none(), py::arg("overhead") = 1.0,
@@ -169,6 +176,7 @@ void register_strategy(py::module_& m) {
                      mix.tranches.push_back(to_tranche(item, mix.tranches.size()));
                  mix.fleet_gpus = fleet_gpus;
                  mix.rounding = parse_rounding(rounding);
+                 mix.validate();
                  return mix;
              }),
              py::arg("tranches"), py::kw_only(), py::arg("fleet_gpus") = py::none(),

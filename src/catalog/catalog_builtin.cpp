@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <unordered_map>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -67,6 +69,7 @@ std::string join(std::string_view prefix, std::string_view name) {
 
 void require_text(std::string_view prefix, std::string_view name, const std::string& value) {
     require(!value.empty(), join(prefix, name), value, "must not be empty");
+    require_utf8(join(prefix, name), value);
 }
 
 void validate_source(std::string_view prefix, const Source& source) {
@@ -85,6 +88,7 @@ void GpuSpec::validate(std::string_view field) const {
     require_positive(join(field, "fp32_tflops"), fp32_tflops);
     require_positive(join(field, "tdp_watts"), tdp_watts);
     validate_source(field, source);
+    require_utf8(join(field, "notes"), notes);
 }
 
 void Offering::validate(std::string_view field) const {
@@ -95,14 +99,14 @@ void Offering::validate(std::string_view field) const {
     require(gpus_per_instance >= 1, join(field, "gpus_per_instance"), gpus_per_instance,
             "must be >= 1");
     require_text(field, "currency", currency);
-    require_non_negative(join(field, "on_demand_hourly"), on_demand_hourly);
-    if (spot_hourly) require_non_negative(join(field, "spot_hourly"), *spot_hourly);
+    require_at_most(join(field, "on_demand_hourly"), on_demand_hourly, limits::max_money);
+    if (spot_hourly) require_at_most(join(field, "spot_hourly"), *spot_hourly, limits::max_money);
     for (std::size_t i = 0; i < reserved.size(); ++i) {
         const ReservedPrice& r = reserved[i];
         const std::string at = fmt::format("{}.reserved[{}]", field, i);
         require(r.term_years >= 1, join(at, "term_years"), r.term_years, "must be >= 1");
-        require_non_negative(join(at, "upfront"), r.upfront);
-        require_non_negative(join(at, "hourly"), r.hourly);
+        require_at_most(join(at, "upfront"), r.upfront, limits::max_money);
+        require_at_most(join(at, "hourly"), r.hourly, limits::max_money);
         validate_source(at, r.source);
         for (std::size_t j = 0; j < i; ++j) {
             if (reserved[j].term_years == r.term_years && reserved[j].payment == r.payment &&
@@ -132,6 +136,7 @@ void Offering::validate(std::string_view field) const {
                     fmt::format("same date as history[{}]", j));
         }
     }
+    require_utf8(join(field, "notes"), notes);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,47 +179,45 @@ Offering Offering::converted(std::string_view to_currency, double rate) const {
 
 Catalog::Catalog(std::vector<GpuSpec> gpus, std::vector<Offering> offerings)
     : gpus_(std::move(gpus)), offerings_(std::move(offerings)) {
+    // Duplicates found through a hash map: linear in the rows (a pairwise scan of 10^5 rows hung).
+    std::unordered_map<std::string, std::size_t> first_gpu;
     for (std::size_t i = 0; i < gpus_.size(); ++i) {
         const std::string at = fmt::format("gpus[{}]", i);
         gpus_[i].validate(at);
-        for (std::size_t j = 0; j < i; ++j) {
-            if (gpus_[j].name == gpus_[i].name) {
-                fail(join(at, "name"), gpus_[i].name, fmt::format("duplicate of gpus[{}]", j));
-            }
+        if (const auto [it, fresh] = first_gpu.emplace(gpus_[i].name, i); !fresh) {
+            fail(join(at, "name"), gpus_[i].name, fmt::format("duplicate of gpus[{}]", it->second));
         }
     }
+    std::unordered_map<std::string, std::size_t> first_offering;
     for (std::size_t i = 0; i < offerings_.size(); ++i) {
         const std::string at = fmt::format("offerings[{}]", i);
         offerings_[i].validate(at);
-        const std::string key = offerings_[i].key();
-        for (std::size_t j = 0; j < i; ++j) {
-            if (offerings_[j].key() == key) {
-                fail(at, key, fmt::format("duplicate key of offerings[{}]", j));
-            }
+        if (const auto [it, fresh] = first_offering.emplace(offerings_[i].key(), i); !fresh) {
+            fail(at, it->first, fmt::format("duplicate key of offerings[{}]", it->second));
         }
     }
 }
 
 Catalog Catalog::overridden_by(const Catalog& other) const {
+    // Rows matched through hash maps of name/key to index: linear in the rows of both catalogs.
     std::vector<GpuSpec> gpus = gpus_;
+    std::unordered_map<std::string, std::size_t> gpu_at;
+    for (std::size_t i = 0; i < gpus.size(); ++i) gpu_at.emplace(gpus[i].name, i);
     for (const GpuSpec& g : other.gpus_) {
-        auto it = std::find_if(gpus.begin(), gpus.end(),
-                               [&](const GpuSpec& mine) { return mine.name == g.name; });
-        if (it != gpus.end()) {
-            *it = g;
-        } else {
+        if (const auto [it, fresh] = gpu_at.emplace(g.name, gpus.size()); fresh) {
             gpus.push_back(g);
+        } else {
+            gpus[it->second] = g;
         }
     }
     std::vector<Offering> offerings = offerings_;
+    std::unordered_map<std::string, std::size_t> offering_at;
+    for (std::size_t i = 0; i < offerings.size(); ++i) offering_at.emplace(offerings[i].key(), i);
     for (const Offering& o : other.offerings_) {
-        const std::string key = o.key();
-        auto it = std::find_if(offerings.begin(), offerings.end(),
-                               [&](const Offering& mine) { return mine.key() == key; });
-        if (it != offerings.end()) {
-            *it = o;
-        } else {
+        if (const auto [it, fresh] = offering_at.emplace(o.key(), offerings.size()); fresh) {
             offerings.push_back(o);
+        } else {
+            offerings[it->second] = o;
         }
     }
     return Catalog(std::move(gpus), std::move(offerings));

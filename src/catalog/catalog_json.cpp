@@ -1,9 +1,14 @@
 // The catalog's JSON format (docs/catalog.md): users' own prices and overrides of the built-in ones.
 // Reading is strict: unknown fields, wrong types and bad values are errors naming a JSON path.
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <set>
 #include <sstream>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -18,20 +23,130 @@ using nlohmann::json;
 
 constexpr int format_version = 1;
 
+/// Calls should_stop every `every` steps; throws Cancelled when it says so.
+class StopPoll {
+public:
+    StopPoll(const StopCheck& should_stop, std::size_t every) : should_stop_(should_stop), every_(every) {}
+    void step() {
+        if (should_stop_ && ++count_ % every_ == 0 && should_stop_()) throw Cancelled("catalog loading cancelled");
+    }
+
+private:
+    const StopCheck& should_stop_;
+    std::size_t every_;
+    std::size_t count_ = 0;
+};
+
+constexpr std::size_t preview_bytes = 40;
+
+/// Appends compact JSON of `value` to `out`, stopping once `out` is past the preview length, so a
+/// huge value costs no more than a small one (nesting is bounded by the parser's depth limit).
+void preview_into(const json& value, std::string& out) {
+    if (out.size() > preview_bytes) return;
+    if (value.is_object() || value.is_array()) {
+        const bool object = value.is_object();
+        out += object ? '{' : '[';
+        bool first = true;
+        for (const auto& item : value.items()) {
+            if (out.size() > preview_bytes) return;
+            if (!first) out += ',';
+            first = false;
+            if (object) out += json(item.key()).dump() + ":";
+            preview_into(item.value(), out);
+        }
+        out += object ? '}' : ']';
+    } else if (value.is_string() && value.get_ref<const std::string&>().size() > preview_bytes) {
+        out += json(printable_utf8(value.get_ref<const std::string&>(), preview_bytes)).dump();
+    } else {
+        out += value.dump();
+    }
+}
+
+/// A short view of a value for a message: compact JSON cut to 40 bytes on a character boundary.
+std::string preview(const json& value) {
+    std::string out;
+    preview_into(value, out);
+    return printable_utf8(out, preview_bytes);
+}
+
 /// Throws "<path> = <json value>: <rule>".
 [[noreturn]] void fail_json(const std::string& path, const json& value, std::string_view rule) {
-    std::string shown = value.dump();
-    if (shown.size() > 40) shown = shown.substr(0, 40) + "...";
-    throw InvalidInput(fmt::format("{} = {}: {}", path, shown, rule));
+    throw InvalidInput(fmt::format("{} = {}: {}", printable_utf8(path), preview(value), rule));
+}
+
+/// The array under `key`, at most limits::max_catalog_rows long.
+const json* rows(const json* list, std::string_view key) {
+    if (!list) return nullptr;
+    if (!list->is_array()) fail_json(std::string(key), *list, "must be an array");
+    if (list->size() > limits::max_catalog_rows) {
+        fail_json(std::string(key), *list, fmt::format("must have at most {} rows", limits::max_catalog_rows));
+    }
+    return list;
+}
+
+/// Parses with the limits a loader of user files needs: nesting depth (the DOM and its destructor
+/// recurse per level), duplicate keys (nlohmann keeps the last silently), and every parser exception
+/// (syntax, number overflow such as 1e400) as InvalidInput.
+json parse_limited(std::string_view text, const StopCheck& should_stop) {
+    StopPoll poll(should_stop, 16'384);
+    const auto fail_text = [&](std::string_view why) -> void {
+        throw InvalidInput(fmt::format("catalog json = \"{}\": not valid JSON ({})", printable_utf8(text, 40),
+                                       printable_utf8(why)));
+    };
+    std::vector<std::set<std::string>> keys;  // the keys seen in each open object, innermost last
+    const json::parser_callback_t check = [&](int depth, json::parse_event_t event, json& parsed) {
+        poll.step();
+        switch (event) {
+        case json::parse_event_t::object_start:
+        case json::parse_event_t::array_start:
+            if (depth >= limits::max_json_depth) {
+                throw InvalidInput(fmt::format("catalog json depth = {}: must be at most {} nested objects/arrays",
+                                               depth + 1, limits::max_json_depth));
+            }
+            if (event == json::parse_event_t::object_start) keys.emplace_back();
+            break;
+        case json::parse_event_t::object_end:
+            keys.pop_back();
+            break;
+        case json::parse_event_t::key:
+            if (!keys.back().insert(parsed.get<std::string>()).second) {
+                throw InvalidInput(fmt::format("catalog json key = \"{}\": appears twice in one object",
+                                               printable_utf8(parsed.get<std::string>(), 80)));
+            }
+            break;
+        default:
+            break;
+        }
+        return true;
+    };
+    try {
+        return json::parse(text.begin(), text.end(), check);
+    } catch (const json::exception& e) {
+        std::string message = e.what();
+        // Drop nlohmann's "[json.exception.parse_error.101] " prefix: the rest says what went wrong.
+        if (auto pos = message.find("] "); message.starts_with("[json.exception") && pos != std::string::npos) {
+            message = message.substr(pos + 2);
+        }
+        fail_text(message);
+    }
+    return {};
 }
 
 [[noreturn]] void fail_missing(const std::string& path) {
     throw InvalidInput(fmt::format("{} = (missing): required", path));
 }
 
+/// The path of `key` inside `path`: "a.b" for a plain name, `a[":"]` (JSON-quoted) for any other key,
+/// so an empty or odd key still gives a field that can be read.
 std::string at(const std::string& path, std::string_view key) {
+    const bool plain = !key.empty() && !std::isdigit(static_cast<unsigned char>(key[0])) &&
+                       std::all_of(key.begin(), key.end(), [](char c) {
+                           return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                       });
+    if (!plain) return fmt::format("{}[{}]", path.empty() ? "catalog" : path, json(std::string(key)).dump());
     return path.empty() ? std::string(key) : fmt::format("{}.{}", path, key);
 }
+
 
 /// A JSON object whose keys must all be known, read field by field.
 class Reader {
@@ -285,20 +400,11 @@ json write_offering(const Offering& o) {
 
 }  // namespace
 
-Catalog Catalog::from_json(std::string_view json_text) {
-    json root;
-    try {
-        root = json::parse(json_text.begin(), json_text.end());
-    } catch (const json::parse_error& e) {
-        std::string message = e.what();
-        // Drop nlohmann's "[json.exception.parse_error.101] " prefix: the rest says what went wrong.
-        if (auto pos = message.find("] "); message.starts_with("[json.exception") && pos != std::string::npos) {
-            message = message.substr(pos + 2);
-        }
-        const std::string_view head = json_text.substr(0, 40);
-        throw InvalidInput(fmt::format("catalog json = \"{}{}\": not valid JSON ({})", head,
-                                       json_text.size() > 40 ? "..." : "", message));
-    }
+Catalog Catalog::from_json(std::string_view json_text, const StopCheck& should_stop) {
+    require(json_text.size() <= limits::max_catalog_bytes, "catalog json.size", json_text.size(),
+            fmt::format("must be at most {} bytes (16 MiB)", limits::max_catalog_bytes));
+    const json root = parse_limited(json_text, should_stop);
+    StopPoll poll(should_stop, 1'024);
     Reader r(root, "", {"format", "version", "gpus", "offerings"});
     if (const json* f = r.find("format")) {
         if (*f != "gputco-catalog") fail_json("format", *f, "must be \"gputco-catalog\"");
@@ -309,28 +415,33 @@ Catalog Catalog::from_json(std::string_view json_text) {
                 fmt::format("unsupported catalog format version (supported: {})", format_version));
     }
     std::vector<GpuSpec> gpus;
-    if (const json* list = r.find("gpus")) {
-        if (!list->is_array()) fail_json("gpus", *list, "must be an array");
+    if (const json* list = rows(r.find("gpus"), "gpus")) {
         for (std::size_t i = 0; i < list->size(); ++i) {
+            poll.step();
             gpus.push_back(read_gpu((*list)[i], fmt::format("gpus[{}]", i)));
         }
     }
     std::vector<Offering> offerings;
-    if (const json* list = r.find("offerings")) {
-        if (!list->is_array()) fail_json("offerings", *list, "must be an array");
+    if (const json* list = rows(r.find("offerings"), "offerings")) {
         for (std::size_t i = 0; i < list->size(); ++i) {
+            poll.step();
             offerings.push_back(read_offering((*list)[i], fmt::format("offerings[{}]", i)));
         }
     }
     return Catalog(std::move(gpus), std::move(offerings));
 }
 
-Catalog Catalog::from_json_file(const std::string& path) {
+Catalog Catalog::from_json_file(const std::string& path, const StopCheck& should_stop) {
     std::ifstream in(path, std::ios::binary);
     require(in.good(), "catalog file", path, "cannot be opened");
+    // Refuse an oversized file before reading it into memory.
+    std::error_code error;
+    const auto bytes = std::filesystem::file_size(path, error);
+    require(error || bytes <= limits::max_catalog_bytes, "catalog file", path,
+            fmt::format("is {} bytes; must be at most {} (16 MiB)", bytes, limits::max_catalog_bytes));
     std::ostringstream text;
     text << in.rdbuf();
-    return from_json(text.str());
+    return from_json(text.str(), should_stop);
 }
 
 std::string Catalog::to_json() const {

@@ -175,7 +175,12 @@ void validate(const InterruptionModel& model) {
 
 double mtbf_from_monthly_interruption_fraction(double fraction) {
     require(fraction > 0.0 && fraction < 1.0, "monthly_interruption_fraction", fraction, "must be in (0, 1)");
-    return -hours_per_month / std::log1p(-fraction);
+    const double mtbf = -hours_per_month / std::log1p(-fraction);
+    // A tiny fraction (a denormal) would give an MTBF of infinity; past the duration limit it is a mistake.
+    require(mtbf <= limits::max_mtbf_hours, "monthly_interruption_fraction", fraction,
+            fmt::format("must be >= {:.6g} (an MTBF of at most {:g} hours)",
+                        -std::expm1(-hours_per_month / limits::max_mtbf_hours), limits::max_mtbf_hours));
+    return mtbf;
 }
 
 double advisor_bucket_fraction(int bucket_index) {

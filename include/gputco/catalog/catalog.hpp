@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gputco/core/cancel.hpp"
 #include "gputco/core/date.hpp"
 #include "gputco/core/error.hpp"
 #include "gputco/core/time.hpp"
@@ -146,8 +147,11 @@ public:
     /// The catalog compiled into the library: works with no file.
     static const Catalog& builtin();
     /// Parses the JSON format written by to_json(); throws InvalidInput on malformed input.
-    static Catalog from_json(std::string_view json_text);
-    static Catalog from_json_file(const std::string& path);
+    /// Limits (core/limits.hpp): at most 16 MiB of text, 100,000 rows per list, 32 nested levels, no
+    /// key twice in one object. A large file takes seconds: `should_stop` is called every 16,384
+    /// parser events and 1,024 rows, and a true answer throws Cancelled.
+    static Catalog from_json(std::string_view json_text, const StopCheck& should_stop = {});
+    static Catalog from_json_file(const std::string& path, const StopCheck& should_stop = {});
     std::string to_json() const;
 
     /// This catalog with `other`'s GPUs and offerings added; entries with the same key

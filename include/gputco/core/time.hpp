@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "gputco/core/error.hpp"
+#include "gputco/core/limits.hpp"
 
 namespace gputco {
 
@@ -15,14 +16,18 @@ inline constexpr std::size_t whole_hours_per_month = 730;
 /// A planning horizon of whole months, starting at month 0.
 class Horizon {
 public:
-    /// n whole months (n > 0).
+    /// n whole months, 0 < n <= 1200 (limits::max_horizon_months).
     static Horizon months(int n) {
         require(n > 0, "horizon.months", n, "must be > 0");
+        require(n <= limits::max_horizon_months, "horizon.months", n,
+                fmt::format("must be <= {} (100 years)", limits::max_horizon_months));
         return Horizon(n);
     }
-    /// n whole years (n > 0), 12 months each.
+    /// n whole years, 0 < n <= 100, 12 months each.
     static Horizon years(int n) {
         require(n > 0, "horizon.years", n, "must be > 0");
+        require(n <= limits::max_horizon_years, "horizon.years", n,
+                fmt::format("must be <= {}", limits::max_horizon_years));
         return Horizon(n * months_per_year);
     }
     int month_count() const { return months_; }

@@ -18,18 +18,13 @@
 #include <vector>
 
 #include "gputco/catalog/catalog.hpp"
+#include "gputco/core/cancel.hpp"  // Cancelled
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/interruption.hpp"
 #include "gputco/work/job.hpp"
 #include "gputco/results/statistics.hpp"
 
 namespace gputco {
-
-/// Thrown when SimulationOptions::should_stop asks a run to stop.
-class Cancelled : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
 
 /// The most paths one run keeps samples for: 10^8 paths hold 4.8 GB (six columns of doubles). More
 /// is an InvalidInput naming options.paths or options.max_paths, raised before anything is allocated.

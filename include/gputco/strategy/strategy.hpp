@@ -13,6 +13,7 @@
 
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/core/error.hpp"
+#include "gputco/core/limits.hpp"
 
 namespace gputco {
 
@@ -47,6 +48,24 @@ struct SpotTranche {
     /// the spread of the total cost, taking one path's overhead for all spot hours (a conservative,
     /// fully correlated spread).
     std::vector<double> overhead_samples;
+
+    /// The rules the cost engine applies, plus the limits (price <= limits::max_money, overheads
+    /// <= 1e6) that keep every cost finite. Checked where a SpotTranche is built from user input.
+    void validate() const {
+        if (price_per_gpu_hour)
+            require_at_most("spot.price_per_gpu_hour", *price_per_gpu_hour, limits::max_money);
+        require(std::isfinite(overhead) && overhead >= 1.0, "spot.overhead", overhead,
+                "must be finite and >= 1 (billed per useful hour)");
+        require(overhead <= max_overhead, "spot.overhead", overhead, fmt::format("must be <= {:g}", max_overhead));
+        require_fraction("spot.availability", availability);
+        for (std::size_t i = 0; i < overhead_samples.size(); ++i) {
+            const double o = overhead_samples[i];
+            const std::string field = fmt::format("spot.overhead_samples[{}]", i);
+            require(std::isfinite(o) && o >= 1.0, field, o, "must be finite and >= 1 (billed per useful hour)");
+            require(o <= max_overhead, field, o, fmt::format("must be <= {:g}", max_overhead));
+        }
+    }
+    static constexpr double max_overhead = 1e6;
 };
 
 /// Owning the GPUs instead of renting them (buy vs rent). Capex per GPU at the start and again when
@@ -67,18 +86,21 @@ struct Owned {
     double maintenance_fraction_per_year = 0;  ///< of capex, e.g. 0.05 for a support contract
     double staff_per_month = 0;             ///< operations staff for the owned fleet
 
+    /// Amounts within limits::max_money, power within limits::max_watts, PUE in [1, 100], maintenance
+    /// at most 10 × capex a year: every valid Owned gives finite costs.
     void validate() const {
-        require_non_negative("owned.capex_per_gpu", capex_per_gpu);
+        require_at_most("owned.capex_per_gpu", capex_per_gpu, limits::max_money);
         require(life_years >= 1 && life_years <= 10, "owned.life_years", life_years, "must be in [1, 10]");
         require(residual_fraction >= 0.0 && residual_fraction < 1.0, "owned.residual_fraction", residual_fraction,
                 "must be in [0, 1)");
-        require_non_negative("owned.watts_per_gpu", watts_per_gpu);
+        require_at_most("owned.watts_per_gpu", watts_per_gpu, limits::max_watts);
         require_fraction("owned.idle_power_fraction", idle_power_fraction);
         require(std::isfinite(pue) && pue >= 1.0, "owned.pue", pue, "must be finite and >= 1");
-        require_non_negative("owned.electricity_per_kwh", electricity_per_kwh);
-        require_non_negative("owned.colocation_per_gpu_month", colocation_per_gpu_month);
-        require_non_negative("owned.maintenance_fraction_per_year", maintenance_fraction_per_year);
-        require_non_negative("owned.staff_per_month", staff_per_month);
+        require(pue <= 100.0, "owned.pue", pue, "must be <= 100");
+        require_at_most("owned.electricity_per_kwh", electricity_per_kwh, limits::max_money);
+        require_at_most("owned.colocation_per_gpu_month", colocation_per_gpu_month, limits::max_money);
+        require_at_most("owned.maintenance_fraction_per_year", maintenance_fraction_per_year, 10.0);
+        require_at_most("owned.staff_per_month", staff_per_month, limits::max_money);
     }
 };
 
@@ -112,8 +134,18 @@ inline std::string_view to_string(Units units) { return units == Units::instance
 /// then reserved, then spot, then on-demand (which also absorbs bursts above the fleet size).
 struct Mix {
     std::vector<Tranche> tranches;
-    std::optional<double> fleet_gpus;  ///< default: the demand's peak
+    std::optional<double> fleet_gpus;  ///< default: the demand's peak; at most limits::max_gpus
     Rounding rounding = Rounding::nearest;
+
+    /// The limits of the fleet and of each tranche's own fields (the cost engine checks fractions and
+    /// prices against the offering). Checked where a Mix is built from user input.
+    void validate() const {
+        if (fleet_gpus) require_at_most("mix.fleet_gpus", *fleet_gpus, limits::max_gpus);
+        for (std::size_t i = 0; i < tranches.size(); ++i) {
+            if (const auto* spot = std::get_if<SpotTranche>(&tranches[i].kind)) spot->validate();
+            if (const auto* owned = std::get_if<Owned>(&tranches[i].kind)) owned->validate();
+        }
+    }
 };
 
 using Strategy = std::variant<OnDemand, Reserved, Owned, Mix>;
@@ -130,10 +162,12 @@ struct Discounts {
     void validate() const {
         require(plan_discount >= 0.0 && plan_discount < 1.0, "discounts.plan_discount", plan_discount,
                 "must be in [0, 1)");
-        require_non_negative("discounts.free_gpu_hours", free_gpu_hours);
+        // At most every GPU-hour a valid demand can hold (1e9 GPUs × 100 years).
+        require_at_most("discounts.free_gpu_hours", free_gpu_hours, 1e15);
         require(voucher_price_factor > 0.0 && voucher_price_factor <= 1.0, "discounts.voucher_price_factor",
                 voucher_price_factor, "must be in (0, 1]");
         require_positive("discounts.region_price_factor", region_price_factor);
+        require(region_price_factor <= 1e3, "discounts.region_price_factor", region_price_factor, "must be <= 1000");
     }
 };
 

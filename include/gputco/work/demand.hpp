@@ -5,6 +5,7 @@
 //
 //   auto demand = DemandProfile::linear_growth(4, 16, Horizon::years(3))
 //                     .with_weekly_pattern({1, 1, 1, 1, 1, 0.3, 0.3});
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -15,6 +16,7 @@
 #include <Eigen/Core>
 
 #include "gputco/core/error.hpp"
+#include "gputco/core/limits.hpp"
 #include "gputco/core/time.hpp"
 
 namespace gputco {
@@ -25,32 +27,37 @@ struct DemandStep {
     double gpus = 0;
 };
 
-/// GPUs needed per hour over a whole number of 730-hour months. Values are finite and >= 0.
+/// GPUs needed per hour over a whole number of 730-hour months. Values are finite and in
+/// [0, limits::max_gpus] (1e9), so every cost formed from them is finite.
 class DemandProfile {
 public:
     /// `gpus` every hour.
     static DemandProfile constant(double gpus, Horizon horizon) {
-        require_non_negative("demand.gpus", gpus);
+        require_gpus("demand.gpus", gpus);
         return DemandProfile(Eigen::ArrayXd::Constant(Eigen::Index(horizon.hour_count()), gpus), horizon);
     }
 
     /// Grows linearly from `start_gpus` in the first hour to `end_gpus` in the last.
     static DemandProfile linear_growth(double start_gpus, double end_gpus, Horizon horizon) {
-        require_non_negative("demand.start_gpus", start_gpus);
-        require_non_negative("demand.end_gpus", end_gpus);
+        require_gpus("demand.start_gpus", start_gpus);
+        require_gpus("demand.end_gpus", end_gpus);
         return DemandProfile(Eigen::ArrayXd::LinSpaced(Eigen::Index(horizon.hour_count()), start_gpus, end_gpus),
                              horizon);
     }
 
-    /// start_gpus × (1 + annual_growth_rate)^(t / 8760 h), t the hour's start; rate > -1.
+    /// start_gpus × (1 + annual_growth_rate)^(t / 8760 h), t the hour's start; rate > -1, and the
+    /// last hour's demand must stay within limits::max_gpus.
     static DemandProfile compound_growth(double start_gpus, double annual_growth_rate, Horizon horizon) {
-        require_non_negative("demand.start_gpus", start_gpus);
+        require_gpus("demand.start_gpus", start_gpus);
         require(std::isfinite(annual_growth_rate) && annual_growth_rate > -1.0, "demand.annual_growth_rate",
                 annual_growth_rate, "must be finite and > -1");
         const auto hours = Eigen::Index(horizon.hour_count());
         const double log_growth_per_hour = std::log1p(annual_growth_rate) / hours_per_year;
         Eigen::ArrayXd gpus = start_gpus * (Eigen::ArrayXd::LinSpaced(hours, 0.0, double(hours - 1)) *
                                             log_growth_per_hour).exp();
+        // 0 × inf is NaN: with start_gpus = 0 every hour is 0 whatever the growth.
+        if (start_gpus == 0.0) gpus.setZero();
+        require_peak("demand.annual_growth_rate", annual_growth_rate, gpus);
         return DemandProfile(std::move(gpus), horizon);
     }
 
@@ -58,7 +65,8 @@ public:
     /// Steps must start at month 0 and be strictly increasing and inside the horizon.
     static DemandProfile steps(const std::vector<DemandStep>& steps, Horizon horizon) {
         require(!steps.empty(), "demand.steps.size", steps.size(), "must be >= 1");
-        Eigen::ArrayXd gpus(Eigen::Index(horizon.hour_count()));
+        // Every step is checked before any is written: a later step's start bounds an earlier one's
+        // segment, so writing first would run past the array on a start beyond the horizon.
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const std::string field = fmt::format("demand.steps[{}]", i);
             const int start = steps[i].start_month;
@@ -67,7 +75,11 @@ public:
                          "must be greater than the previous step's start_month");
             require(start < horizon.month_count(), field + ".start_month", start,
                     fmt::format("must be < horizon months ({})", horizon.month_count()));
-            require_non_negative(field + ".gpus", steps[i].gpus);
+            require_gpus(field + ".gpus", steps[i].gpus);
+        }
+        Eigen::ArrayXd gpus(Eigen::Index(horizon.hour_count()));
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const int start = steps[i].start_month;
             const int end = i + 1 < steps.size() ? steps[i + 1].start_month : horizon.month_count();
             gpus.segment(Eigen::Index(start) * 730, Eigen::Index(end - start) * 730).setConstant(steps[i].gpus);
         }
@@ -79,10 +91,11 @@ public:
         const auto hours = std::size_t(gpus_per_hour.size());
         require(hours > 0 && hours % whole_hours_per_month == 0, "demand.hours", hours,
                 "must be a positive multiple of 730 (whole months)");
+        require(hours <= std::size_t(limits::max_horizon_months) * whole_hours_per_month, "demand.hours", hours,
+                fmt::format("must be <= {} (100 years)", std::size_t(limits::max_horizon_months) * whole_hours_per_month));
         for (Eigen::Index h = 0; h < gpus_per_hour.size(); ++h) {
             const double value = gpus_per_hour[h];
-            require(std::isfinite(value) && value >= 0.0, fmt::format("demand.gpus_per_hour[{}]", h), value,
-                    "must be finite and >= 0");
+            if (!(value >= 0.0 && value <= limits::max_gpus)) require_gpus(fmt::format("demand.gpus_per_hour[{}]", h), value);
         }
         const Horizon horizon = Horizon::months(int(hours / whole_hours_per_month));
         return DemandProfile(std::move(gpus_per_hour), horizon);
@@ -93,6 +106,7 @@ public:
         check_factors("demand.daily_pattern", factors);
         Eigen::ArrayXd gpus = gpus_per_hour_;
         for (Eigen::Index h = 0; h < gpus.size(); ++h) gpus[h] *= factors[std::size_t(h % 24)];
+        require_peak("demand.daily_pattern", *std::max_element(factors.begin(), factors.end()), gpus);
         return DemandProfile(std::move(gpus), horizon_);
     }
 
@@ -101,13 +115,16 @@ public:
         check_factors("demand.weekly_pattern", factors);
         Eigen::ArrayXd gpus = gpus_per_hour_;
         for (Eigen::Index h = 0; h < gpus.size(); ++h) gpus[h] *= factors[std::size_t((h / 24) % 7)];
+        require_peak("demand.weekly_pattern", *std::max_element(factors.begin(), factors.end()), gpus);
         return DemandProfile(std::move(gpus), horizon_);
     }
 
     /// Every hour multiplied by `factor` (>= 0), e.g. a utilisation.
     DemandProfile scaled(double factor) const {
         require_non_negative("demand.scale", factor);
-        return DemandProfile(gpus_per_hour_ * factor, horizon_);
+        Eigen::ArrayXd gpus = gpus_per_hour_ * factor;
+        require_peak("demand.scale", factor, gpus);
+        return DemandProfile(std::move(gpus), horizon_);
     }
 
     const Eigen::ArrayXd& gpus_per_hour() const { return gpus_per_hour_; }
@@ -118,6 +135,17 @@ public:
 
 private:
     DemandProfile(Eigen::ArrayXd gpus, Horizon horizon) : gpus_per_hour_(std::move(gpus)), horizon_(horizon) {}
+
+    static double require_gpus(std::string_view field, double gpus) {
+        return require_at_most(field, gpus, limits::max_gpus);
+    }
+    /// A derived profile (growth, pattern, scale) must stay within the GPU limit too.
+    template <class T>
+    static void require_peak(std::string_view field, const T& value, const Eigen::ArrayXd& gpus) {
+        const double peak = gpus.size() > 0 ? gpus.maxCoeff() : 0.0;
+        require(peak <= limits::max_gpus, field, value,
+                fmt::format("makes the peak demand {:g} GPUs, more than {:g}", peak, limits::max_gpus));
+    }
 
     template <std::size_t N>
     static void check_factors(std::string_view field, const std::array<double, N>& factors) {

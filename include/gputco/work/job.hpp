@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "gputco/core/error.hpp"
+#include "gputco/core/limits.hpp"
 
 namespace gputco {
 
@@ -23,13 +24,14 @@ struct Job {
     double deadline_hours = std::numeric_limits<double>::infinity();
 
     /// Throws InvalidInput naming the first field that breaks its rule,
-    /// e.g. "job.work_hours = -1: must be finite and > 0".
+    /// e.g. "job.work_hours = -1: must be finite and > 0". Durations lie within
+    /// [limits::min_hours, limits::max_hours] (W, tau) or [0, limits::max_hours] (delta, R, D).
     void validate() const {
-        require_positive("job.work_hours", work_hours);
-        require_positive("job.checkpoint_interval_hours", checkpoint_interval_hours);
-        require_non_negative("job.checkpoint_write_hours", checkpoint_write_hours);
-        require_non_negative("job.restart_hours", restart_hours);
-        require_non_negative("job.capacity_wait_hours", capacity_wait_hours);
+        require_duration("job.work_hours", work_hours);
+        require_duration("job.checkpoint_interval_hours", checkpoint_interval_hours);
+        require_at_most("job.checkpoint_write_hours", checkpoint_write_hours, limits::max_hours);
+        require_at_most("job.restart_hours", restart_hours, limits::max_hours);
+        require_at_most("job.capacity_wait_hours", capacity_wait_hours, limits::max_hours);
         require(deadline_hours > 0.0, "job.deadline_hours", deadline_hours,
                 "must be > 0 (infinity = no deadline)");
     }

@@ -1,0 +1,66 @@
+// Speed of the catalog JSON loader on large files, beside a reference measured in the same run:
+// nlohmann::json::parse of the same text into a DOM with no checks (the least any loader built on it
+// must do). The loader adds depth and duplicate-key checks, per-row validation with field paths, the
+// catalog's duplicate check and the stop polls. Prints ms per load, MB/s and the ratio.
+//
+//   build/benchmarks/bench_catalog_json [--rounds 5]
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <gputco/gputco.hpp>
+
+using namespace gputco;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+/// `rows` valid offerings, each with its own instance type (about 150 bytes a row).
+std::string offerings_json(std::size_t rows) {
+    std::string text = R"({"offerings": [)";
+    for (std::size_t i = 0; i < rows; ++i) {
+        if (i > 0) text += ",";
+        text += R"({"provider": "p", "region": "r", "instance_type": "x)" + std::to_string(i) +
+                R"(", "gpu": "T4", "on_demand_hourly": 1.5, "source": {"name": "s", "as_of": "2026"}})";
+    }
+    return text + "]}";
+}
+
+/// Best of `rounds` timings of one call, in milliseconds.
+template <class F>
+double best_ms(F&& call, int rounds) {
+    double best = 1e300;
+    for (int r = 0; r < rounds; ++r) {
+        const auto start = Clock::now();
+        call();
+        best = std::min(best, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    }
+    return best;
+}
+
+volatile std::size_t sink = 0;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int rounds = 5;
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::string_view(argv[i]) == "--rounds") rounds = std::atoi(argv[i + 1]);
+    fmt::print("{:>8} {:>8} {:>12} {:>12} {:>12} {:>10} {:>8}\n", "rows", "MiB", "parse ms", "from_json ms",
+               "+stop ms", "MB/s", "ratio");
+    for (const std::size_t rows : {1'000u, 10'000u, 100'000u}) {
+        const std::string text = offerings_json(rows);
+        const double parse = best_ms([&] { sink = sink + nlohmann::json::parse(text).size(); }, rounds);
+        const double load = best_ms([&] { sink = sink + Catalog::from_json(text).offerings().size(); }, rounds);
+        const double stop = best_ms(
+            [&] { sink = sink + Catalog::from_json(text, [] { return false; }).offerings().size(); }, rounds);
+        fmt::print("{:>8} {:>8.2f} {:>12.2f} {:>12.2f} {:>12.2f} {:>10.1f} {:>8.2f}\n", rows,
+                   double(text.size()) / (1 << 20), parse, load, stop, double(text.size()) / 1e3 / load,
+                   load / parse);
+    }
+}

@@ -1,0 +1,32 @@
+#pragma once
+// The ranges every input must lie in. Chosen so that every valid input gives finite results: the
+// largest cost the library can form is GPUs × price × hours ≤ 1e9 × 1e12 × 876,000 ≈ 1e27, far below
+// the largest double (1.8e308), and every loop is bounded by a count known before it starts.
+// Each is far beyond any real plan; an input past one is a mistake (a unit slip, a wrong column).
+#include <cstddef>
+
+namespace gputco::limits {
+
+/// Longest horizon: 100 years (876,000 hours, 7 MB per hourly demand profile).
+inline constexpr int max_horizon_months = 1200;
+inline constexpr int max_horizon_years = max_horizon_months / 12;
+/// GPUs needed in one hour, fleet sizes and GPU counts of a plan.
+inline constexpr double max_gpus = 1e9;
+/// Any amount of money per unit: a price per hour, a capex per GPU, a monthly fee.
+inline constexpr double max_money = 1e12;
+/// Any duration given in hours: work, checkpoint intervals and writes, restarts, waits, MTBFs.
+inline constexpr double max_hours = 1e9;
+/// The shortest duration that must be > 0 (work, checkpoint intervals, MTBFs): 3.6 µs. With
+/// max_hours it keeps every ratio of two durations within 1e18, so segment counts fit in 64 bits.
+inline constexpr double min_hours = 1e-9;
+/// Mean time between interruptions: a huge one is the usual way to say "never interrupted", so it may
+/// exceed max_hours; up to 1e30 keeps segment/MTBF ratios (>= 1e-39) far from underflow.
+inline constexpr double max_mtbf_hours = 1e30;
+/// Power per GPU in watts (a whole rack is ~1e5 W).
+inline constexpr double max_watts = 1e7;
+/// Catalog files: bytes of JSON text, rows of `gpus` or `offerings`, nesting depth of objects/arrays.
+inline constexpr std::size_t max_catalog_bytes = std::size_t(16) << 20;  // 16 MiB
+inline constexpr std::size_t max_catalog_rows = 100'000;
+inline constexpr int max_json_depth = 32;
+
+}  // namespace gputco::limits
