@@ -694,12 +694,17 @@ TEST_CASE("limits: models that need absurdly many launches per path are rejected
         "job.work_hours = 20: needs at least inf launches per path (limit 1e8): a launch keeps 4.94e-324 h of "
         "work on average under this interruption model",
         InvalidInput);
-    // Huge work: Weibull(k = 1, lambda = 12) keeps 12 h per launch on average; 1e12 / 12 = 8.33e10.
+    // Huge work: 1e12 h is past the job's own limit (1e9 h), which Job::validate names first.
     Job huge = job;
     huge.work_hours = 1e12;
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(huge, Weibull{.shape = 1, .scale_hours = 12}),
-                         "job.work_hours = 1000000000000: needs at least 8.33e+10 launches per path (limit 1e8): a "
-                         "launch keeps 12 h of work on average under this interruption model",
+                         "job.work_hours = 1000000000000: must be in [1e-09, 1e+09] hours", InvalidInput);
+    // The most work a job may hold, on Weibull(k = 1, lambda = 1): 1 h kept per launch on average, so
+    // 1e9 / 1 = 1e9 launches per path, ten times the limit.
+    huge.work_hours = 1e9;
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(huge, Weibull{.shape = 1, .scale_hours = 1}),
+                         "job.work_hours = 1000000000: needs at least 1e+09 launches per path (limit 1e8): a "
+                         "launch keeps 1 h of work on average under this interruption model",
                          InvalidInput);
     // A notice longer than any lifetime with an emergency checkpoint: every launch is told to stop at
     // once, E[max(X - 1e308, 0)] = 5 e^{-1e308 / 5} = 0, so no launch keeps any work.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 from typing import Optional
 
 from ._core import (
@@ -51,6 +52,11 @@ def _keywords(work_hours: float, mtbf_hours: Optional[float] = None,
     supplies the per-GPU spot and on-demand prices and the billing increment and minimum; keywords
     given as well override it; without either the price is 1 per hour, billed continuously.
     max_paths None = 16 x paths."""
+    # Wrong types are named before any value is used (the optimal interval below would otherwise
+    # report a value error for another parameter first).
+    _require_numbers(work_hours=work_hours, mtbf_hours=mtbf_hours, checkpoint_interval_hours=checkpoint_interval_hours,
+                     checkpoint_write_hours=checkpoint_write_hours, restart_hours=restart_hours,
+                     capacity_wait_hours=capacity_wait_hours, price_per_hour=price_per_hour)
     if model is not None and mtbf_hours is not None:
         raise ValueError(f"mtbf_hours = {mtbf_hours:g}: give either mtbf_hours or model, not both")
     if model is None and mtbf_hours is None:
@@ -75,6 +81,13 @@ def _keywords(work_hours: float, mtbf_hours: Optional[float] = None,
     options = SimulationOptions(paths=paths, seed=seed, threads=threads, target_half_width=target_half_width,
                                 max_paths=max_paths or 0, confidence=confidence)
     return _simulate_spot(job, model, pricing, options)
+
+
+def _require_numbers(**values) -> None:
+    """TypeError naming the first parameter that is neither None nor a real number."""
+    for name, value in values.items():
+        if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
+            raise TypeError(f"{name} = {value!r}: must be a number, not {type(value).__name__}")
 
 
 def _first(*values):

@@ -308,7 +308,9 @@ def test_spot_pricing_from_offering(catalog):
      "job.work_hours = 20: needs at least 2e+301 launches per path (limit 1e8): a launch keeps 1e-300 h of work "
      "on average under this interruption model"),
     (lambda: gputco.simulate_spot(1e12, checkpoint_interval_hours=2, model=gputco.Weibull(1, 12)),
-     "job.work_hours = 1000000000000: needs at least 8.33e+10 launches per path (limit 1e8): a launch keeps 12 h "
+     "job.work_hours = 1000000000000: must be in [1e-09, 1e+09] hours"),
+    (lambda: gputco.simulate_spot(1e9, checkpoint_interval_hours=2, model=gputco.Weibull(1, 1)),
+     "job.work_hours = 1000000000: needs at least 1e+09 launches per path (limit 1e8): a launch keeps 1 h "
      "of work on average under this interruption model"),
     (lambda: gputco.simulate_spot(20, checkpoint_interval_hours=2, checkpoint_write_hours=0.1, model=gputco.Poisson(
         5, rules=gputco.ProviderRules(notice_hours=1e308, emergency_checkpoint=True))),

@@ -94,9 +94,10 @@ PriceChange aws_june_2025_price_cut(const Offering& offering) {
                        (offering.instance_type == "p4d.24xlarge" || offering.instance_type == "p5.48xlarge");
     require(known, "offering", offering.key(),
             "the June 2025 cut is recorded for aws/us-east-1/p4d.24xlarge and aws/us-east-1/p5.48xlarge only");
-    const Catalog& catalog = Catalog::builtin();
-    const Offering& before = catalog.offering("aws", offering.instance_type, "us-east-1");
-    const Offering& after = catalog.offering("aws", offering.instance_type, "us-east-1@2025-06");
+    // Both prices are dated rows of the built-in catalog's history for this offering.
+    const Offering& listed = Catalog::builtin().offering("aws", offering.instance_type, "us-east-1");
+    const Offering before = listed.price_at(Date::parse("2025-05-31", "date"));
+    const Offering after = listed.price_at(Date::parse("2025-06-01", "date"));
     PriceChange cut;
     cut.date = "2025-06";
     cut.on_demand_factor = after.on_demand_hourly / before.on_demand_hourly;

@@ -50,10 +50,17 @@ std::string render(const Table& t, const std::string& format) {
         return out + "\n]\n";
     }
     if (format == "csv") {
-        for (std::size_t c = 0; c < t.columns.size(); ++c) out += (c ? "," : "") + csv_cell(t.columns[c]);
+        // Appended piece by piece: `"," + std::string` trips GCC 12's false -Wrestrict.
+        for (std::size_t c = 0; c < t.columns.size(); ++c) {
+            if (c) out += ',';
+            out += csv_cell(t.columns[c]);
+        }
         out += "\n";
         for (const auto& row : t.rows) {
-            for (std::size_t c = 0; c < row.size(); ++c) out += (c ? "," : "") + csv_cell(row[c]);
+            for (std::size_t c = 0; c < row.size(); ++c) {
+                if (c) out += ',';
+                out += csv_cell(row[c]);
+            }
             out += "\n";
         }
         return out;
