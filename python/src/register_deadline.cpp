@@ -40,32 +40,6 @@ py::array_t<double> double_array(const std::vector<double>& values) {
     return py::array_t<double>(py::ssize_t(values.size()), values.data());
 }
 
-/// Ctrl-C while a run holds no GIL: polled by the run (about every 50 ms) with the GIL taken back.
-bool python_signal_pending() {
-    py::gil_scoped_acquire gil;
-    return PyErr_CheckSignals() != 0;
-}
-
-/// Runs `work` without the GIL; a Cancelled run becomes the pending KeyboardInterrupt.
-template <class Work>
-auto cancellable(Work&& work) {
-    std::optional<decltype(work())> result;
-    bool cancelled = false;
-    {
-        py::gil_scoped_release release;
-        try {
-            result.emplace(work());
-        } catch (const Cancelled&) {
-            cancelled = true;
-        }
-    }
-    if (cancelled) {
-        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
-        throw py::error_already_set();
-    }
-    return std::move(*result);
-}
-
 py::array_t<bool> bool_array(const std::vector<bool>& values) {
     py::array_t<bool> out(py::ssize_t(values.size()));
     auto view = out.mutable_unchecked<1>();
@@ -255,8 +229,8 @@ void register_deadline(py::module_& m) {
             options.seed = seed;
             options.confidence = confidence;
             options.omniscient = omniscient;
-            options.should_stop = &python_signal_pending;
-            return cancellable([&] {
+            options.should_stop = &ctrl_c_pressed;
+            return without_gil_until_ctrl_c([&] {
                 return compare_deadline_policies(job, process, spot_price_per_hour, on_demand_price_per_hour, options,
                                                  chosen);
             });
@@ -317,8 +291,8 @@ void register_deadline(py::module_& m) {
             options.policies = parse_policies(policies);
             options.omniscient = omniscient;
             options.confidence = confidence;
-            options.should_stop = &python_signal_pending;
-            return cancellable(
+            options.should_stop = &ctrl_c_pressed;
+            return without_gil_until_ctrl_c(
                 [&] { return sweep_windows(job, trace, spot_price_per_hour, on_demand_price_per_hour, options); });
         },
         py::arg("job"), py::arg("trace"), py::arg("spot_price_per_hour"), py::arg("on_demand_price_per_hour"),

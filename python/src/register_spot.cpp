@@ -47,32 +47,11 @@ py::dict as_dict(const Summary& s) {
     return d;
 }
 
-/// Ctrl-C while the workers run: the calling thread looks at Python's signal flag with the GIL held;
-/// a pending KeyboardInterrupt (or any error a signal handler raised) stops the run.
-bool python_signal_pending() {
-    py::gil_scoped_acquire gil;
-    return PyErr_CheckSignals() != 0;
-}
-
 SpotResult run(const Job& job, const InterruptionModel& model, const SpotPricing& pricing,
                SimulationOptions options) {
     options.validate();
-    options.should_stop = &python_signal_pending;
-    std::optional<SpotResult> result;
-    bool cancelled = false;
-    {
-        py::gil_scoped_release release;
-        try {
-            result = simulate_spot(job, model, pricing, options);
-        } catch (const Cancelled&) {
-            cancelled = true;
-        }
-    }
-    if (cancelled) {
-        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
-        throw py::error_already_set();
-    }
-    return std::move(*result);
+    options.should_stop = &ctrl_c_pressed;  // polled by the calling thread with the GIL taken back
+    return without_gil_until_ctrl_c([&] { return simulate_spot(job, model, pricing, options); });
 }
 
 }  // namespace
