@@ -61,8 +61,9 @@ TEST_CASE("the curve reproduces held-out rows of the built-in table") {
         extrapolated.push_back(std::abs(e8));
         interpolated.push_back(std::abs(e4));
         if (model == "resnet50" || model == "ssd") {
-            CAPTURE(gpu);
-            CAPTURE(model);
+            const std::string series_gpu = gpu, series_model = model;  // clang 14 captures no bindings
+            CAPTURE(series_gpu);
+            CAPTURE(series_model);
             CHECK(std::abs(e8) <= 0.08);
             CHECK(std::abs(e4) <= 0.08);
         }
