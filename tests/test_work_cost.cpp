@@ -69,7 +69,8 @@ ThroughputTable my_table() {
 // 3.6e6 units per epoch, 2 epochs: 7.2e6 units = 20 h on the A10, 13.33 h on the V100, 5 h on the A100.
 const Workload job{.name = "mine", .model = "mymodel", .work_per_epoch = 3.6e6, .epochs = 2};
 
-const WorkCostRow& find(const WorkRanking& r, std::string_view provider, BuyingWay way) {
+// A copy: callers often pass a ranking that lives only for the call.
+WorkCostRow find(const WorkRanking& r, std::string_view provider, BuyingWay way) {
     const auto it = std::find_if(r.rows.begin(), r.rows.end(),
                                  [&](const WorkCostRow& x) { return x.provider == provider && x.buying == way; });
     REQUIRE(it != r.rows.end());

@@ -113,7 +113,10 @@ Dimensions read_dimensions(const json& term, const std::string& at) {
         const std::string& unit = import::json_text(dim, "unit", where);
         const auto ppu = dim.find("pricePerUnit");
         if (ppu == dim.end() || !ppu->is_object() || ppu->empty()) throw InvalidInput(fmt::format("{}/pricePerUnit = (missing): required", where));
-        const auto& [currency, value] = *ppu->items().begin();
+        // The key is read from the iterator itself: items() is a temporary range proxy.
+        const auto first = ppu->begin();
+        const std::string currency = first.key();
+        const auto& value = first.value();
         d.currency = currency;
         const double amount = import::json_number(value, fmt::format("{}/pricePerUnit/{}", where, currency));
         require(std::isfinite(amount) && amount >= 0, fmt::format("{}/pricePerUnit/{}", where, currency), amount, "must be finite and >= 0");
