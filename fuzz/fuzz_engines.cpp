@@ -257,7 +257,8 @@ void fuzz_evaluate(Bytes& in) {
     fuzz::check_finite("report.savings", report.savings);
     fuzz::check_finite("report.savings_fraction", report.savings_fraction);
     for (const MonthlyCashFlow& m : report.months) fuzz::check_finite("report.months[].total", m.total);
-    if (report.break_even_utilisation)
+    if (report.break_even_utilisation &&
+        !(known::break_even_infinite_when_never_paid_back && *report.break_even_utilisation == HUGE_VAL))
         fuzz::check_finite("report.break_even_utilisation", *report.break_even_utilisation);
 }
 
