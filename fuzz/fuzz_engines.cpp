@@ -249,8 +249,10 @@ void fuzz_evaluate(Bytes& in) {
     fuzz::check_finite("report.total", report.total);
     fuzz::check_finite("report.npv", report.npv);
     fuzz::check_finite("report.used_gpu_hours", report.used_gpu_hours);
-    if (!known::nan_cost_per_hour_without_use || report.used_gpu_hours > 0)
-        fuzz::check_finite("report.effective_cost_per_used_gpu_hour", report.effective_cost_per_used_gpu_hour);
+    if (report.effective_cost_per_used_gpu_hour)
+        fuzz::check_finite("report.effective_cost_per_used_gpu_hour", *report.effective_cost_per_used_gpu_hour);
+    else if (!known::nan_cost_per_hour_without_use && report.used_gpu_hours > 0)
+        fuzz::finding("report.effective_cost_per_used_gpu_hour is none although GPU-hours were used");
     fuzz::check_finite("report.reserved_utilisation", report.reserved_utilisation);
     fuzz::check_finite("report.owned_utilisation", report.owned_utilisation);
     fuzz::check_finite("report.baseline_total", report.baseline_total);

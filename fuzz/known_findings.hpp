@@ -5,12 +5,11 @@
 // the targets check it again.
 namespace gputco::fuzz::known {
 
-/// F1: evaluate() returns effective_cost_per_used_gpu_hour = NaN, undocumented, when no GPU-hour is used.
-inline constexpr bool nan_cost_per_hour_without_use = true;
-/// F15: evaluate() reports break_even_utilisation = +infinity when the committed GPU never pays back
-/// (an owned GPU whose power costs more than the on-demand price paid, or an on-demand price of 0 after
-/// a 100% plan discount); documented as +infinity, to become "none" (std::optional without a value).
-inline constexpr bool break_even_infinite_when_never_paid_back = true;
+/// F1: evaluate() returned effective_cost_per_used_gpu_hour = NaN, undocumented, when no GPU-hour is used.
+inline constexpr bool nan_cost_per_hour_without_use = false;  // fixed: none (std::optional) instead
+/// F15: evaluate() reported break_even_utilisation = +infinity when the committed GPU never pays back
+/// (an owned GPU whose power costs more than the on-demand price paid).
+inline constexpr bool break_even_infinite_when_never_paid_back = false;  // fixed: none instead
 /// F2: messages quote the input's bytes as they are, so a NUL in the input cuts what() short.
 inline constexpr bool message_cut_at_nul = true;
 /// F3: a message can carry invalid UTF-8 for valid UTF-8 input (catalog JSON: the parser's own message).

@@ -33,7 +33,7 @@ TEST_CASE("all on-demand: GPU-hours times the list price") {
     CHECK(report.months.size() == 36);
     CHECK(report.months[0].on_demand == Approx(9344.0));  // 4 × 730 × 3.20
     CHECK(report.savings == Approx(0.0));
-    CHECK(report.effective_cost_per_used_gpu_hour == Approx(3.2));
+    CHECK(*report.effective_cost_per_used_gpu_hour == Approx(3.2));
     CHECK_FALSE(report.break_even_utilisation.has_value());
     CHECK(report.break_even_month == 1);  // equal to the baseline from the first month
 }
@@ -175,6 +175,30 @@ TEST_CASE("break-even utilisation compares with the on-demand price after the pl
     const auto bought = evaluate(owned, DemandProfile::constant(1, Horizon::years(4)), a100_offering(), gpu_view(options));
     REQUIRE(bought.break_even_utilisation.has_value());
     CHECK(*bought.break_even_utilisation == Approx(20000 * 0.9 / 35040 / (1.12 - 0.10)));
+}
+
+TEST_CASE("figures that do not apply are none, not NaN or infinity (F1, F15)") {
+    // F1: no demand, so no GPU-hour is used and there is no cost per used GPU-hour (it was NaN).
+    const auto idle = evaluate(OnDemand{}, DemandProfile::constant(0, Horizon::years(1)), a100_offering(), gpu_view());
+    CHECK(idle.used_gpu_hours == 0.0);
+    CHECK_FALSE(idle.effective_cost_per_used_gpu_hour.has_value());
+    CHECK(idle.to_json().find("\"effective_cost_per_used_gpu_hour\": null") != std::string::npos);
+    CHECK(idle.to_table().find("Cost per used GPU-hour (USD)                    none\n") != std::string::npos);
+
+    // F15: an owned GPU whose power above idle, 40 kW × 1 × $0.10 = $4.00 per busy hour, costs more than
+    // the $3.20 on-demand hour it replaces never pays back at any utilisation (it was +infinity).
+    const Owned hungry{.capex_per_gpu = 20000, .life_years = 4, .residual_fraction = 0.1, .watts_per_gpu = 40000,
+                       .idle_power_fraction = 0, .pue = 1, .electricity_per_kwh = 0.1};
+    const auto never = evaluate(hungry, DemandProfile::constant(1, Horizon::years(4)), a100_offering(), gpu_view());
+    CHECK_FALSE(never.break_even_utilisation.has_value());
+    CHECK(never.to_json().find("\"break_even_utilisation\": null") != std::string::npos);
+    // Just below the price ($3.10 per busy hour) it pays back: fixed 20,000 × 0.9 / 35,040 = 0.513699 $/h,
+    // u* = 0.513699 / (3.20 − 3.10) = 5.13699 (above 1: owning loses even at full use, but a number).
+    Owned thrifty = hungry;
+    thrifty.watts_per_gpu = 31000;
+    const auto some = evaluate(thrifty, DemandProfile::constant(1, Horizon::years(4)), a100_offering(), gpu_view());
+    REQUIRE(some.break_even_utilisation.has_value());
+    CHECK(*some.break_even_utilisation == Approx(20000 * 0.9 / 35040 / (3.20 - 3.10)));
 }
 
 TEST_CASE("NPV discounts monthly flows at (1 + r)^(1/12)") {
@@ -420,7 +444,7 @@ TEST_CASE("whole instances by default: on-demand is paid per instance, part-fill
     CHECK(whole.used_gpu_hours == Approx(4 * 26280.0));
     CHECK(whole.months[0].on_demand_gpu_hours == Approx(4 * 730.0));
     CHECK(whole.months[0].on_demand_paid_gpu_hours == Approx(8 * 730.0));
-    CHECK(whole.effective_cost_per_used_gpu_hour == Approx(6.4));
+    CHECK(*whole.effective_cost_per_used_gpu_hour == Approx(6.4));
     const auto single = evaluate(OnDemand{}, demand, a100_offering(), gpu_view());
     CHECK(single.units == "gpus");
     CHECK(single.gpus_per_unit == 1);

@@ -673,7 +673,7 @@ class CostReport:
     npv: float
     annual_discount_rate: float
     used_gpu_hours: float
-    effective_cost_per_used_gpu_hour: float
+    effective_cost_per_used_gpu_hour: Optional[float]  # None when no GPU-hour is used
     reserved_utilisation: float
     owned_utilisation: float
     baseline_total: float

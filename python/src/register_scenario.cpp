@@ -20,7 +20,7 @@ py::dict strategy_row(const StrategyResult& s) {
     row["savings"] = r.savings;
     row["savings_fraction"] = r.savings_fraction;
     row["baseline_total"] = r.baseline_total;
-    row["cost_per_used_gpu_hour"] = r.effective_cost_per_used_gpu_hour;
+    row["cost_per_used_gpu_hour"] = r.effective_cost_per_used_gpu_hour ? py::object(py::float_(*r.effective_cost_per_used_gpu_hour)) : py::none();
     row["break_even_utilisation"] = r.break_even_utilisation ? py::object(py::float_(*r.break_even_utilisation)) : py::none();
     row["p95"] = r.spread ? r.spread->p95 : r.total;
     return row;

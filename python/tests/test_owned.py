@@ -1,4 +1,6 @@
 """Owning GPUs (buy vs rent) through the Python API, checked against hand arithmetic."""
+import json
+
 import pytest
 
 import gputco
@@ -42,3 +44,19 @@ def test_bad_ownership_terms_are_value_errors():
         gputco.Owned(capex_per_gpu=1000, pue=0.9)
     with pytest.raises(ValueError, match=r"^owned\.life_years = 0: must be in \[1, 10\]$"):
         gputco.Owned(capex_per_gpu=1000, life_years=0)
+
+
+def test_figures_that_do_not_apply_are_none():
+    # F1: nothing used, so no cost per used GPU-hour (it was NaN); JSON null, summary None.
+    idle = gputco.evaluate(gputco.OnDemand(), gputco.DemandProfile.constant(0, gputco.Horizon.years(1)), _offering())
+    assert idle.used_gpu_hours == 0
+    assert idle.effective_cost_per_used_gpu_hour is None
+    assert idle.summary()["effective_cost_per_used_gpu_hour"] is None
+    assert json.loads(idle.to_json())["effective_cost_per_used_gpu_hour"] is None
+    # F15: power above idle 40 kW × 1.0 × $0.10 = $4.00 per busy hour against $3.20 on demand: owning never
+    # pays back, so there is no break-even utilisation (it was +inf).
+    hungry = gputco.Owned(capex_per_gpu=20000, life_years=4, residual_fraction=0.1, watts_per_gpu=40000,
+                          idle_power_fraction=0, pue=1, electricity_per_kwh=0.1)
+    never = gputco.evaluate(hungry, gputco.DemandProfile.constant(1, gputco.Horizon.years(4)), _offering())
+    assert never.break_even_utilisation is None
+    assert json.loads(never.to_json())["break_even_utilisation"] is None

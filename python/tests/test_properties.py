@@ -64,11 +64,11 @@ def finite_numbers(value, path="result"):
         return
     if isinstance(value, gputco.CostReport):
         for name in ("total", "npv", "used_gpu_hours", "reserved_utilisation", "owned_utilisation",
-                     "baseline_total", "savings", "savings_fraction", "break_even_utilisation"):
+                     "baseline_total", "savings", "savings_fraction", "break_even_utilisation",
+                     "effective_cost_per_used_gpu_hour"):
             finite_numbers(getattr(value, name), f"{path}.{name}")
-        # Documented as NaN when no GPU-hour is used (a cost per used hour is undefined then).
-        if value.used_gpu_hours > 0:
-            finite_numbers(value.effective_cost_per_used_gpu_hour, f"{path}.effective_cost_per_used_gpu_hour")
+        # None, never NaN, when no GPU-hour is used (a cost per used hour does not apply then).
+        assert (value.effective_cost_per_used_gpu_hour is None) == (value.used_gpu_hours == 0), path
         for i, month in enumerate(value.months):
             finite_numbers(month.total, f"{path}.months[{i}].total")
         return

@@ -35,7 +35,8 @@ std::string cell(const CostReport& r, const std::string& output) {
     if (output == "savings") return money(r.savings);
     if (output == "savings_fraction") return ratio(r.savings_fraction);
     if (output == "baseline_total") return money(r.baseline_total);
-    if (output == "cost_per_used_gpu_hour") return fmt::format("{:.4f}", r.effective_cost_per_used_gpu_hour);
+    // A figure that does not apply is an empty cell (null in JSON).
+    if (output == "cost_per_used_gpu_hour") return r.effective_cost_per_used_gpu_hour ? ratio(*r.effective_cost_per_used_gpu_hour) : "";
     if (output == "break_even_utilisation") return r.break_even_utilisation ? ratio(*r.break_even_utilisation) : "";
     return money(p95(r));  // p95
 }

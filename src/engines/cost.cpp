@@ -430,8 +430,7 @@ CostReport evaluate_plan(const Strategy& strategy, const DemandProfile& demand, 
     }
     report.owned_utilisation = owned_available > 0 ? owned_used / owned_available : 0.0;
     report.npv = npv_of(report.months, options.annual_discount_rate);
-    report.effective_cost_per_used_gpu_hour =
-        report.used_gpu_hours > 0 ? report.total / report.used_gpu_hours : std::nan("");
+    if (report.used_gpu_hours > 0) report.effective_cost_per_used_gpu_hour = report.total / report.used_gpu_hours;
     report.reserved_utilisation = reserved_paid > 0 ? reserved_used / reserved_paid : 0.0;
     // Break-even against the on-demand price the user pays for one more hour: after the plan discount.
     // Vouchers scale reserved and on-demand spend alike but not owned hardware; free hours are a fixed
@@ -442,8 +441,8 @@ CostReport evaluate_plan(const Strategy& strategy, const DemandProfile& demand, 
         const PricedOwned& o = plan.owned.front();
         const double margin = on_demand_paid * options.discounts.voucher_price_factor -
                               (o.busy_power_per_hour() - o.idle_power_per_hour());
-        report.break_even_utilisation = margin > 0 ? (o.fixed_per_gpu_hour() + o.idle_power_per_hour()) / margin
-                                                   : std::numeric_limits<double>::infinity();
+        // margin <= 0: no utilisation pays back, so there is no break-even (none, not +infinity).
+        if (margin > 0) report.break_even_utilisation = (o.fixed_per_gpu_hour() + o.idle_power_per_hour()) / margin;
     } else if (!plan.reservations.empty() && on_demand_paid > 0) {
         report.break_even_utilisation = plan.reservations.front().effective_per_gpu_hour() / on_demand_paid;
     }

@@ -15,6 +15,9 @@ constexpr std::size_t months_per_table_year = 12;
 
 std::string money(double value) { return format_money(value, 2); }
 
+/// A figure that does not apply (std::optional without a value) in the text table.
+constexpr std::string_view missing_text = "none";
+
 nlohmann::json optional_json(const auto& value) {
     if (value) return nlohmann::json(*value);
     return nullptr;
@@ -48,8 +51,9 @@ std::string CostReport::to_table() const {
     if (annual_discount_rate != 0) line(fmt::format("{:<34}{:>18}", "NPV", money(npv)));
     line(fmt::format("{:<34}{:>18}", "All on-demand (same demand)", money(baseline_total)));
     line(fmt::format("{:<34}{:>18}  ({:.1f}%)", "Savings vs all on-demand", money(savings), 100 * savings_fraction));
-    line(fmt::format("{:<34}{:>18.4f}", fmt::format("Cost per used GPU-hour ({})", currency),
-                     effective_cost_per_used_gpu_hour));
+    line(fmt::format("{:<34}{:>18}", fmt::format("Cost per used GPU-hour ({})", currency),
+                     effective_cost_per_used_gpu_hour ? fmt::format("{:.4f}", *effective_cost_per_used_gpu_hour)
+                                                      : std::string(missing_text)));
     if (break_even_utilisation) {
         line(fmt::format("{:<34}{:>17.1f}%", "Break-even utilisation", 100 * *break_even_utilisation));
         if (reserved_utilisation > 0) line(fmt::format("{:<34}{:>17.1f}%", "Reserved utilisation", 100 * reserved_utilisation));
@@ -112,9 +116,7 @@ std::string CostReport::to_json() const {
         {"npv", npv},
         {"annual_discount_rate", annual_discount_rate},
         {"used_gpu_hours", used_gpu_hours},
-        {"effective_cost_per_used_gpu_hour", std::isfinite(effective_cost_per_used_gpu_hour)
-                                                 ? nlohmann::json(effective_cost_per_used_gpu_hour)
-                                                 : nlohmann::json(nullptr)},
+        {"effective_cost_per_used_gpu_hour", optional_json(effective_cost_per_used_gpu_hour)},
         {"reserved_utilisation", reserved_utilisation},
         {"owned_utilisation", owned_utilisation},
         {"baseline_total", baseline_total},

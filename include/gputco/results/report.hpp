@@ -57,7 +57,8 @@ struct CostReport {
     double npv = 0;                 ///< at annual_discount_rate, flows at the start of each month
     double annual_discount_rate = 0;
     double used_gpu_hours = 0;
-    double effective_cost_per_used_gpu_hour = 0;
+    /// total / used_gpu_hours; none when no GPU-hour is used (there is no cost per hour to state).
+    std::optional<double> effective_cost_per_used_gpu_hour;
     double reserved_utilisation = 0;   ///< reserved GPU-hours used / paid (0 without reservations)
     double owned_utilisation = 0;      ///< owned GPU-hours used / available (0 without owned GPUs)
     double baseline_total = 0;         ///< the same demand all on-demand, same discounts
@@ -67,7 +68,8 @@ struct CostReport {
     /// on-demand: for a reservation, effective rate / on-demand rate; for an owned GPU, (hourly fixed
     /// cost + idle power) / (on-demand rate − power above idle). The on-demand rate is the one paid:
     /// after the region factor and plan discount, and for owned GPUs (which vouchers do not cover) after
-    /// the voucher factor.
+    /// the voucher factor. None without a committed tranche, and when it never pays back (an owned GPU
+    /// whose power above idle costs at least the on-demand price paid, or a free on-demand price).
     std::optional<double> break_even_utilisation;
     /// Months after which the cumulative cost stays at or below the baseline's (1-based; none if never).
     std::optional<int> break_even_month;
