@@ -1,6 +1,11 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
 #include "gputco/results/report.hpp"
+#include "rich_report.hpp"
 
 using namespace gputco;
 
@@ -59,4 +64,39 @@ TEST_CASE("JSON and CSV carry every month") {
     const std::string csv = r.to_csv();
     CHECK(csv.find("\n0,1000,0,500,0,0,1500,") != std::string::npos);
     CHECK(csv.find("\n1,0,0,500,0,-100,400,") != std::string::npos);
+}
+
+namespace {
+std::string read_text(const std::string& name) {
+    std::ifstream in(std::string(GPUTCO_SOURCE_DIR) + "/tests/data/" + name, std::ios::binary);
+    REQUIRE(in);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+}  // namespace
+
+TEST_CASE("the writers' output is unchanged by the field lists (golden files)") {
+    const CostReport r = rich_report();
+    CHECK(r.to_json() == read_text("report_rich.json"));
+    CHECK(r.to_csv() == read_text("report_rich.csv"));
+    CHECK(r.to_table() == read_text("report_rich.txt"));
+}
+
+TEST_CASE("every member of a month is in the field list once") {
+    // A member added to MonthlyCashFlow without its line in the list changes its size (an int padded
+    // to 8 bytes and 18 doubles = 19 fields of 8 bytes).
+    CHECK(sizeof(MonthlyCashFlow) == monthly_cash_flow_fields.size() * sizeof(double));
+    // Each field reads its own member: give every double member a distinct value through the list.
+    MonthlyCashFlow f;
+    f.month = 100;
+    double v = 1;
+    for (const auto& field : monthly_cash_flow_fields)
+        if (const auto* member = std::get_if<double MonthlyCashFlow::*>(&field.member)) f.*(*member) = v++;
+    std::vector<double> seen;
+    for (const auto& field : monthly_cash_flow_fields) seen.push_back(field.value(f));
+    std::sort(seen.begin(), seen.end());
+    CHECK(std::adjacent_find(seen.begin(), seen.end()) == seen.end());
+    CHECK(seen.back() == 100);  // the month, read as an integer field
+    CHECK(monthly_cash_flow_fields.front().integer());
 }

@@ -652,6 +652,8 @@ class MonthlyCashFlow:
     owned_used_gpu_hours: float
     spot_paid_gpu_hours: float
     on_demand_paid_gpu_hours: float
+    _fields: tuple[str, ...]  # the field list of gputco/results/report.hpp, in CSV order
+    def _asdict(self) -> dict[str, float | int]: ...
 
 class CostSpread:
     mean: float

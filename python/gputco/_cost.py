@@ -1,16 +1,12 @@
 """Python-side helpers of the cost engine: CostReport as dicts and DataFrames."""
 from __future__ import annotations
 
-from ._core import CostReport
+from ._core import CostReport, MonthlyCashFlow
 
 __all__ = ["MONTH_COLUMNS"]
 
-MONTH_COLUMNS = [
-    "month", "upfront", "reserved_recurring", "on_demand", "spot", "credits", "total",
-    "used_gpu_hours", "reserved_gpu_hours", "reserved_used_gpu_hours", "spot_gpu_hours",
-    "on_demand_gpu_hours", "capex", "operating", "resale", "owned_gpu_hours", "owned_used_gpu_hours",
-    "spot_paid_gpu_hours", "on_demand_paid_gpu_hours",
-]
+# The C++ field list (gputco/results/report.hpp), the one the JSON and CSV writers use.
+MONTH_COLUMNS = list(MonthlyCashFlow._fields)
 
 
 def _summary(self: CostReport) -> dict:

@@ -1,6 +1,7 @@
 // Cost engine: evaluate(strategy, demand, offering) -> CostReport. Monthly flows go to NumPy columns
 // (gputco/_cost.py turns them into a DataFrame); text, JSON and CSV renderings come from C++.
 #include "register.hpp"
+#include "register_fields.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -10,58 +11,17 @@
 
 namespace gputco::python {
 
-namespace {
-
-template <class Field>
-py::array_t<double> column(const std::vector<MonthlyCashFlow>& months, Field field) {
-    py::array_t<double> out(py::ssize_t(months.size()));
-    auto view = out.mutable_unchecked<1>();
-    for (std::size_t i = 0; i < months.size(); ++i) view(py::ssize_t(i)) = double(months[i].*field);
-    return out;
-}
-
-}  // namespace
-
 void register_cost(py::module_& m) {
-    py::class_<MonthlyCashFlow>(m, "MonthlyCashFlow", "Cash paid at the start of one month, by category.")
-        .def_readonly("month", &MonthlyCashFlow::month)
-        .def_readonly("upfront", &MonthlyCashFlow::upfront)
-        .def_readonly("reserved_recurring", &MonthlyCashFlow::reserved_recurring)
-        .def_readonly("on_demand", &MonthlyCashFlow::on_demand)
-        .def_readonly("spot", &MonthlyCashFlow::spot)
-        .def_readonly("credits", &MonthlyCashFlow::credits)
-        .def_readonly("total", &MonthlyCashFlow::total)
-        .def_readonly("used_gpu_hours", &MonthlyCashFlow::used_gpu_hours)
-        .def_readonly("reserved_gpu_hours", &MonthlyCashFlow::reserved_gpu_hours)
-        .def_readonly("reserved_used_gpu_hours", &MonthlyCashFlow::reserved_used_gpu_hours)
-        .def_readonly("spot_gpu_hours", &MonthlyCashFlow::spot_gpu_hours)
-        .def_readonly("on_demand_gpu_hours", &MonthlyCashFlow::on_demand_gpu_hours)
-        .def_readonly("spot_paid_gpu_hours", &MonthlyCashFlow::spot_paid_gpu_hours)
-        .def_readonly("on_demand_paid_gpu_hours", &MonthlyCashFlow::on_demand_paid_gpu_hours)
-        .def_readonly("capex", &MonthlyCashFlow::capex)
-        .def_readonly("operating", &MonthlyCashFlow::operating)
-        .def_readonly("resale", &MonthlyCashFlow::resale)
-        .def_readonly("owned_gpu_hours", &MonthlyCashFlow::owned_gpu_hours)
-        .def_readonly("owned_used_gpu_hours", &MonthlyCashFlow::owned_used_gpu_hours)
+    py::class_<MonthlyCashFlow> month(m, "MonthlyCashFlow", "Cash paid at the start of one month, by category.");
+    def_fields(month, monthly_cash_flow_fields);
+    month.def("_asdict", [](const MonthlyCashFlow& f) { return fields_dict(f, monthly_cash_flow_fields); })
         .def("__repr__", [](const MonthlyCashFlow& f) {
             return fmt::format("MonthlyCashFlow(month={}, total={})", f.month, f.total);
         });
 
-    py::class_<CostSpread>(m, "CostSpread", "Spread of a total cost from spot overhead samples.")
-        .def_readonly("mean", &CostSpread::mean)
-        .def_readonly("p05", &CostSpread::p05)
-        .def_readonly("p50", &CostSpread::p50)
-        .def_readonly("p95", &CostSpread::p95)
-        .def_readonly("p99", &CostSpread::p99)
-        .def("_asdict", [](const CostSpread& s) {
-            py::dict d;
-            d["mean"] = s.mean;
-            d["p05"] = s.p05;
-            d["p50"] = s.p50;
-            d["p95"] = s.p95;
-            d["p99"] = s.p99;
-            return d;
-        });
+    py::class_<CostSpread> spread(m, "CostSpread", "Spread of a total cost from spot overhead samples.");
+    def_fields(spread, cost_spread_fields);
+    spread.def("_asdict", [](const CostSpread& s) { return fields_dict(s, cost_spread_fields); });
 
     py::class_<CostReport>(m, "CostReport",
                            "Monthly cash flows by category and the totals planners compare.")
@@ -95,31 +55,7 @@ void register_cost(py::module_& m) {
                  return fmt::format("CostReport(strategy='{}', offering='{}', total={:.2f} {}, savings={:.1f}%)",
                                     r.strategy, r.offering, r.total, r.currency, 100.0 * r.savings_fraction);
              })
-        .def("_month_columns", [](const CostReport& r) {
-            py::dict d;
-            py::array_t<long long> month(py::ssize_t(r.months.size()));
-            for (std::size_t i = 0; i < r.months.size(); ++i) month.mutable_at(py::ssize_t(i)) = r.months[i].month;
-            d["month"] = month;
-            d["upfront"] = column(r.months, &MonthlyCashFlow::upfront);
-            d["reserved_recurring"] = column(r.months, &MonthlyCashFlow::reserved_recurring);
-            d["on_demand"] = column(r.months, &MonthlyCashFlow::on_demand);
-            d["spot"] = column(r.months, &MonthlyCashFlow::spot);
-            d["credits"] = column(r.months, &MonthlyCashFlow::credits);
-            d["total"] = column(r.months, &MonthlyCashFlow::total);
-            d["used_gpu_hours"] = column(r.months, &MonthlyCashFlow::used_gpu_hours);
-            d["reserved_gpu_hours"] = column(r.months, &MonthlyCashFlow::reserved_gpu_hours);
-            d["reserved_used_gpu_hours"] = column(r.months, &MonthlyCashFlow::reserved_used_gpu_hours);
-            d["spot_gpu_hours"] = column(r.months, &MonthlyCashFlow::spot_gpu_hours);
-            d["on_demand_gpu_hours"] = column(r.months, &MonthlyCashFlow::on_demand_gpu_hours);
-            d["capex"] = column(r.months, &MonthlyCashFlow::capex);
-            d["operating"] = column(r.months, &MonthlyCashFlow::operating);
-            d["resale"] = column(r.months, &MonthlyCashFlow::resale);
-            d["owned_gpu_hours"] = column(r.months, &MonthlyCashFlow::owned_gpu_hours);
-            d["owned_used_gpu_hours"] = column(r.months, &MonthlyCashFlow::owned_used_gpu_hours);
-            d["spot_paid_gpu_hours"] = column(r.months, &MonthlyCashFlow::spot_paid_gpu_hours);
-            d["on_demand_paid_gpu_hours"] = column(r.months, &MonthlyCashFlow::on_demand_paid_gpu_hours);
-            return d;
-        });
+        .def("_month_columns", [](const CostReport& r) { return fields_columns(r.months, monthly_cash_flow_fields); });
 
     m.def(
         "spot_tranche",

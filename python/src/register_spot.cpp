@@ -1,6 +1,7 @@
 // Spot Monte Carlo: simulate_spot() runs without the GIL and stops on Ctrl-C; its samples reach
 // NumPy and pandas as read-only views of the result's own vectors (no copy).
 #include "register.hpp"
+#include "register_fields.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -31,21 +32,7 @@ py::array_t<double> view_of(const std::vector<double>& values, const py::handle&
     return view;
 }
 
-py::dict as_dict(const Summary& s) {
-    py::dict d;
-    d["mean"] = s.mean;
-    d["stderr"] = s.standard_error;
-    d["ci_low"] = s.ci_low;
-    d["ci_high"] = s.ci_high;
-    d["p50"] = s.p50;
-    d["p90"] = s.p90;
-    d["p95"] = s.p95;
-    d["p99"] = s.p99;
-    d["min"] = s.min;
-    d["max"] = s.max;
-    d["count"] = s.count;
-    return d;
-}
+py::dict as_dict(const Summary& s) { return fields_dict(s, summary_fields); }
 
 SpotResult run(const Job& job, const InterruptionModel& model, const SpotPricing& pricing,
                SimulationOptions options) {

@@ -97,3 +97,21 @@ def test_spot_hours_without_capacity_fall_to_on_demand(p4d):
     month = report.months[0]
     assert month.spot_gpu_hours == pytest.approx(365) and month.on_demand_gpu_hours == pytest.approx(365)
     assert report.used_gpu_hours == pytest.approx(730)
+
+
+def test_month_fields_are_one_list_for_csv_json_attributes_and_frame(p4d):
+    report = gputco.evaluate(gputco.Mix([(0.7, RESERVED_3Y), (0.3, gputco.OnDemand())]),
+                             gputco.DemandProfile.constant(10, H3), p4d)
+    fields = list(gputco.MonthlyCashFlow._fields)
+    # The CSV header, the JSON keys, the attributes and the frame's columns are the same list.
+    assert report.to_csv().splitlines()[0].split(",") == fields
+    assert set(json.loads(report.to_json())["months"][0]) == set(fields)
+    assert list(report.to_frame().reset_index().columns) == fields + ["cumulative"]
+    month = report.months[3]
+    assert month._asdict() == {name: getattr(month, name) for name in fields}
+    assert isinstance(month.month, int) and month.month == 3
+    # Every value agrees across the views, to the bit.
+    frame = report.to_frame()
+    csv = pd.read_csv(io.StringIO(report.to_csv())).set_index("month")
+    for name in fields[1:]:
+        assert frame[name].iloc[3] == getattr(month, name) == csv[name].iloc[3], name

@@ -23,6 +23,17 @@ nlohmann::json optional_json(const auto& value) {
     return nullptr;
 }
 
+/// One JSON object per row, a key per field of the row's list.
+template <class Row, class Integer, std::size_t N>
+nlohmann::json row_json(const Row& row, const std::array<ResultField<Row, Integer>, N>& fields) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& f : fields) {
+        if (f.integer()) j[std::string(f.name)] = f.integer_value(row);
+        else j[std::string(f.name)] = f.value(row);
+    }
+    return j;
+}
+
 }  // namespace
 
 std::string format_money(double value, int decimals) {
@@ -89,22 +100,8 @@ std::string CostReport::to_table() const {
 
 std::string CostReport::to_json() const {
     nlohmann::json flows = nlohmann::json::array();
-    for (const auto& f : months) {
-        flows.push_back({{"month", f.month}, {"upfront", f.upfront}, {"reserved_recurring", f.reserved_recurring},
-                         {"on_demand", f.on_demand}, {"spot", f.spot}, {"credits", f.credits}, {"total", f.total},
-                         {"used_gpu_hours", f.used_gpu_hours}, {"reserved_gpu_hours", f.reserved_gpu_hours},
-                         {"reserved_used_gpu_hours", f.reserved_used_gpu_hours},
-                         {"spot_gpu_hours", f.spot_gpu_hours}, {"on_demand_gpu_hours", f.on_demand_gpu_hours},
-                         {"capex", f.capex}, {"operating", f.operating}, {"resale", f.resale},
-                         {"owned_gpu_hours", f.owned_gpu_hours}, {"owned_used_gpu_hours", f.owned_used_gpu_hours},
-                         {"spot_paid_gpu_hours", f.spot_paid_gpu_hours},
-                         {"on_demand_paid_gpu_hours", f.on_demand_paid_gpu_hours}});
-    }
-    nlohmann::json spread_json = nullptr;
-    if (spread) {
-        spread_json = {{"mean", spread->mean}, {"p05", spread->p05}, {"p50", spread->p50},
-                       {"p95", spread->p95}, {"p99", spread->p99}};
-    }
+    for (const auto& f : months) flows.push_back(row_json(f, monthly_cash_flow_fields));
+    const nlohmann::json spread_json = spread ? row_json(*spread, cost_spread_fields) : nlohmann::json(nullptr);
     const nlohmann::json j = {
         {"strategy", strategy},
         {"offering", offering},
@@ -132,16 +129,19 @@ std::string CostReport::to_json() const {
 }
 
 std::string CostReport::to_csv() const {
-    std::string out =
-        "month,upfront,reserved_recurring,on_demand,spot,credits,total,used_gpu_hours,reserved_gpu_hours,"
-        "reserved_used_gpu_hours,spot_gpu_hours,on_demand_gpu_hours,capex,operating,resale,owned_gpu_hours,"
-        "owned_used_gpu_hours,spot_paid_gpu_hours,on_demand_paid_gpu_hours\n";
+    std::string out;
+    for (const auto& field : monthly_cash_flow_fields) {
+        if (!out.empty()) out += ',';
+        out += field.name;
+    }
+    out += '\n';
     for (const auto& f : months) {
-        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f.month, f.upfront,
-                           f.reserved_recurring, f.on_demand, f.spot, f.credits, f.total, f.used_gpu_hours,
-                           f.reserved_gpu_hours, f.reserved_used_gpu_hours, f.spot_gpu_hours, f.on_demand_gpu_hours,
-                           f.capex, f.operating, f.resale, f.owned_gpu_hours, f.owned_used_gpu_hours,
-                           f.spot_paid_gpu_hours, f.on_demand_paid_gpu_hours);
+        for (std::size_t i = 0; i < monthly_cash_flow_fields.size(); ++i) {
+            const auto& field = monthly_cash_flow_fields[i];
+            if (i) out += ',';
+            out += field.integer() ? fmt::format("{}", field.integer_value(f)) : fmt::format("{}", field.value(f));
+        }
+        out += '\n';
     }
     return out;
 }

@@ -1,11 +1,14 @@
 #pragma once
 // What the cost engine returns: monthly cash flows by category and the figures planners ask for
 // (totals, NPV, savings vs all on-demand, break-even), with every assumption spelled out.
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "gputco/results/fields.hpp"
 
 namespace gputco {
 
@@ -37,10 +40,41 @@ struct MonthlyCashFlow {
     double owned_used_gpu_hours = 0;
 };
 
+/// MonthlyCashFlow's fields in the order of the CSV columns and the DataFrame (JSON, CSV, Python).
+inline constexpr auto monthly_cash_flow_fields = std::to_array<ResultField<MonthlyCashFlow>>({
+    {"month", &MonthlyCashFlow::month, "month"},
+    {"upfront", &MonthlyCashFlow::upfront, "currency"},
+    {"reserved_recurring", &MonthlyCashFlow::reserved_recurring, "currency"},
+    {"on_demand", &MonthlyCashFlow::on_demand, "currency"},
+    {"spot", &MonthlyCashFlow::spot, "currency"},
+    {"credits", &MonthlyCashFlow::credits, "currency"},
+    {"total", &MonthlyCashFlow::total, "currency"},
+    {"used_gpu_hours", &MonthlyCashFlow::used_gpu_hours, "GPU-hours"},
+    {"reserved_gpu_hours", &MonthlyCashFlow::reserved_gpu_hours, "GPU-hours"},
+    {"reserved_used_gpu_hours", &MonthlyCashFlow::reserved_used_gpu_hours, "GPU-hours"},
+    {"spot_gpu_hours", &MonthlyCashFlow::spot_gpu_hours, "GPU-hours"},
+    {"on_demand_gpu_hours", &MonthlyCashFlow::on_demand_gpu_hours, "GPU-hours"},
+    {"capex", &MonthlyCashFlow::capex, "currency"},
+    {"operating", &MonthlyCashFlow::operating, "currency"},
+    {"resale", &MonthlyCashFlow::resale, "currency"},
+    {"owned_gpu_hours", &MonthlyCashFlow::owned_gpu_hours, "GPU-hours"},
+    {"owned_used_gpu_hours", &MonthlyCashFlow::owned_used_gpu_hours, "GPU-hours"},
+    {"spot_paid_gpu_hours", &MonthlyCashFlow::spot_paid_gpu_hours, "GPU-hours"},
+    {"on_demand_paid_gpu_hours", &MonthlyCashFlow::on_demand_paid_gpu_hours, "GPU-hours"},
+});
+
 /// Spread of a total cost (from spot overhead samples).
 struct CostSpread {
     double mean = 0, p05 = 0, p50 = 0, p95 = 0, p99 = 0;
 };
+
+inline constexpr auto cost_spread_fields = std::to_array<ResultField<CostSpread>>({
+    {"mean", &CostSpread::mean, "currency"},
+    {"p05", &CostSpread::p05, "currency"},
+    {"p50", &CostSpread::p50, "currency"},
+    {"p95", &CostSpread::p95, "currency"},
+    {"p99", &CostSpread::p99, "currency"},
+});
 
 struct CostReport {
     std::string strategy;           ///< describe(strategy)

@@ -3,8 +3,11 @@
 // interval, so a reader can tell a real difference from noise.
 //
 //   const Summary s = summarize(result.samples.cost);      // s.mean, s.ci_low, s.ci_high, s.p95
+#include <array>
 #include <cstddef>
 #include <span>
+
+#include "gputco/results/fields.hpp"
 
 namespace gputco {
 
@@ -21,6 +24,21 @@ struct Summary {
     /// Half the width of the confidence interval, (ci_high - ci_low) / 2.
     double half_width() const { return 0.5 * (ci_high - ci_low); }
 };
+
+/// Summary's fields as written (Python dicts and DataFrames; the standard error is written "stderr").
+inline constexpr auto summary_fields = std::to_array<ResultField<Summary, std::size_t>>({
+    {"mean", &Summary::mean, "sample unit"},
+    {"stderr", &Summary::standard_error, "sample unit"},
+    {"ci_low", &Summary::ci_low, "sample unit"},
+    {"ci_high", &Summary::ci_high, "sample unit"},
+    {"p50", &Summary::p50, "sample unit"},
+    {"p90", &Summary::p90, "sample unit"},
+    {"p95", &Summary::p95, "sample unit"},
+    {"p99", &Summary::p99, "sample unit"},
+    {"min", &Summary::min, "sample unit"},
+    {"max", &Summary::max, "sample unit"},
+    {"count", &Summary::count, "samples"},
+});
 
 /// Mean, standard error, Student-t confidence interval at `confidence` (in (0, 1)) and quantiles.
 /// Throws InvalidInput for empty samples, a non-finite sample or a confidence outside (0, 1).
