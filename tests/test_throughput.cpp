@@ -127,7 +127,7 @@ TEST_CASE("bad files are rejected naming the row and the field") {
     CHECK_THROWS_WITH_AS(ThroughputTable::from_csv_file("/nonexistent/t.csv", Precision::fp32, mine),
                          "path = \"/nonexistent/t.csv\": cannot be opened", InvalidInput);
     CHECK_THROWS_WITH_AS(parse_precision("int8", "workload.precision"),
-                         "workload.precision = \"int8\": must be \"fp32\" or \"mixed\" (aliases: tf32; fp16, amp)",
+                         "workload.precision = \"int8\": must be one of fp32, mixed (aliases: tf32 = fp32, fp16 = mixed, amp = mixed)",
                          InvalidInput);
     CHECK(parse_precision("amp") == Precision::mixed);
     CHECK(parse_precision("tf32") == Precision::fp32);

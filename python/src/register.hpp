@@ -25,11 +25,7 @@ inline EvaluationOptions evaluation_options(const std::optional<Discounts>& disc
 }
 
 /// The `units` keyword of the cost entry points: "instances" (whole instances) or "gpus".
-inline Units parse_units(std::string_view text) {
-    if (text == "instances") return Units::instances;
-    if (text == "gpus") return Units::gpus;
-    fail("units", text, "must be \"instances\" or \"gpus\"");
-}
+inline Units parse_units(std::string_view text) { return parse<Units>(text, "units"); }
 
 /// `value` as a T, or TypeError("<field> = <repr>: must be <expected>, not <type>") — the library's
 /// own form, naming the field — instead of pybind11's "Unable to cast Python instance ..." RuntimeError.

@@ -6,17 +6,6 @@
 
 namespace gputco::python {
 
-namespace {
-
-CheckpointMethod parse_method(std::string_view text) {
-    if (text == "young") return CheckpointMethod::young;
-    if (text == "daly") return CheckpointMethod::daly;
-    if (text == "exact") return CheckpointMethod::exact;
-    fail("method", text, "must be \"young\", \"daly\" or \"exact\"");
-}
-
-}  // namespace
-
 void register_checkpoint(py::module_& m) {
     py::class_<Job>(m, "Job", "Work done in checkpointed segments on interruptible capacity.")
         .def(py::init([](double work_hours, double checkpoint_interval_hours, double checkpoint_write_hours,
@@ -63,7 +52,7 @@ void register_checkpoint(py::module_& m) {
     m.def(
         "optimal_checkpoint_interval",
         [](double checkpoint_write_hours, double mtbf_hours, std::string_view method) {
-            return optimal_checkpoint_interval(checkpoint_write_hours, mtbf_hours, parse_method(method));
+            return optimal_checkpoint_interval(checkpoint_write_hours, mtbf_hours, parse<CheckpointMethod>(method, "method"));
         },
         py::arg("checkpoint_write_hours"), py::arg("mtbf_hours"), py::arg("method") = "exact",
         "Hours of work between checkpoints minimising expected run time under Poisson interruptions; "

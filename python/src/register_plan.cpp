@@ -14,18 +14,6 @@ namespace gputco::python {
 
 namespace {
 
-CountUnit parse_unit(std::string_view text) {
-    if (text == "gpus") return CountUnit::gpus;
-    if (text == "instances") return CountUnit::instances;
-    fail("commitment.unit", text, "must be \"gpus\" or \"instances\"");
-}
-
-Renewal parse_commitment_renewal(std::string_view text) {
-    if (text == "renew") return Renewal::renew;
-    if (text == "lapse") return Renewal::lapse;
-    fail("commitment.renewal", text, "must be \"renew\" or \"lapse\"");
-}
-
 PlanOptions plan_options(const std::optional<Discounts>& discounts, double annual_discount_rate, unsigned threads,
                          const std::optional<ExchangeRates>& exchange_rates = std::nullopt,
                          const py::object& rate_date = py::none()) {
@@ -79,24 +67,24 @@ void register_plan(py::module_& m) {
         .def(py::init([](double count, std::string_view unit, int term_years, std::string_view payment,
                          int start_month, std::string_view renewal, std::optional<double> discount,
                          std::optional<Offering> offering) {
-                 return Commitment{count, parse_unit(unit), term_years, parse_payment(payment, "commitment.payment"),
-                                   start_month, parse_commitment_renewal(renewal), discount, std::move(offering)};
+                 return Commitment{count, parse<CountUnit>(unit, "commitment.unit"), term_years, parse_payment(payment, "commitment.payment"),
+                                   start_month, parse<Renewal>(renewal, "commitment.renewal"), discount, std::move(offering)};
              }),
              py::arg("count"), py::kw_only(), py::arg("unit") = "gpus", py::arg("term_years") = 1,
              py::arg("payment") = "no_upfront", py::arg("start_month") = 0, py::arg("renewal") = "lapse",
              py::arg("discount") = py::none(), py::arg("offering") = py::none())
         .def_readonly("count", &Commitment::count)
-        .def_property_readonly("unit", [](const Commitment& c) { return c.unit == CountUnit::gpus ? "gpus" : "instances"; })
+        .def_property_readonly("unit", [](const Commitment& c) { return std::string(to_text(c.unit)); })
         .def_readonly("term_years", &Commitment::term_years)
         .def_property_readonly("payment", [](const Commitment& c) { return std::string(to_string(c.payment)); })
         .def_readonly("start_month", &Commitment::start_month)
-        .def_property_readonly("renewal", [](const Commitment& c) { return c.renewal == Renewal::renew ? "renew" : "lapse"; })
+        .def_property_readonly("renewal", [](const Commitment& c) { return std::string(to_text(c.renewal)); })
         .def_readonly("discount", &Commitment::discount)
         .def_readonly("offering", &Commitment::offering)
         .def("__repr__", [](const Commitment& c) {
             return fmt::format("Commitment({:g}, unit='{}', term_years={}, payment='{}', start_month={}, renewal='{}')",
-                               c.count, c.unit == CountUnit::gpus ? "gpus" : "instances", c.term_years,
-                               to_string(c.payment), c.start_month, c.renewal == Renewal::renew ? "renew" : "lapse");
+                               c.count, to_text(c.unit), c.term_years,
+                               to_string(c.payment), c.start_month, to_text(c.renewal));
         });
 
     py::class_<OwnedPurchase>(m, "OwnedPurchase", "Owned GPUs bought at the start of `month` (terms as Owned).")

@@ -23,9 +23,7 @@ RecommendOptions recommend_options(const std::vector<CommitmentOption>& commitme
     o.commitments = commitments;
     o.start_months = start_months;
     o.review_months = review_months;
-    if (unit == "gpus") o.unit = CountUnit::gpus;
-    else if (unit == "instances") o.unit = CountUnit::instances;
-    else fail("unit", unit, "must be \"gpus\" or \"instances\"");
+    o.unit = parse<CountUnit>(unit, "unit");
     o.max_count = max_count;
     o.spot = spot;
     if (objective == "total") o.objective = Objective::expected_total;

@@ -12,32 +12,6 @@ namespace gputco::python {
 
 namespace {
 
-Renewal parse_renewal(std::string_view text) {
-    if (text == "renew") return Renewal::renew;
-    if (text == "lapse") return Renewal::lapse;
-    fail("reserved.renewal", text, "must be \"renew\" or \"lapse\"");
-}
-
-std::string_view renewal_name(Renewal renewal) { return renewal == Renewal::renew ? "renew" : "lapse"; }
-
-Rounding parse_rounding(std::string_view text) {
-    if (text == "nearest") return Rounding::nearest;
-    if (text == "down") return Rounding::down;
-    if (text == "up") return Rounding::up;
-    if (text == "none") return Rounding::none;
-    fail("mix.rounding", text, "must be \"nearest\", \"down\", \"up\" or \"none\"");
-}
-
-std::string_view rounding_name(Rounding rounding) {
-    switch (rounding) {
-        case Rounding::nearest: return "nearest";
-        case Rounding::down: return "down";
-        case Rounding::up: return "up";
-        case Rounding::none: return "none";
-    }
-    return "nearest";
-}
-
 using Kind = std::variant<Reserved, Owned, SpotTranche, OnDemand>;
 
 Tranche to_tranche(const py::handle& item, std::size_t index) {
@@ -72,20 +46,20 @@ void register_strategy(py::module_& m) {
         .def(py::init([](int term_years, std::string_view payment, std::optional<double> discount,
                          std::string_view renewal) {
                  return Reserved{term_years, parse_payment(payment, "reserved.payment"), discount,
-                                 parse_renewal(renewal)};
+                                 parse<Renewal>(renewal, "reserved.renewal")};
              }),
              py::kw_only(), py::arg("term_years") = 1, py::arg("payment") = "no_upfront",
              py::arg("discount") = py::none(), py::arg("renewal") = "renew")
         .def_readonly("term_years", &Reserved::term_years)
         .def_property_readonly("payment", [](const Reserved& r) { return std::string(to_string(r.payment)); })
         .def_readonly("discount", &Reserved::discount)
-        .def_property_readonly("renewal", [](const Reserved& r) { return std::string(renewal_name(r.renewal)); })
+        .def_property_readonly("renewal", [](const Reserved& r) { return std::string(to_text(r.renewal)); })
         .def("__repr__",
              [](const Reserved& r) {
                  return fmt::format("Reserved(term_years={}, payment='{}', discount={}, renewal='{}')",
                                     r.term_years, to_string(r.payment),
                                     r.discount ? fmt::format("{}", *r.discount) : "None",
-                                    renewal_name(r.renewal));
+                                    to_text(r.renewal));
              })
         .def("__str__", [](const Reserved& s) { return describe(Strategy{s}); });
 
@@ -175,7 +149,7 @@ void register_strategy(py::module_& m) {
                  for (const py::handle item : tranches)
                      mix.tranches.push_back(to_tranche(item, mix.tranches.size()));
                  mix.fleet_gpus = fleet_gpus;
-                 mix.rounding = parse_rounding(rounding);
+                 mix.rounding = parse<Rounding>(rounding, "mix.rounding");
                  mix.validate();
                  return mix;
              }),
@@ -185,7 +159,7 @@ void register_strategy(py::module_& m) {
              "\"nearest\" (default), \"down\", \"up\" or \"none\" (fractional GPUs)")
         .def_readonly("tranches", &Mix::tranches)
         .def_readonly("fleet_gpus", &Mix::fleet_gpus)
-        .def_property_readonly("rounding", [](const Mix& mix) { return std::string(rounding_name(mix.rounding)); })
+        .def_property_readonly("rounding", [](const Mix& mix) { return std::string(to_text(mix.rounding)); })
         .def("__repr__",
              [](const Mix& mix) {
                  std::string parts;
@@ -195,7 +169,7 @@ void register_strategy(py::module_& m) {
                  }
                  return fmt::format("Mix([{}], fleet_gpus={}, rounding='{}')", parts,
                                     mix.fleet_gpus ? fmt::format("{}", *mix.fleet_gpus) : "None",
-                                    rounding_name(mix.rounding));
+                                    to_text(mix.rounding));
              })
         .def("__str__", [](const Mix& s) { return describe(Strategy{s}); });
 

@@ -85,7 +85,7 @@ def test_whole_instances_by_default_and_the_gpu_view_on_request(p4d):
     assert frame["on_demand_gpu_hours"].iloc[0] == pytest.approx(4 * 730)
     assert whole.summary()["units"] == "instances"
     assert "Bought in: whole instances of 8 GPUs" in str(whole)
-    with pytest.raises(ValueError, match='^units = "gpu": must be "instances" or "gpus"$'):
+    with pytest.raises(ValueError, match='^units = "gpu": must be one of instances, gpus$'):
         gputco.evaluate(gputco.OnDemand(), demand, p4d, units="gpu")
 
 

@@ -42,7 +42,7 @@ def test_mix_rounding_decides_the_reserved_count():
     # fractional: 2.8 x 1.60 + 1.2 x 3.20 = 8.32 $/h
     assert gputco.evaluate(gputco.Mix(tranches, rounding="none"), demand, offering).total == pytest.approx(8.32 * 8760)
     assert gputco.Mix(tranches, rounding="up").rounding == "up"
-    with pytest.raises(ValueError, match=r'^mix\.rounding = "sideways": must be "nearest", "down", "up" or "none"$'):
+    with pytest.raises(ValueError, match=r'^mix\.rounding = "sideways": must be one of nearest, down, up, none$'):
         gputco.Mix(tranches, rounding="sideways")
 
 
@@ -70,5 +70,5 @@ def test_advice_in_whole_instances():
     assert whole.reserved_gpus == 24
     single = gputco.optimal_reservation(demand, eight, reserved, units="gpus")
     assert single.gpus_per_unit == 1 and single.reserved_gpus == 20
-    with pytest.raises(ValueError, match='^units = "pieces": must be "instances" or "gpus"$'):
+    with pytest.raises(ValueError, match='^units = "pieces": must be one of instances, gpus$'):
         gputco.optimal_reservation(demand, eight, reserved, units="pieces")

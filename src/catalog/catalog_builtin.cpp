@@ -19,22 +19,6 @@ namespace gputco {
 // Payment
 // ---------------------------------------------------------------------------------------------
 
-std::string_view to_string(Payment payment) {
-    switch (payment) {
-        case Payment::no_upfront: return "no_upfront";
-        case Payment::partial_upfront: return "partial_upfront";
-        case Payment::all_upfront: return "all_upfront";
-    }
-    return "unknown";
-}
-
-Payment parse_payment(std::string_view text, std::string_view field) {
-    for (Payment p : {Payment::no_upfront, Payment::partial_upfront, Payment::all_upfront}) {
-        if (text == to_string(p)) return p;
-    }
-    fail(field, text, "must be one of no_upfront, partial_upfront, all_upfront");
-}
-
 ReservedPrice reserved_from_discount(double on_demand_hourly, double discount, int term_years,
                                      Payment payment, Source source) {
     require_non_negative("on_demand_hourly", on_demand_hourly);

@@ -36,23 +36,6 @@ std::vector<Offering> query(const Catalog& catalog, const OfferingQuery& q) {
     return out;
 }
 
-std::string_view to_string(PriceKind kind) {
-    switch (kind) {
-        case PriceKind::on_demand: return "on_demand";
-        case PriceKind::spot: return "spot";
-        case PriceKind::reserved_1y: return "reserved_1y";
-        case PriceKind::reserved_3y: return "reserved_3y";
-    }
-    return "unknown";
-}
-
-PriceKind parse_price_kind(std::string_view text, std::string_view field) {
-    for (PriceKind k : {PriceKind::on_demand, PriceKind::spot, PriceKind::reserved_1y, PriceKind::reserved_3y}) {
-        if (text == to_string(k)) return k;
-    }
-    fail(field, text, "must be one of on_demand, spot, reserved_1y, reserved_3y");
-}
-
 namespace {
 
 /// The offering's instance-hour price of `kind` in its own currency, if it has one.

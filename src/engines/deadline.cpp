@@ -138,30 +138,10 @@ SpotAvailability SpotAvailability::always_available(std::size_t ticks) {
     return SpotAvailability{std::vector<bool>(ticks, true)};
 }
 
-std::string_view to_string(DeadlinePolicy policy) {
-    switch (policy) {
-        case DeadlinePolicy::greedy: return "greedy";
-        case DeadlinePolicy::uniform_progress: return "uniform_progress";
-        case DeadlinePolicy::on_demand_only: return "on_demand_only";
-        case DeadlinePolicy::greedy_simple: return "greedy_simple";
-        case DeadlinePolicy::uniform_progress_prose: return "uniform_progress_prose";
-    }
-    return "unknown";
-}
-
-std::vector<DeadlinePolicy> all_deadline_policies() {
-    return {DeadlinePolicy::greedy, DeadlinePolicy::uniform_progress, DeadlinePolicy::on_demand_only,
-            DeadlinePolicy::greedy_simple, DeadlinePolicy::uniform_progress_prose};
-}
+std::vector<DeadlinePolicy> all_deadline_policies() { return all_values<DeadlinePolicy>(); }
 
 DeadlinePolicy parse_deadline_policy(std::string_view name, std::string_view field) {
-    std::string names;
-    for (const DeadlinePolicy p : all_deadline_policies()) {
-        if (name == to_string(p)) return p;
-        names += names.empty() ? "" : ", ";
-        names += to_string(p);
-    }
-    fail(field, name, "must be one of " + names);
+    return parse<DeadlinePolicy>(name, field);
 }
 
 SpotTranche deadline_tranche(const std::vector<double>& cost_samples, const DeadlineJob& job,
@@ -183,15 +163,6 @@ SpotTranche deadline_tranche(const std::vector<double>& cost_samples, const Dead
     }
     tranche.overhead = sum / static_cast<double>(cost_samples.size());
     return tranche;
-}
-
-std::string_view to_string(TickDecision decision) {
-    switch (decision) {
-        case TickDecision::none: return "none";
-        case TickDecision::spot: return "spot";
-        case TickDecision::on_demand: return "on_demand";
-    }
-    return "unknown";
 }
 
 DeadlineResult simulate_deadline(const DeadlineJob& job, const SpotAvailability& availability, DeadlinePolicy policy,

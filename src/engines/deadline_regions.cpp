@@ -75,20 +75,8 @@ private:
 
 }  // namespace
 
-std::string_view to_string(RegionPolicy policy) {
-    switch (policy) {
-        case RegionPolicy::skypilot_failover: return "skypilot_failover";
-        case RegionPolicy::skypilot_eager_next_region: return "skypilot_eager_next_region";
-        case RegionPolicy::uniform_progress: return "uniform_progress";
-    }
-    return "unknown";
-}
-
 RegionPolicy parse_region_policy(std::string_view name, std::string_view field) {
-    for (const RegionPolicy p : {RegionPolicy::skypilot_failover, RegionPolicy::skypilot_eager_next_region,
-                                 RegionPolicy::uniform_progress})
-        if (name == to_string(p)) return p;
-    fail(field, name, "must be one of skypilot_failover, skypilot_eager_next_region, uniform_progress");
+    return parse<RegionPolicy>(name, field);
 }
 
 MultiRegionResult simulate_multi_region(const DeadlineJob& job, const std::vector<SpotRegion>& regions,

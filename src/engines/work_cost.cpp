@@ -13,16 +13,6 @@
 
 namespace gputco {
 
-std::string_view to_string(BuyingWay way) {
-    switch (way) {
-        case BuyingWay::on_demand: return "on_demand";
-        case BuyingWay::spot: return "spot";
-        case BuyingWay::reserved: return "reserved";
-        case BuyingWay::owned: break;
-    }
-    return "owned";
-}
-
 void RankOptions::validate() const {
     require(!currency.empty(), "options.currency", currency, "must not be empty");
     require_positive("options.spot_assumptions.mtbf_hours", spot_assumptions.mtbf_hours);

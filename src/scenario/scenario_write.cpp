@@ -50,7 +50,7 @@ void write_reserved(YAML::Emitter& out, const Reserved& r) {
     out << YAML::BeginMap << YAML::Key << "term_years" << YAML::Value << r.term_years;
     out << YAML::Key << "payment" << YAML::Value << std::string(to_string(r.payment));
     if (r.discount) out << YAML::Key << "discount" << YAML::Value << number(*r.discount);
-    out << YAML::Key << "renewal" << YAML::Value << (r.renewal == Renewal::renew ? "renew" : "lapse");
+    out << YAML::Key << "renewal" << YAML::Value << std::string(to_text(r.renewal));
     out << YAML::EndMap;
 }
 
@@ -89,16 +89,6 @@ void write_kind(YAML::Emitter& out, const SpotTranche& s, const std::string& job
     out << YAML::EndMap;
 }
 
-const char* rounding_name(Rounding r) {
-    switch (r) {
-        case Rounding::nearest: return "nearest";
-        case Rounding::down: return "down";
-        case Rounding::up: return "up";
-        case Rounding::none: return "none";
-    }
-    return "nearest";
-}
-
 void write_strategy(YAML::Emitter& out, const NamedStrategy& s) {
     out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << s.name;
     if (const Mix* mix = std::get_if<Mix>(&s.strategy)) {
@@ -113,7 +103,7 @@ void write_strategy(YAML::Emitter& out, const NamedStrategy& s) {
         }
         out << YAML::EndSeq;
         if (mix->fleet_gpus) out << YAML::Key << "fleet_gpus" << YAML::Value << number(*mix->fleet_gpus);
-        out << YAML::Key << "rounding" << YAML::Value << rounding_name(mix->rounding);
+        out << YAML::Key << "rounding" << YAML::Value << std::string(to_text(mix->rounding));
         out << YAML::EndMap;
     } else {
         std::visit([&](const auto& k) {

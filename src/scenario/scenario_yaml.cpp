@@ -120,6 +120,11 @@ public:
         }
         return s;
     }
+    /// One of E's names (its EnumText table), with the same message and hint as choice().
+    template <TextEnum E>
+    E choice() const {
+        return parse<E>(choice(text_names<E>()), "value");  // checked by choice(): parse cannot fail
+    }
     /// An ISO date, YYYY-MM or YYYY-MM-DD, with a real month and day.
     std::string date() const {
         const std::string s = text();
@@ -217,7 +222,7 @@ Source read_source(const Field& f) {
 }
 
 Payment read_payment(const Field& f) {
-    return parse_payment(f.choice({"no_upfront", "partial_upfront", "all_upfront"}));
+    return f.choice<Payment>();
 }
 
 int read_term(const Field& f) {
@@ -307,7 +312,7 @@ Reserved read_reserved(const Field& f) {
         r.discount = d->number();
         if (*r.discount < 0 || *r.discount >= 1) d->fail("must be in [0, 1)");
     }
-    if (auto rn = m.find("renewal")) r.renewal = rn->choice({"renew", "lapse"}) == "renew" ? Renewal::renew : Renewal::lapse;
+    if (auto rn = m.find("renewal")) r.renewal = rn->choice<Renewal>();
     return r;
 }
 
@@ -406,10 +411,7 @@ NamedStrategy read_strategy(const Field& f, const std::vector<SpotJobSpec>& jobs
     if (mix.tranches.empty()) tranches.fail("must have at least one tranche");
     if (std::abs(sum - 1.0) > 1e-9) tranches.fail(fmt::format("fractions must sum to 1 (they sum to {})", sum));
     if (auto v = mm.find("fleet_gpus")) mix.fleet_gpus = v->non_negative();
-    if (auto v = mm.find("rounding")) {
-        const std::string r = v->choice({"nearest", "down", "up", "none"});
-        mix.rounding = r == "nearest" ? Rounding::nearest : r == "down" ? Rounding::down : r == "up" ? Rounding::up : Rounding::none;
-    }
+    if (auto v = mm.find("rounding")) mix.rounding = v->choice<Rounding>();
     s.strategy = std::move(mix);
     return s;
 }
@@ -465,7 +467,7 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
         s.annual_discount_rate = v->number();
         if (s.annual_discount_rate <= -1) v->fail("must be > -1");
     }
-    if (auto v = m.find("units")) s.units = v->choice({"instances", "gpus"}) == "gpus" ? Units::gpus : Units::instances;
+    if (auto v = m.find("units")) s.units = v->choice<Units>();
     if (auto v = m.find("seed")) {
         const long long seed = v->integer();
         if (seed < 0) v->fail("must be >= 0");

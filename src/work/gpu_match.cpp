@@ -3,16 +3,6 @@
 
 namespace gputco {
 
-std::string_view to_string(MatchKind kind) {
-    switch (kind) {
-        case MatchKind::measured: return "measured";
-        case MatchKind::proxy: return "proxy";
-        case MatchKind::estimate: return "estimate";
-        case MatchKind::none: break;
-    }
-    return "none";
-}
-
 const std::vector<GpuMatch>& builtin_gpu_matches() {
     using enum MatchKind;
     static const std::vector<GpuMatch> table{

@@ -14,16 +14,6 @@
 
 namespace gputco {
 
-std::string_view to_string(Precision precision) {
-    return precision == Precision::fp32 ? "fp32" : "mixed";
-}
-
-Precision parse_precision(std::string_view text, std::string_view field) {
-    if (text == "fp32" || text == "tf32") return Precision::fp32;
-    if (text == "mixed" || text == "fp16" || text == "amp") return Precision::mixed;
-    fail(field, text, "must be \"fp32\" or \"mixed\" (aliases: tf32; fp16, amp)");
-}
-
 const std::vector<std::string>& benchmark_gpus() {
     static const std::vector<std::string> names{
         "V100 16GB",      "A10",           "A100 40GB PCIe", "A100 80GB PCIe", "A100 80GB SXM4",

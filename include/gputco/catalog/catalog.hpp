@@ -14,15 +14,26 @@
 #include "gputco/core/date.hpp"
 #include "gputco/core/error.hpp"
 #include "gputco/core/time.hpp"
+#include "gputco/core/enum_text.hpp"
 
 namespace gputco {
 
 /// How a reservation is paid: the upfront amount at the start of the term and/or an hourly fee.
 enum class Payment { no_upfront, partial_upfront, all_upfront };
 
-std::string_view to_string(Payment payment);
+template <>
+struct EnumText<Payment> {
+    static constexpr std::array<EnumName<Payment>, 3> names{{
+        {Payment::no_upfront, "no_upfront"},
+        {Payment::partial_upfront, "partial_upfront"},
+        {Payment::all_upfront, "all_upfront"},
+    }};
+};
+inline std::string_view to_string(Payment payment) { return to_text(payment); }
 /// Parses "no_upfront", "partial_upfront" or "all_upfront"; throws InvalidInput naming `field`.
-Payment parse_payment(std::string_view text, std::string_view field = "payment");
+inline Payment parse_payment(std::string_view text, std::string_view field = "payment") {
+    return parse<Payment>(text, field);
+}
 
 /// Where a figure comes from and when it was true.
 struct Source {

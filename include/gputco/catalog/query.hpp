@@ -11,6 +11,7 @@
 
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/catalog/currency.hpp"
+#include "gputco/core/enum_text.hpp"
 
 namespace gputco {
 
@@ -33,9 +34,20 @@ std::vector<Offering> query(const Catalog& catalog, const OfferingQuery& criteri
 
 /// Which price to rank by.
 enum class PriceKind { on_demand, spot, reserved_1y, reserved_3y };
-std::string_view to_string(PriceKind kind);
+template <>
+struct EnumText<PriceKind> {
+    static constexpr std::array<EnumName<PriceKind>, 4> names{{
+        {PriceKind::on_demand, "on_demand"},
+        {PriceKind::spot, "spot"},
+        {PriceKind::reserved_1y, "reserved_1y"},
+        {PriceKind::reserved_3y, "reserved_3y"},
+    }};
+};
+inline std::string_view to_string(PriceKind kind) { return to_text(kind); }
 /// Parses "on_demand", "spot", "reserved_1y" or "reserved_3y"; throws InvalidInput naming `field`.
-PriceKind parse_price_kind(std::string_view text, std::string_view field = "price");
+inline PriceKind parse_price_kind(std::string_view text, std::string_view field = "price") {
+    return parse<PriceKind>(text, field);
+}
 
 /// An offering with its price per GPU-hour in the ranking currency.
 struct RankedOffering {

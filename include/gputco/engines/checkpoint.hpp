@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include "gputco/work/job.hpp"
+#include "gputco/core/enum_text.hpp"
 
 namespace gputco {
 
@@ -16,6 +17,15 @@ enum class CheckpointMethod {
     young,  ///< Young (1974): sqrt(2 delta M)
     daly,   ///< Daly (2006) eq. 37: sqrt(2 delta M) [1 + sqrt(delta/2M)/3 + (delta/2M)/9] - delta for delta < 2M, else M
     exact   ///< minimiser of the complete model: M [1 + W0(-exp(-(1 + delta/M)))], W0 the principal Lambert W
+};
+
+template <>
+struct EnumText<CheckpointMethod> {
+    static constexpr std::array<EnumName<CheckpointMethod>, 3> names{{
+        {CheckpointMethod::young, "young"},
+        {CheckpointMethod::daly, "daly"},
+        {CheckpointMethod::exact, "exact"},
+    }};
 };
 
 /// Checkpoint interval (hours of work between checkpoints) that minimises expected run time for a

@@ -28,6 +28,7 @@
 #include "gputco/engines/spot.hpp"  // Cancelled
 #include "gputco/results/statistics.hpp"
 #include "gputco/strategy/strategy.hpp"
+#include "gputco/core/enum_text.hpp"
 
 namespace gputco {
 
@@ -141,8 +142,26 @@ enum class DeadlinePolicy {
 /// What a policy runs in one tick.
 enum class TickDecision : std::uint8_t { none, spot, on_demand };
 
-std::string_view to_string(DeadlinePolicy policy);
-std::string_view to_string(TickDecision decision);
+template <>
+struct EnumText<DeadlinePolicy> {
+    static constexpr std::array<EnumName<DeadlinePolicy>, 5> names{{
+        {DeadlinePolicy::greedy, "greedy"},
+        {DeadlinePolicy::uniform_progress, "uniform_progress"},
+        {DeadlinePolicy::on_demand_only, "on_demand_only"},
+        {DeadlinePolicy::greedy_simple, "greedy_simple"},
+        {DeadlinePolicy::uniform_progress_prose, "uniform_progress_prose"},
+    }};
+};
+template <>
+struct EnumText<TickDecision> {
+    static constexpr std::array<EnumName<TickDecision>, 3> names{{
+        {TickDecision::none, "none"},
+        {TickDecision::spot, "spot"},
+        {TickDecision::on_demand, "on_demand"},
+    }};
+};
+inline std::string_view to_string(DeadlinePolicy policy) { return to_text(policy); }
+inline std::string_view to_string(TickDecision decision) { return to_text(decision); }
 
 struct DeadlineResult {
     double cost = 0;             ///< spot_hours x spot price + on_demand_hours x on-demand price

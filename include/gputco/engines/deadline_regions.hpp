@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gputco/engines/deadline.hpp"
+#include "gputco/core/enum_text.hpp"
 
 namespace gputco {
 
@@ -40,7 +41,15 @@ enum class RegionPolicy {
 // has spot. In whole ticks a preempted region has no spot in the tick it preempts, so the two differ
 // in which region they try first while waiting and in where they go when several have capacity.
 
-std::string_view to_string(RegionPolicy policy);
+template <>
+struct EnumText<RegionPolicy> {
+    static constexpr std::array<EnumName<RegionPolicy>, 3> names{{
+        {RegionPolicy::skypilot_failover, "skypilot_failover"},
+        {RegionPolicy::skypilot_eager_next_region, "skypilot_eager_next_region"},
+        {RegionPolicy::uniform_progress, "uniform_progress"},
+    }};
+};
+inline std::string_view to_string(RegionPolicy policy) { return to_text(policy); }
 /// "skypilot_failover", "skypilot_eager_next_region" or "uniform_progress".
 RegionPolicy parse_region_policy(std::string_view name, std::string_view field = "policy");
 

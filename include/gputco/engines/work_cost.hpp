@@ -31,11 +31,21 @@
 #include "gputco/work/gpu_match.hpp"
 #include "gputco/work/throughput.hpp"
 #include "gputco/work/workload.hpp"
+#include "gputco/core/enum_text.hpp"
 
 namespace gputco {
 
 enum class BuyingWay { on_demand, spot, reserved, owned };
-std::string_view to_string(BuyingWay way);
+template <>
+struct EnumText<BuyingWay> {
+    static constexpr std::array<EnumName<BuyingWay>, 4> names{{
+        {BuyingWay::on_demand, "on_demand"},
+        {BuyingWay::spot, "spot"},
+        {BuyingWay::reserved, "reserved"},
+        {BuyingWay::owned, "owned"},
+    }};
+};
+inline std::string_view to_string(BuyingWay way) { return to_text(way); }
 
 /// How a run on spot is interrupted and protected.
 struct SpotAssumptions {

@@ -23,6 +23,7 @@
 #include "gputco/strategy/plan.hpp"
 #include "gputco/work/demand.hpp"
 #include "gputco/work/demand_futures.hpp"
+#include "gputco/core/enum_text.hpp"
 
 namespace gputco {
 
@@ -53,6 +54,14 @@ struct RiskLimits {
 };
 
 enum class Objective { expected_total, expected_npv };
+
+template <>
+struct EnumText<Objective> {
+    static constexpr std::array<EnumName<Objective>, 2> names{{
+        {Objective::expected_total, "expected_total"},
+        {Objective::expected_npv, "expected_npv"},
+    }};
+};
 
 struct RecommendOptions {
     /// What may be bought; empty = every reservation the offering lists.

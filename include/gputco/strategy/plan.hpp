@@ -15,6 +15,7 @@
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/core/error.hpp"
 #include "gputco/strategy/strategy.hpp"
+#include "gputco/core/enum_text.hpp"
 
 namespace gputco {
 
@@ -22,6 +23,14 @@ namespace gputco {
 enum class CountUnit {
     gpus,       ///< GPUs (fractional GPUs allowed, as in Rounding::none)
     instances,  ///< whole instances of the commitment's offering: count × gpus_per_instance GPUs
+};
+
+template <>
+struct EnumText<CountUnit> {
+    static constexpr std::array<EnumName<CountUnit>, 2> names{{
+        {CountUnit::gpus, "gpus"},
+        {CountUnit::instances, "instances"},
+    }};
 };
 
 /// A reservation of `count` GPUs (or instances) for `term_years`, bought at the start of month

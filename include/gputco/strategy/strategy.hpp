@@ -14,6 +14,7 @@
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/core/error.hpp"
 #include "gputco/core/limits.hpp"
+#include "gputco/core/enum_text.hpp"
 
 namespace gputco {
 
@@ -127,7 +128,30 @@ enum class Units {
     gpus,       ///< single GPUs: the GPU-level view, e.g. for "70% × 52%" arithmetic
 };
 
-inline std::string_view to_string(Units units) { return units == Units::instances ? "instances" : "gpus"; }
+template <>
+struct EnumText<Units> {
+    static constexpr std::array<EnumName<Units>, 2> names{{
+        {Units::instances, "instances"},
+        {Units::gpus, "gpus"},
+    }};
+};
+template <>
+struct EnumText<Renewal> {
+    static constexpr std::array<EnumName<Renewal>, 2> names{{
+        {Renewal::renew, "renew"},
+        {Renewal::lapse, "lapse"},
+    }};
+};
+template <>
+struct EnumText<Rounding> {
+    static constexpr std::array<EnumName<Rounding>, 4> names{{
+        {Rounding::nearest, "nearest"},
+        {Rounding::down, "down"},
+        {Rounding::up, "up"},
+        {Rounding::none, "none"},
+    }};
+};
+inline std::string_view to_string(Units units) { return to_text(units); }
 
 /// A hybrid fleet, e.g. 70% reserved / 30% on-demand. Fractions are of the fleet size (default: peak
 /// demand) and must sum to 1. Each hour, demand is served by owned GPUs first (their cost is sunk),

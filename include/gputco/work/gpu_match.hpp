@@ -8,11 +8,21 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "gputco/core/enum_text.hpp"
 
 namespace gputco {
 
 enum class MatchKind { measured, proxy, estimate, none };
-std::string_view to_string(MatchKind kind);
+template <>
+struct EnumText<MatchKind> {
+    static constexpr std::array<EnumName<MatchKind>, 4> names{{
+        {MatchKind::measured, "measured"},
+        {MatchKind::proxy, "proxy"},
+        {MatchKind::estimate, "estimate"},
+        {MatchKind::none, "none"},
+    }};
+};
+inline std::string_view to_string(MatchKind kind) { return to_text(kind); }
 
 struct GpuMatch {
     std::string catalog_gpu;     ///< GpuSpec::name

@@ -15,6 +15,7 @@
 
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/core/error.hpp"
+#include "gputco/core/enum_text.hpp"
 
 namespace gputco {
 
@@ -22,9 +23,23 @@ namespace gputco {
 /// on Ampere and later GPUs runs matrix products in TF32 (the benchmark's FP32 column).
 enum class Precision { fp32, mixed };
 
-std::string_view to_string(Precision precision);
-/// Parses "fp32" or "mixed" (also "fp16", "amp", "tf32" as aliases); throws InvalidInput naming `field`.
-Precision parse_precision(std::string_view text, std::string_view field = "precision");
+template <>
+struct EnumText<Precision> {
+    static constexpr std::array<EnumName<Precision>, 2> names{{
+        {Precision::fp32, "fp32"},
+        {Precision::mixed, "mixed"},
+    }};
+    static constexpr std::array<EnumName<Precision>, 3> aliases{{
+        {Precision::fp32, "tf32"},
+        {Precision::mixed, "fp16"},
+        {Precision::mixed, "amp"},
+    }};
+};
+inline std::string_view to_string(Precision precision) { return to_text(precision); }
+/// Parses "fp32" or "mixed" (also "tf32", "fp16", "amp" as aliases); throws InvalidInput naming `field`.
+inline Precision parse_precision(std::string_view text, std::string_view field = "precision") {
+    return parse<Precision>(text, field);
+}
 
 /// GPU names the throughput table knows (as the benchmark writes them, without system or count prefix),
 /// e.g. "A100 80GB SXM4", "H100 80GB SXM5", "V100 16GB".
