@@ -33,7 +33,7 @@ bool same(const std::optional<CostSpread>& a, const std::optional<CostSpread>& b
                   same(a->p99, b->p99));
 }
 
-double round_count(double x, Rounding rounding) {
+double contract_round(double x, Rounding rounding) {
     switch (rounding) {
         case Rounding::nearest: return std::round(x);
         case Rounding::down: return std::floor(x + 1e-9);
@@ -62,8 +62,8 @@ std::vector<MonthHours> count_hour_by_hour(const Mix& mix, const DemandProfile& 
     std::vector<Tier> owned, reserved, spot;
     for (const Tranche& t : mix.tranches) {
         const double share = t.fraction * fleet;
-        const double cloud = g * round_count(share / g, unit_rounding);
-        if (std::holds_alternative<Owned>(t.kind)) owned.push_back({round_count(share, mix.rounding), 0, 1});
+        const double cloud = g * contract_round(share / g, unit_rounding);
+        if (std::holds_alternative<Owned>(t.kind)) owned.push_back({contract_round(share, mix.rounding), 0, 1});
         if (const auto* r = std::get_if<Reserved>(&t.kind))
             reserved.push_back({cloud, r->renewal == Renewal::lapse ? 12 * r->term_years : 0, 1});
         if (const auto* s = std::get_if<SpotTranche>(&t.kind)) spot.push_back({cloud, 0, s->availability});

@@ -103,16 +103,6 @@ double paid_between(const SortedMonths& months, int m, double low, double high, 
     return g * paid;
 }
 
-double round_gpus(double gpus, Rounding rounding) {
-    switch (rounding) {
-        case Rounding::nearest: return std::round(gpus);
-        case Rounding::down: return std::floor(gpus + 1e-9);
-        case Rounding::up: return std::ceil(gpus - 1e-9);
-        case Rounding::none: return gpus;
-    }
-    return gpus;
-}
-
 PricedReservation price_reservation(const Reserved& reserved, const Offering& offering, double region_factor) {
     require(reserved.term_years >= 1 && reserved.term_years <= 5, "reserved.term_years", reserved.term_years,
             "must be in [1, 5]");
@@ -171,8 +161,8 @@ PricedPlan price_plan(const Strategy& strategy, const DemandProfile& demand, con
     const Rounding unit_rounding = unit > 1 && rounding == Rounding::none ? Rounding::up : rounding;
     for (const Tranche& tranche : tranches) {
         const double share = tranche.fraction * plan.fleet_gpus;
-        const double gpus = std::holds_alternative<Owned>(tranche.kind) ? round_gpus(share, rounding)
-                                                                         : unit * round_gpus(share / unit, unit_rounding);
+        const double gpus = std::holds_alternative<Owned>(tranche.kind) ? round_count(share, rounding)
+                                                                         : unit * round_count(share / unit, unit_rounding);
         if (const auto* reserved = std::get_if<Reserved>(&tranche.kind)) {
             PricedReservation priced = price_reservation(*reserved, offering, discounts.region_price_factor);
             priced.gpus = gpus;
