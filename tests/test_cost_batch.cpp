@@ -183,7 +183,7 @@ TEST_CASE("evaluate_batch: an empty batch is empty; a bad strategy is named by i
     const Offering& azure = Catalog::builtin().offering("azure", "Standard_ND96asr_v4", "eastus");
     const DemandProfile demand = DemandProfile::constant(12, Horizon::years(1));
     CHECK(evaluate_batch({}, demand, azure).empty());
-    const std::vector<Strategy> strategies{OnDemand{}, Mix{{{1.4, OnDemand{}}}}};
+    const std::vector<Strategy> strategies{OnDemand{}, Mix{{{1.4, OnDemand{}}}, std::nullopt, Rounding::nearest}};
     CHECK_THROWS_WITH_AS(evaluate_batch(strategies, demand, azure),
                          "strategies[1].mix.tranches[0].fraction = 1.4: must be in [0, 1]", InvalidInput);
     // Options are checked once, for the whole batch, and named as in evaluate().
