@@ -1,6 +1,8 @@
-// Speed of the deterministic cost engine: one evaluate() of a strategy over a 3-year hourly demand
-// profile (26,280 hours), beside a reference measured in the same run: one plain pass that sums the
-// same hourly array (the least any engine must do). Prints microseconds and the ratio.
+// Speed of the deterministic cost engine over a 3-year hourly demand profile (26,280 hours), in whole
+// instances (the default) and in the GPU-level view: one evaluate() of each strategy, and a batch of
+// K = 100 strategies (reservation shares 0%..99%) by evaluate_batch() against 100 evaluate() calls,
+// all in the same run, beside a reference: one plain pass summing the same hourly array. Building the
+// profile (which sorts each month's hours once) is timed too. Prints microseconds and ratios.
 //
 //   build/benchmarks/bench_cost
 #include <algorithm>
@@ -61,10 +63,33 @@ int main() {
     };
     fmt::print("cost engine, 3-year hourly profile (26,280 h), evaluate() incl. its all-on-demand baseline\n");
     fmt::print("reference: one pass summing the hourly array: {:.2f} us\n", reference);
-    fmt::print("{:<38}{:>14}{:>22}\n", "strategy", "us / evaluate", "ratio to reference");
-    for (const Case& c : cases) {
-        const double us = best_microseconds([&] { sink = evaluate(c.strategy, demand, azure).total; });
-        fmt::print("{:<38}{:>14.1f}{:>22.1f}\n", c.name, us, us / reference);
+    const double build = best_microseconds(
+        [&] { sink = DemandProfile::linear_growth(4, 16, Horizon::years(3)).with_daily_pattern(office).peak_gpus(); }, 1,
+        60);
+    fmt::print("building the profile (linear growth x daily pattern, months sorted): {:.1f} us\n", build);
+    for (const Units units : {Units::instances, Units::gpus}) {
+        EvaluationOptions options;
+        options.units = units;
+        fmt::print("\n{} ({} GPUs per unit)\n", units == Units::instances ? "whole instances" : "GPU-level view",
+                   units == Units::instances ? azure.gpus_per_instance : 1);
+        fmt::print("{:<38}{:>14}{:>22}\n", "strategy", "us / evaluate", "ratio to reference");
+        for (const Case& c : cases) {
+            const double us = best_microseconds([&] { sink = evaluate(c.strategy, demand, azure, options).total; });
+            fmt::print("{:<38}{:>14.1f}{:>22.1f}\n", c.name, us, us / reference);
+        }
+        std::vector<Strategy> sweep;
+        for (int k = 0; k < 100; ++k) {
+            sweep.push_back(Mix{{{k / 100.0, Reserved{.term_years = 3, .discount = 0.52}}, {1 - k / 100.0, OnDemand{}}}});
+        }
+        // One sweep per round and many rounds for both, so neither side is timed over longer rounds
+        // (on a shared machine a longer round is more likely to be interrupted).
+        const double calls = best_microseconds([&] {
+            for (const Strategy& s : sweep) sink = evaluate(s, demand, azure, options).npv;
+        }, 1, 60);
+        const double batch = best_microseconds([&] { sink = evaluate_batch(sweep, demand, azure, options).back().npv; },
+                                               1, 60);
+        fmt::print("K = 100 reservation shares: 100 evaluate() {:.0f} us ({:.1f} us each), evaluate_batch() {:.0f} us: "
+                   "{:.1f}x\n", calls, calls / 100, batch, calls / batch);
     }
     return 0;
 }

@@ -8,149 +8,16 @@
 
 #include "gputco/engines/cost.hpp"
 #include "gputco/optimise/optimise.hpp"
+#include "random_cost_inputs.hpp"
 
 using namespace gputco;
 
 namespace {
 
 constexpr int cases = 1000;
-
-/// Random valid inputs: offerings, demand profiles, strategies, discounts and units.
-class Inputs {
-public:
-    explicit Inputs(std::uint64_t seed) : rng_(seed) {}
-
-    double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
-    int integer(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
-    bool coin(double p = 0.5) { return uniform(0, 1) < p; }
-
-    Offering offering() {
-        Offering o;
-        o.provider = "testcloud";
-        o.region = "test-1";
-        o.instance_type = "random";
-        o.gpu = "A100-40GB";
-        const int sizes[] = {1, 2, 4, 8};
-        o.gpus_per_instance = sizes[integer(0, 3)];
-        o.on_demand_hourly = uniform(0.1, 10.0) * o.gpus_per_instance;
-        if (coin(0.8)) o.spot_hourly = uniform(0.02, 12.0) * o.gpus_per_instance;  // spot may cost more
-        o.source = {"random test offering", "2026-01"};
-        for (const int years : {1, 3}) {
-            if (coin(0.5)) continue;
-            const Payment payment = Payment(integer(0, 2));
-            const double effective = uniform(0.2, 1.1) * o.on_demand_hourly;  // may be dearer than on-demand
-            const double upfront_share = uniform(0, 1);
-            o.reserved.push_back({years, payment, effective * upfront_share * years * hours_per_year,
-                                  effective * (1 - upfront_share), o.source});
-        }
-        return o;
-    }
-
-    DemandProfile demand() {
-        const Horizon horizon = Horizon::months(integer(1, 30));
-        switch (integer(0, 4)) {
-            case 0: return DemandProfile::constant(coin(0.1) ? 0.0 : uniform(0, 20), horizon);
-            case 1: return DemandProfile::linear_growth(uniform(0, 10), uniform(0, 30), horizon);
-            case 2: {
-                std::array<double, 24> daily{};
-                for (double& f : daily) f = uniform(0, 1);
-                return DemandProfile::constant(uniform(0, 16), horizon).with_daily_pattern(daily);
-            }
-            case 3: {
-                Eigen::ArrayXd hours(Eigen::Index(horizon.hour_count()));
-                const double peak = uniform(0, 24);
-                const bool whole = coin();  // whole GPUs or any fraction
-                for (auto& h : hours) h = whole ? double(integer(0, int(peak))) : uniform(0, peak);
-                return DemandProfile::hourly(hours);
-            }
-            default: {
-                std::array<double, 7> weekly{};
-                for (double& f : weekly) f = uniform(0, 1);
-                return DemandProfile::linear_growth(uniform(1, 8), uniform(1, 8), horizon).with_weekly_pattern(weekly);
-            }
-        }
-    }
-
-    Reserved reserved(const Offering& o) {
-        Reserved r;
-        r.term_years = coin() ? 1 : 3;
-        r.payment = Payment(integer(0, 2));
-        if (!o.reserved_price(r.term_years, r.payment) || coin(0.3)) r.discount = uniform(0, 0.9);
-        r.renewal = coin(0.8) ? Renewal::renew : Renewal::lapse;
-        return r;
-    }
-
-    Owned owned() {
-        return Owned{.capex_per_gpu = uniform(0, 40000), .life_years = integer(1, 5),
-                     .residual_fraction = uniform(0, 0.5), .watts_per_gpu = uniform(0, 1000),
-                     .idle_power_fraction = uniform(0, 1), .pue = uniform(1, 2), .electricity_per_kwh = uniform(0, 0.4),
-                     .colocation_per_gpu_month = uniform(0, 200), .maintenance_fraction_per_year = uniform(0, 0.1),
-                     .staff_per_month = coin() ? 0.0 : uniform(0, 5000)};
-    }
-
-    SpotTranche spot(const Offering& o) {
-        SpotTranche s;
-        if (!o.spot_hourly || coin(0.2)) s.price_per_gpu_hour = uniform(0, 5);
-        s.overhead = uniform(1, 1.6);
-        s.availability = coin(0.2) ? 1.0 : uniform(0, 1);
-        return s;
-    }
-
-    Strategy strategy(const Offering& o) {
-        switch (integer(0, 3)) {
-            case 0: return OnDemand{};
-            case 1: return reserved(o);
-            case 2: return owned();
-            default: return mix(o);
-        }
-    }
-
-    Mix mix(const Offering& o) {
-        Mix m;
-        const int n = integer(1, 4);
-        double left = 1.0;
-        for (int i = 0; i < n; ++i) {
-            const double fraction = i + 1 == n ? left : uniform(0, left);
-            left -= fraction;
-            Tranche t{fraction, OnDemand{}};
-            switch (integer(0, 3)) {
-                case 0: t.kind = reserved(o); break;
-                case 1: t.kind = owned(); break;
-                case 2: t.kind = spot(o); break;
-                default: break;
-            }
-            m.tranches.push_back(t);
-        }
-        if (coin()) m.fleet_gpus = uniform(0, 24);
-        m.rounding = Rounding(integer(0, 3));
-        return m;
-    }
-
-    EvaluationOptions options() {
-        EvaluationOptions e;
-        if (coin()) e.discounts.plan_discount = uniform(0, 0.9);
-        if (coin()) e.discounts.free_gpu_hours = uniform(0, 5000);
-        if (coin()) e.discounts.voucher_price_factor = uniform(0.05, 1.0);
-        if (coin()) e.discounts.region_price_factor = uniform(0.5, 2.0);
-        if (coin(0.3)) e.annual_discount_rate = uniform(-0.2, 0.3);
-        e.units = coin() ? Units::instances : Units::gpus;
-        return e;
-    }
-
-private:
-    std::mt19937_64 rng_;
-};
-
-/// GPU-hours an hour's demand d pays on instances of g GPUs (the contract in docs/design.md, written
-/// out again here so the test does not share the engine's code).
-double paid_for(double d, int g) {
-    if (g == 1) return d;
-    const double full = std::floor(d);
-    const double instances = std::ceil(full / g);
-    return g * instances + (std::fmod(full, g) == 0 ? g * (d - full) : 0.0);
-}
-
-double tolerance(double scale) { return 1e-9 * std::max(1.0, std::abs(scale)); }
+using testing::Inputs;
+using testing::paid_for;
+using testing::tolerance;
 
 }  // namespace
 

@@ -164,6 +164,7 @@ from ._core import (
 )
 from ._catalog import catalog
 from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
+from ._cost import evaluate_batch
 from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame / to_json)
 from ._scenario import (heat_map, latin_hypercube, load_scenario, plot_heat_map, plot_tornado, run_scenario,
                         run_spot_jobs, sweep, tornado)
@@ -194,7 +195,7 @@ __all__ = [
     "sweep_windows",
     "DemandProfile", "DemandStep", "Horizon",
     "CostReport", "CostSpread", "Discounts", "Mix", "MonthlyCashFlow", "OnDemand", "Owned", "Reserved",
-    "SpotTranche", "Tranche", "describe", "evaluate", "spot_tranche",
+    "SpotTranche", "Tranche", "describe", "evaluate", "evaluate_batch", "spot_tranche",
     "ReservationAdvice", "optimal_reservation",
     "GpuMatch", "ScalingCurve", "ThroughputRow", "ThroughputTable", "WorkAuditRow", "WorkCostRow", "WorkRanking",
     "Workload", "audit_seed_work_claims", "benchmark_gpus", "cheapest_within", "gpu_matches", "match_gpu",

@@ -696,6 +696,10 @@ def evaluate(strategy: Strategy, demand: DemandProfile, offering: Offering, *,
              discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0,
              units: Literal["instances", "gpus"] = "instances") -> CostReport: ...
 
+def _evaluate_batch(strategies: list[Strategy], demand: DemandProfile, offering: Offering, *,
+                    discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0,
+                    units: Literal["instances", "gpus"] = "instances") -> dict[str, Any]: ...
+
 class ReservationAdvice:
     reserved_gpus: float
     gpus_per_unit: int

@@ -1,9 +1,11 @@
 """Python-side helpers of the cost engine: CostReport as dicts and DataFrames."""
 from __future__ import annotations
 
-from ._core import CostReport, MonthlyCashFlow
+from typing import Iterable, Optional
 
-__all__ = ["MONTH_COLUMNS"]
+from ._core import CostReport, DemandProfile, Discounts, MonthlyCashFlow, Offering, _evaluate_batch
+
+__all__ = ["MONTH_COLUMNS", "evaluate_batch"]
 
 # The C++ field list (gputco/results/report.hpp), the one the JSON and CSV writers use.
 MONTH_COLUMNS = list(MonthlyCashFlow._fields)
@@ -49,3 +51,31 @@ def _to_frame(self: CostReport):
 
 CostReport.summary = _summary  # type: ignore[attr-defined]
 CostReport.to_frame = _to_frame  # type: ignore[attr-defined]
+
+
+def evaluate_batch(strategies: Iterable, demand: DemandProfile, offering: Offering, *,
+                   discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0,
+                   units: str = "instances"):
+    """Many strategies on one demand and offering as a pandas DataFrame, one row per strategy.
+
+    Each row holds the figures evaluate() reports for that strategy (total, npv, savings, ...), bit for
+    bit; the all on-demand baseline is costed once for all rows, so a sweep of 100 strategies costs a
+    fraction of 100 evaluate() calls. Figures that do not apply (break-even, a spread without overhead
+    samples) are <NA>.
+
+        levels = [gputco.Mix([(f, gputco.Reserved(term_years=3)), (1 - f, gputco.OnDemand())])
+                  for f in (0.0, 0.25, 0.5, 0.75, 1.0)]
+        gputco.evaluate_batch(levels, demand, offering).sort_values("npv")
+    """
+    import pandas as pd
+
+    columns = _evaluate_batch(list(strategies), demand, offering, discounts=discounts,
+                              annual_discount_rate=annual_discount_rate, units=units)
+    frame = pd.DataFrame(columns)
+    frame["break_even_month"] = pd.array(columns["break_even_month"], dtype="Int64")
+    for name in ("effective_cost_per_used_gpu_hour", "break_even_utilisation", "spread_p05", "spread_p50", "spread_p95"):
+        frame[name] = pd.array(columns[name], dtype="Float64")
+    frame.attrs["offering"] = offering.key
+    frame.attrs["currency"] = offering.currency
+    frame.attrs["units"] = units
+    return frame

@@ -92,6 +92,56 @@ void register_cost(py::module_& m) {
         "on-demand under the same discounts. units=\"instances\" buys whole instances of the offering "
         "(reserved and spot shares rounded to instances, part-filled ones paid in full); \"gpus\" is the "
         "GPU-level view.");
+
+    m.def(
+        "_evaluate_batch",
+        [](const std::vector<Strategy>& strategies, const DemandProfile& demand, const Offering& offering,
+           const std::optional<Discounts>& discounts, double annual_discount_rate, std::string_view units) {
+            EvaluationOptions options = evaluation_options(discounts, annual_discount_rate);
+            options.units = parse_units(units);
+            std::vector<CostFigures> rows;
+            {
+                py::gil_scoped_release release;
+                rows = evaluate_batch(strategies, demand, offering, options);
+            }
+            // Columns for gputco.evaluate_batch's DataFrame; None where a figure does not apply.
+            py::dict d;
+            const auto number = [&](const char* name, auto field) {
+                py::array_t<double> out(py::ssize_t(rows.size()));
+                for (std::size_t i = 0; i < rows.size(); ++i) out.mutable_at(py::ssize_t(i)) = rows[i].*field;
+                d[name] = out;
+            };
+            const auto optional = [&](const char* name, auto get) {
+                py::list out;
+                for (const CostFigures& row : rows) {
+                    const auto value = get(row);
+                    out.append(value ? py::cast(*value) : py::none());
+                }
+                d[name] = out;
+            };
+            py::list names;
+            for (const Strategy& s : strategies) names.append(describe(s));
+            d["strategy"] = names;
+            number("total", &CostFigures::total);
+            number("npv", &CostFigures::npv);
+            number("used_gpu_hours", &CostFigures::used_gpu_hours);
+            optional("effective_cost_per_used_gpu_hour", [](const CostFigures& r) { return r.effective_cost_per_used_gpu_hour; });
+            number("reserved_utilisation", &CostFigures::reserved_utilisation);
+            number("owned_utilisation", &CostFigures::owned_utilisation);
+            number("baseline_total", &CostFigures::baseline_total);
+            number("savings", &CostFigures::savings);
+            number("savings_fraction", &CostFigures::savings_fraction);
+            optional("break_even_utilisation", [](const CostFigures& r) { return r.break_even_utilisation; });
+            optional("break_even_month", [](const CostFigures& r) { return r.break_even_month; });
+            optional("spread_p05", [](const CostFigures& r) { return r.spread ? std::optional(r.spread->p05) : std::nullopt; });
+            optional("spread_p50", [](const CostFigures& r) { return r.spread ? std::optional(r.spread->p50) : std::nullopt; });
+            optional("spread_p95", [](const CostFigures& r) { return r.spread ? std::optional(r.spread->p95) : std::nullopt; });
+            return d;
+        },
+        py::arg("strategies"), py::arg("demand"), py::arg("offering"), py::kw_only(),
+        py::arg("discounts") = py::none(), py::arg("annual_discount_rate") = 0.0, py::arg("units") = "instances",
+        "evaluate_batch's columns: one row per strategy, the figures of evaluate() bit for bit, the "
+        "baseline costed once (see gputco.evaluate_batch).");
 }
 
 }  // namespace gputco::python

@@ -6,15 +6,17 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <span>
 #include <utility>
 #include <vector>
 
 #include "gputco/results/statistics.hpp"
+#include "pricing.hpp"
 
 namespace gputco {
 namespace {
 
-constexpr Eigen::Index hours_in_month = Eigen::Index(whole_hours_per_month);
+using pricing::PricedOwned;
 
 /// One reserved tranche with its per-GPU prices resolved.
 struct PricedReservation {
@@ -36,34 +38,14 @@ struct PricedReservation {
     }
 };
 
-/// One owned tranche: `gpus` bought at month 0 and again at the end of each life inside the horizon.
-struct PricedOwned {
-    double gpus = 0;
-    Owned terms;
-    int life_months() const { return terms.life_years * months_per_year; }
-    /// Power price of one GPU-hour at full load and idle, site overhead (PUE) included.
-    double busy_power_per_hour() const { return terms.watts_per_gpu / 1000.0 * terms.pue * terms.electricity_per_kwh; }
-    double idle_power_per_hour() const { return busy_power_per_hour() * terms.idle_power_fraction; }
-    /// Costs of one GPU that do not depend on use, per hour: depreciation, colocation, maintenance, staff.
-    double fixed_per_gpu_hour() const {
-        const double depreciation = terms.capex_per_gpu * (1.0 - terms.residual_fraction) / (terms.life_years * hours_per_year);
-        const double staff = gpus > 0 ? terms.staff_per_month / gpus / hours_per_month : 0.0;
-        return depreciation + terms.colocation_per_gpu_month / hours_per_month +
-               terms.maintenance_fraction_per_year * terms.capex_per_gpu / hours_per_year + staff;
-    }
-    /// Straight-line book value of one GPU `age_months` into its life.
-    double book_value(int age_months) const {
-        const double worn = double(age_months) / life_months();
-        return terms.capex_per_gpu * (1.0 - (1.0 - terms.residual_fraction) * worn);
-    }
-};
-
+/// One spot tranche: the same price, overhead and availability every month (the plan engine's may
+/// change by period). The samples are the strategy's, which outlives the evaluation.
 struct PricedSpot {
     double gpus = 0;
     double price_per_gpu_hour = 0;
     double overhead = 1;
     double availability = 1;
-    std::vector<double> overhead_samples;
+    std::span<const double> overhead_samples;
 };
 
 struct PricedPlan {
@@ -75,95 +57,74 @@ struct PricedPlan {
     int gpus_per_unit = 1;  ///< the instance size in whole instances, 1 in the GPU-level view
 };
 
-/// GPU-hours paid for when each hour's demand d (mean GPUs in use over the hour) runs on instances of
-/// g GPUs: floor(d) GPUs run all hour in ceil(floor(d) / g) whole instances, and the part-hour GPU
+/// GPU-hours paid for when an hour's load x (mean GPUs in use over the hour) runs on instances of g
+/// GPUs: floor(x) GPUs run all hour in ceil(floor(x) / g) whole instances, and the part-hour GPU
 /// rides in a part-filled one or, when all are full, starts one more for its part of the hour.
-/// Continuous and non-decreasing in d, >= d, and exactly d when g = 1. Summed over the hours given.
-double paid_gpu_hours(const Eigen::ArrayXd& demand, int gpus_per_unit) {
-    if (gpus_per_unit == 1) return demand.sum();
-    // Floor by truncation (d >= 0) and whole-number division in doubles (exact for whole numbers below
-    // 2^52): floor and ceil are library calls on baseline x86-64, integer division is slow, and this
-    // runs for every hour of every month.
-    const double g = gpus_per_unit;
+/// Continuous and non-decreasing in x, >= x, and exactly x when g = 1.
+double paid_for_hour(double x, double g) {
+    // Floor by truncation (x >= 0) and whole-number division in doubles (exact for whole numbers below
+    // 2^52): floor and ceil are library calls on baseline x86-64 and integer division is slow.
     constexpr double exact_integers = 4503599627370496.0;  // 2^52
-    double paid = 0;
-    for (const double d : demand) {
-        if (d >= exact_integers) {  // beyond any real fleet; kept exact rather than fast
-            paid += g * std::ceil(std::floor(d) / g);
-            continue;
+    if (x >= exact_integers) return g * std::ceil(std::floor(x) / g);  // beyond any real fleet: exact, not fast
+    const double full = double(static_cast<std::int64_t>(x));
+    const double below = double(static_cast<std::int64_t>(full / g));  // floor(full / g)
+    const double instances = full > below * g ? below + 1 : below;
+    // A part-filled instance holds the part-hour GPU; with none, it starts one for its part of the hour.
+    return g * instances + (full == g * instances ? g * (x - full) : 0.0);
+}
+
+/// Ramps (instances any hour reaches) beyond which one pass over the month's hours is cheaper than
+/// two binary searches per ramp.
+constexpr double max_ramps = 32;
+
+/// GPU-hours paid in month m by the tier holding the GPUs from `low` to `high` (high may be +inf),
+/// whose load each hour is x = clamp(d − low, 0, high − low). Paid per GPU when g = 1; per whole
+/// instance of g GPUs otherwise: paid_for_hour(x) = g Σ_k min(max(x − k g, 0), 1), one unit ramp at
+/// each whole instance, and the sum over the hours of the ramp at k g is
+/// S(low + k g + 1) − S(low + k g) (each capped at `high`), S the GPU-hours served up to a capacity.
+double paid_between(const SortedMonths& months, int m, double low, double high, int gpus_per_unit) {
+    if (gpus_per_unit == 1) return months.served_between(m, low, high);
+    const double top = std::min(high, months.peak(m));  // no hour's load reaches above the peak
+    if (!(top > low)) return 0.0;
+    const double g = gpus_per_unit;
+    const double ramps = std::ceil((top - low) / g);
+    if (ramps > max_ramps) {
+        const auto hours = months.sorted(m);
+        const double width = high - low;
+        double paid = 0;
+        for (auto d = std::upper_bound(hours.begin(), hours.end(), low); d != hours.end(); ++d) {
+            paid += paid_for_hour(std::min(*d - low, width), g);
         }
-        const double full = double(static_cast<std::int64_t>(d));
-        const double below = double(static_cast<std::int64_t>(full / g));  // floor(full / g)
-        const double instances = full > below * g ? below + 1 : below;
-        // A part-filled instance holds the part-hour GPU; with none, it starts one for its part of the hour.
-        paid += g * instances + (full == g * instances ? g * (d - full) : 0.0);
+        return paid;
     }
-    return paid;
+    const auto at = [&](double offset) { return offset >= high - low ? high : low + offset; };
+    double paid = 0;
+    for (double k = 0; k < ramps; ++k) paid += months.served_between(m, at(k * g), at(k * g + 1));
+    return g * paid;
 }
 
-double round_gpus(double gpus, Rounding rounding) {
-    switch (rounding) {
-        case Rounding::nearest: return std::round(gpus);
-        case Rounding::down: return std::floor(gpus + 1e-9);
-        case Rounding::up: return std::ceil(gpus - 1e-9);
-        case Rounding::none: return gpus;
-    }
-    return gpus;
-}
-
-Mix as_mix(const Strategy& strategy) {
-    if (const auto* mix = std::get_if<Mix>(&strategy)) return *mix;
-    if (const auto* reserved = std::get_if<Reserved>(&strategy)) return Mix{{{1.0, *reserved}}, {}, Rounding::none};
-    if (const auto* owned = std::get_if<Owned>(&strategy)) return Mix{{{1.0, *owned}}, {}, Rounding::none};
-    return Mix{{{1.0, OnDemand{}}}, {}, Rounding::none};
-}
-
-PricedReservation price_reservation(const Reserved& reserved, const Offering& offering, double region_factor,
-                                    double on_demand_per_gpu_hour) {
+PricedReservation price_reservation(const Reserved& reserved, const Offering& offering, double region_factor) {
     require(reserved.term_years >= 1 && reserved.term_years <= 5, "reserved.term_years", reserved.term_years,
             "must be in [1, 5]");
+    pricing::ReservationPrice price = pricing::reservation("reserved", reserved.term_years, reserved.payment,
+                                                           reserved.discount, offering, region_factor,
+                                                           "reserved.discount");
     PricedReservation priced;
     priced.term_months = reserved.term_years * months_per_year;
     priced.renewal = reserved.renewal;
-    const double term_hours = reserved.term_years * hours_per_year;
-    if (reserved.discount) {
-        const double d = *reserved.discount;
-        require(d >= 0.0 && d < 1.0, "reserved.discount", d, "must be in [0, 1)");
-        const double effective = (1.0 - d) * on_demand_per_gpu_hour;
-        const double upfront_share = reserved.payment == Payment::all_upfront       ? 1.0
-                                     : reserved.payment == Payment::partial_upfront ? 0.5
-                                                                                    : 0.0;
-        priced.upfront_per_gpu = effective * upfront_share * term_hours;
-        priced.hourly_per_gpu = effective * (1.0 - upfront_share);
-        priced.source = fmt::format("reserved.discount {:g}% off on-demand", 100 * d);
-        return priced;
-    }
-    const auto price = offering.reserved_price(reserved.term_years, reserved.payment);
-    if (!price) {
-        fail("reserved", fmt::format("{}y {}", reserved.term_years, to_string(reserved.payment)),
-             fmt::format("offering {} lists no such reservation price; set reserved.discount", offering.key()));
-    }
-    const double per_gpu = region_factor / offering.gpus_per_instance;
-    priced.upfront_per_gpu = price->upfront * per_gpu;
-    priced.hourly_per_gpu = price->hourly * per_gpu;
-    priced.source = fmt::format("{} ({})", price->source.name, price->source.as_of);
+    priced.upfront_per_gpu = price.upfront_per_gpu;
+    priced.hourly_per_gpu = price.hourly_per_gpu;
+    priced.source = std::move(price.source);
     return priced;
 }
 
 PricedSpot price_spot(const SpotTranche& spot, const Offering& offering, double region_factor) {
     PricedSpot priced;
-    if (spot.price_per_gpu_hour) {
-        priced.price_per_gpu_hour = require_non_negative("spot.price_per_gpu_hour", *spot.price_per_gpu_hour);
-    } else if (const auto listed = offering.spot_per_gpu_hour()) {
-        priced.price_per_gpu_hour = *listed * region_factor;
-    } else {
-        fail("spot.price_per_gpu_hour", "none",
-             fmt::format("offering {} lists no spot price; set spot.price_per_gpu_hour", offering.key()));
-    }
-    require(std::isfinite(spot.overhead) && spot.overhead >= 1.0, "spot.overhead", spot.overhead,
-            "must be finite and >= 1 (billed per useful hour)");
+    priced.price_per_gpu_hour = pricing::spot_price("spot.price_per_gpu_hour", spot.price_per_gpu_hour, offering,
+                                                    region_factor);
+    pricing::check_spot_terms("spot", spot.overhead, spot.availability);
     priced.overhead = spot.overhead;
-    priced.availability = require_fraction("spot.availability", spot.availability);
+    priced.availability = spot.availability;
     for (std::size_t i = 0; i < spot.overhead_samples.size(); ++i) {
         const double o = spot.overhead_samples[i];
         require(std::isfinite(o) && o >= 1.0, fmt::format("spot.overhead_samples[{}]", i), o,
@@ -173,136 +134,142 @@ PricedSpot price_spot(const SpotTranche& spot, const Offering& offering, double 
     return priced;
 }
 
-PricedPlan price_plan(const Mix& mix, const DemandProfile& demand, const Offering& offering,
+/// The strategy's tranches priced. A single strategy is a mix of one tranche, counted without rounding.
+PricedPlan price_plan(const Strategy& strategy, const DemandProfile& demand, const Offering& offering,
                       const Discounts& discounts, Units units) {
-    require(!mix.tranches.empty(), "mix.tranches.size", mix.tranches.size(), "must be >= 1");
+    const Mix* mix = std::get_if<Mix>(&strategy);
+    Tranche single{1.0, OnDemand{}};
+    if (const auto* reserved = std::get_if<Reserved>(&strategy)) single.kind = *reserved;
+    if (const auto* owned = std::get_if<Owned>(&strategy)) single.kind = *owned;
+    const std::span<const Tranche> tranches = mix ? std::span<const Tranche>(mix->tranches) : std::span(&single, 1);
+    const Rounding rounding = mix ? mix->rounding : Rounding::none;
+
+    require(!tranches.empty(), "mix.tranches.size", tranches.size(), "must be >= 1");
     double fraction_sum = 0;
-    for (std::size_t i = 0; i < mix.tranches.size(); ++i) {
-        fraction_sum += require_fraction(fmt::format("mix.tranches[{}].fraction", i), mix.tranches[i].fraction);
+    for (std::size_t i = 0; i < tranches.size(); ++i) {
+        fraction_sum += require_fraction(fmt::format("mix.tranches[{}].fraction", i), tranches[i].fraction);
     }
     require(std::abs(fraction_sum - 1.0) <= 1e-9, "mix.fractions (sum)", fraction_sum, "must sum to 1");
 
     PricedPlan plan;
-    plan.fleet_gpus = mix.fleet_gpus ? require_non_negative("mix.fleet_gpus", *mix.fleet_gpus) : demand.peak_gpus();
+    plan.fleet_gpus = mix && mix->fleet_gpus ? require_non_negative("mix.fleet_gpus", *mix->fleet_gpus)
+                                             : demand.peak_gpus();
     plan.on_demand_per_gpu_hour = offering.on_demand_per_gpu_hour() * discounts.region_price_factor;
     plan.gpus_per_unit = units == Units::instances ? offering.gpus_per_instance : 1;
     // Cloud tranches are bought in whole units (instances or GPUs); owned hardware by the GPU.
     const double unit = plan.gpus_per_unit;
-    const Rounding unit_rounding = unit > 1 && mix.rounding == Rounding::none ? Rounding::up : mix.rounding;
-    for (const Tranche& tranche : mix.tranches) {
+    const Rounding unit_rounding = unit > 1 && rounding == Rounding::none ? Rounding::up : rounding;
+    for (const Tranche& tranche : tranches) {
         const double share = tranche.fraction * plan.fleet_gpus;
-        const double gpus = std::holds_alternative<Owned>(tranche.kind) ? round_gpus(share, mix.rounding)
-                                                                         : unit * round_gpus(share / unit, unit_rounding);
+        const double gpus = std::holds_alternative<Owned>(tranche.kind) ? round_count(share, rounding)
+                                                                         : unit * round_count(share / unit, unit_rounding);
         if (const auto* reserved = std::get_if<Reserved>(&tranche.kind)) {
-            PricedReservation priced = price_reservation(*reserved, offering, discounts.region_price_factor,
-                                                         plan.on_demand_per_gpu_hour);
+            PricedReservation priced = price_reservation(*reserved, offering, discounts.region_price_factor);
             priced.gpus = gpus;
-            plan.reservations.push_back(priced);
+            plan.reservations.push_back(std::move(priced));
         } else if (const auto* owned = std::get_if<Owned>(&tranche.kind)) {
             owned->validate();
-            plan.owned.push_back(PricedOwned{gpus, *owned});
+            plan.owned.push_back(PricedOwned{gpus, 0, *owned});
         } else if (const auto* spot = std::get_if<SpotTranche>(&tranche.kind)) {
             PricedSpot priced = price_spot(*spot, offering, discounts.region_price_factor);
             priced.gpus = gpus;
-            plan.spots.push_back(std::move(priced));
+            plan.spots.push_back(priced);
         }
     }
     return plan;
 }
 
-/// Monthly flows of a priced plan; `spot_useful_costs[i]` collects spot tranche i's paid GPU-hours ×
-/// price, its cost per unit of overhead.
-std::vector<MonthlyCashFlow> cash_flows(const PricedPlan& plan, const DemandProfile& demand,
-                                        const Discounts& discounts, std::vector<double>& spot_useful_costs) {
+/// One share of the hours while spot tranches split them: its weight, the GPUs of the tiers below
+/// (so its load each hour is d − low) and S(low), the GPU-hours those tiers serve.
+struct HoursCase {
+    double weight = 1;
+    double low = 0;
+    double served_below = 0;
+};
+
+/// Monthly flows of a priced plan into `flows`; `spot_useful_costs[i]` collects spot tranche i's paid
+/// GPU-hours × price, its cost per unit of overhead. Every tier's use is read from the demand's
+/// sorted months: the tier holding GPUs low..high serves S(high) − S(low) GPU-hours.
+void cash_flows(const PricedPlan& plan, const DemandProfile& demand, const Discounts& discounts,
+                std::vector<MonthlyCashFlow>& flows, std::vector<double>& spot_useful_costs,
+                std::vector<HoursCase>& cases) {
+    const SortedMonths& hours = demand.sorted_months();
     const int horizon_months = demand.horizon().month_count();
     int months = horizon_months;
     for (const auto& r : plan.reservations) {
         const int last_term_start = r.renewal == Renewal::lapse ? 0 : (horizon_months - 1) / r.term_months * r.term_months;
         months = std::max(months, last_term_start + r.term_months);
     }
-    std::vector<MonthlyCashFlow> flows(static_cast<std::size_t>(months));
+    flows.assign(static_cast<std::size_t>(months), MonthlyCashFlow{});
     double free_hours_left = discounts.free_gpu_hours;
     spot_useful_costs.assign(plan.spots.size(), 0.0);
-    Eigen::ArrayXd remaining(hours_in_month);
+    const int g = plan.gpus_per_unit;
     for (int m = 0; m < months; ++m) {
         MonthlyCashFlow& f = flows[std::size_t(m)];
         f.month = m;
         const bool in_horizon = m < horizon_months;
-        if (in_horizon) remaining = demand.gpus_per_hour().segment(Eigen::Index(m) * hours_in_month, hours_in_month);
-        else remaining.setZero();
-        f.used_gpu_hours = remaining.sum();
+        f.used_gpu_hours = in_horizon ? hours.total(m) : 0.0;
+        double low = 0, served_below = 0;  // GPUs of the tiers so far and the GPU-hours they serve
+        const auto next_tier = [&](double gpus) {  // GPU-hours the next tier of `gpus` serves
+            low += gpus;
+            const double served = in_horizon ? hours.served_up_to(m, low) : 0.0;
+            const double used = served - served_below;
+            served_below = served;
+            return used;
+        };
 
         for (const auto& o : plan.owned) {
             if (!in_horizon) continue;
-            const int life = o.life_months();
-            if (m % life == 0) {
-                f.capex += o.terms.capex_per_gpu * o.gpus;
-                if (m > 0) f.resale -= o.book_value(life) * o.gpus;  // the old hardware, at its residual value
-            }
-            if (m == horizon_months - 1) f.resale -= o.book_value(m % life + 1) * o.gpus;  // still owned at the end
-            const double busy = remaining.min(o.gpus).sum();
-            const double available = o.gpus * hours_per_month;
-            f.owned_gpu_hours += available;
-            f.owned_used_gpu_hours += busy;
-            f.operating += busy * o.busy_power_per_hour() + (available - busy) * o.idle_power_per_hour() +
-                           o.gpus * (o.terms.colocation_per_gpu_month +
-                                     o.terms.maintenance_fraction_per_year * o.terms.capex_per_gpu / months_per_year) +
-                           o.terms.staff_per_month;
-            remaining = (remaining - o.gpus).max(0.0);
+            o.add_month(m, horizon_months, next_tier(o.gpus), f);
         }
         for (const auto& r : plan.reservations) {
             if (!r.active(m, horizon_months)) continue;
             if (r.term_starts(m, horizon_months)) f.upfront += r.upfront_per_gpu * r.gpus;
             f.reserved_recurring += r.hourly_per_gpu * r.gpus * hours_per_month;
             f.reserved_gpu_hours += r.gpus * hours_per_month;
-            const double used = remaining.min(r.gpus).sum();
-            f.reserved_used_gpu_hours += used;
-            remaining = (remaining - r.gpus).max(0.0);
+            f.reserved_used_gpu_hours += next_tier(r.gpus);
         }
-        // Spot capacity is there in a share `availability` of the hours, where it serves what it can of
-        // the demand left; in the other hours that demand stays for the next tranche. Each spot tranche
-        // splits the hours into weighted cases (independently of the others), so whole instances are
-        // paid for the demand each case really leaves, not for its average over the cases.
-        std::vector<std::pair<double, Eigen::ArrayXd>> cases{{1.0, remaining}};
-        for (std::size_t i = 0; i < plan.spots.size(); ++i) {
-            const PricedSpot& s = plan.spots[i];
-            const std::size_t before = cases.size();
-            for (std::size_t c = 0; c < before; ++c) {
-                const double weight = cases[c].first * s.availability;
-                if (weight == 0) continue;
-                const Eigen::ArrayXd on_spot = cases[c].second.min(s.gpus);
-                const double served = weight * on_spot.sum();
-                const double paid = weight * paid_gpu_hours(on_spot, plan.gpus_per_unit);
-                f.spot_gpu_hours += served;
-                f.spot_paid_gpu_hours += paid;
-                f.spot += paid * s.price_per_gpu_hour * s.overhead;
-                spot_useful_costs[i] += paid * s.price_per_gpu_hour;
-                Eigen::ArrayXd left = cases[c].second - on_spot;
-                if (s.availability < 1.0) {
-                    cases[c].first -= weight;  // the hours without spot keep their demand
-                    cases.emplace_back(weight, std::move(left));
-                } else {
-                    cases[c].second = std::move(left);
+        if (in_horizon) {
+            // Spot capacity is there in a share `availability` of the hours, where it serves what it can
+            // of the demand left; in the other hours that demand stays for the next tranche. Each spot
+            // tranche splits the hours into weighted cases (independently of the others), so whole
+            // instances are paid for the demand each case really leaves, not for its average.
+            cases.assign(1, HoursCase{1.0, low, served_below});
+            for (std::size_t i = 0; i < plan.spots.size(); ++i) {
+                const PricedSpot& s = plan.spots[i];
+                const std::size_t before = cases.size();
+                for (std::size_t c = 0; c < before; ++c) {
+                    const double weight = cases[c].weight * s.availability;
+                    if (weight == 0) continue;
+                    const double high = cases[c].low + s.gpus;
+                    const double served_up_to_high = hours.served_up_to(m, high);
+                    const double served = weight * (served_up_to_high - cases[c].served_below);
+                    const double paid = g == 1 ? served : weight * paid_between(hours, m, cases[c].low, high, g);
+                    f.spot_gpu_hours += served;
+                    f.spot_paid_gpu_hours += paid;
+                    f.spot += paid * s.price_per_gpu_hour * s.overhead;
+                    spot_useful_costs[i] += paid * s.price_per_gpu_hour;
+                    const HoursCase left{weight, high, served_up_to_high};
+                    if (s.availability < 1.0) {
+                        cases[c].weight -= weight;  // the hours without spot keep their demand
+                        cases.push_back(left);
+                    } else {
+                        cases[c] = HoursCase{cases[c].weight, high, served_up_to_high};
+                    }
                 }
             }
-        }
-        for (const auto& [weight, left] : cases) {
-            f.on_demand_gpu_hours += weight * left.sum();
-            f.on_demand_paid_gpu_hours += weight * paid_gpu_hours(left, plan.gpus_per_unit);
+            const double total = hours.total(m);
+            for (const HoursCase& c : cases) {
+                const double served = c.weight * (total - c.served_below);
+                f.on_demand_gpu_hours += served;
+                f.on_demand_paid_gpu_hours +=
+                    g == 1 ? served : c.weight * paid_between(hours, m, c.low, std::numeric_limits<double>::infinity(), g);
+            }
         }
         f.on_demand = f.on_demand_paid_gpu_hours * plan.on_demand_per_gpu_hour;
-
-        // Credits, in the order documented on Discounts.
-        const double free_hours = std::min(free_hours_left, f.on_demand_paid_gpu_hours);
-        free_hours_left -= free_hours;
-        double credits = -free_hours * plan.on_demand_per_gpu_hour;
-        credits -= discounts.plan_discount * (f.on_demand + credits);
-        const double cloud_net = f.upfront + f.reserved_recurring + f.on_demand + f.spot + credits;
-        credits -= (1.0 - discounts.voucher_price_factor) * cloud_net;  // vouchers are cloud credits
-        f.credits = credits;
-        f.total = f.upfront + f.reserved_recurring + f.on_demand + f.spot + f.credits + f.capex + f.operating + f.resale;
+        pricing::add_credits_and_total(f, discounts, f.on_demand_paid_gpu_hours, plan.on_demand_per_gpu_hour,
+                                       free_hours_left);
     }
-    return flows;
 }
 
 double npv_of(const std::vector<MonthlyCashFlow>& flows, double annual_rate) {
@@ -400,38 +367,39 @@ std::vector<std::string> describe_assumptions(const PricedPlan& plan, const Dema
     return lines;
 }
 
-CostReport evaluate_plan(const Strategy& strategy, const DemandProfile& demand, const Offering& offering,
-                         const EvaluationOptions& options, bool with_baseline) {
+void check_options(const Offering& offering, const EvaluationOptions& options) {
     offering.validate();
     options.discounts.validate();
     require(std::isfinite(options.annual_discount_rate) && options.annual_discount_rate > -1.0,
             "annual_discount_rate", options.annual_discount_rate, "must be finite and > -1");
-    const PricedPlan plan = price_plan(as_mix(strategy), demand, offering, options.discounts, options.units);
+}
 
-    CostReport report;
-    report.strategy = describe(strategy);
-    report.offering = offering.key();
-    report.currency = offering.currency;
-    report.horizon_months = demand.horizon().month_count();
-    report.units = std::string(to_string(options.units));
-    report.gpus_per_unit = plan.gpus_per_unit;
-    report.annual_discount_rate = options.annual_discount_rate;
+/// Buffers one evaluation fills, kept across the strategies of a batch so that only the first
+/// allocates.
+struct Workspace {
+    std::vector<MonthlyCashFlow> flows;
     std::vector<double> spot_useful_costs;
-    report.months = cash_flows(plan, demand, options.discounts, spot_useful_costs);
+    std::vector<HoursCase> cases;
+};
 
+/// The figures of a strategy's flows (in `work`), against `baseline` (the same demand all on
+/// demand) when given.
+CostFigures figures_of(const PricedPlan& plan, const Workspace& work, const EvaluationOptions& options,
+                       const std::vector<MonthlyCashFlow>* baseline) {
+    CostFigures out;
     double reserved_paid = 0, reserved_used = 0, owned_available = 0, owned_used = 0;
-    for (const auto& f : report.months) {
-        report.total += f.total;
-        report.used_gpu_hours += f.used_gpu_hours;
+    for (const auto& f : work.flows) {
+        out.total += f.total;
+        out.used_gpu_hours += f.used_gpu_hours;
         reserved_paid += f.reserved_gpu_hours;
         reserved_used += f.reserved_used_gpu_hours;
         owned_available += f.owned_gpu_hours;
         owned_used += f.owned_used_gpu_hours;
     }
-    report.owned_utilisation = owned_available > 0 ? owned_used / owned_available : 0.0;
-    report.npv = npv_of(report.months, options.annual_discount_rate);
-    if (report.used_gpu_hours > 0) report.effective_cost_per_used_gpu_hour = report.total / report.used_gpu_hours;
-    report.reserved_utilisation = reserved_paid > 0 ? reserved_used / reserved_paid : 0.0;
+    out.owned_utilisation = owned_available > 0 ? owned_used / owned_available : 0.0;
+    out.npv = npv_of(work.flows, options.annual_discount_rate);
+    if (out.used_gpu_hours > 0) out.effective_cost_per_used_gpu_hour = out.total / out.used_gpu_hours;
+    out.reserved_utilisation = reserved_paid > 0 ? reserved_used / reserved_paid : 0.0;
     // Break-even against the on-demand price the user pays for one more hour: after the plan discount.
     // Vouchers scale reserved and on-demand spend alike but not owned hardware; free hours are a fixed
     // pool that does not change the price of the next hour.
@@ -442,39 +410,94 @@ CostReport evaluate_plan(const Strategy& strategy, const DemandProfile& demand, 
         const double margin = on_demand_paid * options.discounts.voucher_price_factor -
                               (o.busy_power_per_hour() - o.idle_power_per_hour());
         // margin <= 0: no utilisation pays back, so there is no break-even (none, not +infinity).
-        if (margin > 0) report.break_even_utilisation = (o.fixed_per_gpu_hour() + o.idle_power_per_hour()) / margin;
+        if (margin > 0) out.break_even_utilisation = (o.fixed_per_gpu_hour() + o.idle_power_per_hour()) / margin;
     } else if (!plan.reservations.empty() && on_demand_paid > 0) {
-        report.break_even_utilisation = plan.reservations.front().effective_per_gpu_hour() / on_demand_paid;
+        out.break_even_utilisation = plan.reservations.front().effective_per_gpu_hour() / on_demand_paid;
     }
     for (std::size_t i = 0; i < plan.spots.size(); ++i) {
         const PricedSpot& s = plan.spots[i];
         if (s.overhead_samples.empty()) continue;
         // Total cost is linear in the overhead: swap the tranche's mean overhead for each sample's.
         // (Only the first tranche with samples gets a spread; several spot tranches are rare.)
-        const double per_unit_overhead = options.discounts.voucher_price_factor * spot_useful_costs[i];
+        const double per_unit_overhead = options.discounts.voucher_price_factor * work.spot_useful_costs[i];
         std::vector<double> totals(s.overhead_samples.size());
         std::transform(s.overhead_samples.begin(), s.overhead_samples.end(), totals.begin(),
-                       [&](double o) { return report.total + per_unit_overhead * (o - s.overhead); });
+                       [&](double o) { return out.total + per_unit_overhead * (o - s.overhead); });
         const Summary summary = summarize(totals);
-        report.spread = CostSpread{summary.mean, quantile(totals, 0.05), summary.p50, summary.p95, summary.p99};
+        out.spread = CostSpread{summary.mean, quantile(totals, 0.05), summary.p50, summary.p95, summary.p99};
         break;
     }
-    if (with_baseline) {  // the baseline's own report only lends its cash flows: no text for it
-        report.assumptions = describe_assumptions(plan, demand, offering, options, int(report.months.size()));
-        const CostReport baseline = evaluate_plan(OnDemand{}, demand, offering, options, false);
-        report.baseline_total = baseline.total;
-        report.savings = baseline.total - report.total;
-        report.savings_fraction = baseline.total > 0 ? report.savings / baseline.total : 0.0;
-        report.break_even_month = break_even_month(report.months, baseline.months);
+    if (baseline) {
+        double baseline_total = 0;
+        for (const auto& f : *baseline) baseline_total += f.total;
+        out.baseline_total = baseline_total;
+        out.savings = baseline_total - out.total;
+        out.savings_fraction = baseline_total > 0 ? out.savings / baseline_total : 0.0;
+        out.break_even_month = break_even_month(work.flows, *baseline);
     }
-    return report;
+    return out;
+}
+
+/// The flows of all on-demand (the baseline every strategy is compared with) into `work.flows`.
+void baseline_flows(const DemandProfile& demand, const Offering& offering, const EvaluationOptions& options,
+                    Workspace& work) {
+    const PricedPlan plan = price_plan(OnDemand{}, demand, offering, options.discounts, options.units);
+    cash_flows(plan, demand, options.discounts, work.flows, work.spot_useful_costs, work.cases);
 }
 
 }  // namespace
 
 CostReport evaluate(const Strategy& strategy, const DemandProfile& demand, const Offering& offering,
                     const EvaluationOptions& options) {
-    return evaluate_plan(strategy, demand, offering, options, true);
+    check_options(offering, options);
+    const PricedPlan plan = price_plan(strategy, demand, offering, options.discounts, options.units);
+    Workspace work, baseline;
+    cash_flows(plan, demand, options.discounts, work.flows, work.spot_useful_costs, work.cases);
+    baseline_flows(demand, offering, options, baseline);
+    const CostFigures figures = figures_of(plan, work, options, &baseline.flows);
+
+    CostReport report;
+    report.strategy = describe(strategy);
+    report.offering = offering.key();
+    report.currency = offering.currency;
+    report.horizon_months = demand.horizon().month_count();
+    report.units = std::string(to_string(options.units));
+    report.gpus_per_unit = plan.gpus_per_unit;
+    report.annual_discount_rate = options.annual_discount_rate;
+    report.total = figures.total;
+    report.npv = figures.npv;
+    report.used_gpu_hours = figures.used_gpu_hours;
+    report.effective_cost_per_used_gpu_hour = figures.effective_cost_per_used_gpu_hour;
+    report.reserved_utilisation = figures.reserved_utilisation;
+    report.owned_utilisation = figures.owned_utilisation;
+    report.baseline_total = figures.baseline_total;
+    report.savings = figures.savings;
+    report.savings_fraction = figures.savings_fraction;
+    report.break_even_utilisation = figures.break_even_utilisation;
+    report.break_even_month = figures.break_even_month;
+    report.spread = figures.spread;
+    report.assumptions = describe_assumptions(plan, demand, offering, options, int(work.flows.size()));
+    report.months = std::move(work.flows);
+    return report;
+}
+
+std::vector<CostFigures> evaluate_batch(std::span<const Strategy> strategies, const DemandProfile& demand,
+                                        const Offering& offering, const EvaluationOptions& options) {
+    check_options(offering, options);
+    Workspace work, baseline;
+    baseline_flows(demand, offering, options, baseline);
+    std::vector<CostFigures> out;
+    out.reserve(strategies.size());
+    for (std::size_t i = 0; i < strategies.size(); ++i) {
+        try {
+            const PricedPlan plan = price_plan(strategies[i], demand, offering, options.discounts, options.units);
+            cash_flows(plan, demand, options.discounts, work.flows, work.spot_useful_costs, work.cases);
+            out.push_back(figures_of(plan, work, options, &baseline.flows));
+        } catch (const InvalidInput& e) {  // name the strategy: "strategies[3].mix.tranches[0].fraction = ..."
+            throw InvalidInput(fmt::format("strategies[{}].{}", i, e.what()));
+        }
+    }
+    return out;
 }
 
 }  // namespace gputco

@@ -9,6 +9,7 @@
 #include <limits>
 #include <thread>
 
+#include "pricing.hpp"
 
 namespace gputco {
 namespace {
@@ -35,18 +36,7 @@ struct PricedCommitment {
     }
 };
 
-struct PricedOwned {
-    double gpus = 0;
-    int month = 0;
-    Owned terms;
-    int life_months() const { return terms.life_years * months_per_year; }
-    double busy_power_per_hour() const { return terms.watts_per_gpu / 1000.0 * terms.pue * terms.electricity_per_kwh; }
-    double idle_power_per_hour() const { return busy_power_per_hour() * terms.idle_power_fraction; }
-    double book_value(int age_months) const {
-        const double worn = double(age_months) / life_months();
-        return terms.capex_per_gpu * (1.0 - (1.0 - terms.residual_fraction) * worn);
-    }
-};
+using pricing::PricedOwned;
 
 struct PricedSpot {
     double gpus = 0;
@@ -92,27 +82,10 @@ PricedCommitment price_commitment(const Commitment& c, std::size_t i, const Offe
     priced.start = c.start_month;
     priced.term_months = c.term_years * months_per_year;
     priced.renew = c.renewal == Renewal::renew;
-    const double term_hours = c.term_years * hours_per_year;
-    if (c.discount) {
-        // As Reserved::discount: (1 − d) × on-demand, split between upfront and hourly by payment.
-        const double d = *c.discount;
-        require(d >= 0.0 && d < 1.0, field + ".discount", d, "must be in [0, 1)");
-        const double effective = (1.0 - d) * offering.on_demand_per_gpu_hour() * discounts.region_price_factor;
-        const double upfront_share = c.payment == Payment::all_upfront       ? 1.0
-                                     : c.payment == Payment::partial_upfront ? 0.5
-                                                                             : 0.0;
-        priced.upfront_per_gpu = effective * upfront_share * term_hours;
-        priced.hourly_per_gpu = effective * (1.0 - upfront_share);
-        return priced;
-    }
-    const auto price = offering.reserved_price(c.term_years, c.payment);
-    if (!price) {
-        fail(field, fmt::format("{}y {}", c.term_years, to_string(c.payment)),
-             fmt::format("offering {} lists no such reservation price; set discount", offering.key()));
-    }
-    const double per_gpu = discounts.region_price_factor / offering.gpus_per_instance;
-    priced.upfront_per_gpu = price->upfront * per_gpu;
-    priced.hourly_per_gpu = price->hourly * per_gpu;
+    const pricing::ReservationPrice price = pricing::reservation(field, c.term_years, c.payment, c.discount, offering,
+                                                                 discounts.region_price_factor, "discount");
+    priced.upfront_per_gpu = price.upfront_per_gpu;
+    priced.hourly_per_gpu = price.hourly_per_gpu;
     return priced;
 }
 
@@ -144,20 +117,9 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
         const SpotShare& s = *plan.spot;
         PricedSpot spot;
         spot.gpus = require_non_negative("plan.spot.gpus", s.gpus);
-        if (s.price_per_gpu_hour) {
-            spot.price_per_gpu_hour = require_non_negative("plan.spot.price_per_gpu_hour", *s.price_per_gpu_hour);
-        } else if (const auto listed = offering.spot_per_gpu_hour()) {
-            spot.price_per_gpu_hour = *listed * options.discounts.region_price_factor;
-        } else {
-            fail("plan.spot.price_per_gpu_hour", "none",
-                 fmt::format("offering {} lists no spot price; set plan.spot.price_per_gpu_hour", offering.key()));
-        }
-        const auto check = [](const std::string& field, double overhead, double availability) {
-            require(std::isfinite(overhead) && overhead >= 1.0, field + ".overhead", overhead,
-                    "must be finite and >= 1 (billed per useful hour)");
-            require_fraction(field + ".availability", availability);
-        };
-        check("plan.spot", s.overhead, s.availability);
+        spot.price_per_gpu_hour = pricing::spot_price("plan.spot.price_per_gpu_hour", s.price_per_gpu_hour, offering,
+                                                      options.discounts.region_price_factor);
+        pricing::check_spot_terms("plan.spot", s.overhead, s.availability);
         spot.overhead.assign(std::size_t(horizon), s.overhead);
         spot.availability.assign(std::size_t(horizon), s.availability);
         for (std::size_t i = 0; i < s.periods.size(); ++i) {
@@ -166,7 +128,7 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
             const int after = i == 0 ? -1 : s.periods[i - 1].first_month;
             require(p.first_month > after && p.first_month < horizon, field + ".first_month", p.first_month,
                     fmt::format("must be in ({}, {}) (after the previous period, inside the horizon)", after, horizon));
-            check(field, p.overhead, p.availability);
+            pricing::check_spot_terms(field, p.overhead, p.availability);
             std::fill(spot.overhead.begin() + p.first_month, spot.overhead.end(), p.overhead);
             std::fill(spot.availability.begin() + p.first_month, spot.availability.end(), p.availability);
         }
@@ -211,22 +173,10 @@ FutureOutcome run_future(const PricedPlan& plan, const DemandFutures& futures, c
 
         for (const PricedOwned& o : plan.owned) {
             if (!in_horizon || m < o.month) continue;
-            const int age = m - o.month, life = o.life_months();
-            if (age % life == 0) {
-                flow.capex += o.terms.capex_per_gpu * o.gpus;
-                if (age > 0) flow.resale -= o.book_value(life) * o.gpus;  // the old hardware, at its residual value
-            }
-            if (m == horizon - 1) flow.resale -= o.book_value(age % life + 1) * o.gpus;  // still owned at the end
             capacity += o.gpus;
             const double upto = served_up_to(capacity), busy = upto - served;
             served = upto;
-            const double available = o.gpus * hours_per_month;
-            flow.owned_gpu_hours += available;
-            flow.owned_used_gpu_hours += busy;
-            flow.operating += busy * o.busy_power_per_hour() + (available - busy) * o.idle_power_per_hour() +
-                              o.gpus * (o.terms.colocation_per_gpu_month +
-                                        o.terms.maintenance_fraction_per_year * o.terms.capex_per_gpu / months_per_year) +
-                              o.terms.staff_per_month;
+            o.add_month(m, horizon, busy, flow);
         }
         for (const PricedCommitment& c : plan.commitments) {
             if (!c.active(m, horizon)) continue;
@@ -256,16 +206,7 @@ FutureOutcome run_future(const PricedPlan& plan, const DemandFutures& futures, c
         flow.on_demand_gpu_hours = std::max(0.0, demand - served - spot_served);
         flow.on_demand = flow.on_demand_gpu_hours * on_demand_price;
 
-        // Credits, in the order documented on Discounts (as evaluate()).
-        const double free_hours = std::min(free_hours_left, flow.on_demand_gpu_hours);
-        free_hours_left -= free_hours;
-        double credits = -free_hours * on_demand_price;
-        credits -= discounts.plan_discount * (flow.on_demand + credits);
-        const double cloud_net = flow.upfront + flow.reserved_recurring + flow.on_demand + flow.spot + credits;
-        credits -= (1.0 - discounts.voucher_price_factor) * cloud_net;
-        flow.credits = credits;
-        flow.total = flow.upfront + flow.reserved_recurring + flow.on_demand + flow.spot + flow.credits + flow.capex +
-                     flow.operating + flow.resale;
+        pricing::add_credits_and_total(flow, discounts, flow.on_demand_gpu_hours, on_demand_price, free_hours_left);
 
         out.total += flow.total;
         out.npv += flow.total / discount;

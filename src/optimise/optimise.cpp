@@ -47,34 +47,41 @@ ReservationAdvice optimal_reservation(const DemandProfile& demand, const Offerin
     // The newsvendor ignores what it cannot see (free hours, terms outlasting the horizon, NPV), so the
     // engine has the last word: walk to a count no worse than one unit more or fewer, from the start
     // and from none, and keep the cheaper. Cost is convex in r in the plain cases, and then this walk
-    // stays at the start. Each walk takes at most max_steps units (one evaluate() each), so a demand of
-    // 1e9 GPUs does not walk up from none one unit at a time.
+    // stays at the start. Each walk takes at most max_steps units (NPVs from evaluate_batch(), equal to
+    // evaluate()'s), so a demand of 1e9 GPUs does not walk up from none one unit at a time.
     constexpr int max_steps = 64;
-    std::map<double, CostReport> reports;
-    const auto cost_of = [&](double r) -> const CostReport& {
-        auto it = reports.find(r);
-        if (it == reports.end()) {
-            it = reports.emplace(r, evaluate(Mix{{{1.0, reserved}}, r, Rounding::none}, demand, offering, options)).first;
+    std::map<double, double> npvs;  // reserved GPUs → NPV, each count priced once
+    const auto mix_of = [&](double r) -> Strategy { return Mix{{{1.0, reserved}}, r, Rounding::none}; };
+    const auto npv_of = [&](double r) {
+        if (!npvs.count(r)) {
+            // The count and its neighbours in one batch: the baseline is costed once for the three.
+            std::vector<double> counts;
+            std::vector<Strategy> mixes;
+            for (const double c : {r - unit, r, r + unit}) {
+                if (c >= 0 && !npvs.count(c)) counts.push_back(c), mixes.push_back(mix_of(c));
+            }
+            const std::vector<CostFigures> rows = evaluate_batch(mixes, demand, offering, options);
+            for (std::size_t i = 0; i < counts.size(); ++i) npvs.emplace(counts[i], rows[i].npv);
         }
-        return it->second;
+        return npvs.at(r);
     };
     const auto descend = [&](double r) {
         for (int step = 0; step < max_steps; ++step) {
-            const double here = cost_of(r).npv;
-            if (r >= unit && cost_of(r - unit).npv < here) r -= unit;
-            else if (cost_of(r + unit).npv < here) r += unit;
+            const double here = npv_of(r);
+            if (r >= unit && npv_of(r - unit) < here) r -= unit;
+            else if (npv_of(r + unit) < here) r += unit;
             else break;
         }
         return r;
     };
     const double from_start = descend(start);
     const double from_none = start > 0 ? descend(0) : from_start;
-    const double r = cost_of(from_none).npv < cost_of(from_start).npv ? from_none : from_start;
+    const double r = npv_of(from_none) < npv_of(from_start) ? from_none : from_start;
 
     advice.reserved_gpus = r;
     advice.gpus_per_unit = int(unit);
     advice.demand_covered_fraction = covered(r);
-    advice.report = cost_of(r);
+    advice.report = evaluate(mix_of(r), demand, offering, options);  // its NPV is npv_of(r), bit for bit
     return advice;
 }
 

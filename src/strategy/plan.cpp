@@ -2,21 +2,6 @@
 #include "gputco/strategy/plan.hpp"
 
 namespace gputco {
-namespace {
-
-// The rounding of the cost engine's mixes (documented on Rounding).
-double round_gpus(double gpus, Rounding rounding) {
-    switch (rounding) {
-        case Rounding::nearest: return std::round(gpus);
-        case Rounding::down: return std::floor(gpus + 1e-9);
-        case Rounding::up: return std::ceil(gpus - 1e-9);
-        case Rounding::none: return gpus;
-    }
-    return gpus;
-}
-
-}  // namespace
-
 Plan plan_from_mix(const Mix& mix, double default_fleet_gpus) {
     require(!mix.tranches.empty(), "mix.tranches.size", mix.tranches.size(), "must be >= 1");
     double fraction_sum = 0;
@@ -30,7 +15,7 @@ Plan plan_from_mix(const Mix& mix, double default_fleet_gpus) {
     plan.name = describe(Strategy{mix});
     for (std::size_t i = 0; i < mix.tranches.size(); ++i) {
         const Tranche& tranche = mix.tranches[i];
-        const double gpus = round_gpus(tranche.fraction * fleet, mix.rounding);
+        const double gpus = round_count(tranche.fraction * fleet, mix.rounding);
         if (const auto* reserved = std::get_if<Reserved>(&tranche.kind)) {
             plan.commitments.push_back(Commitment{.count = gpus,
                                                   .unit = CountUnit::gpus,

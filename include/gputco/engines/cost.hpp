@@ -5,6 +5,9 @@
 //   const CostReport report = evaluate(hybrid, demand, catalog.offering("azure", "Standard_ND96asr_v4"));
 //   fmt::print("{}\n", report);
 #include <algorithm>
+#include <optional>
+#include <span>
+#include <vector>
 
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/work/demand.hpp"
@@ -27,6 +30,34 @@ struct EvaluationOptions {
 /// bought all on-demand under the same discounts. Throws InvalidInput naming the offending field.
 CostReport evaluate(const Strategy& strategy, const DemandProfile& demand, const Offering& offering,
                     const EvaluationOptions& options = {});
+
+/// The figures of one evaluate() without its monthly flows and text: one row of evaluate_batch().
+/// Each field is the CostReport field of the same name, bit for bit.
+struct CostFigures {
+    double total = 0;
+    double npv = 0;
+    double used_gpu_hours = 0;
+    std::optional<double> effective_cost_per_used_gpu_hour;  // none when no GPU-hour is used
+    double reserved_utilisation = 0;
+    double owned_utilisation = 0;
+    double baseline_total = 0;
+    double savings = 0;
+    double savings_fraction = 0;
+    std::optional<double> break_even_utilisation;
+    std::optional<int> break_even_month;
+    std::optional<CostSpread> spread;
+};
+
+/// Many strategies on one demand and offering, as sweeps and optimisers ask: row i is what
+/// evaluate(strategies[i], ...) reports, bit for bit, while the options are checked and the all
+/// on-demand baseline is costed once for all rows, and no text is written.
+///
+///   const std::vector<Strategy> levels = {Mix{{{0.5, reserved}, {0.5, OnDemand{}}}}, ...};
+///   for (const CostFigures& row : evaluate_batch(levels, demand, offering)) fmt::print("{}\n", row.npv);
+///
+/// Throws InvalidInput naming the strategy, e.g. "strategies[3].mix.tranches[0].fraction = 1.4: ...".
+std::vector<CostFigures> evaluate_batch(std::span<const Strategy> strategies, const DemandProfile& demand,
+                                        const Offering& offering, const EvaluationOptions& options = {});
 
 /// A spot tranche whose overhead comes from a simulation of `job`: charged hours (running time with
 /// each launch rounded to the billing increment) per useful hour, the mean for the cost and each

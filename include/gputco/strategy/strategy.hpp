@@ -120,6 +120,17 @@ enum class Rounding {
     none,     ///< fractional GPUs: the share holds exactly (useful for "70% × 52%" arithmetic)
 };
 
+/// `count` rounded by `rounding` (down and up forgive 1e-9, so 0.7 × 10 GPUs is 7, not 6).
+inline double round_count(double count, Rounding rounding) {
+    switch (rounding) {
+        case Rounding::nearest: return std::round(count);
+        case Rounding::down: return std::floor(count + 1e-9);
+        case Rounding::up: return std::ceil(count - 1e-9);
+        case Rounding::none: return count;
+    }
+    return count;
+}
+
 /// What cloud capacity is bought in. Providers sell instances: p4d.24xlarge is 8 A100s, and a 1-GPU
 /// row exists only where the provider sells one.
 enum class Units {

@@ -18,6 +18,7 @@
 #include "gputco/core/error.hpp"
 #include "gputco/core/limits.hpp"
 #include "gputco/core/time.hpp"
+#include "gputco/work/sorted_months.hpp"
 
 namespace gputco {
 
@@ -124,17 +125,27 @@ public:
         require_non_negative("demand.scale", factor);
         Eigen::ArrayXd gpus = gpus_per_hour_ * factor;
         require_peak("demand.scale", factor, gpus);
-        return DemandProfile(std::move(gpus), horizon_);
+        return DemandProfile(std::move(gpus), horizon_, sorted_months_.scaled(factor));
     }
 
     const Eigen::ArrayXd& gpus_per_hour() const { return gpus_per_hour_; }
     Horizon horizon() const { return horizon_; }
-    double peak_gpus() const { return gpus_per_hour_.maxCoeff(); }
+    double peak_gpus() const {  // the largest of the months' peaks: one read per month
+        double peak = 0;
+        for (int m = 0; m < sorted_months_.month_count(); ++m) peak = std::max(peak, sorted_months_.peak(m));
+        return peak;
+    }
     double mean_gpus() const { return gpus_per_hour_.mean(); }
     double total_gpu_hours() const { return gpus_per_hour_.sum(); }
+    /// Each month's hours sorted with prefix sums, built with the profile: the cost engine reads a
+    /// month's cost from it in a few binary searches.
+    const SortedMonths& sorted_months() const { return sorted_months_; }
 
 private:
-    DemandProfile(Eigen::ArrayXd gpus, Horizon horizon) : gpus_per_hour_(std::move(gpus)), horizon_(horizon) {}
+    DemandProfile(Eigen::ArrayXd gpus, Horizon horizon)
+        : gpus_per_hour_(std::move(gpus)), horizon_(horizon), sorted_months_(gpus_per_hour_) {}
+    DemandProfile(Eigen::ArrayXd gpus, Horizon horizon, SortedMonths sorted)
+        : gpus_per_hour_(std::move(gpus)), horizon_(horizon), sorted_months_(std::move(sorted)) {}
 
     static double require_gpus(std::string_view field, double gpus) {
         return require_at_most(field, gpus, limits::max_gpus);
@@ -155,6 +166,7 @@ private:
 
     Eigen::ArrayXd gpus_per_hour_;
     Horizon horizon_;
+    SortedMonths sorted_months_;
 };
 
 }  // namespace gputco
