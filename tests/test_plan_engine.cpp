@@ -423,6 +423,27 @@ TEST_CASE("bad input names the field") {
     CHECK_THROWS_WITH_AS(evaluate_plan(Plan{}, futures, offering, short_prices),
                          "prices.months = 12: must be 36 (the futures' months)", InvalidInput);
 
+    // Objects built in C++ meet the same limits as those built from Python; the rate is bounded away from -1.
+    Plan huge;
+    huge.spot = SpotShare{.gpus = 1e12};
+    CHECK_THROWS_WITH_AS(evaluate_plan(huge, futures, offering), "plan.spot.gpus = 1000000000000: must be <= 1e+09",
+                         InvalidInput);
+    huge.spot = SpotShare{.gpus = 1, .overhead = 1e7};
+    CHECK_THROWS_WITH_AS(evaluate_plan(huge, futures, offering), "plan.spot.overhead = 10000000: must be <= 1e+06",
+                         InvalidInput);
+    huge.spot = SpotShare{.gpus = 1, .price_per_gpu_hour = 1e13};
+    CHECK_THROWS_WITH_AS(evaluate_plan(huge, futures, offering),
+                         "plan.spot.price_per_gpu_hour = 10000000000000: must be <= 1e+12", InvalidInput);
+    Plan many;
+    many.commitments.push_back({.count = 2e9, .term_years = 1, .payment = Payment::all_upfront});
+    CHECK_THROWS_WITH_AS(evaluate_plan(many, futures, offering), "plan.commitments[0].count = 2000000000: must be <= 1e+09",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate_plan(Plan{}, futures, offering, {}, {.annual_discount_rate = -0.99}),
+                         "annual_discount_rate = -0.99: must be in [-0.5, 1] (a fraction a year: 0.05 for 5%)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(plan_from_mix(Mix{{{1.0, SpotTranche{.overhead = 1e7}}}}, 4),
+                         "spot.overhead = 10000000: must be <= 1e+06", InvalidInput);
+
     Mix two_spots{{{0.5, SpotTranche{}}, {0.5, SpotTranche{}}}, {}, Rounding::nearest};
     CHECK_THROWS_WITH_AS(plan_from_mix(two_spots, 4), "mix.tranches[1] = \"spot\": a plan takes one spot tranche",
                          InvalidInput);

@@ -191,6 +191,12 @@ TEST_CASE("bad options are rejected with the field, value and rule") {
                          "reservation price; set discount",
                          InvalidInput);
     options = {};
+    options.plan_options.annual_discount_rate = 5;  // 5% typed as 5
+    CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options),
+                         "options.plan_options.annual_discount_rate = 5: must be in [-0.5, 1] (a fraction a year: "
+                         "0.05 for 5%)",
+                         InvalidInput);
+    options = {};
     options.spot = {{.name = "bad", .overhead = 0.5, .availability = 1, .price_per_gpu_hour = {}}};
     CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options),
                          "options.spot[0].overhead = 0.5: must be finite and >= 1 (billed per useful hour)", InvalidInput);

@@ -151,24 +151,18 @@ PricedReservation price_reservation(const Reserved& reserved, const Offering& of
 }
 
 PricedSpot price_spot(const SpotTranche& spot, const Offering& offering, double region_factor) {
+    spot.validate();  // the same rules and limits whether the tranche was built in C++ or Python
     PricedSpot priced;
     if (spot.price_per_gpu_hour) {
-        priced.price_per_gpu_hour = require_non_negative("spot.price_per_gpu_hour", *spot.price_per_gpu_hour);
+        priced.price_per_gpu_hour = *spot.price_per_gpu_hour;
     } else if (const auto listed = offering.spot_per_gpu_hour()) {
         priced.price_per_gpu_hour = *listed * region_factor;
     } else {
         fail("spot.price_per_gpu_hour", "none",
              fmt::format("offering {} lists no spot price; set spot.price_per_gpu_hour", offering.key()));
     }
-    require(std::isfinite(spot.overhead) && spot.overhead >= 1.0, "spot.overhead", spot.overhead,
-            "must be finite and >= 1 (billed per useful hour)");
     priced.overhead = spot.overhead;
-    priced.availability = require_fraction("spot.availability", spot.availability);
-    for (std::size_t i = 0; i < spot.overhead_samples.size(); ++i) {
-        const double o = spot.overhead_samples[i];
-        require(std::isfinite(o) && o >= 1.0, fmt::format("spot.overhead_samples[{}]", i), o,
-                "must be finite and >= 1 (billed per useful hour)");
-    }
+    priced.availability = spot.availability;
     priced.overhead_samples = spot.overhead_samples;
     return priced;
 }
@@ -176,6 +170,7 @@ PricedSpot price_spot(const SpotTranche& spot, const Offering& offering, double 
 PricedPlan price_plan(const Mix& mix, const DemandProfile& demand, const Offering& offering,
                       const Discounts& discounts, Units units) {
     require(!mix.tranches.empty(), "mix.tranches.size", mix.tranches.size(), "must be >= 1");
+    mix.validate();  // fleet and tranche limits, also for a Mix built in C++
     double fraction_sum = 0;
     for (std::size_t i = 0; i < mix.tranches.size(); ++i) {
         fraction_sum += require_fraction(fmt::format("mix.tranches[{}].fraction", i), mix.tranches[i].fraction);
@@ -404,8 +399,11 @@ CostReport evaluate_plan(const Strategy& strategy, const DemandProfile& demand, 
                          const EvaluationOptions& options, bool with_baseline) {
     offering.validate();
     options.discounts.validate();
-    require(std::isfinite(options.annual_discount_rate) && options.annual_discount_rate > -1.0,
-            "annual_discount_rate", options.annual_discount_rate, "must be finite and > -1");
+    require_discount_rate("annual_discount_rate", options.annual_discount_rate);
+    // Costs per used GPU-hour and savings fractions divide by the demand (and the baseline it costs).
+    const double demanded = demand.total_gpu_hours();
+    require(demanded == 0.0 || demanded >= limits::min_total_gpu_hours, "demand.total_gpu_hours", demanded,
+            fmt::format("must be 0 or >= {:g}", limits::min_total_gpu_hours));
     const PricedPlan plan = price_plan(as_mix(strategy), demand, offering, options.discounts, options.units);
 
     CostReport report;

@@ -83,12 +83,14 @@ PricedCommitment price_commitment(const Commitment& c, std::size_t i, const Offe
             offering = options.conversion->rates.convert(offering, plan_offering.currency, options.conversion->date);
         }
     }
-    require_non_negative(field + ".count", c.count);
+    require_at_most(field + ".count", c.count, limits::max_gpus);
     require(c.term_years >= 1 && c.term_years <= 5, field + ".term_years", c.term_years, "must be in [1, 5]");
     require(c.start_month >= 0 && c.start_month < horizon, field + ".start_month", c.start_month,
             fmt::format("must be in [0, {}) (the horizon's months)", horizon));
     PricedCommitment priced;
     priced.gpus = c.unit == CountUnit::instances ? c.count * offering.gpus_per_instance : c.count;
+    require(priced.gpus <= limits::max_gpus, field + ".count", c.count,
+            fmt::format("makes {:g} GPUs, more than {:g}", priced.gpus, limits::max_gpus));
     priced.start = c.start_month;
     priced.term_months = c.term_years * months_per_year;
     priced.renew = c.renewal == Renewal::renew;
@@ -121,8 +123,7 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
     std::vector<std::string> notes;
     offering.validate();
     options.discounts.validate();
-    require(std::isfinite(options.annual_discount_rate) && options.annual_discount_rate > -1.0,
-            "annual_discount_rate", options.annual_discount_rate, "must be finite and > -1");
+    require_discount_rate("annual_discount_rate", options.annual_discount_rate);
     PricedPlan priced;
     priced.horizon_months = horizon;
     priced.report_months = horizon;
@@ -130,7 +131,7 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
     for (std::size_t i = 0; i < plan.owned.size(); ++i) {
         const OwnedPurchase& o = plan.owned[i];
         const std::string field = fmt::format("plan.owned[{}]", i);
-        require_non_negative(field + ".gpus", o.gpus);
+        require_at_most(field + ".gpus", o.gpus, limits::max_gpus);
         require(o.month >= 0 && o.month < horizon, field + ".month", o.month,
                 fmt::format("must be in [0, {}) (the horizon's months)", horizon));
         o.terms.validate();
@@ -143,9 +144,10 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
     if (plan.spot) {
         const SpotShare& s = *plan.spot;
         PricedSpot spot;
-        spot.gpus = require_non_negative("plan.spot.gpus", s.gpus);
+        spot.gpus = require_at_most("plan.spot.gpus", s.gpus, limits::max_gpus);
         if (s.price_per_gpu_hour) {
-            spot.price_per_gpu_hour = require_non_negative("plan.spot.price_per_gpu_hour", *s.price_per_gpu_hour);
+            spot.price_per_gpu_hour = require_at_most("plan.spot.price_per_gpu_hour", *s.price_per_gpu_hour,
+                                                      limits::max_money);
         } else if (const auto listed = offering.spot_per_gpu_hour()) {
             spot.price_per_gpu_hour = *listed * options.discounts.region_price_factor;
         } else {
@@ -155,6 +157,8 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
         const auto check = [](const std::string& field, double overhead, double availability) {
             require(std::isfinite(overhead) && overhead >= 1.0, field + ".overhead", overhead,
                     "must be finite and >= 1 (billed per useful hour)");
+            require(overhead <= SpotTranche::max_overhead, field + ".overhead", overhead,
+                    fmt::format("must be <= {:g}", SpotTranche::max_overhead));
             require_fraction(field + ".availability", availability);
         };
         check("plan.spot", s.overhead, s.availability);
