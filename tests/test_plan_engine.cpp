@@ -3,6 +3,7 @@
 #include <boost/random/uniform_01.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 
+#include "plan_fixtures.hpp"
 #include "gputco/core/random.hpp"
 #include "gputco/engines/cost.hpp"
 #include "gputco/engines/plan_engine.hpp"
@@ -11,29 +12,9 @@ using namespace gputco;
 using doctest::Approx;
 
 namespace {
-/// One GPU per instance at $2.00/h on demand, $0.80/h spot; a 1-year all-upfront reservation for
-/// $8,760 (effective $1.00/h) and a 3-year no-upfront one at $0.70/h.
-Offering test_offering() {
-    Offering o;
-    o.provider = "testcloud";
-    o.region = "test-1";
-    o.instance_type = "g1";
-    o.gpu = "A100-40GB";
-    o.gpus_per_instance = 1;
-    o.on_demand_hourly = 2.0;
-    o.spot_hourly = 0.8;
-    o.reserved.push_back({.term_years = 1, .payment = Payment::all_upfront, .upfront = 8760.0, .hourly = 0.0, .source = {"test", "2026-01"}});
-    o.reserved.push_back({.term_years = 3, .payment = Payment::no_upfront, .upfront = 0.0, .hourly = 0.7, .source = {"test", "2026-01"}});
-    o.source = {"hand-made test offering", "2026-01"};
-    return o;
-}
-
-double uniform(Xoshiro256pp& engine, double low, double high) {
-    return low + (high - low) * boost::random::uniform_01<double>()(engine);
-}
-int uniform_int(Xoshiro256pp& engine, int low, int high) {
-    return boost::random::uniform_int_distribution<int>(low, high)(engine);
-}
+Offering test_offering() { return test::plan_test_offering(); }
+using test::uniform;
+using test::uniform_int;
 
 /// A random demand over `months`: constant, growing, stepped or hourly noise, maybe with a daily pattern.
 DemandProfile random_demand(Xoshiro256pp& engine, Horizon horizon) {
