@@ -453,3 +453,29 @@ TEST_CASE("a commitment in another currency is converted at the dated rate given
     options.conversion->date = Date{2025, 1, 1};  // before any rate
     CHECK_THROWS_AS(evaluate_plan(plan, futures, usd, {}, options), InvalidInput);
 }
+
+TEST_CASE("cancellation: the plan engine polls should_stop between chunks of futures and throws Cancelled") {
+    // 2,000 futures are 8 chunks of 256. The calling thread polls before each chunk it takes: on one
+    // thread, stopping at the second poll leaves after one chunk; on two, stopping at the first poll
+    // stops before any (the other thread may have taken one).
+    const auto futures = DemandFutures::generate(DemandModel{.base_gpus = 4}, Horizon::years(1), 2000, 5);
+    Plan plan;
+    plan.commitments.push_back({.count = 2, .term_years = 1, .payment = Payment::all_upfront});
+    for (unsigned threads : {1u, 2u}) {
+        CAPTURE(threads);
+        const int stop_at = threads == 1 ? 2 : 1;
+        int polls = 0;
+        PlanOptions options{.threads = threads, .should_stop = [&] { return ++polls >= stop_at; }};
+        CHECK_THROWS_AS(evaluate_plan(plan, futures, test_offering(), {}, options), Cancelled);
+        CHECK(polls == stop_at);
+        polls = 0;
+        CHECK_THROWS_AS(compare_plans({plan, Plan{}}, futures, test_offering(), {}, options), Cancelled);
+        polls = 0;
+        CHECK_THROWS_AS(hindsight_reservation_totals(futures, test_offering(), 1, Payment::all_upfront, {}, options),
+                        Cancelled);
+        // A check that never says stop changes nothing.
+        polls = -1'000'000;
+        const PlanDistribution polled = evaluate_plan(plan, futures, test_offering(), {}, options);
+        CHECK(polled.total.mean == evaluate_plan(plan, futures, test_offering(), {}, {.threads = threads}).total.mean);
+    }
+}

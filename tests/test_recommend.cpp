@@ -289,3 +289,12 @@ TEST_CASE("baselines: provider-style lookback counts are the newsvendor quantile
                                                                  .discount = {}, .renewal = Renewal::renew})
               .reserved_gpus);
 }
+
+TEST_CASE("cancellation: recommend_plan polls should_stop before each solve and throws Cancelled") {
+    const DemandFutures futures = DemandFutures::generate(growing_model(), Horizon::months(12), 20, 3);
+    RecommendOptions options;
+    int polls = 0;
+    options.plan_options.should_stop = [&] { return ++polls >= 1; };
+    CHECK_THROWS_AS(recommend_plan(futures, test_offering(), options), Cancelled);
+    CHECK(polls == 1);
+}

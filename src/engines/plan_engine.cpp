@@ -302,22 +302,31 @@ FutureOutcome run_future(const PricedPlan& plan, const DemandFutures& futures, c
     return out;
 }
 
-/// Runs job(chunk) for every chunk of futures on `threads` workers (0 = all hardware threads).
+/// Runs job(chunk) for every chunk of futures on `threads` workers (0 = all hardware threads). The
+/// calling thread polls `should_stop` before each chunk it takes and once more when none is left (a
+/// Python check needs that thread);
+/// when it says stop, no worker starts another chunk, and Cancelled is thrown once all have ended.
 template <class Job>
-void for_each_chunk(std::size_t chunks, unsigned threads, Job job) {
+void for_each_chunk(std::size_t chunks, unsigned threads, const StopCheck& should_stop, Job job) {
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
     const auto workers_wanted = unsigned(std::min<std::size_t>(threads, chunks));
     std::atomic<std::size_t> next{0};
-    const auto work = [&] {
-        for (std::size_t c = next++; c < chunks; c = next++) job(c);
+    std::atomic<bool> stop{false};
+    const auto work = [&](bool caller) {
+        for (;;) {
+            if (caller && should_stop && should_stop()) stop = true;
+            if (stop.load(std::memory_order_relaxed)) return;
+            const std::size_t c = next++;
+            if (c >= chunks) return;
+            job(c);
+        }
     };
-    if (workers_wanted <= 1) {
-        work();
-        return;
-    }
-    std::vector<std::jthread> workers;
-    for (unsigned t = 1; t < workers_wanted; ++t) workers.emplace_back(work);
-    work();
+    {
+        std::vector<std::jthread> workers;
+        for (unsigned t = 1; t < workers_wanted; ++t) workers.emplace_back(work, false);
+        work(true);
+    }  // joined
+    if (stop) throw Cancelled("plan engine: stopped");
 }
 
 /// Type-7 quantile by selection (O(n), reorders `samples`); the arithmetic of quantile_sorted().
@@ -357,7 +366,7 @@ PlanDistribution evaluate_plan(const Plan& plan, const DemandFutures& futures, c
     result.futures.resize(n);
     std::vector<double> month_totals(n * months);  // future-major: future f's months side by side
     std::vector<std::vector<MonthlyCashFlow>> chunk_sums(chunks, std::vector<MonthlyCashFlow>(months));
-    for_each_chunk(chunks, options.threads, [&](std::size_t chunk) {
+    for_each_chunk(chunks, options.threads, options.should_stop, [&](std::size_t chunk) {
         const std::size_t last = std::min(n, (chunk + 1) * futures_per_chunk);
         for (std::size_t f = chunk * futures_per_chunk; f < last; ++f) {
             result.futures[f] = run_future(priced, futures, prices, f, options, &month_totals[f * months], &chunk_sums[chunk]);
@@ -467,7 +476,8 @@ std::vector<double> hindsight_reservation_totals(const DemandFutures& futures, c
     const std::size_t n = futures.count();
     std::vector<double> totals(n);
     if (best_gpus) best_gpus->assign(n, 0.0);
-    for_each_chunk((n + futures_per_chunk - 1) / futures_per_chunk, options.threads, [&](std::size_t chunk) {
+    for_each_chunk((n + futures_per_chunk - 1) / futures_per_chunk, options.threads, options.should_stop,
+                   [&](std::size_t chunk) {
         PricedPlan trial = priced;
         const std::size_t last = std::min(n, (chunk + 1) * futures_per_chunk);
         for (std::size_t f = chunk * futures_per_chunk; f < last; ++f) {

@@ -390,6 +390,8 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
     const auto started = std::chrono::steady_clock::now();
     for (;;) {
         const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        // Between solves (each bounded by the time limit): CBC's C interface has no way to stop one.
+        if (o.plan_options.should_stop && o.plan_options.should_stop()) throw Cancelled("recommend_plan: stopped");
         out.solution = mip.solve(std::max(1e-3, o.time_limit_seconds - spent));
         if (!out.solution.feasible) break;
         const std::vector<double>& sol = out.solution.x;
