@@ -1,5 +1,7 @@
 #include "gputco/optimise/optimise.hpp"
 
+#include "gputco/core/limits.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -62,7 +64,7 @@ ReservationAdvice optimal_reservation(const DemandProfile& demand, const Offerin
         for (int step = 0; step < max_steps; ++step) {
             const double here = cost_of(r).npv;
             if (r >= unit && cost_of(r - unit).npv < here) r -= unit;
-            else if (cost_of(r + unit).npv < here) r += unit;
+            else if (r + unit <= limits::max_gpus && cost_of(r + unit).npv < here) r += unit;  // a fleet's limit
             else break;
         }
         return r;
