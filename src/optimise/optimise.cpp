@@ -1,11 +1,11 @@
 #include "gputco/optimise/optimise.hpp"
 
-#include "gputco/core/limits.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <vector>
+
+#include "gputco/core/limits.hpp"
 
 namespace gputco {
 
