@@ -25,7 +25,7 @@ def test_invalid_input_is_value_error_with_same_message():
         (lambda: gputco.Reserved(renewal="maybe"), 'reserved.renewal = "maybe": must be "renew" or "lapse"'),
         (lambda: gputco.Horizon.years(0), "horizon.years = 0: must be > 0"),
         (lambda: gputco.evaluate(gputco.OnDemand(), gputco.DemandProfile.constant(1, gputco.Horizon.months(1)),
-                                 gputco.Catalog.builtin().offerings()[0], annual_discount_rate=5),
+                                 gputco.Catalog.builtin().offerings[0], annual_discount_rate=5),
          "annual_discount_rate = 5: must be in [-0.5, 1] (a fraction a year: 0.05 for 5%)"),
         (lambda: gputco.Discounts(region_price_factor=1e-300), "discounts.region_price_factor = 1e-300: must be >= 0.001"),
         (lambda: gputco.DemandProfile.hourly([1.0] * 100),

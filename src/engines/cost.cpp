@@ -400,10 +400,6 @@ CostReport evaluate_plan(const Strategy& strategy, const DemandProfile& demand, 
     offering.validate();
     options.discounts.validate();
     require_discount_rate("annual_discount_rate", options.annual_discount_rate);
-    // Costs per used GPU-hour and savings fractions divide by the demand (and the baseline it costs).
-    const double demanded = demand.total_gpu_hours();
-    require(demanded == 0.0 || demanded >= limits::min_total_gpu_hours, "demand.total_gpu_hours", demanded,
-            fmt::format("must be 0 or >= {:g}", limits::min_total_gpu_hours));
     const PricedPlan plan = price_plan(as_mix(strategy), demand, offering, options.discounts, options.units);
 
     CostReport report;

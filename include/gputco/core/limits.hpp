@@ -28,9 +28,6 @@ inline constexpr double max_mtbf_hours = 1e30;
 inline constexpr double min_on_demand_price = 1e-6;
 /// Region price factor and voucher price factor: at least 1e-3 (at most 1e3 and 1).
 inline constexpr double min_price_factor = 1e-3;
-/// A demand's total GPU-hours is 0 or at least this (3.6 ms of one GPU): the cost per used GPU-hour
-/// and the savings fraction divide by it.
-inline constexpr double min_total_gpu_hours = 1e-9;
 /// Yearly NPV discount rate, as a fraction. Bounded away from -1, where (1 + r)^(-months/12)
 /// overflows; the bounds also catch a percentage typed as a number (5 for 5%).
 inline constexpr double min_annual_discount_rate = -0.5;
