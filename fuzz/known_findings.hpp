@@ -25,19 +25,19 @@ inline constexpr bool checkpoint_interval_out_of_range = true;
 /// F6: segment_count() converts W / tau to an integer without a bound: undefined behaviour (UBSan
 /// float-cast-overflow) once it passes 2^64, e.g. W = 2000 h and a denormal tau, in expected_spot_time()
 /// and simulate_spot(). The targets skip jobs with more than 2^53 segments while it stands.
-inline constexpr bool segment_count_overflows = true;
+inline constexpr bool segment_count_overflows = false;  // fixed: durations in [1e-9, 1e9] h bound W / tau by 1e18
 /// F7: expected_spot_time() returns NaN or infinity for valid jobs whose segments are long against
 /// the MTBF (e^{L/M} overflows), instead of a finite answer or InvalidInput.
 inline constexpr bool expected_spot_time_not_finite = true;
 /// F8: simulate_spot() has no bound on the work of one run: a tiny price step, MTBF, Weibull scale or
 /// lifetime against a long job runs for minutes or hours. The targets cancel a run after 1 s
 /// (SimulationOptions::should_stop) while it stands; without the flag a slow run is a libFuzzer timeout.
-inline constexpr bool spot_run_unbounded = true;
+inline constexpr bool spot_run_unbounded = false;  // fixed: launch and price-grid estimates checked before a run
 /// F9: evaluate() accepts prices, capex, GPU counts and rates of any finite size and its figures
 /// then overflow to infinity or NaN (break-even utilisation, savings, totals). The targets skip the
 /// finiteness checks of evaluate() when an input number's magnitude is above 1e12 or below 1e-12
 /// while it stands.
-inline constexpr bool evaluate_overflows_on_extremes = true;
+inline constexpr bool evaluate_overflows_on_extremes = false;  // fixed: ranges in core/limits.hpp
 /// F10: DemandProfile::steps() writes past its array (ASan heap-buffer-overflow) when a step after the
 /// first starts at or after the horizon's end, and sizes a segment negatively when steps go backwards,
 /// before reaching its own check. The targets only build steps inside the horizon while it stands.
@@ -46,11 +46,11 @@ inline constexpr bool demand_steps_overflow = true;
 /// (a standard error or interval of infinity; effective_discount infinite for a denormal on-demand
 /// price). The targets skip the finiteness checks of simulate_spot() when an input number's magnitude
 /// is above 1e12 or below 1e-12 while it stands.
-inline constexpr bool spot_summary_overflows_on_extremes = true;
+inline constexpr bool spot_summary_overflows_on_extremes = false;  // fixed: price and time ranges
 /// F12: the price-driven model converts (wall time / step_hours) to a grid index without a bound:
 /// undefined behaviour (UBSan float-cast-overflow) for a tiny step. The targets skip price-driven runs
 /// with an input number of extreme magnitude (as F11) while it stands.
-inline constexpr bool price_grid_index_overflows = true;
+inline constexpr bool price_grid_index_overflows = false;  // fixed: step and grid length bounded
 /// F13: simulate_spot() summarises on helper threads, and summarize() throws InvalidInput for a
 /// non-finite sample (a cost that overflows for an extreme price): the exception leaves a std::jthread
 /// and std::terminate ends the process. The targets run on one thread when an input number has an

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <limits>
+
 #include <cmath>
 
 #include "gputco/engines/checkpoint.hpp"
@@ -130,6 +132,11 @@ TEST_CASE("durations outside [1e-9, 1e9] hours and overflowing expectations are 
                          "mtbf_hours = 1e+31: must be in [1e-09, 1e+30] hours", InvalidInput);
     CHECK_THROWS_WITH_AS(gputco::segment_count(1e9, 1e-10),
                          "interval_hours = 1e-10: must be in [1e-09, 1e+09] hours", InvalidInput);
+    // Fuzz finding F6: W = 2000 h over a denormal interval once converted 4e326 to an integer (undefined).
+    CHECK_THROWS_WITH_AS(gputco::segment_count(2000, std::numeric_limits<double>::denorm_min()),
+                         "interval_hours = 5e-324: must be in [1e-09, 1e+09] hours", InvalidInput);
+    // The largest ratio the limits allow, 1e9 / 1e-9 = 1e18 segments, fits 64 bits exactly.
+    CHECK(gputco::segment_count(1e9, 1e-9) == 1'000'000'000'000'000'000ull);
     // Ten segments of 1e5 h at an MTBF of 1 h: e^{1e5} overflows, so no finite answer exists.
     const Job hopeless{.work_hours = 1e6, .checkpoint_interval_hours = 1e5};
     CHECK_THROWS_WITH_AS(gputco::expected_spot_time(hopeless, 1),

@@ -1,5 +1,12 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+
+#include <fmt/format.h>
+
 #include "gputco/engines/cost.hpp"
 
 using namespace gputco;
@@ -293,8 +300,112 @@ TEST_CASE("bad strategies are rejected with the field, value and rule") {
                          InvalidInput);
     bad = {};
     bad.annual_discount_rate = std::nan("");
-    CHECK_THROWS_WITH_AS(evaluate(OnDemand{}, demand, o, bad), "annual_discount_rate = nan: must be finite and > -1",
+    CHECK_THROWS_WITH_AS(evaluate(OnDemand{}, demand, o, bad),
+                         "annual_discount_rate = nan: must be in [-0.5, 1] (a fraction a year: 0.05 for 5%)",
                          InvalidInput);
+}
+
+TEST_CASE("the discount rate is bounded away from -1 and above by 100% a year") {
+    const auto demand = DemandProfile::constant(4, Horizon::years(3));
+    const Offering o = a100_offering();
+    const std::string rule = ": must be in [-0.5, 1] (a fraction a year: 0.05 for 5%)";
+    for (double rate : {-1.0, -0.51, 1.01, 5.0, std::numeric_limits<double>::infinity()}) {
+        CAPTURE(rate);
+        CHECK_THROWS_WITH_AS(evaluate(OnDemand{}, demand, o, {.annual_discount_rate = rate}),
+                             ("annual_discount_rate = " + fmt::format("{}", rate) + rule).c_str(), InvalidInput);
+    }
+    // The edges are valid, and the NPV stays finite at the worst corner: 100 years at -50% a year weighs the
+    // last month by 0.5^(-1199/12) = 1.1e30, times at most 1e9 GPUs x $1e12 x 730 h a month.
+    const auto century = DemandProfile::constant(1e9, Horizon::years(100));
+    Offering dear = o;
+    dear.on_demand_hourly = 1e12;
+    const auto low = evaluate(OnDemand{}, century, dear, {.annual_discount_rate = -0.5});
+    CHECK(std::isfinite(low.npv));
+    CHECK(low.npv > low.total);  // a negative rate weighs later months more
+    const auto high = evaluate(OnDemand{}, demand, o, gpu_view({.annual_discount_rate = 1}));
+    // Month m weighs 2^(-m/12): 36 months of 4 x 730 x 3.20 = 9,344 each.
+    double npv = 0;
+    for (int m = 0; m < 36; ++m) npv += 9344.0 * std::pow(2.0, -m / 12.0);
+    CHECK(high.npv == Approx(npv).epsilon(1e-12));
+}
+
+TEST_CASE("extreme but valid prices, factors and demands give finite figures (fuzz finding F9)") {
+    // Found by fuzzing: a denormal on-demand price, region or voucher factor made break-even utilisation
+    // and savings fractions infinite. Each now has a stated range.
+    const auto demand = DemandProfile::constant(4, Horizon::years(1));
+    Offering o = a100_offering();
+    o.on_demand_hourly = 1e-300;
+    CHECK_THROWS_WITH_AS(evaluate(OnDemand{}, demand, o), "offering.on_demand_hourly = 1e-300: must be 0 or >= 1e-06",
+                         InvalidInput);
+    EvaluationOptions bad;
+    bad.discounts.region_price_factor = 1e-300;
+    CHECK_THROWS_WITH_AS(evaluate(OnDemand{}, demand, a100_offering(), bad),
+                         "discounts.region_price_factor = 1e-300: must be >= 0.001", InvalidInput);
+    bad = {};
+    bad.discounts.voucher_price_factor = 1e-300;
+    CHECK_THROWS_WITH_AS(evaluate(OnDemand{}, demand, a100_offering(), bad),
+                         "discounts.voucher_price_factor = 1e-300: must be >= 0.001", InvalidInput);
+
+    // Random corners of every range: each figure finite (F1's NaN cost per unused hour and F15's infinite
+    // break-even, both documented, aside).
+    std::mt19937_64 rng(9);
+    const auto pick = [&](std::initializer_list<double> values) {
+        return *(values.begin() + std::uniform_int_distribution<std::size_t>(0, values.size() - 1)(rng));
+    };
+    for (int i = 0; i < 400; ++i) {
+        Offering offering = a100_offering();
+        offering.gpus_per_instance = int(pick({1, 8}));
+        offering.on_demand_hourly = pick({0.0, 1e-6, 1.0, 1e12});
+        offering.spot_hourly = pick({0.0, 1e-12, 1e12});
+        EvaluationOptions options;
+        options.units = pick({0, 1}) == 0 ? Units::gpus : Units::instances;
+        options.annual_discount_rate = pick({-0.5, 0.0, 1.0});
+        options.discounts.region_price_factor = pick({1e-3, 1.0, 1e3});
+        options.discounts.voucher_price_factor = pick({1e-3, 1.0});
+        options.discounts.plan_discount = pick({0.0, 0.5, 1.0 - 1e-16});
+        options.discounts.free_gpu_hours = pick({0.0, 100.0, 1e15});
+        const Owned owned{.capex_per_gpu = pick({0.0, 1e-12, 1e12}), .life_years = 1,
+                          .watts_per_gpu = pick({0.0, 1e7}), .electricity_per_kwh = pick({0.0, 1e12}),
+                          .staff_per_month = pick({0.0, 1e12})};
+        const Reserved reserved{.term_years = 1, .payment = Payment::partial_upfront, .discount = pick({0.0, 0.999999})};
+        const SpotTranche spot{.price_per_gpu_hour = pick({0.0, 1e12}), .overhead = pick({1.0, 1e6}),
+                               .availability = pick({0.0, 0.5, 1.0})};
+        const double fraction = pick({0.0, 0.3, 1.0});
+        Mix mix;
+        switch (i % 3) {
+            case 0: mix.tranches = {{fraction, owned}, {1 - fraction, OnDemand{}}}; break;
+            case 1: mix.tranches = {{fraction, reserved}, {1 - fraction, OnDemand{}}}; break;
+            default: mix.tranches = {{fraction, spot}, {1 - fraction, OnDemand{}}};
+        }
+        mix.rounding = Rounding::none;
+        const double gpus = pick({1e-9 / 730 * 2, 1e-3, 1.0, 1e9});
+        const auto profile = DemandProfile::constant(gpus, Horizon::months(int(pick({1, 13}))));
+        CAPTURE(i);
+        const CostReport r = evaluate(mix, profile, offering, options);
+        for (double v : {r.total, r.npv, r.used_gpu_hours, r.baseline_total, r.savings, r.savings_fraction,
+                         r.reserved_utilisation, r.owned_utilisation})
+            CHECK(std::isfinite(v));
+        if (r.used_gpu_hours > 0) CHECK(std::isfinite(r.effective_cost_per_used_gpu_hour));
+        if (r.break_even_utilisation && *r.break_even_utilisation != HUGE_VAL)
+            CHECK(std::isfinite(*r.break_even_utilisation));
+        for (const MonthlyCashFlow& m : r.months) CHECK(std::isfinite(m.total));
+    }
+}
+
+TEST_CASE("objects built in C++ meet the same limits as those built from Python") {
+    // The Python layer validates a SpotTranche or Mix where it builds one; the engine now does it too.
+    const auto demand = DemandProfile::constant(4, Horizon::years(1));
+    const Offering o = a100_offering();
+    CHECK_THROWS_WITH_AS(evaluate(Mix{{{1.0, SpotTranche{.overhead = 1e7}}}}, demand, o),
+                         "spot.overhead = 10000000: must be <= 1e+06", InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate(Mix{{{1.0, SpotTranche{.price_per_gpu_hour = 1e13}}}}, demand, o),
+                         "spot.price_per_gpu_hour = 10000000000000: must be <= 1e+12", InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate(Mix{{{1.0, SpotTranche{.overhead_samples = {1.0, 2e6}}}}}, demand, o),
+                         "spot.overhead_samples[1] = 2000000: must be <= 1e+06", InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate(Mix{{{1.0, OnDemand{}}}, 1e12}, demand, o),
+                         "mix.fleet_gpus = 1000000000000: must be <= 1e+09", InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate(Owned{.capex_per_gpu = 1e308}, demand, o),
+                         "owned.capex_per_gpu = 1e+308: must be <= 1e+12", InvalidInput);
 }
 
 TEST_CASE("report exports: table, JSON and CSV") {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gputco/engines/deadline.hpp"
+#include "deadline_schedules.hpp"
 #include "gputco/core/error.hpp"
 
 using gputco::DeadlineJob;
@@ -18,6 +19,8 @@ using gputco::MarkovAvailability;
 using gputco::SpotAvailability;
 using gputco::TickDecision;
 using gputco::Cancelled;
+
+using gputco::test::trace;
 
 namespace {
 
@@ -33,51 +36,11 @@ constexpr DeadlinePolicy all_policies[] = {DeadlinePolicy::greedy, DeadlinePolic
                                            DeadlinePolicy::on_demand_only, DeadlinePolicy::greedy_simple,
                                            DeadlinePolicy::uniform_progress_prose};
 
-SpotAvailability trace(std::vector<bool> ticks) { return SpotAvailability{std::move(ticks)}; }
-
 // "SSNNOOOO": one letter per tick (S spot, O on-demand, N none), for readable checks of the log.
 std::string letters(const std::vector<TickDecision>& decisions) {
     std::string s;
     for (TickDecision d : decisions) s += d == TickDecision::spot ? 'S' : d == TickDecision::on_demand ? 'O' : 'N';
     return s;
-}
-
-// Independent coster of one fixed schedule (0 none, 1 spot, 2 on-demand per tick), same model as the
-// library: returns the cost if it finishes by the deadline, infinity if it does not or uses absent spot.
-double schedule_cost(const std::vector<int>& schedule, const std::vector<bool>& available, long compute,
-                     long changeover) {
-    int instance = 0;
-    long left = 0, done = 0;
-    double cost = 0;
-    for (std::size_t k = 0; k < schedule.size() && done < compute; ++k) {
-        if (instance == 1 && !available[k]) instance = 0;  // preempted
-        const int a = schedule[k];
-        if (a == 1 && !available[k]) return std::numeric_limits<double>::infinity();
-        if (a == 0) {
-            instance = 0;
-            continue;
-        }
-        if (a != instance) left = changeover;
-        instance = a;
-        if (left > 0) --left;
-        else ++done;
-        cost += a == 1 ? spot : on_demand;
-    }
-    return done == compute ? cost : std::numeric_limits<double>::infinity();
-}
-
-// Least schedule_cost over all 3^K schedules.
-double brute_force_optimum(const std::vector<bool>& available, long compute, long changeover) {
-    const std::size_t K = available.size();
-    std::vector<int> schedule(K, 0);
-    double best = std::numeric_limits<double>::infinity();
-    for (;;) {
-        best = std::min(best, schedule_cost(schedule, available, compute, changeover));
-        std::size_t i = 0;
-        while (i < K && schedule[i] == 2) schedule[i++] = 0;
-        if (i == K) return best;
-        ++schedule[i];
-    }
 }
 
 }  // namespace
@@ -295,7 +258,7 @@ TEST_CASE("omniscient_cost equals the best of all 3^K schedules on small traces"
             for (unsigned k = 0; k < 7; ++k) available[k] = (bits >> k) & 1u;
             CAPTURE(bits);
             CHECK(omniscient_cost(job, SpotAvailability{available}, spot, on_demand) ==
-                  brute_force_optimum(available, compute, changeover));
+                  gputco::test::brute_force_optimum({{"a", trace(available), spot}}, on_demand, compute, changeover));
         }
     }
 }

@@ -8,6 +8,7 @@
 
 #include "gputco/core/error.hpp"
 #include "gputco/engines/deadline_regions.hpp"
+#include "deadline_schedules.hpp"
 
 using gputco::DeadlineJob;
 using gputco::DeadlinePolicy;
@@ -18,13 +19,13 @@ using gputco::SpotAvailability;
 using gputco::SpotRegion;
 using gputco::TickDecision;
 
+using gputco::test::trace;
+
 namespace {
 
 constexpr double on_demand = 3.0;
 constexpr RegionPolicy region_policies[] = {RegionPolicy::skypilot_failover, RegionPolicy::skypilot_eager_next_region,
                                             RegionPolicy::uniform_progress};
-
-SpotAvailability trace(std::vector<bool> ticks) { return SpotAvailability{std::move(ticks)}; }
 
 std::string letters(const gputco::MultiRegionResult& r) {
     std::string s;
@@ -33,44 +34,6 @@ std::string letters(const gputco::MultiRegionResult& r) {
         s += d == TickDecision::on_demand ? 'O' : d == TickDecision::none ? 'N' : static_cast<char>('A' + r.region[k]);
     }
     return s;
-}
-
-// Independent coster of one schedule over two regions: per tick 0 none, 1 on-demand, 2 + r spot in
-// region r. Infinity if it uses absent spot or does not finish.
-double schedule_cost(const std::vector<int>& schedule, const std::vector<SpotRegion>& regions, long compute,
-                     long changeover) {
-    int instance = 0;
-    long left = 0, done = 0;
-    double cost = 0;
-    for (std::size_t k = 0; k < schedule.size() && done < compute; ++k) {
-        if (instance >= 2 && !regions[std::size_t(instance - 2)].availability.available[k]) instance = 0;
-        const int a = schedule[k];
-        if (a >= 2 && !regions[std::size_t(a - 2)].availability.available[k]) return std::numeric_limits<double>::infinity();
-        if (a == 0) {
-            instance = 0;
-            continue;
-        }
-        if (a != instance) left = changeover;
-        instance = a;
-        if (left > 0) --left;
-        else ++done;
-        cost += a == 1 ? on_demand : regions[std::size_t(a - 2)].spot_price_per_hour;
-    }
-    return done == compute ? cost : std::numeric_limits<double>::infinity();
-}
-
-double brute_force_optimum(const std::vector<SpotRegion>& regions, long compute, long changeover) {
-    const std::size_t K = regions[0].availability.ticks();
-    const int actions = 2 + static_cast<int>(regions.size());
-    std::vector<int> schedule(K, 0);
-    double best = std::numeric_limits<double>::infinity();
-    for (;;) {
-        best = std::min(best, schedule_cost(schedule, regions, compute, changeover));
-        std::size_t i = 0;
-        while (i < K && schedule[i] == actions - 1) schedule[i++] = 0;
-        if (i == K) return best;
-        ++schedule[i];
-    }
 }
 
 }  // namespace
@@ -154,7 +117,7 @@ TEST_CASE("the multi-region optimum equals the best of all 4^K schedules over tw
             }
             const std::vector<SpotRegion> regions{{"a", trace(a), 1.0}, {"b", trace(b), 1.5}};
             CAPTURE(bits);
-            CHECK(omniscient_multi_region_cost(job, regions, on_demand) == brute_force_optimum(regions, compute, changeover));
+            CHECK(omniscient_multi_region_cost(job, regions, on_demand) == gputco::test::brute_force_optimum(regions, on_demand, compute, changeover));
         }
     }
 }

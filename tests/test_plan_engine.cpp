@@ -3,6 +3,7 @@
 #include <boost/random/uniform_01.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 
+#include "plan_fixtures.hpp"
 #include "gputco/core/random.hpp"
 #include "gputco/engines/cost.hpp"
 #include "gputco/engines/plan_engine.hpp"
@@ -11,29 +12,9 @@ using namespace gputco;
 using doctest::Approx;
 
 namespace {
-/// One GPU per instance at $2.00/h on demand, $0.80/h spot; a 1-year all-upfront reservation for
-/// $8,760 (effective $1.00/h) and a 3-year no-upfront one at $0.70/h.
-Offering test_offering() {
-    Offering o;
-    o.provider = "testcloud";
-    o.region = "test-1";
-    o.instance_type = "g1";
-    o.gpu = "A100-40GB";
-    o.gpus_per_instance = 1;
-    o.on_demand_hourly = 2.0;
-    o.spot_hourly = 0.8;
-    o.reserved.push_back({.term_years = 1, .payment = Payment::all_upfront, .upfront = 8760.0, .hourly = 0.0, .source = {"test", "2026-01"}});
-    o.reserved.push_back({.term_years = 3, .payment = Payment::no_upfront, .upfront = 0.0, .hourly = 0.7, .source = {"test", "2026-01"}});
-    o.source = {"hand-made test offering", "2026-01"};
-    return o;
-}
-
-double uniform(Xoshiro256pp& engine, double low, double high) {
-    return low + (high - low) * boost::random::uniform_01<double>()(engine);
-}
-int uniform_int(Xoshiro256pp& engine, int low, int high) {
-    return boost::random::uniform_int_distribution<int>(low, high)(engine);
-}
+Offering test_offering() { return test::plan_test_offering(); }
+using test::uniform;
+using test::uniform_int;
 
 /// A random demand over `months`: constant, growing, stepped or hourly noise, maybe with a daily pattern.
 DemandProfile random_demand(Xoshiro256pp& engine, Horizon horizon) {
@@ -423,6 +404,27 @@ TEST_CASE("bad input names the field") {
     CHECK_THROWS_WITH_AS(evaluate_plan(Plan{}, futures, offering, short_prices),
                          "prices.months = 12: must be 36 (the futures' months)", InvalidInput);
 
+    // Objects built in C++ meet the same limits as those built from Python; the rate is bounded away from -1.
+    Plan huge;
+    huge.spot = SpotShare{.gpus = 1e12};
+    CHECK_THROWS_WITH_AS(evaluate_plan(huge, futures, offering), "plan.spot.gpus = 1000000000000: must be <= 1e+09",
+                         InvalidInput);
+    huge.spot = SpotShare{.gpus = 1, .overhead = 1e7};
+    CHECK_THROWS_WITH_AS(evaluate_plan(huge, futures, offering), "plan.spot.overhead = 10000000: must be <= 1e+06",
+                         InvalidInput);
+    huge.spot = SpotShare{.gpus = 1, .price_per_gpu_hour = 1e13};
+    CHECK_THROWS_WITH_AS(evaluate_plan(huge, futures, offering),
+                         "plan.spot.price_per_gpu_hour = 10000000000000: must be <= 1e+12", InvalidInput);
+    Plan many;
+    many.commitments.push_back({.count = 2e9, .term_years = 1, .payment = Payment::all_upfront});
+    CHECK_THROWS_WITH_AS(evaluate_plan(many, futures, offering), "plan.commitments[0].count = 2000000000: must be <= 1e+09",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate_plan(Plan{}, futures, offering, {}, {.annual_discount_rate = -0.99}),
+                         "annual_discount_rate = -0.99: must be in [-0.5, 1] (a fraction a year: 0.05 for 5%)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(plan_from_mix(Mix{{{1.0, SpotTranche{.overhead = 1e7}}}}, 4),
+                         "spot.overhead = 10000000: must be <= 1e+06", InvalidInput);
+
     Mix two_spots{{{0.5, SpotTranche{}}, {0.5, SpotTranche{}}}, {}, Rounding::nearest};
     CHECK_THROWS_WITH_AS(plan_from_mix(two_spots, 4), "mix.tranches[1] = \"spot\": a plan takes one spot tranche",
                          InvalidInput);
@@ -450,4 +452,30 @@ TEST_CASE("a commitment in another currency is converted at the dated rate given
     CHECK(d.conversions[0].find("plan.commitments[0]: eurocloud/test-1/g1 converted to USD at 1.1") == 0);
     options.conversion->date = Date{2025, 1, 1};  // before any rate
     CHECK_THROWS_AS(evaluate_plan(plan, futures, usd, {}, options), InvalidInput);
+}
+
+TEST_CASE("cancellation: the plan engine polls should_stop between chunks of futures and throws Cancelled") {
+    // 2,000 futures are 8 chunks of 256. The calling thread polls before each chunk it takes: on one
+    // thread, stopping at the second poll leaves after one chunk; on two, stopping at the first poll
+    // stops before any (the other thread may have taken one).
+    const auto futures = DemandFutures::generate(DemandModel{.base_gpus = 4}, Horizon::years(1), 2000, 5);
+    Plan plan;
+    plan.commitments.push_back({.count = 2, .term_years = 1, .payment = Payment::all_upfront});
+    for (unsigned threads : {1u, 2u}) {
+        CAPTURE(threads);
+        const int stop_at = threads == 1 ? 2 : 1;
+        int polls = 0;
+        PlanOptions options{.threads = threads, .should_stop = [&] { return ++polls >= stop_at; }};
+        CHECK_THROWS_AS(evaluate_plan(plan, futures, test_offering(), {}, options), Cancelled);
+        CHECK(polls == stop_at);
+        polls = 0;
+        CHECK_THROWS_AS(compare_plans({plan, Plan{}}, futures, test_offering(), {}, options), Cancelled);
+        polls = 0;
+        CHECK_THROWS_AS(hindsight_reservation_totals(futures, test_offering(), 1, Payment::all_upfront, {}, options),
+                        Cancelled);
+        // A check that never says stop changes nothing.
+        polls = -1'000'000;
+        const PlanDistribution polled = evaluate_plan(plan, futures, test_offering(), {}, options);
+        CHECK(polled.total.mean == evaluate_plan(plan, futures, test_offering(), {}, {.threads = threads}).total.mean);
+    }
 }

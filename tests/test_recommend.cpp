@@ -6,6 +6,7 @@
 #include <boost/random/uniform_01.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 
+#include "plan_fixtures.hpp"
 #include "gputco/core/random.hpp"
 #include "gputco/optimise/optimise.hpp"
 #include "gputco/optimise/recommend.hpp"
@@ -14,22 +15,7 @@ using namespace gputco;
 using doctest::Approx;
 
 namespace {
-/// One GPU per instance at $2.00/h on demand, $0.80/h spot; 1-year all upfront $8,760 (effective
-/// $1.00/h, critical fraction 1 − 1/2 = 0.5) and 3-year no upfront $0.70/h (critical 0.65).
-Offering test_offering() {
-    Offering o;
-    o.provider = "testcloud";
-    o.region = "test-1";
-    o.instance_type = "g1";
-    o.gpu = "A100-40GB";
-    o.gpus_per_instance = 1;
-    o.on_demand_hourly = 2.0;
-    o.spot_hourly = 0.8;
-    o.reserved.push_back({.term_years = 1, .payment = Payment::all_upfront, .upfront = 8760.0, .hourly = 0.0, .source = {"test", "2026-01"}});
-    o.reserved.push_back({.term_years = 3, .payment = Payment::no_upfront, .upfront = 0.0, .hourly = 0.7, .source = {"test", "2026-01"}});
-    o.source = {"hand-made test offering", "2026-01"};
-    return o;
-}
+Offering test_offering() { return test::plan_test_offering(); }
 
 /// Busy 1.0 on weekday working hours, 0.4 otherwise: two distinct levels, so the programme is exact.
 std::vector<double> office_week() {
@@ -191,6 +177,12 @@ TEST_CASE("bad options are rejected with the field, value and rule") {
                          "reservation price; set discount",
                          InvalidInput);
     options = {};
+    options.plan_options.annual_discount_rate = 5;  // 5% typed as 5
+    CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options),
+                         "options.plan_options.annual_discount_rate = 5: must be in [-0.5, 1] (a fraction a year: "
+                         "0.05 for 5%)",
+                         InvalidInput);
+    options = {};
     options.spot = {{.name = "bad", .overhead = 0.5, .availability = 1, .price_per_gpu_hour = {}}};
     CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options),
                          "options.spot[0].overhead = 0.5: must be finite and >= 1 (billed per useful hour)", InvalidInput);
@@ -296,4 +288,13 @@ TEST_CASE("baselines: provider-style lookback counts are the newsvendor quantile
           optimal_reservation(history, test_offering(), Reserved{.term_years = 1, .payment = Payment::all_upfront,
                                                                  .discount = {}, .renewal = Renewal::renew})
               .reserved_gpus);
+}
+
+TEST_CASE("cancellation: recommend_plan polls should_stop before each solve and throws Cancelled") {
+    const DemandFutures futures = DemandFutures::generate(growing_model(), Horizon::months(12), 20, 3);
+    RecommendOptions options;
+    int polls = 0;
+    options.plan_options.should_stop = [&] { return ++polls >= 1; };
+    CHECK_THROWS_AS(recommend_plan(futures, test_offering(), options), Cancelled);
+    CHECK(polls == 1);
 }

@@ -111,6 +111,11 @@ TEST_CASE("misspelt choices, unknown offerings, bad dates and YAML syntax errors
     // Library rules keep the library's message, prefixed with where the section is.
     CHECK_THROWS_WITH_AS(parse_scenario(base() + "discounts: {voucher_price_factor: 1.5}\n", "plan.yaml"),
                          "plan.yaml:18:12: discounts.voucher_price_factor = 1.5: must be in (0, 1]", InvalidInput);
+    // The discount rate has the library's range: 5 (for 5%) is an error, not a 500% rate.
+    CHECK_THROWS_WITH_AS(parse_scenario(base() + "annual_discount_rate: 5\n", "plan.yaml"),
+                         "plan.yaml:18:23: annual_discount_rate = 5: must be in [-0.5, 1] (a fraction a year: 0.05 "
+                         "for 5%)",
+                         InvalidInput);
 }
 
 TEST_CASE("JSON with the same schema reads to the same scenario") {

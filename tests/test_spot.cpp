@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -707,12 +708,15 @@ TEST_CASE("limits: models that need absurdly many launches per path are rejected
                          "launch keeps 1 h of work on average under this interruption model",
                          InvalidInput);
     // A notice longer than any lifetime with an emergency checkpoint: every launch is told to stop at
-    // once, E[max(X - 1e308, 0)] = 5 e^{-1e308 / 5} = 0, so no launch keeps any work.
-    const ProviderRules endless{.notice_hours = 1e308, .emergency_checkpoint = true};
+    // once, E[max(X - 1e9, 0)] = 5 e^{-1e9 / 5} = 0, so no launch keeps any work.
+    const ProviderRules endless{.notice_hours = 1e9, .emergency_checkpoint = true};
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Poisson{.mtbf_hours = 5, .rules = endless}),
                          "job.work_hours = 20: needs at least inf launches per path (limit 1e8): a launch keeps 0 h "
-                         "of work on average under this interruption model (its lifetime less the notice of 1e+308 h)",
+                         "of work on average under this interruption model (its lifetime less the notice of 1000000000 h)",
                          InvalidInput);
+    // Past the duration limit the rule itself names it (1e308 h once made every bill infinite).
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Poisson{.mtbf_hours = 5, .rules = {.notice_hours = 1e308}}),
+                         "rules.notice_hours = 1e+308: must be <= 1e+09", InvalidInput);
 }
 
 TEST_CASE("limits: a job of one huge segment is checked by its own closed form, not rejected as NaN") {
@@ -723,4 +727,166 @@ TEST_CASE("limits: a job of one huge segment is checked by its own closed form, 
     const double expected = std::exp(0.25 / 20) * std::expm1(200.1 / 20);
     const auto r = gputco::simulate_spot(job, Poisson{.mtbf_hours = 20}, {}, {.paths = 400, .seed = 6});
     CHECK(std::abs(r.interruptions.mean - expected) <= 4 * r.interruptions.standard_error);
+}
+
+TEST_CASE("limits: a segment that almost no launch outlives is rejected up front (no emergency checkpoint)") {
+    // Without an emergency checkpoint a segment's work is kept only by a launch that lives through the
+    // segment and its write, so each segment takes at least 1 / P(lifetime >= tau + delta) launches.
+    // Weibull(k = 2, lambda = 1 h), W = 20, tau = 10, delta = 0.1: two segments, each needing a launch of
+    // 10.1 h: P = e^{-10.1^2} = e^{-102.01}, so at least 2 e^{102.01} = 4.01e44 launches. (Wald's bound,
+    // 20 h / E[X] = 20 / Gamma(1.5) = 22.6 launches, does not see it.) This ran without end before.
+    const Job job{.work_hours = 20, .checkpoint_interval_hours = 10, .checkpoint_write_hours = 0.1};
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Weibull{.shape = 2, .scale_hours = 1}),
+                         "job.checkpoint_interval_hours = 10: expects at least 4.01e+44 launches per path (limit "
+                         "1e8): without an emergency checkpoint a launch must outlive a segment and its write "
+                         "(10.1 h), rare under this interruption model; use a shorter interval",
+                         InvalidInput);
+    // Poisson with a protection period (Daly's closed form does not apply): MTBF 0.01 h, protection 0.5 h,
+    // one segment of 2 h + 0.1 h: P(0.5 + X >= 2.1) = e^{-1.6 / 0.01} = e^{-160}: 3.07e69 launches.
+    const Job short_job{.work_hours = 2, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1};
+    CHECK_THROWS_WITH_AS(
+        gputco::simulate_spot(short_job, Poisson{.mtbf_hours = 0.01, .rules = {.protection_hours = 0.5}}),
+        "job.checkpoint_interval_hours = 2: expects at least 3.07e+69 launches per path (limit 1e8): without an "
+        "emergency checkpoint a launch must outlive a segment and its write (2.1 h), rare under this interruption "
+        "model; use a shorter interval",
+        InvalidInput);
+    // A tiny scale is fine when the protection period carries every segment (the fixed-lifetime model).
+    CHECK(gputco::simulate_spot(job, fixed_lifetime(10.5), {}, {.paths = 8}).interruptions.mean == 1.0);
+    // With an emergency checkpoint (a notice of 0.25 h >= the 0.1 h write) the notice saves the work, so
+    // the same Weibull job runs: a launch keeps E[max(X - 0.25, 0)] = Gamma(1.5) Q(0.5, 0.0625) = 0.64 h,
+    // about 20 / 0.64 = 31 launches per path.
+    const ProviderRules notice{.notice_hours = 0.25, .emergency_checkpoint = true};
+    const auto saved = gputco::simulate_spot(job, Weibull{.shape = 2, .scale_hours = 1, .rules = notice}, {},
+                                             {.paths = 64, .seed = 3});
+    CHECK(saved.interruptions.mean > 15);
+    CHECK(saved.interruptions.mean < 60);
+}
+
+TEST_CASE("limits: the price-driven model's grid is bounded before a run starts") {
+    const Job job{.work_hours = 2000, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 0.25};
+    const SpotPricing pricing{.price_per_hour = 1.2, .on_demand_price_per_hour = 3};
+    // A step below the duration limit (found by fuzzing: 3.8e-270 h ran on for minutes, and wall / step
+    // overflowed the grid index).
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, PriceDriven{.price_cap_per_hour = 1.5, .step_hours = 1e-12},
+                                               pricing),
+                         "price_driven.step_hours = 1e-12: must be in [1e-09, 1e+09] hours", InvalidInput);
+    // A valid step that makes the path too long: log-price sd 0.1 / sqrt(2 x 0.1) = 0.2236, P(price > 1.5) =
+    // P(Z > log(1.5 / 1.2) / 0.2236 = 0.998) = q = 15.9%. Launches: the price is taken as fresh every
+    // 1 / 0.1 = 10 h, so a segment of 2.1 h takes (1 - q)^(-0.21) = 1.037 launches, 1037 for the 1000
+    // segments. A path spans 2000 h + 1000 writes x 0.1 h + 1036 restarts x 0.25 h = 2359.02 h, so
+    // 2359.02 h / 1e-6 h / (1 - q) = 2.81e9 steps.
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, PriceDriven{.price_cap_per_hour = 1.5, .step_hours = 1e-6},
+                                               pricing),
+                         "price_driven.step_hours = 1e-06: expects 2.81e+09 price steps per path (limit 1e+07): a "
+                         "path spans at least 2359.02 h (work, checkpoint writes, restarts and capacity waits) at "
+                         "1e-06 h a step, the price above the cap 15.9% of the time; use a longer step",
+                         InvalidInput);
+    // A denormal reversion made the stationary spread infinite (found by fuzzing: 4 GB of prices, then out of
+    // memory): sd = 0.1 / sqrt(2e-12) = 70,711 > 10; the rule is 10 x sqrt(2e-12) = 1.41e-5.
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, PriceDriven{.reversion_per_hour = 1e-12,
+                                                                .price_cap_per_hour = 1.5}, pricing),
+                         "price_driven.volatility_per_sqrt_hour = 0.1: must be <= 1.41e-05 (10 x sqrt(2 x "
+                         "price_driven.reversion_per_hour)): a stationary log-price standard deviation above 10 puts "
+                         "prices beyond e^40",
+                         InvalidInput);
+    // A still price (no volatility) that reverts over 1 / (1e-12 x 0.25) = 4e12 steps: the minimum is
+    // 1 / (1e7 x 0.25) = 4e-7 per hour.
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, PriceDriven{.reversion_per_hour = 1e-12,
+                                                                .volatility_per_sqrt_hour = 0,
+                                                                .price_cap_per_hour = 1.5, .step_hours = 0.25},
+                                               pricing),
+                         "price_driven.reversion_per_hour = 1e-12: must be >= 4e-07: a price away from its level "
+                         "returns over 1 / reversion hours, here 4e+12 price steps of 0.25 h (limit 1e+07)",
+                         InvalidInput);
+}
+
+TEST_CASE("limits: a price-driven segment the price almost never leaves under the cap is rejected up front") {
+    // Found by a random test: the cap 1% above the median price, a price that forgets its level within a
+    // step (reversion 24 per hour), segments of 156 h + a 68,081 h write. q = P(Z > log(1.01) / (0.3 /
+    // sqrt(48))) = P(Z > 0.2298) = 40.9%; block = max(0.72 h, 1 / 24 h) = 0.72 h; one segment needs
+    // (1 - q)^(-68,237 / 0.72) = e^{49,800} launches, and each waits for capacity: it ran out of memory.
+    // Here the same shape with round numbers: tau = 10 h, delta = 0, step 1 h, cap 1.01, one segment:
+    // z = log(1.01) / (0.3 / sqrt(48)) = 0.2298, q = 40.91%, (1 - q)^(-10) = 192.8 launches is fine; with
+    // tau = 40 h, (1 - q)^(-40) = 1.38e9 is not.
+    const SpotPricing pricing{.price_per_hour = 1, .on_demand_price_per_hour = 3};
+    const PriceDriven restless{.reversion_per_hour = 24, .volatility_per_sqrt_hour = 0.3, .price_cap_per_hour = 1.01,
+                               .step_hours = 1};
+    const Job fine{.work_hours = 10, .checkpoint_interval_hours = 10};
+    CHECK(gputco::simulate_spot(fine, restless, pricing, {.paths = 16}).interruptions.mean > 10);
+    const Job hopeless{.work_hours = 40, .checkpoint_interval_hours = 40};
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(hopeless, restless, pricing),
+                         "job.checkpoint_interval_hours = 40: expects about 1.38e+09 launches per path (limit 1e8): "
+                         "without an emergency checkpoint the price must stay under the cap for a segment and its "
+                         "write (40 h), but it is above it 40.9% of the time; use a shorter interval",
+                         InvalidInput);
+}
+
+TEST_CASE("limits: prices and billing times past their ranges are rejected, naming the field") {
+    const Job job = small_job();
+    const Poisson model{.mtbf_hours = 5};
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {.price_per_hour = 1e308}),
+                         "pricing.price_per_hour = 1e+308: must be <= 1e+12", InvalidInput);
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {.on_demand_price_per_hour = 1e13}),
+                         "pricing.on_demand_price_per_hour = 10000000000000: must be <= 1e+12", InvalidInput);
+    // A denormal on-demand price made effective_discount = 1 - cost / (price x W) infinite (found by fuzzing).
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {.on_demand_price_per_hour = 1e-300}),
+                         "pricing.on_demand_price_per_hour = 1e-300: must be 0 or >= 1e-06", InvalidInput);
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {.billing_increment_hours = 6e199}),
+                         "pricing.billing_increment_hours = 6e+199: must be <= 1e+09", InvalidInput);
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {.minimum_billed_hours = 1e10}),
+                         "pricing.minimum_billed_hours = 10000000000: must be <= 1e+09", InvalidInput);
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Poisson{.mtbf_hours = 5, .rules = {.protection_hours = 2e9}}),
+                         "rules.protection_hours = 2000000000: must be <= 1e+09", InvalidInput);
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Poisson{.mtbf_hours = 5, .rules = {.max_lifetime_hours = 2e9}}),
+                         "rules.max_lifetime_hours = 2000000000: must be in [1e-09, 1e+09] hours", InvalidInput);
+}
+
+TEST_CASE("limits: every figure is finite at the edges of the ranges, for every model") {
+    // Random inputs drawn log-uniformly over each range, edges included: a run either returns finite
+    // figures or is rejected up front with InvalidInput (never infinity, NaN or a hang).
+    std::mt19937_64 rng(17);
+    const auto log_uniform = [&](double lo, double hi) {
+        const double u = std::uniform_real_distribution<double>(0, 1)(rng);
+        if (u < 0.1) return lo;
+        if (u > 0.9) return hi;
+        return std::exp(std::log(lo) + (u - 0.1) / 0.8 * (std::log(hi) - std::log(lo)));
+    };
+    int finished = 0;
+    for (int i = 0; i < 300; ++i) {
+        Job job{.work_hours = log_uniform(1e-9, 1e9), .checkpoint_interval_hours = log_uniform(1e-9, 1e9),
+                .checkpoint_write_hours = log_uniform(1e-9, 1e9), .restart_hours = log_uniform(1e-9, 1e9),
+                .capacity_wait_hours = log_uniform(1e-9, 1e9)};
+        const SpotPricing pricing{.price_per_hour = log_uniform(1e-12, 1e12),
+                                  .on_demand_price_per_hour = log_uniform(1e-6, 1e12),
+                                  .billing_increment_hours = i % 3 == 0 ? log_uniform(1e-9, 1e9) : 0.0,
+                                  .minimum_billed_hours = i % 5 == 0 ? log_uniform(1e-9, 1e9) : 0.0};
+        // Lifetimes long against the whole run keep each case to a few launches (this test is about the
+        // sizes of the figures; the launch limits have their own tests).
+        const double run_hours = job.work_hours + job.checkpoint_write_hours + job.restart_hours;
+        const double scale = std::max(log_uniform(1e-9, 1e30), 10 * run_hours);
+        gputco::InterruptionModel model;
+        switch (i % 3) {
+            case 0: model = Poisson{.mtbf_hours = scale}; break;
+            case 1: model = Weibull{.shape = log_uniform(0.1, 10), .scale_hours = scale, .rules = gputco::aws_rules()}; break;
+            default:
+                model = PriceDriven{.reversion_per_hour = log_uniform(1e-3, 1e3), .volatility_per_sqrt_hour = 0.3,
+                                    .price_cap_per_hour = pricing.price_per_hour * log_uniform(3, 1e3),
+                                    .step_hours = log_uniform(1e-3, 10)};
+        }
+        CAPTURE(i);
+        gputco::SpotResult r;
+        try {
+            r = gputco::simulate_spot(job, model, pricing, {.paths = 8, .seed = std::uint64_t(i)});
+        } catch (const InvalidInput&) {
+            continue;
+        }
+        ++finished;
+        for (const gputco::Summary* s : {&r.wall_hours, &r.billed_hours, &r.cost, &r.charged_hours,
+                                         &r.interruptions, &r.lost_work_hours})
+            for (double v : {s->mean, s->standard_error, s->ci_low, s->ci_high, s->max}) CHECK(std::isfinite(v));
+        CHECK(std::isfinite(r.effective_discount));
+        CHECK(std::isfinite(r.effective_price_per_useful_hour));
+    }
+    CHECK(finished >= 100);  // most draws are runnable: the check is not vacuous
 }

@@ -26,6 +26,7 @@ PlanOptions plan_options(const std::optional<Discounts>& discounts, double annua
     if (discounts) options.discounts = *discounts;
     options.annual_discount_rate = annual_discount_rate;
     options.threads = threads;
+    options.should_stop = &ctrl_c_pressed;  // polled by the calling thread with the GIL taken back
     return options;
 }
 
@@ -301,8 +302,7 @@ void register_plan(py::module_& m) {
            const std::optional<Discounts>& discounts, double annual_discount_rate, unsigned threads,
            const std::optional<ExchangeRates>& exchange_rates, const py::object& rate_date) {
             const PlanOptions options = plan_options(discounts, annual_discount_rate, threads, exchange_rates, rate_date);
-            py::gil_scoped_release release;
-            return evaluate_plan(plan, futures, offering, prices ? *prices : PricePaths{}, options);
+            return without_gil_until_ctrl_c([&] { return evaluate_plan(plan, futures, offering, prices ? *prices : PricePaths{}, options); });
         },
         py::arg("plan"), py::arg("futures"), py::arg("offering"), py::kw_only(), py::arg("prices") = py::none(),
         py::arg("discounts") = py::none(), py::arg("annual_discount_rate") = 0.0, py::arg("threads") = 0u,
@@ -315,8 +315,7 @@ void register_plan(py::module_& m) {
            double annual_discount_rate, unsigned threads, const std::optional<ExchangeRates>& exchange_rates,
            const py::object& rate_date) {
             const PlanOptions options = plan_options(discounts, annual_discount_rate, threads, exchange_rates, rate_date);
-            py::gil_scoped_release release;
-            return compare_plans(plans, futures, offering, prices ? *prices : PricePaths{}, options);
+            return without_gil_until_ctrl_c([&] { return compare_plans(plans, futures, offering, prices ? *prices : PricePaths{}, options); });
         },
         py::arg("plans"), py::arg("futures"), py::arg("offering"), py::kw_only(), py::arg("prices") = py::none(),
         py::arg("discounts") = py::none(), py::arg("annual_discount_rate") = 0.0, py::arg("threads") = 0u,
@@ -330,11 +329,10 @@ void register_plan(py::module_& m) {
             const PlanOptions options = plan_options(discounts, annual_discount_rate, threads);
             const Payment pay = parse_payment(payment, "payment");
             std::vector<double> gpus, totals;
-            {
-                py::gil_scoped_release release;
-                totals = hindsight_reservation_totals(futures, offering, term_years, pay,
-                                                      prices ? *prices : PricePaths{}, options, &gpus);
-            }
+            totals = without_gil_until_ctrl_c([&] {
+                return hindsight_reservation_totals(futures, offering, term_years, pay, prices ? *prices : PricePaths{},
+                                                    options, &gpus);
+            });
             return py::make_tuple(py::array_t<double>(py::ssize_t(totals.size()), totals.data()),
                                   py::array_t<double>(py::ssize_t(gpus.size()), gpus.data()));
         },

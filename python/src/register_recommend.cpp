@@ -36,6 +36,7 @@ RecommendOptions recommend_options(const std::vector<CommitmentOption>& commitme
     if (discounts) o.plan_options.discounts = *discounts;
     o.plan_options.annual_discount_rate = annual_discount_rate;
     o.plan_options.threads = threads;
+    o.plan_options.should_stop = &ctrl_c_pressed;  // between solves and between chunks of futures
     o.max_blocks = max_blocks;
     o.time_limit_seconds = time_limit_seconds;
     return o;
@@ -108,8 +109,7 @@ void register_recommend(py::module_& m) {
                                                          objective, cvar95_limit, upfront_per_period, upfront_period_months,
                                                          committed_share, discounts, annual_discount_rate, threads,
                                                          max_blocks, time_limit_seconds);
-            py::gil_scoped_release release;
-            return recommend_plan(futures, offering, o, prices ? *prices : PricePaths{});
+            return without_gil_until_ctrl_c([&] { return recommend_plan(futures, offering, o, prices ? *prices : PricePaths{}); });
         },
         py::arg("futures"), py::arg("offering"), GPUTCO_RECOMMEND_ARGS,
         "The plan of least expected cost over the futures within the limits (a MIP solved by COIN-OR CBC).");
@@ -126,8 +126,7 @@ void register_recommend(py::module_& m) {
                                                          objective, cvar95_limit, upfront_per_period, upfront_period_months,
                                                          committed_share, discounts, annual_discount_rate, threads,
                                                          max_blocks, time_limit_seconds);
-            py::gil_scoped_release release;
-            return cost_risk_frontier(futures, offering, cvar95_limits, o, prices ? *prices : PricePaths{});
+            return without_gil_until_ctrl_c([&] { return cost_risk_frontier(futures, offering, cvar95_limits, o, prices ? *prices : PricePaths{}); });
         },
         py::arg("futures"), py::arg("offering"), py::arg("cvar95_limits"), GPUTCO_RECOMMEND_ARGS,
         "The recommendation under each CVaR95 limit (infeasible limits marked).");

@@ -313,9 +313,12 @@ def test_spot_pricing_from_offering(catalog):
      "job.work_hours = 1000000000: needs at least 1e+09 launches per path (limit 1e8): a launch keeps 1 h "
      "of work on average under this interruption model"),
     (lambda: gputco.simulate_spot(20, checkpoint_interval_hours=2, checkpoint_write_hours=0.1, model=gputco.Poisson(
-        5, rules=gputco.ProviderRules(notice_hours=1e308, emergency_checkpoint=True))),
+        5, rules=gputco.ProviderRules(notice_hours=1e9, emergency_checkpoint=True))),
      "job.work_hours = 20: needs at least inf launches per path (limit 1e8): a launch keeps 0 h of work on average "
-     "under this interruption model (its lifetime less the notice of 1e+308 h)"),
+     "under this interruption model (its lifetime less the notice of 1000000000 h)"),
+    (lambda: gputco.simulate_spot(20, checkpoint_interval_hours=2, checkpoint_write_hours=0.1, model=gputco.Poisson(
+        5, rules=gputco.ProviderRules(notice_hours=1e308, emergency_checkpoint=True))),
+     "rules.notice_hours = 1e+308: must be <= 1e+09"),
 ])
 def test_limits_fail_fast(call, message):
     with pytest.raises(ValueError) as info:

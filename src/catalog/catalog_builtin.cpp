@@ -83,7 +83,7 @@ void Offering::validate(std::string_view field) const {
     require(gpus_per_instance >= 1, join(field, "gpus_per_instance"), gpus_per_instance,
             "must be >= 1");
     require_text(field, "currency", currency);
-    require_at_most(join(field, "on_demand_hourly"), on_demand_hourly, limits::max_money);
+    require_on_demand_price(join(field, "on_demand_hourly"), on_demand_hourly);
     if (spot_hourly) require_at_most(join(field, "spot_hourly"), *spot_hourly, limits::max_money);
     for (std::size_t i = 0; i < reserved.size(); ++i) {
         const ReservedPrice& r = reserved[i];
@@ -106,7 +106,7 @@ void Offering::validate(std::string_view field) const {
     for (std::size_t i = 0; i < history.size(); ++i) {
         const PriceSnapshot& s = history[i];
         const std::string at = fmt::format("{}.history[{}]", field, i);
-        require_non_negative(join(at, "on_demand_hourly"), s.on_demand_hourly);
+        require_on_demand_price(join(at, "on_demand_hourly"), s.on_demand_hourly);
         if (s.spot_hourly) require_non_negative(join(at, "spot_hourly"), *s.spot_hourly);
         validate_source(at, s.source);
         Offering as_listed = *this;  // the snapshot's reservations follow the same rules

@@ -119,6 +119,7 @@ PricedReservation price_reservation(const Reserved& reserved, const Offering& of
 }
 
 PricedSpot price_spot(const SpotTranche& spot, const Offering& offering, double region_factor) {
+    spot.validate();  // the same rules and limits whether the tranche was built in C++ or Python
     PricedSpot priced;
     priced.price_per_gpu_hour = pricing::spot_price("spot.price_per_gpu_hour", spot.price_per_gpu_hour, offering,
                                                     region_factor);
@@ -145,6 +146,7 @@ PricedPlan price_plan(const Strategy& strategy, const DemandProfile& demand, con
     const Rounding rounding = mix ? mix->rounding : Rounding::none;
 
     require(!tranches.empty(), "mix.tranches.size", tranches.size(), "must be >= 1");
+    if (mix) mix->validate();  // fleet and tranche limits, also for a Mix built in C++
     double fraction_sum = 0;
     for (std::size_t i = 0; i < tranches.size(); ++i) {
         fraction_sum += require_fraction(fmt::format("mix.tranches[{}].fraction", i), tranches[i].fraction);
@@ -370,8 +372,7 @@ std::vector<std::string> describe_assumptions(const PricedPlan& plan, const Dema
 void check_options(const Offering& offering, const EvaluationOptions& options) {
     offering.validate();
     options.discounts.validate();
-    require(std::isfinite(options.annual_discount_rate) && options.annual_discount_rate > -1.0,
-            "annual_discount_rate", options.annual_discount_rate, "must be finite and > -1");
+    require_discount_rate("annual_discount_rate", options.annual_discount_rate);
 }
 
 /// Buffers one evaluation fills, kept across the strategies of a batch so that only the first

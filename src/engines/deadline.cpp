@@ -182,10 +182,7 @@ DeadlineResult simulate_deadline(const DeadlineJob& job, const SpotAvailability&
     while (s.done < s.compute) {
         const auto k = static_cast<std::size_t>(s.tick);
         const bool available = k < availability.ticks() && availability.available[k];
-        if (s.instance == TickDecision::spot && !available) {
-            ++r.preemptions;
-            s.instance = TickDecision::none;
-        }
+        if (deadline_rules::preempt(s, [&] { return available; })) ++r.preemptions;
         TickDecision decision = TickDecision::on_demand;
         switch (policy) {
             case DeadlinePolicy::greedy: decision = deadline_rules::greedy(s, available); break;
@@ -194,20 +191,8 @@ DeadlineResult simulate_deadline(const DeadlineJob& job, const SpotAvailability&
             case DeadlinePolicy::greedy_simple: decision = deadline_rules::greedy_simple(s, available); break;
             case DeadlinePolicy::uniform_progress_prose: decision = deadline_rules::uniform_progress_prose(s, available); break;
         }
-        if (decision == TickDecision::none) {
-            ++idle_ticks;
-            s.changeover_left = 0;
-        } else {
-            if (decision != s.instance) {  // a launch: its changeover replaces any left over
-                ++r.changeovers;
-                s.changeover_left = s.changeover;
-            }
-            if (s.changeover_left > 0) --s.changeover_left;
-            else ++s.done;
-            ++(decision == TickDecision::spot ? spot_ticks : on_demand_ticks);
-        }
-        s.instance = decision;
-        ++s.tick;
+        ++(decision == TickDecision::none ? idle_ticks : decision == TickDecision::spot ? spot_ticks : on_demand_ticks);
+        if (deadline_rules::step(s, decision)) ++r.changeovers;
         r.decisions.push_back(decision);
         r.spot_available.push_back(available);
         r.progress_hours.push_back(static_cast<double>(s.done) * job.tick_hours);

@@ -97,10 +97,9 @@ MultiRegionResult simulate_multi_region(const DeadlineJob& job, const std::vecto
     while (s.done < s.compute) {
         const auto k = static_cast<std::size_t>(s.tick);
         const bool in_trace = k < job.deadline_ticks();
-        if (s.instance == TickDecision::spot && !(in_trace && chooser.up(current, k))) {
+        if (deadline_rules::preempt(s, [&] { return in_trace && chooser.up(current, k); })) {
             ++r.preemptions;
             preempted_from = current;
-            s.instance = TickDecision::none;
         }
         const bool any = in_trace && chooser.any_up(k);
         const TickDecision decision = policy == RegionPolicy::uniform_progress
@@ -115,21 +114,10 @@ MultiRegionResult simulate_multi_region(const DeadlineJob& job, const std::vecto
             }
             current = last = region;
         }
-        if (decision == TickDecision::none) {
-            ++idle_ticks;
-            s.changeover_left = 0;
-        } else {
-            if (decision != s.instance) {  // a launch: its changeover replaces any left over
-                ++r.changeovers;
-                s.changeover_left = s.changeover;
-            }
-            if (s.changeover_left > 0) --s.changeover_left;
-            else ++s.done;
-            if (decision == TickDecision::spot) ++spot_ticks[static_cast<std::size_t>(region)];
-            else ++on_demand_ticks;
-        }
-        s.instance = decision;
-        ++s.tick;
+        if (decision == TickDecision::none) ++idle_ticks;
+        else if (decision == TickDecision::spot) ++spot_ticks[static_cast<std::size_t>(region)];
+        else ++on_demand_ticks;
+        if (deadline_rules::step(s, decision)) ++r.changeovers;
         r.decisions.push_back(decision);
         r.spot_available.push_back(any);
         r.progress_hours.push_back(static_cast<double>(s.done) * job.tick_hours);

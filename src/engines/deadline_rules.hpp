@@ -75,6 +75,35 @@ inline TickDecision uniform_progress_prose(RunState& s, bool available) {
     return TickDecision::none;
 }
 
+// Spot running in the last tick is preempted at the boundary when the next tick has none:
+// `still_up()` (called only while on spot) says whether it has. Returns whether it was preempted.
+template <class StillUp>
+bool preempt(RunState& s, StillUp&& still_up) {
+    if (s.instance != TickDecision::spot || still_up()) return false;
+    s.instance = TickDecision::none;
+    return true;
+}
+
+// One tick of `decision`: idle drops any changeover left; a launch (spot or on-demand from anything
+// else) starts a changeover of d ticks that replaces any left (no stacking); a running tick pays
+// changeover first, then makes progress. Returns whether the tick was a launch.
+inline bool step(RunState& s, TickDecision decision) {
+    bool launch = false;
+    if (decision == TickDecision::none) {
+        s.changeover_left = 0;
+    } else {
+        if (decision != s.instance) {
+            launch = true;
+            s.changeover_left = s.changeover;
+        }
+        if (s.changeover_left > 0) --s.changeover_left;
+        else ++s.done;
+    }
+    s.instance = decision;
+    ++s.tick;
+    return launch;
+}
+
 // Polls a should_stop callback at most every 50 ms (a Python callback takes the GIL), throwing
 // Cancelled when it says stop.
 class StopPoll {

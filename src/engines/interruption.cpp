@@ -52,10 +52,11 @@ bool parse_double(std::string_view s, double& out) {
 }  // namespace
 
 void ProviderRules::validate() const {
-    require_non_negative("rules.notice_hours", notice_hours);
-    require_non_negative("rules.protection_hours", protection_hours);
+    require_at_most("rules.notice_hours", notice_hours, limits::max_hours);
+    require_at_most("rules.protection_hours", protection_hours, limits::max_hours);
     require(max_lifetime_hours > 0.0, "rules.max_lifetime_hours", max_lifetime_hours,
             "must be > 0 (infinity = no limit)");
+    if (std::isfinite(max_lifetime_hours)) require_duration("rules.max_lifetime_hours", max_lifetime_hours);
     require(!(protection_hours >= max_lifetime_hours), "rules.protection_hours", protection_hours,
             "must be < rules.max_lifetime_hours");
 }
@@ -151,7 +152,7 @@ void PriceDriven::validate() const {
     require_non_negative("price_driven.volatility_per_sqrt_hour", volatility_per_sqrt_hour);
     require(price_cap_per_hour > 0.0, "price_driven.price_cap_per_hour", price_cap_per_hour,
             "must be > 0 (infinity = no cap)");
-    require_positive("price_driven.step_hours", step_hours);
+    require_duration("price_driven.step_hours", step_hours);
     rules.validate();
 }
 

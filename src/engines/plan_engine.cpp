@@ -73,12 +73,14 @@ PricedCommitment price_commitment(const Commitment& c, std::size_t i, const Offe
             offering = options.conversion->rates.convert(offering, plan_offering.currency, options.conversion->date);
         }
     }
-    require_non_negative(field + ".count", c.count);
+    require_at_most(field + ".count", c.count, limits::max_gpus);
     require(c.term_years >= 1 && c.term_years <= 5, field + ".term_years", c.term_years, "must be in [1, 5]");
     require(c.start_month >= 0 && c.start_month < horizon, field + ".start_month", c.start_month,
             fmt::format("must be in [0, {}) (the horizon's months)", horizon));
     PricedCommitment priced;
     priced.gpus = c.unit == CountUnit::instances ? c.count * offering.gpus_per_instance : c.count;
+    require(priced.gpus <= limits::max_gpus, field + ".count", c.count,
+            fmt::format("makes {:g} GPUs, more than {:g}", priced.gpus, limits::max_gpus));
     priced.start = c.start_month;
     priced.term_months = c.term_years * months_per_year;
     priced.renew = c.renewal == Renewal::renew;
@@ -94,8 +96,7 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
     std::vector<std::string> notes;
     offering.validate();
     options.discounts.validate();
-    require(std::isfinite(options.annual_discount_rate) && options.annual_discount_rate > -1.0,
-            "annual_discount_rate", options.annual_discount_rate, "must be finite and > -1");
+    require_discount_rate("annual_discount_rate", options.annual_discount_rate);
     PricedPlan priced;
     priced.horizon_months = horizon;
     priced.report_months = horizon;
@@ -103,7 +104,7 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
     for (std::size_t i = 0; i < plan.owned.size(); ++i) {
         const OwnedPurchase& o = plan.owned[i];
         const std::string field = fmt::format("plan.owned[{}]", i);
-        require_non_negative(field + ".gpus", o.gpus);
+        require_at_most(field + ".gpus", o.gpus, limits::max_gpus);
         require(o.month >= 0 && o.month < horizon, field + ".month", o.month,
                 fmt::format("must be in [0, {}) (the horizon's months)", horizon));
         o.terms.validate();
@@ -116,7 +117,7 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
     if (plan.spot) {
         const SpotShare& s = *plan.spot;
         PricedSpot spot;
-        spot.gpus = require_non_negative("plan.spot.gpus", s.gpus);
+        spot.gpus = require_at_most("plan.spot.gpus", s.gpus, limits::max_gpus);
         spot.price_per_gpu_hour = pricing::spot_price("plan.spot.price_per_gpu_hour", s.price_per_gpu_hour, offering,
                                                       options.discounts.region_price_factor);
         pricing::check_spot_terms("plan.spot", s.overhead, s.availability);
@@ -239,22 +240,31 @@ FutureOutcome run_future(const PricedPlan& plan, const DemandFutures& futures, c
     return out;
 }
 
-/// Runs job(chunk) for every chunk of futures on `threads` workers (0 = all hardware threads).
+/// Runs job(chunk) for every chunk of futures on `threads` workers (0 = all hardware threads). The
+/// calling thread polls `should_stop` before each chunk it takes and once more when none is left (a
+/// Python check needs that thread);
+/// when it says stop, no worker starts another chunk, and Cancelled is thrown once all have ended.
 template <class Job>
-void for_each_chunk(std::size_t chunks, unsigned threads, Job job) {
+void for_each_chunk(std::size_t chunks, unsigned threads, const StopCheck& should_stop, Job job) {
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
     const auto workers_wanted = unsigned(std::min<std::size_t>(threads, chunks));
     std::atomic<std::size_t> next{0};
-    const auto work = [&] {
-        for (std::size_t c = next++; c < chunks; c = next++) job(c);
+    std::atomic<bool> stop{false};
+    const auto work = [&](bool caller) {
+        for (;;) {
+            if (caller && should_stop && should_stop()) stop = true;
+            if (stop.load(std::memory_order_relaxed)) return;
+            const std::size_t c = next++;
+            if (c >= chunks) return;
+            job(c);
+        }
     };
-    if (workers_wanted <= 1) {
-        work();
-        return;
-    }
-    std::vector<std::jthread> workers;
-    for (unsigned t = 1; t < workers_wanted; ++t) workers.emplace_back(work);
-    work();
+    {
+        std::vector<std::jthread> workers;
+        for (unsigned t = 1; t < workers_wanted; ++t) workers.emplace_back(work, false);
+        work(true);
+    }  // joined
+    if (stop) throw Cancelled("plan engine: stopped");
 }
 
 /// Type-7 quantile by selection (O(n), reorders `samples`); the arithmetic of quantile_sorted().
@@ -294,7 +304,7 @@ PlanDistribution evaluate_plan(const Plan& plan, const DemandFutures& futures, c
     result.futures.resize(n);
     std::vector<double> month_totals(n * months);  // future-major: future f's months side by side
     std::vector<std::vector<MonthlyCashFlow>> chunk_sums(chunks, std::vector<MonthlyCashFlow>(months));
-    for_each_chunk(chunks, options.threads, [&](std::size_t chunk) {
+    for_each_chunk(chunks, options.threads, options.should_stop, [&](std::size_t chunk) {
         const std::size_t last = std::min(n, (chunk + 1) * futures_per_chunk);
         for (std::size_t f = chunk * futures_per_chunk; f < last; ++f) {
             result.futures[f] = run_future(priced, futures, prices, f, options, &month_totals[f * months], &chunk_sums[chunk]);
@@ -404,7 +414,8 @@ std::vector<double> hindsight_reservation_totals(const DemandFutures& futures, c
     const std::size_t n = futures.count();
     std::vector<double> totals(n);
     if (best_gpus) best_gpus->assign(n, 0.0);
-    for_each_chunk((n + futures_per_chunk - 1) / futures_per_chunk, options.threads, [&](std::size_t chunk) {
+    for_each_chunk((n + futures_per_chunk - 1) / futures_per_chunk, options.threads, options.should_stop,
+                   [&](std::size_t chunk) {
         PricedPlan trial = priced;
         const std::size_t last = std::min(n, (chunk + 1) * futures_per_chunk);
         for (std::size_t f = chunk * futures_per_chunk; f < last; ++f) {

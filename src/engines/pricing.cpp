@@ -36,7 +36,7 @@ ReservationPrice reservation(std::string_view field, int term_years, Payment pay
 }
 
 double spot_price(std::string_view field, std::optional<double> given, const Offering& offering, double region_factor) {
-    if (given) return require_non_negative(field, *given);
+    if (given) return require_at_most(field, *given, limits::max_money);
     if (const auto listed = offering.spot_per_gpu_hour()) return *listed * region_factor;
     fail(field, "none", fmt::format("offering {} lists no spot price; set {}", offering.key(), field));
 }
@@ -45,6 +45,8 @@ void check_spot_terms(std::string_view prefix, double overhead, double availabil
     const std::string field(prefix);
     require(std::isfinite(overhead) && overhead >= 1.0, field + ".overhead", overhead,
             "must be finite and >= 1 (billed per useful hour)");
+    require(overhead <= SpotTranche::max_overhead, field + ".overhead", overhead,
+            fmt::format("must be <= {:g}", SpotTranche::max_overhead));
     require_fraction(field + ".availability", availability);
 }
 

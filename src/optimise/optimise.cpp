@@ -5,6 +5,8 @@
 #include <map>
 #include <vector>
 
+#include "gputco/core/limits.hpp"
+
 namespace gputco {
 
 ReservationAdvice optimal_reservation(const DemandProfile& demand, const Offering& offering, const Reserved& reserved,
@@ -58,7 +60,7 @@ ReservationAdvice optimal_reservation(const DemandProfile& demand, const Offerin
             std::vector<double> counts;
             std::vector<Strategy> mixes;
             for (const double c : {r - unit, r, r + unit}) {
-                if (c >= 0 && !npvs.count(c)) counts.push_back(c), mixes.push_back(mix_of(c));
+                if (c >= 0 && c <= limits::max_gpus && !npvs.count(c)) counts.push_back(c), mixes.push_back(mix_of(c));
             }
             const std::vector<CostFigures> rows = evaluate_batch(mixes, demand, offering, options);
             for (std::size_t i = 0; i < counts.size(); ++i) npvs.emplace(counts[i], rows[i].npv);
@@ -69,7 +71,7 @@ ReservationAdvice optimal_reservation(const DemandProfile& demand, const Offerin
         for (int step = 0; step < max_steps; ++step) {
             const double here = npv_of(r);
             if (r >= unit && npv_of(r - unit) < here) r -= unit;
-            else if (npv_of(r + unit) < here) r += unit;
+            else if (r + unit <= limits::max_gpus && npv_of(r + unit) < here) r += unit;  // a fleet's limit
             else break;
         }
         return r;

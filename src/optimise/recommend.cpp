@@ -161,8 +161,7 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
     o.plan_options.discounts.validate();
     require(o.plan_options.discounts.free_gpu_hours == 0.0, "options.plan_options.discounts.free_gpu_hours",
             o.plan_options.discounts.free_gpu_hours, "must be 0 for the optimiser (a pool of free hours is not linear)");
-    require(std::isfinite(o.plan_options.annual_discount_rate) && o.plan_options.annual_discount_rate > -1.0,
-            "options.plan_options.annual_discount_rate", o.plan_options.annual_discount_rate, "must be finite and > -1");
+    require_discount_rate("options.plan_options.annual_discount_rate", o.plan_options.annual_discount_rate);
     require(futures.count() >= 1, "futures.count", futures.count(), "must be >= 1");
     require(o.max_count >= 0.0, "options.max_count", o.max_count, "must be >= 0");
     require(o.max_blocks >= 1 && o.max_blocks <= 730, "options.max_blocks", o.max_blocks, "must be in [1, 730]");
@@ -391,6 +390,8 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
     const auto started = std::chrono::steady_clock::now();
     for (;;) {
         const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        // Between solves (each bounded by the time limit): CBC's C interface has no way to stop one.
+        if (o.plan_options.should_stop && o.plan_options.should_stop()) throw Cancelled("recommend_plan: stopped");
         out.solution = mip.solve(std::max(1e-3, o.time_limit_seconds - spent));
         if (!out.solution.feasible) break;
         const std::vector<double>& sol = out.solution.x;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "gputco/core/limits.hpp"
 #include "gputco/scenario/scenario.hpp"
 
 namespace gputco {
@@ -465,7 +466,10 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
     if (auto v = m.find("currency")) s.currency = v->text();
     if (auto v = m.find("annual_discount_rate")) {
         s.annual_discount_rate = v->number();
-        if (s.annual_discount_rate <= -1) v->fail("must be > -1");
+        if (!(s.annual_discount_rate >= limits::min_annual_discount_rate &&
+              s.annual_discount_rate <= limits::max_annual_discount_rate))
+            v->fail(fmt::format("must be in [{:g}, {:g}] (a fraction a year: 0.05 for 5%)",
+                                limits::min_annual_discount_rate, limits::max_annual_discount_rate));
     }
     if (auto v = m.find("units")) s.units = v->choice<Units>();
     if (auto v = m.find("seed")) {

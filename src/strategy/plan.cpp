@@ -4,6 +4,7 @@
 namespace gputco {
 Plan plan_from_mix(const Mix& mix, double default_fleet_gpus) {
     require(!mix.tranches.empty(), "mix.tranches.size", mix.tranches.size(), "must be >= 1");
+    mix.validate();
     double fraction_sum = 0;
     for (std::size_t i = 0; i < mix.tranches.size(); ++i) {
         fraction_sum += require_fraction(fmt::format("mix.tranches[{}].fraction", i), mix.tranches[i].fraction);

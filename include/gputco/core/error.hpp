@@ -130,6 +130,20 @@ inline double require_duration(std::string_view field, double hours, double max_
             fmt::format("must be in [{:g}, {:g}] hours", limits::min_hours, max_hours));
     return hours;
 }
+/// A yearly NPV discount rate: in [limits::min_annual_discount_rate, max_annual_discount_rate] (NaN fails).
+inline double require_discount_rate(std::string_view field, double rate) {
+    require(rate >= limits::min_annual_discount_rate && rate <= limits::max_annual_discount_rate, field, rate,
+            fmt::format("must be in [{:g}, {:g}] (a fraction a year: 0.05 for 5%)", limits::min_annual_discount_rate,
+                        limits::max_annual_discount_rate));
+    return rate;
+}
+/// An on-demand price per hour: 0 (free) or in [limits::min_on_demand_price, limits::max_money].
+inline double require_on_demand_price(std::string_view field, double price) {
+    require_at_most(field, price, limits::max_money);
+    require(price == 0.0 || price >= limits::min_on_demand_price, field, price,
+            fmt::format("must be 0 or >= {:g}", limits::min_on_demand_price));
+    return price;
+}
 /// value must lie in [0, 1] (NaN fails).
 inline double require_fraction(std::string_view field, double value) {
     require(value >= 0.0 && value <= 1.0, field, value, "must be in [0, 1]");

@@ -22,6 +22,16 @@ inline constexpr double min_hours = 1e-9;
 /// Mean time between interruptions: a huge one is the usual way to say "never interrupted", so it may
 /// exceed max_hours; up to 1e30 keeps segment/MTBF ratios (>= 1e-39) far from underflow.
 inline constexpr double max_mtbf_hours = 1e30;
+/// The smallest positive on-demand price per hour (0 = free is allowed). On-demand prices divide
+/// break-even utilisation and effective discounts; with the factor limits below every such ratio
+/// stays far inside a double.
+inline constexpr double min_on_demand_price = 1e-6;
+/// Region price factor and voucher price factor: at least 1e-3 (at most 1e3 and 1).
+inline constexpr double min_price_factor = 1e-3;
+/// Yearly NPV discount rate, as a fraction. Bounded away from -1, where (1 + r)^(-months/12)
+/// overflows; the bounds also catch a percentage typed as a number (5 for 5%).
+inline constexpr double min_annual_discount_rate = -0.5;
+inline constexpr double max_annual_discount_rate = 1.0;
 /// Power per GPU in watts (a whole rack is ~1e5 W).
 inline constexpr double max_watts = 1e7;
 /// Catalog files: bytes of JSON text, rows of `gpus` or `offerings`, nesting depth of objects/arrays.

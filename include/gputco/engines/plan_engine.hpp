@@ -14,6 +14,7 @@
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/catalog/currency.hpp"
 #include "gputco/catalog/price_schedule.hpp"
+#include "gputco/core/cancel.hpp"
 #include "gputco/results/plan_distribution.hpp"
 #include "gputco/strategy/plan.hpp"
 #include "gputco/strategy/strategy.hpp"
@@ -35,6 +36,8 @@ struct PlanOptions {
     unsigned threads = 0;             ///< 0 = all hardware threads; results do not depend on it
     /// Needed when a commitment's offering prices in another currency than the plan's; never implied.
     std::optional<CurrencyConversion> conversion;
+    /// Polled on the calling thread between chunks of 256 futures; true throws Cancelled.
+    StopCheck should_stop;
 };
 
 /// The plan over every future. `prices` empty = list prices throughout; otherwise one column per

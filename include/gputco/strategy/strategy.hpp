@@ -201,7 +201,11 @@ struct Discounts {
         require_at_most("discounts.free_gpu_hours", free_gpu_hours, 1e15);
         require(voucher_price_factor > 0.0 && voucher_price_factor <= 1.0, "discounts.voucher_price_factor",
                 voucher_price_factor, "must be in (0, 1]");
+        require(voucher_price_factor >= limits::min_price_factor, "discounts.voucher_price_factor",
+                voucher_price_factor, fmt::format("must be >= {:g}", limits::min_price_factor));
         require_positive("discounts.region_price_factor", region_price_factor);
+        require(region_price_factor >= limits::min_price_factor, "discounts.region_price_factor",
+                region_price_factor, fmt::format("must be >= {:g}", limits::min_price_factor));
         require(region_price_factor <= 1e3, "discounts.region_price_factor", region_price_factor, "must be <= 1000");
     }
 };

@@ -18,6 +18,10 @@ namespace gputco::spot {
 namespace {
 
 constexpr double max_launches_expected = 1e8;
+// Price-driven model: price steps one path walks (each kept in memory while it runs, 8 bytes), and
+// the stationary standard deviation of the log price.
+constexpr double max_price_steps = 1e7;
+constexpr double max_log_price_sd = 10.0;
 constexpr double inf = std::numeric_limits<double>::infinity();
 
 // Longest running time one launch can have under the model.
@@ -84,6 +88,89 @@ double expected_poisson_interruptions(const Job& job, double mtbf) {
     return full + per_try * std::expm1((last + job.checkpoint_write_hours) / mtbf);
 }
 
+// log P(lifetime >= t) of the model's base lifetime X (before protection and the lifetime cap);
+// 0 for t <= 0. Only for the lifetime models (not the price-driven one).
+double log_survival(const InterruptionModel& model, double t) {
+    if (t <= 0.0) return 0.0;
+    return std::visit(
+        [t](const auto& m) -> double {
+            using M = std::decay_t<decltype(m)>;
+            if constexpr (std::is_same_v<M, Poisson>) {
+                return -t / m.mtbf_hours;
+            } else if constexpr (std::is_same_v<M, Weibull>) {
+                return -std::pow(t / m.scale_hours, m.shape);
+            } else if constexpr (std::is_same_v<M, Trace>) {
+                const auto kept = std::count_if(m.lifetimes_hours.begin(), m.lifetimes_hours.end(),
+                                                [t](double l) { return l >= t; });
+                return std::log(static_cast<double>(kept) / static_cast<double>(m.lifetimes_hours.size()));
+            } else {
+                return 0.0;
+            }
+        },
+        model);
+}
+
+// Without an emergency checkpoint a segment's work is kept only by a launch that outlives the segment
+// and its write, so each segment takes at least 1 / P(lifetime >= segment + write) launches on
+// average. A lower bound: the restart is left out and the protection period and the notice (which
+// lengthen a launch) are taken off the time a launch must live.
+double expected_launches_at_least(const Job& job, const InterruptionModel& model, const ProviderRules& rules) {
+    const auto n = static_cast<double>(segments_of(job.work_hours, job.checkpoint_interval_hours));
+    const double last = job.work_hours - (n - 1.0) * job.checkpoint_interval_hours;
+    const double head_start = rules.protection_hours + rules.notice_hours;
+    const double full =
+        std::exp(-log_survival(model, job.checkpoint_interval_hours + job.checkpoint_write_hours - head_start));
+    const double tail = std::exp(-log_survival(model, last + job.checkpoint_write_hours - head_start));
+    return (n > 1.0 ? (n - 1.0) * full : 0.0) + tail;  // 0 x inf would be NaN with one segment
+}
+
+// The price-driven model walks a price grid: a path takes at least span / step grid steps, more while
+// the price is above the cap (a share q = P(price > cap) of the time in the stationary law, so about
+// steps / (1 - q) in all), and each step's price is kept while the path runs.
+void check_price_grid(const Job& job, const PriceDriven& m, const SpotPricing& pricing, bool emergency) {
+    const double log_sd = m.volatility_per_sqrt_hour / std::sqrt(2.0 * m.reversion_per_hour);
+    const double max_sd_rule = max_log_price_sd * std::sqrt(2.0 * m.reversion_per_hour);
+    require(log_sd <= max_log_price_sd, "price_driven.volatility_per_sqrt_hour", m.volatility_per_sqrt_hour,
+            fmt::format("must be <= {:.3g} ({} x sqrt(2 x price_driven.reversion_per_hour)): a stationary "
+                        "log-price standard deviation above {} puts prices beyond e^{}",
+                        max_sd_rule, max_log_price_sd, max_log_price_sd, 4 * max_log_price_sd));
+    const double memory_steps = 1.0 / (m.reversion_per_hour * m.step_hours);
+    require(memory_steps <= max_price_steps, "price_driven.reversion_per_hour", m.reversion_per_hour,
+            fmt::format("must be >= {:.3g}: a price away from its level returns over 1 / reversion hours, here "
+                        "{:.3g} price steps of {} h (limit {:g})",
+                        1.0 / (max_price_steps * m.step_hours), memory_steps, m.step_hours, max_price_steps));
+    // P(price > cap) = P(Z > log(cap / price) / sd); 0 with no cap or a still price.
+    const double z = log_sd > 0.0 ? std::log(m.price_cap_per_hour / pricing.price_per_hour) / log_sd : inf;
+    const double above = 0.5 * std::erfc(z / std::sqrt(2.0));
+    const auto segments = static_cast<double>(segments_of(job.work_hours, job.checkpoint_interval_hours));
+    // Without an emergency checkpoint a segment is kept only if the price stays under the cap for the
+    // segment and its write: an estimate treats the price as fresh every max(step, 1 / reversion) hours,
+    // so (1 - q)^(-(tau + delta) / block) launches a segment.
+    double launches = 1.0;
+    if (!emergency && above > 0.0) {
+        const double block = std::max(m.step_hours, 1.0 / m.reversion_per_hour);
+        const double per_segment = std::exp(-std::log1p(-above) * (job.checkpoint_interval_hours +
+                                                                   job.checkpoint_write_hours) / block);
+        launches = segments * per_segment;
+        require(launches <= max_launches_expected, "job.checkpoint_interval_hours", job.checkpoint_interval_hours,
+                fmt::format("expects about {:.3g} launches per path (limit 1e8): without an emergency checkpoint "
+                            "the price must stay under the cap for a segment and its write ({:g} h), but it is "
+                            "above it {:.3g}% of the time; use a shorter interval",
+                            launches, job.checkpoint_interval_hours + job.checkpoint_write_hours, 100.0 * above));
+    }
+    // A path spans its work, a checkpoint write after each segment and, when the cap can stop it, a
+    // capacity wait and restart per relaunch (at least one): a relaunch scans the grid over all of them.
+    const double stops = above > 0.0 ? std::max(launches - 1.0, 1.0) * (job.restart_hours + job.capacity_wait_hours)
+                                     : 0.0;
+    const double span = job.work_hours + segments * job.checkpoint_write_hours + stops;
+    const double steps = span / m.step_hours / (1.0 - above);
+    require(steps <= max_price_steps, "price_driven.step_hours", m.step_hours,
+            fmt::format("expects {:.3g} price steps per path (limit {:g}): a path spans at least {:g} h (work, "
+                        "checkpoint writes, restarts and capacity waits) at {} h a step, the price above the cap "
+                        "{:.3g}% of the time; use a longer step",
+                        steps, max_price_steps, span, m.step_hours, 100.0 * above));
+}
+
 }  // namespace
 
 void check_limits(const Job& job, const InterruptionModel& model, const SpotPricing& pricing) {
@@ -96,7 +183,8 @@ void check_limits(const Job& job, const InterruptionModel& model, const SpotPric
     const ProviderRules& rules = rules_of(model);
     const PathPricer pricer(job, rules, pricing);
     const Poisson* poisson = std::get_if<Poisson>(&model);
-    if (poisson && rules.protection_hours == 0.0 && !pricer.emergency) {
+    const bool poisson_closed_form = poisson && rules.protection_hours == 0.0 && !pricer.emergency;
+    if (poisson_closed_form) {
         const double expected = expected_poisson_interruptions(job, poisson->mtbf_hours);
         require(expected <= max_launches_expected, "job.checkpoint_interval_hours", job.checkpoint_interval_hours,
                 fmt::format("expects {:.3g} interruptions per path at poisson.mtbf_hours = {} "
@@ -114,10 +202,19 @@ void check_limits(const Job& job, const InterruptionModel& model, const SpotPric
                         "average under this interruption model{}",
                         launches, useful,
                         notice > 0 ? fmt::format(" (its lifetime less the notice of {} h)", rules.notice_hours) : ""));
+    if (!poisson_closed_form && !pricer.emergency && !std::holds_alternative<PriceDriven>(model)) {
+        const double expected = expected_launches_at_least(job, model, rules);
+        require(expected <= max_launches_expected, "job.checkpoint_interval_hours", job.checkpoint_interval_hours,
+                fmt::format("expects at least {:.3g} launches per path (limit 1e8): without an emergency "
+                            "checkpoint a launch must outlive a segment and its write ({:g} h), rare under this "
+                            "interruption model; use a shorter interval",
+                            expected, job.checkpoint_interval_hours + job.checkpoint_write_hours));
+    }
     if (const auto* priced = std::get_if<PriceDriven>(&model)) {
         require(priced->price_cap_per_hour > pricing.price_per_hour, "price_driven.price_cap_per_hour",
                 priced->price_cap_per_hour,
                 fmt::format("must be > pricing.price_per_hour = {} (the median spot price)", pricing.price_per_hour));
+        check_price_grid(job, *priced, pricing, pricer.emergency);
     }
 }
 

@@ -40,9 +40,10 @@ std::size_t SimulationOptions::path_cap() const {
 
 void SpotPricing::validate() const {
     require_positive("pricing.price_per_hour", price_per_hour);
-    require_non_negative("pricing.on_demand_price_per_hour", on_demand_price_per_hour);
-    require_non_negative("pricing.billing_increment_hours", billing_increment_hours);
-    require_non_negative("pricing.minimum_billed_hours", minimum_billed_hours);
+    require_at_most("pricing.price_per_hour", price_per_hour, limits::max_money);
+    require_on_demand_price("pricing.on_demand_price_per_hour", on_demand_price_per_hour);
+    require_at_most("pricing.billing_increment_hours", billing_increment_hours, limits::max_hours);
+    require_at_most("pricing.minimum_billed_hours", minimum_billed_hours, limits::max_hours);
 }
 
 SpotPricing SpotPricing::from_offering(const Offering& offering) {

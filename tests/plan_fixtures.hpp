@@ -1,0 +1,37 @@
+#pragma once
+// Shared by the plan engine and recommender tests (test_plan_engine, test_recommend): the hand-made
+// offering their arithmetic is written against, and seeded draws.
+#include <boost/random/uniform_01.hpp>
+#include <boost/random/uniform_int_distribution.hpp>
+
+#include "gputco/catalog/catalog.hpp"
+#include "gputco/core/random.hpp"
+
+namespace gputco::test {
+
+/// One GPU per instance at $2.00/h on demand, $0.80/h spot; a 1-year all-upfront reservation for
+/// $8,760 (effective $1.00/h, critical fraction 1 − 1/2 = 0.5) and a 3-year no-upfront one at $0.70/h
+/// (critical 0.65).
+inline Offering plan_test_offering() {
+    Offering o;
+    o.provider = "testcloud";
+    o.region = "test-1";
+    o.instance_type = "g1";
+    o.gpu = "A100-40GB";
+    o.gpus_per_instance = 1;
+    o.on_demand_hourly = 2.0;
+    o.spot_hourly = 0.8;
+    o.reserved.push_back({.term_years = 1, .payment = Payment::all_upfront, .upfront = 8760.0, .hourly = 0.0, .source = {"test", "2026-01"}});
+    o.reserved.push_back({.term_years = 3, .payment = Payment::no_upfront, .upfront = 0.0, .hourly = 0.7, .source = {"test", "2026-01"}});
+    o.source = {"hand-made test offering", "2026-01"};
+    return o;
+}
+
+inline double uniform(Xoshiro256pp& engine, double low, double high) {
+    return low + (high - low) * boost::random::uniform_01<double>()(engine);
+}
+inline int uniform_int(Xoshiro256pp& engine, int low, int high) {
+    return boost::random::uniform_int_distribution<int>(low, high)(engine);
+}
+
+}  // namespace gputco::test
