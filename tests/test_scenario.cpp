@@ -85,6 +85,13 @@ TEST_CASE("misspelt choices, unknown offerings, bad dates and YAML syntax errors
                          "plan.yaml:5:3: offering = \"aws/us-east-1/p4d.24xlarg\": not in the catalog; did you mean "
                          "\"aws/us-east-1/p4d.24xlarge\"?",
                          InvalidInput);
+    // Bytes that are no UTF-8 in the name are shown escaped (found by fuzz_scenario).
+    text = base();
+    text.replace(text.find("p4d.24xlarge"), 12, "p4d\x7F\xFF.24xlarge");
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "plan.yaml"),
+                         "plan.yaml:5:3: offering = \"aws/us-east-1/p4d\\x7F\\xFF.24xlarge\": not in the catalog; did you "
+                         "mean \"aws/us-east-1/p4d.24xlarge\"?",
+                         InvalidInput);
 
     // An inline catalog row with an impossible date (there is no 13th month, no 30 February).
     const std::string row =

@@ -406,7 +406,7 @@ NamedStrategy read_strategy(const Field& f, const std::vector<SpotJobSpec>& jobs
             for (const auto& j : jobs) names.push_back(j.name);
             const auto near = closest_name(job, names);
             tm.get("spot").map({"price_per_gpu_hour", "overhead", "availability", "job"}).get("job").fail(
-                fmt::format("no spot job of that name{}", near ? fmt::format("; did you mean \"{}\"?", *near) : ""));
+                fmt::format("no spot job of that name{}", near ? fmt::format("; did you mean \"{}\"?", printable_utf8(*near)) : ""));
         }
         s.spot_jobs.push_back(job);
         sum += t.fraction;
@@ -522,8 +522,8 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
         for (const Offering& o : catalog.offerings()) keys.push_back(o.key());
         const std::string key = fmt::format("{}/{}/{}", s.offering.provider, s.offering.region, s.offering.instance_type);
         const auto near = closest_name(key, keys);
-        throw InvalidInput(fmt::format("{}: offering = \"{}\": not in the catalog{}", om.self().location(), key,
-                                       near ? fmt::format("; did you mean \"{}\"?", *near) : ""));
+        throw InvalidInput(fmt::format("{}: offering = \"{}\": not in the catalog{}", om.self().location(),
+                                       printable_utf8(key), near ? fmt::format("; did you mean \"{}\"?", printable_utf8(*near)) : ""));
     }
     if (s.currency) {
         const Offering& o = catalog.offering(s.offering.provider, s.offering.instance_type, s.offering.region);
