@@ -22,6 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (!(std::isfinite(row.price) && row.price >= 0)) fuzz::finding("price not finite and >= 0");
         if (row.gpus < 1 || row.gpus > 1024) fuzz::finding("a GPU count outside [1, 1024]");
         if (table.find(row.gpu, row.gpus, row.precision, row.model) != &row) fuzz::finding("a row find() misses");
+        if (!fuzz::valid_utf8(row.model) || !fuzz::valid_utf8(row.system)) fuzz::finding("a row's text is not UTF-8");
     }
     ThroughputTable merged;
     if (!fuzz::returns_or_rejects(text, [&] { merged = ThroughputTable::builtin().overridden_by(table); }))
