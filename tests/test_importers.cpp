@@ -322,6 +322,40 @@ TEST_CASE("Cyclenerd pricing.yml: on-demand, spot and 1- and 3-year commitments 
                          InvalidInput);
 }
 
+TEST_CASE("Cyclenerd pricing.yml of unexpected shapes: InvalidInput naming the place, never yaml-cpp's exception") {
+    // Found by fuzz_importers (fuzz/findings/importers-cyclenerd-*): yaml-cpp threw its own exceptions
+    // for operator[] on a scalar and for a list used as a key, and a huge timestamp or GPU count was
+    // converted to an integer without a bound (undefined behaviour).
+    const ImportOptions o{.file = "pricing.yml"};
+    const std::string instance = "compute:\n  instance:\n    a2-highgpu-1g:\n";
+    CHECK_THROWS_WITH_AS(import_cyclenerd_pricing_yml("5", o),
+                         "pricing.yml: /compute/instance = \"(missing)\": required (a map of machine types)", InvalidInput);
+    CHECK_THROWS_WITH_AS(import_cyclenerd_pricing_yml("compute:\n  instance:\n    a2-highgpu-1g: 5\n", o),
+                         "pricing.yml: /compute/instance/a2-highgpu-1g = \"5\": must be a mapping (the machine's specs and cost)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(import_cyclenerd_pricing_yml("compute:\n  instance:\n    [a, b]: {}\n", o),
+                         "pricing.yml: /compute/instance = \"(a list)\": must be text (a mapping key)", InvalidInput);
+    CHECK_THROWS_WITH_AS(import_cyclenerd_pricing_yml(instance + "      a100: 1\n      cost:\n        [x]: {hour: 1}\n", o),
+                         "pricing.yml: /compute/instance/a2-highgpu-1g/cost = \"(a list)\": must be text (a mapping key)",
+                         InvalidInput);
+    // A region whose prices are a scalar has no hourly price: skipped and counted, not an exception.
+    const ImportResult scalar_prices = import_cyclenerd_pricing_yml(instance + "      a100: 1\n      cost:\n        us-central1: 5\n", o);
+    CHECK(scalar_prices.offerings.empty());
+    CHECK(scalar_prices.skipped_reasons.at("no hourly price") == 1);
+    CHECK_THROWS_WITH_AS(import_cyclenerd_pricing_yml("about:\n  timestamp: 1e300\n" + instance, o),
+                         "pricing.yml: /about/timestamp = 1e+300: must be a Unix time in [0, 253402300799] (up to the year 9999)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(import_cyclenerd_pricing_yml(instance + "      a100: 1e10\n", o),
+                         "pricing.yml: /compute/instance/a2-highgpu-1g/a100 = 10000000000: must be a whole number of GPUs in [0, 1024]",
+                         InvalidInput);
+    // ImportOptions::max_depth holds for YAML as for JSON (the root mapping is level 1): compute's
+    // mapping is level 2, instance's {} level 3.
+    CHECK_THROWS_WITH_AS(import_cyclenerd_pricing_yml("compute:\n  instance: {}\n", {.file = "pricing.yml", .max_depth = 1}),
+                         "pricing.yml:2:3 = 2: levels of nesting: more than the limit of 1 (ImportOptions::max_depth)",
+                         InvalidInput);
+    CHECK(import_cyclenerd_pricing_yml("compute:\n  instance: {}\n", {.file = "pricing.yml", .max_depth = 3}).rows_read == 0);
+}
+
 TEST_CASE("ec2instances.info 2017: effective reserved rates of the p3 family") {
     const ImportResult r = import_ec2instances_json(data("ec2instances_info_instances_json_gpu_excerpt_2017-11-12.json"),
                                                     {.file = "instances.json", .published = "2017-11-12"});

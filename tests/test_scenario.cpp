@@ -85,6 +85,13 @@ TEST_CASE("misspelt choices, unknown offerings, bad dates and YAML syntax errors
                          "plan.yaml:5:3: offering = \"aws/us-east-1/p4d.24xlarg\": not in the catalog; did you mean "
                          "\"aws/us-east-1/p4d.24xlarge\"?",
                          InvalidInput);
+    // Bytes that are no UTF-8 in the name are shown escaped (found by fuzz_scenario).
+    text = base();
+    text.replace(text.find("p4d.24xlarge"), 12, "p4d\x7F\xFF.24xlarge");
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "plan.yaml"),
+                         "plan.yaml:5:3: offering = \"aws/us-east-1/p4d\\x7F\\xFF.24xlarge\": not in the catalog; did you "
+                         "mean \"aws/us-east-1/p4d.24xlarge\"?",
+                         InvalidInput);
 
     // An inline catalog row with an impossible date (there is no 13th month, no 30 February).
     const std::string row =
@@ -107,7 +114,14 @@ TEST_CASE("misspelt choices, unknown offerings, bad dates and YAML syntax errors
 
     // YAML syntax: an unclosed flow sequence; yaml-cpp reports the line where it gave up.
     CHECK_THROWS_WITH_AS(parse_scenario(base("      term_years: 3", "  gpus: [8"), "plan.yaml"),
-                         "plan.yaml:11:11: YAML syntax error: end of sequence flow not found", InvalidInput);
+                         "plan.yaml:11:11: yaml = \"strategies:\": syntax error: end of sequence flow not found",
+                         InvalidInput);
+    // A syntax error shows the line yaml-cpp stopped at as printable UTF-8, and so does a value holding
+    // control bytes ("\x01" is a YAML escape): found by fuzz_scenario (fuzz/findings/scenario-*).
+    CHECK_THROWS_WITH_AS(parse_scenario("a: [\xff\x01", "plan.yaml"),
+                         "plan.yaml:1:1: yaml = \"a: [\\xFF\\x01\": syntax error: end of sequence flow not found", InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_scenario("version: \"1\\x01\"\n", "plan.yaml"),
+                         "plan.yaml:1:10: version = \"1\\x01\": must be an integer", InvalidInput);
     // Library rules keep the library's message, prefixed with where the section is.
     CHECK_THROWS_WITH_AS(parse_scenario(base() + "discounts: {voucher_price_factor: 1.5}\n", "plan.yaml"),
                          "plan.yaml:18:12: discounts.voucher_price_factor = 1.5: must be in (0, 1]", InvalidInput);

@@ -98,6 +98,13 @@ TEST_CASE("bad files are rejected naming the row and the field") {
     CHECK_THROWS_WITH_AS(parse("name_gpu,num_gpu,resnet50,resnet50\nA10,1,1,2\n"),
                          "throughput.header = \"name_gpu,num_gpu,resnet50,resnet50\": the column resnet50 appears twice",
                          InvalidInput);
+    // Found by fuzz_throughput_csv: a repeated column of control bytes came out raw in the rule; bytes
+    // that are no UTF-8 would have become model names Python cannot decode.
+    CHECK_THROWS_WITH_AS(parse("name_gpu,num_gpu,a\x01,a\x01\nA10,1,1,2\n"),
+                         "throughput.header = \"name_gpu,num_gpu,a\\x01,a\\x01\": the column a\\x01 appears twice",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(parse("name_gpu,num_gpu,resnet50\nA10,1,1\nA10\xFF,1,2\n"),
+                         "throughput.rows[1] = \"A10\\xFF,1,2\": must be UTF-8 text", InvalidInput);
     CHECK_THROWS_WITH_AS(parse("name_gpu,num_gpu,watt,price,resnet50\nA10,1,150,3125,-5\n"),
                          "throughput.rows[0].resnet50 = -5: must be finite and > 0", InvalidInput);
     CHECK_THROWS_WITH_AS(parse("name_gpu,num_gpu,resnet50,ssd\nA10,1,638,174\nRTX 3090,1,905,0\n"),

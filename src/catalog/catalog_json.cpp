@@ -1,6 +1,7 @@
 // The catalog's JSON format (docs/catalog.md): users' own prices and overrides of the built-in ones.
 // Reading is strict: unknown fields, wrong types and bad values are errors naming a JSON path.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -439,9 +440,16 @@ Catalog Catalog::from_json_file(const std::string& path, const StopCheck& should
     const auto bytes = std::filesystem::file_size(path, error);
     require(error || bytes <= limits::max_catalog_bytes, "catalog file", path,
             fmt::format("is {} bytes; must be at most {} (16 MiB)", bytes, limits::max_catalog_bytes));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return from_json(text.str(), should_stop);
+    // Read in chunks and stop past the limit: a device or pipe (/dev/zero, a FIFO) has no size to
+    // check first and would otherwise be read without end.
+    std::string text;
+    std::array<char, 1 << 16> chunk{};
+    while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
+        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+        require(text.size() <= limits::max_catalog_bytes, "catalog file", path,
+                fmt::format("is more than {} bytes (16 MiB)", limits::max_catalog_bytes));
+    }
+    return from_json(text, should_stop);
 }
 
 std::string Catalog::to_json() const {

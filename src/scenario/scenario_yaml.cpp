@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "gputco/core/date.hpp"
+#include "gputco/core/error.hpp"
 #include "gputco/core/limits.hpp"
 #include "gputco/scenario/scenario.hpp"
 
@@ -41,6 +43,18 @@ std::optional<std::string> closest_name(std::string_view given, const std::vecto
     return best;
 }
 
+/// The text of 0-based line `line` (empty past the end), for showing where a syntax error is.
+std::string_view line_at(std::string_view text, int line) {
+    std::size_t start = 0;
+    for (int i = 0; i < line; ++i) {
+        start = text.find('\n', start);
+        if (start == std::string_view::npos) return {};
+        ++start;
+    }
+    const std::size_t end = text.find('\n', start);
+    return text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+}
+
 bool parses_as_number(const std::string& text) {
     double value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -58,21 +72,22 @@ public:
 
     std::string location() const {
         const YAML::Mark mark = node_.Mark();
-        return fmt::format("{}:{}:{}", *file_, mark.line + 1, mark.column + 1);
+        return fmt::format("{}:{}:{}", printable_utf8(*file_), mark.line + 1, mark.column + 1);
     }
     std::string shown_value() const {
         if (node_.IsMap()) return "{...}";
         if (node_.IsSequence()) return "[...]";
         if (node_.IsNull()) return "null";
-        const std::string& s = node_.Scalar();
+        // A scalar may hold any bytes ("\0" is a valid YAML escape): shown as printable UTF-8.
+        const std::string s = printable_utf8(node_.Scalar(), 80);
         return parses_as_number(s) || s == "true" || s == "false" ? s : fmt::format("\"{}\"", s);
     }
     [[noreturn]] void fail(std::string_view rule) const {
-        throw InvalidInput(fmt::format("{}: {} = {}: {}", location(), path_, shown_value(), rule));
+        throw InvalidInput(fmt::format("{}: {} = {}: {}", location(), printable_utf8(path_), shown_value(), rule));
     }
     /// Fails with this node's path and value at another node's place (a key's, for key errors).
     [[noreturn]] void fail_at(const Field& where, std::string_view rule) const {
-        throw InvalidInput(fmt::format("{}: {} = {}: {}", where.location(), path_, shown_value(), rule));
+        throw InvalidInput(fmt::format("{}: {} = {}: {}", where.location(), printable_utf8(path_), shown_value(), rule));
     }
     /// Runs a library check; its InvalidInput is prefixed with this node's place in the file.
     template <class F>
@@ -128,15 +143,9 @@ public:
     }
     /// An ISO date, YYYY-MM or YYYY-MM-DD, with a real month and day.
     std::string date() const {
+        // The library's one date parser (sscanf read " 202-01" and "-001-01" as dates).
         const std::string s = text();
-        int y = 0, m = 0, d = 1;
-        char extra = 0;
-        const bool shaped = (s.size() == 7 && std::sscanf(s.c_str(), "%4d-%2d%c", &y, &m, &extra) == 2) ||
-                            (s.size() == 10 && std::sscanf(s.c_str(), "%4d-%2d-%2d%c", &y, &m, &d, &extra) == 3);
-        static constexpr int days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-        const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-        if (!shaped || s[4] != '-' || m < 1 || m > 12 || d < 1 || d > days[m - 1] || (m == 2 && d == 29 && !leap))
-            fail("must be a date YYYY-MM or YYYY-MM-DD");
+        if ((s.size() != 7 && s.size() != 10) || !Date::is_date(s)) fail("must be a date YYYY-MM or YYYY-MM-DD");
         return s;
     }
     std::vector<Field> list() const {
@@ -199,7 +208,7 @@ public:
     }
     Field get(std::string_view key) const {
         if (auto f = find(key)) return *f;
-        throw InvalidInput(fmt::format("{}: {} = (missing): required", self_.location(), child_path(key)));
+        throw InvalidInput(fmt::format("{}: {} = (missing): required", self_.location(), printable_utf8(child_path(key))));
     }
     const Field& self() const { return self_; }
 
@@ -403,7 +412,7 @@ NamedStrategy read_strategy(const Field& f, const std::vector<SpotJobSpec>& jobs
             for (const auto& j : jobs) names.push_back(j.name);
             const auto near = closest_name(job, names);
             tm.get("spot").map({"price_per_gpu_hour", "overhead", "availability", "job"}).get("job").fail(
-                fmt::format("no spot job of that name{}", near ? fmt::format("; did you mean \"{}\"?", *near) : ""));
+                fmt::format("no spot job of that name{}", near ? fmt::format("; did you mean \"{}\"?", printable_utf8(*near)) : ""));
         }
         s.spot_jobs.push_back(job);
         sum += t.fraction;
@@ -519,8 +528,8 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
         for (const Offering& o : catalog.offerings()) keys.push_back(o.key());
         const std::string key = fmt::format("{}/{}/{}", s.offering.provider, s.offering.region, s.offering.instance_type);
         const auto near = closest_name(key, keys);
-        throw InvalidInput(fmt::format("{}: offering = \"{}\": not in the catalog{}", om.self().location(), key,
-                                       near ? fmt::format("; did you mean \"{}\"?", *near) : ""));
+        throw InvalidInput(fmt::format("{}: offering = \"{}\": not in the catalog{}", om.self().location(),
+                                       printable_utf8(key), near ? fmt::format("; did you mean \"{}\"?", printable_utf8(*near)) : ""));
     }
     if (s.currency) {
         const Offering& o = catalog.offering(s.offering.provider, s.offering.instance_type, s.offering.region);
@@ -543,8 +552,11 @@ Scenario parse_scenario(std::string_view text, std::string_view file) {
     YAML::Node root;
     try {
         root = YAML::Load(std::string(text));
-    } catch (const YAML::ParserException& e) {
-        throw InvalidInput(fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
+    } catch (const YAML::Exception& e) {
+        // "<file>:<line>:<column>: yaml = \"<that line>\": syntax error: <yaml-cpp's reason>"
+        throw InvalidInput(fmt::format("{}:{}:{}: yaml = \"{}\": syntax error: {}", printable_utf8(file), e.mark.line + 1,
+                                       e.mark.column + 1, printable_utf8(line_at(text, e.mark.line), 60),
+                                       printable_utf8(e.msg)));
     }
     const auto slash = file.find_last_of('/');
     return read_scenario(Field(root, "", name), slash == std::string_view::npos ? "." : std::string(file.substr(0, slash)));

@@ -134,6 +134,10 @@ ThroughputTable parse_throughput_csv(std::string_view csv, Precision precision, 
     for (std::string_view line : split(csv, '\n'))
         if (!trim(line).empty()) lines.push_back(line);
     require(!lines.empty(), "throughput.header", csv, "the file is empty");
+    // Model and system names become text in reports and Python strings: the file must be UTF-8.
+    for (std::size_t r = 0; r < lines.size(); ++r)
+        require(is_utf8(lines[r]), r == 0 ? std::string("throughput.header") : fmt::format("throughput.rows[{}]", r - 1),
+                lines[r], "must be UTF-8 text");
     const std::vector<std::string_view> header = split(lines[0], ',');
     const std::string header_text(lines[0]);
     auto column = [&](std::string_view name) -> std::ptrdiff_t {
@@ -149,7 +153,7 @@ ThroughputTable parse_throughput_csv(std::string_view csv, Precision precision, 
         const std::string_view h = header[c];
         require(!h.empty(), "throughput.header", header_text, fmt::format("column {} has no name", c));
         require(seen.insert(h).second, "throughput.header", header_text,
-                fmt::format("the column {} appears twice", h));
+                fmt::format("the column {} appears twice", printable_utf8(h)));
         if (h != "name_gpu" && h != "num_gpu" && h != "watt" && h != "price") model_columns.push_back(c);
     }
     require(!model_columns.empty(), "throughput.header", header_text, "needs at least one model column");

@@ -1,5 +1,6 @@
 // GCP prices: Cloud Billing Catalog SKUs (GPU, vCPU and RAM priced apart, joined here per machine
 // type) and Cyclenerd's pricing.yml (whole-machine prices built from the same SKUs).
+#include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
@@ -205,43 +206,74 @@ double yaml_number(const YAML::Node& node, const std::string& where) {
     return import::number(node.Scalar(), where);
 }
 
-}  // namespace
+/// The member `key` of a mapping; undefined when `node` is undefined, no mapping or has no such key
+/// (yaml-cpp throws for operator[] on a scalar and for any question to a missing key's node).
+YAML::Node member(const YAML::Node& node, const char* key) {
+    return node.IsDefined() && node.IsMap() ? node[key] : YAML::Node(YAML::NodeType::Undefined);
+}
 
-ImportResult import_cyclenerd_pricing_yml(std::string_view yaml_text, const ImportOptions& options) {
-    const std::string file = import::file_name(options, "pricing.yml");
-    require(yaml_text.size() <= options.max_bytes, file, yaml_text.size(),
-            fmt::format("bytes: more than the limit of {} (ImportOptions::max_bytes)", options.max_bytes));
-    YAML::Node root;
-    try {
-        root = YAML::Load(std::string(yaml_text));
-    } catch (const YAML::Exception& e) {
-        fail(fmt::format("{}:{}:{}", file, e.mark.line + 1, e.mark.column + 1), e.msg, "malformed YAML");
+/// A mapping key as text; a list or mapping used as a key is an error.
+std::string key_text(const YAML::Node& key, const std::string& where) {
+    require(key.IsScalar(), where, key.IsMap() ? "(a map)" : "(a list)", "must be text (a mapping key)");
+    return key.Scalar();
+}
+
+/// Throws when `node` nests deeper than `max_depth` (ImportOptions::max_depth; yaml-cpp's own guard
+/// is at 2,000 levels).
+void check_depth(const YAML::Node& node, int max_depth, const std::string& file, int depth = 1) {
+    if (!node.IsMap() && !node.IsSequence()) return;
+    require(depth <= max_depth, fmt::format("{}:{}:{}", file, node.Mark().line + 1, node.Mark().column + 1), depth,
+            fmt::format("levels of nesting: more than the limit of {} (ImportOptions::max_depth)", max_depth));
+    for (const auto& child : node) {
+        if (node.IsMap()) {
+            check_depth(child.first, max_depth, file, depth + 1);
+            check_depth(child.second, max_depth, file, depth + 1);
+        } else {
+            check_depth(child, max_depth, file, depth + 1);
+        }
     }
+}
+
+// The latest Unix time with a four-digit year: 9999-12-31T23:59:59Z.
+constexpr double max_unix_seconds = 253402300799.0;
+
+ImportResult read_pricing_yml(const YAML::Node& root, const std::string& file, const ImportOptions& options) {
     std::string published = options.published.empty() ? "undated" : options.published;
-    if (const YAML::Node ts = root["about"]["timestamp"]; ts && ts.IsScalar()) {
-        published = iso_of_unix(static_cast<long long>(yaml_number(ts, file + ": /about/timestamp")));
+    if (const YAML::Node ts = member(member(root, "about"), "timestamp"); ts.IsDefined() && ts.IsScalar()) {
+        const std::string where = file + ": /about/timestamp";
+        const double seconds = yaml_number(ts, where);
+        require(seconds >= 0 && seconds <= max_unix_seconds, where, seconds,
+                fmt::format("must be a Unix time in [0, {:.0f}] (up to the year 9999)", max_unix_seconds));
+        published = iso_of_unix(static_cast<long long>(seconds));
     }
-    const YAML::Node instances = root["compute"]["instance"];
-    require(instances && instances.IsMap(), file + ": /compute/instance", "(missing)", "required (a map of machine types)");
+    const YAML::Node instances = member(member(root, "compute"), "instance");
+    require(instances.IsDefined() && instances.IsMap(), file + ": /compute/instance", "(missing)",
+            "required (a map of machine types)");
     ImportResult result;
     const std::string name = fmt::format("Cyclenerd pricing.yml {}", file);
     for (const auto& entry : instances) {
-        const std::string type = entry.first.as<std::string>();
+        const std::string type = key_text(entry.first, file + ": /compute/instance");
         const YAML::Node& block = entry.second;
         const std::string at = fmt::format("/compute/instance/{}", type);
+        require(block.IsMap() || block.IsNull(), fmt::format("{}: {}", file, at), block.IsSequence() ? "(a list)" : block.Scalar(),
+                "must be a mapping (the machine's specs and cost)");
         // The GPU count is keyed by the GPU's name ("a100: 1", "h100-80gb: 8"); other keys are specs.
         std::string gpu;
         int gpus = 0;
         for (const auto& field : block) {
-            const std::string key = field.first.as<std::string>();
+            const std::string key = key_text(field.first, fmt::format("{}: {}", file, at));
             if (key == "cost" || key == "cpu" || key == "ram" || key == "local-ssd" || !field.second.IsScalar()) continue;
             const std::string canonical = normalise_gpu_name(key);
             if (canonical == key) continue;
             gpu = canonical;
-            gpus = static_cast<int>(yaml_number(field.second, fmt::format("{}: {}/{}", file, at, key)));
+            const std::string where = fmt::format("{}: {}/{}", file, at, key);
+            const double count = yaml_number(field.second, where);
+            require(count >= 0 && count <= 1024 && count == std::floor(count), where, count,
+                    "must be a whole number of GPUs in [0, 1024]");
+            gpus = static_cast<int>(count);
         }
-        const YAML::Node cost = block["cost"];
-        if (!cost || !cost.IsMap()) {
+        const YAML::Node cost = member(block, "cost");
+        if (!cost.IsDefined() || !cost.IsMap()) {
             import::count_row(result, options);
             import::skip(result, options, {at, "no cost block"});
             continue;
@@ -249,7 +281,9 @@ ImportResult import_cyclenerd_pricing_yml(std::string_view yaml_text, const Impo
         if (gpus < 1 && !options.include_cpu_instances) {
             for (const auto& region : cost) {
                 import::count_row(result, options);
-                import::skip(result, options, {fmt::format("{}/cost/{}", at, region.first.as<std::string>()), "no GPU"});
+                import::skip(result, options,
+                             {fmt::format("{}/cost/{}", at, key_text(region.first, fmt::format("{}: {}/cost", file, at))),
+                              "no GPU"});
             }
             continue;
         }
@@ -259,24 +293,24 @@ ImportResult import_cyclenerd_pricing_yml(std::string_view yaml_text, const Impo
         }
         for (const auto& region_entry : cost) {
             import::count_row(result, options);
-            const std::string region = region_entry.first.as<std::string>();
+            const std::string region = key_text(region_entry.first, fmt::format("{}: {}/cost", file, at));
             const YAML::Node& p = region_entry.second;
             const std::string row = fmt::format("{}/cost/{}", at, region);
             const std::string where = fmt::format("{}: {}", file, row);
-            if (!p["hour"]) {
+            if (!member(p, "hour").IsDefined()) {
                 import::skip(result, options, {row, "no hourly price"});
                 continue;
             }
             Offering o = import::new_offering("gcp", region, type, gpu, gpus, Source{name, published, row});
-            o.on_demand_hourly = yaml_number(p["hour"], where + "/hour");
-            if (p["hour_spot"]) o.spot_hourly = yaml_number(p["hour_spot"], where + "/hour_spot");
+            o.on_demand_hourly = yaml_number(member(p, "hour"), where + "/hour");
+            if (member(p, "hour_spot").IsDefined()) o.spot_hourly = yaml_number(member(p, "hour_spot"), where + "/hour_spot");
             // Committed use is billed monthly: the hourly fee is the monthly price / 730 h.
             for (auto [key, years] : {std::pair{"month_1y", 1}, std::pair{"month_3y", 3}}) {
-                if (!p[key]) continue;
+                if (!member(p, key).IsDefined()) continue;
                 ReservedPrice r;
                 r.term_years = years;
                 r.payment = Payment::no_upfront;
-                r.hourly = yaml_number(p[key], fmt::format("{}/{}", where, key)) / hours_per_month;
+                r.hourly = yaml_number(member(p, key), fmt::format("{}/{}", where, key)) / hours_per_month;
                 r.source = Source{name, published, fmt::format("{}/{}", row, key)};
                 o.reserved.push_back(r);
             }
@@ -286,6 +320,23 @@ ImportResult import_cyclenerd_pricing_yml(std::string_view yaml_text, const Impo
         }
     }
     return result;
+}
+
+}  // namespace
+
+ImportResult import_cyclenerd_pricing_yml(std::string_view yaml_text, const ImportOptions& options) {
+    const std::string file = import::file_name(options, "pricing.yml");
+    require(yaml_text.size() <= options.max_bytes, file, yaml_text.size(),
+            fmt::format("bytes: more than the limit of {} (ImportOptions::max_bytes)", options.max_bytes));
+    // Every yaml-cpp exception ends here as InvalidInput: a syntax error while loading, or a node of
+    // an unexpected kind that the checks above missed while reading.
+    try {
+        const YAML::Node root = YAML::Load(std::string(yaml_text));
+        check_depth(root, options.max_depth, file);
+        return read_pricing_yml(root, file, options);
+    } catch (const YAML::Exception& e) {
+        fail(fmt::format("{}:{}:{}", file, e.mark.line + 1, e.mark.column + 1), e.msg, "malformed YAML");
+    }
 }
 
 }  // namespace gputco
