@@ -143,3 +143,34 @@ def test_ctrl_c_stops_a_long_simulation_cleanly():
     out, err = p.communicate(timeout=120)
     assert p.returncode == 130, (out, err)
     assert err.strip() == "gputco: stopped" and out == ""
+
+
+def test_compare_fail_above_exits_3_naming_each_figure_beyond_its_limit(tmp_path):
+    before = hand_made(tmp_path, "before.yaml", 4, 0.3)
+    after = hand_made(tmp_path, "after.yaml", 6, 0.3)  # 4 → 6 GPUs: every figure of both strategies +50%
+    rows = {r["strategy"]: r for r in json.loads(gputco_cmd("compare", before, after, "--format", "json").stdout)}
+    od = rows["on-demand"]
+    # within the limits: 60% and an amount above the largest change
+    assert gputco_cmd("compare", before, after, "--fail-above", "60%").returncode == 0
+    assert gputco_cmd("compare", before, after, "--fail-above", od["total_change"] + 1).returncode == 0
+    # beyond: 40% of each figure; only the P95 limit given, so only P95 is named (both strategies)
+    result = gputco_cmd("compare", before, after, "--fail-above", "p95:40%", check=False)
+    assert result.returncode == 3
+    lines = result.stderr.strip().splitlines()
+    assert lines == [f"gputco: {s}: p95 moved by +{rows[s]['p95_change']:.2f} (+50.00%), beyond the limit 40%"
+                     for s in ("on-demand", "reserved")]
+    # an amount: the on-demand total moved by more than 1000, the table is still printed
+    result = gputco_cmd("compare", before, after, "--fail-above", "total:1000", check=False)
+    assert result.returncode == 3 and "on-demand" in result.stdout
+    assert result.stderr.count("total moved by") == 2 and "npv" not in result.stderr
+    # the same file on both sides moves nothing, even at a zero limit
+    assert gputco_cmd("compare", before, before, "--fail-above", "0", "--fail-above", "0%").returncode == 0
+
+
+@pytest.mark.parametrize("limit", ["abc", "x:5", "-1", "5%%", "total:", "nan"])
+def test_compare_fail_above_rejects_a_malformed_limit(tmp_path, limit):
+    before = hand_made(tmp_path, "before.yaml", 4, 0.3)
+    result = gputco_cmd("compare", before, before, "--fail-above", limit, check=False)
+    assert result.returncode == 2
+    assert result.stderr.strip() == (f'gputco: --fail-above = "{limit}": must be an amount (500) or a percentage '
+                                     "(2.5%), >= 0, optionally after total:, npv: or p95:")

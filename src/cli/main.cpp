@@ -1,7 +1,8 @@
 // gputco: run, compare and check scenario files; browse the catalog; simulate a spot job.
 //
 // Exit codes: 0 success; 1 unexpected error; 2 bad input (a scenario that does not load, bad flags);
-// 130 stopped by Ctrl-C.
+// 3 compare: a figure moved beyond a --fail-above limit; 130 stopped by Ctrl-C.
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <gputco/scenario/scenario.hpp>
 
 #include "output.hpp"
+#include "threshold.hpp"
 
 using namespace gputco;
 using gputco::cli::Table;
@@ -90,7 +92,10 @@ int run(const std::string& path, const std::string& format) {
     return 0;
 }
 
-int compare(const std::string& before_path, const std::string& after_path, const std::string& format) {
+int compare(const std::string& before_path, const std::string& after_path, const std::string& format,
+            const std::vector<std::string>& fail_above) {
+    std::vector<cli::ChangeLimit> limits;
+    for (const auto& text : fail_above) limits.push_back(cli::ChangeLimit::parse(text));
     const ScenarioResult before = run_scenario(load_scenario(before_path), should_stop);
     const ScenarioResult after = run_scenario(load_scenario(after_path), should_stop);
     Table t;
@@ -113,7 +118,24 @@ int compare(const std::string& before_path, const std::string& after_path, const
         if (!in_after) t.rows.push_back({b.name + " (removed)", money(b.report.total), "", "", "", ""});
     }
     print(cli::render(t, format));
-    return 0;
+    // Strategies only in one of the two files have nothing to compare: they never breach a limit.
+    std::vector<cli::LimitBreach> breaches;
+    for (const auto& a : after.strategies) {
+        for (const auto& b : before.strategies) {
+            if (a.name != b.name) continue;
+            const std::pair<std::string, std::pair<double, double>> figures[] = {
+                {"total", {b.report.total, a.report.total}},
+                {"npv", {b.report.npv, a.report.npv}},
+                {"p95", {p95(b.report), p95(a.report)}}};
+            for (const auto& [metric, values] : figures)
+                for (const auto& limit : limits)
+                    if (std::find(limit.metrics.begin(), limit.metrics.end(), metric) != limit.metrics.end() &&
+                        limit.exceeded(values.first, values.second))
+                        breaches.push_back({a.name, metric, values.first, values.second, limit.shown()});
+        }
+    }
+    for (const auto& breach : breaches) fmt::print(stderr, "gputco: {}\n", cli::describe(breach));
+    return breaches.empty() ? 0 : 3;
 }
 
 int catalog(const std::string& gpu, const std::string& provider, const std::string& region, double min_memory,
@@ -146,7 +168,8 @@ int catalog(const std::string& gpu, const std::string& provider, const std::stri
 int main(int argc, char** argv) {
     CLI::App app{"gputco: the total cost of renting GPUs, from scenario files"};
     app.require_subcommand(1);
-    app.footer("Exit codes: 0 success, 1 unexpected error, 2 bad input, 130 stopped by Ctrl-C.");
+    app.footer("Exit codes: 0 success, 1 unexpected error, 2 bad input, 3 compare: a change beyond --fail-above, "
+               "130 stopped by Ctrl-C.");
     std::string format = "table";
     const auto add_format = [&](CLI::App* sub) {
         sub->add_option("--format", format, "table, json, csv or markdown")
@@ -162,6 +185,11 @@ int main(int argc, char** argv) {
     compare_cmd->add_option("before", scenario_path, "the scenario as it was")->required();
     compare_cmd->add_option("after", other_path, "the scenario as it is")->required();
     add_format(compare_cmd);
+    std::vector<std::string> fail_above;
+    compare_cmd->add_option("--fail-above", fail_above,
+                            "exit with code 3 when total, NPV or P95 of a strategy moves by more than this: "
+                            "an amount (500) or a percentage of the value before (2.5%), for one figure "
+                            "with total:, npv: or p95: in front (p95:5%); may be repeated");
 
     std::vector<std::string> validate_paths;
     CLI::App* validate_cmd = app.add_subcommand("validate", "check scenario files without running them");
@@ -201,7 +229,7 @@ int main(int argc, char** argv) {
     std::signal(SIGINT, on_sigint);
     try {
         if (run_cmd->parsed()) return run(scenario_path, format);
-        if (compare_cmd->parsed()) return compare(scenario_path, other_path, format);
+        if (compare_cmd->parsed()) return compare(scenario_path, other_path, format, fail_above);
         if (catalog_cmd->parsed()) return catalog(gpu, provider, region, min_memory, catalog_file, format);
         if (validate_cmd->parsed()) {
             int code = 0;
