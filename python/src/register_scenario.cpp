@@ -43,6 +43,24 @@ py::dict spot_row(const SpotJobResult& j) {
     return row;
 }
 
+py::dict plan_row(const PlanDistribution& d) {
+    py::dict row;
+    row["plan"] = d.plan;
+    row["currency"] = d.currency;
+    row["futures"] = d.futures.size();
+    row["total"] = d.total.mean;  // the figures compare and sweep use: means over the futures, P95 of the total
+    row["npv"] = d.npv.mean;
+    row["p95"] = d.total.p95;
+    row["total_std_error"] = d.total.standard_error;
+    row["total_p5"] = d.total.p5;
+    row["total_p50"] = d.total.p50;
+    row["total_cvar95"] = d.total.cvar95;
+    row["regret_mean"] = d.regret.mean;
+    row["best_fraction"] = d.best_fraction;
+    row["committed_utilisation"] = d.committed_utilisation;
+    return row;
+}
+
 }  // namespace
 
 void register_scenario(py::module_& m) {
@@ -59,13 +77,14 @@ void register_scenario(py::module_& m) {
                 py::gil_scoped_release release;  // sweeps run points on many threads
                 result = run_scenario(parse_scenario(text, file));
             }
-            py::list strategies, spot;
+            py::list strategies, spot, plans;
             for (const auto& s : result.strategies) strategies.append(strategy_row(s));
             for (const auto& j : result.spot_jobs) spot.append(spot_row(j));
-            return py::make_tuple(strategies, spot);
+            for (const auto& d : result.plans) plans.append(plan_row(d));
+            return py::make_tuple(strategies, spot, plans);
         },
         py::arg("text"), py::arg("file") = "<scenario>",
-        "Runs a scenario: (strategy rows, spot job rows) as lists of dicts.");
+        "Runs a scenario: (strategy rows, spot job rows, plan rows) as lists of dicts.");
 }
 
 }  // namespace gputco::python

@@ -54,7 +54,10 @@ def test_run_json_matches_the_library(gputco, path):
 def test_every_format_runs_every_example(fmt):
     for path in EXAMPLES:
         out = gputco_cmd("run", path, "--format", fmt).stdout
-        assert "on-demand" in out
+        report = json.loads(gputco_cmd("run", path, "--format", "json").stdout)
+        # the table CSV shows (strategies, else plans, else spot jobs) names every row the JSON has
+        rows = report["strategies"] or report["plans"] or report["spot_jobs"]
+        assert rows and all(next(iter(r.values())) in out for r in rows)
 
 
 def test_a100_scenario_prints_the_example_programs_figures():
@@ -174,3 +177,43 @@ def test_compare_fail_above_rejects_a_malformed_limit(tmp_path, limit):
     assert result.returncode == 2
     assert result.stderr.strip() == (f'gputco: --fail-above = "{limit}": must be an amount (500) or a percentage '
                                      "(2.5%), >= 0, optionally after total:, npv: or p95:")
+
+
+def test_run_prints_the_plans_of_the_plan_example_as_the_library_computes_them(gputco):
+    path = ROOT / "examples/scenarios/plans_under_uncertain_demand.yaml"
+    out = json.loads(gputco_cmd("run", path, "--format", "json").stdout)
+    assert out["strategies"] == [] and out["spot_jobs"] == []
+    expected = gputco.run_plans(path)
+    assert [r["plan"] for r in out["plans"]] == ["on-demand", "3y on the base fleet", "ladder"]
+    for row, (_, want) in zip(out["plans"], expected.iterrows()):
+        assert row["futures"] == want["futures"] == 2000
+        for key, column in (("total_mean", "total"), ("npv_mean", "npv"), ("total_p95", "p95"),
+                            ("total_cvar95", "total_cvar95"), ("regret_mean", "regret_mean")):
+            assert row[key] == pytest.approx(want[column], abs=0.005)  # to the cent
+        assert row["best_fraction"] == pytest.approx(want["best_fraction"], abs=0.5e-4)
+    # the CSV of a scenario with plans only is the plan table
+    csv = gputco_cmd("run", path, "--format", "csv").stdout.splitlines()
+    assert csv[0].startswith("plan,currency,futures,total_mean") and len(csv) == 4
+
+
+def test_compare_covers_plans_by_name(tmp_path):
+    text = (ROOT / "examples/scenarios/plans_under_uncertain_demand.yaml").read_text()
+    before, after = tmp_path / "before.yaml", tmp_path / "after.yaml"
+    before.write_text(text)
+    after.write_text(text.replace("probability: 0.5", "probability: 0.9"))  # the project is likelier
+    rows = {r["strategy"]: r for r in json.loads(gputco_cmd("compare", before, after, "--format", "json").stdout)}
+    assert set(rows) == {"plan on-demand", "plan 3y on the base fleet", "plan ladder"}
+    assert all(r["total_change"] > 0 for r in rows.values())  # more demand in every plan
+    assert gputco_cmd("compare", before, after, "--fail-above", "total:0.1%", check=False).returncode == 3
+
+
+def test_run_prints_each_interruption_models_spot_job_as_the_library_simulates_it(gputco):
+    path = ROOT / "examples/scenarios/spot_interruption_models.yaml"
+    out = json.loads(gputco_cmd("run", path, "--format", "json").stdout)["spot_jobs"]
+    expected = gputco.run_spot_jobs(path)
+    assert [r["job"] for r in out] == list(expected["job"])
+    for row, (_, want) in zip(out, expected.iterrows()):
+        assert row["seed"] == want["seed"]
+        assert row["cost_mean"] == pytest.approx(want["cost_mean"], abs=0.005)
+        assert row["cost_p95"] == pytest.approx(want["cost_p95"], abs=0.005)
+        assert row["wall_hours_mean"] == pytest.approx(want["wall_hours_mean"], abs=0.5e-4)

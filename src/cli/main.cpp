@@ -70,6 +70,18 @@ Table spot_table(const std::vector<SpotJobResult>& jobs) {
     return t;
 }
 
+Table plan_table(const std::vector<PlanDistribution>& plans) {
+    Table t;
+    t.columns = {"plan", "currency", "futures", "total_mean", "total_std_error", "total_p5", "total_p50", "total_p95",
+                 "total_cvar95", "npv_mean", "regret_mean", "best_fraction", "committed_utilisation"};
+    for (const PlanDistribution& d : plans)
+        t.rows.push_back({d.plan, d.currency, std::to_string(d.futures.size()), money(d.total.mean),
+                          money(d.total.standard_error), money(d.total.p5), money(d.total.p50), money(d.total.p95),
+                          money(d.total.cvar95), money(d.npv.mean), money(d.regret.mean), ratio(d.best_fraction),
+                          ratio(d.committed_utilisation)});
+    return t;
+}
+
 bool should_stop() { return interrupted.load(); }
 
 void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
@@ -79,61 +91,70 @@ int run(const std::string& path, const std::string& format) {
     const ScenarioResult result = run_scenario(s, should_stop);
     const Table strategies = strategy_table(s, result);
     const Table spot = spot_table(result.spot_jobs);
+    const Table plans = plan_table(result.plans);
     if (format == "json") {
-        print(fmt::format("{{\"scenario\": \"{}\",\n\"spot_jobs\": {}\"strategies\": {}}}\n", s.name,
-                          cli::render(spot, "json") + ",", cli::render(strategies, "json")));
-    } else if (format == "csv") {
-        print(cli::render(result.strategies.empty() ? spot : strategies, "csv"));
+        print(fmt::format("{{\"scenario\": \"{}\",\n\"spot_jobs\": {},\n\"strategies\": {},\n\"plans\": {}}}\n",
+                          s.name, cli::render(spot, "json"), cli::render(strategies, "json"), cli::render(plans, "json")));
+    } else if (format == "csv") {  // one table: the strategies, else the plans, else the spot jobs
+        print(cli::render(!result.strategies.empty() ? strategies : !result.plans.empty() ? plans : spot, "csv"));
     } else {
         if (format == "table") print(fmt::format("{}\n\n", s.name));
-        if (!result.spot_jobs.empty()) print(cli::render(spot, format) + "\n");
-        if (!result.strategies.empty()) print(cli::render(strategies, format));
+        std::vector<std::string> parts;
+        if (!result.spot_jobs.empty()) parts.push_back(cli::render(spot, format));
+        if (!result.strategies.empty()) parts.push_back(cli::render(strategies, format));
+        if (!result.plans.empty()) parts.push_back(cli::render(plans, format));
+        print(fmt::format("{}", fmt::join(parts, "\n")));
     }
     return 0;
+}
+
+/// What compare compares: total, NPV and P95 of each strategy, and of each plan (means over its
+/// futures, P95 of its total), the plans under "plan <name>".
+struct Figures {
+    std::string name;
+    double total = 0, npv = 0, p95 = 0;
+};
+
+std::vector<Figures> figures(const ScenarioResult& result) {
+    std::vector<Figures> out;
+    for (const auto& [name, report] : result.strategies) out.push_back({name, report.total, report.npv, p95(report)});
+    for (const PlanDistribution& d : result.plans)
+        out.push_back({"plan " + d.plan, d.total.mean, d.npv.mean, d.total.p95});
+    return out;
 }
 
 int compare(const std::string& before_path, const std::string& after_path, const std::string& format,
             const std::vector<std::string>& fail_above) {
     std::vector<cli::ChangeLimit> limits;
     for (const auto& text : fail_above) limits.push_back(cli::ChangeLimit::parse(text));
-    const ScenarioResult before = run_scenario(load_scenario(before_path), should_stop);
-    const ScenarioResult after = run_scenario(load_scenario(after_path), should_stop);
+    const std::vector<Figures> before = figures(run_scenario(load_scenario(before_path), should_stop));
+    const std::vector<Figures> after = figures(run_scenario(load_scenario(after_path), should_stop));
+    const auto find = [](const std::vector<Figures>& list, const std::string& name) {
+        const auto it = std::find_if(list.begin(), list.end(), [&](const Figures& f) { return f.name == name; });
+        return it == list.end() ? nullptr : &*it;
+    };
     Table t;
     t.columns = {"strategy", "total_before", "total_after", "total_change", "npv_change", "p95_change"};
-    for (const auto& a : after.strategies) {
-        for (const auto& b : before.strategies) {
-            if (a.name != b.name) continue;
-            t.rows.push_back({a.name, money(b.report.total), money(a.report.total), money(a.report.total - b.report.total),
-                              money(a.report.npv - b.report.npv), money(p95(a.report) - p95(b.report))});
-        }
-    }
-    for (const auto& a : after.strategies) {
-        bool in_before = false;
-        for (const auto& b : before.strategies) in_before = in_before || a.name == b.name;
-        if (!in_before) t.rows.push_back({a.name + " (new)", "", money(a.report.total), "", "", ""});
-    }
-    for (const auto& b : before.strategies) {
-        bool in_after = false;
-        for (const auto& a : after.strategies) in_after = in_after || a.name == b.name;
-        if (!in_after) t.rows.push_back({b.name + " (removed)", money(b.report.total), "", "", "", ""});
-    }
-    print(cli::render(t, format));
-    // Strategies only in one of the two files have nothing to compare: they never breach a limit.
     std::vector<cli::LimitBreach> breaches;
-    for (const auto& a : after.strategies) {
-        for (const auto& b : before.strategies) {
-            if (a.name != b.name) continue;
-            const std::pair<std::string, std::pair<double, double>> figures[] = {
-                {"total", {b.report.total, a.report.total}},
-                {"npv", {b.report.npv, a.report.npv}},
-                {"p95", {p95(b.report), p95(a.report)}}};
-            for (const auto& [metric, values] : figures)
-                for (const auto& limit : limits)
-                    if (std::find(limit.metrics.begin(), limit.metrics.end(), metric) != limit.metrics.end() &&
-                        limit.exceeded(values.first, values.second))
-                        breaches.push_back({a.name, metric, values.first, values.second, limit.shown()});
-        }
+    for (const Figures& a : after) {
+        const Figures* b = find(before, a.name);
+        if (!b) continue;
+        t.rows.push_back({a.name, money(b->total), money(a.total), money(a.total - b->total), money(a.npv - b->npv),
+                          money(a.p95 - b->p95)});
+        const std::pair<std::string, std::pair<double, double>> moves[] = {
+            {"total", {b->total, a.total}}, {"npv", {b->npv, a.npv}}, {"p95", {b->p95, a.p95}}};
+        for (const auto& [metric, values] : moves)
+            for (const auto& limit : limits)
+                if (std::find(limit.metrics.begin(), limit.metrics.end(), metric) != limit.metrics.end() &&
+                    limit.exceeded(values.first, values.second))
+                    breaches.push_back({a.name, metric, values.first, values.second, limit.shown()});
     }
+    // Rows in only one of the two files have nothing to compare: they never breach a limit.
+    for (const Figures& a : after)
+        if (!find(before, a.name)) t.rows.push_back({a.name + " (new)", "", money(a.total), "", "", ""});
+    for (const Figures& b : before)
+        if (!find(after, b.name)) t.rows.push_back({b.name + " (removed)", money(b.total), "", "", "", ""});
+    print(cli::render(t, format));
     for (const auto& breach : breaches) fmt::print(stderr, "gputco: {}\n", cli::describe(breach));
     return breaches.empty() ? 0 : 3;
 }

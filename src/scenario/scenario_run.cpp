@@ -1,7 +1,10 @@
 // Turns a scenario into numbers: the catalog it prices on, its demand, its spot jobs, its strategies.
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "gputco/engines/checkpoint.hpp"
+#include "gputco/engines/plan_engine.hpp"
 #include "gputco/scenario/scenario.hpp"
 
 namespace gputco {
@@ -18,6 +21,17 @@ DemandProfile DemandSpec::build(Horizon horizon) const {
     return profile;
 }
 
+std::optional<double> InterruptionSpec::mean_lifetime_hours() const {
+    if (const auto* p = std::get_if<Poisson>(&model)) return p->mtbf_hours;
+    if (const auto* w = std::get_if<Weibull>(&model)) return w->scale_hours * std::tgamma(1 + 1 / w->shape);
+    if (const auto* t = std::get_if<Trace>(&model)) return t->mean_lifetime_hours();
+    return std::nullopt;
+}
+
+InterruptionModel SpotJobSpec::model() const {
+    return interruptions ? interruptions->model : InterruptionModel(Poisson{.mtbf_hours = mtbf_hours});
+}
+
 Catalog scenario_catalog(const Scenario& s) {
     Catalog catalog = Catalog::builtin();
     if (s.catalog_file) {
@@ -30,6 +44,12 @@ Catalog scenario_catalog(const Scenario& s) {
     return catalog;
 }
 
+DemandFutures scenario_futures(const Scenario& s) {
+    const Horizon horizon = Horizon::months(s.horizon_months);
+    if (!s.futures) return DemandFutures::from_profile(s.demand.build(horizon));
+    return DemandFutures::generate(s.futures->model, horizon, s.futures->count, s.seed);
+}
+
 ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop) {
     const Catalog catalog = scenario_catalog(s);
     const Offering& offering = catalog.offering(s.offering.provider, s.offering.instance_type, s.offering.region);
@@ -40,8 +60,10 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
     for (std::size_t i = 0; i < s.spot_jobs.size(); ++i) {
         const SpotJobSpec& spec = s.spot_jobs[i];
         Job job = spec.job;
-        if (job.checkpoint_interval_hours <= 0)
-            job.checkpoint_interval_hours = optimal_checkpoint_interval(job.checkpoint_write_hours, spec.mtbf_hours);
+        if (job.checkpoint_interval_hours <= 0) {
+            const auto mean = spec.interruptions ? spec.interruptions->mean_lifetime_hours() : spec.mtbf_hours;
+            job.checkpoint_interval_hours = optimal_checkpoint_interval(job.checkpoint_write_hours, mean.value());
+        }
         SpotPricing pricing;
         const auto spot_price = spec.price_per_gpu_hour ? spec.price_per_gpu_hour : offering.spot_per_gpu_hour();
         if (!spot_price) fail("spot_jobs.price_per_gpu_hour", spec.name, fmt::format("is needed: {} has no spot price", offering.key()));
@@ -52,7 +74,7 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         options.seed = s.seed + i;  // one stream per job, fixed by the scenario's seed
         options.should_stop = should_stop;
         result.spot_jobs.push_back({spec.name, job.checkpoint_interval_hours,
-                                    simulate_spot(job, Poisson{.mtbf_hours = spec.mtbf_hours}, pricing, options)});
+                                    simulate_spot(job, spec.model(), pricing, options)});
     }
 
     EvaluationOptions options;
@@ -77,6 +99,14 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
             }
         }
         result.strategies.push_back({named.name, evaluate(strategy, demand, offering, options)});
+    }
+
+    if (!s.plans.empty()) {
+        if (should_stop && should_stop()) throw Cancelled("run_scenario: stopped");
+        PlanOptions plan_options;
+        plan_options.discounts = s.discounts;
+        plan_options.annual_discount_rate = s.annual_discount_rate;
+        result.plans = compare_plans(s.plans, scenario_futures(s), offering, {}, plan_options);
     }
     return result;
 }

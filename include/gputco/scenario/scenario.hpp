@@ -14,8 +14,11 @@
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/engines/cost.hpp"
 #include "gputco/engines/spot.hpp"
+#include "gputco/results/plan_distribution.hpp"
+#include "gputco/strategy/plan.hpp"
 #include "gputco/strategy/strategy.hpp"
 #include "gputco/work/demand.hpp"
+#include "gputco/work/demand_futures.hpp"
 #include "gputco/work/job.hpp"
 
 namespace gputco {
@@ -42,14 +45,32 @@ struct DemandSpec {
     DemandProfile build(Horizon horizon) const;
 };
 
-/// A spot job run by the Monte Carlo engine (Poisson interruptions). Without a checkpoint interval
-/// the optimal one is used.
+/// A spot job's interruption model when it is not plain Poisson (`mtbf_hours`): Poisson, Weibull, an
+/// AWS Spot Advisor bucket, a trace file of lifetimes or node events, or a mean-reverting spot price,
+/// each with provider rules (a preset or the rules themselves).
+struct InterruptionSpec {
+    InterruptionModel model;            ///< a trace holds the lifetimes read from trace_file on loading
+    std::optional<int> advisor_bucket;  ///< the model is advisor_bucket(bucket, rules)
+    std::string trace_file;             ///< trace: the file as written, relative to the scenario's folder
+    std::string rules_preset;           ///< "aws", "gcp_preemptible", "alibaba"; "" = the rules in the model
+
+    /// The model's mean time to an interruption, for the optimal checkpoint interval: Poisson's MTBF,
+    /// Weibull's mean lifetime, the trace's mean lifetime; none for a price-driven model.
+    std::optional<double> mean_lifetime_hours() const;
+};
+
+/// A spot job run by the Monte Carlo engine. Without a checkpoint interval the optimal one for the
+/// model's mean lifetime is used (Poisson: exact for its closed forms; otherwise an approximation).
 struct SpotJobSpec {
     std::string name;
     Job job;                         ///< checkpoint_interval_hours 0 = optimal_checkpoint_interval()
-    double mtbf_hours = 0;           ///< Poisson interruptions
+    double mtbf_hours = 0;           ///< Poisson interruptions, unless `interruptions` is given
+    std::optional<InterruptionSpec> interruptions;
     std::optional<double> price_per_gpu_hour;  ///< default: the offering's spot price per GPU
     std::size_t paths = 20000;
+
+    /// The model simulate_spot() runs: `interruptions`, else Poisson{mtbf_hours}.
+    InterruptionModel model() const;
 };
 
 /// A strategy under a name. A spot tranche may name a spot job (`job`): its overhead then comes from
@@ -58,6 +79,13 @@ struct NamedStrategy {
     std::string name;
     Strategy strategy;
     std::vector<std::string> spot_jobs;  ///< per tranche: the spot job it takes its overhead from, or ""
+};
+
+/// Uncertain demand: `count` futures of `model`, drawn with the scenario's seed. The plans are
+/// evaluated over them (without futures, over the one future of the scenario's demand).
+struct FuturesSpec {
+    DemandModel model;
+    std::size_t count = 1000;
 };
 
 struct Scenario {
@@ -76,6 +104,8 @@ struct Scenario {
     Discounts discounts;
     std::vector<NamedStrategy> strategies;
     std::vector<SpotJobSpec> spot_jobs;
+    std::optional<FuturesSpec> futures;
+    std::vector<Plan> plans;  ///< plans over time, priced on the offering, over the futures
     std::vector<std::string> outputs;  ///< report columns wanted; empty = the defaults
 
     /// Where relative paths (catalog_file) are resolved: the scenario file's folder.
@@ -108,9 +138,15 @@ struct ScenarioResult {
     std::string scenario;
     std::vector<SpotJobResult> spot_jobs;
     std::vector<StrategyResult> strategies;
+    /// One per plan, in order; with several plans each future's regret is against the cheapest of them.
+    std::vector<PlanDistribution> plans;
 };
 
-/// Runs the scenario: its spot jobs (seeded), then every strategy through evaluate(). should_stop is
+/// The demand futures the scenario's plans are evaluated over.
+DemandFutures scenario_futures(const Scenario& scenario);
+
+/// Runs the scenario: its spot jobs (seeded), then every strategy through evaluate(), then its plans
+/// over its futures through compare_plans(). should_stop is
 /// polled by the spot engine; a stop throws Cancelled.
 ScenarioResult run_scenario(const Scenario& scenario, std::function<bool()> should_stop = {});
 
