@@ -1,8 +1,11 @@
 // Turns a scenario into numbers: the catalog it prices on, its demand, its spot jobs, its strategies.
 #include <cmath>
+#include <fstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "gputco/catalog/importers.hpp"
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/plan_engine.hpp"
 #include "gputco/scenario/scenario.hpp"
@@ -32,14 +35,60 @@ InterruptionModel SpotJobSpec::model() const {
     return interruptions ? interruptions->model : InterruptionModel(Poisson{.mtbf_hours = mtbf_hours});
 }
 
+namespace {
+std::string resolved(const std::string& path, const std::string& base_dir) {
+    return !path.empty() && path.front() == '/' ? path : base_dir + "/" + path;
+}
+}  // namespace
+
+const std::vector<std::string>& price_file_formats() {
+    static const std::vector<std::string> formats{"skypilot_csv",  "azure_retail_prices",   "aws_get_products",
+                                                  "aws_offer_file", "gcp_skus", "cyclenerd_pricing_yml",
+                                                  "ec2instances_json"};
+    return formats;
+}
+
+Catalog import_price_file(const PriceFileImport& p, const std::string& base_dir) {
+    const std::string path = resolved(p.file, base_dir);
+    ImportOptions options;
+    options.file = p.file;
+    options.published = p.published;
+    options.provider = p.provider;
+    options.currency = p.currency;
+    options.operating_system = p.operating_system;
+    if (p.format == "aws_offer_file") {  // streamed: the bulk file may be gigabytes
+        std::ifstream in(path, std::ios::binary);
+        if (!in) fail("path", path, "cannot be opened for reading");
+        return import_aws_offer_file(in, options).catalog();
+    }
+    const std::string text = read_text_file(path);
+    if (p.format == "skypilot_csv") return import_skypilot_csv(text, options).catalog();
+    if (p.format == "azure_retail_prices") return import_azure_retail_prices(text, options).catalog();
+    if (p.format == "aws_get_products") return import_aws_get_products(text, options).catalog();
+    if (p.format == "gcp_skus") return import_gcp_skus(text, options).catalog();
+    if (p.format == "cyclenerd_pricing_yml") return import_cyclenerd_pricing_yml(text, options).catalog();
+    if (p.format == "ec2instances_json") return import_ec2instances_json(text, options).catalog();
+    fail("format", p.format, fmt::format("must be one of {}", fmt::join(price_file_formats(), ", ")));
+}
+
+const Offering* OfferingRef::in(const Catalog& catalog) const {
+    const Offering* first_zone = nullptr;
+    for (const Offering& o : catalog.offerings()) {
+        if (o.provider != provider || o.instance_type != instance_type || (!region.empty() && o.region != region)) continue;
+        if (o.zone == zone) return &o;
+        if (zone.empty() && !first_zone) first_zone = &o;
+    }
+    return first_zone;
+}
+
+std::string OfferingRef::key() const {
+    return fmt::format("{}/{}/{}{}", provider, region, instance_type, zone.empty() ? "" : "/" + zone);
+}
+
 Catalog scenario_catalog(const Scenario& s) {
     Catalog catalog = Catalog::builtin();
-    if (s.catalog_file) {
-        const std::string path = !s.catalog_file->empty() && s.catalog_file->front() == '/'
-                                     ? *s.catalog_file
-                                     : s.base_dir + "/" + *s.catalog_file;
-        catalog = catalog.overridden_by(Catalog::from_json_file(path));
-    }
+    if (s.catalog_file) catalog = catalog.overridden_by(Catalog::from_json_file(resolved(*s.catalog_file, s.base_dir)));
+    for (const PriceFileImport& p : s.imports) catalog = catalog.overridden_by(import_price_file(p, s.base_dir));
     if (!s.offerings.empty()) catalog = catalog.overridden_by(Catalog({}, s.offerings));
     return catalog;
 }
@@ -52,7 +101,9 @@ DemandFutures scenario_futures(const Scenario& s) {
 
 ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop) {
     const Catalog catalog = scenario_catalog(s);
-    const Offering& offering = catalog.offering(s.offering.provider, s.offering.instance_type, s.offering.region);
+    const Offering* found = s.offering.in(catalog);
+    if (!found) fail("offering", s.offering.key(), "not in the catalog");
+    const Offering& offering = *found;
     const DemandProfile demand = s.demand.build(Horizon::months(s.horizon_months));
     ScenarioResult result;
     result.scenario = s.name;

@@ -308,9 +308,22 @@ std::string to_yaml(const Scenario& s) {
     out << YAML::Key << "annual_discount_rate" << YAML::Value << number(s.annual_discount_rate);
     out << YAML::Key << "units" << YAML::Value << std::string(to_string(s.units));
     out << YAML::Key << "seed" << YAML::Value << s.seed;
-    if (s.catalog_file || !s.offerings.empty()) {
+    if (s.catalog_file || !s.imports.empty() || !s.offerings.empty()) {
         out << YAML::Key << "catalog" << YAML::Value << YAML::BeginMap;
         if (s.catalog_file) out << YAML::Key << "file" << YAML::Value << YAML::DoubleQuoted << *s.catalog_file;
+        if (!s.imports.empty()) {
+            out << YAML::Key << "imports" << YAML::Value << YAML::BeginSeq;
+            for (const PriceFileImport& p : s.imports) {
+                out << YAML::BeginMap << YAML::Key << "file" << YAML::Value << YAML::DoubleQuoted << p.file;
+                out << YAML::Key << "format" << YAML::Value << p.format;
+                if (!p.published.empty()) out << YAML::Key << "published" << YAML::Value << YAML::DoubleQuoted << p.published;
+                if (!p.provider.empty()) out << YAML::Key << "provider" << YAML::Value << YAML::DoubleQuoted << p.provider;
+                out << YAML::Key << "currency" << YAML::Value << YAML::DoubleQuoted << p.currency;
+                out << YAML::Key << "operating_system" << YAML::Value << YAML::DoubleQuoted << p.operating_system;
+                out << YAML::EndMap;
+            }
+            out << YAML::EndSeq;
+        }
         if (!s.offerings.empty()) {
             out << YAML::Key << "offerings" << YAML::Value << YAML::BeginSeq;
             for (const Offering& o : s.offerings) write_offering(out, o);
@@ -322,6 +335,7 @@ std::string to_yaml(const Scenario& s) {
     out << YAML::Key << "provider" << YAML::Value << YAML::DoubleQuoted << s.offering.provider;
     out << YAML::Key << "instance_type" << YAML::Value << YAML::DoubleQuoted << s.offering.instance_type;
     if (!s.offering.region.empty()) out << YAML::Key << "region" << YAML::Value << YAML::DoubleQuoted << s.offering.region;
+    if (!s.offering.zone.empty()) out << YAML::Key << "zone" << YAML::Value << YAML::DoubleQuoted << s.offering.zone;
     out << YAML::EndMap;
     write_demand(out, s.demand);
     out << YAML::Key << "discounts" << YAML::Value << YAML::BeginMap;

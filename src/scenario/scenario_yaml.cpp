@@ -682,15 +682,38 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
         if (seed < 0) v->fail("must be >= 0");
         s.seed = std::uint64_t(seed);
     }
+    // The catalog is built here step by step, so that a file that does not load is named at its place.
+    Catalog catalog = Catalog::builtin();
     if (auto c = m.find("catalog")) {
-        const auto cm = c->map({"file", "offerings"});
-        if (auto f = cm.find("file")) s.catalog_file = f->text();
-        if (auto o = cm.find("offerings"))
+        const auto cm = c->map({"file", "imports", "offerings"});
+        if (auto f = cm.find("file")) {
+            s.catalog_file = f->text();
+            const std::string path = !s.catalog_file->empty() && s.catalog_file->front() == '/' ? *s.catalog_file : s.base_dir + "/" + *s.catalog_file;
+            catalog = f->checked([&] { return catalog.overridden_by(Catalog::from_json_file(path)); });
+        }
+        if (auto i = cm.find("imports")) {
+            for (const Field& item : i->list()) {
+                const auto im = item.map({"file", "format", "published", "provider", "currency", "operating_system"});
+                PriceFileImport p;
+                p.file = im.get("file").text();
+                p.format = im.get("format").choice(price_file_formats());
+                if (auto v = im.find("published")) p.published = v->date();
+                if (auto v = im.find("provider")) p.provider = v->text();
+                if (auto v = im.find("currency")) p.currency = v->text();
+                if (auto v = im.find("operating_system")) p.operating_system = v->text();
+                catalog = item.checked([&] { return catalog.overridden_by(import_price_file(p, s.base_dir)); });
+                s.imports.push_back(std::move(p));
+            }
+        }
+        if (auto o = cm.find("offerings")) {
             for (const Field& item : o->list()) s.offerings.push_back(read_offering(item));
+            catalog = o->checked([&] { return catalog.overridden_by(Catalog({}, s.offerings)); });
+        }
     }
-    const auto om = m.get("offering").map({"provider", "instance_type", "region"});
+    const auto om = m.get("offering").map({"provider", "instance_type", "region", "zone"});
     s.offering = {om.get("provider").text(), om.get("instance_type").text(),
-                  om.find("region") ? om.get("region").text() : std::string()};
+                  om.find("region") ? om.get("region").text() : std::string(),
+                  om.find("zone") ? om.get("zone").text() : std::string()};
     s.demand = read_demand(m.get("demand"));
     if (auto d = m.find("discounts")) {
         const auto dm = d->map({"plan_discount", "free_gpu_hours", "voucher_price_factor", "region_price_factor"});
@@ -729,20 +752,16 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
         for (const Field& item : o->list()) s.outputs.push_back(item.choice(scenario_output_names()));
     // The scenario's figures must be computable: the demand builds, the offering exists.
     m.get("demand").checked([&] { s.demand.build(Horizon::months(s.horizon_months)); return 0; });
-    const Catalog catalog = m.self().checked([&] { return scenario_catalog(s); });
-    const auto rows = catalog.find(s.offering.provider);
-    const bool found = std::any_of(rows.begin(), rows.end(), [&](const Offering& o) {
-        return o.instance_type == s.offering.instance_type && (s.offering.region.empty() || o.region == s.offering.region);
-    });
+    const Offering* found = s.offering.in(catalog);
     if (!found) {
         std::vector<std::string> keys;
         for (const Offering& o : catalog.offerings()) keys.push_back(o.key());
-        const std::string key = fmt::format("{}/{}/{}", s.offering.provider, s.offering.region, s.offering.instance_type);
+        const std::string key = s.offering.key();
         const auto near = closest_name(key, keys);
         throw InvalidInput(fmt::format("{}: offering = \"{}\": not in the catalog{}", om.self().location(), key,
                                        near ? fmt::format("; did you mean \"{}\"?", *near) : ""));
     }
-    const Offering& offering = catalog.offering(s.offering.provider, s.offering.instance_type, s.offering.region);
+    const Offering& offering = *found;
     if (s.currency && offering.currency != *s.currency)
         m.get("currency").fail(fmt::format("must be the offering's currency ({})", offering.currency));
     // Each plan must price on the offering (a reservation it lists, a spot price): one future tells.

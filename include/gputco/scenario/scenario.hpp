@@ -28,7 +28,31 @@ inline constexpr int scenario_schema_version = 1;
 /// Which catalog row the strategies are priced on.
 struct OfferingRef {
     std::string provider, instance_type, region;
+    std::string zone;  ///< imported rows priced per zone; empty = the row without a zone, else the first zone listed
+
+    /// The row of `catalog` this names (an empty region: the first listed), or nullptr.
+    const Offering* in(const Catalog& catalog) const;
+    /// "provider/region/instance_type[/zone]", as Offering::key().
+    std::string key() const;
 };
+
+/// A provider's own price file read by one of the importers (gputco/catalog/importers.hpp); its rows
+/// override the built-in catalog and the scenario's catalog file.
+struct PriceFileImport {
+    std::string file;    ///< relative to the scenario file's folder
+    std::string format;  ///< one of price_file_formats()
+    std::string published;                   ///< ISO date of the data, if the file does not say
+    std::string provider;                    ///< skypilot_csv only: aws, azure, gcp, lambda, ...
+    std::string currency = "USD";            ///< skypilot_csv only
+    std::string operating_system = "linux";  ///< aws_*, azure_retail_prices, ec2instances_json
+};
+
+/// skypilot_csv, azure_retail_prices, aws_get_products, aws_offer_file, gcp_skus, cyclenerd_pricing_yml,
+/// ec2instances_json.
+const std::vector<std::string>& price_file_formats();
+
+/// The offerings of one price file, its path resolved against `base_dir` (unless absolute).
+Catalog import_price_file(const PriceFileImport& price_file, const std::string& base_dir);
 
 /// Demand as data; build() turns it into a DemandProfile over the scenario's horizon.
 struct DemandSpec {
@@ -98,7 +122,8 @@ struct Scenario {
     Units units = Units::instances;
     std::uint64_t seed = 0;
     std::optional<std::string> catalog_file;  ///< a catalog JSON file overriding the built-in rows
-    std::vector<Offering> offerings;          ///< inline rows overriding both
+    std::vector<PriceFileImport> imports;     ///< price files overriding the catalog file, in order
+    std::vector<Offering> offerings;          ///< inline rows overriding all of these
     OfferingRef offering;
     DemandSpec demand;
     Discounts discounts;
@@ -122,7 +147,8 @@ Scenario load_scenario(const std::string& path);
 /// The scenario as canonical YAML: parse_scenario(to_yaml(s)) gives s back (to_yaml of both is equal).
 std::string to_yaml(const Scenario& scenario);
 
-/// The catalog the scenario prices on: the built-in one, overridden by its catalog file and inline rows.
+/// The catalog the scenario prices on: the built-in one, overridden by its catalog file, its imported
+/// price files and its inline rows, in that order.
 Catalog scenario_catalog(const Scenario& scenario);
 
 struct StrategyResult {
