@@ -217,3 +217,39 @@ def test_run_prints_each_interruption_models_spot_job_as_the_library_simulates_i
         assert row["cost_mean"] == pytest.approx(want["cost_mean"], abs=0.005)
         assert row["cost_p95"] == pytest.approx(want["cost_p95"], abs=0.005)
         assert row["wall_hours_mean"] == pytest.approx(want["wall_hours_mean"], abs=0.5e-4)
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal():
+    result = gputco_cmd("run", ROOT / "examples/scenarios/spot_training_job.yaml")
+    assert result.stderr == ""  # captured: a pipe, so nothing but errors would go there
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_progress_bar_on_a_terminal_ends_at_100_percent_and_clears_its_line():
+    import pty
+
+    main, secondary = pty.openpty()
+    try:
+        p = subprocess.run([command(), "spot", "--work-hours", "2000", "--mtbf-hours", "5", "--price", "1",
+                            "--checkpoint-write-hours", "0.1", "--paths", "200000", "--seed", "1"],
+                           stdout=subprocess.PIPE, stderr=secondary, text=True, timeout=300)
+        os.close(secondary)
+        secondary = None
+        err = b""
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal is closed once the command has exited
+                break
+            if not chunk:
+                break
+            err += chunk
+    finally:
+        if secondary is not None:
+            os.close(secondary)
+        os.close(main)
+    assert p.returncode == 0
+    text = err.decode()
+    # the last drawing is the finished bar, then the line is cleared; the report itself is on stdout
+    assert text.endswith("spot job spot  [##############################]  100%  200,000/200,000 paths\x1b[K\r\x1b[K")
+    assert p.stdout.startswith("job ") and "\x1b" not in p.stdout

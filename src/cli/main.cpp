@@ -16,6 +16,7 @@
 #include <gputco/scenario/scenario.hpp>
 
 #include "output.hpp"
+#include "progress.hpp"
 #include "threshold.hpp"
 
 using namespace gputco;
@@ -84,11 +85,26 @@ Table plan_table(const std::vector<PlanDistribution>& plans) {
 
 bool should_stop() { return interrupted.load(); }
 
+/// run_scenario with a progress bar on stderr when it is a terminal; the bar's line is cleared after.
+ScenarioResult run_with_progress(const Scenario& s) {
+    cli::ProgressBar bar(stderr);
+    try {
+        ScenarioResult result = run_scenario(s, should_stop, [&](const std::string& task, std::size_t done, std::size_t total) {
+            bar.update(task, done, total);
+        });
+        bar.finish();
+        return result;
+    } catch (...) {
+        bar.finish();
+        throw;
+    }
+}
+
 void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
 
 int run(const std::string& path, const std::string& format) {
     const Scenario s = load_scenario(path);
-    const ScenarioResult result = run_scenario(s, should_stop);
+    const ScenarioResult result = run_with_progress(s);
     const Table strategies = strategy_table(s, result);
     const Table spot = spot_table(result.spot_jobs);
     const Table plans = plan_table(result.plans);
@@ -127,8 +143,8 @@ int compare(const std::string& before_path, const std::string& after_path, const
             const std::vector<std::string>& fail_above) {
     std::vector<cli::ChangeLimit> limits;
     for (const auto& text : fail_above) limits.push_back(cli::ChangeLimit::parse(text));
-    const std::vector<Figures> before = figures(run_scenario(load_scenario(before_path), should_stop));
-    const std::vector<Figures> after = figures(run_scenario(load_scenario(after_path), should_stop));
+    const std::vector<Figures> before = figures(run_with_progress(load_scenario(before_path)));
+    const std::vector<Figures> after = figures(run_with_progress(load_scenario(after_path)));
     const auto find = [](const std::vector<Figures>& list, const std::string& name) {
         const auto it = std::find_if(list.begin(), list.end(), [&](const Figures& f) { return f.name == name; });
         return it == list.end() ? nullptr : &*it;
@@ -273,7 +289,7 @@ int main(int argc, char** argv) {
             s.spot_jobs.push_back(spot);
             // Priced by the flags alone: a built-in offering is only there for the on-demand comparison.
             s.offering = {"aws", "p4d.24xlarge", ""};
-            const ScenarioResult result = run_scenario(s, should_stop);
+            const ScenarioResult result = run_with_progress(s);
             print(cli::render(spot_table(result.spot_jobs), format));
             return 0;
         }

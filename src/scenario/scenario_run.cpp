@@ -99,7 +99,7 @@ DemandFutures scenario_futures(const Scenario& s) {
     return DemandFutures::generate(s.futures->model, horizon, s.futures->count, s.seed);
 }
 
-ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop) {
+ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop, const ScenarioProgress& progress) {
     const Catalog catalog = scenario_catalog(s);
     const Offering* found = s.offering.in(catalog);
     if (!found) fail("offering", s.offering.key(), "not in the catalog");
@@ -124,6 +124,10 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         options.paths = spec.paths;
         options.seed = s.seed + i;  // one stream per job, fixed by the scenario's seed
         options.should_stop = should_stop;
+        if (progress) {
+            const std::string task = "spot job " + spec.name;
+            options.progress = [&progress, task](std::size_t done, std::size_t total) { progress(task, done, total); };
+        }
         result.spot_jobs.push_back({spec.name, job.checkpoint_interval_hours,
                                     simulate_spot(job, spec.model(), pricing, options)});
     }

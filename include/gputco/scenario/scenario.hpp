@@ -174,6 +174,11 @@ DemandFutures scenario_futures(const Scenario& scenario);
 /// Runs the scenario: its spot jobs (seeded), then every strategy through evaluate(), then its plans
 /// over its futures through compare_plans(). should_stop is
 /// polled by the spot engine; a stop throws Cancelled.
-ScenarioResult run_scenario(const Scenario& scenario, std::function<bool()> should_stop = {});
+/// For a progress bar: the task running ("spot job train-500h") and its paths done of total, called
+/// on the calling thread about every 50 ms.
+using ScenarioProgress = std::function<void(const std::string& task, std::size_t done, std::size_t total)>;
+
+ScenarioResult run_scenario(const Scenario& scenario, std::function<bool()> should_stop = {},
+                            const ScenarioProgress& progress = {});
 
 }  // namespace gputco
