@@ -55,8 +55,8 @@ def test_every_format_runs_every_example(fmt):
     for path in EXAMPLES:
         out = gputco_cmd("run", path, "--format", fmt).stdout
         report = json.loads(gputco_cmd("run", path, "--format", "json").stdout)
-        # the table CSV shows (strategies, else plans, else spot jobs) names every row the JSON has
-        rows = report["strategies"] or report["plans"] or report["spot_jobs"]
+        # each format (CSV: strategies, else plans, else spot jobs, else deadline jobs) names every row
+        rows = report["strategies"] or report["plans"] or report["spot_jobs"] or report["deadline_jobs"]
         assert rows and all(next(iter(r.values())) in out for r in rows)
 
 
@@ -253,3 +253,16 @@ def test_progress_bar_on_a_terminal_ends_at_100_percent_and_clears_its_line():
     # the last drawing is the finished bar, then the line is cleared; the report itself is on stdout
     assert text.endswith("spot job spot  [##############################]  100%  200,000/200,000 paths\x1b[K\r\x1b[K")
     assert p.stdout.startswith("job ") and "\x1b" not in p.stdout
+
+
+def test_run_prints_the_deadline_policies_as_the_library_computes_them(gputco):
+    path = ROOT / "examples/scenarios/deadline_job.yaml"
+    out = json.loads(gputco_cmd("run", path, "--format", "json").stdout)["deadline_jobs"]
+    expected = gputco.run_deadline_jobs(path)
+    assert [r["policy"] for r in out] == ["greedy", "uniform_progress", "on_demand_only", "omniscient"]
+    assert [r["policy"] for r in out] == list(expected["policy"])
+    for row, (_, want) in zip(out, expected.iterrows()):
+        assert row["cost_mean"] == pytest.approx(want["cost_mean"], abs=0.005)
+        assert row["cost_p95"] == pytest.approx(want["cost_p95"], abs=0.005)
+        assert row["deadline_miss_probability"] == pytest.approx(want["deadline_miss_probability"], abs=0.5e-4)
+    assert out[2]["cost_mean"] == 149.94  # on demand: (48 + 1) h × $3.06

@@ -71,6 +71,24 @@ Table spot_table(const std::vector<SpotJobResult>& jobs) {
     return t;
 }
 
+Table deadline_table(const std::vector<DeadlineJobResult>& jobs) {
+    Table t;
+    t.columns = {"deadline_job", "policy", "paths", "seed", "cost_mean", "cost_std_error", "cost_p95",
+                 "deadline_miss_probability"};
+    for (const DeadlineJobResult& j : jobs) {
+        const DeadlineComparison& c = j.comparison;
+        for (const DeadlinePolicyOutcome& p : c.policies)
+            t.rows.push_back({j.name, std::string(to_string(p.policy)), std::to_string(c.paths), std::to_string(c.seed),
+                              money(p.cost.mean), ratio(p.cost.standard_error), money(p.cost.p95),
+                              ratio(p.deadline_miss_probability)});
+        if (c.omniscient_cost)
+            t.rows.push_back({j.name, "omniscient", std::to_string(c.paths), std::to_string(c.seed),
+                              money(c.omniscient_cost->mean), ratio(c.omniscient_cost->standard_error),
+                              money(c.omniscient_cost->p95), ratio(0)});
+    }
+    return t;
+}
+
 Table plan_table(const std::vector<PlanDistribution>& plans) {
     Table t;
     t.columns = {"plan", "currency", "futures", "total_mean", "total_std_error", "total_p5", "total_p50", "total_p95",
@@ -108,15 +126,23 @@ int run(const std::string& path, const std::string& format) {
     const Table strategies = strategy_table(s, result);
     const Table spot = spot_table(result.spot_jobs);
     const Table plans = plan_table(result.plans);
+    const Table deadline = deadline_table(result.deadline_jobs);
     if (format == "json") {
-        print(fmt::format("{{\"scenario\": \"{}\",\n\"spot_jobs\": {},\n\"strategies\": {},\n\"plans\": {}}}\n",
-                          s.name, cli::render(spot, "json"), cli::render(strategies, "json"), cli::render(plans, "json")));
-    } else if (format == "csv") {  // one table: the strategies, else the plans, else the spot jobs
-        print(cli::render(!result.strategies.empty() ? strategies : !result.plans.empty() ? plans : spot, "csv"));
+        print(fmt::format("{{\"scenario\": \"{}\",\n\"spot_jobs\": {},\n\"deadline_jobs\": {},\n\"strategies\": {},\n"
+                          "\"plans\": {}}}\n",
+                          s.name, cli::render(spot, "json"), cli::render(deadline, "json"), cli::render(strategies, "json"),
+                          cli::render(plans, "json")));
+    } else if (format == "csv") {  // one table: the strategies, else the plans, else the spot, else the deadline jobs
+        print(cli::render(!result.strategies.empty() ? strategies
+                          : !result.plans.empty()    ? plans
+                          : !result.spot_jobs.empty() ? spot
+                                                      : deadline,
+                          "csv"));
     } else {
         if (format == "table") print(fmt::format("{}\n\n", s.name));
         std::vector<std::string> parts;
         if (!result.spot_jobs.empty()) parts.push_back(cli::render(spot, format));
+        if (!result.deadline_jobs.empty()) parts.push_back(cli::render(deadline, format));
         if (!result.strategies.empty()) parts.push_back(cli::render(strategies, format));
         if (!result.plans.empty()) parts.push_back(cli::render(plans, format));
         print(fmt::format("{}", fmt::join(parts, "\n")));

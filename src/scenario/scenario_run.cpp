@@ -132,6 +132,24 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
                                     simulate_spot(job, spec.model(), pricing, options)});
     }
 
+    for (std::size_t i = 0; i < s.deadline_jobs.size(); ++i) {
+        const DeadlineJobSpec& spec = s.deadline_jobs[i];
+        DeadlineJobResult r;
+        r.name = spec.name;
+        if (!spec.spot_price_per_hour && !offering.spot_hourly)
+            fail("deadline_jobs.spot_price_per_hour", spec.name, fmt::format("is needed: {} has no spot price", offering.key()));
+        r.spot_price_per_hour = spec.spot_price_per_hour ? *spec.spot_price_per_hour : *offering.spot_hourly;
+        r.on_demand_price_per_hour = spec.on_demand_price_per_hour ? *spec.on_demand_price_per_hour : offering.on_demand_hourly;
+        DeadlineSimulationOptions options;
+        options.paths = spec.paths;
+        options.seed = s.seed + i;  // one stream per job, fixed by the scenario's seed
+        options.omniscient = spec.omniscient;
+        options.should_stop = should_stop;
+        r.comparison = compare_deadline_policies(spec.job, spec.availability, r.spot_price_per_hour,
+                                                 r.on_demand_price_per_hour, options, spec.policies);
+        result.deadline_jobs.push_back(std::move(r));
+    }
+
     EvaluationOptions options;
     options.discounts = s.discounts;
     options.annual_discount_rate = s.annual_discount_rate;

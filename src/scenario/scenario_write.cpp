@@ -295,6 +295,27 @@ void write_plan(YAML::Emitter& out, const Plan& p) {
     out << YAML::EndMap;
 }
 
+
+void write_deadline_job(YAML::Emitter& out, const DeadlineJobSpec& d) {
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << d.name;
+    out << YAML::Key << "compute_hours" << YAML::Value << number(d.job.compute_hours);
+    out << YAML::Key << "deadline_hours" << YAML::Value << number(d.job.deadline_hours);
+    out << YAML::Key << "changeover_hours" << YAML::Value << number(d.job.changeover_hours);
+    out << YAML::Key << "tick_hours" << YAML::Value << number(d.job.tick_hours);
+    out << YAML::Key << "availability" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "mean_up_hours"
+        << YAML::Value << number(d.availability.mean_up_hours) << YAML::Key << "mean_down_hours" << YAML::Value
+        << number(d.availability.mean_down_hours) << YAML::EndMap;
+    out << YAML::Key << "policies" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const DeadlinePolicy p : d.policies) out << std::string(to_string(p));
+    out << YAML::EndSeq;
+    if (d.spot_price_per_hour) out << YAML::Key << "spot_price_per_hour" << YAML::Value << number(*d.spot_price_per_hour);
+    if (d.on_demand_price_per_hour)
+        out << YAML::Key << "on_demand_price_per_hour" << YAML::Value << number(*d.on_demand_price_per_hour);
+    out << YAML::Key << "paths" << YAML::Value << d.paths;
+    out << YAML::Key << "omniscient" << YAML::Value << (d.omniscient ? "true" : "false");
+    out << YAML::EndMap;
+}
+
 }  // namespace
 
 std::string to_yaml(const Scenario& s) {
@@ -349,7 +370,12 @@ std::string to_yaml(const Scenario& s) {
         for (const SpotJobSpec& j : s.spot_jobs) write_spot_job(out, j);
         out << YAML::EndSeq;
     }
-    if (!s.strategies.empty() || s.plans.empty()) {
+    if (!s.deadline_jobs.empty()) {
+        out << YAML::Key << "deadline_jobs" << YAML::Value << YAML::BeginSeq;
+        for (const DeadlineJobSpec& d : s.deadline_jobs) write_deadline_job(out, d);
+        out << YAML::EndSeq;
+    }
+    if (!s.strategies.empty() || (s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty())) {
         out << YAML::Key << "strategies" << YAML::Value << YAML::BeginSeq;
         for (const NamedStrategy& n : s.strategies) write_strategy(out, n);
         out << YAML::EndSeq;

@@ -656,10 +656,44 @@ Plan read_plan(const Field& f, int months) {
     return plan;
 }
 
+
+DeadlineJobSpec read_deadline_job(const Field& f) {
+    const auto m = f.map({"name", "compute_hours", "deadline_hours", "changeover_hours", "tick_hours", "availability",
+                          "policies", "spot_price_per_hour", "on_demand_price_per_hour", "paths", "omniscient"});
+    DeadlineJobSpec d;
+    d.name = m.get("name").text();
+    d.job.compute_hours = positive(m.get("compute_hours"));
+    d.job.deadline_hours = positive(m.get("deadline_hours"));
+    if (auto v = m.find("changeover_hours")) d.job.changeover_hours = v->non_negative();
+    if (auto v = m.find("tick_hours")) d.job.tick_hours = positive(*v);
+    f.checked([&] { d.job.validate(); return 0; });
+    const Field a = m.get("availability");
+    const auto am = a.map({"mean_up_hours", "mean_down_hours"});
+    d.availability.mean_up_hours = positive(am.get("mean_up_hours"));
+    d.availability.mean_down_hours = positive(am.get("mean_down_hours"));
+    a.checked([&] { d.availability.validate(d.job.tick_hours); return 0; });
+    if (auto p = m.find("policies")) {
+        std::vector<std::string> names;
+        for (const DeadlinePolicy policy : all_deadline_policies()) names.emplace_back(to_string(policy));
+        d.policies.clear();
+        for (const Field& item : p->list()) d.policies.push_back(parse_deadline_policy(item.choice(names)));
+        if (d.policies.empty()) p->fail("must name at least one policy");
+    }
+    if (auto v = m.find("spot_price_per_hour")) d.spot_price_per_hour = positive(*v);
+    if (auto v = m.find("on_demand_price_per_hour")) d.on_demand_price_per_hour = positive(*v);
+    if (auto v = m.find("paths")) {
+        const long long n = v->integer();
+        if (n < 1 || n > 1'000'000) v->fail("must be in [1, 1000000]");
+        d.paths = std::size_t(n);
+    }
+    if (auto v = m.find("omniscient")) d.omniscient = v->choice({"true", "false"}) == "true";
+    return d;
+}
+
 Scenario read_scenario(const Field& root, std::string base_dir) {
     const auto m = root.map({"version", "name", "description", "horizon_months", "currency", "annual_discount_rate",
-                             "units", "seed", "catalog", "offering", "demand", "discounts", "spot_jobs", "strategies",
-                             "futures", "plans", "outputs"});
+                             "units", "seed", "catalog", "offering", "demand", "discounts", "spot_jobs", "deadline_jobs",
+                             "strategies", "futures", "plans", "outputs"});
     Scenario s;
     s.base_dir = std::move(base_dir);
     const Field version = m.get("version");
@@ -730,6 +764,15 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
                 if (s.spot_jobs[i].name == s.spot_jobs.back().name) item.fail("duplicate spot job name");
         }
     }
+    std::vector<Field> deadline_fields;
+    if (auto j = m.find("deadline_jobs")) {
+        deadline_fields = j->list();
+        for (const Field& item : deadline_fields) {
+            s.deadline_jobs.push_back(read_deadline_job(item));
+            for (std::size_t i = 0; i + 1 < s.deadline_jobs.size(); ++i)
+                if (s.deadline_jobs[i].name == s.deadline_jobs.back().name) item.fail("duplicate deadline job name");
+        }
+    }
     if (auto f = m.find("futures")) s.futures = read_futures(*f, s.horizon_months);
     std::vector<Field> plan_fields;
     if (auto p = m.find("plans")) {
@@ -740,12 +783,12 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
                 if (s.plans[i].name == s.plans.back().name) item.fail("duplicate plan name");
         }
     }
-    // With plans, strategies may be left out; otherwise they are the scenario's question.
-    if (s.plans.empty() || m.has("strategies")) {
+    // With plans or jobs, strategies may be left out; otherwise they are the scenario's question.
+    if ((s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty()) || m.has("strategies")) {
         const Field strategies = m.get("strategies");
         for (const Field& item : strategies.list()) s.strategies.push_back(read_strategy(item, s.spot_jobs));
-        if (s.strategies.empty() && s.spot_jobs.empty() && s.plans.empty())
-            strategies.fail("must have at least one strategy (or a spot job or a plan)");
+        if (s.strategies.empty() && s.spot_jobs.empty() && s.plans.empty() && s.deadline_jobs.empty())
+            strategies.fail("must have at least one strategy (or a spot job, a deadline job or a plan)");
     }
     if (s.futures && s.plans.empty()) m.get("futures").fail("needs plans to evaluate over the futures");
     if (auto o = m.find("outputs"))
@@ -764,6 +807,13 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
     const Offering& offering = *found;
     if (s.currency && offering.currency != *s.currency)
         m.get("currency").fail(fmt::format("must be the offering's currency ({})", offering.currency));
+    // A deadline job without its own prices needs the offering's spot price.
+    for (std::size_t i = 0; i < s.deadline_jobs.size(); ++i)
+        if (!s.deadline_jobs[i].spot_price_per_hour && !offering.spot_hourly)
+            deadline_fields[i].map({"name", "compute_hours", "deadline_hours", "changeover_hours", "tick_hours",
+                                    "availability", "policies", "spot_price_per_hour", "on_demand_price_per_hour",
+                                    "paths", "omniscient"})
+                .get("spot_price_per_hour", fmt::format("required: {} lists no spot price", offering.key()));
     // Each plan must price on the offering (a reservation it lists, a spot price): one future tells.
     if (!s.plans.empty()) {
         const DemandFutures one = DemandFutures::from_profile(s.demand.build(Horizon::months(s.horizon_months)));

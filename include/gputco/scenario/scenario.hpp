@@ -13,6 +13,7 @@
 
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/engines/cost.hpp"
+#include "gputco/engines/deadline.hpp"
 #include "gputco/engines/spot.hpp"
 #include "gputco/results/plan_distribution.hpp"
 #include "gputco/strategy/plan.hpp"
@@ -97,6 +98,20 @@ struct SpotJobSpec {
     InterruptionModel model() const;
 };
 
+/// A job with a deadline run under deadline policies (gputco/engines/deadline.hpp) over `paths`
+/// traces of a Markov spot-availability process. Prices default to the offering's per-instance
+/// spot and on-demand prices (the job runs on one instance).
+struct DeadlineJobSpec {
+    std::string name;
+    DeadlineJob job;
+    MarkovAvailability availability;
+    std::vector<DeadlinePolicy> policies{DeadlinePolicy::greedy, DeadlinePolicy::uniform_progress,
+                                         DeadlinePolicy::on_demand_only};
+    std::optional<double> spot_price_per_hour, on_demand_price_per_hour;
+    std::size_t paths = 1000;
+    bool omniscient = false;  ///< also the cost of the schedule that knows each trace in advance
+};
+
 /// A strategy under a name. A spot tranche may name a spot job (`job`): its overhead then comes from
 /// that job's simulation (spot_tranche()).
 struct NamedStrategy {
@@ -129,6 +144,7 @@ struct Scenario {
     Discounts discounts;
     std::vector<NamedStrategy> strategies;
     std::vector<SpotJobSpec> spot_jobs;
+    std::vector<DeadlineJobSpec> deadline_jobs;
     std::optional<FuturesSpec> futures;
     std::vector<Plan> plans;  ///< plans over time, priced on the offering, over the futures
     std::vector<std::string> outputs;  ///< report columns wanted; empty = the defaults
@@ -160,9 +176,15 @@ struct SpotJobResult {
     double checkpoint_interval_hours = 0;
     SpotResult result;
 };
+struct DeadlineJobResult {
+    std::string name;
+    double spot_price_per_hour = 0, on_demand_price_per_hour = 0;
+    DeadlineComparison comparison;
+};
 struct ScenarioResult {
     std::string scenario;
     std::vector<SpotJobResult> spot_jobs;
+    std::vector<DeadlineJobResult> deadline_jobs;
     std::vector<StrategyResult> strategies;
     /// One per plan, in order; with several plans each future's regret is against the cheapest of them.
     std::vector<PlanDistribution> plans;
@@ -171,8 +193,9 @@ struct ScenarioResult {
 /// The demand futures the scenario's plans are evaluated over.
 DemandFutures scenario_futures(const Scenario& scenario);
 
-/// Runs the scenario: its spot jobs (seeded), then every strategy through evaluate(), then its plans
-/// over its futures through compare_plans(). should_stop is
+/// Runs the scenario: its spot jobs (job i with seed + i), its deadline jobs (job i with seed + i,
+/// through compare_deadline_policies()), every strategy through evaluate(), then its plans over its
+/// futures through compare_plans(). should_stop is
 /// polled by the spot engine; a stop throws Cancelled.
 /// For a progress bar: the task running ("spot job train-500h") and its paths done of total, called
 /// on the calling thread about every 50 ms.
