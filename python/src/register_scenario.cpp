@@ -43,6 +43,44 @@ py::dict spot_row(const SpotJobResult& j) {
     return row;
 }
 
+py::list deadline_rows(const DeadlineJobResult& j) {
+    py::list rows;
+    const DeadlineComparison& c = j.comparison;
+    const auto row = [&](const std::string& policy, const Summary& cost, double miss) {
+        py::dict r;
+        r["deadline_job"] = j.name;
+        r["policy"] = policy;
+        r["paths"] = c.paths;
+        r["seed"] = c.seed;
+        r["cost_mean"] = cost.mean;
+        r["cost_standard_error"] = cost.standard_error;
+        r["cost_p95"] = cost.p95;
+        r["deadline_miss_probability"] = miss;
+        rows.append(r);
+    };
+    for (const DeadlinePolicyOutcome& p : c.policies) row(std::string(to_string(p.policy)), p.cost, p.deadline_miss_probability);
+    if (c.omniscient_cost) row("omniscient", *c.omniscient_cost, 0.0);
+    return rows;
+}
+
+py::dict plan_row(const PlanDistribution& d) {
+    py::dict row;
+    row["plan"] = d.plan;
+    row["currency"] = d.currency;
+    row["futures"] = d.futures.size();
+    row["total"] = d.total.mean;  // the figures compare and sweep use: means over the futures, P95 of the total
+    row["npv"] = d.npv.mean;
+    row["p95"] = d.total.p95;
+    row["total_std_error"] = d.total.standard_error;
+    row["total_p5"] = d.total.p5;
+    row["total_p50"] = d.total.p50;
+    row["total_cvar95"] = d.total.cvar95;
+    row["regret_mean"] = d.regret.mean;
+    row["best_fraction"] = d.best_fraction;
+    row["committed_utilisation"] = d.committed_utilisation;
+    return row;
+}
+
 }  // namespace
 
 void register_scenario(py::module_& m) {
@@ -59,13 +97,16 @@ void register_scenario(py::module_& m) {
                 py::gil_scoped_release release;  // sweeps run points on many threads
                 result = run_scenario(parse_scenario(text, file));
             }
-            py::list strategies, spot;
+            py::list strategies, spot, plans, deadline;
             for (const auto& s : result.strategies) strategies.append(strategy_row(s));
             for (const auto& j : result.spot_jobs) spot.append(spot_row(j));
-            return py::make_tuple(strategies, spot);
+            for (const auto& d : result.plans) plans.append(plan_row(d));
+            for (const auto& j : result.deadline_jobs)
+                for (const auto& r : deadline_rows(j)) deadline.append(r);
+            return py::make_tuple(strategies, spot, plans, deadline);
         },
         py::arg("text"), py::arg("file") = "<scenario>",
-        "Runs a scenario: (strategy rows, spot job rows) as lists of dicts.");
+        "Runs a scenario: (strategy rows, spot job rows, plan rows, deadline job rows) as lists of dicts.");
 }
 
 }  // namespace gputco::python

@@ -54,7 +54,10 @@ def test_run_json_matches_the_library(gputco, path):
 def test_every_format_runs_every_example(fmt):
     for path in EXAMPLES:
         out = gputco_cmd("run", path, "--format", fmt).stdout
-        assert "on-demand" in out
+        report = json.loads(gputco_cmd("run", path, "--format", "json").stdout)
+        # each format (CSV: strategies, else plans, else spot jobs, else deadline jobs) names every row
+        rows = report["strategies"] or report["plans"] or report["spot_jobs"] or report["deadline_jobs"]
+        assert rows and all(next(iter(r.values())) in out for r in rows)
 
 
 def test_a100_scenario_prints_the_example_programs_figures():
@@ -143,3 +146,123 @@ def test_ctrl_c_stops_a_long_simulation_cleanly():
     out, err = p.communicate(timeout=120)
     assert p.returncode == 130, (out, err)
     assert err.strip() == "gputco: stopped" and out == ""
+
+
+def test_compare_fail_above_exits_3_naming_each_figure_beyond_its_limit(tmp_path):
+    before = hand_made(tmp_path, "before.yaml", 4, 0.3)
+    after = hand_made(tmp_path, "after.yaml", 6, 0.3)  # 4 → 6 GPUs: every figure of both strategies +50%
+    rows = {r["strategy"]: r for r in json.loads(gputco_cmd("compare", before, after, "--format", "json").stdout)}
+    od = rows["on-demand"]
+    # within the limits: 60% and an amount above the largest change
+    assert gputco_cmd("compare", before, after, "--fail-above", "60%").returncode == 0
+    assert gputco_cmd("compare", before, after, "--fail-above", od["total_change"] + 1).returncode == 0
+    # beyond: 40% of each figure; only the P95 limit given, so only P95 is named (both strategies)
+    result = gputco_cmd("compare", before, after, "--fail-above", "p95:40%", check=False)
+    assert result.returncode == 3
+    lines = result.stderr.strip().splitlines()
+    assert lines == [f"gputco: {s}: p95 moved by +{rows[s]['p95_change']:.2f} (+50.00%), beyond the limit 40%"
+                     for s in ("on-demand", "reserved")]
+    # an amount: the on-demand total moved by more than 1000, the table is still printed
+    result = gputco_cmd("compare", before, after, "--fail-above", "total:1000", check=False)
+    assert result.returncode == 3 and "on-demand" in result.stdout
+    assert result.stderr.count("total moved by") == 2 and "npv" not in result.stderr
+    # the same file on both sides moves nothing, even at a zero limit
+    assert gputco_cmd("compare", before, before, "--fail-above", "0", "--fail-above", "0%").returncode == 0
+
+
+@pytest.mark.parametrize("limit", ["abc", "x:5", "-1", "5%%", "total:", "nan"])
+def test_compare_fail_above_rejects_a_malformed_limit(tmp_path, limit):
+    before = hand_made(tmp_path, "before.yaml", 4, 0.3)
+    result = gputco_cmd("compare", before, before, "--fail-above", limit, check=False)
+    assert result.returncode == 2
+    assert result.stderr.strip() == (f'gputco: --fail-above = "{limit}": must be an amount (500) or a percentage '
+                                     "(2.5%), >= 0, optionally after total:, npv: or p95:")
+
+
+def test_run_prints_the_plans_of_the_plan_example_as_the_library_computes_them(gputco):
+    path = ROOT / "examples/scenarios/plans_under_uncertain_demand.yaml"
+    out = json.loads(gputco_cmd("run", path, "--format", "json").stdout)
+    assert out["strategies"] == [] and out["spot_jobs"] == []
+    expected = gputco.run_plans(path)
+    assert [r["plan"] for r in out["plans"]] == ["on-demand", "3y on the base fleet", "ladder"]
+    for row, (_, want) in zip(out["plans"], expected.iterrows()):
+        assert row["futures"] == want["futures"] == 2000
+        for key, column in (("total_mean", "total"), ("npv_mean", "npv"), ("total_p95", "p95"),
+                            ("total_cvar95", "total_cvar95"), ("regret_mean", "regret_mean")):
+            assert row[key] == pytest.approx(want[column], abs=0.005)  # to the cent
+        assert row["best_fraction"] == pytest.approx(want["best_fraction"], abs=0.5e-4)
+    # the CSV of a scenario with plans only is the plan table
+    csv = gputco_cmd("run", path, "--format", "csv").stdout.splitlines()
+    assert csv[0].startswith("plan,currency,futures,total_mean") and len(csv) == 4
+
+
+def test_compare_covers_plans_by_name(tmp_path):
+    text = (ROOT / "examples/scenarios/plans_under_uncertain_demand.yaml").read_text()
+    before, after = tmp_path / "before.yaml", tmp_path / "after.yaml"
+    before.write_text(text)
+    after.write_text(text.replace("probability: 0.5", "probability: 0.9"))  # the project is likelier
+    rows = {r["strategy"]: r for r in json.loads(gputco_cmd("compare", before, after, "--format", "json").stdout)}
+    assert set(rows) == {"plan on-demand", "plan 3y on the base fleet", "plan ladder"}
+    assert all(r["total_change"] > 0 for r in rows.values())  # more demand in every plan
+    assert gputco_cmd("compare", before, after, "--fail-above", "total:0.1%", check=False).returncode == 3
+
+
+def test_run_prints_each_interruption_models_spot_job_as_the_library_simulates_it(gputco):
+    path = ROOT / "examples/scenarios/spot_interruption_models.yaml"
+    out = json.loads(gputco_cmd("run", path, "--format", "json").stdout)["spot_jobs"]
+    expected = gputco.run_spot_jobs(path)
+    assert [r["job"] for r in out] == list(expected["job"])
+    for row, (_, want) in zip(out, expected.iterrows()):
+        assert row["seed"] == want["seed"]
+        assert row["cost_mean"] == pytest.approx(want["cost_mean"], abs=0.005)
+        assert row["cost_p95"] == pytest.approx(want["cost_p95"], abs=0.005)
+        assert row["wall_hours_mean"] == pytest.approx(want["wall_hours_mean"], abs=0.5e-4)
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal():
+    result = gputco_cmd("run", ROOT / "examples/scenarios/spot_training_job.yaml")
+    assert result.stderr == ""  # captured: a pipe, so nothing but errors would go there
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_progress_bar_on_a_terminal_ends_at_100_percent_and_clears_its_line():
+    import pty
+
+    main, secondary = pty.openpty()
+    try:
+        p = subprocess.run([command(), "spot", "--work-hours", "2000", "--mtbf-hours", "5", "--price", "1",
+                            "--checkpoint-write-hours", "0.1", "--paths", "200000", "--seed", "1"],
+                           stdout=subprocess.PIPE, stderr=secondary, text=True, timeout=300)
+        os.close(secondary)
+        secondary = None
+        err = b""
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal is closed once the command has exited
+                break
+            if not chunk:
+                break
+            err += chunk
+    finally:
+        if secondary is not None:
+            os.close(secondary)
+        os.close(main)
+    assert p.returncode == 0
+    text = err.decode()
+    # the last drawing is the finished bar, then the line is cleared; the report itself is on stdout
+    assert text.endswith("spot job spot  [##############################]  100%  200,000/200,000 paths\x1b[K\r\x1b[K")
+    assert p.stdout.startswith("job ") and "\x1b" not in p.stdout
+
+
+def test_run_prints_the_deadline_policies_as_the_library_computes_them(gputco):
+    path = ROOT / "examples/scenarios/deadline_job.yaml"
+    out = json.loads(gputco_cmd("run", path, "--format", "json").stdout)["deadline_jobs"]
+    expected = gputco.run_deadline_jobs(path)
+    assert [r["policy"] for r in out] == ["greedy", "uniform_progress", "on_demand_only", "omniscient"]
+    assert [r["policy"] for r in out] == list(expected["policy"])
+    for row, (_, want) in zip(out, expected.iterrows()):
+        assert row["cost_mean"] == pytest.approx(want["cost_mean"], abs=0.005)
+        assert row["cost_p95"] == pytest.approx(want["cost_p95"], abs=0.005)
+        assert row["deadline_miss_probability"] == pytest.approx(want["deadline_miss_probability"], abs=0.5e-4)
+    assert out[2]["cost_mean"] == 149.94  # on demand: (48 + 1) h × $3.06

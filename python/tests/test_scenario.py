@@ -22,7 +22,8 @@ def test_schema_accepts_every_example_and_its_written_form(path):
     jsonschema.validate(yaml.safe_load(path.read_text()), SCHEMA)
     written = _core._scenario_canonical(path.read_text(), str(path))
     jsonschema.validate(yaml.safe_load(written), SCHEMA)
-    assert _core._scenario_canonical(written, "written.yaml") == written  # reads back to itself
+    # reads back to itself (written beside the example, so that the files it names resolve)
+    assert _core._scenario_canonical(written, str(path.parent / "written.yaml")) == written
 
 
 @pytest.mark.parametrize("change, rule", [
@@ -110,3 +111,20 @@ def test_tornado_and_heat_map(gputco):
     assert h.loc[16, 0.0] == pytest.approx(2 * h.loc[8, 0.0], rel=1e-12)  # twice the GPUs, twice the bill
     gputco.plot_tornado(t)
     gputco.plot_heat_map(h)
+
+
+def test_sweep_reaches_plan_and_futures_fields():
+    import gputco
+
+    s = gputco.load_scenario(ROOT / "examples/scenarios/plans_under_uncertain_demand.yaml")
+    s["futures"]["count"] = 200
+    df = gputco.sweep(s, {"plans[1].commitments[0].count": [0, 1, 2], "futures.monthly_log_growth": [0.0, 0.03]})
+    assert len(df) == 6
+    # a commitment of 0 instances is on demand: the same total as the on-demand plan, in each future
+    zero = df[df["plans[1].commitments[0].count"] == 0]
+    assert (zero["total[plan 3y on the base fleet]"] == zero["total[plan on-demand]"]).all()
+    # the sweep's figures are run_plans' figures for that point
+    s["plans"][1]["commitments"][0]["count"] = 2
+    s["futures"]["monthly_log_growth"] = 0.03
+    row = df[(df["plans[1].commitments[0].count"] == 2) & (df["futures.monthly_log_growth"] == 0.03)].iloc[0]
+    assert row["p95[plan 3y on the base fleet]"] == gputco.run_plans(s)["p95"][1]

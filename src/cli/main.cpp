@@ -1,7 +1,8 @@
 // gputco: run, compare and check scenario files; browse the catalog; simulate a spot job.
 //
 // Exit codes: 0 success; 1 unexpected error; 2 bad input (a scenario that does not load, bad flags);
-// 130 stopped by Ctrl-C.
+// 3 compare: a figure moved beyond a --fail-above limit; 130 stopped by Ctrl-C.
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -15,6 +16,8 @@
 #include <gputco/scenario/scenario.hpp>
 
 #include "output.hpp"
+#include "progress.hpp"
+#include "threshold.hpp"
 
 using namespace gputco;
 using gputco::cli::Table;
@@ -69,52 +72,134 @@ Table spot_table(const std::vector<SpotJobResult>& jobs) {
     return t;
 }
 
+Table deadline_table(const std::vector<DeadlineJobResult>& jobs) {
+    Table t;
+    t.columns = {"deadline_job", "policy", "paths", "seed", "cost_mean", "cost_std_error", "cost_p95",
+                 "deadline_miss_probability"};
+    for (const DeadlineJobResult& j : jobs) {
+        const DeadlineComparison& c = j.comparison;
+        for (const DeadlinePolicyOutcome& p : c.policies)
+            t.rows.push_back({j.name, std::string(to_string(p.policy)), std::to_string(c.paths), std::to_string(c.seed),
+                              money(p.cost.mean), ratio(p.cost.standard_error), money(p.cost.p95),
+                              ratio(p.deadline_miss_probability)});
+        if (c.omniscient_cost)
+            t.rows.push_back({j.name, "omniscient", std::to_string(c.paths), std::to_string(c.seed),
+                              money(c.omniscient_cost->mean), ratio(c.omniscient_cost->standard_error),
+                              money(c.omniscient_cost->p95), ratio(0)});
+    }
+    return t;
+}
+
+Table plan_table(const std::vector<PlanDistribution>& plans) {
+    Table t;
+    t.columns = {"plan", "currency", "futures", "total_mean", "total_std_error", "total_p5", "total_p50", "total_p95",
+                 "total_cvar95", "npv_mean", "regret_mean", "best_fraction", "committed_utilisation"};
+    for (const PlanDistribution& d : plans)
+        t.rows.push_back({d.plan, d.currency, std::to_string(d.futures.size()), money(d.total.mean),
+                          money(d.total.standard_error), money(d.total.p5), money(d.total.p50), money(d.total.p95),
+                          money(d.total.cvar95), money(d.npv.mean), money(d.regret.mean), ratio(d.best_fraction),
+                          ratio(d.committed_utilisation)});
+    return t;
+}
+
 bool should_stop() { return interrupted.load(); }
+
+/// run_scenario with a progress bar on stderr when it is a terminal; the bar's line is cleared after.
+ScenarioResult run_with_progress(const Scenario& s) {
+    cli::ProgressBar bar(stderr);
+    try {
+        ScenarioResult result = run_scenario(s, should_stop, [&](const std::string& task, std::size_t done, std::size_t total) {
+            bar.update(task, done, total);
+        });
+        bar.finish();
+        return result;
+    } catch (...) {
+        bar.finish();
+        throw;
+    }
+}
 
 void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
 
 int run(const std::string& path, const std::string& format) {
     const Scenario s = load_scenario(path);
-    const ScenarioResult result = run_scenario(s, should_stop);
+    const ScenarioResult result = run_with_progress(s);
     const Table strategies = strategy_table(s, result);
     const Table spot = spot_table(result.spot_jobs);
+    const Table plans = plan_table(result.plans);
+    const Table deadline = deadline_table(result.deadline_jobs);
     if (format == "json") {
-        print(fmt::format("{{\"scenario\": \"{}\",\n\"spot_jobs\": {}\"strategies\": {}}}\n", s.name,
-                          cli::render(spot, "json") + ",", cli::render(strategies, "json")));
-    } else if (format == "csv") {
-        print(cli::render(result.strategies.empty() ? spot : strategies, "csv"));
+        print(fmt::format("{{\"scenario\": \"{}\",\n\"spot_jobs\": {},\n\"deadline_jobs\": {},\n\"strategies\": {},\n"
+                          "\"plans\": {}}}\n",
+                          s.name, cli::render(spot, "json"), cli::render(deadline, "json"), cli::render(strategies, "json"),
+                          cli::render(plans, "json")));
+    } else if (format == "csv") {  // one table: the strategies, else the plans, else the spot, else the deadline jobs
+        print(cli::render(!result.strategies.empty() ? strategies
+                          : !result.plans.empty()    ? plans
+                          : !result.spot_jobs.empty() ? spot
+                                                      : deadline,
+                          "csv"));
     } else {
         if (format == "table") print(fmt::format("{}\n\n", s.name));
-        if (!result.spot_jobs.empty()) print(cli::render(spot, format) + "\n");
-        if (!result.strategies.empty()) print(cli::render(strategies, format));
+        std::vector<std::string> parts;
+        if (!result.spot_jobs.empty()) parts.push_back(cli::render(spot, format));
+        if (!result.deadline_jobs.empty()) parts.push_back(cli::render(deadline, format));
+        if (!result.strategies.empty()) parts.push_back(cli::render(strategies, format));
+        if (!result.plans.empty()) parts.push_back(cli::render(plans, format));
+        print(fmt::format("{}", fmt::join(parts, "\n")));
     }
     return 0;
 }
 
-int compare(const std::string& before_path, const std::string& after_path, const std::string& format) {
-    const ScenarioResult before = run_scenario(load_scenario(before_path), should_stop);
-    const ScenarioResult after = run_scenario(load_scenario(after_path), should_stop);
+/// What compare compares: total, NPV and P95 of each strategy, and of each plan (means over its
+/// futures, P95 of its total), the plans under "plan <name>".
+struct Figures {
+    std::string name;
+    double total = 0, npv = 0, p95 = 0;
+};
+
+std::vector<Figures> figures(const ScenarioResult& result) {
+    std::vector<Figures> out;
+    for (const auto& [name, report] : result.strategies) out.push_back({name, report.total, report.npv, p95(report)});
+    for (const PlanDistribution& d : result.plans)
+        out.push_back({"plan " + d.plan, d.total.mean, d.npv.mean, d.total.p95});
+    return out;
+}
+
+int compare(const std::string& before_path, const std::string& after_path, const std::string& format,
+            const std::vector<std::string>& fail_above) {
+    std::vector<cli::ChangeLimit> limits;
+    for (const auto& text : fail_above) limits.push_back(cli::ChangeLimit::parse(text));
+    const std::vector<Figures> before = figures(run_with_progress(load_scenario(before_path)));
+    const std::vector<Figures> after = figures(run_with_progress(load_scenario(after_path)));
+    const auto find = [](const std::vector<Figures>& list, const std::string& name) {
+        const auto it = std::find_if(list.begin(), list.end(), [&](const Figures& f) { return f.name == name; });
+        return it == list.end() ? nullptr : &*it;
+    };
     Table t;
     t.columns = {"strategy", "total_before", "total_after", "total_change", "npv_change", "p95_change"};
-    for (const auto& a : after.strategies) {
-        for (const auto& b : before.strategies) {
-            if (a.name != b.name) continue;
-            t.rows.push_back({a.name, money(b.report.total), money(a.report.total), money(a.report.total - b.report.total),
-                              money(a.report.npv - b.report.npv), money(p95(a.report) - p95(b.report))});
-        }
+    std::vector<cli::LimitBreach> breaches;
+    for (const Figures& a : after) {
+        const Figures* b = find(before, a.name);
+        if (!b) continue;
+        t.rows.push_back({a.name, money(b->total), money(a.total), money(a.total - b->total), money(a.npv - b->npv),
+                          money(a.p95 - b->p95)});
+        const std::pair<std::string, std::pair<double, double>> moves[] = {
+            {"total", {b->total, a.total}}, {"npv", {b->npv, a.npv}}, {"p95", {b->p95, a.p95}}};
+        for (const auto& [metric, values] : moves)
+            for (const auto& limit : limits)
+                if (std::find(limit.metrics.begin(), limit.metrics.end(), metric) != limit.metrics.end() &&
+                    limit.exceeded(values.first, values.second))
+                    breaches.push_back({a.name, metric, values.first, values.second, limit.shown()});
     }
-    for (const auto& a : after.strategies) {
-        bool in_before = false;
-        for (const auto& b : before.strategies) in_before = in_before || a.name == b.name;
-        if (!in_before) t.rows.push_back({a.name + " (new)", "", money(a.report.total), "", "", ""});
-    }
-    for (const auto& b : before.strategies) {
-        bool in_after = false;
-        for (const auto& a : after.strategies) in_after = in_after || a.name == b.name;
-        if (!in_after) t.rows.push_back({b.name + " (removed)", money(b.report.total), "", "", "", ""});
-    }
+    // Rows in only one of the two files have nothing to compare: they never breach a limit.
+    for (const Figures& a : after)
+        if (!find(before, a.name)) t.rows.push_back({a.name + " (new)", "", money(a.total), "", "", ""});
+    for (const Figures& b : before)
+        if (!find(after, b.name)) t.rows.push_back({b.name + " (removed)", money(b.total), "", "", "", ""});
     print(cli::render(t, format));
-    return 0;
+    for (const auto& breach : breaches) fmt::print(stderr, "gputco: {}\n", cli::describe(breach));
+    return breaches.empty() ? 0 : 3;
 }
 
 int catalog(const std::string& gpu, const std::string& provider, const std::string& region, double min_memory,
@@ -147,7 +232,8 @@ int catalog(const std::string& gpu, const std::string& provider, const std::stri
 int main(int argc, char** argv) {
     CLI::App app{"gputco: the total cost of renting GPUs, from scenario files"};
     app.require_subcommand(1);
-    app.footer("Exit codes: 0 success, 1 unexpected error, 2 bad input, 130 stopped by Ctrl-C.");
+    app.footer("Exit codes: 0 success, 1 unexpected error, 2 bad input, 3 compare: a change beyond --fail-above, "
+               "130 stopped by Ctrl-C.");
     std::string format = "table";
     const auto add_format = [&](CLI::App* sub) {
         sub->add_option("--format", format, "table, json, csv or markdown")
@@ -163,6 +249,11 @@ int main(int argc, char** argv) {
     compare_cmd->add_option("before", scenario_path, "the scenario as it was")->required();
     compare_cmd->add_option("after", other_path, "the scenario as it is")->required();
     add_format(compare_cmd);
+    std::vector<std::string> fail_above;
+    compare_cmd->add_option("--fail-above", fail_above,
+                            "exit with code 3 when total, NPV or P95 of a strategy moves by more than this: "
+                            "an amount (500) or a percentage of the value before (2.5%), for one figure "
+                            "with total:, npv: or p95: in front (p95:5%); may be repeated");
 
     std::vector<std::string> validate_paths;
     CLI::App* validate_cmd = app.add_subcommand("validate", "check scenario files without running them");
@@ -202,7 +293,7 @@ int main(int argc, char** argv) {
     std::signal(SIGINT, on_sigint);
     try {
         if (run_cmd->parsed()) return run(scenario_path, format);
-        if (compare_cmd->parsed()) return compare(scenario_path, other_path, format);
+        if (compare_cmd->parsed()) return compare(scenario_path, other_path, format, fail_above);
         if (catalog_cmd->parsed()) return catalog(gpu, provider, region, min_memory, catalog_file, format);
         if (validate_cmd->parsed()) {
             int code = 0;
@@ -225,7 +316,7 @@ int main(int argc, char** argv) {
             s.spot_jobs.push_back(spot);
             // Priced by the flags alone: a built-in offering is only there for the on-demand comparison.
             s.offering = {"aws", "p4d.24xlarge", ""};
-            const ScenarioResult result = run_scenario(s, should_stop);
+            const ScenarioResult result = run_with_progress(s);
             print(cli::render(spot_table(result.spot_jobs), format));
             return 0;
         }

@@ -1,7 +1,13 @@
 // Turns a scenario into numbers: the catalog it prices on, its demand, its spot jobs, its strategies.
-#include <fmt/format.h>
+#include <cmath>
+#include <fstream>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "gputco/catalog/importers.hpp"
 #include "gputco/engines/checkpoint.hpp"
+#include "gputco/engines/plan_engine.hpp"
 #include "gputco/scenario/scenario.hpp"
 
 namespace gputco {
@@ -18,21 +24,86 @@ DemandProfile DemandSpec::build(Horizon horizon) const {
     return profile;
 }
 
+std::optional<double> InterruptionSpec::mean_lifetime_hours() const {
+    if (const auto* p = std::get_if<Poisson>(&model)) return p->mtbf_hours;
+    if (const auto* w = std::get_if<Weibull>(&model)) return w->scale_hours * std::tgamma(1 + 1 / w->shape);
+    if (const auto* t = std::get_if<Trace>(&model)) return t->mean_lifetime_hours();
+    return std::nullopt;
+}
+
+InterruptionModel SpotJobSpec::model() const {
+    return interruptions ? interruptions->model : InterruptionModel(Poisson{.mtbf_hours = mtbf_hours});
+}
+
+namespace {
+std::string resolved(const std::string& path, const std::string& base_dir) {
+    return !path.empty() && path.front() == '/' ? path : base_dir + "/" + path;
+}
+}  // namespace
+
+const std::vector<std::string>& price_file_formats() {
+    static const std::vector<std::string> formats{"skypilot_csv",  "azure_retail_prices",   "aws_get_products",
+                                                  "aws_offer_file", "gcp_skus", "cyclenerd_pricing_yml",
+                                                  "ec2instances_json"};
+    return formats;
+}
+
+Catalog import_price_file(const PriceFileImport& p, const std::string& base_dir) {
+    const std::string path = resolved(p.file, base_dir);
+    ImportOptions options;
+    options.file = p.file;
+    options.published = p.published;
+    options.provider = p.provider;
+    options.currency = p.currency;
+    options.operating_system = p.operating_system;
+    if (p.format == "aws_offer_file") {  // streamed: the bulk file may be gigabytes
+        std::ifstream in(path, std::ios::binary);
+        if (!in) fail("path", path, "cannot be opened for reading");
+        return import_aws_offer_file(in, options).catalog();
+    }
+    const std::string text = read_text_file(path);
+    if (p.format == "skypilot_csv") return import_skypilot_csv(text, options).catalog();
+    if (p.format == "azure_retail_prices") return import_azure_retail_prices(text, options).catalog();
+    if (p.format == "aws_get_products") return import_aws_get_products(text, options).catalog();
+    if (p.format == "gcp_skus") return import_gcp_skus(text, options).catalog();
+    if (p.format == "cyclenerd_pricing_yml") return import_cyclenerd_pricing_yml(text, options).catalog();
+    if (p.format == "ec2instances_json") return import_ec2instances_json(text, options).catalog();
+    fail("format", p.format, fmt::format("must be one of {}", fmt::join(price_file_formats(), ", ")));
+}
+
+const Offering* OfferingRef::in(const Catalog& catalog) const {
+    const Offering* first_zone = nullptr;
+    for (const Offering& o : catalog.offerings()) {
+        if (o.provider != provider || o.instance_type != instance_type || (!region.empty() && o.region != region)) continue;
+        if (o.zone == zone) return &o;
+        if (zone.empty() && !first_zone) first_zone = &o;
+    }
+    return first_zone;
+}
+
+std::string OfferingRef::key() const {
+    return fmt::format("{}/{}/{}{}", provider, region, instance_type, zone.empty() ? "" : "/" + zone);
+}
+
 Catalog scenario_catalog(const Scenario& s) {
     Catalog catalog = Catalog::builtin();
-    if (s.catalog_file) {
-        const std::string path = !s.catalog_file->empty() && s.catalog_file->front() == '/'
-                                     ? *s.catalog_file
-                                     : s.base_dir + "/" + *s.catalog_file;
-        catalog = catalog.overridden_by(Catalog::from_json_file(path));
-    }
+    if (s.catalog_file) catalog = catalog.overridden_by(Catalog::from_json_file(resolved(*s.catalog_file, s.base_dir)));
+    for (const PriceFileImport& p : s.imports) catalog = catalog.overridden_by(import_price_file(p, s.base_dir));
     if (!s.offerings.empty()) catalog = catalog.overridden_by(Catalog({}, s.offerings));
     return catalog;
 }
 
-ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop) {
+DemandFutures scenario_futures(const Scenario& s) {
+    const Horizon horizon = Horizon::months(s.horizon_months);
+    if (!s.futures) return DemandFutures::from_profile(s.demand.build(horizon));
+    return DemandFutures::generate(s.futures->model, horizon, s.futures->count, s.seed);
+}
+
+ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop, const ScenarioProgress& progress) {
     const Catalog catalog = scenario_catalog(s);
-    const Offering& offering = catalog.offering(s.offering.provider, s.offering.instance_type, s.offering.region);
+    const Offering* found = s.offering.in(catalog);
+    if (!found) fail("offering", s.offering.key(), "not in the catalog");
+    const Offering& offering = *found;
     const DemandProfile demand = s.demand.build(Horizon::months(s.horizon_months));
     ScenarioResult result;
     result.scenario = s.name;
@@ -40,8 +111,10 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
     for (std::size_t i = 0; i < s.spot_jobs.size(); ++i) {
         const SpotJobSpec& spec = s.spot_jobs[i];
         Job job = spec.job;
-        if (job.checkpoint_interval_hours <= 0)
-            job.checkpoint_interval_hours = optimal_checkpoint_interval(job.checkpoint_write_hours, spec.mtbf_hours);
+        if (job.checkpoint_interval_hours <= 0) {
+            const auto mean = spec.interruptions ? spec.interruptions->mean_lifetime_hours() : spec.mtbf_hours;
+            job.checkpoint_interval_hours = optimal_checkpoint_interval(job.checkpoint_write_hours, mean.value());
+        }
         SpotPricing pricing;
         const auto spot_price = spec.price_per_gpu_hour ? spec.price_per_gpu_hour : offering.spot_per_gpu_hour();
         if (!spot_price) fail("spot_jobs.price_per_gpu_hour", spec.name, fmt::format("is needed: {} has no spot price", offering.key()));
@@ -51,8 +124,30 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         options.paths = spec.paths;
         options.seed = s.seed + i;  // one stream per job, fixed by the scenario's seed
         options.should_stop = should_stop;
+        if (progress) {
+            const std::string task = "spot job " + spec.name;
+            options.progress = [&progress, task](std::size_t done, std::size_t total) { progress(task, done, total); };
+        }
         result.spot_jobs.push_back({spec.name, job.checkpoint_interval_hours,
-                                    simulate_spot(job, Poisson{.mtbf_hours = spec.mtbf_hours}, pricing, options)});
+                                    simulate_spot(job, spec.model(), pricing, options)});
+    }
+
+    for (std::size_t i = 0; i < s.deadline_jobs.size(); ++i) {
+        const DeadlineJobSpec& spec = s.deadline_jobs[i];
+        DeadlineJobResult r;
+        r.name = spec.name;
+        if (!spec.spot_price_per_hour && !offering.spot_hourly)
+            fail("deadline_jobs.spot_price_per_hour", spec.name, fmt::format("is needed: {} has no spot price", offering.key()));
+        r.spot_price_per_hour = spec.spot_price_per_hour ? *spec.spot_price_per_hour : *offering.spot_hourly;
+        r.on_demand_price_per_hour = spec.on_demand_price_per_hour ? *spec.on_demand_price_per_hour : offering.on_demand_hourly;
+        DeadlineSimulationOptions options;
+        options.paths = spec.paths;
+        options.seed = s.seed + i;  // one stream per job, fixed by the scenario's seed
+        options.omniscient = spec.omniscient;
+        options.should_stop = should_stop;
+        r.comparison = compare_deadline_policies(spec.job, spec.availability, r.spot_price_per_hour,
+                                                 r.on_demand_price_per_hour, options, spec.policies);
+        result.deadline_jobs.push_back(std::move(r));
     }
 
     EvaluationOptions options;
@@ -77,6 +172,14 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
             }
         }
         result.strategies.push_back({named.name, evaluate(strategy, demand, offering, options)});
+    }
+
+    if (!s.plans.empty()) {
+        if (should_stop && should_stop()) throw Cancelled("run_scenario: stopped");
+        PlanOptions plan_options;
+        plan_options.discounts = s.discounts;
+        plan_options.annual_discount_rate = s.annual_discount_rate;
+        result.plans = compare_plans(s.plans, scenario_futures(s), offering, {}, plan_options);
     }
     return result;
 }

@@ -1,5 +1,7 @@
 // Writes a scenario as canonical YAML: every field the reader knows, in the schema's order, numbers in
 // their shortest form that reads back to the same double.
+#include <cmath>
+
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
@@ -141,6 +143,57 @@ void write_demand(YAML::Emitter& out, const DemandSpec& d) {
     out << YAML::EndMap;
 }
 
+
+void write_rules(YAML::Emitter& out, const ProviderRules& r, const std::string& preset) {
+    out << YAML::Key << "rules" << YAML::Value;
+    if (!preset.empty()) {
+        out << preset;
+        return;
+    }
+    out << YAML::BeginMap;
+    out << YAML::Key << "notice_hours" << YAML::Value << number(r.notice_hours);
+    out << YAML::Key << "emergency_checkpoint" << YAML::Value << (r.emergency_checkpoint ? "true" : "false");
+    out << YAML::Key << "protection_hours" << YAML::Value << number(r.protection_hours);
+    if (std::isfinite(r.max_lifetime_hours)) out << YAML::Key << "max_lifetime_hours" << YAML::Value << number(r.max_lifetime_hours);
+    out << YAML::EndMap;
+}
+
+void write_interruptions(YAML::Emitter& out, const InterruptionSpec& spec) {
+    out << YAML::Key << "interruptions" << YAML::Value << YAML::BeginMap;
+    const ProviderRules* rules = nullptr;
+    if (spec.advisor_bucket) {
+        out << YAML::Key << "advisor_bucket" << YAML::Value << *spec.advisor_bucket;
+        rules = &std::get<Poisson>(spec.model).rules;
+    } else if (const auto* p = std::get_if<Poisson>(&spec.model)) {
+        out << YAML::Key << "poisson" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "mtbf_hours"
+            << YAML::Value << number(p->mtbf_hours) << YAML::EndMap;
+        rules = &p->rules;
+    } else if (const auto* w = std::get_if<Weibull>(&spec.model)) {
+        out << YAML::Key << "weibull" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "shape" << YAML::Value
+            << number(w->shape) << YAML::Key << "scale_hours" << YAML::Value << number(w->scale_hours) << YAML::EndMap;
+        rules = &w->rules;
+    } else if (const auto* t = std::get_if<Trace>(&spec.model)) {
+        out << YAML::Key << "trace" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "file" << YAML::Value
+            << YAML::DoubleQuoted << spec.trace_file << YAML::EndMap;
+        rules = &t->rules;
+    } else {
+        const auto& d = std::get<PriceDriven>(spec.model);
+        out << YAML::Key << "price_driven" << YAML::Value << YAML::BeginMap;
+        out << YAML::Key << "reversion_per_hour" << YAML::Value << number(d.reversion_per_hour);
+        out << YAML::Key << "volatility_per_sqrt_hour" << YAML::Value << number(d.volatility_per_sqrt_hour);
+        if (std::isfinite(d.price_cap_per_hour)) out << YAML::Key << "price_cap_per_hour" << YAML::Value << number(d.price_cap_per_hour);
+        out << YAML::Key << "step_hours" << YAML::Value << number(d.step_hours);
+        out << YAML::EndMap;
+        rules = &d.rules;
+    }
+    const ProviderRules none;
+    const bool default_rules = rules->notice_hours == none.notice_hours && !rules->emergency_checkpoint &&
+                               rules->protection_hours == none.protection_hours &&
+                               rules->max_lifetime_hours == none.max_lifetime_hours;
+    if (!spec.rules_preset.empty() || !default_rules) write_rules(out, *rules, spec.rules_preset);
+    out << YAML::EndMap;
+}
+
 void write_spot_job(YAML::Emitter& out, const SpotJobSpec& j) {
     out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << j.name;
     out << YAML::Key << "work_hours" << YAML::Value << number(j.job.work_hours);
@@ -150,9 +203,106 @@ void write_spot_job(YAML::Emitter& out, const SpotJobSpec& j) {
     out << YAML::Key << "restart_hours" << YAML::Value << number(j.job.restart_hours);
     out << YAML::Key << "capacity_wait_hours" << YAML::Value << number(j.job.capacity_wait_hours);
     if (std::isfinite(j.job.deadline_hours)) out << YAML::Key << "deadline_hours" << YAML::Value << number(j.job.deadline_hours);
-    out << YAML::Key << "mtbf_hours" << YAML::Value << number(j.mtbf_hours);
+    if (j.interruptions) write_interruptions(out, *j.interruptions);
+    else out << YAML::Key << "mtbf_hours" << YAML::Value << number(j.mtbf_hours);
     if (j.price_per_gpu_hour) out << YAML::Key << "price_per_gpu_hour" << YAML::Value << number(*j.price_per_gpu_hour);
     out << YAML::Key << "paths" << YAML::Value << j.paths;
+    out << YAML::EndMap;
+}
+
+
+void write_list(YAML::Emitter& out, const char* key, const std::vector<double>& values) {
+    out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const double v : values) out << number(v);
+    out << YAML::EndSeq;
+}
+
+void write_futures(YAML::Emitter& out, const FuturesSpec& f) {
+    const DemandModel& m = f.model;
+    out << YAML::Key << "futures" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "count" << YAML::Value << f.count;
+    out << YAML::Key << "base_gpus" << YAML::Value << number(m.base_gpus);
+    out << YAML::Key << "monthly_log_growth" << YAML::Value << number(m.monthly_log_growth);
+    out << YAML::Key << "monthly_log_volatility" << YAML::Value << number(m.monthly_log_volatility);
+    if (!m.events.empty()) {
+        out << YAML::Key << "events" << YAML::Value << YAML::BeginSeq;
+        for (const DemandEvent& e : m.events)
+            out << YAML::Flow << YAML::BeginMap << YAML::Key << "gpus" << YAML::Value << number(e.gpus) << YAML::Key
+                << "probability" << YAML::Value << number(e.probability) << YAML::Key << "first_month" << YAML::Value
+                << e.first_month << YAML::Key << "last_month" << YAML::Value << e.last_month << YAML::EndMap;
+        out << YAML::EndSeq;
+    }
+    if (!m.seasonality.empty()) write_list(out, "seasonality", m.seasonality);
+    if (!m.hour_of_week.empty()) write_list(out, "hour_of_week", m.hour_of_week);
+    if (!m.history_monthly_gpus.empty()) write_list(out, "history_monthly_gpus", m.history_monthly_gpus);
+    out << YAML::EndMap;
+}
+
+void write_plan(YAML::Emitter& out, const Plan& p) {
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << p.name;
+    if (!p.commitments.empty()) {
+        out << YAML::Key << "commitments" << YAML::Value << YAML::BeginSeq;
+        for (const Commitment& c : p.commitments) {
+            out << YAML::BeginMap << YAML::Key << "count" << YAML::Value << number(c.count);
+            out << YAML::Key << "unit" << YAML::Value << (c.unit == CountUnit::gpus ? "gpus" : "instances");
+            out << YAML::Key << "term_years" << YAML::Value << c.term_years;
+            out << YAML::Key << "payment" << YAML::Value << std::string(to_string(c.payment));
+            out << YAML::Key << "start_month" << YAML::Value << c.start_month;
+            out << YAML::Key << "renewal" << YAML::Value << (c.renewal == Renewal::renew ? "renew" : "lapse");
+            if (c.discount) out << YAML::Key << "discount" << YAML::Value << number(*c.discount);
+            out << YAML::EndMap;
+        }
+        out << YAML::EndSeq;
+    }
+    if (!p.owned.empty()) {
+        out << YAML::Key << "owned" << YAML::Value << YAML::BeginSeq;
+        for (const OwnedPurchase& o : p.owned) {
+            out << YAML::BeginMap << YAML::Key << "gpus" << YAML::Value << number(o.gpus);
+            out << YAML::Key << "month" << YAML::Value << o.month;
+            out << YAML::Key << "terms" << YAML::Value;
+            write_owned(out, o.terms);
+            out << YAML::EndMap;
+        }
+        out << YAML::EndSeq;
+    }
+    if (p.spot) {
+        const SpotShare& s = *p.spot;
+        out << YAML::Key << "spot" << YAML::Value << YAML::BeginMap;
+        out << YAML::Key << "gpus" << YAML::Value << number(s.gpus);
+        if (s.price_per_gpu_hour) out << YAML::Key << "price_per_gpu_hour" << YAML::Value << number(*s.price_per_gpu_hour);
+        out << YAML::Key << "overhead" << YAML::Value << number(s.overhead);
+        out << YAML::Key << "availability" << YAML::Value << number(s.availability);
+        if (!s.periods.empty()) {
+            out << YAML::Key << "periods" << YAML::Value << YAML::BeginSeq;
+            for (const SpotPeriod& period : s.periods)
+                out << YAML::Flow << YAML::BeginMap << YAML::Key << "first_month" << YAML::Value << period.first_month
+                    << YAML::Key << "overhead" << YAML::Value << number(period.overhead) << YAML::Key << "availability"
+                    << YAML::Value << number(period.availability) << YAML::EndMap;
+            out << YAML::EndSeq;
+        }
+        out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+}
+
+
+void write_deadline_job(YAML::Emitter& out, const DeadlineJobSpec& d) {
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << d.name;
+    out << YAML::Key << "compute_hours" << YAML::Value << number(d.job.compute_hours);
+    out << YAML::Key << "deadline_hours" << YAML::Value << number(d.job.deadline_hours);
+    out << YAML::Key << "changeover_hours" << YAML::Value << number(d.job.changeover_hours);
+    out << YAML::Key << "tick_hours" << YAML::Value << number(d.job.tick_hours);
+    out << YAML::Key << "availability" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "mean_up_hours"
+        << YAML::Value << number(d.availability.mean_up_hours) << YAML::Key << "mean_down_hours" << YAML::Value
+        << number(d.availability.mean_down_hours) << YAML::EndMap;
+    out << YAML::Key << "policies" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const DeadlinePolicy p : d.policies) out << std::string(to_string(p));
+    out << YAML::EndSeq;
+    if (d.spot_price_per_hour) out << YAML::Key << "spot_price_per_hour" << YAML::Value << number(*d.spot_price_per_hour);
+    if (d.on_demand_price_per_hour)
+        out << YAML::Key << "on_demand_price_per_hour" << YAML::Value << number(*d.on_demand_price_per_hour);
+    out << YAML::Key << "paths" << YAML::Value << d.paths;
+    out << YAML::Key << "omniscient" << YAML::Value << (d.omniscient ? "true" : "false");
     out << YAML::EndMap;
 }
 
@@ -169,9 +319,22 @@ std::string to_yaml(const Scenario& s) {
     out << YAML::Key << "annual_discount_rate" << YAML::Value << number(s.annual_discount_rate);
     out << YAML::Key << "units" << YAML::Value << std::string(to_string(s.units));
     out << YAML::Key << "seed" << YAML::Value << s.seed;
-    if (s.catalog_file || !s.offerings.empty()) {
+    if (s.catalog_file || !s.imports.empty() || !s.offerings.empty()) {
         out << YAML::Key << "catalog" << YAML::Value << YAML::BeginMap;
         if (s.catalog_file) out << YAML::Key << "file" << YAML::Value << YAML::DoubleQuoted << *s.catalog_file;
+        if (!s.imports.empty()) {
+            out << YAML::Key << "imports" << YAML::Value << YAML::BeginSeq;
+            for (const PriceFileImport& p : s.imports) {
+                out << YAML::BeginMap << YAML::Key << "file" << YAML::Value << YAML::DoubleQuoted << p.file;
+                out << YAML::Key << "format" << YAML::Value << p.format;
+                if (!p.published.empty()) out << YAML::Key << "published" << YAML::Value << YAML::DoubleQuoted << p.published;
+                if (!p.provider.empty()) out << YAML::Key << "provider" << YAML::Value << YAML::DoubleQuoted << p.provider;
+                out << YAML::Key << "currency" << YAML::Value << YAML::DoubleQuoted << p.currency;
+                out << YAML::Key << "operating_system" << YAML::Value << YAML::DoubleQuoted << p.operating_system;
+                out << YAML::EndMap;
+            }
+            out << YAML::EndSeq;
+        }
         if (!s.offerings.empty()) {
             out << YAML::Key << "offerings" << YAML::Value << YAML::BeginSeq;
             for (const Offering& o : s.offerings) write_offering(out, o);
@@ -183,6 +346,7 @@ std::string to_yaml(const Scenario& s) {
     out << YAML::Key << "provider" << YAML::Value << YAML::DoubleQuoted << s.offering.provider;
     out << YAML::Key << "instance_type" << YAML::Value << YAML::DoubleQuoted << s.offering.instance_type;
     if (!s.offering.region.empty()) out << YAML::Key << "region" << YAML::Value << YAML::DoubleQuoted << s.offering.region;
+    if (!s.offering.zone.empty()) out << YAML::Key << "zone" << YAML::Value << YAML::DoubleQuoted << s.offering.zone;
     out << YAML::EndMap;
     write_demand(out, s.demand);
     out << YAML::Key << "discounts" << YAML::Value << YAML::BeginMap;
@@ -196,9 +360,22 @@ std::string to_yaml(const Scenario& s) {
         for (const SpotJobSpec& j : s.spot_jobs) write_spot_job(out, j);
         out << YAML::EndSeq;
     }
-    out << YAML::Key << "strategies" << YAML::Value << YAML::BeginSeq;
-    for (const NamedStrategy& n : s.strategies) write_strategy(out, n);
-    out << YAML::EndSeq;
+    if (!s.deadline_jobs.empty()) {
+        out << YAML::Key << "deadline_jobs" << YAML::Value << YAML::BeginSeq;
+        for (const DeadlineJobSpec& d : s.deadline_jobs) write_deadline_job(out, d);
+        out << YAML::EndSeq;
+    }
+    if (!s.strategies.empty() || (s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty())) {
+        out << YAML::Key << "strategies" << YAML::Value << YAML::BeginSeq;
+        for (const NamedStrategy& n : s.strategies) write_strategy(out, n);
+        out << YAML::EndSeq;
+    }
+    if (s.futures) write_futures(out, *s.futures);
+    if (!s.plans.empty()) {
+        out << YAML::Key << "plans" << YAML::Value << YAML::BeginSeq;
+        for (const Plan& p : s.plans) write_plan(out, p);
+        out << YAML::EndSeq;
+    }
     if (!s.outputs.empty()) {
         out << YAML::Key << "outputs" << YAML::Value << YAML::Flow << YAML::BeginSeq;
         for (const auto& o : s.outputs) out << o;

@@ -12,6 +12,7 @@
 #include "gputco/core/date.hpp"
 #include "gputco/core/error.hpp"
 #include "gputco/core/limits.hpp"
+#include "gputco/engines/plan_engine.hpp"
 #include "gputco/scenario/scenario.hpp"
 
 namespace gputco {
@@ -206,9 +207,9 @@ public:
             if (k == key) return Field(v, child_path(k), self_.file_);
         return std::nullopt;
     }
-    Field get(std::string_view key) const {
+    Field get(std::string_view key, std::string_view rule = "required") const {
         if (auto f = find(key)) return *f;
-        throw InvalidInput(fmt::format("{}: {} = (missing): required", self_.location(), printable_utf8(child_path(key))));
+        throw InvalidInput(fmt::format("{}: {} = (missing): {}", self_.location(), printable_utf8(child_path(key)), rule));
     }
     const Field& self() const { return self_; }
 
@@ -426,9 +427,89 @@ NamedStrategy read_strategy(const Field& f, const std::vector<SpotJobSpec>& jobs
     return s;
 }
 
-SpotJobSpec read_spot_job(const Field& f) {
+
+ProviderRules read_rules(const Field& f, std::string& preset) {
+    if (f.node().IsScalar()) {
+        preset = f.choice({"aws", "gcp_preemptible", "alibaba"});
+        return preset == "aws" ? aws_rules() : preset == "gcp_preemptible" ? gcp_preemptible_rules() : alibaba_rules();
+    }
+    const auto m = f.map({"notice_hours", "emergency_checkpoint", "protection_hours", "max_lifetime_hours"});
+    ProviderRules rules;
+    if (auto v = m.find("notice_hours")) rules.notice_hours = v->non_negative();
+    if (auto v = m.find("emergency_checkpoint")) {
+        const std::string b = v->choice({"true", "false"});
+        rules.emergency_checkpoint = b == "true";
+    }
+    if (auto v = m.find("protection_hours")) rules.protection_hours = v->non_negative();
+    if (auto v = m.find("max_lifetime_hours")) {
+        rules.max_lifetime_hours = v->number();
+        if (rules.max_lifetime_hours <= 0) v->fail("must be > 0");
+    }
+    return rules;
+}
+
+double positive(const Field& f) {
+    const double v = f.number();
+    if (v <= 0) f.fail("must be > 0");
+    return v;
+}
+
+/// One of poisson / weibull / advisor_bucket / trace / price_driven, and optional rules.
+InterruptionSpec read_interruptions(const Field& f, const std::string& base_dir) {
+    const std::vector<std::string> kinds{"poisson", "weibull", "advisor_bucket", "trace", "price_driven"};
+    std::vector<std::string> allowed = kinds;
+    allowed.emplace_back("rules");
+    const auto m = f.map(allowed);
+    std::vector<std::string> present;
+    for (const auto& k : kinds)
+        if (m.has(k)) present.push_back(k);
+    if (present.size() != 1)
+        f.fail(present.empty() ? "needs one of poisson, weibull, advisor_bucket, trace, price_driven"
+                               : fmt::format("has {} models ({}); give exactly one", present.size(), fmt::join(present, ", ")));
+    InterruptionSpec spec;
+    ProviderRules rules;
+    if (auto r = m.find("rules")) rules = read_rules(*r, spec.rules_preset);
+    const std::string& kind = present.front();
+    const Field v = m.get(kind);
+    if (kind == "poisson") {
+        const auto pm = v.map({"mtbf_hours"});
+        spec.model = Poisson{.mtbf_hours = positive(pm.get("mtbf_hours")), .rules = rules};
+    } else if (kind == "weibull") {
+        const auto wm = v.map({"shape", "scale_hours"});
+        spec.model = Weibull{.shape = positive(wm.get("shape")), .scale_hours = positive(wm.get("scale_hours")), .rules = rules};
+    } else if (kind == "advisor_bucket") {
+        const long long bucket = v.integer();
+        if (bucket < 0 || bucket > 4) v.fail("must be in [0, 4] (<5%, 5-10%, 10-15%, 15-20%, >20% a month)");
+        spec.advisor_bucket = int(bucket);
+        if (!m.has("rules")) spec.rules_preset = "aws", rules = aws_rules();  // advisor_bucket()'s default
+        spec.model = advisor_bucket(int(bucket), rules);
+    } else if (kind == "trace") {
+        const auto tm = v.map({"file"});
+        const Field file = tm.get("file");
+        spec.trace_file = file.text();
+        const std::string path = !spec.trace_file.empty() && spec.trace_file.front() == '/' ? spec.trace_file
+                                                                                            : base_dir + "/" + spec.trace_file;
+        Trace trace = file.checked([&] { return Trace::load(path); });
+        trace.rules = rules;
+        spec.model = std::move(trace);
+    } else {
+        const auto pm = v.map({"reversion_per_hour", "volatility_per_sqrt_hour", "price_cap_per_hour", "step_hours"});
+        PriceDriven model;
+        if (auto x = pm.find("reversion_per_hour")) model.reversion_per_hour = positive(*x);
+        if (auto x = pm.find("volatility_per_sqrt_hour")) model.volatility_per_sqrt_hour = x->non_negative();
+        if (auto x = pm.find("price_cap_per_hour")) model.price_cap_per_hour = positive(*x);
+        if (auto x = pm.find("step_hours")) model.step_hours = positive(*x);
+        model.rules = rules;
+        spec.model = model;
+    }
+    f.checked([&] { validate(spec.model); return 0; });
+    return spec;
+}
+
+SpotJobSpec read_spot_job(const Field& f, const std::string& base_dir) {
     const auto m = f.map({"name", "work_hours", "checkpoint_interval_hours", "checkpoint_write_hours", "restart_hours",
-                          "capacity_wait_hours", "deadline_hours", "mtbf_hours", "price_per_gpu_hour", "paths"});
+                          "capacity_wait_hours", "deadline_hours", "mtbf_hours", "interruptions", "price_per_gpu_hour",
+                          "paths"});
     SpotJobSpec j;
     j.name = m.get("name").text();
     const Field w = m.get("work_hours");
@@ -439,15 +520,27 @@ SpotJobSpec read_spot_job(const Field& f) {
         if (j.job.checkpoint_interval_hours <= 0) v->fail("must be > 0");
     }
     if (auto v = m.find("checkpoint_write_hours")) j.job.checkpoint_write_hours = v->non_negative();
+    if (!m.has("checkpoint_interval_hours")) {  // the optimal interval needs the write's cost
+        constexpr std::string_view rule = "must be > 0 for the optimal checkpoint interval (or give checkpoint_interval_hours)";
+        const Field write = m.get("checkpoint_write_hours", rule);
+        if (j.job.checkpoint_write_hours == 0) write.fail(rule);
+    }
     if (auto v = m.find("restart_hours")) j.job.restart_hours = v->non_negative();
     if (auto v = m.find("capacity_wait_hours")) j.job.capacity_wait_hours = v->non_negative();
     if (auto v = m.find("deadline_hours")) {
         j.job.deadline_hours = v->number();
         if (j.job.deadline_hours <= 0) v->fail("must be > 0");
     }
-    const Field mtbf = m.get("mtbf_hours");
-    j.mtbf_hours = mtbf.number();
-    if (j.mtbf_hours <= 0) mtbf.fail("must be > 0");
+    if (auto i = m.find("interruptions")) {
+        if (auto mtbf = m.find("mtbf_hours")) mtbf->fail("give either mtbf_hours or interruptions, not both");
+        j.interruptions = read_interruptions(*i, base_dir);
+        if (!j.interruptions->mean_lifetime_hours() && !m.has("checkpoint_interval_hours"))
+            m.get("checkpoint_interval_hours", "required with price_driven interruptions (no mean lifetime for the optimal interval)");
+    } else {
+        const Field mtbf = m.get("mtbf_hours");
+        j.mtbf_hours = mtbf.number();
+        if (j.mtbf_hours <= 0) mtbf.fail("must be > 0");
+    }
     if (auto v = m.find("price_per_gpu_hour")) j.price_per_gpu_hour = v->non_negative();
     if (auto v = m.find("paths")) {
         const long long p = v->integer();
@@ -457,10 +550,162 @@ SpotJobSpec read_spot_job(const Field& f) {
     return j;
 }
 
+
+/// A month of the horizon, [0, months).
+int read_month(const Field& f, int months) {
+    const long long m = f.integer();
+    if (m < 0 || m >= months) f.fail(fmt::format("must be in [0, {}) (the horizon's months)", months));
+    return int(m);
+}
+
+std::vector<double> read_factors(const Field& f, std::size_t count) {
+    const auto items = f.list();
+    if (items.size() != count) f.fail(fmt::format("must have {} numbers", count));
+    std::vector<double> out;
+    for (const Field& item : items) out.push_back(item.non_negative());
+    return out;
+}
+
+FuturesSpec read_futures(const Field& f, int months) {
+    const auto m = f.map({"count", "base_gpus", "monthly_log_growth", "monthly_log_volatility", "events",
+                          "seasonality", "hour_of_week", "history_monthly_gpus"});
+    FuturesSpec spec;
+    if (auto v = m.find("count")) {
+        const long long n = v->integer();
+        if (n < 1 || n > 1'000'000) v->fail("must be in [1, 1000000]");
+        spec.count = std::size_t(n);
+    }
+    DemandModel& model = spec.model;
+    model.base_gpus = m.get("base_gpus").non_negative();
+    if (auto v = m.find("monthly_log_growth")) model.monthly_log_growth = v->number();
+    if (auto v = m.find("monthly_log_volatility")) model.monthly_log_volatility = v->non_negative();
+    if (auto e = m.find("events")) {
+        for (const Field& item : e->list()) {
+            const auto em = item.map({"gpus", "probability", "first_month", "last_month"});
+            DemandEvent event;
+            event.gpus = em.get("gpus").non_negative();
+            if (auto v = em.find("probability")) event.probability = v->fraction();
+            event.first_month = read_month(em.get("first_month"), months);
+            const Field last = em.get("last_month");
+            event.last_month = read_month(last, months);
+            if (event.last_month < event.first_month) last.fail("must be >= first_month");
+            model.events.push_back(event);
+        }
+    }
+    if (auto v = m.find("seasonality")) model.seasonality = read_factors(*v, 12);
+    if (auto v = m.find("hour_of_week")) model.hour_of_week = read_factors(*v, 168);
+    if (auto v = m.find("history_monthly_gpus")) {
+        const auto items = v->list();
+        if (items.size() < 2) v->fail("must have at least 2 months");
+        for (const Field& item : items) {
+            const double g = item.number();
+            if (g <= 0) item.fail("must be > 0");
+            model.history_monthly_gpus.push_back(g);
+        }
+    }
+    f.checked([&] { model.validate(Horizon::months(months)); return 0; });
+    return spec;
+}
+
+Plan read_plan(const Field& f, int months) {
+    const auto m = f.map({"name", "commitments", "owned", "spot"});
+    Plan plan;
+    plan.name = m.get("name").text();
+    if (auto c = m.find("commitments")) {
+        for (const Field& item : c->list()) {
+            const auto cm = item.map({"count", "unit", "term_years", "payment", "start_month", "renewal", "discount"});
+            Commitment commitment;
+            commitment.count = cm.get("count").non_negative();
+            if (auto v = cm.find("unit")) commitment.unit = v->choice({"gpus", "instances"}) == "gpus" ? CountUnit::gpus : CountUnit::instances;
+            commitment.term_years = read_term(cm.get("term_years"));
+            commitment.payment = read_payment(cm.get("payment"));
+            if (auto v = cm.find("start_month")) commitment.start_month = read_month(*v, months);
+            if (auto v = cm.find("renewal")) commitment.renewal = v->choice({"renew", "lapse"}) == "renew" ? Renewal::renew : Renewal::lapse;
+            if (auto v = cm.find("discount")) {
+                commitment.discount = v->number();
+                if (*commitment.discount < 0 || *commitment.discount >= 1) v->fail("must be in [0, 1)");
+            }
+            plan.commitments.push_back(commitment);
+        }
+    }
+    if (auto o = m.find("owned")) {
+        for (const Field& item : o->list()) {
+            const auto om = item.map({"gpus", "month", "terms"});
+            OwnedPurchase purchase;
+            purchase.gpus = om.get("gpus").non_negative();
+            if (auto v = om.find("month")) purchase.month = read_month(*v, months);
+            purchase.terms = read_owned(om.get("terms"));
+            plan.owned.push_back(purchase);
+        }
+    }
+    if (auto sp = m.find("spot")) {
+        const auto sm = sp->map({"gpus", "price_per_gpu_hour", "overhead", "availability", "periods"});
+        SpotShare share;
+        share.gpus = sm.get("gpus").non_negative();
+        if (auto v = sm.find("price_per_gpu_hour")) share.price_per_gpu_hour = v->non_negative();
+        const auto overhead = [](const Field& v) {
+            const double x = v.number();
+            if (x < 1) v.fail("must be >= 1");
+            return x;
+        };
+        if (auto v = sm.find("overhead")) share.overhead = overhead(*v);
+        if (auto v = sm.find("availability")) share.availability = v->fraction();
+        if (auto ps = sm.find("periods")) {
+            for (const Field& item : ps->list()) {
+                const auto pm = item.map({"first_month", "overhead", "availability"});
+                SpotPeriod period;
+                const Field first = pm.get("first_month");
+                period.first_month = read_month(first, months);
+                if (!share.periods.empty() && period.first_month <= share.periods.back().first_month)
+                    first.fail("must be after the previous period's first_month");
+                if (auto v = pm.find("overhead")) period.overhead = overhead(*v);
+                if (auto v = pm.find("availability")) period.availability = v->fraction();
+                share.periods.push_back(period);
+            }
+        }
+        plan.spot = share;
+    }
+    return plan;
+}
+
+
+DeadlineJobSpec read_deadline_job(const Field& f) {
+    const auto m = f.map({"name", "compute_hours", "deadline_hours", "changeover_hours", "tick_hours", "availability",
+                          "policies", "spot_price_per_hour", "on_demand_price_per_hour", "paths", "omniscient"});
+    DeadlineJobSpec d;
+    d.name = m.get("name").text();
+    d.job.compute_hours = positive(m.get("compute_hours"));
+    d.job.deadline_hours = positive(m.get("deadline_hours"));
+    if (auto v = m.find("changeover_hours")) d.job.changeover_hours = v->non_negative();
+    if (auto v = m.find("tick_hours")) d.job.tick_hours = positive(*v);
+    f.checked([&] { d.job.validate(); return 0; });
+    const Field a = m.get("availability");
+    const auto am = a.map({"mean_up_hours", "mean_down_hours"});
+    d.availability.mean_up_hours = positive(am.get("mean_up_hours"));
+    d.availability.mean_down_hours = positive(am.get("mean_down_hours"));
+    a.checked([&] { d.availability.validate(d.job.tick_hours); return 0; });
+    if (auto p = m.find("policies")) {
+        std::vector<std::string> names;
+        for (const DeadlinePolicy policy : all_deadline_policies()) names.emplace_back(to_string(policy));
+        d.policies.clear();
+        for (const Field& item : p->list()) d.policies.push_back(parse_deadline_policy(item.choice(names)));
+        if (d.policies.empty()) p->fail("must name at least one policy");
+    }
+    if (auto v = m.find("spot_price_per_hour")) d.spot_price_per_hour = positive(*v);
+    if (auto v = m.find("on_demand_price_per_hour")) d.on_demand_price_per_hour = positive(*v);
+    if (auto v = m.find("paths")) {
+        const long long n = v->integer();
+        if (n < 1 || n > 1'000'000) v->fail("must be in [1, 1000000]");
+        d.paths = std::size_t(n);
+    }
+    if (auto v = m.find("omniscient")) d.omniscient = v->choice({"true", "false"}) == "true";
+    return d;
+}
+
 Scenario read_scenario(const Field& root, std::string base_dir) {
     const auto m = root.map({"version", "name", "description", "horizon_months", "currency", "annual_discount_rate",
-                             "units", "seed", "catalog", "offering", "demand", "discounts", "spot_jobs", "strategies",
-                             "outputs"});
+                             "units", "seed", "catalog", "offering", "demand", "discounts", "spot_jobs", "deadline_jobs",
+                             "strategies", "futures", "plans", "outputs"});
     Scenario s;
     s.base_dir = std::move(base_dir);
     const Field version = m.get("version");
@@ -486,15 +731,38 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
         if (seed < 0) v->fail("must be >= 0");
         s.seed = std::uint64_t(seed);
     }
+    // The catalog is built here step by step, so that a file that does not load is named at its place.
+    Catalog catalog = Catalog::builtin();
     if (auto c = m.find("catalog")) {
-        const auto cm = c->map({"file", "offerings"});
-        if (auto f = cm.find("file")) s.catalog_file = f->text();
-        if (auto o = cm.find("offerings"))
+        const auto cm = c->map({"file", "imports", "offerings"});
+        if (auto f = cm.find("file")) {
+            s.catalog_file = f->text();
+            const std::string path = !s.catalog_file->empty() && s.catalog_file->front() == '/' ? *s.catalog_file : s.base_dir + "/" + *s.catalog_file;
+            catalog = f->checked([&] { return catalog.overridden_by(Catalog::from_json_file(path)); });
+        }
+        if (auto i = cm.find("imports")) {
+            for (const Field& item : i->list()) {
+                const auto im = item.map({"file", "format", "published", "provider", "currency", "operating_system"});
+                PriceFileImport p;
+                p.file = im.get("file").text();
+                p.format = im.get("format").choice(price_file_formats());
+                if (auto v = im.find("published")) p.published = v->date();
+                if (auto v = im.find("provider")) p.provider = v->text();
+                if (auto v = im.find("currency")) p.currency = v->text();
+                if (auto v = im.find("operating_system")) p.operating_system = v->text();
+                catalog = item.checked([&] { return catalog.overridden_by(import_price_file(p, s.base_dir)); });
+                s.imports.push_back(std::move(p));
+            }
+        }
+        if (auto o = cm.find("offerings")) {
             for (const Field& item : o->list()) s.offerings.push_back(read_offering(item));
+            catalog = o->checked([&] { return catalog.overridden_by(Catalog({}, s.offerings)); });
+        }
     }
-    const auto om = m.get("offering").map({"provider", "instance_type", "region"});
+    const auto om = m.get("offering").map({"provider", "instance_type", "region", "zone"});
     s.offering = {om.get("provider").text(), om.get("instance_type").text(),
-                  om.find("region") ? om.get("region").text() : std::string()};
+                  om.find("region") ? om.get("region").text() : std::string(),
+                  om.find("zone") ? om.get("zone").text() : std::string()};
     s.demand = read_demand(m.get("demand"));
     if (auto d = m.find("discounts")) {
         const auto dm = d->map({"plan_discount", "free_gpu_hours", "voucher_price_factor", "region_price_factor"});
@@ -506,35 +774,69 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
     }
     if (auto j = m.find("spot_jobs")) {
         for (const Field& item : j->list()) {
-            s.spot_jobs.push_back(read_spot_job(item));
+            s.spot_jobs.push_back(read_spot_job(item, s.base_dir));
             for (std::size_t i = 0; i + 1 < s.spot_jobs.size(); ++i)
-                if (s.spot_jobs[i].name == s.spot_jobs.back().name) item.map({}).self().fail("duplicate spot job name");
+                if (s.spot_jobs[i].name == s.spot_jobs.back().name) item.fail("duplicate spot job name");
         }
     }
-    const Field strategies = m.get("strategies");
-    for (const Field& item : strategies.list()) s.strategies.push_back(read_strategy(item, s.spot_jobs));
-    if (s.strategies.empty() && s.spot_jobs.empty()) strategies.fail("must have at least one strategy (or a spot job)");
+    std::vector<Field> deadline_fields;
+    if (auto j = m.find("deadline_jobs")) {
+        deadline_fields = j->list();
+        for (const Field& item : deadline_fields) {
+            s.deadline_jobs.push_back(read_deadline_job(item));
+            for (std::size_t i = 0; i + 1 < s.deadline_jobs.size(); ++i)
+                if (s.deadline_jobs[i].name == s.deadline_jobs.back().name) item.fail("duplicate deadline job name");
+        }
+    }
+    if (auto f = m.find("futures")) s.futures = read_futures(*f, s.horizon_months);
+    std::vector<Field> plan_fields;
+    if (auto p = m.find("plans")) {
+        plan_fields = p->list();
+        for (const Field& item : plan_fields) {
+            s.plans.push_back(read_plan(item, s.horizon_months));
+            for (std::size_t i = 0; i + 1 < s.plans.size(); ++i)
+                if (s.plans[i].name == s.plans.back().name) item.fail("duplicate plan name");
+        }
+    }
+    // With plans or jobs, strategies may be left out; otherwise they are the scenario's question.
+    if ((s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty()) || m.has("strategies")) {
+        const Field strategies = m.get("strategies");
+        for (const Field& item : strategies.list()) s.strategies.push_back(read_strategy(item, s.spot_jobs));
+        if (s.strategies.empty() && s.spot_jobs.empty() && s.plans.empty() && s.deadline_jobs.empty())
+            strategies.fail("must have at least one strategy (or a spot job, a deadline job or a plan)");
+    }
+    if (s.futures && s.plans.empty()) m.get("futures").fail("needs plans to evaluate over the futures");
     if (auto o = m.find("outputs"))
         for (const Field& item : o->list()) s.outputs.push_back(item.choice(scenario_output_names()));
     // The scenario's figures must be computable: the demand builds, the offering exists.
     m.get("demand").checked([&] { s.demand.build(Horizon::months(s.horizon_months)); return 0; });
-    const Catalog catalog = m.self().checked([&] { return scenario_catalog(s); });
-    const auto rows = catalog.find(s.offering.provider);
-    const bool found = std::any_of(rows.begin(), rows.end(), [&](const Offering& o) {
-        return o.instance_type == s.offering.instance_type && (s.offering.region.empty() || o.region == s.offering.region);
-    });
+    const Offering* found = s.offering.in(catalog);
     if (!found) {
         std::vector<std::string> keys;
         for (const Offering& o : catalog.offerings()) keys.push_back(o.key());
-        const std::string key = fmt::format("{}/{}/{}", s.offering.provider, s.offering.region, s.offering.instance_type);
+        const std::string key = s.offering.key();
         const auto near = closest_name(key, keys);
         throw InvalidInput(fmt::format("{}: offering = \"{}\": not in the catalog{}", om.self().location(),
                                        printable_utf8(key), near ? fmt::format("; did you mean \"{}\"?", printable_utf8(*near)) : ""));
     }
-    if (s.currency) {
-        const Offering& o = catalog.offering(s.offering.provider, s.offering.instance_type, s.offering.region);
-        if (o.currency != *s.currency)
-            m.get("currency").fail(fmt::format("must be the offering's currency ({})", o.currency));
+    const Offering& offering = *found;
+    if (s.currency && offering.currency != *s.currency)
+        m.get("currency").fail(fmt::format("must be the offering's currency ({})", offering.currency));
+    // A deadline job without its own prices needs the offering's spot price.
+    for (std::size_t i = 0; i < s.deadline_jobs.size(); ++i)
+        if (!s.deadline_jobs[i].spot_price_per_hour && !offering.spot_hourly)
+            deadline_fields[i].map({"name", "compute_hours", "deadline_hours", "changeover_hours", "tick_hours",
+                                    "availability", "policies", "spot_price_per_hour", "on_demand_price_per_hour",
+                                    "paths", "omniscient"})
+                .get("spot_price_per_hour", fmt::format("required: {} lists no spot price", offering.key()));
+    // Each plan must price on the offering (a reservation it lists, a spot price): one future tells.
+    if (!s.plans.empty()) {
+        const DemandFutures one = DemandFutures::from_profile(s.demand.build(Horizon::months(s.horizon_months)));
+        PlanOptions options;
+        options.discounts = s.discounts;
+        options.threads = 1;
+        for (std::size_t i = 0; i < s.plans.size(); ++i)
+            plan_fields[i].checked([&] { return evaluate_plan(s.plans[i], one, offering, {}, options); });
     }
     return s;
 }

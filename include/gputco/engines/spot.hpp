@@ -48,6 +48,9 @@ struct SimulationOptions {
     /// Optional. Called only on the calling thread, about every 50 ms while workers run; returning
     /// true stops the run and throws Cancelled.
     std::function<bool()> should_stop;
+    /// Optional, for a progress bar: called on the calling thread about every 50 ms while workers run,
+    /// and once when a round ends, with (paths done, paths of the run so far including this round).
+    std::function<void(std::size_t done, std::size_t total)> progress;
 
     void validate() const;
     /// max_paths with its default resolved: 16 x paths (at most spot_max_paths) when 0.

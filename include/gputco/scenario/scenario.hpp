@@ -13,9 +13,13 @@
 
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/engines/cost.hpp"
+#include "gputco/engines/deadline.hpp"
 #include "gputco/engines/spot.hpp"
+#include "gputco/results/plan_distribution.hpp"
+#include "gputco/strategy/plan.hpp"
 #include "gputco/strategy/strategy.hpp"
 #include "gputco/work/demand.hpp"
+#include "gputco/work/demand_futures.hpp"
 #include "gputco/work/job.hpp"
 
 namespace gputco {
@@ -25,7 +29,31 @@ inline constexpr int scenario_schema_version = 1;
 /// Which catalog row the strategies are priced on.
 struct OfferingRef {
     std::string provider, instance_type, region;
+    std::string zone;  ///< imported rows priced per zone; empty = the row without a zone, else the first zone listed
+
+    /// The row of `catalog` this names (an empty region: the first listed), or nullptr.
+    const Offering* in(const Catalog& catalog) const;
+    /// "provider/region/instance_type[/zone]", as Offering::key().
+    std::string key() const;
 };
+
+/// A provider's own price file read by one of the importers (gputco/catalog/importers.hpp); its rows
+/// override the built-in catalog and the scenario's catalog file.
+struct PriceFileImport {
+    std::string file;    ///< relative to the scenario file's folder
+    std::string format;  ///< one of price_file_formats()
+    std::string published;                   ///< ISO date of the data, if the file does not say
+    std::string provider;                    ///< skypilot_csv only: aws, azure, gcp, lambda, ...
+    std::string currency = "USD";            ///< skypilot_csv only
+    std::string operating_system = "linux";  ///< aws_*, azure_retail_prices, ec2instances_json
+};
+
+/// skypilot_csv, azure_retail_prices, aws_get_products, aws_offer_file, gcp_skus, cyclenerd_pricing_yml,
+/// ec2instances_json.
+const std::vector<std::string>& price_file_formats();
+
+/// The offerings of one price file, its path resolved against `base_dir` (unless absolute).
+Catalog import_price_file(const PriceFileImport& price_file, const std::string& base_dir);
 
 /// Demand as data; build() turns it into a DemandProfile over the scenario's horizon.
 struct DemandSpec {
@@ -42,14 +70,46 @@ struct DemandSpec {
     DemandProfile build(Horizon horizon) const;
 };
 
-/// A spot job run by the Monte Carlo engine (Poisson interruptions). Without a checkpoint interval
-/// the optimal one is used.
+/// A spot job's interruption model when it is not plain Poisson (`mtbf_hours`): Poisson, Weibull, an
+/// AWS Spot Advisor bucket, a trace file of lifetimes or node events, or a mean-reverting spot price,
+/// each with provider rules (a preset or the rules themselves).
+struct InterruptionSpec {
+    InterruptionModel model;            ///< a trace holds the lifetimes read from trace_file on loading
+    std::optional<int> advisor_bucket;  ///< the model is advisor_bucket(bucket, rules)
+    std::string trace_file;             ///< trace: the file as written, relative to the scenario's folder
+    std::string rules_preset;           ///< "aws", "gcp_preemptible", "alibaba"; "" = the rules in the model
+
+    /// The model's mean time to an interruption, for the optimal checkpoint interval: Poisson's MTBF,
+    /// Weibull's mean lifetime, the trace's mean lifetime; none for a price-driven model.
+    std::optional<double> mean_lifetime_hours() const;
+};
+
+/// A spot job run by the Monte Carlo engine. Without a checkpoint interval the optimal one for the
+/// model's mean lifetime is used (Poisson: exact for its closed forms; otherwise an approximation).
 struct SpotJobSpec {
     std::string name;
     Job job;                         ///< checkpoint_interval_hours 0 = optimal_checkpoint_interval()
-    double mtbf_hours = 0;           ///< Poisson interruptions
+    double mtbf_hours = 0;           ///< Poisson interruptions, unless `interruptions` is given
+    std::optional<InterruptionSpec> interruptions;
     std::optional<double> price_per_gpu_hour;  ///< default: the offering's spot price per GPU
     std::size_t paths = 20000;
+
+    /// The model simulate_spot() runs: `interruptions`, else Poisson{mtbf_hours}.
+    InterruptionModel model() const;
+};
+
+/// A job with a deadline run under deadline policies (gputco/engines/deadline.hpp) over `paths`
+/// traces of a Markov spot-availability process. Prices default to the offering's per-instance
+/// spot and on-demand prices (the job runs on one instance).
+struct DeadlineJobSpec {
+    std::string name;
+    DeadlineJob job;
+    MarkovAvailability availability;
+    std::vector<DeadlinePolicy> policies{DeadlinePolicy::greedy, DeadlinePolicy::uniform_progress,
+                                         DeadlinePolicy::on_demand_only};
+    std::optional<double> spot_price_per_hour, on_demand_price_per_hour;
+    std::size_t paths = 1000;
+    bool omniscient = false;  ///< also the cost of the schedule that knows each trace in advance
 };
 
 /// A strategy under a name. A spot tranche may name a spot job (`job`): its overhead then comes from
@@ -58,6 +118,13 @@ struct NamedStrategy {
     std::string name;
     Strategy strategy;
     std::vector<std::string> spot_jobs;  ///< per tranche: the spot job it takes its overhead from, or ""
+};
+
+/// Uncertain demand: `count` futures of `model`, drawn with the scenario's seed. The plans are
+/// evaluated over them (without futures, over the one future of the scenario's demand).
+struct FuturesSpec {
+    DemandModel model;
+    std::size_t count = 1000;
 };
 
 struct Scenario {
@@ -70,12 +137,16 @@ struct Scenario {
     Units units = Units::instances;
     std::uint64_t seed = 0;
     std::optional<std::string> catalog_file;  ///< a catalog JSON file overriding the built-in rows
-    std::vector<Offering> offerings;          ///< inline rows overriding both
+    std::vector<PriceFileImport> imports;     ///< price files overriding the catalog file, in order
+    std::vector<Offering> offerings;          ///< inline rows overriding all of these
     OfferingRef offering;
     DemandSpec demand;
     Discounts discounts;
     std::vector<NamedStrategy> strategies;
     std::vector<SpotJobSpec> spot_jobs;
+    std::vector<DeadlineJobSpec> deadline_jobs;
+    std::optional<FuturesSpec> futures;
+    std::vector<Plan> plans;  ///< plans over time, priced on the offering, over the futures
     std::vector<std::string> outputs;  ///< report columns wanted; empty = the defaults
 
     /// Where relative paths (catalog_file) are resolved: the scenario file's folder.
@@ -92,7 +163,8 @@ Scenario load_scenario(const std::string& path);
 /// The scenario as canonical YAML: parse_scenario(to_yaml(s)) gives s back (to_yaml of both is equal).
 std::string to_yaml(const Scenario& scenario);
 
-/// The catalog the scenario prices on: the built-in one, overridden by its catalog file and inline rows.
+/// The catalog the scenario prices on: the built-in one, overridden by its catalog file, its imported
+/// price files and its inline rows, in that order.
 Catalog scenario_catalog(const Scenario& scenario);
 
 struct StrategyResult {
@@ -104,14 +176,32 @@ struct SpotJobResult {
     double checkpoint_interval_hours = 0;
     SpotResult result;
 };
+struct DeadlineJobResult {
+    std::string name;
+    double spot_price_per_hour = 0, on_demand_price_per_hour = 0;
+    DeadlineComparison comparison;
+};
 struct ScenarioResult {
     std::string scenario;
     std::vector<SpotJobResult> spot_jobs;
+    std::vector<DeadlineJobResult> deadline_jobs;
     std::vector<StrategyResult> strategies;
+    /// One per plan, in order; with several plans each future's regret is against the cheapest of them.
+    std::vector<PlanDistribution> plans;
 };
 
-/// Runs the scenario: its spot jobs (seeded), then every strategy through evaluate(). should_stop is
+/// The demand futures the scenario's plans are evaluated over.
+DemandFutures scenario_futures(const Scenario& scenario);
+
+/// Runs the scenario: its spot jobs (job i with seed + i), its deadline jobs (job i with seed + i,
+/// through compare_deadline_policies()), every strategy through evaluate(), then its plans over its
+/// futures through compare_plans(). should_stop is
 /// polled by the spot engine; a stop throws Cancelled.
-ScenarioResult run_scenario(const Scenario& scenario, std::function<bool()> should_stop = {});
+/// For a progress bar: the task running ("spot job train-500h") and its paths done of total, called
+/// on the calling thread about every 50 ms.
+using ScenarioProgress = std::function<void(const std::string& task, std::size_t done, std::size_t total)>;
+
+ScenarioResult run_scenario(const Scenario& scenario, std::function<bool()> should_stop = {},
+                            const ScenarioProgress& progress = {});
 
 }  // namespace gputco

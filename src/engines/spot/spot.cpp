@@ -68,12 +68,23 @@ void run_round(const spot::RunSetup& setup, const SimulationOptions& options, un
                SpotSamples& samples, std::size_t first, std::size_t last) {
     const std::size_t first_batch = first / spot_batch_paths;
     const std::size_t end_batch = (last + spot_batch_paths - 1) / spot_batch_paths;
-    spot::run_batches(first_batch, end_batch, threads, options.should_stop,
+    // The progress callback rides on the executor's should_stop polling (same thread, same cadence).
+    std::atomic<std::size_t> paths_done{first};
+    std::function<bool()> poll = options.should_stop;
+    if (options.progress) {
+        poll = [&] {
+            options.progress(paths_done.load(std::memory_order_relaxed), last);
+            return options.should_stop && options.should_stop();
+        };
+    }
+    spot::run_batches(first_batch, end_batch, threads, poll,
                       [&](std::size_t batch, const std::atomic<bool>& cancel) {
                           const std::size_t begin = batch * spot_batch_paths;
                           const std::size_t count = std::min(last, begin + spot_batch_paths) - begin;
                           spot::run_batch(setup, batch, count, spot::columns_from(samples, begin), cancel);
+                          paths_done.fetch_add(count, std::memory_order_relaxed);
                       });
+    if (options.progress) options.progress(last, last);
 }
 
 // The path count of the next adaptive round: what the current variance says the target needs, with

@@ -1,0 +1,182 @@
+// Scenario files: the plans and futures sections (plans over time under uncertain demand).
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+
+#include "gputco/engines/plan_engine.hpp"
+#include "gputco/scenario/scenario.hpp"
+
+using namespace gputco;
+
+namespace {
+
+/// A small valid scenario with futures and plans; each error case below replaces one line.
+std::string with_plans(std::string_view line12 = "  monthly_log_growth: 0.02",
+                       std::string_view line17 = "      - {count: 8, term_years: 3, payment: no_upfront}") {
+    return fmt::format(
+        "version: 1\n"                                  // 1
+        "name: t\n"                                     // 2
+        "horizon_months: 24\n"                          // 3
+        "seed: 5\n"                                     // 4
+        "offering: {{provider: gcp, instance_type: a2-highgpu-8g, region: us-central1}}\n"  // 5
+        "demand:\n"                                     // 6
+        "  kind: constant\n"                            // 7
+        "  gpus: 8\n"                                   // 8
+        "futures:\n"                                    // 9
+        "  count: 50\n"                                 // 10
+        "  base_gpus: 8\n"                              // 11
+        "{}\n"                                          // 12
+        "  events: [{{gpus: 4, probability: 0.5, first_month: 3, last_month: 9}}]\n"  // 13
+        "plans:\n"                                      // 14
+        "  - name: od\n"                                // 15
+        "  - name: base\n"                              // 16
+        "    commitments:\n"                            // 17 (replaced with line17 below)
+        "{}\n",                                         // 18
+        line12, line17);
+}
+
+}  // namespace
+
+TEST_CASE("plans in a scenario give compare_plans' numbers over the scenario's seeded futures") {
+    const Scenario s = parse_scenario(with_plans(), "plan.yaml");
+    REQUIRE(s.plans.size() == 2);
+    CHECK(s.plans[1].commitments[0].count == 8);
+    CHECK(s.plans[1].commitments[0].unit == CountUnit::gpus);
+    REQUIRE(s.futures.has_value());
+    CHECK(s.futures->count == 50);
+    CHECK(s.strategies.empty());  // plans alone are a question
+    const ScenarioResult r = run_scenario(s);
+    REQUIRE(r.plans.size() == 2);
+    // By hand: the same futures (seed 5) and the same plans, through the plan engine.
+    DemandModel model{.base_gpus = 8, .monthly_log_growth = 0.02};
+    model.events.push_back({.gpus = 4, .probability = 0.5, .first_month = 3, .last_month = 9});
+    const DemandFutures futures = DemandFutures::generate(model, Horizon::months(24), 50, 5);
+    const Offering& a2 = Catalog::builtin().offering("gcp", "a2-highgpu-8g", "us-central1");
+    const auto direct = compare_plans(s.plans, futures, a2);
+    for (std::size_t i = 0; i < 2; ++i) {
+        CHECK(r.plans[i].total.mean == direct[i].total.mean);
+        CHECK(r.plans[i].total.p95 == direct[i].total.p95);
+        CHECK(r.plans[i].regret.mean == direct[i].regret.mean);
+    }
+    CHECK(r.plans[0].plan == "od");
+}
+
+TEST_CASE("without futures a plan runs over the scenario's demand: on demand gives evaluate()'s total") {
+    std::string text = with_plans();
+    text.erase(text.find("futures:"), text.find("plans:") - text.find("futures:"));
+    const Scenario s = parse_scenario(text, "plan.yaml");
+    CHECK_FALSE(s.futures.has_value());
+    const ScenarioResult r = run_scenario(s);
+    const Offering& a2 = Catalog::builtin().offering("gcp", "a2-highgpu-8g", "us-central1");
+    EvaluationOptions options;
+    options.units = Units::gpus;
+    // 8 GPUs on demand for 24 × 730 hours: the plan engine matches evaluate() to the cent.
+    const CostReport od = evaluate(OnDemand{}, DemandProfile::constant(8, Horizon::months(24)), a2, options);
+    CHECK(r.plans[0].total.mean == doctest::Approx(od.total).epsilon(1e-12));
+    CHECK(r.plans[0].futures.size() == 1);
+}
+
+TEST_CASE("plan and futures errors name file, line, column, field, value and rule") {
+    // "      - {count: 8, term_years: " is 31 characters: the 2 is at column 32 of line 18
+    CHECK_THROWS_WITH_AS(
+        parse_scenario(with_plans("  monthly_log_growth: 0.02", "      - {count: 8, term_years: 2, payment: no_upfront}"),
+                       "plan.yaml"),
+        "plan.yaml:18:32: plans[1].commitments[0].term_years = 2: must be 1 or 3", InvalidInput);
+    // "      - {count: 8, term_years: 1, payment: no_upfront, start_month: " is 6 + 3 + 10 + 15 + 21 + 13 = 68
+    // characters
+    CHECK_THROWS_WITH_AS(
+        parse_scenario(with_plans("  monthly_log_growth: 0.02",
+                                  "      - {count: 8, term_years: 1, payment: no_upfront, start_month: 24}"),
+                       "plan.yaml"),
+        "plan.yaml:18:69: plans[1].commitments[0].start_month = 24: must be in [0, 24) (the horizon's months)",
+        InvalidInput);
+    // unknown key at the key: "      - {count: 8, " is 19 characters
+    CHECK_THROWS_WITH_AS(
+        parse_scenario(with_plans("  monthly_log_growth: 0.02", "      - {count: 8, term_year: 1, payment: no_upfront}"),
+                       "plan.yaml"),
+        "plan.yaml:18:20: plans[1].commitments[0].term_year = 1: unknown key; did you mean \"term_years\"?",
+        InvalidInput);
+    // missing field, at the mapping that lacks it: its opening brace, column 9
+    CHECK_THROWS_WITH_AS(
+        parse_scenario(with_plans("  monthly_log_growth: 0.02", "      - {count: 8, payment: no_upfront}"), "plan.yaml"),
+        "plan.yaml:18:9: plans[1].commitments[0].term_years = (missing): required", InvalidInput);
+    // wrong type in the futures: "  monthly_log_growth: " is 22 characters
+    CHECK_THROWS_WITH_AS(parse_scenario(with_plans("  monthly_log_growth: fast"), "plan.yaml"),
+                         "plan.yaml:12:23: futures.monthly_log_growth = \"fast\": must be a number", InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_scenario(with_plans("  seasonality: [1, 1, 1]"), "plan.yaml"),
+                         "plan.yaml:12:16: futures.seasonality = [...]: must have 12 numbers", InvalidInput);
+    std::string text = with_plans();
+    text.replace(text.find("probability: 0.5"), 16, "probability: 1.5");
+    // "  events: [{gpus: 4, probability: " is 34 characters
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "plan.yaml"),
+                         "plan.yaml:13:35: futures.events[0].probability = 1.5: must be in [0, 1]", InvalidInput);
+    text = with_plans();
+    text.replace(text.find("last_month: 9"), 13, "last_month: 2");
+    // "  events: [{gpus: 4, probability: 0.5, first_month: 3, last_month: " is 67 characters
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "plan.yaml"),
+                         "plan.yaml:13:68: futures.events[0].last_month = 2: must be >= first_month", InvalidInput);
+    text = with_plans();
+    text.replace(text.find("- name: base"), 12, "- name: od");
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "plan.yaml"), "plan.yaml:16:5: plans[1] = {...}: duplicate plan name",
+                         InvalidInput);
+    // the same rule for spot jobs (it once reported the second job's keys as unknown)
+    const std::string two_jobs = "version: 1\nname: t\nhorizon_months: 12\n"
+                                 "offering: {provider: aws, instance_type: p4d.24xlarge, region: us-east-1}\n"
+                                 "demand: {kind: constant, gpus: 8}\n"
+                                 "spot_jobs:\n"
+                                 "  - {name: a, work_hours: 10, mtbf_hours: 5, checkpoint_write_hours: 0.1}\n"
+                                 "  - {name: a, work_hours: 20, mtbf_hours: 5, checkpoint_write_hours: 0.1}\n"
+                                 "strategies: []\n";
+    CHECK_THROWS_WITH_AS(parse_scenario(two_jobs, "plan.yaml"), "plan.yaml:8:5: spot_jobs[1] = {...}: duplicate spot job name",
+                         InvalidInput);
+    // the offering lists no 3-year partial-upfront price: the plan engine's own message, at the plan
+    CHECK_THROWS_WITH_AS(
+        parse_scenario(with_plans("  monthly_log_growth: 0.02",
+                                  "      - {count: 8, term_years: 3, payment: partial_upfront}"),
+                       "plan.yaml"),
+        "plan.yaml:16:5: plan.commitments[0] = \"3y partial_upfront\": offering gcp/us-central1/a2-highgpu-8g lists "
+        "no such reservation price; set discount",
+        InvalidInput);
+    text = with_plans();
+    text.erase(text.find("plans:"));
+    text += "strategies: [{name: od, on_demand: {}}]\n";
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "plan.yaml"),
+                         "plan.yaml:10:3: futures = {...}: needs plans to evaluate over the futures", InvalidInput);
+}
+
+TEST_CASE("random plans and futures round-trip through YAML exactly") {
+    std::mt19937_64 rng(1414);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (int n = 0; n < 200; ++n) {
+        Scenario s;
+        s.name = fmt::format("random {}", n);
+        s.horizon_months = 1 + int(rng() % 48);
+        s.seed = rng() >> 1;
+        s.offering = {"aws", "p4d.24xlarge", "us-east-1"};
+        s.demand.gpus = unit(rng) * 50;
+        FuturesSpec f;
+        f.count = 1 + rng() % 5000;
+        f.model.base_gpus = unit(rng) * 40;
+        f.model.monthly_log_growth = unit(rng) * 0.1 - 0.05;
+        f.model.monthly_log_volatility = unit(rng) * 0.2;
+        const int first = int(rng() % std::uint64_t(s.horizon_months));
+        f.model.events.push_back({unit(rng) * 16, unit(rng), first, first + int(rng() % std::uint64_t(s.horizon_months - first))});
+        if (rng() % 2) f.model.seasonality.assign(12, unit(rng) + 0.5);
+        s.futures = f;
+        Plan p;
+        p.name = fmt::format("plan {}", n);
+        p.commitments.push_back({.count = unit(rng) * 10, .unit = rng() % 2 ? CountUnit::gpus : CountUnit::instances,
+                                 .term_years = rng() % 2 ? 1 : 3, .payment = Payment::all_upfront,
+                                 .start_month = int(rng() % std::uint64_t(s.horizon_months)),
+                                 .renewal = rng() % 2 ? Renewal::renew : Renewal::lapse});
+        if (rng() % 2) p.commitments.back().discount = unit(rng) * 0.9;
+        if (rng() % 2) p.spot = SpotShare{.gpus = unit(rng) * 8, .price_per_gpu_hour = unit(rng) * 3,
+                                          .overhead = 1 + unit(rng), .availability = unit(rng), .periods = {}};
+        if (rng() % 2) p.owned.push_back({.gpus = unit(rng) * 4, .month = 0, .terms = Owned{.capex_per_gpu = 20000}});
+        s.plans.push_back(p);
+        const std::string written = to_yaml(s);
+        CAPTURE(written);
+        CHECK(to_yaml(parse_scenario(written, "random.yaml")) == written);
+    }
+}
