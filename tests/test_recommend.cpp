@@ -78,6 +78,7 @@ TEST_CASE("on a small problem the optimiser equals exhaustive enumeration priced
 
     double best = 1e300;
     Plan best_plan;
+    std::vector<double> best_per_future(futures.count(), 1e300);  // the enumeration's hindsight optimum
     for (int code = 0; code < 4096; ++code) {
         Plan plan;
         int rest = code;
@@ -91,7 +92,10 @@ TEST_CASE("on a small problem the optimiser equals exhaustive enumeration priced
                                                 .start_month = start, .renewal = Renewal::lapse, .discount = {},
                                                 .offering = {}});
             }
-        const double mean = evaluate_plan(plan, futures, offering, {}, options.plan_options).total.mean;
+        const PlanDistribution d = evaluate_plan(plan, futures, offering, {}, options.plan_options);
+        for (std::size_t f = 0; f < futures.count(); ++f)
+            best_per_future[f] = std::min(best_per_future[f], d.futures[f].total);
+        const double mean = d.total.mean;
         if (mean < best) {
             best = mean;
             best_plan = plan;
@@ -101,6 +105,23 @@ TEST_CASE("on a small problem the optimiser equals exhaustive enumeration priced
     CHECK(r.in_sample.total.mean == Approx(best).epsilon(1e-9));
     CHECK(r.solver_objective == Approx(r.in_sample.total.mean).epsilon(1e-7));  // two levels: the programme is exact
     CHECK(!r.plan.commitments.empty());  // the case is not trivial
+
+    // The best plan in hindsight, future by future, is the enumeration's best in each future.
+    const HindsightBound bound = hindsight_plan_totals(futures, offering, options);
+    CHECK(bound.exact);
+    REQUIRE(bound.totals.size() == futures.count());
+    double spread = 0;
+    for (std::size_t f = 0; f < futures.count(); ++f) {
+        CAPTURE(f);
+        CHECK(bound.totals[f] == Approx(best_per_future[f]).epsilon(1e-9));
+        CHECK(evaluate_plan(bound.plans[f], futures.future(f), offering).total.mean == Approx(bound.totals[f]).epsilon(1e-12));
+        spread = std::max(spread, std::abs(bound.totals[f] - bound.totals[0]));
+    }
+    CHECK(spread > 0);  // the futures differ, so the bound is per future
+    // Any thread count: the same bound.
+    RecommendOptions two = options;
+    two.plan_options.threads = 2;
+    CHECK(hindsight_plan_totals(futures, offering, two).totals == bound.totals);
 }
 
 TEST_CASE("stationary demand and one term: the optimiser gives the newsvendor count of optimal_reservation") {

@@ -7,10 +7,14 @@
 #include "gputco/optimise/recommend.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include "gputco/optimise/optimise.hpp"
 #include "mip.hpp"
@@ -506,6 +510,55 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
     return best;
 }
 
+HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offering& offering,
+                                     const RecommendOptions& options, const PricePaths& prices) {
+    validate(futures, offering, options, prices);
+    RecommendOptions alone = options;
+    alone.limits = {};
+    alone.plan_options.threads = 1;
+    const std::size_t n = futures.count();
+    HindsightBound out;
+    out.totals.resize(n);
+    out.plans.resize(n);
+    std::vector<char> exact(n, 1);
+    std::atomic<std::size_t> next{0};
+    std::mutex failure_mutex;
+    std::exception_ptr failure;
+    const auto work = [&] {
+        for (std::size_t f = next++; f < n; f = next++) {
+            try {
+                PricePaths column;
+                if (!prices.empty()) {
+                    const Eigen::Index c = prices.column(f);
+                    column.on_demand = prices.on_demand.col(c);
+                    column.spot = prices.spot.col(c);
+                    column.reserved = prices.reserved.col(c);
+                }
+                const Recommendation r = recommend_plan(futures.future(f), offering, alone, column);
+                out.totals[f] = objective_of(r.in_sample, options.objective);
+                out.plans[f] = r.plan;
+                // Exact: the programme proved its optimum and prices it as the engine does.
+                exact[f] = r.proven_optimal &&
+                           std::abs(r.solver_objective - out.totals[f]) <= 1e-7 * (1.0 + std::abs(out.totals[f]));
+            } catch (...) {
+                const std::lock_guard lock(failure_mutex);
+                if (!failure) failure = std::current_exception();
+                next = n;
+            }
+        }
+    };
+    unsigned threads = options.plan_options.threads;
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    {
+        std::vector<std::jthread> workers;
+        for (unsigned t = 1; t < std::min<std::size_t>(threads, n); ++t) workers.emplace_back(work);
+        work();
+    }
+    if (failure) std::rethrow_exception(failure);
+    out.exact = std::all_of(exact.begin(), exact.end(), [](char e) { return e != 0; });
+    return out;
+}
+
 std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, const Offering& offering,
                                               const std::vector<double>& cvar95_limits, const RecommendOptions& options,
                                               const PricePaths& prices) {
@@ -522,6 +575,7 @@ std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, cons
             point.cvar95 = cvar_of(r.in_sample, o.objective);
             point.p95 = o.objective == Objective::expected_npv ? r.in_sample.npv.p95 : r.in_sample.total.p95;
             point.plan = describe(r.plan);
+            point.recommended = r.plan;
         } catch (const InvalidInput& e) {
             if (std::string_view(e.what()).rfind("limits.cvar95", 0) != 0) throw;  // only "no plan meets it"
         }
