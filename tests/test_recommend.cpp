@@ -6,6 +6,7 @@
 #include <boost/random/uniform_01.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 
+#include "gputco/catalog/catalog.hpp"
 #include "gputco/core/random.hpp"
 #include "gputco/optimise/optimise.hpp"
 #include "gputco/optimise/recommend.hpp"
@@ -317,4 +318,32 @@ TEST_CASE("baselines: provider-style lookback counts are the newsvendor quantile
           optimal_reservation(history, test_offering(), Reserved{.term_years = 1, .payment = Payment::all_upfront,
                                                                  .discount = {}, .renewal = Renewal::renew})
               .reserved_gpus);
+}
+
+TEST_CASE("two formulations, one optimum: a CVaR95 limit that does not bind, and whole instances vs single GPUs") {
+    // Found on the growth example: the free programme (one summed curve a month) returned a plan
+    // dearer than one it admitted, because CBC's preprocessing proved a wrong optimum. The CVaR
+    // programme (a curve per future and month) must then give the same mean, and buying whole
+    // 8-GPU instances can never beat buying single GPUs (every instance plan is a GPU plan).
+    const Offering& p4d = Catalog::builtin().offering("aws", "p4d.24xlarge", "us-east-1");
+    DemandModel model;
+    model.base_gpus = 8;
+    model.monthly_log_growth = 0.015;
+    model.monthly_log_volatility = 0.06;
+    model.events.push_back({.gpus = 8, .probability = 0.5, .first_month = 0, .last_month = 11});
+    model.hour_of_week.assign(168, 1.0);
+    for (std::size_t h = 120; h < 168; ++h) model.hour_of_week[h] = 0.5;
+    const DemandFutures futures = DemandFutures::generate(model, Horizon::years(3), 120, 1);
+    RecommendOptions options;
+    options.review_months = 6;
+    const Recommendation free = recommend_plan(futures, p4d, options);
+    options.limits.cvar95 = 1e12;
+    const Recommendation loose = recommend_plan(futures, p4d, options);
+    CHECK(free.proven_optimal);
+    CHECK(loose.proven_optimal);
+    CHECK(free.in_sample.total.mean == Approx(loose.in_sample.total.mean).epsilon(1e-9));
+    options.limits.cvar95.reset();
+    options.unit = CountUnit::instances;
+    const Recommendation instances = recommend_plan(futures, p4d, options);
+    CHECK(instances.in_sample.total.mean >= free.in_sample.total.mean * (1 - 1e-12));
 }
