@@ -50,10 +50,18 @@ MipSolution Mip::solve(double time_limit_seconds) const {
     solver.loadProblem(matrix, lower_.data(), upper_.data(), objective_.data(), row_lower.data(), row_upper.data());
     for (int c = 0; c < columns; ++c)
         if (integer_[std::size_t(c)]) solver.setInteger(c);
+    // CLP's automatic scaling, and strong branching on top of it, left CBC 2.10.8 short of the
+    // optimum on some one-future programmes (9 GPUs where 8 were cheaper, "proven optimal"); the
+    // programmes here are small and already in one unit (money), so neither is needed.
+    solver.setHintParam(OsiDoScale, false, OsiHintDo);
     CbcModel model(solver);  // copies the solver; single-threaded, deterministic
     model.setLogLevel(0);
     model.messageHandler()->setLogLevel(0);
     model.setMaximumSeconds(time_limit_seconds);
+    // Plain pseudo-cost-free branching: CBC 2.10.8's dynamic pseudo-costs trip an assertion
+    // (CbcBranchDynamic.cpp, distance >= 0) on some of these programmes.
+    model.setNumberBeforeTrust(0);
+    model.setNumberStrong(0);
     model.setAllowableGap(1e-7);
     model.setAllowableFractionGap(1e-9);
     model.branchAndBound();

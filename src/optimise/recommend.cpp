@@ -574,8 +574,9 @@ std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, cons
             point.mean = objective_of(r.in_sample, o.objective);
             point.cvar95 = cvar_of(r.in_sample, o.objective);
             point.p95 = o.objective == Objective::expected_npv ? r.in_sample.npv.p95 : r.in_sample.total.p95;
-            point.plan = describe(r.plan);
             point.recommended = r.plan;
+            point.recommended.name.clear();  // the plan's parts, not the name "recommended"
+            point.plan = describe(point.recommended);
         } catch (const InvalidInput& e) {
             if (std::string_view(e.what()).rfind("limits.cvar95", 0) != 0) throw;  // only "no plan meets it"
         }
