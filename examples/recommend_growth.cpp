@@ -169,7 +169,7 @@ int main(int argc, char** argv) {
 
         fmt::print("\nOn {} held-out futures (regret = total − the best plan in hindsight for that future):\n",
                    held_out.count());
-        fmt::print("{:<46} {:>15} {:>8} {:>8} {:>12} {:>11}\n", "plan", "mean ± se", "P95", "CVaR95", "regret mean",
+        fmt::print("{:<50} {:>15} {:>8} {:>8} {:>12} {:>11}\n", "plan", "mean ± se", "P95", "CVaR95", "regret mean",
                    "regret P95");
         std::size_t below_bound = 0;
         for (const PlanDistribution& d : judged) {
@@ -183,13 +183,15 @@ int main(int argc, char** argv) {
                 }
             }
             const Distribution g = distribution_of(regret);
-            fmt::print("{:<46} {:>7.1f} ± {:>5.2f} {:>8.1f} {:>8.1f} {:>12.1f} {:>11.1f}\n", d.plan.substr(0, 46),
+            fmt::print("{:<50} {:>7.1f} ± {:>5.2f} {:>8.1f} {:>8.1f} {:>12.1f} {:>11.1f}\n", d.plan.substr(0, 50),
                        d.total.mean / 1e3, d.total.standard_error / 1e3, d.total.p95 / 1e3, d.total.cvar95 / 1e3,
                        g.mean / 1e3, g.p95 / 1e3);
         }
-        fmt::print("{:<46} {:>7.1f} ± {:>5.2f} {:>8.1f} {:>8.1f}   (a lower bound: knows each future)\n",
+        fmt::print("{:<50} {:>7.1f} ± {:>5.2f} {:>8.1f} {:>8.1f}   (a lower bound: knows each future)\n",
                    "best plan in hindsight, per future", bound_distribution.mean / 1e3,
                    bound_distribution.standard_error / 1e3, bound_distribution.p95 / 1e3, bound_distribution.cvar95 / 1e3);
+        fmt::print("The newsvendor prices each term over the history's own two months, where a term is paid in full\n"
+                   "past its end, so it advises no reservation: today's advice from a short history.\n");
         fmt::print("Hindsight bound {} ({} solves, {:.1f} s); plan-futures below it: {}.\n",
                    bound.exact ? "exact (every per-future optimum proven)" : "NOT exact (some solve unproven)",
                    held_out.count(), hindsight_seconds, below_bound);
@@ -202,7 +204,7 @@ int main(int argc, char** argv) {
         for (std::size_t b = baselines_from; b < judged.size(); ++b) {
             const Paired p = paired(judged[0], judged[b]);
             const double z = p.mean / p.standard_error;
-            fmt::print("  {:<46} {:>8.1f} ± {:>5.2f}  ({:.0f} standard errors)\n", judged[b].plan.substr(0, 46),
+            fmt::print("  {:<50} {:>8.1f} ± {:>5.2f}  ({:.0f} standard errors)\n", judged[b].plan.substr(0, 50),
                        p.mean / 1e3, p.standard_error / 1e3, z);
             beats_all = beats_all && p.mean > 0;
             beats_all_clearly = beats_all_clearly && z > 4;
@@ -213,11 +215,11 @@ int main(int argc, char** argv) {
         }
 
         // The seeds' 70/30 against the optimised split of the demanded GPU-hours.
-        fmt::print("\nWho serves the demanded GPU-hours (held-out means):\n{:<46} {:>10} {:>6} {:>10} {:>12}\n", "plan",
+        fmt::print("\nWho serves the demanded GPU-hours (held-out means):\n{:<50} {:>10} {:>6} {:>10} {:>12}\n", "plan",
                    "committed", "spot", "on demand", "commit. used");
         for (std::size_t i : {std::size_t{0}, std::size_t{1}, judged.size() - 2, judged.size() - 1}) {
             const Split s = split_of(judged[i]);
-            fmt::print("{:<46} {:>9.0f}% {:>5.0f}% {:>9.0f}% {:>11.0f}%\n", judged[i].plan.substr(0, 46),
+            fmt::print("{:<50} {:>9.0f}% {:>5.0f}% {:>9.0f}% {:>11.0f}%\n", judged[i].plan.substr(0, 50),
                        100 * s.committed, 100 * s.spot, 100 * s.on_demand, 100 * s.utilisation);
         }
 
