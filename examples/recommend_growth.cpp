@@ -41,6 +41,13 @@ DemandProfile history() {
     return DemandProfile::hourly(hours);
 }
 
+/// A plan's parts ("3y all_upfront × 1 instance @0 + spot 29 GPUs + on-demand"), whatever its name.
+std::string parts(const Plan& plan) {
+    Plan unnamed = plan;
+    unnamed.name.clear();
+    return describe(unnamed);
+}
+
 /// Paired comparison of two plans on the same futures: mean of (b − a) and its standard error.
 struct Paired {
     double mean = 0, standard_error = 0;
@@ -129,7 +136,7 @@ int main(int argc, char** argv) {
                    100 * availability);
 
         const Recommendation r = recommend_plan(fitted, p4d, options);
-        fmt::print("Recommended: {}\n  solver: {} in {:.2f} s; in sample: mean {:.1f}, CVaR95 {:.1f}\n", describe(Plan{.name = "", .commitments = r.plan.commitments, .owned = r.plan.owned, .spot = r.plan.spot}),
+        fmt::print("Recommended: {}\n  solver: {} in {:.2f} s; in sample: mean {:.1f}, CVaR95 {:.1f}\n", parts(r.plan),
                    r.status, r.solve_seconds, r.in_sample.total.mean / 1e3, r.in_sample.total.cvar95 / 1e3);
         Plan recommended = r.plan;
         recommended.name = "recommended";
@@ -179,7 +186,7 @@ int main(int argc, char** argv) {
                 if (regret[f] < -1e-9 * d.futures[f].total) {
                     ++below_bound;
                     std::fprintf(stderr, "below the bound: %s in future %zu by %g (bound plan: %s)\n", d.plan.c_str(), f,
-                                 -regret[f], describe(bound.plans[f]).c_str());
+                                 -regret[f], parts(bound.plans[f]).c_str());
                 }
             }
             const Distribution g = distribution_of(regret);

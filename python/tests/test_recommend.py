@@ -77,7 +77,7 @@ def test_hindsight_bound_is_below_every_plan_in_every_future(gputco, p4d):
     assert bound.exact and len(bound.totals) == 40
     # 1-year baselines renew in months 0 and 12: inside the decision, so the bound holds for them too.
     for plan in [r.plan] + list(gputco.baseline_plans(history, p4d, 1, "all_upfront")):
-        totals = [f.total for f in gputco.evaluate_plan(plan, fresh, p4d).futures]
+        totals = gputco.evaluate_plan(plan, fresh, p4d).to_frame()["total"]
         assert all(t >= b * (1 - 1e-9) for t, b in zip(totals, bound.totals)), str(plan)
     last = r.baselines.iloc[-1]
     assert r.baselines.index[-1] == "best plan in hindsight per future (a lower bound)"
