@@ -393,8 +393,12 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
     }
     Solved out;
     const auto started = std::chrono::steady_clock::now();
-    for (;;) {
+    for (bool first = true;; first = false) {
         const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        if (!first && spent >= o.time_limit_seconds) {  // keep the last plan; it is not proven
+            out.solution.proven_optimal = false;
+            break;
+        }
         out.solution = mip.solve(std::max(1e-3, o.time_limit_seconds - spent));
         if (!out.solution.feasible) break;
         const std::vector<double>& sol = out.solution.x;
@@ -411,6 +415,9 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
         if (!added) break;
     }
     out.solution.objective += constant;
+    if (!out.solution.proven_optimal && !out.solution.proven_infeasible)  // the whole loop's limit, not the last solve's
+        out.solution.status = fmt::format("stopped at options.time_limit_seconds = {:g} {} a feasible plan",
+                                          o.time_limit_seconds, out.solution.feasible ? "with" : "without");
     if (!out.solution.feasible) return out;
     out.plan.name = "recommended";
     const std::vector<CommitmentOption>& options = o.commitments;
@@ -465,8 +472,10 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
     double best_engine = infinity;
     std::vector<const SpotOption*> spots{nullptr};
     for (const SpotOption& s : options.spot) spots.push_back(&s);
+    bool timed_out = false;  // some solve stopped at the time limit without a plan or a proof there is none
     for (const SpotOption* spot : spots) {
         Solved solved = solve_one(futures, offering, options, prices, setup, spot);
+        timed_out = timed_out || (!solved.solution.feasible && !solved.solution.proven_infeasible);
         CandidateResult candidate;
         candidate.spot_option = spot ? spot->name : "none";
         candidate.proven_optimal = solved.solution.proven_optimal;
@@ -493,6 +502,11 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
     const double on_demand_cvar = cvar_of(on_demand_result, options.objective);
     const bool on_demand_allowed = !options.limits.cvar95 || on_demand_cvar <= *options.limits.cvar95;
     if (!found) {
+        if (options.limits.cvar95 && !on_demand_allowed && timed_out)
+            fail("options.time_limit_seconds", options.time_limit_seconds,
+                 fmt::format("the solver found no plan within limits.cvar95 = {:g} in that time (all on demand "
+                             "has CVaR95 {:.2f}); allow more time or fewer futures",
+                             *options.limits.cvar95, on_demand_cvar));
         if (options.limits.cvar95 && !on_demand_allowed)
             fail("limits.cvar95", *options.limits.cvar95,
                  fmt::format("no plan meets it over these futures (all on demand has CVaR95 {:.2f}; solver: {})",
