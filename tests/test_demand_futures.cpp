@@ -88,6 +88,25 @@ TEST_CASE("futures depend on (seed, future) only") {
     CHECK((a.levels() == b.levels().leftCols(100)).all());
 }
 
+TEST_CASE("one future alone has that future's levels and shapes, generated or explicit") {
+    DemandModel model{.base_gpus = 3, .monthly_log_growth = 0, .monthly_log_volatility = 0.2, .events = {}, .seasonality = {},
+                      .hour_of_week = {}, .history_monthly_gpus = {}};
+    const auto generated = DemandFutures::generate(model, Horizon::years(1), 10, 5);
+    const Horizon horizon = Horizon::months(2);
+    const auto explicit_ =
+        DemandFutures::from_profiles({DemandProfile::constant(2, horizon), DemandProfile::linear_growth(0, 10, horizon)});
+    for (const DemandFutures* set : {&generated, &explicit_}) {
+        const std::size_t f = set->count() - 1;
+        const DemandFutures one = set->future(f);
+        REQUIRE(one.count() == 1);
+        for (int m = 0; m < set->month_count(); ++m) {
+            CHECK(one.level(0, m) == set->level(f, m));
+            CHECK(one.shape(0, m).sorted == set->shape(f, m).sorted);
+        }
+    }
+    CHECK_THROWS_WITH_AS(explicit_.future(2), "future = 2: must be < 2 (the number of futures)", InvalidInput);
+}
+
 TEST_CASE("bad demand models name the field") {
     DemandModel model;
     model.events.push_back({.gpus = 8, .probability = 1.5, .first_month = 0, .last_month = 3});

@@ -7,6 +7,7 @@
 #include <boost/random/uniform_int_distribution.hpp>
 
 #include "plan_fixtures.hpp"
+#include "gputco/catalog/catalog.hpp"
 #include "gputco/core/random.hpp"
 #include "gputco/optimise/optimise.hpp"
 #include "gputco/optimise/recommend.hpp"
@@ -64,6 +65,7 @@ TEST_CASE("on a small problem the optimiser equals exhaustive enumeration priced
 
     double best = 1e300;
     Plan best_plan;
+    std::vector<double> best_per_future(futures.count(), 1e300);  // the enumeration's hindsight optimum
     for (int code = 0; code < 4096; ++code) {
         Plan plan;
         int rest = code;
@@ -77,7 +79,10 @@ TEST_CASE("on a small problem the optimiser equals exhaustive enumeration priced
                                                 .start_month = start, .renewal = Renewal::lapse, .discount = {},
                                                 .offering = {}});
             }
-        const double mean = evaluate_plan(plan, futures, offering, {}, options.plan_options).total.mean;
+        const PlanDistribution d = evaluate_plan(plan, futures, offering, {}, options.plan_options);
+        for (std::size_t f = 0; f < futures.count(); ++f)
+            best_per_future[f] = std::min(best_per_future[f], d.futures[f].total);
+        const double mean = d.total.mean;
         if (mean < best) {
             best = mean;
             best_plan = plan;
@@ -87,6 +92,23 @@ TEST_CASE("on a small problem the optimiser equals exhaustive enumeration priced
     CHECK(r.in_sample.total.mean == Approx(best).epsilon(1e-9));
     CHECK(r.solver_objective == Approx(r.in_sample.total.mean).epsilon(1e-7));  // two levels: the programme is exact
     CHECK(!r.plan.commitments.empty());  // the case is not trivial
+
+    // The best plan in hindsight, future by future, is the enumeration's best in each future.
+    const HindsightBound bound = hindsight_plan_totals(futures, offering, options);
+    CHECK(bound.exact);
+    REQUIRE(bound.totals.size() == futures.count());
+    double spread = 0;
+    for (std::size_t f = 0; f < futures.count(); ++f) {
+        CAPTURE(f);
+        CHECK(bound.totals[f] == Approx(best_per_future[f]).epsilon(1e-9));
+        CHECK(evaluate_plan(bound.plans[f], futures.future(f), offering).total.mean == Approx(bound.totals[f]).epsilon(1e-12));
+        spread = std::max(spread, std::abs(bound.totals[f] - bound.totals[0]));
+    }
+    CHECK(spread > 0);  // the futures differ, so the bound is per future
+    // Any thread count: the same bound.
+    RecommendOptions two = options;
+    two.plan_options.threads = 2;
+    CHECK(hindsight_plan_totals(futures, offering, two).totals == bound.totals);
 }
 
 TEST_CASE("stationary demand and one term: the optimiser gives the newsvendor count of optimal_reservation") {
@@ -297,4 +319,32 @@ TEST_CASE("cancellation: recommend_plan polls should_stop before each solve and 
     options.plan_options.should_stop = [&] { return ++polls >= 1; };
     CHECK_THROWS_AS(recommend_plan(futures, test_offering(), options), Cancelled);
     CHECK(polls == 1);
+}
+
+TEST_CASE("two formulations, one optimum: a CVaR95 limit that does not bind, and whole instances vs single GPUs") {
+    // Found on the growth example: the free programme (one summed curve a month) returned a plan
+    // dearer than one it admitted, because CBC's preprocessing proved a wrong optimum. The CVaR
+    // programme (a curve per future and month) must then give the same mean, and buying whole
+    // 8-GPU instances can never beat buying single GPUs (every instance plan is a GPU plan).
+    const Offering& p4d = Catalog::builtin().offering("aws", "p4d.24xlarge", "us-east-1");
+    DemandModel model;
+    model.base_gpus = 8;
+    model.monthly_log_growth = 0.015;
+    model.monthly_log_volatility = 0.06;
+    model.events.push_back({.gpus = 8, .probability = 0.5, .first_month = 0, .last_month = 11});
+    model.hour_of_week.assign(168, 1.0);
+    for (std::size_t h = 120; h < 168; ++h) model.hour_of_week[h] = 0.5;
+    const DemandFutures futures = DemandFutures::generate(model, Horizon::years(3), 120, 1);
+    RecommendOptions options;
+    options.review_months = 6;
+    const Recommendation free = recommend_plan(futures, p4d, options);
+    options.limits.cvar95 = 1e12;
+    const Recommendation loose = recommend_plan(futures, p4d, options);
+    CHECK(free.proven_optimal);
+    CHECK(loose.proven_optimal);
+    CHECK(free.in_sample.total.mean == Approx(loose.in_sample.total.mean).epsilon(1e-9));
+    options.limits.cvar95.reset();
+    options.unit = CountUnit::instances;
+    const Recommendation instances = recommend_plan(futures, p4d, options);
+    CHECK(instances.in_sample.total.mean >= free.in_sample.total.mean * (1 - 1e-12));
 }

@@ -156,10 +156,12 @@ from ._core import (
     CandidateResult,
     CommitmentOption,
     FrontierPoint,
+    HindsightBound,
     Recommendation,
     SpotOption,
     baseline_plans,
     cost_risk_frontier,
+    hindsight_plan_totals,
     recommend_plan,
 )
 from ._catalog import catalog
@@ -206,7 +208,7 @@ __all__ = [
     "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",
     "expected_level", "hindsight_reservation_totals", "price_paths",
     "CandidateResult", "CommitmentOption", "FrontierPoint", "Recommendation", "RecommendResult", "SpotOption",
-    "baseline_plans", "cost_risk_frontier", "recommend", "recommend_plan",
+    "baseline_plans", "cost_risk_frontier", "recommend", "recommend_plan", "HindsightBound", "hindsight_plan_totals",
     "load_scenario", "run_scenario", "run_spot_jobs", "run_plans", "run_deadline_jobs", "sweep", "latin_hypercube", "tornado", "heat_map",
     "plot_tornado", "plot_heat_map",
 ]

@@ -1033,6 +1033,12 @@ class FrontierPoint:
     cvar95: float
     p95: float
     plan: str
+    recommended: Plan
+
+class HindsightBound:
+    totals: List[float]
+    plans: List[Plan]
+    exact: bool
 
 def recommend_plan(futures: DemandFutures, offering: Offering, *, commitments: Sequence[CommitmentOption] = ...,
                    start_months: Sequence[int] = ..., review_months: int = 6, unit: str = "gpus",
@@ -1051,6 +1057,14 @@ def cost_risk_frontier(futures: DemandFutures, offering: Offering, cvar95_limits
                        prices: Optional[PricePaths] = None, discounts: Optional[Discounts] = None,
                        annual_discount_rate: float = 0.0, threads: int = 0, max_blocks: int = 32,
                        time_limit_seconds: float = 60.0) -> List[FrontierPoint]: ...
+def hindsight_plan_totals(futures: DemandFutures, offering: Offering, *, commitments: Sequence[CommitmentOption] = ...,
+                          start_months: Sequence[int] = ..., review_months: int = 6, unit: str = "gpus",
+                          max_count: float = 1e6, spot: Sequence[SpotOption] = ..., objective: str = "total",
+                          cvar95_limit: Optional[float] = None, upfront_per_period: Optional[float] = None,
+                          upfront_period_months: int = 3, committed_share: Optional[float] = None,
+                          prices: Optional[PricePaths] = None, discounts: Optional[Discounts] = None,
+                          annual_discount_rate: float = 0.0, threads: int = 0, max_blocks: int = 32,
+                          time_limit_seconds: float = 60.0) -> HindsightBound: ...
 def baseline_plans(history: DemandProfile, offering: Offering, term_years: int, payment: str, *,
                    discounts: Optional[Discounts] = None) -> List[Plan]: ...
 

@@ -23,7 +23,8 @@ class RecommendResult:
 
 def recommend(futures, offering, *, held_out=None, held_out_prices=None, history=None,
               baseline_term_years: int = 1, baseline_payment: str = "all_upfront",
-              cvar95_limits: Optional[Sequence[float]] = None, **options) -> RecommendResult:
+              cvar95_limits: Optional[Sequence[float]] = None, hindsight_bound: bool = False,
+              **options) -> RecommendResult:
     """The plan of least expected cost over `futures` within the limits in `options` (the keyword
     arguments of recommend_plan: commitments, start_months, review_months, spot, cvar95_limit,
     upfront_per_period, committed_share, prices, discounts, ...).
@@ -31,7 +32,11 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
     With `held_out` (fresh futures of the same model) the plan is judged there, beside the baselines:
     all on demand, provider-style lookback advice (7/30/60 days of `history`) and the newsvendor on
     `history` (both for `baseline_term_years` / `baseline_payment`), and the best of those plans in
-    hindsight per future (regret). `cvar95_limits` gives the frontier (in sample)."""
+    hindsight per future (regret). `cvar95_limits` gives the frontier (in sample, and on `held_out`
+    when given: columns held_out_mean, held_out_cvar95). With `hindsight_bound=True` each judged
+    future's own optimum over the same decision is solved too (hindsight_plan_totals, one small MIP a
+    future): a lower bound on every plan, added as the last row, and regret_vs_bound_mean / _p95
+    columns measure each plan against it."""
     import pandas as pd
 
     rec = _core.recommend_plan(futures, offering, **options)
@@ -62,6 +67,24 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
     rows.append({"plan": f"best in hindsight: {baseline_term_years}y {baseline_payment} level per future",
                  "mean": h.mean, "standard_error": h.standard_error, "p95": h.p95, "cvar95": h.cvar95,
                  "regret_mean": float("nan"), "regret_p95": float("nan"), "best_fraction": float("nan")})
+    if hindsight_bound:
+        bound = _core.hindsight_plan_totals(judged_on, offering, prices=judged_prices,
+                                            **{k: v for k, v in options.items() if k != "prices"})
+        totals = np.asarray(bound.totals)
+        measure = "npv" if options.get("objective") == "npv" else "total"  # the bound's measure
+        for row, r in zip(rows, results):
+            gap = r.to_frame()[measure].to_numpy() - totals
+            row["regret_vs_bound_mean"] = float(gap.mean())
+            row["regret_vs_bound_p95"] = float(np.quantile(gap, 0.95))
+        if measure == "total":  # the one-family optimum: inside the decision when its renewals are allowed starts
+            gap = np.asarray(hindsight) - totals
+            rows[-1]["regret_vs_bound_mean"] = float(gap.mean())
+            rows[-1]["regret_vs_bound_p95"] = float(np.quantile(gap, 0.95))
+        b = _core.distribution_of(list(totals))
+        rows.append({"plan": "best plan in hindsight per future (a lower bound)" + ("" if bound.exact else ", not proven"),
+                     "mean": b.mean, "standard_error": b.standard_error, "p95": b.p95, "cvar95": b.cvar95,
+                     "regret_mean": float("nan"), "regret_p95": float("nan"), "best_fraction": float("nan"),
+                     "regret_vs_bound_mean": 0.0, "regret_vs_bound_p95": 0.0})
     baselines = pd.DataFrame(rows).set_index("plan")
     out = results[0]
     summary = pd.DataFrame([{
@@ -75,8 +98,17 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
     }]).set_index("plan")
     if cvar95_limits:
         points = _core.cost_risk_frontier(futures, offering, list(cvar95_limits), **options)
-        frontier = pd.DataFrame([{"cvar95_limit": p.cvar95_limit, "feasible": p.feasible, "mean": p.mean,
-                                  "cvar95": p.cvar95, "p95": p.p95, "plan": p.plan} for p in points])
+        frontier_rows = []
+        for p in points:
+            row = {"cvar95_limit": p.cvar95_limit, "feasible": p.feasible, "mean": p.mean, "cvar95": p.cvar95,
+                   "p95": p.p95, "plan": p.plan}
+            if held_out is not None:
+                judged = (_core.evaluate_plan(p.recommended, held_out, offering, prices=held_out_prices, **eval_kw)
+                          if p.feasible else None)
+                row["held_out_mean"] = judged.total.mean if judged else float("nan")
+                row["held_out_cvar95"] = judged.total.cvar95 if judged else float("nan")
+            frontier_rows.append(row)
+        frontier = pd.DataFrame(frontier_rows)
     else:
         frontier = pd.DataFrame(columns=["cvar95_limit", "feasible", "mean", "cvar95", "p95", "plan"])
     return RecommendResult(plan=plan, recommendation=rec, distribution=out.to_frame(), summary=summary,

@@ -11,7 +11,7 @@ from ._core import DeadlineJob, DeadlineResult, MultiRegionResult, CostReport, D
 from ._spot import SAMPLE_COLUMNS
 
 __all__ = ["plot_cumulative_cost", "plot_spot_distribution", "plot_savings_vs_utilisation",
-           "plot_deadline_decisions", "plot_cost_vs_time", "plot_cost_fan"]
+           "plot_deadline_decisions", "plot_cost_vs_time", "plot_cost_fan", "plot_frontier"]
 
 
 def _axes(ax):
@@ -246,4 +246,30 @@ def plot_deadline_decisions(result: Union[DeadlineResult, MultiRegionResult], jo
     ax.set_ylim(-3.6 * band, 1.08 * top)
     ax.set_title(f"cost {result.cost:.2f}, finished at {result.finish_hours:g} h")
     ax.legend(loc="upper left", fontsize=8)
+    return ax
+
+
+def plot_frontier(frontier, risk: str = "cvar95", ax=None, currency: str = ""):
+    """The cost-risk frontier of gputco.recommend(..., cvar95_limits=...): one point per feasible row of
+    the frontier DataFrame, mean cost against `risk` ("cvar95" or "p95"), joined in the order of the
+    limits, on the fitted futures; with held_out_mean / held_out_cvar95 columns (recommend with
+    held_out) the same plans judged on the held-out futures as a second line. Limits no plan met are
+    marked as dotted vertical lines."""
+    if risk not in ("cvar95", "p95"):
+        raise ValueError(f'risk = "{risk}": must be "cvar95" or "p95"')
+    ax = _axes(ax)
+    feasible = frontier[frontier["feasible"].astype(bool)]
+    ax.plot(feasible[risk].to_numpy(dtype=float), feasible["mean"].to_numpy(dtype=float), marker="o",
+            label="fitted futures")
+    if risk == "cvar95" and "held_out_mean" in frontier.columns:
+        ax.plot(feasible["held_out_cvar95"].to_numpy(dtype=float), feasible["held_out_mean"].to_numpy(dtype=float),
+                marker="s", linestyle="--", label="held-out futures")
+    for limit in frontier.loc[~frontier["feasible"].astype(bool), "cvar95_limit"]:
+        ax.axvline(float(limit), color="grey", linestyle=":", linewidth=1)
+    unit = f" ({currency})" if currency else ""
+    ax.set_xlabel(("CVaR95" if risk == "cvar95" else "P95") + f" of the total{unit}")
+    ax.set_ylabel(f"mean total{unit}")
+    ax.set_title("Cost-risk frontier: the plan of least mean cost under each CVaR95 limit")
+    ax.grid(True, alpha=0.3)
+    ax.legend()
     return ax

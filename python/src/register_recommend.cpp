@@ -86,7 +86,13 @@ void register_recommend(py::module_& m) {
         .def_readonly("mean", &FrontierPoint::mean)
         .def_readonly("cvar95", &FrontierPoint::cvar95)
         .def_readonly("p95", &FrontierPoint::p95)
-        .def_readonly("plan", &FrontierPoint::plan);
+        .def_readonly("plan", &FrontierPoint::plan)
+        .def_readonly("recommended", &FrontierPoint::recommended);
+    py::class_<HindsightBound>(m, "HindsightBound",
+                               "The best plan in hindsight per future over the recommender's decision: a lower bound.")
+        .def_readonly("totals", &HindsightBound::totals)
+        .def_readonly("plans", &HindsightBound::plans)
+        .def_readonly("exact", &HindsightBound::exact);
 
 #define GPUTCO_RECOMMEND_ARGS                                                                                         \
     py::kw_only(), py::arg("commitments") = std::vector<CommitmentOption>{}, py::arg("start_months") = std::vector<int>{}, \
@@ -130,6 +136,24 @@ void register_recommend(py::module_& m) {
         },
         py::arg("futures"), py::arg("offering"), py::arg("cvar95_limits"), GPUTCO_RECOMMEND_ARGS,
         "The recommendation under each CVaR95 limit (infeasible limits marked).");
+    m.def(
+        "hindsight_plan_totals",
+        [](const DemandFutures& futures, const Offering& offering, const std::vector<CommitmentOption>& commitments,
+           const std::vector<int>& start_months, int review_months, std::string_view unit, double max_count,
+           const std::vector<SpotOption>& spot, std::string_view objective, const std::optional<double>& cvar95_limit,
+           const std::optional<double>& upfront_per_period, int upfront_period_months,
+           const std::optional<double>& committed_share, const std::optional<PricePaths>& prices,
+           const std::optional<Discounts>& discounts, double annual_discount_rate, unsigned threads, int max_blocks,
+           double time_limit_seconds) {
+            const RecommendOptions o = recommend_options(commitments, start_months, review_months, unit, max_count, spot,
+                                                         objective, cvar95_limit, upfront_per_period, upfront_period_months,
+                                                         committed_share, discounts, annual_discount_rate, threads,
+                                                         max_blocks, time_limit_seconds);
+            py::gil_scoped_release release;
+            return hindsight_plan_totals(futures, offering, o, prices ? *prices : PricePaths{});
+        },
+        py::arg("futures"), py::arg("offering"), GPUTCO_RECOMMEND_ARGS,
+        "Each future's own optimum over the same decision, limits dropped: a lower bound, not a plan to buy.");
 #undef GPUTCO_RECOMMEND_ARGS
     m.def(
         "baseline_plans",

@@ -4,6 +4,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 import gputco  # noqa: E402
@@ -84,3 +85,41 @@ def test_deadline_decisions(tmp_path):
     ax = plots.plot_deadline_decisions(m, job, region_names=["a", "b"])
     assert {t.get_text() for t in ax.texts} <= {"a", "b"} and ax.texts
     _png(ax, tmp_path / "regions.png")
+
+
+def test_frontier_points_are_the_frames(tmp_path):
+    frontier = pd.DataFrame({"cvar95_limit": [3.0, 2.5, 1.0], "feasible": [True, True, False],
+                             "mean": [1.0, 1.2, 0.0], "cvar95": [2.9, 2.5, 0.0], "p95": [2.0, 2.1, 0.0],
+                             "plan": ["a", "b", ""], "held_out_mean": [1.05, 1.21, float("nan")],
+                             "held_out_cvar95": [3.0, 2.6, float("nan")]})
+    ax = plots.plot_frontier(frontier)
+    fitted, held_out = ax.get_lines()[:2]
+    assert fitted.get_xydata().tolist() == [[2.9, 1.0], [2.5, 1.2]]
+    assert held_out.get_xydata().tolist() == [[3.0, 1.05], [2.6, 1.21]]
+    assert [line.get_xdata()[0] for line in ax.get_lines()[2:]] == [1.0]  # the limit no plan met
+    _png(ax, tmp_path / "frontier.png")
+    ax = plots.plot_frontier(frontier.drop(columns=["held_out_mean", "held_out_cvar95"]), risk="p95")
+    assert ax.get_lines()[0].get_xydata().tolist() == [[2.0, 1.0], [2.1, 1.2]]
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match=r'^risk = "var": must be "cvar95" or "p95"$'):
+        plots.plot_frontier(frontier, risk="var")
+
+
+def test_frontier_of_a_real_recommendation(gputco_model_futures, p4d):
+    train, fresh = gputco_model_futures
+    free = gputco.recommend_plan(train, p4d, review_months=12)
+    limits = [free.in_sample.total.cvar95 * f for f in (1.01, 0.99, 1e-3)]
+    r = gputco.recommend(train, p4d, held_out=fresh, review_months=12, cvar95_limits=limits)
+    ax = plots.plot_frontier(r.frontier)
+    ok = r.frontier[r.frontier["feasible"]]
+    assert ax.get_lines()[0].get_xydata().tolist() == ok[["cvar95", "mean"]].to_numpy().tolist()
+    assert ax.get_lines()[1].get_xydata().tolist() == ok[["held_out_cvar95", "held_out_mean"]].to_numpy().tolist()
+    plt.close(ax.figure)
+
+
+@pytest.fixture(scope="module")
+def gputco_model_futures():
+    model = gputco.DemandModel(8, monthly_log_growth=0.01, monthly_log_volatility=0.1,
+                               events=[gputco.DemandEvent(gpus=8, probability=0.6, first_month=0, last_month=11)])
+    return (gputco.DemandFutures.generate(model, gputco.Horizon.years(2), 40, 4),
+            gputco.DemandFutures.generate(model, gputco.Horizon.years(2), 200, 5))

@@ -64,3 +64,24 @@ def test_never_worse_than_on_demand_in_sample(gputco, p4d, base, volatility, rev
     assert r.in_sample.total.mean <= on_demand.total.mean * (1 + 1e-12)
     again = gputco.recommend_plan(futures, p4d, review_months=review, spot=options, threads=1)
     assert str(again.plan) == str(r.plan)  # deterministic, whatever the thread count
+
+
+def test_hindsight_bound_is_below_every_plan_in_every_future(gputco, p4d):
+    train = gputco.DemandFutures.generate(model(gputco, 0.1), gputco.Horizon.years(2), 30, 6)
+    fresh = gputco.DemandFutures.generate(model(gputco, 0.1), gputco.Horizon.years(2), 40, 7)
+    history = gputco.DemandProfile.constant(8, gputco.Horizon.months(3))
+    spot = [gputco.SpotOption("spot", overhead=1.05, availability=0.7)]
+    r = gputco.recommend(train, p4d, held_out=fresh, history=history, review_months=12, spot=spot,
+                         hindsight_bound=True)
+    bound = gputco.hindsight_plan_totals(fresh, p4d, review_months=12, spot=spot)
+    assert bound.exact and len(bound.totals) == 40
+    # 1-year baselines renew in months 0 and 12: inside the decision, so the bound holds for them too.
+    for plan in [r.plan] + list(gputco.baseline_plans(history, p4d, 1, "all_upfront")):
+        totals = gputco.evaluate_plan(plan, fresh, p4d).to_frame()["total"]
+        assert all(t >= b * (1 - 1e-9) for t, b in zip(totals, bound.totals)), str(plan)
+    last = r.baselines.iloc[-1]
+    assert r.baselines.index[-1] == "best plan in hindsight per future (a lower bound)"
+    assert last["mean"] == pytest.approx(np.mean(bound.totals), rel=1e-12)
+    ours = r.baselines.iloc[0]
+    assert ours["regret_vs_bound_mean"] == pytest.approx(ours["mean"] - last["mean"], rel=1e-9)
+    assert (r.baselines["regret_vs_bound_mean"].iloc[:-1] >= -1e-6).all()

@@ -7,10 +7,14 @@
 #include "gputco/optimise/recommend.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include "gputco/optimise/optimise.hpp"
 #include "mip.hpp"
@@ -388,10 +392,14 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
     }
     Solved out;
     const auto started = std::chrono::steady_clock::now();
-    for (;;) {
+    for (bool first = true;; first = false) {
         const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        // Between solves (each bounded by the time limit): CBC's C interface has no way to stop one.
+        // Between solves: a running CBC solve is bounded by the time limit, not by should_stop.
         if (o.plan_options.should_stop && o.plan_options.should_stop()) throw Cancelled("recommend_plan: stopped");
+        if (!first && spent >= o.time_limit_seconds) {  // keep the last plan; it is not proven
+            out.solution.proven_optimal = false;
+            break;
+        }
         out.solution = mip.solve(std::max(1e-3, o.time_limit_seconds - spent));
         if (!out.solution.feasible) break;
         const std::vector<double>& sol = out.solution.x;
@@ -408,6 +416,9 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
         if (!added) break;
     }
     out.solution.objective += constant;
+    if (!out.solution.proven_optimal && !out.solution.proven_infeasible)  // the whole loop's limit, not the last solve's
+        out.solution.status = fmt::format("stopped at options.time_limit_seconds = {:g} {} a feasible plan",
+                                          o.time_limit_seconds, out.solution.feasible ? "with" : "without");
     if (!out.solution.feasible) return out;
     out.plan.name = "recommended";
     const std::vector<CommitmentOption>& options = o.commitments;
@@ -462,8 +473,10 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
     double best_engine = infinity;
     std::vector<const SpotOption*> spots{nullptr};
     for (const SpotOption& s : options.spot) spots.push_back(&s);
+    bool timed_out = false;  // some solve stopped at the time limit without a plan or a proof there is none
     for (const SpotOption* spot : spots) {
         Solved solved = solve_one(futures, offering, options, prices, setup, spot);
+        timed_out = timed_out || (!solved.solution.feasible && !solved.solution.proven_infeasible);
         CandidateResult candidate;
         candidate.spot_option = spot ? spot->name : "none";
         candidate.proven_optimal = solved.solution.proven_optimal;
@@ -490,6 +503,11 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
     const double on_demand_cvar = cvar_of(on_demand_result, options.objective);
     const bool on_demand_allowed = !options.limits.cvar95 || on_demand_cvar <= *options.limits.cvar95;
     if (!found) {
+        if (options.limits.cvar95 && !on_demand_allowed && timed_out)
+            fail("options.time_limit_seconds", options.time_limit_seconds,
+                 fmt::format("the solver found no plan within limits.cvar95 = {:g} in that time (all on demand "
+                             "has CVaR95 {:.2f}); allow more time or fewer futures",
+                             *options.limits.cvar95, on_demand_cvar));
         if (options.limits.cvar95 && !on_demand_allowed)
             fail("limits.cvar95", *options.limits.cvar95,
                  fmt::format("no plan meets it over these futures (all on demand has CVaR95 {:.2f}; solver: {})",
@@ -507,6 +525,55 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
     return best;
 }
 
+HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offering& offering,
+                                     const RecommendOptions& options, const PricePaths& prices) {
+    validate(futures, offering, options, prices);
+    RecommendOptions alone = options;
+    alone.limits = {};
+    alone.plan_options.threads = 1;
+    const std::size_t n = futures.count();
+    HindsightBound out;
+    out.totals.resize(n);
+    out.plans.resize(n);
+    std::vector<char> exact(n, 1);
+    std::atomic<std::size_t> next{0};
+    std::mutex failure_mutex;
+    std::exception_ptr failure;
+    const auto work = [&] {
+        for (std::size_t f = next++; f < n; f = next++) {
+            try {
+                PricePaths column;
+                if (!prices.empty()) {
+                    const Eigen::Index c = prices.column(f);
+                    column.on_demand = prices.on_demand.col(c);
+                    column.spot = prices.spot.col(c);
+                    column.reserved = prices.reserved.col(c);
+                }
+                const Recommendation r = recommend_plan(futures.future(f), offering, alone, column);
+                out.totals[f] = objective_of(r.in_sample, options.objective);
+                out.plans[f] = r.plan;
+                // Exact: the programme proved its optimum and prices it as the engine does.
+                exact[f] = r.proven_optimal &&
+                           std::abs(r.solver_objective - out.totals[f]) <= 1e-7 * (1.0 + std::abs(out.totals[f]));
+            } catch (...) {
+                const std::lock_guard lock(failure_mutex);
+                if (!failure) failure = std::current_exception();
+                next = n;
+            }
+        }
+    };
+    unsigned threads = options.plan_options.threads;
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    {
+        std::vector<std::jthread> workers;
+        for (unsigned t = 1; t < std::min<std::size_t>(threads, n); ++t) workers.emplace_back(work);
+        work();
+    }
+    if (failure) std::rethrow_exception(failure);
+    out.exact = std::all_of(exact.begin(), exact.end(), [](char e) { return e != 0; });
+    return out;
+}
+
 std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, const Offering& offering,
                                               const std::vector<double>& cvar95_limits, const RecommendOptions& options,
                                               const PricePaths& prices) {
@@ -522,7 +589,9 @@ std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, cons
             point.mean = objective_of(r.in_sample, o.objective);
             point.cvar95 = cvar_of(r.in_sample, o.objective);
             point.p95 = o.objective == Objective::expected_npv ? r.in_sample.npv.p95 : r.in_sample.total.p95;
-            point.plan = describe(r.plan);
+            point.recommended = r.plan;
+            point.recommended.name.clear();  // the plan's parts, not the name "recommended"
+            point.plan = describe(point.recommended);
         } catch (const InvalidInput& e) {
             if (std::string_view(e.what()).rfind("limits.cvar95", 0) != 0) throw;  // only "no plan meets it"
         }

@@ -177,6 +177,17 @@ DemandProfile DemandFutures::profile(std::size_t future) const {
     return DemandProfile::hourly(std::move(hours));
 }
 
+DemandFutures DemandFutures::future(std::size_t future) const {
+    require(future < count(), "future", future, fmt::format("must be < {} (the number of futures)", count()));
+    std::vector<MonthShape> shapes;  // only this future's: explicit scenarios have a set each
+    Eigen::ArrayXXi index(month_count(), 1);
+    for (int m = 0; m < month_count(); ++m) {
+        index(m, 0) = int(shapes.size());
+        shapes.push_back(shape(future, m));
+    }
+    return DemandFutures(horizon_, levels_.col(Eigen::Index(future)), std::move(shapes), std::move(index));
+}
+
 double expected_level(const DemandModel& model, int month) {
     require(model.history_monthly_gpus.empty(), "demand_model.history_monthly_gpus.size", model.history_monthly_gpus.size(),
             "must be 0 (no closed form for a bootstrap)");

@@ -107,6 +107,21 @@ struct Recommendation {
 Recommendation recommend_plan(const DemandFutures& futures, const Offering& offering,
                               const RecommendOptions& options = {}, const PricePaths& prices = {});
 
+/// The best plan in hindsight, future by future: recommend_plan on each future alone with the same
+/// decision (options, start months, unit, spot options) and no limits, so a lower bound in that future
+/// on every plan of the decision space, limited or not, the recommendation and baselines within it
+/// included. It is a bound, not a plan one can buy: it knows the future. Futures are solved in
+/// parallel on `options.plan_options.threads` (each solve single-threaded; the same result for any count).
+struct HindsightBound {
+    std::vector<double> totals;  ///< per future, the objective measure (total, or NPV) of its optimum
+    std::vector<Plan> plans;     ///< per future, the optimum
+    /// Every solve proven optimal and every month exact (at most `max_blocks` distinct hourly levels):
+    /// only then is each total a proven bound; otherwise it is the best plan found.
+    bool exact = true;
+};
+HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offering& offering,
+                                     const RecommendOptions& options = {}, const PricePaths& prices = {});
+
 /// A point of the cost–risk frontier: the recommendation under `cvar95_limit`.
 struct FrontierPoint {
     double cvar95_limit = 0;
@@ -114,7 +129,8 @@ struct FrontierPoint {
     double mean = 0;    ///< in-sample mean of the objective measure (engine)
     double cvar95 = 0;  ///< in-sample CVaR95 (engine)
     double p95 = 0;
-    std::string plan;
+    std::string plan;   ///< describe(recommended)
+    Plan recommended;   ///< the plan itself, to judge on fresh futures
 };
 
 /// The recommendation for each limit in `cvar95_limits` (other limits as in `options`).

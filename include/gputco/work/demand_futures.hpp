@@ -89,6 +89,8 @@ public:
     /// The hourly profile of one future, its hours sorted within each month (costs depend only on
     /// each month's hours, not their order): for plots and checks against evaluate().
     DemandProfile profile(std::size_t future) const;
+    /// Future `future` alone, as a set of one (same levels and shapes): for per-future optima.
+    DemandFutures future(std::size_t future) const;
 
 private:
     DemandFutures(Horizon horizon, Eigen::ArrayXXd levels, std::vector<MonthShape> shapes, Eigen::ArrayXXi shape_index)
