@@ -193,30 +193,92 @@ double quantile(std::span<const double> samples, double q) {
     return quantile_sorted(sorted, q);
 }
 
-Summary summarize(std::span<const double> samples, double confidence) {
-    require(confidence > 0.0 && confidence < 1.0, "confidence", confidence, "must be in (0, 1)");
-    require(!samples.empty(), "samples.size", samples.size(), "must be > 0");
+// Four-lane vectors pass only between this file's inline lambdas, never across an ABI boundary, so the
+// warning that their passing convention differs between instruction sets is moot.
+#pragma GCC diagnostic ignored "-Wpsabi"
 
-    Summary s;
-    s.count = samples.size();
-    const double n = static_cast<double>(s.count);
-    // Two passes (mean, then squared deviations) in sample order: stable and reproducible.
-    double sum = 0, lowest = samples[0], highest = samples[0];
-    for (const double x : samples) {
-        sum += x;
-        lowest = x < lowest ? x : lowest;
-        highest = x > highest ? x : highest;
+namespace {
+
+using lanes4 = double __attribute__((vector_size(32)));
+
+// Sums of f(x) over the samples in four interleaved partial sums, x[i] into sum i % 4, then
+// (s0 + s1) + (s2 + s3): independent additions run four times as fast as one chain, and the order is
+// fixed, so the result is the same on every machine. `f` works on four lanes at a time.
+template <class F>
+double sum4(std::span<const double> x, F f) {
+    lanes4 sum = {};
+    const std::size_t whole = x.size() - x.size() % 4;
+    for (std::size_t i = 0; i < whole; i += 4) {
+        lanes4 v;
+        std::memcpy(&v, x.data() + i, sizeof v);
+        sum += f(v);
     }
+    lanes4 tail = lanes4{} + x[0];  // lanes past the end repeat a sample (harmless to a min or max), their f unused
+    for (std::size_t i = whole; i < x.size(); ++i) tail[i - whole] = x[i];
+    const lanes4 last = f(tail);
+    for (std::size_t j = 0; j < x.size() - whole; ++j) sum[j] += last[j];
+    return (sum[0] + sum[1]) + (sum[2] + sum[3]);
+}
+
+}  // namespace
+
+Moments Moments::of(std::span<const double> samples) {
+    Moments m;
+    m.count = samples.size();
+    if (samples.empty()) return m;
+    const double n = static_cast<double>(m.count);
+    // One pass for the sum, the least and the greatest, four lanes at a time.
+    lanes4 lowest = lanes4{} + samples[0];
+    lanes4 highest = lowest;
+    const double sum = sum4(samples, [&](const lanes4& v) {
+        lowest = v < lowest ? v : lowest;
+        highest = v > highest ? v : highest;
+        return v;
+    });
     // A NaN or an infinity makes the sum NaN or infinite: only then look for the culprit (the sum of
     // finite samples can overflow too; then none is named and the mean is infinite).
     if (!std::isfinite(sum)) require_samples(samples);
-    s.mean = sum / n;
-    s.min = lowest;
-    s.max = highest;
+    m.mean = sum / n;
+    m.min = std::min(std::min(lowest[0], lowest[1]), std::min(lowest[2], lowest[3]));
+    m.max = std::max(std::max(highest[0], highest[1]), std::max(highest[2], highest[3]));
+    const double mean = m.mean;
+    m.squared_deviations = sum4(samples, [mean](const lanes4& v) { return (v - mean) * (v - mean); });
+    return m;
+}
+
+void Moments::merge(const Moments& other) {
+    if (other.count == 0) return;
+    if (count == 0) {
+        *this = other;
+        return;
+    }
+    const double a = static_cast<double>(count), b = static_cast<double>(other.count);
+    const double n = a + b;
+    const double delta = other.mean - mean;
+    mean += delta * (b / n);
+    squared_deviations += other.squared_deviations + delta * delta * (a * b / n);
+    min = other.min < min ? other.min : min;
+    max = other.max > max ? other.max : max;
+    count += other.count;
+}
+
+namespace {
+
+// The summary; `checked`: the quantile samples are known finite (those the moments were taken of).
+Summary summary_of(const Moments& moments, std::span<const double> quantile_samples, double confidence,
+                   bool checked) {
+    require(confidence > 0.0 && confidence < 1.0, "confidence", confidence, "must be in (0, 1)");
+    require(moments.count > 0, "samples.size", moments.count, "must be > 0");
+    require(!quantile_samples.empty(), "quantile_samples.size", quantile_samples.size(), "must be > 0");
+
+    Summary s;
+    s.count = moments.count;
+    const double n = static_cast<double>(s.count);
+    s.mean = moments.mean;
+    s.min = moments.min;
+    s.max = moments.max;
     if (s.count > 1) {
-        double squares = 0;
-        for (double x : samples) squares += (x - s.mean) * (x - s.mean);
-        s.standard_error = std::sqrt(squares / (n - 1.0) / n);
+        s.standard_error = std::sqrt(moments.squared_deviations / (n - 1.0) / n);
         const boost::math::students_t_distribution<double> t(n - 1.0);
         const double t_value = boost::math::quantile(boost::math::complement(t, (1.0 - confidence) / 2.0));
         s.ci_low = s.mean - t_value * s.standard_error;
@@ -225,14 +287,27 @@ Summary summarize(std::span<const double> samples, double confidence) {
         s.standard_error = s.ci_low = s.ci_high = std::numeric_limits<double>::quiet_NaN();
     }
 
+    if (!checked) require_samples(quantile_samples);
     const double levels[] = {0.50, 0.90, 0.95, 0.99};
     double values[4];
-    type7_quantiles(samples, levels, values);
+    type7_quantiles(quantile_samples, levels, values);
     s.p50 = values[0];
     s.p90 = values[1];
     s.p95 = values[2];
     s.p99 = values[3];
     return s;
+}
+
+}  // namespace
+
+Summary summarize(const Moments& moments, std::span<const double> quantile_samples, double confidence) {
+    return summary_of(moments, quantile_samples, confidence, false);
+}
+
+Summary summarize(std::span<const double> samples, double confidence) {
+    require(confidence > 0.0 && confidence < 1.0, "confidence", confidence, "must be in (0, 1)");
+    require(!samples.empty(), "samples.size", samples.size(), "must be > 0");
+    return summary_of(Moments::of(samples), samples, confidence, true);
 }
 
 }  // namespace gputco
