@@ -213,3 +213,12 @@ TEST_CASE("summarize(Moments, quantile samples) rejects bad input with exact mes
     CHECK_THROWS_WITH_AS(gputco::summarize(m, bad), "samples[1] = nan: must be a finite number", InvalidInput);
     CHECK(gputco::summarize(m, x).p50 == 2.0);
 }
+
+TEST_CASE("keep_samples = false: should_stop is polled and throws Cancelled") {
+    // 10^7 paths of about 9 launches each take seconds; the first poll (about 50 ms in) stops the run.
+    SimulationOptions options{.paths = 10'000'000, .seed = 1, .threads = 2, .keep_samples = false};
+    int polls = 0;
+    options.should_stop = [&polls] { return ++polls >= 1; };
+    CHECK_THROWS_AS(gputco::simulate_spot(small_job(), Poisson{.mtbf_hours = 5}, {}, options), gputco::Cancelled);
+    CHECK(polls >= 1);
+}
