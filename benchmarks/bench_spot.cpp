@@ -4,7 +4,9 @@
 // --repeat runs, for the kernel simulate_spot picks or, with --kernels all, for each kernel this CPU
 // runs (the portable one first, the reference of the others' ratios).
 // --models all also times the other interruption models on the same job (1 thread).
+// Each kernel is also timed with keep_samples = false (no samples; summaries streamed per batch).
 // Usage: bench_spot [--paths N] [--repeat K] [--threads T] [--kernels auto|all] [--models all]
+//                   [--model-paths N]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -32,18 +34,21 @@ struct Timing {
 };
 
 Timing run(std::size_t paths, unsigned threads,
-           const gputco::InterruptionModel& model = gputco::Poisson{.mtbf_hours = 20}) {
+           const gputco::InterruptionModel& model = gputco::Poisson{.mtbf_hours = 20}, bool keep_samples = true) {
     const gputco::Job job{.work_hours = 2000, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
                           .restart_hours = 0.25};
     const auto start = std::chrono::steady_clock::now();
     const gputco::SpotResult r = gputco::simulate_spot(job, model, {.price_per_hour = 1.2},
-                                                       {.paths = paths, .seed = 2024, .threads = threads});
+                                                       {.paths = paths, .seed = 2024, .threads = threads,
+                                                        .keep_samples = keep_samples});
     const auto stop = std::chrono::steady_clock::now();
     // The summaries alone, to separate them from the path simulation.
     const auto s0 = std::chrono::steady_clock::now();
-    for (const auto* v : {&r.samples.wall_hours, &r.samples.billed_hours, &r.samples.cost, &r.samples.interruptions,
-                          &r.samples.lost_work_hours})
-        (void)gputco::summarize(*v);
+    if (keep_samples) {
+        for (const auto* v : {&r.samples.wall_hours, &r.samples.billed_hours, &r.samples.cost,
+                              &r.samples.interruptions, &r.samples.lost_work_hours})
+            (void)gputco::summarize(*v);
+    }
     const auto s1 = std::chrono::steady_clock::now();
     Timing t;
     t.seconds = std::chrono::duration<double>(stop - start).count();
@@ -55,10 +60,10 @@ Timing run(std::size_t paths, unsigned threads,
 }
 
 Timing best_of(std::size_t paths, unsigned threads, int repeat,
-               const gputco::InterruptionModel& model = gputco::Poisson{.mtbf_hours = 20}) {
-    Timing best = run(paths, threads, model);
+               const gputco::InterruptionModel& model = gputco::Poisson{.mtbf_hours = 20}, bool keep_samples = true) {
+    Timing best = run(paths, threads, model, keep_samples);
     for (int i = 1; i < repeat; ++i) {
-        const Timing t = run(paths, threads, model);
+        const Timing t = run(paths, threads, model, keep_samples);
         if (t.seconds < best.seconds) best = t;
     }
     return best;
@@ -72,6 +77,7 @@ int main(int argc, char** argv) {
     unsigned all = std::max(1u, std::thread::hardware_concurrency());
     std::string which = "auto";
     bool models = false;
+    std::size_t model_paths = 0;  // 0: --paths
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         if (flag == "--paths") paths = std::strtoull(argv[i + 1], nullptr, 10);
@@ -79,6 +85,7 @@ int main(int argc, char** argv) {
         else if (flag == "--threads") all = static_cast<unsigned>(std::atoi(argv[i + 1]));
         else if (flag == "--kernels") which = argv[i + 1];
         else if (flag == "--models") models = std::string(argv[i + 1]) == "all";
+        else if (flag == "--model-paths") model_paths = std::strtoull(argv[i + 1], nullptr, 10);
     }
     const gputco::Job job{.work_hours = 2000, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
                           .restart_hours = 0.25};
@@ -105,6 +112,9 @@ int main(int argc, char** argv) {
         }
         fmt::print("  1 thread without the five summaries ({:.3f} s of the call): {:.2f} ns/event\n",
                    one.summaries_seconds, 1e9 * (one.seconds - one.summaries_seconds) / one.events);
+        const Timing streamed = best_of(paths, 1, repeat, gputco::Poisson{.mtbf_hours = 20}, false);
+        fmt::print("  1 thread, keep_samples = false: {:.3f} s, {:.2f} ns/event\n", streamed.seconds,
+                   1e9 * streamed.seconds / streamed.events);
         fmt::print("  speed-up 1 -> {} threads: {:.2f}x; 1 thread: {:.2f}x the first kernel\n", all,
                    one.seconds / many.seconds, reference / one.seconds);
     }
@@ -117,7 +127,8 @@ int main(int argc, char** argv) {
         gputco::Trace trace;
         for (int i = 0; i < 100000; ++i)
             trace.lifetimes_hours.push_back(-20.0 * std::log((static_cast<double>(engine() >> 11) + 0.5) * 0x1p-53));
-        const Timing poisson = best_of(paths, 1, repeat);
+        if (model_paths == 0) model_paths = paths;
+        const Timing poisson = best_of(model_paths, 1, repeat);
         const std::vector<std::pair<const char*, gputco::InterruptionModel>> others{
             {"weibull (shape 1)", gputco::Weibull{.shape = 1, .scale_hours = 20}},
             {"poisson + aws rules", gputco::Poisson{.mtbf_hours = 20, .rules = gputco::aws_rules()}},
@@ -125,7 +136,7 @@ int main(int argc, char** argv) {
         fmt::print("models, 1 thread ({} for Poisson: {:.2f} ns/event):\n", poisson.kernel,
                    1e9 * poisson.seconds / poisson.events);
         for (const auto& [name, model] : others) {
-            const Timing t = best_of(paths, 1, repeat, model);
+            const Timing t = best_of(model_paths, 1, repeat, model);
             const double ns = 1e9 * t.seconds / t.events;
             fmt::print("  {:>20}: {:.3f} s, {:.2f} ns/event, {:.2f}x the Poisson kernel's ns/event\n", name,
                        t.seconds, ns, ns / (1e9 * poisson.seconds / poisson.events));

@@ -1,6 +1,7 @@
-"""Rounds of the spot benchmark: every C++ kernel and every NumPy implementation, back to back in each
-round, so that their ratios come from the same conditions. Prints the best of the rounds per program
-and the ratios to the best NumPy.
+"""Rounds of the spot benchmark: every C++ kernel (1 and 2 threads, with samples and without), the
+Highway kernel (bench_spot_highway, if built next to bench_spot), the other interruption models and
+every NumPy implementation, back to back in each round, so that their ratios come from the same
+conditions. Prints the best of the rounds per program and the ratios to the best NumPy.
 
     python3 benchmarks/spot_rounds.py --bench build/benchmarks/bench_spot --rounds 3 [--busy-check]
 
@@ -31,7 +32,35 @@ def cpp_rounds(bench, paths, threads):
         elif m := re.search(r"\((\d+) thr\): ([\d.]+) s, .* ([\d.e+]+) events", line):
             times[(kernel, int(m.group(1)))] = float(m.group(2))
             events = float(m.group(3))
+        elif m := re.search(r"keep_samples = false: ([\d.]+) s", line):
+            times[(kernel + " without samples", 1)] = float(m.group(1))
     return times, events
+
+
+def highway_round(bench, paths):
+    """{(kernel, 1): seconds of the path loop alone} from one round of bench_spot_highway, or {}."""
+    highway = os.path.join(os.path.dirname(bench), "bench_spot_highway")
+    if not os.path.exists(highway):
+        return {}
+    out = subprocess.run([highway, "--paths", str(paths), "--rounds", "1"], check=True, capture_output=True,
+                         text=True).stdout
+    if "bit-identical across kernels: yes" not in out:
+        raise SystemExit("bench_spot_highway: the kernels' samples differ")
+    return {("loop only: " + m.group(1).strip(), 1): float(m.group(2))
+            for m in re.finditer(r"^ +(.+?): ([\d.]+) s, ", out, re.M)}
+
+
+def model_round(bench, paths):
+    """{model: ns per event} and the Poisson kernel's, from one run of bench_spot --models all."""
+    out = subprocess.run([bench, "--paths", "1000", "--repeat", "1", "--models", "all", "--model-paths",
+                          str(paths), "--kernels", "auto"], check=True, capture_output=True, text=True).stdout
+    out = out[out.index("models, 1 thread"):]
+    ns = {}
+    if m := re.search(r"models, 1 thread \((\w+) for Poisson: ([\d.]+) ns/event\)", out):
+        ns["poisson (" + m.group(1) + ")"] = float(m.group(2))
+    for m in re.finditer(r"^ +(.+?): [\d.]+ s, ([\d.]+) ns/event", out, re.M):
+        ns[m.group(1).strip()] = float(m.group(2))
+    return ns
 
 
 def numpy_seconds(name, paths):
@@ -65,12 +94,16 @@ def main():
     parser.add_argument("--paths", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--model-paths", type=int, default=200_000)
     parser.add_argument("--busy-check", action="store_true")
     args = parser.parse_args()
-    best = {}
+    best, models = {}, {}
     events = None
     for r in range(args.rounds):
         times, events = cpp_rounds(args.bench, args.paths, args.threads)
+        times.update(highway_round(args.bench, args.paths))
+        for name, ns in model_round(args.bench, args.model_paths).items():
+            models[name] = min(models.get(name, math.inf), ns)
         for name in ("straightforward", "events", "shortcut"):
             times[("numpy " + name, 1)] = numpy_seconds(name, args.paths)
         for key, value in times.items():
@@ -88,8 +121,15 @@ def main():
         many = best.get((name, args.threads))
         print(f"| {name} | {seconds:.3f} s | {1e9 * seconds / events:.2f} | {numpy_best / seconds:.2f} | "
               + (f"{many:.3f} s | {seconds / many:.2f}x |" if many else "— | — |"))
+    if models:
+        poisson = next(v for k, v in models.items() if k.startswith("poisson ("))
+        print(f"\nmodels, 1 thread, {args.model_paths} paths, best of {args.rounds} rounds")
+        print("| model | ns per event | x the Poisson kernel |")
+        print("|---|---|---|")
+        for name, ns in models.items():
+            print(f"| {name} | {ns:.2f} | {ns / poisson:.2f}x |")
     if args.busy_check:
-        kernel = min((k for k, t in best if t == 1 and not k.startswith("numpy")), key=lambda k: best[(k, 1)])
+        kernel = min((k for k, t in best if t == 1 and k.isalnum()), key=lambda k: best[(k, 1)])
         alone, both = busy_check(args.bench, args.paths, kernel)
         print(f"busy check ({kernel}, 1 thread): alone {alone:.3f} s; two processes at once {both[0]:.3f} s "
               f"and {both[1]:.3f} s: {alone / max(both):.2f}x of one core each")

@@ -663,11 +663,13 @@ TEST_CASE("limits: path counts whose samples would not fit are rejected before a
     const Poisson model{.mtbf_hours = 5};
     // 10^8 paths x 6 columns x 8 bytes = 4.8 GB is the ceiling.
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {}, {.paths = 1'000'000'000, .threads = 2}),
-                         "options.paths = 1000000000: must be <= 100000000 (each path keeps 48 bytes of samples)",
+                         "options.paths = 1000000000: must be <= 100000000 (each path keeps 48 bytes of samples; "
+                         "options.keep_samples = false keeps none)",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, model, {},
                                                {.paths = 1000, .target_half_width = 1, .max_paths = 1'000'000'000'000}),
-                         "options.max_paths = 1000000000000: must be <= 100000000 (each path keeps 48 bytes of samples)",
+                         "options.max_paths = 1000000000000: must be <= 100000000 (each path keeps 48 bytes of samples; "
+                         "options.keep_samples = false keeps none)",
                          InvalidInput);
 }
 

@@ -71,6 +71,8 @@ from ._core import (
     quantile,
     spot_kernels,
     spot_max_paths,
+    spot_max_streamed_paths,
+    spot_quantile_subsample,
     summarize,
     # deadline-aware spot policies
     DeadlineComparison,
@@ -189,7 +191,8 @@ __all__ = [
     "advisor_bucket_fraction", "alibaba_rules", "aws_rules", "gcp_preemptible_rules",
     "mtbf_from_monthly_interruption_fraction",
     "SimulationOptions", "SpotPricing", "SpotResult", "SpotSamples", "Summary", "default_spot_kernel", "quantile",
-    "simulate_spot", "spot_kernels", "spot_max_paths", "summarize",
+    "simulate_spot", "spot_kernels", "spot_max_paths", "spot_max_streamed_paths", "spot_quantile_subsample",
+    "summarize",
     "DeadlineComparison", "DeadlineJob", "DeadlinePolicyOutcome", "DeadlineResult", "MarkovAvailability",
     "SpotAvailability", "compare_deadline_policies", "omniscient_cost", "simulate_deadline",
     "MultiRegionResult", "SpotRegion", "WindowPolicyOutcome", "WindowSweep", "common_tick_hours",

@@ -367,15 +367,18 @@ class SpotPricing:
 
 class SimulationOptions:
     def __init__(self, *, paths: int = 100000, seed: int = 0, threads: int = 0, target_half_width: float = 0.0,
-                 max_paths: int = 0, confidence: float = 0.95) -> None: ...
+                 max_paths: int = 0, confidence: float = 0.95, keep_samples: bool = True) -> None: ...
     paths: int
     seed: int
     threads: int
     target_half_width: float
     max_paths: int
     confidence: float
+    keep_samples: bool
 
 spot_max_paths: int
+spot_max_streamed_paths: int
+spot_quantile_subsample: int
 def default_spot_kernel() -> str: ...
 def _simulate_spot(job: Job, model: InterruptionModel, pricing: SpotPricing = ...,
                    options: SimulationOptions = ...) -> SpotResult: ...

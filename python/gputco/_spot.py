@@ -44,14 +44,15 @@ def _keywords(work_hours: float, mtbf_hours: Optional[float] = None,
               price_per_hour: Optional[float] = None, paths: int = 100000, seed: int = 0, threads: int = 0, *,
               on_demand_price_per_hour: Optional[float] = None, deadline_hours: float = math.inf,
               model=None, target_half_width: float = 0.0,
-              max_paths: Optional[int] = None, confidence: float = 0.95,
+              max_paths: Optional[int] = None, confidence: float = 0.95, keep_samples: bool = True,
               billing_increment_hours: Optional[float] = None, minimum_billed_hours: Optional[float] = None,
               offering: Optional[Offering] = None) -> SpotResult:
     """The keyword form. Interruptions are Poisson(mtbf_hours) unless `model` is given (not both);
     without checkpoint_interval_hours the optimal interval for the Poisson MTBF is used. `offering`
     supplies the per-GPU spot and on-demand prices and the billing increment and minimum; keywords
     given as well override it; without either the price is 1 per hour, billed continuously.
-    max_paths None = 16 x paths."""
+    max_paths None = 16 x paths. keep_samples=False keeps no per-path samples (summaries streamed;
+    quantiles from every k-th path beyond spot_quantile_subsample paths)."""
     # Wrong types are named before any value is used (the optimal interval below would otherwise
     # report a value error for another parameter first).
     _require_numbers(work_hours=work_hours, mtbf_hours=mtbf_hours, checkpoint_interval_hours=checkpoint_interval_hours,
@@ -79,7 +80,7 @@ def _keywords(work_hours: float, mtbf_hours: Optional[float] = None,
                                        offering and offering.billing_increment_seconds / 3600.0, 0.0),
         minimum_billed_hours=_first(minimum_billed_hours, offering and offering.minimum_billed_seconds / 3600.0, 0.0))
     options = SimulationOptions(paths=paths, seed=seed, threads=threads, target_half_width=target_half_width,
-                                max_paths=max_paths or 0, confidence=confidence)
+                                max_paths=max_paths or 0, confidence=confidence, keep_samples=keep_samples)
     return _simulate_spot(job, model, pricing, options)
 
 

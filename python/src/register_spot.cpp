@@ -143,7 +143,7 @@ void register_spot(py::module_& m) {
     py::class_<SimulationOptions>(m, "SimulationOptions",
                                   "Paths, seed, threads and the adaptive target of a spot Monte Carlo run.")
         .def(py::init([](std::size_t paths, std::uint64_t seed, unsigned threads, double target_half_width,
-                         std::size_t max_paths, double confidence) {
+                         std::size_t max_paths, double confidence, bool keep_samples) {
                  SimulationOptions options;
                  options.paths = paths;
                  options.seed = seed;
@@ -151,24 +151,29 @@ void register_spot(py::module_& m) {
                  options.target_half_width = target_half_width;
                  options.max_paths = max_paths;
                  options.confidence = confidence;
+                 options.keep_samples = keep_samples;
                  options.validate();
                  return options;
              }),
              py::kw_only(), py::arg("paths") = std::size_t{100000}, py::arg("seed") = std::uint64_t{0},
              py::arg("threads") = 0u, py::arg("target_half_width") = 0.0, py::arg("max_paths") = std::size_t{0},
-             py::arg("confidence") = 0.95)
+             py::arg("confidence") = 0.95, py::arg("keep_samples") = true)
         .def_readonly("paths", &SimulationOptions::paths)
         .def_readonly("seed", &SimulationOptions::seed)
         .def_readonly("threads", &SimulationOptions::threads)
         .def_readonly("target_half_width", &SimulationOptions::target_half_width)
         .def_readonly("max_paths", &SimulationOptions::max_paths)
         .def_readonly("confidence", &SimulationOptions::confidence)
+        .def_readonly("keep_samples", &SimulationOptions::keep_samples)
         .def("__repr__", [](const SimulationOptions& o) {
             return fmt::format("SimulationOptions(paths={}, seed={}, threads={}, target_half_width={}, "
-                               "max_paths={}, confidence={})",
-                               o.paths, o.seed, o.threads, o.target_half_width, o.max_paths, o.confidence);
+                               "max_paths={}, confidence={}, keep_samples={})",
+                               o.paths, o.seed, o.threads, o.target_half_width, o.max_paths, o.confidence,
+                               o.keep_samples ? "True" : "False");
         });
     m.attr("spot_max_paths") = spot_max_paths;
+    m.attr("spot_max_streamed_paths") = spot_max_streamed_paths;
+    m.attr("spot_quantile_subsample") = spot_quantile_subsample;
     m.def("default_spot_kernel", &default_spot_kernel,
           "The kernel simulate_spot uses unless GPUTCO_SPOT_KERNEL names another: the widest lane kernel.");
 

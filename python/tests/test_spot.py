@@ -278,7 +278,7 @@ def test_object_form_takes_the_exported_classes_and_equals_the_keyword_form():
     defaults = gputco.simulate_spot(job, gputco.Poisson(24))  # SpotPricing(), SimulationOptions()
     assert defaults.paths == 100_000 and defaults.cost.mean == defaults.billed_hours.mean
     assert repr(options) == ("SimulationOptions(paths=3001, seed=7, threads=2, target_half_width=0, max_paths=0, "
-                             "confidence=0.95)")
+                             "confidence=0.95, keep_samples=True)")
     with pytest.raises(ValueError, match=r"^pricing\.price_per_hour = 0: must be finite and > 0$"):
         gputco.SpotPricing(price_per_hour=0)
     with pytest.raises(ValueError, match=r"^options\.paths = 0: must be > 0$"):
@@ -301,9 +301,13 @@ def test_spot_pricing_from_offering(catalog):
 # Inputs that crashed or hung the process before the limits (each a ValueError now, within seconds).
 @pytest.mark.parametrize("call, message", [
     (lambda: gputco.simulate_spot(**JOB, paths=10**9, threads=2),
-     "options.paths = 1000000000: must be <= 100000000 (each path keeps 48 bytes of samples)"),
+     "options.paths = 1000000000: must be <= 100000000 (each path keeps 48 bytes of samples; "
+     "options.keep_samples = false keeps none)"),
     (lambda: gputco.simulate_spot(**JOB, paths=10**12, threads=2),
-     "options.paths = 1000000000000: must be <= 100000000 (each path keeps 48 bytes of samples)"),
+     "options.paths = 1000000000000: must be <= 100000000 (each path keeps 48 bytes of samples; "
+     "options.keep_samples = false keeps none)"),
+    (lambda: gputco.simulate_spot(**JOB, paths=10**13, threads=2, keep_samples=False),
+     "options.paths = 10000000000000: must be <= 1000000000000 (with options.keep_samples = false)"),
     (lambda: gputco.simulate_spot(20, checkpoint_interval_hours=2, model=gputco.Weibull(1, 1e-300)),
      "job.work_hours = 20: needs at least 2e+301 launches per path (limit 1e8): a launch keeps 1e-300 h of work "
      "on average under this interruption model"),
@@ -332,3 +336,27 @@ def test_adaptive_run_is_bounded_by_default_and_threads_beyond_the_system_are_fi
     many = gputco.simulate_spot(**JOB, paths=20_000, seed=2, threads=4000)
     one = gputco.simulate_spot(**JOB, paths=20_000, seed=2, threads=1)
     np.testing.assert_array_equal(many.samples.cost, one.samples.cost)
+
+
+def test_keep_samples_false_streams_the_summaries():
+    """No samples kept: mean and standard error equal the sampled run's to rounding; quantiles of all
+    paths while the run has at most spot_quantile_subsample; the sample-memory ceiling lifted."""
+    job = gputco.Job(work_hours=60, checkpoint_interval_hours=2, checkpoint_write_hours=0.1, restart_hours=0.25)
+    sampled = gputco.simulate_spot(job, gputco.Poisson(8), gputco.SpotPricing(price_per_hour=1.2),
+                                   gputco.SimulationOptions(paths=20_000, seed=3))
+    options = gputco.SimulationOptions(paths=20_000, seed=3, keep_samples=False)
+    assert options.keep_samples is False and "keep_samples=False" in repr(options)
+    streamed = gputco.simulate_spot(job, gputco.Poisson(8), gputco.SpotPricing(price_per_hour=1.2), options)
+    assert len(streamed.samples.cost) == 0 and streamed.paths == 20_000
+    for name in ("cost", "wall_hours", "interruptions"):
+        a, b = getattr(streamed, name), getattr(sampled, name)
+        assert a.mean == pytest.approx(b.mean, rel=1e-12)
+        assert a.standard_error == pytest.approx(b.standard_error, rel=1e-12)
+        assert (a.p50, a.p95, a.p99, a.min, a.max) == (b.p50, b.p95, b.p99, b.min, b.max)
+    keywords = gputco.simulate_spot(60, 8, 2, 0.1, 0.25, price_per_hour=1.2, paths=20_000, seed=3,
+                                    keep_samples=False)
+    assert keywords.cost.mean == streamed.cost.mean
+    gputco.SimulationOptions(paths=gputco.spot_max_paths + 1, keep_samples=False)  # no sample memory to bound
+    with pytest.raises(ValueError, match=r"^options\.paths = 100000001: must be <= 100000000 \(each path keeps 48 "
+                                         r"bytes of samples; options\.keep_samples = false keeps none\)$"):
+        gputco.SimulationOptions(paths=gputco.spot_max_paths + 1)

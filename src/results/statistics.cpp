@@ -193,14 +193,14 @@ double quantile(std::span<const double> samples, double q) {
     return quantile_sorted(sorted, q);
 }
 
-Summary summarize(std::span<const double> samples, double confidence) {
-    require(confidence > 0.0 && confidence < 1.0, "confidence", confidence, "must be in (0, 1)");
-    require(!samples.empty(), "samples.size", samples.size(), "must be > 0");
-
-    Summary s;
-    s.count = samples.size();
-    const double n = static_cast<double>(s.count);
-    // Two passes (mean, then squared deviations) in sample order: stable and reproducible.
+Moments Moments::of(std::span<const double> samples) {
+    Moments m;
+    m.count = samples.size();
+    if (samples.empty()) return m;
+    const double n = static_cast<double>(m.count);
+    // Two passes (mean, then squared deviations) in sample order: stable and reproducible. (Four
+    // interleaved partial sums were tried: no faster, the passes take about 1 ms per 10^6 samples of the
+    // summary's 7-10, the rest being the quantiles.)
     double sum = 0, lowest = samples[0], highest = samples[0];
     for (const double x : samples) {
         sum += x;
@@ -210,13 +210,49 @@ Summary summarize(std::span<const double> samples, double confidence) {
     // A NaN or an infinity makes the sum NaN or infinite: only then look for the culprit (the sum of
     // finite samples can overflow too; then none is named and the mean is infinite).
     if (!std::isfinite(sum)) require_samples(samples);
-    s.mean = sum / n;
-    s.min = lowest;
-    s.max = highest;
+    m.mean = sum / n;
+    m.min = lowest;
+    m.max = highest;
+    const double mean = m.mean;
+    double squares = 0;
+    for (const double x : samples) squares += (x - mean) * (x - mean);
+    m.squared_deviations = squares;
+    return m;
+}
+
+void Moments::merge(const Moments& other) {
+    if (other.count == 0) return;
+    if (count == 0) {
+        *this = other;
+        return;
+    }
+    const double a = static_cast<double>(count), b = static_cast<double>(other.count);
+    const double n = a + b;
+    const double delta = other.mean - mean;
+    mean += delta * (b / n);
+    squared_deviations += other.squared_deviations + delta * delta * (a * b / n);
+    min = other.min < min ? other.min : min;
+    max = other.max > max ? other.max : max;
+    count += other.count;
+}
+
+namespace {
+
+// The summary; `checked`: the quantile samples are known finite (those the moments were taken of).
+Summary summary_of(const Moments& moments, std::span<const double> quantile_samples, double confidence,
+                   bool checked) {
+    require(confidence > 0.0 && confidence < 1.0, "confidence", confidence, "must be in (0, 1)");
+    require(moments.count > 0, "samples.size", moments.count, "must be > 0");
+    require(!quantile_samples.empty(), "quantile_samples.size", quantile_samples.size(), "must be > 0");
+
+    Summary s;
+    s.count = moments.count;
+    const double n = static_cast<double>(s.count);
+    s.mean = moments.mean;
+    s.min = moments.min;
+    s.max = moments.max;
     if (s.count > 1) {
-        double squares = 0;
-        for (double x : samples) squares += (x - s.mean) * (x - s.mean);
-        s.standard_error = std::sqrt(squares / (n - 1.0) / n);
+        s.standard_error = std::sqrt(moments.squared_deviations / (n - 1.0) / n);
         const boost::math::students_t_distribution<double> t(n - 1.0);
         const double t_value = boost::math::quantile(boost::math::complement(t, (1.0 - confidence) / 2.0));
         s.ci_low = s.mean - t_value * s.standard_error;
@@ -225,14 +261,27 @@ Summary summarize(std::span<const double> samples, double confidence) {
         s.standard_error = s.ci_low = s.ci_high = std::numeric_limits<double>::quiet_NaN();
     }
 
+    if (!checked) require_samples(quantile_samples);
     const double levels[] = {0.50, 0.90, 0.95, 0.99};
     double values[4];
-    type7_quantiles(samples, levels, values);
+    type7_quantiles(quantile_samples, levels, values);
     s.p50 = values[0];
     s.p90 = values[1];
     s.p95 = values[2];
     s.p99 = values[3];
     return s;
+}
+
+}  // namespace
+
+Summary summarize(const Moments& moments, std::span<const double> quantile_samples, double confidence) {
+    return summary_of(moments, quantile_samples, confidence, false);
+}
+
+Summary summarize(std::span<const double> samples, double confidence) {
+    require(confidence > 0.0 && confidence < 1.0, "confidence", confidence, "must be in (0, 1)");
+    require(!samples.empty(), "samples.size", samples.size(), "must be > 0");
+    return summary_of(Moments::of(samples), samples, confidence, true);
 }
 
 }  // namespace gputco

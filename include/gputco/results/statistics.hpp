@@ -5,6 +5,7 @@
 //   const Summary s = summarize(result.samples.cost);      // s.mean, s.ci_low, s.ci_high, s.p95
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <span>
 
 #include "gputco/results/fields.hpp"
@@ -43,6 +44,28 @@ inline constexpr auto summary_fields = std::to_array<ResultField<Summary, std::s
 /// Mean, standard error, Student-t confidence interval at `confidence` (in (0, 1)) and quantiles.
 /// Throws InvalidInput for empty samples, a non-finite sample or a confidence outside (0, 1).
 Summary summarize(std::span<const double> samples, double confidence = 0.95);
+
+/// Count, mean, sum of squared deviations from the mean, min and max of samples, mergeable: a long
+/// run summarises each batch of samples (`of`) and merges the batches in a fixed order (Chan, Golub &
+/// LeVeque's pairwise update), so it needs no samples kept and gives the same figures on any number of
+/// threads. The mean and standard error equal summarize()'s on the same samples to rounding.
+struct Moments {
+    std::size_t count = 0;
+    double mean = 0;
+    double squared_deviations = 0;  ///< sum of (x - mean)^2
+    double min = std::numeric_limits<double>::infinity();
+    double max = -std::numeric_limits<double>::infinity();
+
+    /// The moments of `samples` (two passes). Throws InvalidInput for a non-finite sample.
+    static Moments of(std::span<const double> samples);
+    /// Adds the samples `other` describes, as if they followed this one's.
+    void merge(const Moments& other);
+};
+
+/// The Summary of samples described by `moments`, with quantiles taken from `quantile_samples` (all
+/// the samples, or a subsample of them when they were not kept). Throws InvalidInput when moments has
+/// no samples, quantile_samples is empty or holds a non-finite value, or confidence is outside (0, 1).
+Summary summarize(const Moments& moments, std::span<const double> quantile_samples, double confidence = 0.95);
 
 /// Sample quantile, Hyndman & Fan type 7 (the default of R, NumPy and Excel): with the samples sorted
 /// x[0] <= ... <= x[n-1], h = (n - 1) q and the result is x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]).

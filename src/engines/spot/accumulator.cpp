@@ -1,13 +1,32 @@
 // The accumulator (accumulator.hpp): sample columns and the summaries of a run.
 #include "accumulator.hpp"
 
+#include <algorithm>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "executor.hpp"
 #include "path_pricer.hpp"
 
 namespace gputco::spot {
+
+namespace {
+
+// Each column of a batch's outcomes, in the order of BatchTally::columns.
+std::array<const double*, 6> column_pointers(const detail::Columns& c) {
+    return {c.wall, c.billed, c.cost, c.interruptions, c.lost, c.charged};
+}
+
+void finish(SpotResult& result, const Job& job, const SpotPricing& pricing, std::size_t missed) {
+    result.deadline_miss_probability = static_cast<double>(missed) / static_cast<double>(result.paths);
+    result.effective_price_per_useful_hour = result.cost.mean / job.work_hours;
+    result.effective_discount = pricing.on_demand_price_per_hour > 0
+                                    ? 1.0 - result.cost.mean / (pricing.on_demand_price_per_hour * job.work_hours)
+                                    : std::numeric_limits<double>::quiet_NaN();
+}
+
+}  // namespace
 
 void resize_samples(SpotSamples& s, std::size_t paths, unsigned threads) {
     std::vector<double>* columns[] = {&s.wall_hours,      &s.billed_hours,     &s.cost, &s.interruptions,
@@ -37,11 +56,55 @@ void summarize_run(SpotResult& result, const Job& job, const SpotPricing& pricin
         Billing(pricing).continuous() ? result.billed_hours : summarize(s.charged_hours, confidence);
     std::size_t missed = 0;
     for (double w : s.wall_hours) missed += w > job.deadline_hours ? 1 : 0;
-    result.deadline_miss_probability = static_cast<double>(missed) / static_cast<double>(s.wall_hours.size());
-    result.effective_price_per_useful_hour = result.cost.mean / job.work_hours;
-    result.effective_discount = pricing.on_demand_price_per_hour > 0
-                                    ? 1.0 - result.cost.mean / (pricing.on_demand_price_per_hour * job.work_hours)
-                                    : std::numeric_limits<double>::quiet_NaN();
+    finish(result, job, pricing, missed);
+}
+
+
+detail::Columns BatchBuffer::columns(std::size_t first) {
+    double* v = values_.data() + first;
+    constexpr std::size_t n = spot_batch_paths;
+    return {v, v + n, v + 2 * n, v + 3 * n, v + 4 * n, v + 5 * n, 1};
+}
+
+StreamedSummaries::StreamedSummaries(std::size_t most_paths)
+    : stride_(std::max<std::size_t>(1, (most_paths + spot_quantile_subsample - 1) / spot_quantile_subsample)) {
+    for (auto& column : subsample_) column.resize((most_paths + stride_ - 1) / stride_);
+}
+
+BatchTally StreamedSummaries::tally(detail::Columns outcomes, std::size_t count, double deadline_hours) {
+    BatchTally t;
+    const auto columns = column_pointers(outcomes);
+    for (std::size_t c = 0; c < columns.size(); ++c) t.columns[c] = Moments::of({columns[c], count});
+    for (std::size_t i = 0; i < count; ++i) t.missed += outcomes.wall[i] > deadline_hours ? 1 : 0;
+    return t;
+}
+
+void StreamedSummaries::keep_subsample(detail::Columns outcomes, std::size_t first, std::size_t count) {
+    const auto columns = column_pointers(outcomes);
+    for (std::size_t i = (first + stride_ - 1) / stride_ * stride_; i < first + count; i += stride_) {
+        for (std::size_t c = 0; c < columns.size(); ++c) subsample_[c][i / stride_] = columns[c][i - first];
+    }
+}
+
+void StreamedSummaries::add(const BatchTally& batch) {
+    for (std::size_t c = 0; c < batch.columns.size(); ++c) total_.columns[c].merge(batch.columns[c]);
+    total_.missed += batch.missed;
+}
+
+Summary StreamedSummaries::summary(std::size_t column, double confidence) const {
+    const std::size_t paths = total_.columns[column].count;
+    const std::size_t kept = (paths + stride_ - 1) / stride_;
+    return gputco::summarize(total_.columns[column], std::span(subsample_[column]).first(kept), confidence);
+}
+
+Summary StreamedSummaries::cost(double confidence) const { return summary(2, confidence); }
+
+void StreamedSummaries::summarize_run(SpotResult& result, const Job& job, const SpotPricing& pricing,
+                                      double confidence) const {
+    Summary* targets[] = {&result.wall_hours, &result.billed_hours,    &result.cost,
+                          &result.interruptions, &result.lost_work_hours, &result.charged_hours};
+    for (std::size_t c = 0; c < 6; ++c) *targets[c] = summary(c, confidence);
+    finish(result, job, pricing, total_.missed);
 }
 
 }  // namespace gputco::spot

@@ -1,6 +1,11 @@
 #pragma once
-// The accumulator: per-path sample slots filled by the batches, then the run's summaries.
+// The accumulator: per-path sample slots filled by the batches, then the run's summaries; or, for a
+// run that keeps no samples, each batch's summary where it ran, merged in batch order.
+#include <array>
 #include <cstddef>
+#include <vector>
+
+#include "gputco/results/statistics.hpp"
 
 #include "gputco/engines/spot.hpp"
 #include "gputco/work/job.hpp"
@@ -38,5 +43,50 @@ inline void record(const detail::Columns& out, std::size_t k, double wall_hours,
 /// parallel; with continuous billing the charged summary is the billed one, bit for bit).
 void summarize_run(SpotResult& result, const Job& job, const SpotPricing& pricing, double confidence,
                    unsigned threads);
+
+/// One batch's outcomes, for a run that keeps no samples: six columns of spot_batch_paths slots.
+class BatchBuffer {
+public:
+    BatchBuffer() : values_(6 * spot_batch_paths) {}
+    /// The slots of the batch's paths from `first` on.
+    detail::Columns columns(std::size_t first = 0);
+
+private:
+    std::vector<double> values_;
+};
+
+/// What a batch contributes to a run without samples: the moments of each column (wall, billed,
+/// cost, interruptions, lost, charged) and its paths over the deadline.
+struct BatchTally {
+    std::array<Moments, 6> columns;
+    std::size_t missed = 0;
+};
+
+/// The summaries of a run that keeps no samples. Batches are tallied on the threads that ran them
+/// (tally, keep_subsample: distinct batches may run at once) and added in batch order (add), so the
+/// result depends on the seed only.
+class StreamedSummaries {
+public:
+    /// `most_paths`: the most the run can reach; every ceil(most_paths / spot_quantile_subsample)-th
+    /// path is kept for the quantiles.
+    explicit StreamedSummaries(std::size_t most_paths);
+
+    static BatchTally tally(detail::Columns outcomes, std::size_t count, double deadline_hours);
+    /// Keeps the subsampled paths among paths [first, first + count), whose outcomes are `outcomes`.
+    void keep_subsample(detail::Columns outcomes, std::size_t first, std::size_t count);
+    void add(const BatchTally& batch);
+
+    /// The cost's summary so far (for the adaptive rounds).
+    Summary cost(double confidence) const;
+    /// Fills the summaries and derived figures of `result`, whose samples stay empty.
+    void summarize_run(SpotResult& result, const Job& job, const SpotPricing& pricing, double confidence) const;
+
+private:
+    Summary summary(std::size_t column, double confidence) const;
+
+    std::size_t stride_;
+    BatchTally total_;
+    std::array<std::vector<double>, 6> subsample_;  // path k x stride_'s outcome at k
+};
 
 }  // namespace gputco::spot

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 #include <thread>
+#include <vector>
 #include <variant>
 
 #include <fmt/format.h>
@@ -23,19 +24,26 @@
 namespace gputco {
 
 void SimulationOptions::validate() const {
-    const auto ceiling = fmt::format("must be <= {} (each path keeps {} bytes of samples)", spot_max_paths,
-                                     spot::sample_bytes(1));
+    const std::size_t most = max_paths_allowed();
+    const auto ceiling = keep_samples ? fmt::format("must be <= {} (each path keeps {} bytes of samples; "
+                                                    "options.keep_samples = false keeps none)",
+                                                    most, spot::sample_bytes(1))
+                                      : fmt::format("must be <= {} (with options.keep_samples = false)", most);
     require(paths > 0, "options.paths", paths, "must be > 0");
-    require(paths <= spot_max_paths, "options.paths", paths, ceiling);
+    require(paths <= most, "options.paths", paths, ceiling);
     require(max_paths == 0 || max_paths >= paths, "options.max_paths", max_paths,
             fmt::format("must be 0 (16 x paths) or >= options.paths = {}", paths));
-    require(max_paths <= spot_max_paths, "options.max_paths", max_paths, ceiling);
+    require(max_paths <= most, "options.max_paths", max_paths, ceiling);
     require_non_negative("options.target_half_width", target_half_width);
     require(confidence > 0.0 && confidence < 1.0, "options.confidence", confidence, "must be in (0, 1)");
 }
 
 std::size_t SimulationOptions::path_cap() const {
-    return max_paths != 0 ? max_paths : std::min(spot_max_paths, 16 * paths);
+    return max_paths != 0 ? max_paths : std::min(max_paths_allowed(), 16 * paths);
+}
+
+std::size_t SimulationOptions::max_paths_allowed() const {
+    return keep_samples ? spot_max_paths : spot_max_streamed_paths;
 }
 
 void SpotPricing::validate() const {
@@ -87,6 +95,38 @@ void run_round(const spot::RunSetup& setup, const SimulationOptions& options, un
     if (options.progress) options.progress(last, last);
 }
 
+// Without samples: paths [first, last) in chunks of batches, each batch into a buffer of its own and
+// tallied on its thread; the chunk's tallies are added in batch order, so the memory stays bounded
+// however many paths the run has.
+void run_round_streamed(const spot::RunSetup& setup, const SimulationOptions& options, unsigned threads,
+                        double deadline_hours, spot::StreamedSummaries& stream, std::size_t first,
+                        std::size_t last) {
+    constexpr std::size_t chunk_batches = 1024;
+    const std::size_t first_batch = first / spot_batch_paths;
+    const std::size_t end_batch = (last + spot_batch_paths - 1) / spot_batch_paths;
+    std::vector<spot::BatchTally> tallies;
+    for (std::size_t chunk = first_batch; chunk < end_batch; chunk += chunk_batches) {
+        const std::size_t chunk_end = std::min(end_batch, chunk + chunk_batches);
+        tallies.assign(chunk_end - chunk, {});
+        spot::run_batches(chunk, chunk_end, threads, options.should_stop,
+                          [&](std::size_t batch, const std::atomic<bool>& cancel) {
+                              const std::size_t begin = batch * spot_batch_paths;
+                              const std::size_t count = std::min(last, begin + spot_batch_paths) - begin;
+                              spot::BatchBuffer buffer;
+                              spot::run_batch(setup, batch, count, buffer.columns(), cancel);
+                              if (cancel.load(std::memory_order_relaxed)) return;  // outcomes unfinished
+                              // A round that starts inside a batch (after a short first round) reruns
+                              // the batch from its start; its paths before `first` are counted already.
+                              const std::size_t done = std::max(first, begin) - begin;
+                              const detail::Columns outcomes = buffer.columns(done);
+                              tallies[batch - chunk] =
+                                  spot::StreamedSummaries::tally(outcomes, count - done, deadline_hours);
+                              stream.keep_subsample(outcomes, begin + done, count - done);
+                          });
+        for (const spot::BatchTally& t : tallies) stream.add(t);
+    }
+}
+
 // The path count of the next adaptive round: what the current variance says the target needs, with
 // 10% margin, in whole batches, at most the cap.
 std::size_t next_round_end(const Summary& cost, const SimulationOptions& options, std::size_t total) {
@@ -122,6 +162,20 @@ SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const S
     result.seed = options.seed;
     result.kernel = spot::uses_lane_kernel(setup) ? setup.kernel.name : "scalar";
     std::size_t total = options.paths;
+    if (!options.keep_samples) {
+        spot::StreamedSummaries stream(options.target_half_width > 0 ? options.path_cap() : options.paths);
+        run_round_streamed(setup, options, threads, job.deadline_hours, stream, 0, total);
+        while (options.target_half_width > 0) {
+            const Summary cost = stream.cost(options.confidence);
+            if (cost.half_width() <= options.target_half_width || total >= options.path_cap()) break;
+            const std::size_t next = next_round_end(cost, options, total);
+            run_round_streamed(setup, options, threads, job.deadline_hours, stream, total, next);
+            total = next;
+        }
+        result.paths = total;
+        stream.summarize_run(result, job, pricing, options.confidence);
+        return result;
+    }
     spot::resize_samples(result.samples, total, threads);
     run_round(setup, options, threads, result.samples, 0, total);
     if (options.target_half_width > 0) {
