@@ -385,9 +385,9 @@ TEST_CASE("extreme but valid prices, factors and demands give finite figures (fu
         for (double v : {r.total, r.npv, r.used_gpu_hours, r.baseline_total, r.savings, r.savings_fraction,
                          r.reserved_utilisation, r.owned_utilisation})
             CHECK(std::isfinite(v));
-        if (r.used_gpu_hours > 0) CHECK(std::isfinite(r.effective_cost_per_used_gpu_hour));
-        if (r.break_even_utilisation && *r.break_even_utilisation != HUGE_VAL)
-            CHECK(std::isfinite(*r.break_even_utilisation));
+        CHECK(r.effective_cost_per_used_gpu_hour.has_value() == (r.used_gpu_hours > 0));
+        if (r.effective_cost_per_used_gpu_hour) CHECK(std::isfinite(*r.effective_cost_per_used_gpu_hour));
+        if (r.break_even_utilisation) CHECK(std::isfinite(*r.break_even_utilisation));
         for (const MonthlyCashFlow& m : r.months) CHECK(std::isfinite(m.total));
     }
 }

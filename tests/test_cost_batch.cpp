@@ -189,7 +189,7 @@ TEST_CASE("evaluate_batch: an empty batch is empty; a bad strategy is named by i
     // Options are checked once, for the whole batch, and named as in evaluate().
     EvaluationOptions bad;
     bad.annual_discount_rate = -1;
-    CHECK_THROWS_WITH_AS(evaluate_batch(strategies, demand, azure, bad), "annual_discount_rate = -1: must be finite and > -1",
+    CHECK_THROWS_WITH_AS(evaluate_batch(strategies, demand, azure, bad), "annual_discount_rate = -1: must be in [-0.5, 1] (a fraction a year: 0.05 for 5%)",
                          InvalidInput);
 }
 
