@@ -129,8 +129,10 @@ TEST_CASE("keep_samples = false beyond 65,536 paths: exact moments, quantiles of
     CHECK(streamed.cost.p50 == gputco::quantile(every_fifth, 0.50));
     // And each is where it should be among all paths: the share of all costs at or below the streamed
     // quantile q is within 4 binomial standard errors sqrt(q (1 - q) / 60,000) of q (p95: 4 x 0.00089).
-    for (const auto& [q, value] : {std::pair{0.5, streamed.cost.p50}, std::pair{0.9, streamed.cost.p90},
-                                   std::pair{0.95, streamed.cost.p95}, std::pair{0.99, streamed.cost.p99}}) {
+    for (const auto& q_value : {std::pair{0.5, streamed.cost.p50}, std::pair{0.9, streamed.cost.p90},
+                                std::pair{0.95, streamed.cost.p95}, std::pair{0.99, streamed.cost.p99}}) {
+        const double q = q_value.first;  // not a structured binding: clang 14 cannot capture one (INFO)
+        const double value = q_value.second;
         const auto below = std::count_if(sampled.samples.cost.begin(), sampled.samples.cost.end(),
                                          [v = value](double c) { return c <= v; });
         const double share = static_cast<double>(below) / 300'000.0;

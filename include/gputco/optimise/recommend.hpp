@@ -3,7 +3,7 @@
 // spot, the rest on demand, least expected cost over the demand futures and price paths given,
 // within the risk limits given. A sample-average mixed-integer programme solved by COIN-OR CBC; the
 // chosen plan is then priced by the plan engine (the engine has the last word) and can be checked on
-// fresh futures with compare_with_baselines().
+// fresh futures with compare_plans(), beside baseline_plans() and the hindsight_plan_totals() bound.
 //
 //   RecommendOptions options;
 //   options.commitments = {{.term_years = 1, .payment = Payment::no_upfront},
