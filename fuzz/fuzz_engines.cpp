@@ -3,6 +3,7 @@
 // and single bytes for choices. The property: InvalidInput or finite figures, never a crash or a hang.
 // Sizes that only set how long a run takes (paths, threads, horizon months) are bounded here so one
 // input runs in milliseconds; their limits are unit-tested, not fuzzed.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
@@ -12,6 +13,7 @@
 
 #include "fuzz_check.hpp"
 #include "gputco/catalog/catalog.hpp"
+#include "gputco/core/limits.hpp"
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/cost.hpp"
 #include "gputco/engines/deadline.hpp"
@@ -101,6 +103,9 @@ InterruptionModel read_model(Bytes& in) {
     }
 }
 
+/// Launches and price steps one simulate_spot input may take (about a second under ASan).
+constexpr double max_events_per_input = 4e6;
+
 void fuzz_simulate_spot(Bytes& in) {
     const Job job = read_job(in);
     const InterruptionModel model = read_model(in);
@@ -115,6 +120,16 @@ void fuzz_simulate_spot(Bytes& in) {
         options.max_paths = options.paths + in.byte() * 16u;
     }
     if (known_to_fail(job)) return;
+    // A valid run may be long by request (1e8 launches a path is within the limits): skip runs whose
+    // estimated work exceeds what this target spends on one input. The estimate is a lower bound, so a
+    // run far beyond it is still a timeout, and a finding (F17 was one).
+    try {
+        const SpotWorkEstimate work = estimate_spot_work(job, model, pricing);
+        const double paths = static_cast<double>(std::max(options.paths, options.max_paths));
+        if (paths * (work.launches_per_path + work.price_steps_per_path) > max_events_per_input) return;
+    } catch (const InvalidInput&) {
+        // simulate_spot rejects it the same way below
+    }
     if (known::spot_summary_throws_on_helper_thread && in.extreme()) options.threads = 1;
     if (known::price_grid_index_overflows && std::holds_alternative<PriceDriven>(model) && in.extreme()) return;
     if (known::spot_run_unbounded) {
@@ -255,7 +270,7 @@ void fuzz_evaluate(Bytes& in) {
         if (!near_zero)
             fuzz::check_finite("report.effective_cost_per_used_gpu_hour", *report.effective_cost_per_used_gpu_hour);
     }
-    else if (!known::nan_cost_per_hour_without_use && report.used_gpu_hours > 0)
+    else if (!known::nan_cost_per_hour_without_use && report.used_gpu_hours >= limits::min_ratio_divisor)
         fuzz::finding("report.effective_cost_per_used_gpu_hour is none although GPU-hours were used");
     fuzz::check_finite("report.reserved_utilisation", report.reserved_utilisation);
     fuzz::check_finite("report.owned_utilisation", report.owned_utilisation);

@@ -62,12 +62,10 @@ inline constexpr bool spot_summary_throws_on_helper_thread = false;  // fixed: t
 /// inputs holding a number of extreme magnitude (as F9) while it stands.
 inline constexpr bool evaluate_infinite_demand_ub = false;  // fixed: demand limited to 1e9 GPUs after growth
 
-/// F16: evaluate()'s two ratios against a demand of almost nothing overflow: the cost per used GPU-hour
-/// (total / used GPU-hours) and the savings fraction (savings / baseline) are infinite when a commitment
-/// is paid for a demand below about 1e-280 GPU-hours; so can the break-even utilisation, whose divisor
-/// is the on-demand price after the plan discount. The target skips the two ratios when the used
-/// GPU-hours or the baseline are below 1e-12, and the break-even for inputs of extreme magnitude, while
-/// it stands.
-inline constexpr bool ratios_overflow_for_near_zero_demand = true;
+/// F16: evaluate()'s two ratios against a demand of almost nothing overflowed: the cost per used GPU-hour
+/// (total / used GPU-hours) and the savings fraction (savings / baseline) were infinite when a commitment
+/// is paid for a demand below about 1e-280 GPU-hours; so could the break-even utilisation, whose divisor
+/// is the on-demand price after the plan discount.
+inline constexpr bool ratios_overflow_for_near_zero_demand = false;  // fixed: divisors below 1e-12 give none / 0
 
 }  // namespace gputco::fuzz::known

@@ -22,6 +22,10 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 # -timeout: a run longer than this (seconds) is a finding; -rss_limit_mb: so is memory beyond it.
 limits=(-timeout=25 -rss_limit_mb=2560 -max_len=65536)
+# GPUTCO_FUZZ_SEED fixes libFuzzer's random seed (CI sets it): from the same corpus a run then tries the
+# same inputs in the same order, so a slower machine tries a prefix of what a faster one tried.
+seed=()
+if [ -n "${GPUTCO_FUZZ_SEED:-}" ]; then seed=(-seed="$GPUTCO_FUZZ_SEED"); fi
 failed=()
 
 echo "== reproducers in fuzz/findings/"
@@ -42,7 +46,7 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus" "$artifacts"
   echo "== fuzz_$target for ${seconds} s"
   status=0
-  "$build/fuzz/fuzz_$target" "${limits[@]}" -max_total_time="$seconds" -print_final_stats=1 \
+  "$build/fuzz/fuzz_$target" "${limits[@]}" "${seed[@]}" -max_total_time="$seconds" -print_final_stats=1 \
     -artifact_prefix="$artifacts" "$corpus" "$build/fuzz/seeds/$target" >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 || true)

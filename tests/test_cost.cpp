@@ -208,6 +208,26 @@ TEST_CASE("figures that do not apply are none, not NaN or infinity (F1, F15)") {
     CHECK(*some.break_even_utilisation == Approx(20000 * 0.9 / 35040 / (3.20 - 3.10)));
 }
 
+TEST_CASE("ratios against almost nothing are none or 0, not infinity (F16)") {
+    // 1e-300 GPUs all year: used 1e-300 x 8,760 = 8.76e-297 GPU-hours, a baseline of 8.76e-297 x $3.20
+    // = 2.8e-296. A 3-year reservation of one whole GPU costs 0.48 x 3.20 x 26,280 h =
+    // $40,366.08 all the same, so total / used and savings / baseline were about 1e300 and more: infinite.
+    Mix reserved{{{1.0, Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52}}}};
+    reserved.fleet_gpus = 1;  // one whole GPU committed, whatever the demand
+    const auto report =
+        evaluate(reserved, DemandProfile::constant(1e-300, Horizon::years(1)), a100_offering(), gpu_view());
+    CHECK(report.used_gpu_hours == Approx(8.76e-297));
+    CHECK(report.total == Approx(0.48 * 3.20 * 26280));
+    CHECK_FALSE(report.effective_cost_per_used_gpu_hour.has_value());  // below 1e-12 GPU-hours: none
+    CHECK(report.savings == Approx(-0.48 * 3.20 * 26280));
+    CHECK(report.savings_fraction == 0.0);  // baseline below 1e-12 of a dollar: nothing to compare against
+    // Just at the limit a cost per hour is stated: 1e-12 GPU-hours in the year's 8,760 hours.
+    const auto tiny = evaluate(OnDemand{}, DemandProfile::constant(1e-12 / 8760 * 1.001, Horizon::years(1)),
+                               a100_offering(), gpu_view());
+    REQUIRE(tiny.effective_cost_per_used_gpu_hour.has_value());
+    CHECK(*tiny.effective_cost_per_used_gpu_hour == Approx(3.20));
+}
+
 TEST_CASE("NPV discounts monthly flows at (1 + r)^(1/12)") {
     EvaluationOptions options;
     options.annual_discount_rate = 0.12;
@@ -346,8 +366,8 @@ TEST_CASE("extreme but valid prices, factors and demands give finite figures (fu
     CHECK_THROWS_WITH_AS(evaluate(OnDemand{}, demand, a100_offering(), bad),
                          "discounts.voucher_price_factor = 1e-300: must be >= 0.001", InvalidInput);
 
-    // Random corners of every range: each figure finite (F1's NaN cost per unused hour and F15's infinite
-    // break-even, both documented, aside).
+    // Random corners of every range: each figure finite (F1's NaN cost per unused hour, F15's infinite
+    // break-even and F16's ratios against almost nothing are none instead).
     std::mt19937_64 rng(9);
     const auto pick = [&](std::initializer_list<double> values) {
         return *(values.begin() + std::uniform_int_distribution<std::size_t>(0, values.size() - 1)(rng));
@@ -378,14 +398,14 @@ TEST_CASE("extreme but valid prices, factors and demands give finite figures (fu
             default: mix.tranches = {{fraction, spot}, {1 - fraction, OnDemand{}}};
         }
         mix.rounding = Rounding::none;
-        const double gpus = pick({1e-9 / 730 * 2, 1e-3, 1.0, 1e9});
+        const double gpus = pick({1e-300, 1e-9 / 730 * 2, 1e-3, 1.0, 1e9});
         const auto profile = DemandProfile::constant(gpus, Horizon::months(int(pick({1, 13}))));
         CAPTURE(i);
         const CostReport r = evaluate(mix, profile, offering, options);
         for (double v : {r.total, r.npv, r.used_gpu_hours, r.baseline_total, r.savings, r.savings_fraction,
                          r.reserved_utilisation, r.owned_utilisation})
             CHECK(std::isfinite(v));
-        CHECK(r.effective_cost_per_used_gpu_hour.has_value() == (r.used_gpu_hours > 0));
+        CHECK(r.effective_cost_per_used_gpu_hour.has_value() == (r.used_gpu_hours >= 1e-12));
         if (r.effective_cost_per_used_gpu_hour) CHECK(std::isfinite(*r.effective_cost_per_used_gpu_hour));
         if (r.break_even_utilisation) CHECK(std::isfinite(*r.break_even_utilisation));
         for (const MonthlyCashFlow& m : r.months) CHECK(std::isfinite(m.total));

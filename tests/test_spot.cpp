@@ -764,6 +764,28 @@ TEST_CASE("limits: a segment that almost no launch outlives is rejected up front
     CHECK(saved.interruptions.mean < 60);
 }
 
+TEST_CASE("limits: a restart that leaves no launch time for a segment is rejected up front") {
+    // Weibull(k = 8, lambda = 10 h): lifetimes cluster near 10 h. W = 1000 h in 100 segments of 10 h,
+    // delta = 0.1, R = 10 h. The first launch needs no restart and keeps a segment in 10.1 h (about
+    // 99 x e^{1.01^8} + e^{1.01^8} = 295 launches by the per-segment bound, 1000 / E[X] = 106 by Wald's:
+    // neither sees a problem), but it dies long before 1010 h, and every later launch must live through
+    // R + last segment + write = 20.1 h: P = e^{-2.01^8} = e^{-266.42}, so at least 5.07e115 launches.
+    // This ran to the engine's backstop of 1e9 launches a path (half a minute) before.
+    const Job job{.work_hours = 1000, .checkpoint_interval_hours = 10, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 10};
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Weibull{.shape = 8, .scale_hours = 10}),
+                         "job.restart_hours = 10: expects at least 5.07e+115 launches per path (limit 1e8): without "
+                         "an emergency checkpoint a launch after an interruption must outlive the restart, the last "
+                         "segment and its write (20.1 h), rare under this interruption model",
+                         InvalidInput);
+    // A restart of 1 h leaves 11.1 h to live: P = e^{-1.11^8} = e^{-2.30}, about 10 launches a segment.
+    Job quick = job;
+    quick.restart_hours = 1;
+    quick.work_hours = 100;
+    const auto r = gputco::simulate_spot(quick, Weibull{.shape = 8, .scale_hours = 10}, {}, {.paths = 32, .seed = 2});
+    CHECK(r.interruptions.mean > 9);
+}
+
 TEST_CASE("limits: the price-driven model's grid is bounded before a run starts") {
     const Job job{.work_hours = 2000, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
                   .restart_hours = 0.25};

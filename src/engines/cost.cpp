@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "gputco/core/limits.hpp"
 #include "gputco/results/statistics.hpp"
 #include "pricing.hpp"
 
@@ -399,7 +400,8 @@ CostFigures figures_of(const PricedPlan& plan, const Workspace& work, const Eval
     }
     out.owned_utilisation = owned_available > 0 ? owned_used / owned_available : 0.0;
     out.npv = npv_of(work.flows, options.annual_discount_rate);
-    if (out.used_gpu_hours > 0) out.effective_cost_per_used_gpu_hour = out.total / out.used_gpu_hours;
+    if (out.used_gpu_hours >= limits::min_ratio_divisor)
+        out.effective_cost_per_used_gpu_hour = out.total / out.used_gpu_hours;
     out.reserved_utilisation = reserved_paid > 0 ? reserved_used / reserved_paid : 0.0;
     // Break-even against the on-demand price the user pays for one more hour: after the plan discount.
     // Vouchers scale reserved and on-demand spend alike but not owned hardware; free hours are a fixed
@@ -415,6 +417,9 @@ CostFigures figures_of(const PricedPlan& plan, const Workspace& work, const Eval
     } else if (!plan.reservations.empty() && on_demand_paid > 0) {
         out.break_even_utilisation = plan.reservations.front().effective_per_gpu_hour() / on_demand_paid;
     }
+    // A margin or paid price of almost nothing (power a hair below the price, a discount a hair below
+    // 100%) asks for a utilisation beyond any double: that never pays back either.
+    if (out.break_even_utilisation && !std::isfinite(*out.break_even_utilisation)) out.break_even_utilisation.reset();
     for (std::size_t i = 0; i < plan.spots.size(); ++i) {
         const PricedSpot& s = plan.spots[i];
         if (s.overhead_samples.empty()) continue;
@@ -433,7 +438,7 @@ CostFigures figures_of(const PricedPlan& plan, const Workspace& work, const Eval
         for (const auto& f : *baseline) baseline_total += f.total;
         out.baseline_total = baseline_total;
         out.savings = baseline_total - out.total;
-        out.savings_fraction = baseline_total > 0 ? out.savings / baseline_total : 0.0;
+        out.savings_fraction = baseline_total >= limits::min_ratio_divisor ? out.savings / baseline_total : 0.0;
         out.break_even_month = break_even_month(work.flows, *baseline);
     }
     return out;

@@ -32,6 +32,10 @@ inline constexpr double min_price_factor = 1e-3;
 /// overflows; the bounds also catch a percentage typed as a number (5 for 5%).
 inline constexpr double min_annual_discount_rate = -0.5;
 inline constexpr double max_annual_discount_rate = 1.0;
+/// The smallest used GPU-hours or baseline cost a ratio divides by: below it (3.6 ns of one GPU, a
+/// trillionth of a currency unit) there is nothing to state a ratio against, and total / used hours or
+/// savings / baseline could exceed a double (up to 1e27 / 1e-12 = 1e39 is fine).
+inline constexpr double min_ratio_divisor = 1e-12;
 /// Power per GPU in watts (a whole rack is ~1e5 W).
 inline constexpr double max_watts = 1e7;
 /// Catalog files: bytes of JSON text, rows of `gpus` or `offerings`, nesting depth of objects/arrays.

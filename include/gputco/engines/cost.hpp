@@ -37,7 +37,7 @@ struct CostFigures {
     double total = 0;
     double npv = 0;
     double used_gpu_hours = 0;
-    std::optional<double> effective_cost_per_used_gpu_hour;  // none when no GPU-hour is used
+    std::optional<double> effective_cost_per_used_gpu_hour;  // none below 1e-12 used GPU-hours
     double reserved_utilisation = 0;
     double owned_utilisation = 0;
     double baseline_total = 0;

@@ -126,6 +126,18 @@ struct SpotResult {
 SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const SpotPricing& pricing = {},
                          const SimulationOptions& options = {});
 
+/// What one path of simulate_spot costs, known before a run: lower bounds on a path's expected
+/// launches (1 + interruptions) and, for PriceDriven, the price steps it walks. A run's work is about
+/// paths x (launches + price steps), so a front end can tell a long run from a quick one up front.
+struct SpotWorkEstimate {
+    double launches_per_path = 1;
+    double price_steps_per_path = 0;
+};
+
+/// The work estimates simulate_spot checks against its limits (1e8 launches, 1e7 price steps per
+/// path), after the same validation (the same InvalidInput for the same input).
+SpotWorkEstimate estimate_spot_work(const Job& job, const InterruptionModel& model, const SpotPricing& pricing = {});
+
 /// Paths per batch: the unit of work of a thread. Each batch has eight random streams; path i of a
 /// batch draws from stream i % 8, so results depend on the seed only.
 inline constexpr std::size_t spot_batch_paths = 1024;

@@ -91,19 +91,23 @@ struct CostReport {
     double npv = 0;                 ///< at annual_discount_rate, flows at the start of each month
     double annual_discount_rate = 0;
     double used_gpu_hours = 0;
-    /// total / used_gpu_hours; none when no GPU-hour is used (there is no cost per hour to state).
+    /// total / used_gpu_hours; none when no GPU-hour is used, or less than limits::min_ratio_divisor
+    /// (1e-12 GPU-hours): there is no cost per hour to state.
     std::optional<double> effective_cost_per_used_gpu_hour;
     double reserved_utilisation = 0;   ///< reserved GPU-hours used / paid (0 without reservations)
     double owned_utilisation = 0;      ///< owned GPU-hours used / available (0 without owned GPUs)
     double baseline_total = 0;         ///< the same demand all on-demand, same discounts
     double savings = 0;                ///< baseline_total − total
-    double savings_fraction = 0;       ///< savings / baseline_total
+    /// savings / baseline_total; 0 when the baseline is below limits::min_ratio_divisor (1e-12 of a
+    /// currency unit: nothing to compare against).
+    double savings_fraction = 0;
     /// Utilisation above which the first committed tranche (reserved or owned GPU) pays off against
     /// on-demand: for a reservation, effective rate / on-demand rate; for an owned GPU, (hourly fixed
     /// cost + idle power) / (on-demand rate − power above idle). The on-demand rate is the one paid:
     /// after the region factor and plan discount, and for owned GPUs (which vouchers do not cover) after
     /// the voucher factor. None without a committed tranche, and when it never pays back (an owned GPU
-    /// whose power above idle costs at least the on-demand price paid, or a free on-demand price).
+    /// whose power above idle costs at least the on-demand price paid, a free on-demand price, or a
+    /// margin so small that the utilisation would exceed a double).
     std::optional<double> break_even_utilisation;
     /// Months after which the cumulative cost stays at or below the baseline's (1-based; none if never).
     std::optional<int> break_even_month;

@@ -76,11 +76,17 @@ double mean_useful_hours(const InterruptionModel& model, double shift) {
         model);
 }
 
+// The work of the job's last segment, the shortest one: W - (n - 1) tau.
+double last_segment_hours(const Job& job) {
+    const auto n = static_cast<double>(segments_of(job.work_hours, job.checkpoint_interval_hours));
+    return job.work_hours - (n - 1.0) * job.checkpoint_interval_hours;
+}
+
 // Poisson without protection or a usable emergency checkpoint: Daly's closed form, term by term so
 // that a job of one segment (no full segments) gives 0 x e^huge = 0, not NaN.
 double expected_poisson_interruptions(const Job& job, double mtbf) {
     const auto n = static_cast<double>(segments_of(job.work_hours, job.checkpoint_interval_hours));
-    const double last = job.work_hours - (n - 1.0) * job.checkpoint_interval_hours;
+    const double last = last_segment_hours(job);
     const double per_try = std::exp(job.restart_hours / mtbf);
     const double full = n > 1.0 ? (n - 1.0) * per_try * std::expm1((job.checkpoint_interval_hours +
                                                                      job.checkpoint_write_hours) / mtbf)
@@ -116,7 +122,7 @@ double log_survival(const InterruptionModel& model, double t) {
 // lengthen a launch) are taken off the time a launch must live.
 double expected_launches_at_least(const Job& job, const InterruptionModel& model, const ProviderRules& rules) {
     const auto n = static_cast<double>(segments_of(job.work_hours, job.checkpoint_interval_hours));
-    const double last = job.work_hours - (n - 1.0) * job.checkpoint_interval_hours;
+    const double last = last_segment_hours(job);
     const double head_start = rules.protection_hours + rules.notice_hours;
     const double full =
         std::exp(-log_survival(model, job.checkpoint_interval_hours + job.checkpoint_write_hours - head_start));
@@ -124,10 +130,26 @@ double expected_launches_at_least(const Job& job, const InterruptionModel& model
     return (n > 1.0 ? (n - 1.0) * full : 0.0) + tail;  // 0 x inf would be NaN with one segment
 }
 
+// After an interruption every launch restarts first, so to keep any work it must outlive the restart,
+// a segment (the last, shortest one at least) and its write. The first launch needs no restart: unless
+// it finishes the whole job, some later launch must keep work, and one comes in 1 / P(lifetime >=
+// restart + last segment + write) launches on average. A lower bound, with the protection period and
+// the notice taken off as above.
+double expected_relaunches_at_least(const Job& job, const InterruptionModel& model, const ProviderRules& rules) {
+    const auto n = static_cast<double>(segments_of(job.work_hours, job.checkpoint_interval_hours));
+    const double last = last_segment_hours(job);
+    const double head_start = rules.protection_hours + rules.notice_hours;
+    const double first_fails =
+        -std::expm1(log_survival(model, job.work_hours + n * job.checkpoint_write_hours - head_start));
+    if (!(first_fails > 0.0)) return 0.0;  // the first launch always finishes: no relaunch at all
+    return first_fails *
+           std::exp(-log_survival(model, job.restart_hours + last + job.checkpoint_write_hours - head_start));
+}
+
 // The price-driven model walks a price grid: a path takes at least span / step grid steps, more while
 // the price is above the cap (a share q = P(price > cap) of the time in the stationary law, so about
 // steps / (1 - q) in all), and each step's price is kept while the path runs.
-void check_price_grid(const Job& job, const PriceDriven& m, const SpotPricing& pricing, bool emergency) {
+SpotWorkEstimate check_price_grid(const Job& job, const PriceDriven& m, const SpotPricing& pricing, bool emergency) {
     const double log_sd = m.volatility_per_sqrt_hour / std::sqrt(2.0 * m.reversion_per_hour);
     const double max_sd_rule = max_log_price_sd * std::sqrt(2.0 * m.reversion_per_hour);
     require(log_sd <= max_log_price_sd, "price_driven.volatility_per_sqrt_hour", m.volatility_per_sqrt_hour,
@@ -169,11 +191,13 @@ void check_price_grid(const Job& job, const PriceDriven& m, const SpotPricing& p
                         "checkpoint writes, restarts and capacity waits) at {} h a step, the price above the cap "
                         "{:.3g}% of the time; use a longer step",
                         steps, max_price_steps, span, m.step_hours, 100.0 * above));
+    return {.launches_per_path = launches, .price_steps_per_path = steps};
 }
 
 }  // namespace
 
-void check_limits(const Job& job, const InterruptionModel& model, const SpotPricing& pricing) {
+SpotWorkEstimate check_limits(const Job& job, const InterruptionModel& model, const SpotPricing& pricing) {
+    SpotWorkEstimate work;
     const double one_segment = job.restart_hours + job.checkpoint_interval_hours + job.checkpoint_write_hours;
     const double longest = longest_launch_hours(model);
     require(longest > one_segment, "model.longest_launch_hours", longest,
@@ -190,6 +214,7 @@ void check_limits(const Job& job, const InterruptionModel& model, const SpotPric
                 fmt::format("expects {:.3g} interruptions per path at poisson.mtbf_hours = {} "
                             "(limit 1e8); use a shorter interval",
                             expected, poisson->mtbf_hours));
+        work.launches_per_path = std::max(work.launches_per_path, 1.0 + expected);
     }
     // Every launch keeps at most its running time (less the notice, with an emergency checkpoint), and
     // the launches of a path keep `work` hours in all, so by Wald's identity E[launches] >= work / E[kept].
@@ -202,6 +227,7 @@ void check_limits(const Job& job, const InterruptionModel& model, const SpotPric
                         "average under this interruption model{}",
                         launches, useful,
                         notice > 0 ? fmt::format(" (its lifetime less the notice of {} h)", rules.notice_hours) : ""));
+    work.launches_per_path = std::max(work.launches_per_path, launches);
     if (!poisson_closed_form && !pricer.emergency && !std::holds_alternative<PriceDriven>(model)) {
         const double expected = expected_launches_at_least(job, model, rules);
         require(expected <= max_launches_expected, "job.checkpoint_interval_hours", job.checkpoint_interval_hours,
@@ -209,13 +235,24 @@ void check_limits(const Job& job, const InterruptionModel& model, const SpotPric
                             "checkpoint a launch must outlive a segment and its write ({:g} h), rare under this "
                             "interruption model; use a shorter interval",
                             expected, job.checkpoint_interval_hours + job.checkpoint_write_hours));
+        const double relaunches = expected_relaunches_at_least(job, model, rules);
+        require(relaunches <= max_launches_expected, "job.restart_hours", job.restart_hours,
+                fmt::format("expects at least {:.3g} launches per path (limit 1e8): without an emergency "
+                            "checkpoint a launch after an interruption must outlive the restart, the last "
+                            "segment and its write ({:g} h), rare under this interruption model",
+                            relaunches,
+                            job.restart_hours + last_segment_hours(job) + job.checkpoint_write_hours));
+        work.launches_per_path = std::max({work.launches_per_path, expected, relaunches});
     }
     if (const auto* priced = std::get_if<PriceDriven>(&model)) {
         require(priced->price_cap_per_hour > pricing.price_per_hour, "price_driven.price_cap_per_hour",
                 priced->price_cap_per_hour,
                 fmt::format("must be > pricing.price_per_hour = {} (the median spot price)", pricing.price_per_hour));
-        check_price_grid(job, *priced, pricing, pricer.emergency);
+        const SpotWorkEstimate grid = check_price_grid(job, *priced, pricing, pricer.emergency);
+        work.launches_per_path = std::max(work.launches_per_path, grid.launches_per_path);
+        work.price_steps_per_path = grid.price_steps_per_path;
     }
+    return work;
 }
 
 }  // namespace gputco::spot

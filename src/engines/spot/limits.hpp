@@ -9,7 +9,9 @@ namespace gputco::spot {
 
 /// Throws InvalidInput when: no launch of the model can finish a segment; the Poisson closed form expects more
 /// than 1e8 interruptions per path; or any model needs more than 1e8 launches per path on average
-/// (Wald: launches >= work / the mean useful running time of one launch).
-void check_limits(const Job& job, const InterruptionModel& model, const SpotPricing& pricing);
+/// (Wald: launches >= work / the mean useful running time of one launch; per segment and after a
+/// restart without an emergency checkpoint); or a price-driven path walks more than 1e7 price steps.
+/// Returns the largest of those estimates (estimate_spot_work()).
+SpotWorkEstimate check_limits(const Job& job, const InterruptionModel& model, const SpotPricing& pricing);
 
 }  // namespace gputco::spot

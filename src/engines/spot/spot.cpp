@@ -143,6 +143,13 @@ std::size_t next_round_end(const Summary& cost, const SimulationOptions& options
 
 }  // namespace
 
+SpotWorkEstimate estimate_spot_work(const Job& job, const InterruptionModel& model, const SpotPricing& pricing) {
+    job.validate();
+    validate(model);
+    pricing.validate();
+    return spot::check_limits(job, model, pricing);
+}
+
 SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const SpotPricing& pricing,
                          const SimulationOptions& options) {
     job.validate();
