@@ -198,3 +198,22 @@ TEST_CASE("multi-region inputs and limits are named") {
                          InvalidInput);
     for (const RegionPolicy p : region_policies) CHECK(gputco::parse_region_policy(to_string(p)) == p);
 }
+
+TEST_CASE("the multi-region optimum can be cancelled; a check that never stops changes nothing") {
+    // 700 ticks x 600 compute ticks x 7 slots (idle, 2 regions and on-demand with 1 changeover tick)
+    // = 2.94e6 states visited: a check at 2^20 and at 2^21 states.
+    const DeadlineJob job{.compute_hours = 600, .deadline_hours = 700, .changeover_hours = 1};
+    std::vector<SpotRegion> regions;
+    for (std::uint64_t r = 0; r < 2; ++r)
+        regions.push_back({std::string(1, static_cast<char>('a' + r)),
+                           SpotAvailability::markov({.mean_up_hours = 5, .mean_down_hours = 3}, 700, 1.0, 7 + r),
+                           0.9 + 0.1 * double(r)});
+    int calls = 0;
+    CHECK_THROWS_WITH_AS(omniscient_multi_region_cost(job, regions, 3.06, [&] { return ++calls == 2; }),
+                         "omniscient_multi_region_cost: stopped", gputco::Cancelled);
+    CHECK(calls == 2);
+    int asked = 0;
+    const double watched = omniscient_multi_region_cost(job, regions, 3.06, [&] { return ++asked < 0; });
+    CHECK(asked == 2);
+    CHECK(watched == omniscient_multi_region_cost(job, regions, 3.06));
+}

@@ -1,9 +1,12 @@
 // Each importer on the real excerpts in tests/data/price-formats (sources in its README): rows
 // checked by hand against the file, skipped rows accounted for, malformed input named to the letter.
+#include <filesystem>
+#include <random>
 #include <fstream>
 #include <sstream>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "gputco/catalog/importers.hpp"
 
@@ -406,4 +409,112 @@ TEST_CASE("Limits: rows and bytes") {
     ImportOptions b{.file = "p.json", .max_bytes = 10};
     CHECK_THROWS_WITH_AS(import_azure_retail_prices("[                 ]", b),
                          "p.json = 19: bytes: more than the limit of 10 (ImportOptions::max_bytes)", InvalidInput);
+}
+
+namespace {
+
+/// A SkyPilot AWS vms.csv of `rows` distinct V100 instances.
+std::string many_skypilot_rows(int rows) {
+    std::string text = "InstanceType,AcceleratorName,AcceleratorCount,Price,Region\n";
+    for (int i = 0; i < rows; ++i) text += "p3.x" + std::to_string(i) + ",V100,1,3.06,us-east-1\n";
+    return text;
+}
+
+/// A should_stop that says stop at its n-th call, counting calls in `calls`.
+StopCheck stop_at(int n, int& calls) {
+    return [n, &calls] { return ++calls == n; };
+}
+
+}  // namespace
+
+TEST_CASE("Cancellation: every 1,024 rows and 16,384 parser events; a stop throws Cancelled and returns nothing") {
+    const std::string csv = many_skypilot_rows(5'000);
+    int calls = 0;
+    ImportOptions o{.file = "vms.csv", .provider = "aws"};
+    o.should_stop = stop_at(3, calls);
+    CHECK_THROWS_WITH_AS(import_skypilot_csv(csv, o), "importing vms.csv: stopped", Cancelled);
+    CHECK(calls == 3);  // rows 1,024, 2,048 and 3,072
+
+    // A check that never says stop changes nothing: 5,000 rows ask it 4 times.
+    int asked = 0;
+    o.should_stop = [&] { return ++asked < 0; };
+    const ImportResult watched = import_skypilot_csv(csv, o);
+    CHECK(asked == 4);
+    o.should_stop = {};
+    const ImportResult plain = import_skypilot_csv(csv, o);
+    CHECK(watched.offerings.size() == 5'000);
+    CHECK(watched.offerings == plain.offerings);
+
+    // The JSON importers ask while parsing, before any row: an object holding an array of 40,000
+    // numbers (no rows) is over 40,000 parser events, so a check that says stop at once stops each
+    // of them in the parser.
+    std::string numbers = R"({"x": [0)";
+    for (int i = 1; i < 40'000; ++i) numbers += ",0";
+    numbers += "]}";
+    using Importer = ImportResult (*)(std::string_view, const ImportOptions&);
+    for (const Importer importer : {Importer(import_azure_retail_prices), Importer(import_aws_get_products),
+                                    Importer(import_gcp_skus), Importer(import_ec2instances_json)}) {
+        int n = 0;
+        const ImportOptions j{.file = "big.json", .should_stop = stop_at(1, n)};
+        CHECK_THROWS_WITH_AS(importer(numbers, j), "importing big.json: stopped", Cancelled);
+        CHECK(n == 1);
+    }
+    // The AWS offer file, streamed: 2,000 products (CPU-only, skipped) are 2 checks by rows or events.
+    std::string offer = R"({"formatVersion":"v1.0","products":{)";
+    for (int i = 0; i < 2'000; ++i) {
+        offer += fmt::format(R"j({1}"S{0}":{{"sku":"S{0}","productFamily":"Compute Instance",)j"
+                                              R"j("attributes":{{"instanceType":"m4.x{0}","location":"US East (N. Virginia)",)j"
+                                              R"j("operatingSystem":"Linux","tenancy":"Shared","preInstalledSw":"NA"}}}})j",
+                                              i, i ? "," : "");
+    }
+    offer += R"(},"terms":{}})";
+    std::istringstream whole(offer);
+    int offer_calls = 0;
+    const ImportResult skipped = import_aws_offer_file(whole, {.file = "offer.json", .should_stop = [&] { return ++offer_calls < 0; }});
+    CHECK(skipped.rows_read == 2'000);
+    CHECK(offer_calls >= 2);
+    std::istringstream stopped(offer);
+    int offer_stop = 0;
+    CHECK_THROWS_WITH_AS(import_aws_offer_file(stopped, {.file = "offer.json", .should_stop = stop_at(2, offer_stop)}),
+                         "importing offer.json: stopped", Cancelled);
+    CHECK(offer_stop == 2);
+}
+
+TEST_CASE("read_text_file: the size is checked before reading (sparse files, nothing written)") {
+    namespace fs = std::filesystem;
+    const fs::path path = fs::temp_directory_path() / fmt::format("gputco_sparse_{}.csv", std::random_device{}());
+    { std::ofstream(path) << "Date,USD\n"; }
+    CHECK(read_text_file(path.string()) == "Date,USD\n");
+    CHECK(read_text_file(path.string(), 9) == "Date,USD\n");
+    CHECK_THROWS_WITH_AS(read_text_file(path.string(), 8), fmt::format("{} = 9: bytes: more than the limit of 8 (max_bytes)", path.string()).c_str(),
+                         InvalidInput);
+    // One byte over the importers' default limit of 4 GiB: a sparse file, so no disk or memory is used;
+    // reading first and checking after would allocate 4 GiB.
+    const std::size_t limit = ImportOptions{}.max_bytes;
+    fs::resize_file(path, limit + 1);
+    CHECK_THROWS_WITH_AS(read_text_file(path.string()),
+                         fmt::format("{} = {}: bytes: more than the limit of {} (max_bytes)", path.string(), limit + 1, limit).c_str(),
+                         InvalidInput);
+    fs::remove(path);
+    CHECK_THROWS_WITH_AS(read_text_file(path.string()), fmt::format("path = \"{}\": cannot be opened for reading", path.string()).c_str(),
+                         InvalidInput);
+}
+
+TEST_CASE("Messages that quote the file in their rule are printable: control bytes as \\xNN") {
+    // Two prices of one size and region in different currencies: the rule quotes the first item's
+    // currency and the region, here with a BEL and a NUL (a NUL would end what()).
+    const std::string item = R"({"currencyCode": "%s", "retailPrice": 1.0, "armRegionName": "east\u0000us",
+        "armSkuName": "Standard_NC80adis_H100_v5", "skuName": "NC80adis H100 v5", "meterName": "NC80adis H100 v5",
+        "productName": "Virtual Machines NCadsH100v5 Series", "serviceName": "Virtual Machines",
+        "unitOfMeasure": "1 Hour", "type": "Consumption"})";
+    const auto with = [&](std::string_view currency) {
+        std::string s = item;
+        s.replace(s.find("%s"), 2, currency);
+        return s;
+    };
+    const std::string page = fmt::format("[{},{}]", with(R"(U\u0007D)"), with("USD"));
+    CHECK_THROWS_WITH_AS(import_azure_retail_prices(page, {.file = "page.json"}),
+                         "page.json: /1/currencyCode = \"USD\": differs from an earlier item of Standard_NC80adis_H100_v5 "
+                         "in east\\x00us (U\\x07D)",
+                         InvalidInput);
 }

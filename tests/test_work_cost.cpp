@@ -285,3 +285,26 @@ TEST_CASE("invariants over random workloads on the built-in catalog") {
         }
     }
 }
+
+TEST_CASE("cancellation: checked before each offering and by each spot run; a stop returns nothing") {
+    RankOptions o;
+    o.spot = false;
+    int calls = 0;
+    o.should_stop = [&] { return ++calls == 2; };
+    CHECK_THROWS_WITH_AS(rank_offerings(job, three_offerings(), my_table(), o), "rank_offerings: stopped", Cancelled);
+    CHECK(calls == 2);  // before the first and the second offering
+    // A check that never stops changes nothing: asked before each of the 4 offerings and the owned machines.
+    int asked = 0;
+    o.should_stop = [&] { return ++asked < 0; };
+    const WorkRanking watched = rank_offerings(job, three_offerings(), my_table(), o);
+    CHECK(asked == 5);
+    o.should_stop = {};
+    CHECK(watched.rows.size() == rank_offerings(job, three_offerings(), my_table(), o).rows.size());
+    // The spot run of the first offering gets the ranking's check: its first poll stops it.
+    o.spot = true;
+    o.spot_assumptions.simulation.paths = 2'048;
+    int spot_calls = 0;
+    o.should_stop = [&] { return ++spot_calls == 2; };
+    CHECK_THROWS_AS(rank_offerings(job, three_offerings(), my_table(), o), Cancelled);
+    CHECK(spot_calls == 2);
+}

@@ -339,8 +339,8 @@ void register_deadline(py::module_& m) {
     m.def(
         "omniscient_multi_region_cost",
         [](const DeadlineJob& job, const std::vector<SpotRegion>& regions, double on_demand_price_per_hour) {
-            py::gil_scoped_release release;
-            return omniscient_multi_region_cost(job, regions, on_demand_price_per_hour);
+            return without_gil_until_ctrl_c(
+                [&] { return omniscient_multi_region_cost(job, regions, on_demand_price_per_hour, &ctrl_c_pressed); });
         },
         py::arg("job"), py::arg("regions"), py::arg("on_demand_price_per_hour"),
         "Exact least cost knowing every region's trace (dynamic programming; at most 16 regions, 2e7 states per "

@@ -24,6 +24,7 @@ ImportOptions options(std::string file, std::string published, std::string provi
     o.operating_system = std::move(operating_system);
     o.include_cpu_instances = include_cpu_instances;
     o.join_extra_fields_into_last_column = join_extra_fields_into_last_column;
+    o.should_stop = &ctrl_c_pressed;  // KeyboardInterrupt stops a large file (the call runs without the GIL)
     return o;
 }
 
@@ -37,8 +38,7 @@ void def_importer(py::module_& m, const char* name, F importer, const char* doc)
             const ImportOptions o = options(std::move(file), std::move(published), std::move(provider), std::move(currency),
                                             std::move(operating_system), include_cpu_instances,
                                             join_extra_fields_into_last_column);
-            py::gil_scoped_release release;
-            return importer(text, o);
+            return without_gil_until_ctrl_c([&] { return importer(text, o); });
         },
         py::arg("text"), py::kw_only(), py::arg("file") = "", py::arg("published") = "", py::arg("provider") = "",
         py::arg("currency") = "USD", py::arg("operating_system") = "linux", py::arg("include_cpu_instances") = false,
@@ -74,12 +74,13 @@ void register_import(py::module_& m) {
         [](const py::object& path, std::string file, std::string published, std::string operating_system,
            bool include_cpu_instances) {
             const std::string p = py::module_::import("os").attr("fspath")(path).cast<std::string>();
-            ImportOptions o = options(file.empty() ? p : std::move(file), std::move(published), "aws", "USD",
-                                      std::move(operating_system), include_cpu_instances, false);
-            py::gil_scoped_release release;
-            std::ifstream in(p, std::ios::binary);
-            require(static_cast<bool>(in), "path", p, "cannot be opened for reading");
-            return import_aws_offer_file(in, o);
+            const ImportOptions o = options(file.empty() ? p : std::move(file), std::move(published), "aws", "USD",
+                                            std::move(operating_system), include_cpu_instances, false);
+            return without_gil_until_ctrl_c([&] {
+                std::ifstream in(p, std::ios::binary);
+                require(static_cast<bool>(in), "path", p, "cannot be opened for reading");
+                return import_aws_offer_file(in, o);
+            });
         },
         py::arg("path"), py::kw_only(), py::arg("file") = "", py::arg("published") = "", py::arg("operating_system") = "linux",
         py::arg("include_cpu_instances") = false, "AWS Price List bulk offer file, streamed from `path`.");

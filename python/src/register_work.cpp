@@ -214,11 +214,11 @@ void register_work(py::module_& m) {
                   double restart_hours, double capacity_wait_hours, std::size_t paths, std::uint64_t seed,
                   unsigned threads, const std::optional<Owned>& ownership, double deadline_hours,
                   const std::optional<ExchangeRates>& exchange_rates, const std::string& rates_as_of) {
-            const RankOptions o = options(currency, on_demand, spot, reserved, owned, allow_estimates, gpu_matches,
-                                          mtbf_hours, checkpoint_write_hours, restart_hours, capacity_wait_hours, paths,
-                                          seed, threads, ownership, deadline_hours, exchange_rates, rates_as_of);
-            py::gil_scoped_release release;
-            return rank_offerings(w, catalog, table, o);
+            RankOptions o = options(currency, on_demand, spot, reserved, owned, allow_estimates, gpu_matches,
+                                    mtbf_hours, checkpoint_write_hours, restart_hours, capacity_wait_hours, paths, seed,
+                                    threads, ownership, deadline_hours, exchange_rates, rates_as_of);
+            o.should_stop = &ctrl_c_pressed;
+            return without_gil_until_ctrl_c([&] { return rank_offerings(w, catalog, table, o); });
         },
         py::arg("workload"), py::arg("catalog"), py::arg("throughput"), py::kw_only(), py::arg("currency") = "USD",
         py::arg("on_demand") = true, py::arg("spot") = true, py::arg("reserved") = true, py::arg("owned") = true,

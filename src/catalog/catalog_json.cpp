@@ -24,20 +24,6 @@ using nlohmann::json;
 
 constexpr int format_version = 1;
 
-/// Calls should_stop every `every` steps; throws Cancelled when it says so.
-class StopPoll {
-public:
-    StopPoll(const StopCheck& should_stop, std::size_t every) : should_stop_(should_stop), every_(every) {}
-    void step() {
-        if (should_stop_ && ++count_ % every_ == 0 && should_stop_()) throw Cancelled("catalog loading cancelled");
-    }
-
-private:
-    const StopCheck& should_stop_;
-    std::size_t every_;
-    std::size_t count_ = 0;
-};
-
 constexpr std::size_t preview_bytes = 40;
 
 /// Appends compact JSON of `value` to `out`, stopping once `out` is past the preview length, so a
@@ -89,7 +75,7 @@ const json* rows(const json* list, std::string_view key) {
 /// recurse per level), duplicate keys (nlohmann keeps the last silently), and every parser exception
 /// (syntax, number overflow such as 1e400) as InvalidInput.
 json parse_limited(std::string_view text, const StopCheck& should_stop) {
-    StopPoll poll(should_stop, 16'384);
+    StopPoll poll(should_stop, 16'384, "catalog loading cancelled");
     const auto fail_text = [&](std::string_view why) -> void {
         throw InvalidInput(fmt::format("catalog json = \"{}\": not valid JSON ({})", printable_utf8(text, 40),
                                        printable_utf8(why)));
@@ -405,7 +391,7 @@ Catalog Catalog::from_json(std::string_view json_text, const StopCheck& should_s
     require(json_text.size() <= limits::max_catalog_bytes, "catalog json.size", json_text.size(),
             fmt::format("must be at most {} bytes (16 MiB)", limits::max_catalog_bytes));
     const json root = parse_limited(json_text, should_stop);
-    StopPoll poll(should_stop, 1'024);
+    StopPoll poll(should_stop, 1'024, "catalog loading cancelled");
     Reader r(root, "", {"format", "version", "gpus", "offerings"});
     if (const json* f = r.find("format")) {
         if (*f != "gputco-catalog") fail_json("format", *f, "must be \"gputco-catalog\"");

@@ -139,7 +139,7 @@ MultiRegionResult simulate_multi_region(const DeadlineJob& job, const std::vecto
 }
 
 double omniscient_multi_region_cost(const DeadlineJob& job, const std::vector<SpotRegion>& regions,
-                                    double on_demand_price_per_hour) {
+                                    double on_demand_price_per_hour, const StopCheck& should_stop) {
     require_regions(job, regions, on_demand_price_per_hour);
     const std::size_t K = job.deadline_ticks(), C = job.compute_ticks(), D = job.changeover_ticks();
     const std::size_t R = regions.size();
@@ -165,12 +165,14 @@ double omniscient_multi_region_cost(const DeadlineJob& job, const std::vector<Sp
     const double on_demand_tick = on_demand_price_per_hour * job.tick_hours;
 
     std::vector<std::size_t> up;  // regions with spot in tick k
+    StopPoll poll(should_stop, std::size_t(1) << 20, "omniscient_multi_region_cost: stopped");
     for (std::size_t k = 0; k < K; ++k) {
         std::fill(next.begin(), next.end(), unreached);
         up.clear();
         for (std::size_t r = 0; r < R; ++r)
             if (regions[r].availability.available[k]) up.push_back(r);
         for (std::size_t w = 0; w < C; ++w) {
+            poll.step(slots);
             double* const row = &cost[w * slots];
             // Runs one tick of an instance whose first slot is `base`, from changeover `left`.
             const auto run = [&](double total, std::size_t base, std::size_t left) {

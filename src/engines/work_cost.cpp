@@ -113,7 +113,9 @@ WorkCostRow spot_row(WorkCostRow row, const Offering& o, double compute_hours, c
     pricing.on_demand_price_per_hour = o.on_demand_hourly;
     pricing.billing_increment_hours = o.billing_increment_seconds / 3600.0;
     pricing.minimum_billed_hours = o.minimum_billed_seconds / 3600.0;
-    const SpotResult r = simulate_spot(job, Poisson{.mtbf_hours = s.mtbf_hours}, pricing, s.simulation);
+    SimulationOptions simulation = s.simulation;
+    if (!simulation.should_stop) simulation.should_stop = options.should_stop;
+    const SpotResult r = simulate_spot(job, Poisson{.mtbf_hours = s.mtbf_hours}, pricing, simulation);
     row.buying = BuyingWay::spot;
     row.terms = fmt::format("MTBF {:g} h, checkpoint every {:.2f} h", s.mtbf_hours, job.checkpoint_interval_hours);
     row.price_per_hour = *o.spot_hourly;
@@ -314,7 +316,12 @@ WorkRanking rank_offerings(const Workload& workload, const Catalog& catalog, con
     out.currency = options.currency;
     out.deadline_hours = options.deadline_hours;
     out.spot_assumptions = options.spot_assumptions;
-    for (const Offering& o : catalog.offerings()) add_offering(out, o, catalog, table, options);
+    const StopPoll poll(options.should_stop, 1, "rank_offerings: stopped");
+    for (const Offering& o : catalog.offerings()) {
+        poll.check();
+        add_offering(out, o, catalog, table, options);
+    }
+    poll.check();
     if (options.owned) add_owned(out, table, options);
     require(!out.rows.empty(), "workload.model", workload.model,
             fmt::format("no offering could be costed ({} skipped; see the reasons in skipped)", out.skipped.size()));

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gputco/catalog/catalog.hpp"
+#include "gputco/core/cancel.hpp"
 
 namespace gputco {
 
@@ -35,6 +36,9 @@ struct ImportOptions {
     std::size_t max_rows = 10'000'000;             ///< more rows is an error
     int max_depth = 64;                            ///< JSON/YAML nesting deeper than this is an error
     std::size_t max_skipped_listed = 10'000;       ///< skipped rows listed one by one; all are counted
+    /// Called every 1,024 rows and every 16,384 JSON parser events (a large file takes seconds);
+    /// true throws Cancelled and nothing is returned. Empty: never.
+    StopCheck should_stop;
 };
 
 /// A row the importer read but did not turn into a price.
@@ -90,7 +94,9 @@ ImportResult import_cyclenerd_pricing_yml(std::string_view yaml_text, const Impo
 /// hour) and the spot average where the record has one.
 ImportResult import_ec2instances_json(std::string_view json_text, const ImportOptions& options);
 
-/// The whole file as text; throws InvalidInput naming the path when it cannot be read.
-std::string read_text_file(const std::string& path);
+/// The whole file as text. Throws InvalidInput naming the path when it cannot be read or holds more
+/// than `max_bytes` (the importers' default limit, 4 GiB): a file's size is checked before it is read,
+/// and a device or pipe, which has no size, is read up to the limit and no further.
+std::string read_text_file(const std::string& path, std::size_t max_bytes = ImportOptions{}.max_bytes);
 
 }  // namespace gputco

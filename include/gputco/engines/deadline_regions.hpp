@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gputco/core/cancel.hpp"
 #include "gputco/engines/deadline.hpp"
 #include "gputco/core/enum_text.hpp"
 
@@ -70,7 +71,9 @@ MultiRegionResult simulate_multi_region(const DeadlineJob& job, const std::vecto
 /// 2 C (R (d + 1) + d + 2) doubles for K deadline ticks, C compute ticks, R regions and d changeover
 /// ticks. Limits, checked before any work: at most 16 regions, at most 2e7 states per tick (320 MB)
 /// and 1e11 state updates; beyond them use coarser ticks. Equal to omniscient_cost() for one region.
+/// `should_stop` is called once per 2^20 states visited (at most about 2e7 updates, a few tens of
+/// milliseconds); true throws Cancelled.
 double omniscient_multi_region_cost(const DeadlineJob& job, const std::vector<SpotRegion>& regions,
-                                    double on_demand_price_per_hour);
+                                    double on_demand_price_per_hour, const StopCheck& should_stop = {});
 
 }  // namespace gputco

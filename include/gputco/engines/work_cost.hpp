@@ -72,6 +72,9 @@ struct RankOptions {
     Owned ownership{.capex_per_gpu = 0, .life_years = 3, .residual_fraction = 0.1, .watts_per_gpu = 0};
     /// For probability_within_deadline; infinity = no deadline.
     double deadline_hours = std::numeric_limits<double>::infinity();
+    /// Called before each offering and by each spot run (unless spot_assumptions.simulation has its
+    /// own); true throws Cancelled and nothing is returned. Empty: never.
+    StopCheck should_stop;
 
     void validate() const;
 };

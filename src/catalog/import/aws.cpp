@@ -122,7 +122,7 @@ Dimensions read_dimensions(const json& term, const std::string& at) {
         require(std::isfinite(amount) && amount >= 0, fmt::format("{}/pricePerUnit/{}", where, currency), amount, "must be finite and >= 0");
         if (unit == "Hrs") d.hourly = amount;
         else if (unit == "Quantity") d.upfront = amount;
-        else throw InvalidInput(fmt::format("{}/unit = \"{}\": must be Hrs or Quantity", where, unit));
+        else fail(where + "/unit", unit, "must be Hrs or Quantity");
     }
     return d;
 }
@@ -157,7 +157,7 @@ std::string add_term(Offering& o, bool reserved, const json& term, const std::st
     r.source = source;
     r.source.row = row;
     if (!o.currency.empty() && o.currency != d.currency && !d.currency.empty()) {
-        throw InvalidInput(fmt::format("{} = \"{}\": currency differs from the on-demand price's ({})", at, d.currency, o.currency));
+        fail(at, d.currency, fmt::format("currency differs from the on-demand price's ({})", o.currency));
     }
     if (o.reserved_price(r.term_years, r.payment, r.convertible)) return "second reserved term of the same length, option and class";
     o.reserved.push_back(std::move(r));
@@ -183,7 +183,7 @@ public:
         const auto it = index_.find(sku);
         if (it == index_.end()) return;  // a product skipped above (already counted)
         Offering& o = *kept_[it->second].offering;
-        if (!terms.is_object()) throw InvalidInput(fmt::format("{}: {} = {}: must be an object of terms", file(), pointer, terms.dump().substr(0, 40)));
+        if (!terms.is_object()) throw InvalidInput(fmt::format("{}: {} = {}: must be an object of terms", file(), pointer, import::preview(terms)));
         for (const auto& [code, term] : terms.items()) {
             const std::string at = fmt::format("{}/{}", pointer, code);
             const std::string why = add_term(o, reserved, term, fmt::format("{}: {}", file(), at), at, o.source);
@@ -269,7 +269,7 @@ ImportResult import_aws_get_products(std::string_view json_text, const ImportOpt
         } else {
             product = entry;
         }
-        if (!product.is_object()) throw InvalidInput(fmt::format("{}: {} = {}: must be a product object", file, ptr, product.dump().substr(0, 40)));
+        if (!product.is_object()) throw InvalidInput(fmt::format("{}: {} = {}: must be a product object", file, ptr, import::preview(product)));
         if (auto d = product.find("publicationDate"); d != product.end() && d->is_string()) {
             assembler.set_published(import::date_part(d->get<std::string>()));
         }

@@ -1,10 +1,12 @@
 // Shared parts of the importers, and ImportResult.
 #include "common.hpp"
 
+#include <array>
 #include <charconv>
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -24,12 +26,23 @@ std::string ImportResult::report(std::string_view file) const {
 
 Catalog ImportResult::catalog() const { return Catalog(Catalog::builtin().gpus(), offerings); }
 
-std::string read_text_file(const std::string& path) {
+std::string read_text_file(const std::string& path, std::size_t max_bytes) {
     std::ifstream in(path, std::ios::binary);
     require(static_cast<bool>(in), "path", path, "cannot be opened for reading");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return std::move(text).str();
+    const std::string rule = fmt::format("bytes: more than the limit of {} (max_bytes)", max_bytes);
+    // The size first: an oversized file is refused before any of it is read into memory.
+    std::error_code error;
+    const std::uintmax_t bytes = std::filesystem::file_size(path, error);
+    require(error || bytes <= max_bytes, path, bytes, rule);
+    // Then in chunks, stopping past the limit: a device or pipe has no size to check first.
+    std::string text;
+    if (!error) text.reserve(static_cast<std::size_t>(bytes));
+    std::array<char, 1 << 16> chunk{};
+    while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
+        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+        require(text.size() <= max_bytes, path, text.size(), rule);
+    }
+    return text;
 }
 
 namespace import {
@@ -82,22 +95,24 @@ double number(std::string_view text, std::string_view where) {
     return value;
 }
 
+std::string preview(const json& value) {
+    return printable_utf8(value.dump(-1, ' ', false, json::error_handler_t::replace), 40);
+}
+
 double json_number(const json& value, std::string_view pointer) {
     if (value.is_number()) return value.get<double>();
     if (value.is_string()) return number(value.get_ref<const std::string&>(), pointer);
-    std::string shown = value.dump();
-    if (shown.size() > 40) shown = shown.substr(0, 40) + "...";
-    throw InvalidInput(fmt::format("{} = {}: must be a number", pointer, shown));
+    throw InvalidInput(fmt::format("{} = {}: must be a number", printable_utf8(pointer), preview(value)));
 }
 
 const std::string& json_text(const json& object, std::string_view key, std::string_view pointer) {
     if (!object.is_object()) {
-        throw InvalidInput(fmt::format("{} = {}: must be an object", pointer, object.dump().substr(0, 40)));
+        throw InvalidInput(fmt::format("{} = {}: must be an object", printable_utf8(pointer), preview(object)));
     }
     const auto it = object.find(key);
-    if (it == object.end()) throw InvalidInput(fmt::format("{}/{} = (missing): required", pointer, key));
+    if (it == object.end()) throw InvalidInput(fmt::format("{}/{} = (missing): required", printable_utf8(pointer), printable_utf8(key)));
     if (!it->is_string()) {
-        throw InvalidInput(fmt::format("{}/{} = {}: must be a string", pointer, key, it->dump().substr(0, 40)));
+        throw InvalidInput(fmt::format("{}/{} = {}: must be a string", printable_utf8(pointer), printable_utf8(key), preview(*it)));
     }
     return it->get_ref<const std::string&>();
 }
@@ -126,8 +141,10 @@ json parse_json(std::string_view text, const ImportOptions& options) {
     require(text.size() <= options.max_bytes, file, text.size(),
             fmt::format("bytes: more than the limit of {} (ImportOptions::max_bytes)", options.max_bytes));
     const int max_depth = options.max_depth;
+    StopPoll poll = stop_poll(options, parser_events_per_check);
     try {
         return json::parse(text.begin(), text.end(), [&](int depth, json::parse_event_t, json&) {
+            poll.step();
             if (depth > max_depth) {
                 throw InvalidInput(fmt::format("{} = {}: nesting deeper than the limit of {} (ImportOptions::max_depth)",
                                                file, depth, max_depth));
@@ -149,7 +166,8 @@ namespace {
 
 class Sax {
 public:
-    Sax(const ImportOptions& options, const JsonStream& stream) : options_(options), stream_(stream) {}
+    Sax(const ImportOptions& options, const JsonStream& stream)
+        : options_(options), stream_(stream), poll_(stop_poll(options, parser_events_per_check)) {}
 
     bool null() { return scalar(json(nullptr)); }
     bool boolean(bool v) { return scalar(json(v)); }
@@ -193,6 +211,7 @@ private:
         return &parent->back();
     }
     bool scalar(json value) {
+        poll_.step();
         if (!stack_.empty()) {
             add(std::move(value));
             if (!frames_.empty() && frames_.back().array) ++frames_.back().next;
@@ -208,6 +227,7 @@ private:
         return true;
     }
     bool open(json container) {
+        poll_.step();
         const bool array = container.is_array();
         if (!stack_.empty()) {
             stack_.push_back(add(std::move(container)));
@@ -246,6 +266,7 @@ private:
     JsonPath path_;  // of the innermost open container outside a captured value
     json captured_;
     std::vector<json*> stack_;
+    StopPoll poll_;
 };
 
 }  // namespace
@@ -304,6 +325,11 @@ void count_row(ImportResult& result, const ImportOptions& options) {
     ++result.rows_read;
     require(result.rows_read <= options.max_rows, file_name(options, "input"), result.rows_read,
             fmt::format("rows: more than the limit of {} (ImportOptions::max_rows)", options.max_rows));
+    if (options.should_stop && result.rows_read % rows_per_check == 0) stop_poll(options, 1).check();
+}
+
+StopPoll stop_poll(const ImportOptions& options, std::size_t every) {
+    return StopPoll(options.should_stop, every, fmt::format("importing {}: stopped", file_name(options, "the price file")));
 }
 
 }  // namespace import

@@ -27,6 +27,9 @@ std::vector<Line> lines(std::string_view text);
 
 /// A decimal number, or InvalidInput("<where> = \"<text>\": must be a number").
 double number(std::string_view text, std::string_view where);
+/// A JSON value as a message shows it: compact, printable UTF-8, at most 40 bytes (cut between
+/// characters, then "...").
+std::string preview(const json& value);
 /// A JSON number, or a string holding one (AWS writes "0.2000000000"); errors name `pointer`.
 double json_number(const json& value, std::string_view pointer);
 /// A JSON string member, or InvalidInput naming `pointer`/key.
@@ -65,7 +68,14 @@ Offering new_offering(std::string provider, std::string region, std::string inst
 /// Counts a skipped row under its reason and lists it while the list is below the options' limit.
 void skip(ImportResult& result, const ImportOptions& options, SkippedRow row);
 
-/// Throws when rows exceed options.max_rows.
+/// How often an importer asks options.should_stop (importers.hpp).
+constexpr std::size_t rows_per_check = 1'024;
+constexpr std::size_t parser_events_per_check = 16'384;
+
+/// Throws when rows exceed options.max_rows; every rows_per_check rows asks options.should_stop.
 void count_row(ImportResult& result, const ImportOptions& options);
+
+/// A poll of options.should_stop every `every` steps, throwing Cancelled("importing <file>: stopped").
+StopPoll stop_poll(const ImportOptions& options, std::size_t every);
 
 }  // namespace gputco::import

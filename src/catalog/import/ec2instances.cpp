@@ -32,7 +32,7 @@ ImportResult import_ec2instances_json(std::string_view json_text, const ImportOp
     const std::string file = import::file_name(options, "instances.json");
     import::json root = import::parse_json(json_text, options);
     if (root.is_object()) root = import::json::array({std::move(root)});  // a single record
-    if (!root.is_array()) throw InvalidInput(fmt::format("{}: / = {}: must be an array of instance records", file, root.dump().substr(0, 40)));
+    if (!root.is_array()) throw InvalidInput(fmt::format("{}: / = {}: must be an array of instance records", file, import::preview(root)));
     ImportResult result;
     const std::string published = options.published.empty() ? "undated" : options.published;
     const std::string name = fmt::format("ec2instances.info {}", file);
