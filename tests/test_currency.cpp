@@ -140,3 +140,48 @@ TEST_CASE("ECB CSV: rates per EUR, N/A skipped, errors name file and line") {
     const ExchangeRates merged = ExchangeRates::builtin().merged_with(fx);
     CHECK(merged.rates().size() == 5);  // the two 2024-06-28 rates replaced by the file's
 }
+
+TEST_CASE("ECB daily CSV (eurofxref.csv): dates as 28 June 2024, spaces after commas, a trailing comma") {
+    // The layout of the ECB's daily file: "Date, USD, JPY, ..., " then one row "<day> <Month> <year>, ...".
+    // Rates of 2024-06-28 as in the built-in table (eurofxref-daily.xml of that day).
+    const std::string daily =
+        "Date, USD, JPY, CNY, \r\n"
+        "28 June 2024, 1.0705, 171.94, 7.7748, \r\n";
+    const ExchangeRates fx = ExchangeRates::from_ecb_csv(daily, "eurofxref.csv");
+    REQUIRE(fx.rates().size() == 3);
+    CHECK(fx.rates()[0].date == Date{2024, 6, 28});
+    CHECK(fx.rate("EUR", "USD", Date{2024, 6, 28}) == 1.0705);
+    CHECK(fx.rate("EUR", "CNY", Date{2024, 6, 28}) == 7.7748);
+    CHECK(fx.rates()[0].source.as_of == "2024-06-28");
+    // A day with a leading zero, as the file writes days before the 10th.
+    CHECK(ExchangeRates::from_ecb_csv("Date, USD, \n03 June 2021, 1.2187, \n").rates().at(0).date == Date{2021, 6, 3});
+    CHECK(ExchangeRates::from_ecb_csv("Date, USD, \n3 June 2021, 1.2187, \n").rates().at(0).date == Date{2021, 6, 3});
+    CHECK_THROWS_WITH_AS(ExchangeRates::from_ecb_csv("Date, USD, \n31 June 2024, 1.07, \n", "eurofxref.csv"),
+                         "eurofxref.csv:2: Date = \"31 June 2024\": must be a date that exists, as YYYY-MM-DD "
+                         "(eurofxref-hist.csv) or as 28 June 2024 (eurofxref.csv)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(ExchangeRates::from_ecb_csv("Date, USD, \n28 Juni 2024, 1.07, \n", "eurofxref.csv"),
+                         "eurofxref.csv:2: Date = \"28 Juni 2024\": must be a date that exists, as YYYY-MM-DD "
+                         "(eurofxref-hist.csv) or as 28 June 2024 (eurofxref.csv)",
+                         InvalidInput);
+}
+
+TEST_CASE("ECB CSV: every error names the file and line, also those the rate table would find") {
+    CHECK_THROWS_WITH_AS(ExchangeRates::from_ecb_csv("Date,USD,\n2024-06-28,0,\n", "x.csv"),
+                         "x.csv:2: USD = \"0\": must be a finite rate > 0 (units per EUR)", InvalidInput);
+    CHECK_THROWS_WITH_AS(ExchangeRates::from_ecb_csv("Date,USD,\n2024-06-28,-1.07,\n", "x.csv"),
+                         "x.csv:2: USD = \"-1.07\": must be a finite rate > 0 (units per EUR)", InvalidInput);
+    CHECK_THROWS_WITH_AS(ExchangeRates::from_ecb_csv("Date,USD,\n2024-06-28,nan,\n", "x.csv"),
+                         "x.csv:2: USD = \"nan\": must be a finite rate > 0 (units per EUR)", InvalidInput);
+    CHECK_THROWS_WITH_AS(ExchangeRates::from_ecb_csv("Date,USD,\n2024-06-28,inf,\n", "x.csv"),
+                         "x.csv:2: USD = \"inf\": must be a finite rate > 0 (units per EUR)", InvalidInput);
+    // The same day twice, once in each form: the second row names the first.
+    CHECK_THROWS_WITH_AS(ExchangeRates::from_ecb_csv("Date,USD,\n2024-06-28,1.07,\n28 June 2024,1.08,\n", "x.csv"),
+                         "x.csv:3: Date = \"28 June 2024\": a second row of the same date (line 2)", InvalidInput);
+    CHECK_THROWS_WITH_AS(ExchangeRates::from_ecb_csv("Date,USD,JPY,USD,\n", "x.csv"),
+                         "x.csv:1: column 4 = \"USD\": appears twice (also column 2)", InvalidInput);
+    CHECK_THROWS_WITH_AS(ExchangeRates::from_ecb_csv("Date,EUR,\n", "x.csv"),
+                         "x.csv:1: column 2 = \"EUR\": must not be EUR (the rates are per EUR)", InvalidInput);
+    CHECK_THROWS_WITH_AS(ExchangeRates::from_ecb_csv("Date,usd,\n", "x.csv"),
+                         "x.csv:1: column 2 = \"usd\": must be a three-letter upper-case ISO 4217 code", InvalidInput);
+}

@@ -2,7 +2,10 @@
 #include "gputco/catalog/currency.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <cmath>
+#include <map>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -180,9 +183,35 @@ std::vector<std::string_view> split_fields(std::string_view line) {
 
 }  // namespace
 
+namespace {
+
+/// The date of an ECB row: ISO in the history file (eurofxref-hist.csv: "2024-06-28"), day, English
+/// month name and year in the daily file (eurofxref.csv: "28 June 2024", "03 June 2021").
+Date ecb_date(std::string_view text, std::string_view field) {
+    if (Date::is_date(text)) return Date::parse(text, field);
+    static constexpr std::array<std::string_view, 12> months{"January", "February", "March",     "April",   "May",      "June",
+                                                             "July",    "August",   "September", "October", "November", "December"};
+    const std::size_t first = text.find(' '), last = text.rfind(' ');
+    if (first != std::string_view::npos && first != last && first <= 2 && text.size() - last - 1 == 4) {
+        int day = 0;
+        const std::string_view day_text = text.substr(0, first);
+        const auto [end, error] = std::from_chars(day_text.data(), day_text.data() + day_text.size(), day);
+        const auto month = std::find(months.begin(), months.end(), text.substr(first + 1, last - first - 1));
+        const std::string iso = fmt::format("{}-{:02}-{:02}", text.substr(last + 1), month - months.begin() + 1, day);
+        if (error == std::errc() && end == day_text.data() + day_text.size() && month != months.end() && iso.size() == 10 &&
+            Date::is_date(iso)) {
+            return Date::parse(iso);
+        }
+    }
+    fail(field, text, "must be a date that exists, as YYYY-MM-DD (eurofxref-hist.csv) or as 28 June 2024 (eurofxref.csv)");
+}
+
+}  // namespace
+
 ExchangeRates ExchangeRates::from_ecb_csv(std::string_view text, std::string_view file) {
     std::vector<ExchangeRate> rates;
     std::vector<std::string_view> header;
+    std::map<long long, std::size_t> line_of_day;  // a second row of one date would be a second rate
     std::size_t line_no = 0;
     std::size_t pos = 0;
     while (pos < text.size()) {
@@ -192,24 +221,32 @@ ExchangeRates ExchangeRates::from_ecb_csv(std::string_view text, std::string_vie
         ++line_no;
         const std::vector<std::string_view> fields = split_fields(line);
         if (fields.empty()) continue;
+        const std::string at = fmt::format("{}:{}", file, line_no);
         if (header.empty()) {
-            require(fields[0] == "Date", fmt::format("{}:{}: column 1", file, line_no), fields[0],
-                    "must be \"Date\" (the ECB reference-rate CSV header)");
+            require(fields[0] == "Date", at + ": column 1", fields[0], "must be \"Date\" (the ECB reference-rate CSV header)");
             header = fields;
             for (std::size_t c = 1; c < header.size(); ++c) {
-                require_code(fmt::format("{}:{}: column {}", file, line_no, c + 1), header[c]);
+                const std::string column = fmt::format("{}: column {}", at, c + 1);
+                require_code(column, header[c]);
+                require(header[c] != "EUR", column, header[c], "must not be EUR (the rates are per EUR)");
+                const auto first = std::find(header.begin() + 1, header.begin() + static_cast<std::ptrdiff_t>(c), header[c]);
+                require(first == header.begin() + static_cast<std::ptrdiff_t>(c), column, header[c],
+                        fmt::format("appears twice (also column {})", first - header.begin() + 1));
             }
             continue;
         }
-        require(fields.size() == header.size(), fmt::format("{}:{}", file, line_no), fields.size(),
+        require(fields.size() == header.size(), at, fields.size(),
                 fmt::format("fields on the line, the header has {}", header.size()));
-        const Date date = Date::parse(fields[0], fmt::format("{}:{}: Date", file, line_no));
+        const Date date = ecb_date(fields[0], at + ": Date");
+        const auto [seen, fresh] = line_of_day.try_emplace(date.days_since_epoch(), line_no);
+        require(fresh, at + ": Date", fields[0], fmt::format("a second row of the same date (line {})", seen->second));
         for (std::size_t c = 1; c < fields.size(); ++c) {
             if (fields[c] == "N/A" || fields[c].empty()) continue;
             double value = 0;
             const auto [ptr, ec] = std::from_chars(fields[c].data(), fields[c].data() + fields[c].size(), value);
-            require(ec == std::errc() && ptr == fields[c].data() + fields[c].size(),
-                    fmt::format("{}:{}: {}", file, line_no, header[c]), fields[c], "must be a number or N/A");
+            const std::string field = fmt::format("{}: {}", at, header[c]);
+            require(ec == std::errc() && ptr == fields[c].data() + fields[c].size(), field, fields[c], "must be a number or N/A");
+            require(std::isfinite(value) && value > 0, field, fields[c], "must be a finite rate > 0 (units per EUR)");
             rates.push_back(ExchangeRate{"EUR", std::string(header[c]), value, date,
                                          Source{fmt::format("ECB euro foreign exchange reference rates ({})", file),
                                                 date.iso()}});

@@ -65,9 +65,12 @@ public:
 
     /// The table compiled into the library (see docs/catalog.md for the sources).
     static const ExchangeRates& builtin();
-    /// The rates of the European Central Bank's reference-rate CSV (eurofxref.csv / eurofxref-hist.csv:
-    /// a header "Date,USD,JPY,..." then one row per day, units of each currency per EUR, "N/A" where
-    /// there is none). Every rate gets `source` with its row's date. Errors name `file`, line and column.
+    /// The rates of the European Central Bank's reference-rate CSV: a header "Date,USD,JPY,..." then one
+    /// row per day, units of each currency per EUR, "N/A" where there is none. The daily file
+    /// (eurofxref.csv) dates its row "28 June 2024" and puts a space after each comma; the history file
+    /// (eurofxref-hist.csv) writes ISO dates. Every rate gets `source` with its row's date. Every error
+    /// names `file` and line (and column or currency): a rate that is not finite and > 0, a second row
+    /// of one date, a currency twice in the header or EUR itself.
     static ExchangeRates from_ecb_csv(std::string_view text, std::string_view file = "eurofxref.csv");
 
     /// This table with `other`'s rates added; a rate of the same pair and date is replaced by `other`'s.
