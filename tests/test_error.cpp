@@ -58,3 +58,15 @@ TEST_CASE("limits: require_at_most and require_duration keep the plain rules' me
     CHECK_THROWS_WITH_AS(require_duration("h", 0.0), "h = 0: must be finite and > 0", InvalidInput);
     CHECK_THROWS_WITH_AS(require_duration("h", 2e9), "h = 2000000000: must be in [1e-09, 1e+09] hours", InvalidInput);
 }
+
+TEST_CASE("a rule that quotes input is cleaned like the field and the value") {
+    // Control bytes (a NUL would end what(), a newline split the message) and invalid UTF-8.
+    CHECK_THROWS_WITH_AS(fail("f", 1, std::string("differs from \"a\0b\n\xFF\xC3\"", 21)),
+                         "f = 1: differs from \"a\\x00b\\x0A\\xFF\\xC3\"", InvalidInput);
+    CHECK_THROWS_WITH_AS(fail("f", 1, "ends in h\xC3\xA9"), "f = 1: ends in h\xC3\xA9", InvalidInput);  // é kept
+    // Cut only past 2,000 bytes, between characters.
+    CHECK_THROWS_WITH_AS(fail("f", 1, std::string(1'999, 'x') + "\xC3\xA9"), ("f = 1: " + std::string(1'999, 'x') + "...").c_str(),
+                         InvalidInput);
+    const std::string long_rule(2'000, 'y');
+    CHECK_THROWS_WITH_AS(fail("f", 1, long_rule), ("f = 1: " + long_rule).c_str(), InvalidInput);
+}

@@ -83,10 +83,12 @@ std::string format_value(const T& value) {
 }
 }  // namespace detail
 
-/// Throws InvalidInput("<field> = <value>: <rule>").
+/// Throws InvalidInput("<field> = <value>: <rule>"). All three parts go through printable_utf8: a
+/// rule may quote input too ("differs from an earlier item of <size>"); it is cut only past 2,000 bytes.
 template <class T>
 [[noreturn]] void fail(std::string_view field, const T& value, std::string_view rule) {
-    throw InvalidInput(fmt::format("{} = {}: {}", printable_utf8(field), detail::format_value(value), rule));
+    throw InvalidInput(
+        fmt::format("{} = {}: {}", printable_utf8(field), detail::format_value(value), printable_utf8(rule, 2'000)));
 }
 
 /// Throws InvalidInput("<field> = <value>: <rule>") unless ok.
