@@ -8,15 +8,44 @@
 // gives the optimum, and on these small programmes in a fraction of the time.
 #include "mip.hpp"
 
+#include <chrono>
 #include <limits>
 
 #include <fmt/format.h>
 
+#include <CbcEventHandler.hpp>
 #include <CbcModel.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
 
 namespace gputco::detail {
+
+namespace {
+
+/// Stops CbcModel's branch and bound when should_stop says so. CBC calls it after every node and at
+/// other events; it asks should_stop at most every 50 ms. CBC keeps a clone, so the answer goes to
+/// a flag the caller owns.
+class StopHandler : public CbcEventHandler {
+public:
+    StopHandler(const StopCheck& should_stop, bool& stopped) : should_stop_(&should_stop), stopped_(&stopped) {}
+    using CbcEventHandler::event;
+    CbcAction event(CbcEvent) override {
+        const auto now = std::chrono::steady_clock::now();
+        if (*stopped_) return stop;
+        if (now < next_) return noAction;
+        next_ = now + std::chrono::milliseconds(50);
+        if ((*should_stop_)()) *stopped_ = true;
+        return *stopped_ ? stop : noAction;
+    }
+    CbcEventHandler* clone() const override { return new StopHandler(*this); }
+
+private:
+    const StopCheck* should_stop_;
+    bool* stopped_;
+    std::chrono::steady_clock::time_point next_{};
+};
+
+}  // namespace
 
 int Mip::add_column(double lower, double upper, double objective, bool integer) {
     lower_.push_back(lower);
@@ -33,7 +62,7 @@ void Mip::add_row(const std::vector<int>& columns, const std::vector<double>& co
     rhs_.push_back(rhs);
 }
 
-MipSolution Mip::solve(double time_limit_seconds) const {
+MipSolution Mip::solve(double time_limit_seconds, const StopCheck& should_stop) const {
     const int columns = column_count();
     const std::size_t rows = rhs_.size();
     const double inf = std::numeric_limits<double>::infinity();
@@ -64,7 +93,13 @@ MipSolution Mip::solve(double time_limit_seconds) const {
     model.setNumberStrong(0);
     model.setAllowableGap(1e-7);
     model.setAllowableFractionGap(1e-9);
+    bool stopped = false;
+    if (should_stop) {
+        const StopHandler handler(should_stop, stopped);
+        model.passInEventHandler(&handler);  // CBC keeps a copy
+    }
     model.branchAndBound();
+    if (stopped) throw Cancelled("CBC solve: stopped");
 
     MipSolution out;
     out.proven_optimal = model.isProvenOptimal();

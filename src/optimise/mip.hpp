@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "gputco/core/cancel.hpp"
+
 namespace gputco::detail {
 
 struct MipSolution {
@@ -22,8 +24,9 @@ public:
     /// Adds Σ coefficients[i] x[columns[i]] (sense: 'L' <=, 'G' >=, 'E' =) rhs.
     void add_row(const std::vector<int>& columns, const std::vector<double>& coefficients, char sense, double rhs);
     int column_count() const { return int(lower_.size()); }
-    /// Minimises; single-threaded and deterministic.
-    MipSolution solve(double time_limit_seconds) const;
+    /// Minimises; single-threaded and deterministic. `should_stop` is asked after branch-and-bound
+    /// nodes, at most every 50 ms (a Python check takes the GIL); true throws Cancelled.
+    MipSolution solve(double time_limit_seconds, const StopCheck& should_stop = {}) const;
 
 private:
     std::vector<double> lower_, upper_, objective_;

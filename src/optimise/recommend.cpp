@@ -394,13 +394,13 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
     const auto started = std::chrono::steady_clock::now();
     for (bool first = true;; first = false) {
         const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        // Between solves: a running CBC solve is bounded by the time limit, not by should_stop.
+        // Between solves, and inside each (Mip::solve asks after branch-and-bound nodes).
         if (o.plan_options.should_stop && o.plan_options.should_stop()) throw Cancelled("recommend_plan: stopped");
         if (!first && spent >= o.time_limit_seconds) {  // keep the last plan; it is not proven
             out.solution.proven_optimal = false;
             break;
         }
-        out.solution = mip.solve(std::max(1e-3, o.time_limit_seconds - spent));
+        out.solution = mip.solve(std::max(1e-3, o.time_limit_seconds - spent), o.plan_options.should_stop);
         if (!out.solution.feasible) break;
         const std::vector<double>& sol = out.solution.x;
         bool added = false;
