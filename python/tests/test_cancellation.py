@@ -35,12 +35,12 @@ def skypilot_rows(n):
 
 
 def test_importers_stop_on_ctrl_c():
-    csv = skypilot_rows(1_000_000)
+    csv = skypilot_rows(400_000)
     assert stopped_by_ctrl_c(lambda: gputco.import_skypilot_csv(csv, file="vms.csv", provider="aws")) < 1.0
     items = [{"currencyCode": "USD", "retailPrice": 1.0, "armRegionName": "eastus", "armSkuName": f"Standard_X{i}",
               "skuName": f"X{i}", "meterName": f"X{i}", "productName": "Virtual Machines", "type": "Consumption",
               "serviceName": "Virtual Machines", "unitOfMeasure": "1 Hour",
-              "effectiveStartDate": "2026-01-01T00:00:00Z"} for i in range(300_000)]
+              "effectiveStartDate": "2026-01-01T00:00:00Z"} for i in range(400_000)]
     page = json.dumps({"Items": items})
     assert stopped_by_ctrl_c(lambda: gputco.import_azure_retail_prices(page, file="azure.json")) < 1.0
     # Afterwards the importer works as before.
@@ -48,9 +48,9 @@ def test_importers_stop_on_ctrl_c():
 
 
 def test_multi_region_optimum_stops_on_ctrl_c():
-    # 3,000 ticks x 2,000 compute ticks x 21 slots x 6 moves: about 8e8 state updates.
-    job = gputco.DeadlineJob(compute_hours=2000, deadline_hours=3000, changeover_hours=2)
-    regions = [gputco.SpotRegion(f"r{i}", gputco.SpotAvailability.markov(gputco.MarkovAvailability(), ticks=3000, seed=i),
+    # 6,000 ticks x 4,000 compute ticks x 21 slots (4 regions, 2 changeover ticks): seconds when left alone.
+    job = gputco.DeadlineJob(compute_hours=4000, deadline_hours=6000, changeover_hours=2)
+    regions = [gputco.SpotRegion(f"r{i}", gputco.SpotAvailability.markov(gputco.MarkovAvailability(), ticks=6000, seed=i),
                                  0.9 + 0.1 * i) for i in range(4)]
     assert stopped_by_ctrl_c(lambda: gputco.omniscient_multi_region_cost(job, regions, 3.06)) < 1.0
 
