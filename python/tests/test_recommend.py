@@ -85,3 +85,57 @@ def test_hindsight_bound_is_below_every_plan_in_every_future(gputco, p4d):
     ours = r.baselines.iloc[0]
     assert ours["regret_vs_bound_mean"] == pytest.approx(ours["mean"] - last["mean"], rel=1e-9)
     assert (r.baselines["regret_vs_bound_mean"].iloc[:-1] >= -1e-6).all()
+
+
+def test_an_options_object_gives_what_the_keywords_give(gputco, p4d):
+    futures = gputco.DemandFutures.generate(model(gputco, 0.1), gputco.Horizon.years(2), 30, 8)
+    spot = [gputco.SpotOption("spot", overhead=1.05, availability=0.7)]
+    keywords = dict(review_months=6, spot=spot, cvar95_limit=1e9, upfront_per_period=2e6, committed_share=2.0,
+                    annual_discount_rate=0.05, objective="npv", threads=1)
+    options = gputco.RecommendOptions(
+        review_months=6, spot=spot, objective="npv",
+        limits=gputco.RiskLimits(cvar95=1e9, upfront_per_period=2e6, committed_share=2.0),
+        plan_options=gputco.PlanOptions(annual_discount_rate=0.05, threads=1))
+    assert options.objective == "npv" and options.unit == "gpus" and options.limits.cvar95 == 1e9
+    assert options.plan_options.annual_discount_rate == 0.05 and options.spot[0].name == "spot"
+    built = gputco.recommend_options(**keywords)
+    assert built.limits.upfront_per_period == 2e6 and built.plan_options.threads == 1
+    a = gputco.recommend_plan(futures, p4d, **keywords)
+    b = gputco.recommend_plan(futures, p4d, options)
+    assert str(a.plan) == str(b.plan) and a.in_sample.npv.mean == b.in_sample.npv.mean
+    assert a.status == b.status
+    frontier = gputco.cost_risk_frontier(futures, p4d, [1e9], options)
+    assert frontier[0].feasible and frontier[0].mean == a.in_sample.npv.mean
+    r = gputco.recommend(futures, p4d, options=options)
+    assert str(r.plan) == str(a.plan)
+
+
+def test_options_and_keywords_together_are_a_type_error(gputco, p4d):
+    futures = gputco.DemandFutures.generate(model(gputco), gputco.Horizon.months(12), 5, 3)
+    with pytest.raises(TypeError, match=r"^review_months = 3: give either options or keywords, not both$"):
+        gputco.recommend_plan(futures, p4d, gputco.RecommendOptions(), review_months=3)
+    with pytest.raises(TypeError, match=r"^options = 3: must be RecommendOptions, not int$"):
+        gputco.hindsight_plan_totals(futures, p4d, 3)
+    with pytest.raises(TypeError, match=r"^review_months = 'x': must be"):
+        gputco.recommend_plan(futures, p4d, review_months="x")
+    with pytest.raises(ValueError, match=r'^unit = "boxes": must be one of'):
+        gputco.RecommendOptions(unit="boxes")
+
+
+def test_ctrl_c_stops_the_hindsight_bound(gputco, p4d):
+    import _thread
+    import threading
+    import time
+
+    futures = gputco.DemandFutures.generate(model(gputco, 0.1), gputco.Horizon.years(3), 400, 9)
+    spot = [gputco.SpotOption("spot", overhead=1.05, availability=0.7)]
+    bound = None
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        bound = gputco.hindsight_plan_totals(futures, p4d, review_months=3, spot=spot, threads=1)  # minutes in full
+    timer.join()
+    assert bound is None and time.perf_counter() - start < 10
+    small = gputco.DemandFutures.generate(model(gputco), gputco.Horizon.months(12), 2, 10)
+    assert len(gputco.hindsight_plan_totals(small, p4d, review_months=12).totals) == 2  # still works
