@@ -1017,11 +1017,16 @@ class SpotOption:
     overhead: float
     availability: float
     price_per_gpu_hour: Optional[float]
+    deadline_miss_probability: Optional[float]
     def __init__(self, name: str, *, overhead: float = 1.0, availability: float = 1.0,
-                 price_per_gpu_hour: Optional[float] = None) -> None: ...
+                 price_per_gpu_hour: Optional[float] = None,
+                 deadline_miss_probability: Optional[float] = None) -> None: ...
+    @staticmethod
+    def from_spot(simulated: SpotResult, job: Job, *, availability: float = 1.0, name: str = "spot") -> SpotOption: ...
 
 class CandidateResult:
     spot_option: str
+    excluded: str
     solver_objective: float
     engine_objective: float
     proven_optimal: bool
@@ -1055,8 +1060,10 @@ class RiskLimits:
     upfront_per_period: Optional[float]
     upfront_period_months: int
     committed_share: Optional[float]
+    deadline_miss_probability: Optional[float]
     def __init__(self, *, cvar95: Optional[float] = None, upfront_per_period: Optional[float] = None,
-                 upfront_period_months: int = 3, committed_share: Optional[float] = None) -> None: ...
+                 upfront_period_months: int = 3, committed_share: Optional[float] = None,
+                 deadline_miss_probability: Optional[float] = None) -> None: ...
 
 class RecommendOptions:
     commitments: List[CommitmentOption]

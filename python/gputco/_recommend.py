@@ -15,11 +15,12 @@ def recommend_options(*, commitments=(), start_months=(), review_months: int = 6
                       max_count: float = 1e6, spot=(), objective: str = "total",
                       cvar95_limit: Optional[float] = None, upfront_per_period: Optional[float] = None,
                       upfront_period_months: int = 3, committed_share: Optional[float] = None,
-                      discounts=None, annual_discount_rate: float = 0.0, threads: int = 0, max_blocks: int = 32,
+                      deadline_miss_probability_limit: Optional[float] = None, discounts=None, annual_discount_rate: float = 0.0, threads: int = 0, max_blocks: int = 32,
                       time_limit_seconds: float = 60.0) -> RecommendOptions:
     """A RecommendOptions from the keywords of recommend_plan (limits and plan options flattened)."""
     limits = RiskLimits(cvar95=cvar95_limit, upfront_per_period=upfront_per_period,
-                        upfront_period_months=upfront_period_months, committed_share=committed_share)
+                        upfront_period_months=upfront_period_months, committed_share=committed_share,
+                        deadline_miss_probability=deadline_miss_probability_limit)
     plan_options = PlanOptions(discounts=discounts, annual_discount_rate=annual_discount_rate, threads=threads)
     return RecommendOptions(commitments=list(commitments), start_months=list(start_months),
                             review_months=review_months, unit=unit, max_count=max_count, spot=list(spot),
@@ -44,8 +45,10 @@ def recommend_plan(futures, offering, options: Optional[RecommendOptions] = None
 
     Takes a RecommendOptions, or the keywords of recommend_options (commitments, start_months,
     review_months, unit, max_count, spot, objective, cvar95_limit, upfront_per_period,
-    upfront_period_months, committed_share, discounts, annual_discount_rate, threads, max_blocks,
-    time_limit_seconds). Releases the GIL; Ctrl-C stops it (KeyboardInterrupt)."""
+    upfront_period_months, committed_share, deadline_miss_probability_limit, discounts,
+    annual_discount_rate, threads, max_blocks, time_limit_seconds). Spot options whose
+    deadline_miss_probability is above deadline_miss_probability_limit (or not given) are not tried:
+    `candidates` and `status` say which. Releases the GIL; Ctrl-C stops it (KeyboardInterrupt)."""
     return _core._recommend_plan(futures, offering, _options(options, keywords), prices)
 
 

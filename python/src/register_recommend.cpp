@@ -35,27 +35,40 @@ void register_recommend(py::module_& m) {
         .def_property_readonly("payment", [](const CommitmentOption& c) { return std::string(to_string(c.payment)); })
         .def_readonly("discount", &CommitmentOption::discount);
     py::class_<SpotOption>(m, "SpotOption", "A way to run spot (e.g. one checkpoint interval) with its overhead.")
-        .def(py::init([](std::string name, double overhead, double availability, std::optional<double> price) {
-                 return SpotOption{std::move(name), overhead, availability, price};
+        .def(py::init([](std::string name, double overhead, double availability, std::optional<double> price,
+                         std::optional<double> deadline_miss_probability) {
+                 return SpotOption{std::move(name), overhead, availability, price, deadline_miss_probability};
              }),
              py::arg("name"), py::kw_only(), py::arg("overhead") = 1.0, py::arg("availability") = 1.0,
-             py::arg("price_per_gpu_hour") = py::none())
+             py::arg("price_per_gpu_hour") = py::none(), py::arg("deadline_miss_probability") = py::none())
+        .def_static(
+            "from_spot",
+            [](const SpotResult& simulated, const Job& job, double availability, std::string name) {
+                return spot_option(std::move(name), simulated, job, availability);
+            },
+            py::arg("simulated"), py::arg("job"), py::kw_only(), py::arg("availability") = 1.0, py::arg("name") = "spot",
+            "The option a simulate_spot run of `job` stands for: its overhead and deadline-miss probability.")
+        .def_readonly("deadline_miss_probability", &SpotOption::deadline_miss_probability)
         .def_readonly("name", &SpotOption::name)
         .def_readonly("overhead", &SpotOption::overhead)
         .def_readonly("availability", &SpotOption::availability)
         .def_readonly("price_per_gpu_hour", &SpotOption::price_per_gpu_hour);
     py::class_<RiskLimits>(m, "RiskLimits", "Limits on the recommendation; each is off when None.")
         .def(py::init([](std::optional<double> cvar95, std::optional<double> upfront_per_period,
-                         int upfront_period_months, std::optional<double> committed_share) {
+                         int upfront_period_months, std::optional<double> committed_share,
+                         std::optional<double> deadline_miss_probability) {
                  RiskLimits limits;
                  limits.cvar95 = cvar95;
                  limits.upfront_per_period = upfront_per_period;
                  limits.upfront_period_months = upfront_period_months;
                  limits.committed_share = committed_share;
+                 limits.deadline_miss_probability = deadline_miss_probability;
                  return limits;
              }),
              py::kw_only(), py::arg("cvar95") = py::none(), py::arg("upfront_per_period") = py::none(),
-             py::arg("upfront_period_months") = 3, py::arg("committed_share") = py::none())
+             py::arg("upfront_period_months") = 3, py::arg("committed_share") = py::none(),
+             py::arg("deadline_miss_probability") = py::none())
+        .def_readonly("deadline_miss_probability", &RiskLimits::deadline_miss_probability)
         .def_readonly("cvar95", &RiskLimits::cvar95)
         .def_readonly("upfront_per_period", &RiskLimits::upfront_per_period)
         .def_readonly("upfront_period_months", &RiskLimits::upfront_period_months)
@@ -101,6 +114,7 @@ void register_recommend(py::module_& m) {
         .def_readonly("time_limit_seconds", &RecommendOptions::time_limit_seconds);
     py::class_<CandidateResult>(m, "CandidateResult")
         .def_readonly("spot_option", &CandidateResult::spot_option)
+        .def_readonly("excluded", &CandidateResult::excluded)
         .def_readonly("solver_objective", &CandidateResult::solver_objective)
         .def_readonly("engine_objective", &CandidateResult::engine_objective)
         .def_readonly("proven_optimal", &CandidateResult::proven_optimal)

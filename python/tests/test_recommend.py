@@ -139,3 +139,48 @@ def test_ctrl_c_stops_the_hindsight_bound(gputco, p4d):
     assert bound is None and time.perf_counter() - start < 10
     small = gputco.DemandFutures.generate(model(gputco), gputco.Horizon.months(12), 2, 10)
     assert len(gputco.hindsight_plan_totals(small, p4d, review_months=12).totals) == 2  # still works
+
+
+def test_a_deadline_miss_limit_gives_the_plan_without_the_excluded_option(gputco, p4d):
+    futures = gputco.DemandFutures.generate(model(gputco), gputco.Horizon.months(12), 10, 11)
+    safe = gputco.SpotOption("spot, checkpoint every 1 h", overhead=1.15, availability=0.9, deadline_miss_probability=0.01)
+    risky = gputco.SpotOption("spot, checkpoint every 4 h", overhead=1.05, availability=0.9,
+                              deadline_miss_probability=0.2)
+    free = gputco.recommend_plan(futures, p4d, review_months=6, spot=[safe, risky])
+    assert free.plan.spot.overhead == 1.05  # the risky option wins without the limit
+    limited = gputco.recommend_plan(futures, p4d, review_months=6, spot=[safe, risky],
+                                    deadline_miss_probability_limit=0.05)
+    removed = gputco.recommend_plan(futures, p4d, review_months=6, spot=[safe])
+    assert str(limited.plan) == str(removed.plan) and limited.in_sample.total.mean == removed.in_sample.total.mean
+    assert limited.solver_objective == removed.solver_objective
+    assert limited.status == removed.status + (
+        '; spot option "spot, checkpoint every 4 h" not tried: deadline-miss probability 0.2 > '
+        "limits.deadline_miss_probability = 0.05")
+    assert [c.excluded for c in limited.candidates] == [
+        "", "", "deadline-miss probability 0.2 > limits.deadline_miss_probability = 0.05"]
+    loose = gputco.recommend_plan(futures, p4d, review_months=6, spot=[safe, risky],
+                                  deadline_miss_probability_limit=0.2)
+    assert str(loose.plan) == str(free.plan) and loose.status == free.status
+    assert loose.in_sample.total.mean == free.in_sample.total.mean
+    none = gputco.recommend_plan(futures, p4d, review_months=6, spot=[safe, risky],
+                                 deadline_miss_probability_limit=0.0)
+    without = gputco.recommend_plan(futures, p4d, review_months=6)
+    assert str(none.plan) == str(without.plan) and none.plan.spot is None
+    assert none.status.endswith("; every spot option excluded: the plan runs without spot")
+
+
+@pytest.mark.parametrize("limit, text", [(float("nan"), "nan"), (-0.1, "-0.1"), (1.5, "1.5")])
+def test_a_bad_deadline_miss_limit_names_the_limit(gputco, p4d, limit, text):
+    futures = gputco.DemandFutures.generate(model(gputco), gputco.Horizon.months(12), 2, 3)
+    with pytest.raises(ValueError, match=rf"^limits.deadline_miss_probability = {text}: must be in \[0, 1\]$"):
+        gputco.recommend_plan(futures, p4d, deadline_miss_probability_limit=limit)
+
+
+def test_spot_option_from_a_simulation(gputco):
+    job = gputco.Job(work_hours=24, checkpoint_interval_hours=2, checkpoint_write_hours=0.1, restart_hours=0.2,
+                     capacity_wait_hours=0.5, deadline_hours=30)
+    r = gputco.simulate_spot(job, gputco.Poisson(8), options=gputco.SimulationOptions(paths=4096, seed=5))
+    s = gputco.SpotOption.from_spot(r, job, availability=0.8, name="spot, 2 h")
+    assert 0 < r.deadline_miss_probability < 1
+    assert s.deadline_miss_probability == r.deadline_miss_probability
+    assert s.overhead == r.charged_hours.mean / 24 and s.availability == 0.8 and s.name == "spot, 2 h"

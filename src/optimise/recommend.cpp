@@ -175,11 +175,15 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
     require(o.limits.upfront_period_months >= 1, "limits.upfront_period_months", o.limits.upfront_period_months,
             "must be >= 1");
     if (o.limits.committed_share) require_non_negative("limits.committed_share", *o.limits.committed_share);
+    if (o.limits.deadline_miss_probability)
+        require_fraction("limits.deadline_miss_probability", *o.limits.deadline_miss_probability);
     for (std::size_t i = 0; i < o.spot.size(); ++i) {
         const std::string field = fmt::format("options.spot[{}]", i);
         require(std::isfinite(o.spot[i].overhead) && o.spot[i].overhead >= 1.0, field + ".overhead", o.spot[i].overhead,
                 "must be finite and >= 1 (billed per useful hour)");
         require_fraction(field + ".availability", o.spot[i].availability);
+        if (o.spot[i].deadline_miss_probability)
+            require_fraction(field + ".deadline_miss_probability", *o.spot[i].deadline_miss_probability);
         if (o.spot[i].price_per_gpu_hour) require_non_negative(field + ".price_per_gpu_hour", *o.spot[i].price_per_gpu_hour);
         else if (!offering.spot_per_gpu_hour())
             fail(field + ".price_per_gpu_hour", "none",
@@ -449,6 +453,18 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
     return out;
 }
 
+/// Why `spot` may not be tried under `limits`, or "" when it may.
+std::string excluded_by(const SpotOption& spot, const RiskLimits& limits) {
+    if (!limits.deadline_miss_probability) return {};
+    const double limit = *limits.deadline_miss_probability;
+    if (!spot.deadline_miss_probability)
+        return fmt::format("deadline-miss probability not given, limits.deadline_miss_probability = {:g}", limit);
+    if (*spot.deadline_miss_probability > limit)
+        return fmt::format("deadline-miss probability {:g} > limits.deadline_miss_probability = {:g}",
+                           *spot.deadline_miss_probability, limit);
+    return {};
+}
+
 double objective_of(const PlanDistribution& d, Objective objective) {
     return objective == Objective::expected_npv ? d.npv.mean : d.total.mean;
 }
@@ -473,8 +489,20 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
     double best_engine = infinity;
     std::vector<const SpotOption*> spots{nullptr};
     for (const SpotOption& s : options.spot) spots.push_back(&s);
+    std::string exclusions;  // for the status: which spot options were not tried, and why
+    std::size_t excluded_count = 0;
     bool timed_out = false;  // some solve stopped at the time limit without a plan or a proof there is none
     for (const SpotOption* spot : spots) {
+        if (spot) {
+            std::string why = excluded_by(*spot, options.limits);
+            if (!why.empty()) {
+                exclusions += fmt::format("; spot option \"{}\" not tried: {}", spot->name, why);
+                ++excluded_count;
+                best.candidates.push_back({.spot_option = spot->name, .excluded = std::move(why), .solver_objective = 0,
+                                           .engine_objective = 0, .proven_optimal = false, .plan = {}});
+                continue;
+            }
+        }
         Solved solved = solve_one(futures, offering, options, prices, setup, spot);
         timed_out = timed_out || (!solved.solution.feasible && !solved.solution.proven_infeasible);
         CandidateResult candidate;
@@ -521,6 +549,9 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
         best.in_sample = on_demand_result;
         best.status += "; all on demand was cheaper in the engine";
     }
+    best.status += exclusions;
+    if (excluded_count > 0 && excluded_count == options.spot.size())
+        best.status += "; every spot option excluded: the plan runs without spot";
     best.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return best;
 }
@@ -529,7 +560,8 @@ HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offerin
                                      const RecommendOptions& options, const PricePaths& prices) {
     validate(futures, offering, options, prices);
     RecommendOptions alone = options;
-    alone.limits = {};
+    alone.limits = {};  // but not the spot options the deadline-miss limit excludes: they are not per future
+    alone.limits.deadline_miss_probability = options.limits.deadline_miss_probability;
     alone.plan_options.threads = 1;
     const std::size_t n = futures.count();
     HindsightBound out;
@@ -598,6 +630,16 @@ std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, cons
         points.push_back(point);
     }
     return points;
+}
+
+SpotOption spot_option(std::string name, const SpotResult& simulated, const Job& job, double availability) {
+    job.validate();
+    require(simulated.paths >= 1, "spot_result.paths", simulated.paths, "must be >= 1 (run simulate_spot first)");
+    return {.name = std::move(name),
+            .overhead = simulated.charged_hours.mean / job.work_hours,
+            .availability = require_fraction("spot.availability", availability),
+            .price_per_gpu_hour = {},
+            .deadline_miss_probability = simulated.deadline_miss_probability};
 }
 
 std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& offering, int term_years,

@@ -19,6 +19,7 @@
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/catalog/price_schedule.hpp"
 #include "gputco/engines/plan_engine.hpp"
+#include "gputco/engines/spot.hpp"
 #include "gputco/results/plan_distribution.hpp"
 #include "gputco/strategy/plan.hpp"
 #include "gputco/work/demand.hpp"
@@ -35,13 +36,20 @@ struct CommitmentOption {
 };
 
 /// A way to run spot, e.g. one checkpoint interval: `overhead` billed per useful hour and
-/// `availability` from the spot engine (spot_tranche() / simulate_spot at that interval).
+/// `availability` from the spot engine (spot_option() / simulate_spot at that interval).
 struct SpotOption {
     std::string name;  ///< shown in the result, e.g. "spot, checkpoint every 1 h"
     double overhead = 1.0;
     double availability = 1.0;
     std::optional<double> price_per_gpu_hour;  ///< default: the offering's spot price
+    /// P(a job run this way finishes after its deadline), SpotResult::deadline_miss_probability;
+    /// empty = not known (then a limits.deadline_miss_probability excludes the option).
+    std::optional<double> deadline_miss_probability;
 };
+
+/// The spot option a simulation of `job` stands for: overhead = mean charged hours per useful hour (as
+/// spot_tranche()), the deadline-miss probability of the run, and `availability`.
+SpotOption spot_option(std::string name, const SpotResult& simulated, const Job& job, double availability = 1.0);
 
 /// Limits on the answer; each is off when empty. Money limits are in the offering's currency and
 /// measured as the objective is (total, or NPV when annual_discount_rate > 0 and objective = npv).
@@ -51,6 +59,9 @@ struct RiskLimits {
     int upfront_period_months = 3;            ///< periods start at month 0 (quarters by default)
     /// Committed GPUs in any month at most this share of the month's mean demand level over futures.
     std::optional<double> committed_share;
+    /// Spot options whose job misses its deadline with a higher probability are not tried (the plan
+    /// then runs without them; on demand is always possible).
+    std::optional<double> deadline_miss_probability;
 };
 
 enum class Objective { expected_total, expected_npv };
@@ -82,9 +93,11 @@ struct RecommendOptions {
     double time_limit_seconds = 60;  ///< the solver stops here and returns its best plan so far
 };
 
-/// One solve: the plan for one spot option (or none).
+/// One solve: the plan for one spot option (or none), or why the option was not tried.
 struct CandidateResult {
     std::string spot_option;     ///< "none" or the option's name
+    /// Empty when solved; otherwise why not, e.g. "deadline-miss probability 0.2 > limits.deadline_miss_probability = 0.05".
+    std::string excluded;
     double solver_objective = 0; ///< the programme's mean cost of its plan over the sample
     double engine_objective = 0; ///< the plan engine's mean of the same
     bool proven_optimal = false;
@@ -97,7 +110,7 @@ struct Recommendation {
     double solver_objective = 0;      ///< the programme's objective for `plan`
     bool proven_optimal = false;      ///< false when the solver stopped at its time limit
     std::string status;               ///< what the solver reported, in words
-    std::vector<CandidateResult> candidates;  ///< one per spot option tried
+    std::vector<CandidateResult> candidates;  ///< "none", then one per spot option (solved or excluded)
     double solve_seconds = 0;
 };
 
@@ -108,8 +121,9 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
                               const RecommendOptions& options = {}, const PricePaths& prices = {});
 
 /// The best plan in hindsight, future by future: recommend_plan on each future alone with the same
-/// decision (options, start months, unit, spot options) and no limits, so a lower bound in that future
-/// on every plan of the decision space, limited or not, the recommendation and baselines within it
+/// decision (options, start months, unit, spot options within limits.deadline_miss_probability, which
+/// is a property of the option, not of the future) and no other limits, so a lower bound in that future
+/// on every plan of that decision space, limited or not, the recommendation and baselines within it
 /// included. It is a bound, not a plan one can buy: it knows the future. Futures are solved in
 /// parallel on `options.plan_options.threads` (each solve single-threaded; the same result for any count).
 struct HindsightBound {
