@@ -16,6 +16,7 @@
 #include <mutex>
 #include <thread>
 
+#include "../engines/pricing.hpp"
 #include "gputco/optimise/optimise.hpp"
 #include "mip.hpp"
 
@@ -189,6 +190,22 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
             fail(field + ".price_per_gpu_hour", "none",
                  fmt::format("offering {} lists no spot price; set it", offering.key()));
     }
+    if (o.owned) {
+        o.owned->terms.validate();
+        require(o.owned->max_gpus >= 0 && o.owned->max_gpus <= 1'000'000, "options.owned.max_gpus", o.owned->max_gpus,
+                "must be in [0, 1000000]");
+        require(o.owned->step_gpus >= 1, "options.owned.step_gpus", o.owned->step_gpus, "must be >= 1");
+        require(!o.owned->months.empty(), "options.owned.months.size", 0, "must be >= 1");
+        double combinations = 1;
+        for (std::size_t i = 0; i < o.owned->months.size(); ++i) {
+            require(o.owned->months[i] >= 0 && o.owned->months[i] < futures.month_count(),
+                    fmt::format("options.owned.months[{}]", i), o.owned->months[i],
+                    fmt::format("must be in [0, {}) (the horizon's months)", futures.month_count()));
+            combinations *= double(o.owned->max_gpus / o.owned->step_gpus + 1);
+        }
+        require(combinations <= 4096.0, "options.owned.combinations", combinations,
+                "must be <= 4096 (each is a solve: fewer months, a lower max_gpus or a larger step_gpus)");
+    }
     if (!prices.empty()) {
         require(prices.on_demand.rows() == futures.month_count(), "prices.months", prices.on_demand.rows(),
                 fmt::format("must be {} (the futures' months)", futures.month_count()));
@@ -224,8 +241,54 @@ struct Solved {
 };
 
 /// Builds and solves the programme with `spot` (or none); the plan it finds.
+/// GPUs of `owned` held in month m (bought at or before it; replaced at the end of each life).
+double owned_held(const std::vector<OwnedPurchase>& owned, int m) {
+    double gpus = 0;
+    for (const OwnedPurchase& p : owned)
+        if (p.month <= m) gpus += p.gpus;
+    return gpus;
+}
+
+/// Capex of `owned` paid in months [first, first + months) of the horizon: at purchase and at each
+/// replacement, as the plan engine pays it.
+double owned_capex_in(const std::vector<OwnedPurchase>& owned, int first, int months, int horizon) {
+    double paid = 0;
+    for (const OwnedPurchase& p : owned) {
+        const int life = p.terms.life_years * months_per_year;
+        for (int m = p.month; m < horizon; m += life)
+            if (m >= first && m < first + months) paid += p.terms.capex_per_gpu * p.gpus;
+    }
+    return paid;
+}
+
+/// Each future's cost of `owned` (capex, resale, power with the hours owned GPUs serve first, fixed
+/// costs), weighted as the objective: the plan engine's own arithmetic (pricing::PricedOwned).
+std::vector<double> owned_costs(const DemandFutures& futures, const std::vector<OwnedPurchase>& owned,
+                                const Setup& setup) {
+    std::vector<double> costs(futures.count(), 0.0);
+    if (owned.empty()) return costs;
+    for (std::size_t f = 0; f < futures.count(); ++f)
+        for (int m = 0; m < setup.horizon; ++m) {
+            MonthlyCashFlow flow;
+            const double level = futures.level(f, m);
+            const MonthShape& shape = futures.shape(f, m);
+            double capacity = 0, served = 0;
+            for (const OwnedPurchase& p : owned) {
+                if (m < p.month) continue;
+                capacity += p.gpus;
+                const double upto = shape.served_up_to(level, capacity);
+                pricing::PricedOwned{p.gpus, p.month, p.terms}.add_month(m, setup.horizon, upto - served, flow);
+                served = upto;
+            }
+            costs[f] += setup.weight[std::size_t(m)] * (flow.capex + flow.operating + flow.resale);
+        }
+    return costs;
+}
+
+/// Builds and solves the programme with `spot` (or none) and `owned` bought; the plan it finds.
 Solved solve_one(const DemandFutures& futures, const Offering& offering, const RecommendOptions& o,
-                 const PricePaths& prices, const Setup& setup, const SpotOption* spot) {
+                 const PricePaths& prices, const Setup& setup, const SpotOption* spot,
+                 const std::vector<OwnedPurchase>& owned) {
     const std::size_t n = futures.count();
     const int horizon = setup.horizon;
     const Discounts& d = o.plan_options.discounts;
@@ -267,7 +330,7 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
                 cols.push_back(x[k]);
                 coef.push_back(-setup.candidates[k].gpus_per_unit);
             }
-        mip.add_row(cols, coef, 'E', 0.0);
+        mip.add_row(cols, coef, 'E', owned_held(owned, m));  // owned GPUs serve first: the curves start above them
     }
     const int spot_gpus = spot ? mip.add_column(0.0, infinity, 0.0, false) : -1;
 
@@ -278,7 +341,9 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
         return it->second;
     };
     std::vector<Curve> curves;
-    double constant = 0;  // Σ_f Σ_m w p D / n: the all-on-demand cost the served hours reduce
+    const std::vector<double> owned_cost = owned_costs(futures, owned, setup);
+    double constant = 0;  // Σ_f Σ_m w p D / n: the all-on-demand cost the served hours reduce; + owned costs
+    for (double c : owned_cost) constant += with_cvar ? 0.0 : c / double(n);
     if (!with_cvar) {
         // Without a per-future limit the mean cost is separable by month: one concave curve a month
         // (a sum over futures) for what commitments serve and one for commitments plus spot.
@@ -311,7 +376,7 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
     for (std::size_t f = 0; with_cvar && f < n; ++f) {
         std::vector<int> row_cols;  // z_f + η − T_f(variables) >= constant_f
         std::vector<double> row_coef;
-        double constant_f = 0;
+        double constant_f = owned_cost[f];
         for (int m = 0; m < horizon; ++m) {
             const double w = setup.weight[std::size_t(m)];
             const double level = futures.level(f, m);
@@ -370,7 +435,9 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
                 cols.push_back(x[k]);
                 coef.push_back(voucher * c.gpus_per_unit * c.upfront_per_gpu * worst);
             }
-            if (!cols.empty()) mip.add_row(cols, coef, 'L', *o.limits.upfront_per_period);
+            // Owned capex in the window is fixed here; recommend_plan skips owned purchases above the limit.
+            const double room = *o.limits.upfront_per_period - owned_capex_in(owned, first, period, horizon);
+            if (!cols.empty()) mip.add_row(cols, coef, 'L', std::max(0.0, room));
         }
     }
 
@@ -425,6 +492,8 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
                                           o.time_limit_seconds, out.solution.feasible ? "with" : "without");
     if (!out.solution.feasible) return out;
     out.plan.name = "recommended";
+    for (const OwnedPurchase& p : owned)
+        if (p.gpus > 0) out.plan.owned.push_back(p);
     const std::vector<CommitmentOption>& options = o.commitments;
     for (std::size_t k = 0; k < x.size(); ++k) {
         const double count = std::round(out.solution.x[std::size_t(x[k])]);
@@ -449,6 +518,32 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
         if (gpus > 1e-9)
             out.plan.spot = SpotShare{.gpus = gpus, .price_per_gpu_hour = spot->price_per_gpu_hour,
                                       .overhead = spot->overhead, .availability = spot->availability, .periods = {}};
+    }
+    return out;
+}
+
+/// The owned purchases to try: every combination of counts at the option's months (only "none"
+/// without options.owned), less those whose capex alone breaks limits.upfront_per_period.
+std::vector<std::vector<OwnedPurchase>> owned_combinations(const RecommendOptions& o, int horizon) {
+    if (!o.owned) return {{}};
+    const OwnedOption& owned = *o.owned;
+    const int levels = owned.max_gpus / owned.step_gpus + 1;
+    std::vector<int> counts(owned.months.size(), 0);  // an odometer over the months' counts
+    std::vector<std::vector<OwnedPurchase>> out;
+    for (;;) {
+        std::vector<OwnedPurchase> choice;
+        for (std::size_t i = 0; i < counts.size(); ++i)
+            if (counts[i] > 0)
+                choice.push_back({.gpus = double(counts[i] * owned.step_gpus), .month = owned.months[i], .terms = owned.terms});
+        bool within = true;
+        if (o.limits.upfront_per_period)
+            for (int first = 0; first < horizon; first += o.limits.upfront_period_months)
+                within = within && owned_capex_in(choice, first, o.limits.upfront_period_months, horizon) <=
+                                       *o.limits.upfront_per_period * (1 + 1e-12);
+        if (within) out.push_back(std::move(choice));
+        std::size_t i = 0;
+        while (i < counts.size() && ++counts[i] == levels) counts[i++] = 0;
+        if (i == counts.size()) break;
     }
     return out;
 }
@@ -492,10 +587,13 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
     std::string exclusions;  // for the status: which spot options were not tried, and why
     std::size_t excluded_count = 0;
     bool timed_out = false;  // some solve stopped at the time limit without a plan or a proof there is none
+    const std::vector<std::vector<OwnedPurchase>> owned_choices = owned_combinations(options, setup.horizon);
+    for (std::size_t choice = 0; choice < owned_choices.size(); ++choice)
     for (const SpotOption* spot : spots) {
         if (spot) {
             std::string why = excluded_by(*spot, options.limits);
             if (!why.empty()) {
+                if (choice > 0) continue;  // said once
                 exclusions += fmt::format("; spot option \"{}\" not tried: {}", spot->name, why);
                 ++excluded_count;
                 best.candidates.push_back({.spot_option = spot->name, .excluded = std::move(why), .solver_objective = 0,
@@ -503,7 +601,7 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
                 continue;
             }
         }
-        Solved solved = solve_one(futures, offering, options, prices, setup, spot);
+        Solved solved = solve_one(futures, offering, options, prices, setup, spot, owned_choices[choice]);
         timed_out = timed_out || (!solved.solution.feasible && !solved.solution.proven_infeasible);
         CandidateResult candidate;
         candidate.spot_option = spot ? spot->name : "none";

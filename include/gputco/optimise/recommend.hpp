@@ -51,11 +51,23 @@ struct SpotOption {
 /// spot_tranche()), the deadline-miss probability of the run, and `availability`.
 SpotOption spot_option(std::string name, const SpotResult& simulated, const Job& job, double availability = 1.0);
 
+/// Owned GPUs the optimiser may buy: any whole multiple of `step_gpus` up to `max_gpus` at each month in
+/// `months`, each an OwnedPurchase costed as the plan engine costs it (capex, resale, power busy and
+/// idle, colocation, maintenance, staff). Every combination of counts is tried (at most 4,096), each with
+/// the best commitments and spot for it; owned GPUs serve demand first, as in the engine.
+struct OwnedOption {
+    Owned terms;
+    std::vector<int> months{0};  ///< purchase months
+    int max_gpus = 0;
+    int step_gpus = 1;
+};
+
 /// Limits on the answer; each is off when empty. Money limits are in the offering's currency and
 /// measured as the objective is (total, or NPV when annual_discount_rate > 0 and objective = npv).
 struct RiskLimits {
     std::optional<double> cvar95;            ///< mean cost of the worst ⌈5% n⌉ futures, at most this
-    std::optional<double> upfront_per_period;  ///< upfront paid in any `upfront_period_months` window
+    /// Upfront paid in any `upfront_period_months` window: reservations' upfront and owned capex.
+    std::optional<double> upfront_per_period;
     int upfront_period_months = 3;            ///< periods start at month 0 (quarters by default)
     /// Committed GPUs in any month at most this share of the month's mean demand level over futures.
     std::optional<double> committed_share;
@@ -84,6 +96,8 @@ struct RecommendOptions {
     double max_count = 1e6;            ///< at most this many of each (option, start month)
     /// Ways to run spot; the optimiser tries each (and none) and keeps the cheapest. Empty = no spot.
     std::vector<SpotOption> spot;
+    /// Owned hardware the optimiser may buy; none when empty.
+    std::optional<OwnedOption> owned;
     Objective objective = Objective::expected_total;
     RiskLimits limits;
     PlanOptions plan_options;  ///< NPV rate, plan discount, voucher, region factor, threads
