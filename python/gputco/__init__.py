@@ -159,6 +159,7 @@ from ._core import (
     CommitmentOption,
     FrontierPoint,
     HindsightBound,
+    OwnedOption,
     PlanOptions,
     Recommendation,
     RecommendOptions,
@@ -213,7 +214,7 @@ __all__ = [
     "expected_level", "hindsight_reservation_totals", "price_paths",
     "CandidateResult", "CommitmentOption", "FrontierPoint", "Recommendation", "RecommendResult", "SpotOption",
     "baseline_plans", "cost_risk_frontier", "recommend", "recommend_plan", "HindsightBound", "hindsight_plan_totals",
-    "PlanOptions", "RecommendOptions", "RiskLimits", "recommend_options",
+    "OwnedOption", "PlanOptions", "RecommendOptions", "RiskLimits", "recommend_options",
     "load_scenario", "run_scenario", "run_spot_jobs", "run_plans", "run_deadline_jobs", "sweep", "latin_hypercube", "tornado", "heat_map",
     "plot_tornado", "plot_heat_map",
 ]

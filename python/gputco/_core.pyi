@@ -1055,6 +1055,13 @@ class HindsightBound:
     plans: List[Plan]
     exact: bool
 
+class OwnedOption:
+    terms: Owned
+    months: List[int]
+    max_gpus: int
+    step_gpus: int
+    def __init__(self, terms: Owned, *, months: Sequence[int] = ..., max_gpus: int = 0, step_gpus: int = 1) -> None: ...
+
 class RiskLimits:
     cvar95: Optional[float]
     upfront_per_period: Optional[float]
@@ -1072,6 +1079,7 @@ class RecommendOptions:
     unit: str
     max_count: float
     spot: List[SpotOption]
+    owned: Optional[OwnedOption]
     objective: str
     limits: RiskLimits
     plan_options: PlanOptions
@@ -1079,7 +1087,8 @@ class RecommendOptions:
     time_limit_seconds: float
     def __init__(self, *, commitments: Sequence[CommitmentOption] = ..., start_months: Sequence[int] = ...,
                  review_months: int = 6, unit: str = "gpus", max_count: float = 1e6,
-                 spot: Sequence[SpotOption] = ..., objective: str = "total", limits: RiskLimits = ...,
+                 spot: Sequence[SpotOption] = ..., owned: Optional[OwnedOption] = None, objective: str = "total",
+                 limits: RiskLimits = ...,
                  plan_options: PlanOptions = ..., max_blocks: int = 32, time_limit_seconds: float = 60.0) -> None: ...
 
 # gputco/_recommend.py builds the options from keywords (recommend_plan, cost_risk_frontier, hindsight_plan_totals)

@@ -12,7 +12,7 @@ __all__ = ["RecommendResult", "cost_risk_frontier", "hindsight_plan_totals", "re
 
 
 def recommend_options(*, commitments=(), start_months=(), review_months: int = 6, unit: str = "gpus",
-                      max_count: float = 1e6, spot=(), objective: str = "total",
+                      max_count: float = 1e6, spot=(), owned=None, objective: str = "total",
                       cvar95_limit: Optional[float] = None, upfront_per_period: Optional[float] = None,
                       upfront_period_months: int = 3, committed_share: Optional[float] = None,
                       deadline_miss_probability_limit: Optional[float] = None, discounts=None, annual_discount_rate: float = 0.0, threads: int = 0, max_blocks: int = 32,
@@ -24,7 +24,7 @@ def recommend_options(*, commitments=(), start_months=(), review_months: int = 6
     plan_options = PlanOptions(discounts=discounts, annual_discount_rate=annual_discount_rate, threads=threads)
     return RecommendOptions(commitments=list(commitments), start_months=list(start_months),
                             review_months=review_months, unit=unit, max_count=max_count, spot=list(spot),
-                            objective=objective, limits=limits, plan_options=plan_options, max_blocks=max_blocks,
+                            owned=owned, objective=objective, limits=limits, plan_options=plan_options, max_blocks=max_blocks,
                             time_limit_seconds=time_limit_seconds)
 
 
@@ -44,7 +44,7 @@ def recommend_plan(futures, offering, options: Optional[RecommendOptions] = None
     """The plan of least expected cost over the futures within the limits (a MIP solved by COIN-OR CBC).
 
     Takes a RecommendOptions, or the keywords of recommend_options (commitments, start_months,
-    review_months, unit, max_count, spot, objective, cvar95_limit, upfront_per_period,
+    review_months, unit, max_count, spot, owned (an OwnedOption), objective, cvar95_limit, upfront_per_period,
     upfront_period_months, committed_share, deadline_miss_probability_limit, discounts,
     annual_discount_rate, threads, max_blocks, time_limit_seconds). Spot options whose
     deadline_miss_probability is above deadline_miss_probability_limit (or not given) are not tried:

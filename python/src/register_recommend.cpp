@@ -53,6 +53,17 @@ void register_recommend(py::module_& m) {
         .def_readonly("overhead", &SpotOption::overhead)
         .def_readonly("availability", &SpotOption::availability)
         .def_readonly("price_per_gpu_hour", &SpotOption::price_per_gpu_hour);
+    py::class_<OwnedOption>(m, "OwnedOption",
+                            "Owned GPUs the recommender may buy: 0, step, 2 step, ... <= max_gpus at each month.")
+        .def(py::init([](const Owned& terms, std::vector<int> months, int max_gpus, int step_gpus) {
+                 return OwnedOption{terms, std::move(months), max_gpus, step_gpus};
+             }),
+             py::arg("terms"), py::kw_only(), py::arg("months") = std::vector<int>{0}, py::arg("max_gpus") = 0,
+             py::arg("step_gpus") = 1)
+        .def_readonly("terms", &OwnedOption::terms)
+        .def_readonly("months", &OwnedOption::months)
+        .def_readonly("max_gpus", &OwnedOption::max_gpus)
+        .def_readonly("step_gpus", &OwnedOption::step_gpus);
     py::class_<RiskLimits>(m, "RiskLimits", "Limits on the recommendation; each is off when None.")
         .def(py::init([](std::optional<double> cvar95, std::optional<double> upfront_per_period,
                          int upfront_period_months, std::optional<double> committed_share,
@@ -78,7 +89,7 @@ void register_recommend(py::module_& m) {
                                  "builds one from keywords).")
         .def(py::init([](std::vector<CommitmentOption> commitments, std::vector<int> start_months, int review_months,
                          std::string_view unit, double max_count, std::vector<SpotOption> spot,
-                         std::string_view objective, const RiskLimits& limits, const PlanOptions& plan_options,
+                         std::optional<OwnedOption> owned, std::string_view objective, const RiskLimits& limits, const PlanOptions& plan_options,
                          int max_blocks, double time_limit_seconds) {
                  RecommendOptions o;
                  o.commitments = std::move(commitments);
@@ -87,6 +98,7 @@ void register_recommend(py::module_& m) {
                  o.unit = parse<CountUnit>(unit, "unit");
                  o.max_count = max_count;
                  o.spot = std::move(spot);
+                 o.owned = std::move(owned);
                  o.objective = parse_objective(objective);
                  o.limits = limits;
                  o.plan_options = plan_options;
@@ -96,7 +108,8 @@ void register_recommend(py::module_& m) {
              }),
              py::kw_only(), py::arg("commitments") = std::vector<CommitmentOption>{},
              py::arg("start_months") = std::vector<int>{}, py::arg("review_months") = 6, py::arg("unit") = "gpus",
-             py::arg("max_count") = 1e6, py::arg("spot") = std::vector<SpotOption>{}, py::arg("objective") = "total",
+             py::arg("max_count") = 1e6, py::arg("spot") = std::vector<SpotOption>{}, py::arg("owned") = py::none(),
+             py::arg("objective") = "total",
              py::arg("limits") = RiskLimits{}, py::arg("plan_options") = PlanOptions{}, py::arg("max_blocks") = 32,
              py::arg("time_limit_seconds") = 60.0)
         .def_readonly("commitments", &RecommendOptions::commitments)
@@ -105,6 +118,7 @@ void register_recommend(py::module_& m) {
         .def_property_readonly("unit", [](const RecommendOptions& o) { return std::string(to_text(o.unit)); })
         .def_readonly("max_count", &RecommendOptions::max_count)
         .def_readonly("spot", &RecommendOptions::spot)
+        .def_readonly("owned", &RecommendOptions::owned)
         .def_property_readonly("objective", [](const RecommendOptions& o) {
             return std::string(o.objective == Objective::expected_npv ? "npv" : "total");
         })

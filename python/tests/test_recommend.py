@@ -184,3 +184,28 @@ def test_spot_option_from_a_simulation(gputco):
     assert 0 < r.deadline_miss_probability < 1
     assert s.deadline_miss_probability == r.deadline_miss_probability
     assert s.overhead == r.charged_hours.mean / 24 and s.availability == 0.8 and s.name == "spot, 2 h"
+
+
+def test_owned_hardware_equals_enumeration_priced_by_the_engine(gputco, p4d):
+    # Owned GPUs at months 0 and 6 (0..4 each) and 1-year all-upfront instances (0..1 at months 0, 6):
+    # 5^2 x 2^2 = 100 plans priced by the engine; the optimiser must find the cheapest.
+    import itertools
+
+    futures = gputco.DemandFutures.generate(model(gputco, 0.1), gputco.Horizon.months(18), 4, 12)
+    servers = gputco.Owned(capex_per_gpu=30000, life_years=4, staff_per_month=600, colocation_per_gpu_month=50)
+    options = gputco.RecommendOptions(
+        commitments=[gputco.CommitmentOption(1, "all_upfront")], start_months=[0, 6], unit="instances",
+        max_count=1, owned=gputco.OwnedOption(servers, months=[0, 6], max_gpus=4),
+        plan_options=gputco.PlanOptions(threads=1))
+    r = gputco.recommend_plan(futures, p4d, options)
+    best = None
+    for o0, o6, c0, c6 in itertools.product(range(5), range(5), range(2), range(2)):
+        owned = [gputco.OwnedPurchase(n, month=m, terms=servers) for n, m in ((o0, 0), (o6, 6)) if n]
+        commitments = [gputco.Commitment(n, unit="instances", term_years=1, payment="all_upfront", start_month=m)
+                       for n, m in ((c0, 0), (c6, 6)) if n]
+        mean = gputco.evaluate_plan(gputco.Plan(commitments, owned=owned), futures, p4d).total.mean
+        best = mean if best is None else min(best, mean)
+    assert r.in_sample.total.mean == pytest.approx(best, rel=1e-9)
+    assert len(r.plan.owned) > 0
+    with pytest.raises(ValueError, match=r"^options.owned.months\[0\] = 18: must be in \[0, 18\)"):
+        gputco.recommend_plan(futures, p4d, owned=gputco.OwnedOption(servers, months=[18], max_gpus=1))
