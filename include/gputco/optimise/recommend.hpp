@@ -124,7 +124,9 @@ struct Recommendation {
     double solver_objective = 0;      ///< the programme's objective for `plan`
     bool proven_optimal = false;      ///< false when the solver stopped at its time limit
     std::string status;               ///< what the solver reported, in words
-    std::vector<CandidateResult> candidates;  ///< "none", then one per spot option (solved or excluded)
+    /// "none", then one per spot option (solved or excluded); with `owned`, that again for each
+    /// combination of owned counts tried (its plan lists the owned purchases; exclusions once).
+    std::vector<CandidateResult> candidates;
     double solve_seconds = 0;
 };
 
