@@ -161,12 +161,13 @@ from ._core import (
     CommitmentOption,
     FrontierPoint,
     HindsightBound,
+    OwnedOption,
+    PlanOptions,
     Recommendation,
+    RecommendOptions,
+    RiskLimits,
     SpotOption,
     baseline_plans,
-    cost_risk_frontier,
-    hindsight_plan_totals,
-    recommend_plan,
 )
 from ._catalog import catalog
 from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
@@ -178,7 +179,8 @@ from . import _deadline as _deadline  # noqa: F401  (adds SpotAvailability.from_
 from ._work import cheapest_within, rank_offerings, rank_offerings_raw, seed_audit, throughput_frame
 from ._spot import simulate_spot
 from ._plan import compare_frame  # (importing _plan adds PlanDistribution.summary / to_frame / monthly_bands)
-from ._recommend import RecommendResult, recommend
+from ._recommend import (RecommendResult, cost_risk_frontier, hindsight_plan_totals, recommend, recommend_options,
+                         recommend_plan)
 
 from ._core import __version__  # written once, in CMakeLists.txt
 
@@ -214,6 +216,7 @@ __all__ = [
     "expected_level", "hindsight_reservation_totals", "price_paths",
     "CandidateResult", "CommitmentOption", "FrontierPoint", "Recommendation", "RecommendResult", "SpotOption",
     "baseline_plans", "cost_risk_frontier", "recommend", "recommend_plan", "HindsightBound", "hindsight_plan_totals",
+    "OwnedOption", "PlanOptions", "RecommendOptions", "RiskLimits", "recommend_options",
     "load_scenario", "run_scenario", "run_spot_jobs", "run_plans", "run_deadline_jobs", "sweep", "latin_hypercube", "tornado", "heat_map",
     "plot_tornado", "plot_heat_map",
 ]
