@@ -181,6 +181,22 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         plan_options.annual_discount_rate = s.annual_discount_rate;
         result.plans = compare_plans(s.plans, scenario_futures(s), offering, {}, plan_options);
     }
+
+    const std::string currency = s.currency.value_or(offering.currency);
+    for (std::size_t i = 0; i < s.workloads.size(); ++i) {
+        const WorkloadSpec& spec = s.workloads[i];
+        RankOptions rank = spec.rank_options(currency);
+        SimulationOptions& simulation = rank.spot_assumptions.simulation;
+        simulation.seed = s.seed + i;  // one stream per workload, fixed by the scenario's seed
+        simulation.should_stop = should_stop;
+        if (progress) {
+            const std::string task = "workload " + spec.workload.name + " on spot";
+            simulation.progress = [&progress, task](std::size_t done, std::size_t total) { progress(task, done, total); };
+        }
+        if (should_stop && should_stop()) throw Cancelled("run_scenario: stopped");
+        result.workloads.push_back({spec.workload.name, rank_offerings(spec.workload, spec.offerings_in(catalog, offering),
+                                                                       ThroughputTable::builtin(), rank)});
+    }
     return result;
 }
 

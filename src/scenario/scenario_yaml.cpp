@@ -702,10 +702,117 @@ DeadlineJobSpec read_deadline_job(const Field& f) {
     return d;
 }
 
+/// An offering named as the top-level `offering` is: a row of `catalog`, with a did-you-mean if not.
+OfferingRef read_offering_ref(const Field& f, const Catalog& catalog) {
+    const auto m = f.map({"provider", "instance_type", "region", "zone"});
+    OfferingRef ref{m.get("provider").text(), m.get("instance_type").text(),
+                    m.find("region") ? m.get("region").text() : std::string(),
+                    m.find("zone") ? m.get("zone").text() : std::string()};
+    if (!ref.in(catalog)) {
+        std::vector<std::string> keys;
+        for (const Offering& o : catalog.offerings()) keys.push_back(o.key());
+        const std::string key = ref.key();
+        const auto near = closest_name(key, keys);
+        throw InvalidInput(fmt::format("{}: {} = \"{}\": not in the catalog{}", f.location(), printable_utf8(f.path()),
+                                       printable_utf8(key), near ? fmt::format("; did you mean \"{}\"?", printable_utf8(*near)) : ""));
+    }
+    return ref;
+}
+
+const std::vector<std::string> workload_keys{"name", "model", "work_per_epoch", "epochs", "precision", "memory_gb",
+                                             "utilisation", "offerings", "gpus", "buying", "deadline_hours",
+                                             "allow_estimates", "spot"};
+
+/// A workload, checked against the built-in throughput table and the scenario's catalog; its
+/// ranking is tried once (spot with one batch of paths) so that a workload no offering can run fails
+/// here, at its place, rather than when the scenario runs.
+WorkloadSpec read_workload(const Field& f, const Catalog& catalog, const Offering& scenario_offering,
+                           const std::string& currency) {
+    const auto m = f.map(workload_keys);
+    WorkloadSpec w;
+    Workload& work = w.workload;
+    work.name = m.get("name").text();
+    work.model = m.get("model").choice(ThroughputTable::builtin().models());
+    work.work_per_epoch = positive(m.get("work_per_epoch"));
+    if (auto v = m.find("epochs")) work.epochs = positive(*v);
+    if (auto v = m.find("precision")) work.precision = v->choice<Precision>();
+    if (auto v = m.find("memory_gb")) work.memory_gb = v->non_negative();
+    if (auto v = m.find("utilisation")) {
+        work.utilisation = v->number();
+        if (work.utilisation <= 0 || work.utilisation > 1) v->fail("must be in (0, 1]");
+    }
+    if (auto o = m.find("offerings")) {
+        const auto items = o->list();
+        if (items.empty()) o->fail("must name at least one offering (or leave it out: the scenario's offering)");
+        for (const Field& item : items) w.offerings.push_back(read_offering_ref(item, catalog));
+    }
+    if (auto g = m.find("gpus")) {
+        std::vector<std::string> names;
+        for (const GpuSpec& spec : catalog.gpus()) names.push_back(spec.name);
+        for (const Field& item : g->list()) {
+            const std::string gpu = item.text();
+            if (std::find(names.begin(), names.end(), gpu) == names.end()) {
+                const auto near = closest_name(gpu, names);
+                item.fail(fmt::format("not a GPU of the catalog{}",
+                                      near ? fmt::format("; did you mean \"{}\"?", printable_utf8(*near)) : ""));
+            }
+            w.gpus.push_back(gpu);
+        }
+    }
+    if (auto b = m.find("buying")) {
+        w.buying.clear();
+        for (const Field& item : b->list()) {
+            const BuyingWay way = item.choice<BuyingWay>();
+            if (std::find(w.buying.begin(), w.buying.end(), way) != w.buying.end()) item.fail("listed twice");
+            w.buying.push_back(way);
+        }
+        if (w.buying.empty()) b->fail("must name at least one way of buying");
+    }
+    if (auto v = m.find("deadline_hours")) w.deadline_hours = positive(*v);
+    if (auto v = m.find("allow_estimates")) w.allow_estimates = v->choice({"true", "false"}) == "true";
+    if (auto sp = m.find("spot")) {
+        const auto sm = sp->map({"mtbf_hours", "checkpoint_write_hours", "restart_hours", "capacity_wait_hours", "paths"});
+        if (auto v = sm.find("mtbf_hours")) w.mtbf_hours = positive(*v);
+        if (auto v = sm.find("checkpoint_write_hours")) w.checkpoint_write_hours = positive(*v);
+        if (auto v = sm.find("restart_hours")) w.restart_hours = v->non_negative();
+        if (auto v = sm.find("capacity_wait_hours")) w.capacity_wait_hours = v->non_negative();
+        if (auto v = sm.find("paths")) {
+            const long long p = v->integer();
+            if (p < 1 || p > 10'000'000) v->fail("must be in [1, 10000000]");
+            w.paths = std::size_t(p);
+        }
+    }
+    // The library's own checks (limits, memory that fits no GPU), then one trial ranking.
+    RankOptions options = w.rank_options(currency);
+    options.spot_assumptions.simulation.paths = std::min<std::size_t>(w.paths, 1024);
+    options.spot_assumptions.simulation.threads = 1;
+    const bool offering_ways = options.on_demand || options.spot || options.reserved;
+    options.owned = true;  // owned rows never fail, so the ranking returns its skipped offerings
+    const auto renamed = [&](const InvalidInput& e) {  // "workload.memory_gb = ..." → "workloads[2].memory_gb = ..."
+        const std::string_view what = e.what();
+        return what.starts_with("workload.") ? fmt::format("{}: {}.{}", f.location(), f.path(), what.substr(9))
+                                             : fmt::format("{}: {}", f.location(), what);
+    };
+    try {
+        const WorkRanking trial = rank_offerings(work, w.offerings_in(catalog, scenario_offering), ThroughputTable::builtin(), options);
+        const bool costed = std::any_of(trial.rows.begin(), trial.rows.end(), [](const WorkCostRow& r) { return r.provider != "owned"; });
+        if (offering_ways && !costed) {
+            std::vector<std::string> reasons;
+            for (const SkippedOffering& skipped : trial.skipped)
+                if (!skipped.offering.starts_with("owned/")) reasons.push_back(skipped.offering + ": " + skipped.reason);
+            f.fail(fmt::format("no offering can run it ({})", fmt::join(reasons, "; ")));
+        }
+    } catch (const InvalidInput& e) {
+        if (std::string_view(e.what()).starts_with(f.location())) throw;
+        throw InvalidInput(renamed(e));
+    }
+    return w;
+}
+
 Scenario read_scenario(const Field& root, std::string base_dir) {
     const auto m = root.map({"version", "name", "description", "horizon_months", "currency", "annual_discount_rate",
                              "units", "seed", "catalog", "offering", "demand", "discounts", "spot_jobs", "deadline_jobs",
-                             "strategies", "futures", "plans", "outputs"});
+                             "strategies", "futures", "plans", "workloads", "outputs"});
     Scenario s;
     s.base_dir = std::move(base_dir);
     const Field version = m.get("version");
@@ -798,12 +905,13 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
                 if (s.plans[i].name == s.plans.back().name) item.fail("duplicate plan name");
         }
     }
-    // With plans or jobs, strategies may be left out; otherwise they are the scenario's question.
-    if ((s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty()) || m.has("strategies")) {
+    // With plans, jobs or workloads, strategies may be left out; otherwise they are the scenario's question.
+    const bool workloads = m.has("workloads");
+    if ((s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty() && !workloads) || m.has("strategies")) {
         const Field strategies = m.get("strategies");
         for (const Field& item : strategies.list()) s.strategies.push_back(read_strategy(item, s.spot_jobs));
-        if (s.strategies.empty() && s.spot_jobs.empty() && s.plans.empty() && s.deadline_jobs.empty())
-            strategies.fail("must have at least one strategy (or a spot job, a deadline job or a plan)");
+        if (s.strategies.empty() && s.spot_jobs.empty() && s.plans.empty() && s.deadline_jobs.empty() && !workloads)
+            strategies.fail("must have at least one strategy (or a spot job, a deadline job, a plan or a workload)");
     }
     if (s.futures && s.plans.empty()) m.get("futures").fail("needs plans to evaluate over the futures");
     if (auto o = m.find("outputs"))
@@ -829,6 +937,15 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
                                     "availability", "policies", "spot_price_per_hour", "on_demand_price_per_hour",
                                     "paths", "omniscient"})
                 .get("spot_price_per_hour", fmt::format("required: {} lists no spot price", offering.key()));
+    if (auto wl = m.find("workloads")) {
+        const auto items = wl->list();
+        if (items.empty()) wl->fail("must have at least one workload (or leave it out)");
+        for (const Field& item : items) {
+            s.workloads.push_back(read_workload(item, catalog, offering, s.currency.value_or(offering.currency)));
+            for (std::size_t i = 0; i + 1 < s.workloads.size(); ++i)
+                if (s.workloads[i].workload.name == s.workloads.back().workload.name) item.fail("duplicate workload name");
+        }
+    }
     // Each plan must price on the offering (a reservation it lists, a spot price): one future tells.
     if (!s.plans.empty()) {
         const DemandFutures one = DemandFutures::from_profile(s.demand.build(Horizon::months(s.horizon_months)));

@@ -15,6 +15,7 @@
 #include "gputco/engines/cost.hpp"
 #include "gputco/engines/deadline.hpp"
 #include "gputco/engines/spot.hpp"
+#include "gputco/engines/work_cost.hpp"
 #include "gputco/results/plan_distribution.hpp"
 #include "gputco/strategy/plan.hpp"
 #include "gputco/strategy/strategy.hpp"
@@ -127,6 +128,31 @@ struct FuturesSpec {
     std::size_t count = 1000;
 };
 
+/// A training job described by its work (gputco/work/workload.hpp), costed per unit of work by
+/// rank_offerings() on the offerings named (none: the scenario's offering), and on every offering of
+/// the scenario's catalog with one of `gpus`. Spot rows are simulated with the scenario's seed
+/// (workload i with seed + i); prices in another currency are converted to the scenario's.
+struct WorkloadSpec {
+    Workload workload;                      ///< its name is the workload's name in the scenario
+    std::vector<OfferingRef> offerings;     ///< empty (and no gpus): the scenario's offering
+    std::vector<std::string> gpus;          ///< catalog GPU names: every offering with one of them
+    std::vector<BuyingWay> buying{BuyingWay::on_demand, BuyingWay::spot, BuyingWay::reserved};
+    std::optional<double> deadline_hours;   ///< for the probability of finishing within it
+    bool allow_estimates = false;           ///< use the peak-TFLOPS estimates (labelled) for unmeasured GPUs
+    double mtbf_hours = 20;                 ///< spot: Poisson interruptions of the instance
+    double checkpoint_write_hours = 5.0 / 60;
+    double restart_hours = 10.0 / 60;
+    double capacity_wait_hours = 0;
+    std::size_t paths = 20000;              ///< spot: Monte Carlo paths per offering
+
+    /// The options rank_offerings() takes for this workload: currency, buying ways, deadline, spot
+    /// assumptions (the seed is the caller's).
+    RankOptions rank_options(const std::string& currency) const;
+    /// The offerings it is ranked on, from `catalog` (the scenario's), without repeats; `scenario` is
+    /// the scenario's own offering. Throws InvalidInput naming an offering or GPU the catalog lacks.
+    Catalog offerings_in(const Catalog& catalog, const Offering& scenario) const;
+};
+
 struct Scenario {
     int version = scenario_schema_version;
     std::string name;
@@ -147,6 +173,7 @@ struct Scenario {
     std::vector<DeadlineJobSpec> deadline_jobs;
     std::optional<FuturesSpec> futures;
     std::vector<Plan> plans;  ///< plans over time, priced on the offering, over the futures
+    std::vector<WorkloadSpec> workloads;  ///< cost per unit of work of training jobs
     std::vector<std::string> outputs;  ///< report columns wanted; empty = the defaults
 
     /// Where relative paths (catalog_file) are resolved: the scenario file's folder.
@@ -181,6 +208,10 @@ struct DeadlineJobResult {
     double spot_price_per_hour = 0, on_demand_price_per_hour = 0;
     DeadlineComparison comparison;
 };
+struct WorkloadResult {
+    std::string name;
+    WorkRanking ranking;  ///< rows cheapest run first, in the scenario's currency; skipped with reasons
+};
 struct ScenarioResult {
     std::string scenario;
     std::vector<SpotJobResult> spot_jobs;
@@ -188,14 +219,15 @@ struct ScenarioResult {
     std::vector<StrategyResult> strategies;
     /// One per plan, in order; with several plans each future's regret is against the cheapest of them.
     std::vector<PlanDistribution> plans;
+    std::vector<WorkloadResult> workloads;
 };
 
 /// The demand futures the scenario's plans are evaluated over.
 DemandFutures scenario_futures(const Scenario& scenario);
 
 /// Runs the scenario: its spot jobs (job i with seed + i), its deadline jobs (job i with seed + i,
-/// through compare_deadline_policies()), every strategy through evaluate(), then its plans over its
-/// futures through compare_plans(). should_stop is
+/// through compare_deadline_policies()), every strategy through evaluate(), its plans over its
+/// futures through compare_plans(), then its workloads through rank_offerings(). should_stop is
 /// polled by the spot engine; a stop throws Cancelled.
 /// For a progress bar: the task running ("spot job train-500h") and its paths done of total, called
 /// on the calling thread about every 50 ms.
