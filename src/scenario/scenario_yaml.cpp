@@ -756,6 +756,8 @@ WorkloadSpec read_workload(const Field& f, const Catalog& catalog, const Offerin
                 item.fail(fmt::format("not a GPU of the catalog{}",
                                       near ? fmt::format("; did you mean \"{}\"?", printable_utf8(*near)) : ""));
             }
+            if (std::none_of(catalog.offerings().begin(), catalog.offerings().end(), [&](const Offering& o) { return o.gpu == gpu; }))
+                item.fail("no offering of the catalog has this GPU");
             w.gpus.push_back(gpu);
         }
     }
@@ -788,10 +790,13 @@ WorkloadSpec read_workload(const Field& f, const Catalog& catalog, const Offerin
     options.spot_assumptions.simulation.threads = 1;
     const bool offering_ways = options.on_demand || options.spot || options.reserved;
     options.owned = true;  // owned rows never fail, so the ranking returns its skipped offerings
-    const auto renamed = [&](const InvalidInput& e) {  // "workload.memory_gb = ..." → "workloads[2].memory_gb = ..."
+    // "workload.memory_gb = ..." → "<file:line:column of memory_gb>: workloads[2].memory_gb = ..."
+    const auto renamed = [&](const InvalidInput& e) {
         const std::string_view what = e.what();
-        return what.starts_with("workload.") ? fmt::format("{}: {}.{}", f.location(), f.path(), what.substr(9))
-                                             : fmt::format("{}: {}", f.location(), what);
+        if (!what.starts_with("workload.")) return fmt::format("{}: {}", f.location(), what);
+        const std::string_view rest = what.substr(9);
+        const auto key = m.find(rest.substr(0, rest.find(' ')));
+        return fmt::format("{}: {}.{}", key ? key->location() : f.location(), f.path(), rest);
     };
     try {
         const WorkRanking trial = rank_offerings(work, w.offerings_in(catalog, scenario_offering), ThroughputTable::builtin(), options);
