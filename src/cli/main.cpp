@@ -126,9 +126,9 @@ bool should_stop() { return interrupted.load(); }
 ScenarioResult run_with_progress(const Scenario& s) {
     cli::ProgressBar bar(stderr);
     try {
-        ScenarioResult result = run_scenario(s, should_stop, [&](const std::string& task, std::size_t done, std::size_t total) {
-            bar.update(task, done, total);
-        });
+        ScenarioResult result = run_scenario(s, should_stop,
+                                             [&](const std::string& task, std::size_t done, std::size_t total,
+                                                 std::string_view unit) { bar.update(task, done, total, unit); });
         bar.finish();
         return result;
     } catch (...) {

@@ -126,7 +126,7 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         options.should_stop = should_stop;
         if (progress) {
             const std::string task = "spot job " + spec.name;
-            options.progress = [&progress, task](std::size_t done, std::size_t total) { progress(task, done, total); };
+            options.progress = [&progress, task](std::size_t done, std::size_t total) { progress(task, done, total, "paths"); };
         }
         result.spot_jobs.push_back({spec.name, job.checkpoint_interval_hours,
                                     simulate_spot(job, spec.model(), pricing, options)});
@@ -145,6 +145,10 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         options.seed = s.seed + i;  // one stream per job, fixed by the scenario's seed
         options.omniscient = spec.omniscient;
         options.should_stop = should_stop;
+        if (progress) {
+            const std::string task = "deadline job " + spec.name;
+            options.progress = [&progress, task](std::size_t done, std::size_t total) { progress(task, done, total, "traces"); };
+        }
         r.comparison = compare_deadline_policies(spec.job, spec.availability, r.spot_price_per_hour,
                                                  r.on_demand_price_per_hour, options, spec.policies);
         result.deadline_jobs.push_back(std::move(r));
@@ -179,6 +183,9 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         PlanOptions plan_options;
         plan_options.discounts = s.discounts;
         plan_options.annual_discount_rate = s.annual_discount_rate;
+        plan_options.should_stop = should_stop;
+        if (progress)
+            plan_options.progress = [&progress](std::size_t done, std::size_t total) { progress("plans", done, total, "futures"); };
         result.plans = compare_plans(s.plans, scenario_futures(s), offering, {}, plan_options);
     }
 
@@ -191,7 +198,7 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         simulation.should_stop = should_stop;
         if (progress) {
             const std::string task = "workload " + spec.workload.name + " on spot";
-            simulation.progress = [&progress, task](std::size_t done, std::size_t total) { progress(task, done, total); };
+            simulation.progress = [&progress, task](std::size_t done, std::size_t total) { progress(task, done, total, "paths"); };
         }
         if (should_stop && should_stop()) throw Cancelled("run_scenario: stopped");
         result.workloads.push_back({spec.workload.name, rank_offerings(spec.workload, spec.offerings_in(catalog, offering),

@@ -228,10 +228,12 @@ DemandFutures scenario_futures(const Scenario& scenario);
 /// Runs the scenario: its spot jobs (job i with seed + i), its deadline jobs (job i with seed + i,
 /// through compare_deadline_policies()), every strategy through evaluate(), its plans over its
 /// futures through compare_plans(), then its workloads through rank_offerings(). should_stop is
-/// polled by the spot engine; a stop throws Cancelled.
-/// For a progress bar: the task running ("spot job train-500h") and its paths done of total, called
-/// on the calling thread about every 50 ms.
-using ScenarioProgress = std::function<void(const std::string& task, std::size_t done, std::size_t total)>;
+/// polled by each engine (spot, deadline, plan); a stop throws Cancelled.
+/// For a progress bar: the task running ("spot job train-500h", "deadline job j", "plans", "workload w
+/// on spot"), its units done of total and what they count ("paths", "traces", "futures"), called on
+/// the calling thread about every 50 ms and when a task ends.
+using ScenarioProgress = std::function<void(const std::string& task, std::size_t done, std::size_t total,
+                                            std::string_view unit)>;
 
 ScenarioResult run_scenario(const Scenario& scenario, std::function<bool()> should_stop = {},
                             const ScenarioProgress& progress = {});
