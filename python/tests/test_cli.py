@@ -221,9 +221,50 @@ def test_run_prints_each_interruption_models_spot_job_as_the_library_simulates_i
         assert row["wall_hours_mean"] == pytest.approx(want["wall_hours_mean"], abs=0.5e-4)
 
 
-def test_no_progress_bar_when_stderr_is_not_a_terminal():
-    result = gputco_cmd("run", ROOT / "examples/scenarios/spot_training_job.yaml")
+@pytest.mark.parametrize("name", ["spot_training_job.yaml", "plans_under_uncertain_demand.yaml",
+                                  "deadline_job.yaml", "resnet50_cost_per_run.yaml"])
+def test_no_progress_bar_when_stderr_is_not_a_terminal(name):
+    result = gputco_cmd("run", ROOT / "examples/scenarios" / name)
     assert result.stderr == ""  # captured: a pipe, so nothing but errors would go there
+
+
+def stderr_on_a_terminal(*args):
+    """Runs the command with stderr on a pseudo-terminal: (completed process, what the terminal got)."""
+    import pty
+
+    main, secondary = pty.openpty()
+    try:
+        p = subprocess.run([command(), *map(str, args)], stdout=subprocess.PIPE, stderr=secondary, text=True,
+                           timeout=300)
+        os.close(secondary)
+        secondary = None
+        err = b""
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal is closed once the command has exited
+                break
+            if not chunk:
+                break
+            err += chunk
+    finally:
+        if secondary is not None:
+            os.close(secondary)
+        os.close(main)
+    return p, err.decode()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+@pytest.mark.parametrize("name, last", [
+    ("plans_under_uncertain_demand.yaml", "plans  [##############################]  100%  6,000/6,000 futures"),
+    ("deadline_job.yaml", "deadline job train-48h  [##############################]  100%  1,000/1,000 traces"),
+])
+def test_plans_and_deadline_jobs_draw_the_same_bar_on_a_terminal(name, last):
+    p, text = stderr_on_a_terminal("run", ROOT / "examples/scenarios" / name)
+    assert p.returncode == 0
+    # the finished bar, then the line cleared; the report itself is on stdout, without control characters
+    assert text.endswith(last + "\x1b[K\r\x1b[K")
+    assert "\x1b" not in p.stdout
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")

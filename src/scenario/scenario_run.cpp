@@ -86,9 +86,15 @@ std::string OfferingRef::key() const {
 }
 
 Catalog scenario_catalog(const Scenario& s) {
-    Catalog catalog = Catalog::builtin();
-    if (s.catalog_file) catalog = catalog.overridden_by(Catalog::from_json_file(resolved(*s.catalog_file, s.base_dir)));
-    for (const PriceFileImport& p : s.imports) catalog = catalog.overridden_by(import_price_file(p, s.base_dir));
+    const auto& read = s.file_rows;
+    Catalog catalog;
+    if (read && read->catalog_file == s.catalog_file && read->imports == s.imports && read->base_dir == s.base_dir) {
+        catalog = read->catalog;  // read when the scenario was loaded
+    } else {
+        catalog = Catalog::builtin();
+        if (s.catalog_file) catalog = catalog.overridden_by(Catalog::from_json_file(resolved(*s.catalog_file, s.base_dir)));
+        for (const PriceFileImport& p : s.imports) catalog = catalog.overridden_by(import_price_file(p, s.base_dir));
+    }
     if (!s.offerings.empty()) catalog = catalog.overridden_by(Catalog({}, s.offerings));
     return catalog;
 }

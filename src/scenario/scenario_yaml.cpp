@@ -866,6 +866,9 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
                 s.imports.push_back(std::move(p));
             }
         }
+        if (s.catalog_file || !s.imports.empty())  // kept, so that running the scenario reads no file again
+            s.file_rows = std::make_shared<const Scenario::FileRows>(
+                Scenario::FileRows{s.catalog_file, s.imports, s.base_dir, catalog});
         if (auto o = cm.find("offerings")) {
             for (const Field& item : o->list()) s.offerings.push_back(read_offering(item));
             catalog = o->checked([&] { return catalog.overridden_by(Catalog({}, s.offerings)); });

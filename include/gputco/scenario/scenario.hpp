@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,6 +48,8 @@ struct PriceFileImport {
     std::string provider;                    ///< skypilot_csv only: aws, azure, gcp, lambda, ...
     std::string currency = "USD";            ///< skypilot_csv only
     std::string operating_system = "linux";  ///< aws_*, azure_retail_prices, ec2instances_json
+
+    bool operator==(const PriceFileImport&) const = default;
 };
 
 /// skypilot_csv, azure_retail_prices, aws_get_products, aws_offer_file, gcp_skus, cyclenerd_pricing_yml,
@@ -178,6 +181,17 @@ struct Scenario {
 
     /// Where relative paths (catalog_file) are resolved: the scenario file's folder.
     std::string base_dir;
+
+    /// The catalog rows read from catalog_file and imports (over the built-in ones) when the scenario
+    /// was loaded, with what they were read from. scenario_catalog() takes them while catalog_file,
+    /// imports and base_dir are unchanged, so each file is read once; empty for a scenario built in code.
+    struct FileRows {
+        std::optional<std::string> catalog_file;
+        std::vector<PriceFileImport> imports;
+        std::string base_dir;
+        Catalog catalog;
+    };
+    std::shared_ptr<const FileRows> file_rows;
 };
 
 /// The report columns `outputs` may name.
@@ -191,7 +205,8 @@ Scenario load_scenario(const std::string& path);
 std::string to_yaml(const Scenario& scenario);
 
 /// The catalog the scenario prices on: the built-in one, overridden by its catalog file, its imported
-/// price files and its inline rows, in that order.
+/// price files and its inline rows, in that order. The files are read again only if the scenario was
+/// not loaded from a file or its catalog_file, imports or base_dir changed since (see file_rows).
 Catalog scenario_catalog(const Scenario& scenario);
 
 struct StrategyResult {
