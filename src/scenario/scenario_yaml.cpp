@@ -724,8 +724,8 @@ const std::vector<std::string> workload_keys{"name", "model", "work_per_epoch", 
                                              "allow_estimates", "spot"};
 
 /// A workload, checked against the built-in throughput table and the scenario's catalog; its
-/// ranking is tried once (spot with one batch of paths) so that a workload no offering can run fails
-/// here, at its place, rather than when the scenario runs.
+/// ranking is tried once without spot (no Monte Carlo at load) so that a workload no offering can
+/// run fails here, at its place, rather than when the scenario runs.
 WorkloadSpec read_workload(const Field& f, const Catalog& catalog, const Offering& scenario_offering,
                            const std::string& currency) {
     const auto m = f.map(workload_keys);
@@ -784,11 +784,14 @@ WorkloadSpec read_workload(const Field& f, const Catalog& catalog, const Offerin
             w.paths = std::size_t(p);
         }
     }
-    // The library's own checks (limits, memory that fits no GPU), then one trial ranking.
+    // The library's own checks (limits, memory that fits no GPU), then a trial ranking without the
+    // Monte Carlo: on demand says which offerings can run the workload at all (a measured or
+    // estimated GPU, memory, a rate to the currency), their rows which of the ways asked for exist.
     RankOptions options = w.rank_options(currency);
-    options.spot_assumptions.simulation.paths = std::min<std::size_t>(w.paths, 1024);
-    options.spot_assumptions.simulation.threads = 1;
-    const bool offering_ways = options.on_demand || options.spot || options.reserved;
+    const bool on_demand = options.on_demand, spot = options.spot, reserved = options.reserved;
+    const bool offering_ways = on_demand || spot || reserved;
+    options.on_demand = true;
+    options.spot = false;
     options.owned = true;  // owned rows never fail, so the ranking returns its skipped offerings
     // "workload.memory_gb = ..." → "<file:line:column of memory_gb>: workloads[2].memory_gb = ..."
     const auto renamed = [&](const InvalidInput& e) {
@@ -799,14 +802,23 @@ WorkloadSpec read_workload(const Field& f, const Catalog& catalog, const Offerin
         return fmt::format("{}: {}.{}", key ? key->location() : f.location(), f.path(), rest);
     };
     try {
-        const WorkRanking trial = rank_offerings(work, w.offerings_in(catalog, scenario_offering), ThroughputTable::builtin(), options);
-        const bool costed = std::any_of(trial.rows.begin(), trial.rows.end(), [](const WorkCostRow& r) { return r.provider != "owned"; });
-        if (offering_ways && !costed) {
-            std::vector<std::string> reasons;
-            for (const SkippedOffering& skipped : trial.skipped)
-                if (!skipped.offering.starts_with("owned/")) reasons.push_back(skipped.offering + ": " + skipped.reason);
-            f.fail(fmt::format("no offering can run it ({})", fmt::join(reasons, "; ")));
+        const Catalog chosen = w.offerings_in(catalog, scenario_offering);
+        const WorkRanking trial = rank_offerings(work, chosen, ThroughputTable::builtin(), options);
+        std::vector<std::string> reasons;
+        for (const SkippedOffering& skipped : trial.skipped)
+            if (!skipped.offering.starts_with("owned/")) reasons.push_back(skipped.offering + ": " + skipped.reason);
+        bool costed = false;
+        for (const WorkCostRow& row : trial.rows) {
+            if (row.provider == "owned" || row.buying != BuyingWay::on_demand) continue;
+            const Offering* o = OfferingRef{row.provider, row.instance_type, row.region, {}}.in(chosen);
+            const bool spot_priced = o && o->spot_hourly, reservable = o && !o->reserved.empty();
+            if (on_demand || (spot && spot_priced) || (reserved && reservable)) costed = true;
+            else reasons.push_back(fmt::format("{}/{}/{}: {}", row.provider, row.region, row.instance_type,
+                                               spot && reserved ? "no spot price and no reservation listed"
+                                               : spot           ? "no spot price listed"
+                                                                : "no reservation listed"));
         }
+        if (offering_ways && !costed) f.fail(fmt::format("no offering can run it ({})", fmt::join(reasons, "; ")));
     } catch (const InvalidInput& e) {
         if (std::string_view(e.what()).starts_with(f.location())) throw;
         throw InvalidInput(renamed(e));
