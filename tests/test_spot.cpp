@@ -786,6 +786,32 @@ TEST_CASE("limits: a restart that leaves no launch time for a segment is rejecte
     CHECK(r.interruptions.mean > 9);
 }
 
+TEST_CASE("estimate_spot_work: a run's work, known before it runs") {
+    // Poisson without rules: Daly's closed form. W = 100 h in 100 segments of 1 h, delta = 0.1, R = 0.25,
+    // MTBF 20 h: E[N] = 100 e^{0.25/20} (e^{1.1/20} - 1) = 100 x 1.012578 x 0.056541 = 5.7252, so
+    // 6.7252 launches a path (Wald's bound, 100 / 20 = 5, is lower).
+    const Job job{.work_hours = 100, .checkpoint_interval_hours = 1, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 0.25};
+    const gputco::SpotWorkEstimate work = gputco::estimate_spot_work(job, Poisson{.mtbf_hours = 20});
+    CHECK(work.launches_per_path == doctest::Approx(6.725181).epsilon(1e-6));
+    CHECK(work.price_steps_per_path == 0.0);
+    // The simulation's launches (interruptions + 1) agree within 4 standard errors.
+    const auto r = gputco::simulate_spot(job, Poisson{.mtbf_hours = 20}, {}, {.paths = 4000, .seed = 8});
+    CHECK(std::abs(r.interruptions.mean + 1 - work.launches_per_path) <= 4 * r.interruptions.standard_error);
+    // The price-driven model also walks its price grid: at least W / step = 100 / 0.5 = 200 steps.
+    const PriceDriven priced{.reversion_per_hour = 0.5, .volatility_per_sqrt_hour = 0.1, .price_cap_per_hour = 5,
+                             .step_hours = 0.5};
+    CHECK(gputco::estimate_spot_work(job, priced, {.price_per_hour = 1}).price_steps_per_path >= 200);
+    // The same validation and limits as simulate_spot, with the same messages.
+    const Job bad{.work_hours = 1000, .checkpoint_interval_hours = 10, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 10};  // as in "a restart that leaves no launch time" below
+    CHECK_THROWS_WITH_AS(gputco::estimate_spot_work(bad, Weibull{.shape = 8, .scale_hours = 10}),
+                         "job.restart_hours = 10: expects at least 5.07e+115 launches per path (limit 1e8): without "
+                         "an emergency checkpoint a launch after an interruption must outlive the restart, the last "
+                         "segment and its write (20.1 h), rare under this interruption model",
+                         InvalidInput);
+}
+
 TEST_CASE("limits: the price-driven model's grid is bounded before a run starts") {
     const Job job{.work_hours = 2000, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
                   .restart_hours = 0.25};

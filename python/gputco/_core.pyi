@@ -355,6 +355,12 @@ class SpotResult:
 
 def spot_kernels() -> list[str]: ...
 
+class SpotWorkEstimate:
+    launches_per_path: float
+    price_steps_per_path: float
+
+def estimate_spot_work(job: Job, model: InterruptionModel, pricing: SpotPricing = ...) -> SpotWorkEstimate: ...
+
 class SpotPricing:
     def __init__(self, *, price_per_hour: float = 1.0, on_demand_price_per_hour: float = 0.0,
                  billing_increment_hours: float = 0.0, minimum_billed_hours: float = 0.0) -> None: ...

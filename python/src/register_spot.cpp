@@ -177,6 +177,19 @@ void register_spot(py::module_& m) {
     m.def("default_spot_kernel", &default_spot_kernel,
           "The kernel simulate_spot uses unless GPUTCO_SPOT_KERNEL names another: the widest lane kernel.");
 
+    py::class_<SpotWorkEstimate>(m, "SpotWorkEstimate",
+                                 "Lower bounds on one path's launches (1 + interruptions) and price steps.")
+        .def_readonly("launches_per_path", &SpotWorkEstimate::launches_per_path)
+        .def_readonly("price_steps_per_path", &SpotWorkEstimate::price_steps_per_path)
+        .def("__repr__", [](const SpotWorkEstimate& w) {
+            return fmt::format("SpotWorkEstimate(launches_per_path={:.6g}, price_steps_per_path={:.6g})",
+                               w.launches_per_path, w.price_steps_per_path);
+        });
+    m.def("estimate_spot_work", &estimate_spot_work, py::arg("job"), py::arg("model"),
+          py::arg("pricing") = SpotPricing{},
+          "The work simulate_spot checks against its limits before a run, after the same validation: a run "
+          "takes about paths x (launches_per_path + price_steps_per_path) events.");
+
     m.def("_simulate_spot", &run, py::arg("job"), py::arg("model"), py::arg("pricing") = SpotPricing{},
           py::arg("options") = SimulationOptions{},
           "simulate_spot(job, model, pricing, options) of the C++ library; releases the GIL; Ctrl-C stops it.");

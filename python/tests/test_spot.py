@@ -360,3 +360,18 @@ def test_keep_samples_false_streams_the_summaries():
     with pytest.raises(ValueError, match=r"^options\.paths = 100000001: must be <= 100000000 \(each path keeps 48 "
                                          r"bytes of samples; options\.keep_samples = false keeps none\)$"):
         gputco.SimulationOptions(paths=gputco.spot_max_paths + 1)
+
+
+def test_estimate_spot_work_matches_the_closed_form_and_the_run():
+    # W = 100 h in 100 segments, delta 0.1, R 0.25, MTBF 20: E[N] = 100 e^{0.0125} (e^{0.055} - 1) = 5.7252,
+    # so 6.7252 launches a path; the run's interruptions + 1 agree within 4 standard errors.
+    job = gputco.Job(work_hours=100, checkpoint_interval_hours=1, checkpoint_write_hours=0.1, restart_hours=0.25)
+    work = gputco.estimate_spot_work(job, gputco.Poisson(20))
+    assert work.launches_per_path == pytest.approx(6.725181, rel=1e-6)
+    assert work.price_steps_per_path == 0
+    r = gputco.simulate_spot(job, gputco.Poisson(20), options=gputco.SimulationOptions(paths=4000, seed=8))
+    assert abs(r.interruptions.mean + 1 - work.launches_per_path) <= 4 * r.interruptions.standard_error
+    # A restart that no launch outlives: the same ValueError as simulate_spot, before any run.
+    bad = gputco.Job(work_hours=1000, checkpoint_interval_hours=10, checkpoint_write_hours=0.1, restart_hours=10)
+    with pytest.raises(ValueError, match=r"^job.restart_hours = 10: expects at least 5.07e\+115 launches per path"):
+        gputco.estimate_spot_work(bad, gputco.Weibull(shape=8, scale_hours=10))

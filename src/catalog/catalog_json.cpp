@@ -88,47 +88,90 @@ const json* rows(const json* list, std::string_view key) {
 /// Parses with the limits a loader of user files needs: nesting depth (the DOM and its destructor
 /// recurse per level), duplicate keys (nlohmann keeps the last silently), and every parser exception
 /// (syntax, number overflow such as 1e400) as InvalidInput.
-json parse_limited(std::string_view text, const StopCheck& should_stop) {
-    StopPoll poll(should_stop, 16'384);
-    const auto fail_text = [&](std::string_view why) -> void {
-        throw InvalidInput(fmt::format("catalog json = \"{}\": not valid JSON ({})", printable_utf8(text, 40),
-                                       printable_utf8(why)));
-    };
-    std::vector<std::set<std::string>> keys;  // the keys seen in each open object, innermost last
-    const json::parser_callback_t check = [&](int depth, json::parse_event_t event, json& parsed) {
-        poll.step();
-        switch (event) {
-        case json::parse_event_t::object_start:
-        case json::parse_event_t::array_start:
-            if (depth >= limits::max_json_depth) {
-                throw InvalidInput(fmt::format("catalog json depth = {}: must be at most {} nested objects/arrays",
-                                               depth + 1, limits::max_json_depth));
-            }
-            if (event == json::parse_event_t::object_start) keys.emplace_back();
-            break;
-        case json::parse_event_t::object_end:
-            keys.pop_back();
-            break;
-        case json::parse_event_t::key:
-            if (!keys.back().insert(parsed.get<std::string>()).second) {
-                throw InvalidInput(fmt::format("catalog json key = \"{}\": appears twice in one object",
-                                               printable_utf8(parsed.get<std::string>(), 80)));
-            }
-            break;
-        default:
-            break;
+/// The checks of parse_limited, in a SAX pass that builds nothing: nesting depth, duplicate keys and
+/// cancellation. (nlohmann's callback parser would do the same in one pass, but it is quadratic in
+/// the length of an array of objects: each object's end scans its whole parent array, in 3.11.2.)
+class LimitsCheck : public json::json_sax_t {
+public:
+    explicit LimitsCheck(const StopCheck& should_stop) : poll_(should_stop, 16'384) {}
+
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool string(string_t&) override { return value(); }
+    bool binary(binary_t&) override { return value(); }
+    bool start_object(std::size_t) override {
+        open();
+        keys_.emplace_back();
+        return true;
+    }
+    bool key(string_t& key) override {
+        poll_.step();
+        if (!keys_.back().insert(key).second) {
+            throw InvalidInput(
+                fmt::format("catalog json key = \"{}\": appears twice in one object", printable_utf8(key, 80)));
         }
         return true;
-    };
-    try {
-        return json::parse(text.begin(), text.end(), check);
-    } catch (const json::exception& e) {
-        std::string message = e.what();
+    }
+    bool end_object() override {
+        keys_.pop_back();
+        --depth_;
+        return true;
+    }
+    bool start_array(std::size_t) override {
+        open();
+        return true;
+    }
+    bool end_array() override {
+        --depth_;
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+        error_ = e.what();
+        return false;
+    }
+    /// The parser's message when the text is not JSON, else empty.
+    const std::string& error() const { return error_; }
+
+private:
+    bool value() {
+        poll_.step();
+        return true;
+    }
+    void open() {
+        poll_.step();
+        if (depth_ >= limits::max_json_depth) {
+            throw InvalidInput(fmt::format("catalog json depth = {}: must be at most {} nested objects/arrays",
+                                           depth_ + 1, limits::max_json_depth));
+        }
+        ++depth_;
+    }
+
+    StopPoll poll_;
+    int depth_ = 0;
+    std::vector<std::set<std::string>> keys_;  // the keys seen in each open object, innermost last
+    std::string error_;
+};
+
+json parse_limited(std::string_view text, const StopCheck& should_stop) {
+    const auto fail_text = [&](std::string message) -> void {
         // Drop nlohmann's "[json.exception.parse_error.101] " prefix: the rest says what went wrong.
         if (auto pos = message.find("] "); message.starts_with("[json.exception") && pos != std::string::npos) {
             message = message.substr(pos + 2);
         }
-        fail_text(message);
+        throw InvalidInput(fmt::format("catalog json = \"{}\": not valid JSON ({})", printable_utf8(text, 40),
+                                       printable_utf8(message)));
+    };
+    LimitsCheck check(should_stop);
+    if (!json::sax_parse(text.begin(), text.end(), &check)) fail_text(check.error());
+    // Within the limits: the DOM, without a callback (linear); the DOM parser alone reports numbers
+    // that overflow a double (1e400).
+    try {
+        return json::parse(text.begin(), text.end());
+    } catch (const json::exception& e) {
+        fail_text(e.what());
     }
     return {};
 }
