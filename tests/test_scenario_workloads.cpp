@@ -204,6 +204,13 @@ TEST_CASE("every class of workload violation names file, line, column, field, va
         "bandwidth ratio is lower (320/900), so the estimate is optimistic); a peak-FLOPS estimate exists "
         "(allow_estimates))",
         InvalidInput);
+    // a spot run the engine would refuse: 1e12 epochs of ResNet-50 on 8 A100s are
+    // 1,281,167 × 1e12 / 11,439 / 3,600 = 3.11e10 hours, past the engine's 1e9 hours of work
+    CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 1281167", "    epochs: 1e12\n"), "w.yaml"),
+                         "w.yaml:7:5: workloads[0] = {...}: its run of 3.11111e+10 h on aws/us-east-1/p4d.24xlarge "
+                         "cannot be simulated on spot: job.work_hours = 31111086827.714153: must be in [1e-09, 1e+09] "
+                         "hours",
+                         InvalidInput);
     // two workloads of one name
     CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 1",
                                              "  - {name: resnet, model: resnet50, work_per_epoch: 2}\n"),

@@ -12,6 +12,7 @@
 #include "gputco/core/date.hpp"
 #include "gputco/core/error.hpp"
 #include "gputco/core/limits.hpp"
+#include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/plan_engine.hpp"
 #include "gputco/scenario/scenario.hpp"
 
@@ -813,6 +814,20 @@ WorkloadSpec read_workload(const Field& f, const Catalog& catalog, const Offerin
             const Offering* o = OfferingRef{row.provider, row.instance_type, row.region, {}}.in(chosen);
             const bool spot_priced = o && o->spot_hourly, reservable = o && !o->reserved.empty();
             if (on_demand || (spot && spot_priced) || (reserved && reservable)) costed = true;
+            if (spot && spot_priced) {  // a spot run the engine would refuse (too long, too many launches)
+                Job job;
+                job.work_hours = row.run_hours;
+                job.checkpoint_write_hours = w.checkpoint_write_hours;
+                job.checkpoint_interval_hours = optimal_checkpoint_interval(w.checkpoint_write_hours, w.mtbf_hours);
+                job.restart_hours = w.restart_hours;
+                job.capacity_wait_hours = w.capacity_wait_hours;
+                try {
+                    estimate_spot_work(job, Poisson{.mtbf_hours = w.mtbf_hours});
+                } catch (const InvalidInput& e) {
+                    f.fail(fmt::format("its run of {:g} h on {} cannot be simulated on spot: {}", row.run_hours,
+                                       o->key(), e.what()));
+                }
+            }
             else reasons.push_back(fmt::format("{}/{}/{}: {}", row.provider, row.region, row.instance_type,
                                                spot && reserved ? "no spot price and no reservation listed"
                                                : spot           ? "no spot price listed"
