@@ -174,7 +174,7 @@ from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
 from ._cost import evaluate_batch
 from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame / to_json)
 from ._scenario import (heat_map, latin_hypercube, load_scenario, plot_heat_map, plot_tornado,
-                        run_deadline_jobs, run_plans, run_scenario, run_spot_jobs, sweep, tornado)
+                        run_deadline_jobs, run_plans, run_scenario, run_spot_jobs, run_workloads, sweep, tornado)
 from . import _deadline as _deadline  # noqa: F401  (adds SpotAvailability.from_json, WindowSweep.summary / to_frame)
 from ._work import cheapest_within, rank_offerings, rank_offerings_raw, seed_audit, throughput_frame
 from ._spot import simulate_spot
@@ -217,7 +217,7 @@ __all__ = [
     "CandidateResult", "CommitmentOption", "FrontierPoint", "Recommendation", "RecommendResult", "SpotOption",
     "baseline_plans", "cost_risk_frontier", "recommend", "recommend_plan", "HindsightBound", "hindsight_plan_totals",
     "OwnedOption", "PlanOptions", "RecommendOptions", "RiskLimits", "recommend_options",
-    "load_scenario", "run_scenario", "run_spot_jobs", "run_plans", "run_deadline_jobs", "sweep", "latin_hypercube", "tornado", "heat_map",
+    "load_scenario", "run_scenario", "run_spot_jobs", "run_plans", "run_deadline_jobs", "run_workloads", "sweep", "latin_hypercube", "tornado", "heat_map",
     "plot_tornado", "plot_heat_map",
 ]
 
