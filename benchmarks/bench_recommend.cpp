@@ -4,9 +4,12 @@
 // Beside it, in the same run, one evaluate_plan() of the answer over the same futures: the solve's
 // cost in units of engine evaluations. Then a CVaR95-limited solve (the limit at 98% of the free
 // optimum's CVaR95, so it binds): every (future, month) gets its own curve, so it runs on fewer futures
-// (`--cvar-futures`, default 100). Prints seconds, best of `--rounds N` (default 3).
+// (`--cvar-futures`, default 100). Last, owned hardware as a decision: 0, 8 or 16 owned GPUs at months
+// 0, 12 and 24 (27 combinations, each a solve) with reservations every 6 months, on `--owned-futures`
+// (default 200), beside the same solve without owned hardware. Prints seconds, best of `--rounds N`
+// (default 3).
 //
-//   build/benchmarks/bench_recommend [--rounds N] [--futures F] [--cvar-futures C]
+//   build/benchmarks/bench_recommend [--rounds N] [--futures F] [--cvar-futures C] [--owned-futures O]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -21,11 +24,12 @@ using Clock = std::chrono::steady_clock;
 
 int main(int argc, char** argv) {
     int rounds = 3;
-    std::size_t count = 1000, cvar_count = 100;
+    std::size_t count = 1000, cvar_count = 100, owned_count = 200;
     for (int i = 1; i + 1 < argc; ++i) {
         if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::atoi(argv[i + 1]);
         if (std::strcmp(argv[i], "--futures") == 0) count = std::size_t(std::atoll(argv[i + 1]));
         if (std::strcmp(argv[i], "--cvar-futures") == 0) cvar_count = std::size_t(std::atoll(argv[i + 1]));
+        if (std::strcmp(argv[i], "--owned-futures") == 0) owned_count = std::size_t(std::atoll(argv[i + 1]));
     }
     const Offering& p4d = Catalog::builtin().offering("aws", "p4d.24xlarge", "us-east-1");
     DemandModel model;
@@ -79,4 +83,26 @@ int main(int argc, char** argv) {
                "(best of {}); {}; CVaR95 {:.0f}; plan: {}\n",
                cvar_count, p4d.reserved.size() * 36, *options.limits.cvar95, best, rounds, r.status, r.in_sample.total.cvar95,
                describe(Plan{.name = "", .commitments = r.plan.commitments, .owned = {}, .spot = r.plan.spot}));
+
+    const DemandFutures some = DemandFutures::generate(model, Horizon::months(36), owned_count, 42);
+    for (bool owned : {false, true}) {
+        RecommendOptions o;
+        o.review_months = 6;
+        o.plan_options.threads = 1;
+        if (owned)
+            o.owned = OwnedOption{.terms = Owned{.capex_per_gpu = 25'000, .staff_per_month = 2'000},
+                                  .months = {0, 12, 24}, .max_gpus = 16, .step_gpus = 8};
+        double fastest = 1e300;
+        Recommendation answer;
+        for (int i = 0; i < rounds; ++i) {
+            const auto t0 = Clock::now();
+            answer = recommend_plan(some, p4d, o);
+            fastest = std::min(fastest, std::chrono::duration<double>(Clock::now() - t0).count());
+        }
+        answer.plan.name.clear();
+        fmt::print("{} futures x 36 months, reservations every 6 months{}: solve {:.2f} s (best of {}); mean {:.0f}; "
+                   "plan: {}\n",
+                   owned_count, owned ? " + owned 0/8/16 GPUs at months 0, 12, 24" : "", fastest, rounds,
+                   answer.in_sample.total.mean, describe(answer.plan));
+    }
 }

@@ -24,7 +24,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     // Running is the engines' target's job; here only what a scenario adds (demand kinds, inline
     // offerings, named strategies), so only small runs without a Monte Carlo.
-    if (!scenario.spot_jobs.empty() || scenario.strategies.size() > 4 || scenario.horizon_months > 120) return 0;
+    if (!scenario.spot_jobs.empty() || !scenario.workloads.empty() || scenario.strategies.size() > 4 ||
+        scenario.horizon_months > 120)
+        return 0;
     ScenarioResult result;
     if (!fuzz::returns_or_rejects(text, [&] { result = run_scenario(scenario); })) return 0;
     for (const StrategyResult& s : result.strategies) {

@@ -174,7 +174,7 @@ TEST_CASE("invariant: reports are finite and non-negative for every valid input"
         REQUIRE(std::isfinite(r.savings));
         REQUIRE(std::isfinite(r.savings_fraction));
         // Cost per used GPU-hour does not apply (none) exactly when nothing is used; finite otherwise.
-        REQUIRE(r.effective_cost_per_used_gpu_hour.has_value() == (r.used_gpu_hours > 0));
+        REQUIRE(r.effective_cost_per_used_gpu_hour.has_value() == (r.used_gpu_hours >= 1e-12));
         if (r.effective_cost_per_used_gpu_hour) REQUIRE(std::isfinite(*r.effective_cost_per_used_gpu_hour));
         // Break-even utilisation: finite and >= 0 when there is one (none when it never pays back).
         if (r.break_even_utilisation) REQUIRE(std::isfinite(*r.break_even_utilisation));

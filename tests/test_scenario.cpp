@@ -163,6 +163,12 @@ TEST_CASE("every example scenario reads back from its written form, with the sam
         for (std::size_t i = 0; i < a.spot_jobs.size(); ++i) CHECK(a.spot_jobs[i].result.cost.mean == b.spot_jobs[i].result.cost.mean);
         REQUIRE(a.plans.size() == b.plans.size());
         for (std::size_t i = 0; i < a.plans.size(); ++i) CHECK(a.plans[i].total.mean == b.plans[i].total.mean);
+        REQUIRE(a.workloads.size() == b.workloads.size());
+        for (std::size_t i = 0; i < a.workloads.size(); ++i) {
+            REQUIRE(a.workloads[i].ranking.rows.size() == b.workloads[i].ranking.rows.size());
+            for (std::size_t j = 0; j < a.workloads[i].ranking.rows.size(); ++j)
+                CHECK(a.workloads[i].ranking.rows[j].cost_per_run == b.workloads[i].ranking.rows[j].cost_per_run);
+        }
     }
 }
 

@@ -1,6 +1,9 @@
 // Scenario files: providers' price files imported into the scenario's catalog.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <random>
 #include <string>
 
 #include "gputco/catalog/importers.hpp"
@@ -110,4 +113,45 @@ TEST_CASE("imports round-trip through YAML with every field") {
     CHECK(written.find("zone: \"us-central1-a\"") != std::string::npos);
     CHECK(written.find("format: skypilot_csv") != std::string::npos);
     CHECK(to_yaml(parse_scenario(written, s.base_dir + "/written.yaml")) == written);
+}
+
+TEST_CASE("each file a scenario names is read once, on loading: the scenario runs after its files are gone") {
+    // A scenario with a catalog file, an imported price file and a trace, in a folder of its own.
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / fmt::format("gputco_read_once_{}", std::random_device{}());
+    fs::create_directories(dir / "data");
+    const std::string csv = "data/skypilot_catalog_gcp_vms_gpu_excerpt_2026-04-02.csv";
+    fs::copy_file(scenarios + "/" + csv, dir / csv);
+    fs::copy_file(std::string(GPUTCO_SOURCE_DIR) + "/tests/data/catalog_small.json", dir / "data/catalog.json");
+    {
+        std::ofstream trace(dir / "data/lifetimes.txt");
+        trace << "5\n7.5\n12\n";
+    }
+    std::string text = read_text_file(scenarios + "/imported_gcp_prices.yaml");
+    text.replace(text.find("  imports:"), 10, "  file: data/catalog.json\n  imports:");
+    text += "spot_jobs:\n"
+            "  - {name: j, work_hours: 20, checkpoint_write_hours: 0.1, paths: 2000,\n"
+            "     interruptions: {trace: {file: data/lifetimes.txt}}}\n";
+    {
+        std::ofstream out(dir / "s.yaml");
+        out << text;
+    }
+    const Scenario s = load_scenario((dir / "s.yaml").string());
+    const ScenarioResult before = run_scenario(s);
+    fs::remove_all(dir);  // nothing left to read
+    const ScenarioResult after = run_scenario(s);
+    REQUIRE(after.strategies.size() == before.strategies.size());
+    for (std::size_t i = 0; i < after.strategies.size(); ++i)
+        CHECK(after.strategies[i].report.total == before.strategies[i].report.total);
+    CHECK(after.spot_jobs.at(0).result.cost.mean == before.spot_jobs.at(0).result.cost.mean);
+    CHECK(scenario_catalog(s).offering("mycloud", "a100x8", "eu-1").on_demand_hourly == 20);  // the catalog file's row
+
+    // Changed after loading, the scenario's files are read anew (here: gone, so an error).
+    Scenario changed = s;
+    changed.imports[0].published = "2026-04-03";
+    CHECK_THROWS_AS(scenario_catalog(changed), InvalidInput);
+    // A scenario built in code reads its files when run.
+    Scenario in_code = s;
+    in_code.file_rows = nullptr;
+    CHECK_THROWS_AS(run_scenario(in_code), InvalidInput);
 }

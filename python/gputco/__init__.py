@@ -161,24 +161,26 @@ from ._core import (
     CommitmentOption,
     FrontierPoint,
     HindsightBound,
+    OwnedOption,
+    PlanOptions,
     Recommendation,
+    RecommendOptions,
+    RiskLimits,
     SpotOption,
     baseline_plans,
-    cost_risk_frontier,
-    hindsight_plan_totals,
-    recommend_plan,
 )
 from ._catalog import catalog
 from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
 from ._cost import evaluate_batch
 from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame / to_json)
 from ._scenario import (heat_map, latin_hypercube, load_scenario, plot_heat_map, plot_tornado,
-                        run_deadline_jobs, run_plans, run_scenario, run_spot_jobs, sweep, tornado)
+                        run_deadline_jobs, run_plans, run_scenario, run_spot_jobs, run_workloads, sweep, tornado)
 from . import _deadline as _deadline  # noqa: F401  (adds SpotAvailability.from_json, WindowSweep.summary / to_frame)
 from ._work import cheapest_within, rank_offerings, rank_offerings_raw, seed_audit, throughput_frame
 from ._spot import simulate_spot
 from ._plan import compare_frame  # (importing _plan adds PlanDistribution.summary / to_frame / monthly_bands)
-from ._recommend import RecommendResult, recommend
+from ._recommend import (RecommendResult, cost_risk_frontier, hindsight_plan_totals, recommend, recommend_options,
+                         recommend_plan)
 
 from ._core import __version__  # written once, in CMakeLists.txt
 
@@ -214,7 +216,8 @@ __all__ = [
     "expected_level", "hindsight_reservation_totals", "price_paths",
     "CandidateResult", "CommitmentOption", "FrontierPoint", "Recommendation", "RecommendResult", "SpotOption",
     "baseline_plans", "cost_risk_frontier", "recommend", "recommend_plan", "HindsightBound", "hindsight_plan_totals",
-    "load_scenario", "run_scenario", "run_spot_jobs", "run_plans", "run_deadline_jobs", "sweep", "latin_hypercube", "tornado", "heat_map",
+    "OwnedOption", "PlanOptions", "RecommendOptions", "RiskLimits", "recommend_options",
+    "load_scenario", "run_scenario", "run_spot_jobs", "run_plans", "run_deadline_jobs", "run_workloads", "sweep", "latin_hypercube", "tornado", "heat_map",
     "plot_tornado", "plot_heat_map",
 ]
 

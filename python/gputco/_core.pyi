@@ -999,6 +999,13 @@ def compare_plans(plans: Sequence[Plan], futures: DemandFutures, offering: Offer
                   annual_discount_rate: float = 0.0, threads: int = 0,
                   exchange_rates: Optional[ExchangeRates] = None,
                   rate_date: Optional[str] = None) -> List[PlanDistribution]: ...
+class PlanOptions:
+    discounts: Discounts
+    annual_discount_rate: float
+    threads: int
+    def __init__(self, *, discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0, threads: int = 0,
+                 exchange_rates: Optional[ExchangeRates] = None, rate_date: Optional[str] = None) -> None: ...
+
 def hindsight_reservation_totals(futures: DemandFutures, offering: Offering, term_years: int, payment: str, *,
                                  prices: Optional[PricePaths] = None, discounts: Optional[Discounts] = None,
                                  annual_discount_rate: float = 0.0,
@@ -1016,11 +1023,16 @@ class SpotOption:
     overhead: float
     availability: float
     price_per_gpu_hour: Optional[float]
+    deadline_miss_probability: Optional[float]
     def __init__(self, name: str, *, overhead: float = 1.0, availability: float = 1.0,
-                 price_per_gpu_hour: Optional[float] = None) -> None: ...
+                 price_per_gpu_hour: Optional[float] = None,
+                 deadline_miss_probability: Optional[float] = None) -> None: ...
+    @staticmethod
+    def from_spot(simulated: SpotResult, job: Job, *, availability: float = 1.0, name: str = "spot") -> SpotOption: ...
 
 class CandidateResult:
     spot_option: str
+    excluded: str
     solver_objective: float
     engine_objective: float
     proven_optimal: bool
@@ -1049,34 +1061,52 @@ class HindsightBound:
     plans: List[Plan]
     exact: bool
 
-def recommend_plan(futures: DemandFutures, offering: Offering, *, commitments: Sequence[CommitmentOption] = ...,
-                   start_months: Sequence[int] = ..., review_months: int = 6, unit: str = "gpus",
-                   max_count: float = 1e6, spot: Sequence[SpotOption] = ..., objective: str = "total",
-                   cvar95_limit: Optional[float] = None, upfront_per_period: Optional[float] = None,
-                   upfront_period_months: int = 3, committed_share: Optional[float] = None,
-                   prices: Optional[PricePaths] = None, discounts: Optional[Discounts] = None,
-                   annual_discount_rate: float = 0.0, threads: int = 0, max_blocks: int = 32,
-                   time_limit_seconds: float = 60.0) -> Recommendation: ...
-def cost_risk_frontier(futures: DemandFutures, offering: Offering, cvar95_limits: Sequence[float], *,
-                       commitments: Sequence[CommitmentOption] = ..., start_months: Sequence[int] = ...,
-                       review_months: int = 6, unit: str = "gpus", max_count: float = 1e6,
-                       spot: Sequence[SpotOption] = ..., objective: str = "total",
-                       cvar95_limit: Optional[float] = None, upfront_per_period: Optional[float] = None,
-                       upfront_period_months: int = 3, committed_share: Optional[float] = None,
-                       prices: Optional[PricePaths] = None, discounts: Optional[Discounts] = None,
-                       annual_discount_rate: float = 0.0, threads: int = 0, max_blocks: int = 32,
-                       time_limit_seconds: float = 60.0) -> List[FrontierPoint]: ...
-def hindsight_plan_totals(futures: DemandFutures, offering: Offering, *, commitments: Sequence[CommitmentOption] = ...,
-                          start_months: Sequence[int] = ..., review_months: int = 6, unit: str = "gpus",
-                          max_count: float = 1e6, spot: Sequence[SpotOption] = ..., objective: str = "total",
-                          cvar95_limit: Optional[float] = None, upfront_per_period: Optional[float] = None,
-                          upfront_period_months: int = 3, committed_share: Optional[float] = None,
-                          prices: Optional[PricePaths] = None, discounts: Optional[Discounts] = None,
-                          annual_discount_rate: float = 0.0, threads: int = 0, max_blocks: int = 32,
-                          time_limit_seconds: float = 60.0) -> HindsightBound: ...
+class OwnedOption:
+    terms: Owned
+    months: List[int]
+    max_gpus: int
+    step_gpus: int
+    def __init__(self, terms: Owned, *, months: Sequence[int] = ..., max_gpus: int = 0, step_gpus: int = 1) -> None: ...
+
+class RiskLimits:
+    cvar95: Optional[float]
+    upfront_per_period: Optional[float]
+    upfront_period_months: int
+    committed_share: Optional[float]
+    deadline_miss_probability: Optional[float]
+    def __init__(self, *, cvar95: Optional[float] = None, upfront_per_period: Optional[float] = None,
+                 upfront_period_months: int = 3, committed_share: Optional[float] = None,
+                 deadline_miss_probability: Optional[float] = None) -> None: ...
+
+class RecommendOptions:
+    commitments: List[CommitmentOption]
+    start_months: List[int]
+    review_months: int
+    unit: str
+    max_count: float
+    spot: List[SpotOption]
+    owned: Optional[OwnedOption]
+    objective: str
+    limits: RiskLimits
+    plan_options: PlanOptions
+    max_blocks: int
+    time_limit_seconds: float
+    def __init__(self, *, commitments: Sequence[CommitmentOption] = ..., start_months: Sequence[int] = ...,
+                 review_months: int = 6, unit: str = "gpus", max_count: float = 1e6,
+                 spot: Sequence[SpotOption] = ..., owned: Optional[OwnedOption] = None, objective: str = "total",
+                 limits: RiskLimits = ...,
+                 plan_options: PlanOptions = ..., max_blocks: int = 32, time_limit_seconds: float = 60.0) -> None: ...
+
+# gputco/_recommend.py builds the options from keywords (recommend_plan, cost_risk_frontier, hindsight_plan_totals)
+def _recommend_plan(futures: DemandFutures, offering: Offering, options: RecommendOptions,
+                    prices: Optional[PricePaths] = None) -> Recommendation: ...
+def _cost_risk_frontier(futures: DemandFutures, offering: Offering, cvar95_limits: Sequence[float],
+                        options: RecommendOptions, prices: Optional[PricePaths] = None) -> List[FrontierPoint]: ...
+def _hindsight_plan_totals(futures: DemandFutures, offering: Offering, options: RecommendOptions,
+                           prices: Optional[PricePaths] = None) -> HindsightBound: ...
 def baseline_plans(history: DemandProfile, offering: Offering, term_years: int, payment: str, *,
                    discounts: Optional[Discounts] = None) -> List[Plan]: ...
 
 # scenario files (gputco/_scenario.py wraps these)
 def _scenario_canonical(text: str, file: str = "<scenario>") -> str: ...
-def _run_scenario(text: str, file: str = "<scenario>") -> tuple[list[dict], list[dict], list[dict], list[dict]]: ...
+def _run_scenario(text: str, file: str = "<scenario>") -> tuple[list[dict], list[dict], list[dict], list[dict], list[dict]]: ...

@@ -5,8 +5,64 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from . import _core
+from ._core import PlanOptions, RecommendOptions, RiskLimits
 
-__all__ = ["RecommendResult", "recommend"]
+__all__ = ["RecommendResult", "cost_risk_frontier", "hindsight_plan_totals", "recommend", "recommend_options",
+           "recommend_plan"]
+
+
+def recommend_options(*, commitments=(), start_months=(), review_months: int = 6, unit: str = "gpus",
+                      max_count: float = 1e6, spot=(), owned=None, objective: str = "total",
+                      cvar95_limit: Optional[float] = None, upfront_per_period: Optional[float] = None,
+                      upfront_period_months: int = 3, committed_share: Optional[float] = None,
+                      deadline_miss_probability_limit: Optional[float] = None, discounts=None, annual_discount_rate: float = 0.0, threads: int = 0, max_blocks: int = 32,
+                      time_limit_seconds: float = 60.0) -> RecommendOptions:
+    """A RecommendOptions from the keywords of recommend_plan (limits and plan options flattened)."""
+    limits = RiskLimits(cvar95=cvar95_limit, upfront_per_period=upfront_per_period,
+                        upfront_period_months=upfront_period_months, committed_share=committed_share,
+                        deadline_miss_probability=deadline_miss_probability_limit)
+    plan_options = PlanOptions(discounts=discounts, annual_discount_rate=annual_discount_rate, threads=threads)
+    return RecommendOptions(commitments=list(commitments), start_months=list(start_months),
+                            review_months=review_months, unit=unit, max_count=max_count, spot=list(spot),
+                            owned=owned, objective=objective, limits=limits, plan_options=plan_options, max_blocks=max_blocks,
+                            time_limit_seconds=time_limit_seconds)
+
+
+def _options(options: Optional[RecommendOptions], keywords: dict) -> RecommendOptions:
+    """`options`, or one built from `keywords`; not both."""
+    if options is None:
+        return recommend_options(**keywords)
+    if not isinstance(options, RecommendOptions):
+        raise TypeError(f"options = {options!r}: must be RecommendOptions, not {type(options).__name__}")
+    if keywords:
+        raise TypeError(f"{sorted(keywords)[0]} = {keywords[sorted(keywords)[0]]!r}: give either options or "
+                        "keywords, not both")
+    return options
+
+
+def recommend_plan(futures, offering, options: Optional[RecommendOptions] = None, *, prices=None, **keywords):
+    """The plan of least expected cost over the futures within the limits (a MIP solved by COIN-OR CBC).
+
+    Takes a RecommendOptions, or the keywords of recommend_options (commitments, start_months,
+    review_months, unit, max_count, spot, owned (an OwnedOption), objective, cvar95_limit, upfront_per_period,
+    upfront_period_months, committed_share, deadline_miss_probability_limit, discounts,
+    annual_discount_rate, threads, max_blocks, time_limit_seconds). Spot options whose
+    deadline_miss_probability is above deadline_miss_probability_limit (or not given) are not tried:
+    `candidates` and `status` say which. Releases the GIL; Ctrl-C stops it (KeyboardInterrupt)."""
+    return _core._recommend_plan(futures, offering, _options(options, keywords), prices)
+
+
+def cost_risk_frontier(futures, offering, cvar95_limits: Sequence[float],
+                       options: Optional[RecommendOptions] = None, *, prices=None, **keywords):
+    """The recommendation under each CVaR95 limit (infeasible limits marked); options as recommend_plan's."""
+    return _core._cost_risk_frontier(futures, offering, list(cvar95_limits), _options(options, keywords), prices)
+
+
+def hindsight_plan_totals(futures, offering, options: Optional[RecommendOptions] = None, *, prices=None,
+                          **keywords):
+    """Each future's own optimum over the same decision, limits dropped: a lower bound, not a plan to
+    buy; options as recommend_plan's. Releases the GIL; Ctrl-C stops it (KeyboardInterrupt)."""
+    return _core._hindsight_plan_totals(futures, offering, _options(options, keywords), prices)
 
 
 @dataclass
@@ -24,10 +80,10 @@ class RecommendResult:
 def recommend(futures, offering, *, held_out=None, held_out_prices=None, history=None,
               baseline_term_years: int = 1, baseline_payment: str = "all_upfront",
               cvar95_limits: Optional[Sequence[float]] = None, hindsight_bound: bool = False,
-              **options) -> RecommendResult:
-    """The plan of least expected cost over `futures` within the limits in `options` (the keyword
-    arguments of recommend_plan: commitments, start_months, review_months, spot, cvar95_limit,
-    upfront_per_period, committed_share, prices, discounts, ...).
+              options: Optional[RecommendOptions] = None, prices=None, **keywords) -> RecommendResult:
+    """The plan of least expected cost over `futures` (and `prices`) within the limits in `options`
+    (a RecommendOptions, or the keyword arguments of recommend_plan: commitments, start_months,
+    review_months, spot, cvar95_limit, upfront_per_period, committed_share, discounts, ...).
 
     With `held_out` (fresh futures of the same model) the plan is judged there, beside the baselines:
     all on demand, provider-style lookback advice (7/30/60 days of `history`) and the newsvendor on
@@ -39,16 +95,19 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
     columns measure each plan against it."""
     import pandas as pd
 
-    rec = _core.recommend_plan(futures, offering, **options)
+    options = _options(options, keywords)
+    rec = recommend_plan(futures, offering, options, prices=prices)
     plan = rec.plan
-    eval_kw = {k: options[k] for k in ("discounts", "annual_discount_rate", "threads") if k in options}
+    eval_kw = {"discounts": options.plan_options.discounts,
+               "annual_discount_rate": options.plan_options.annual_discount_rate,
+               "threads": options.plan_options.threads}
     judged_on = held_out if held_out is not None else futures
-    judged_prices = held_out_prices if held_out is not None else options.get("prices")
+    judged_prices = held_out_prices if held_out is not None else prices
 
     plans = [plan]
     if history is not None:
         plans += [p for p in _core.baseline_plans(history, offering, baseline_term_years, baseline_payment,
-                                                  discounts=options.get("discounts"))]
+                                                  discounts=options.plan_options.discounts)]
     else:
         on_demand = _core.Plan([], name="all on demand")
         plans.append(on_demand)
@@ -68,10 +127,9 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
                  "mean": h.mean, "standard_error": h.standard_error, "p95": h.p95, "cvar95": h.cvar95,
                  "regret_mean": float("nan"), "regret_p95": float("nan"), "best_fraction": float("nan")})
     if hindsight_bound:
-        bound = _core.hindsight_plan_totals(judged_on, offering, prices=judged_prices,
-                                            **{k: v for k, v in options.items() if k != "prices"})
+        bound = hindsight_plan_totals(judged_on, offering, options, prices=judged_prices)
         totals = np.asarray(bound.totals)
-        measure = "npv" if options.get("objective") == "npv" else "total"  # the bound's measure
+        measure = options.objective  # the bound's measure: "total" or "npv"
         for row, r in zip(rows, results):
             gap = r.to_frame()[measure].to_numpy() - totals
             row["regret_vs_bound_mean"] = float(gap.mean())
@@ -97,7 +155,7 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
         "solve_seconds": rec.solve_seconds,
     }]).set_index("plan")
     if cvar95_limits:
-        points = _core.cost_risk_frontier(futures, offering, list(cvar95_limits), **options)
+        points = cost_risk_frontier(futures, offering, cvar95_limits, options, prices=prices)
         frontier_rows = []
         for p in points:
             row = {"cvar95_limit": p.cvar95_limit, "feasible": p.feasible, "mean": p.mean, "cvar95": p.cvar95,

@@ -55,21 +55,21 @@ def _text(scenario: Mapping | str | os.PathLike) -> tuple[str, str]:
 def run_scenario(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
     """Every strategy of a scenario (a dict or a file): one row each, the outputs as columns."""
     text, file = _text(scenario)
-    strategies, _, _, _ = _core._run_scenario(text, file)
+    strategies, _, _, _, _ = _core._run_scenario(text, file)
     return pd.DataFrame(strategies, columns=["strategy", "currency", *OUTPUTS])
 
 
 def run_spot_jobs(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
     """The scenario's spot jobs, simulated with its seed: one row each."""
     text, file = _text(scenario)
-    _, spot, _, _ = _core._run_scenario(text, file)
+    _, spot, _, _, _ = _core._run_scenario(text, file)
     return pd.DataFrame(spot)
 
 
 def run_deadline_jobs(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
     """The scenario's deadline jobs under their policies, seeded: one row per job and policy."""
     text, file = _text(scenario)
-    _, _, _, deadline = _core._run_scenario(text, file)
+    _, _, _, deadline, _ = _core._run_scenario(text, file)
     return pd.DataFrame(deadline, columns=["deadline_job", "policy", "paths", "seed", "cost_mean",
                                            "cost_standard_error", "cost_p95", "deadline_miss_probability"])
 
@@ -82,8 +82,19 @@ def run_plans(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
     """The scenario's plans over its futures: one row each; total and npv are means over the futures,
     p95 the 95th percentile of the total, regret against the cheapest plan of the scenario per future."""
     text, file = _text(scenario)
-    _, _, plans, _ = _core._run_scenario(text, file)
+    _, _, plans, _, _ = _core._run_scenario(text, file)
     return pd.DataFrame(plans, columns=list(PLAN_COLUMNS))
+
+
+def run_workloads(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
+    """The scenario's workloads, cost per unit of work through rank_offerings: one row per workload and
+    way of running it (cheapest run first within a workload), the columns of gputco.RANKING_COLUMNS
+    after "workload"; spot rows simulated with the scenario's seed (workload i with seed + i)."""
+    from ._work import RANKING_COLUMNS
+
+    text, file = _text(scenario)
+    _, _, _, _, workloads = _core._run_scenario(text, file)
+    return pd.DataFrame(workloads, columns=["workload", *RANKING_COLUMNS])
 
 
 _STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
@@ -125,7 +136,7 @@ def _run_points(base: str, file: str, names: Sequence[str], points: Sequence[Seq
         s = copy.deepcopy(scenario)
         for name, value in zip(names, point):
             set_path(s, name, _python_value(value))
-        strategies, _, plans, _ = _core._run_scenario(json.dumps(s), file)
+        strategies, _, plans, _, _ = _core._run_scenario(json.dumps(s), file)
         row = {name: _python_value(value) for name, value in zip(names, point)}
         for r in strategies:
             for output in outputs:

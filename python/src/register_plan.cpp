@@ -340,6 +340,21 @@ void register_plan(py::module_& m) {
         py::arg("prices") = py::none(), py::arg("discounts") = py::none(), py::arg("annual_discount_rate") = 0.0,
         py::arg("threads") = 0u,
         "(totals, gpus): each future's cheapest whole reservation level in hindsight, and that level.");
+    py::class_<PlanOptions>(m, "PlanOptions",
+                            "How the plan engine prices: discounts, NPV rate, threads, currency conversion.")
+        .def(py::init([](const std::optional<Discounts>& discounts, double annual_discount_rate, unsigned threads,
+                         const std::optional<ExchangeRates>& exchange_rates, const py::object& rate_date) {
+                 return plan_options(discounts, annual_discount_rate, threads, exchange_rates, rate_date);
+             }),
+             py::kw_only(), py::arg("discounts") = py::none(), py::arg("annual_discount_rate") = 0.0,
+             py::arg("threads") = 0u, py::arg("exchange_rates") = py::none(), py::arg("rate_date") = py::none())
+        .def_readonly("discounts", &PlanOptions::discounts)
+        .def_readonly("annual_discount_rate", &PlanOptions::annual_discount_rate)
+        .def_readonly("threads", &PlanOptions::threads)
+        .def("__repr__", [](const PlanOptions& o) {
+            return fmt::format("PlanOptions(annual_discount_rate={}, threads={}{})", o.annual_discount_rate, o.threads,
+                               o.conversion ? ", with a currency conversion" : "");
+        });
 }
 
 }  // namespace gputco::python

@@ -11,35 +11,16 @@ namespace gputco::python {
 
 namespace {
 
-RecommendOptions recommend_options(const std::vector<CommitmentOption>& commitments, const std::vector<int>& start_months,
-                                   int review_months, std::string_view unit, double max_count,
-                                   const std::vector<SpotOption>& spot, std::string_view objective,
-                                   const std::optional<double>& cvar95_limit,
-                                   const std::optional<double>& upfront_per_period, int upfront_period_months,
-                                   const std::optional<double>& committed_share, const std::optional<Discounts>& discounts,
-                                   double annual_discount_rate, unsigned threads, int max_blocks,
-                                   double time_limit_seconds) {
-    RecommendOptions o;
-    o.commitments = commitments;
-    o.start_months = start_months;
-    o.review_months = review_months;
-    o.unit = parse<CountUnit>(unit, "unit");
-    o.max_count = max_count;
-    o.spot = spot;
-    if (objective == "total") o.objective = Objective::expected_total;
-    else if (objective == "npv") o.objective = Objective::expected_npv;
-    else fail("objective", objective, "must be \"total\" or \"npv\"");
-    o.limits.cvar95 = cvar95_limit;
-    o.limits.upfront_per_period = upfront_per_period;
-    o.limits.upfront_period_months = upfront_period_months;
-    o.limits.committed_share = committed_share;
-    if (discounts) o.plan_options.discounts = *discounts;
-    o.plan_options.annual_discount_rate = annual_discount_rate;
-    o.plan_options.threads = threads;
-    o.plan_options.should_stop = &ctrl_c_pressed;  // between solves and between chunks of futures
-    o.max_blocks = max_blocks;
-    o.time_limit_seconds = time_limit_seconds;
-    return o;
+Objective parse_objective(std::string_view objective) {
+    if (objective == "total") return Objective::expected_total;
+    if (objective == "npv") return Objective::expected_npv;
+    fail("objective", objective, "must be \"total\" or \"npv\"");
+}
+
+/// `options` as given, polling Ctrl-C between solves and between chunks of futures.
+RecommendOptions stoppable(RecommendOptions options) {
+    options.plan_options.should_stop = &ctrl_c_pressed;
+    return options;
 }
 
 }  // namespace
@@ -54,17 +35,100 @@ void register_recommend(py::module_& m) {
         .def_property_readonly("payment", [](const CommitmentOption& c) { return std::string(to_string(c.payment)); })
         .def_readonly("discount", &CommitmentOption::discount);
     py::class_<SpotOption>(m, "SpotOption", "A way to run spot (e.g. one checkpoint interval) with its overhead.")
-        .def(py::init([](std::string name, double overhead, double availability, std::optional<double> price) {
-                 return SpotOption{std::move(name), overhead, availability, price};
+        .def(py::init([](std::string name, double overhead, double availability, std::optional<double> price,
+                         std::optional<double> deadline_miss_probability) {
+                 return SpotOption{std::move(name), overhead, availability, price, deadline_miss_probability};
              }),
              py::arg("name"), py::kw_only(), py::arg("overhead") = 1.0, py::arg("availability") = 1.0,
-             py::arg("price_per_gpu_hour") = py::none())
+             py::arg("price_per_gpu_hour") = py::none(), py::arg("deadline_miss_probability") = py::none())
+        .def_static(
+            "from_spot",
+            [](const SpotResult& simulated, const Job& job, double availability, std::string name) {
+                return spot_option(std::move(name), simulated, job, availability);
+            },
+            py::arg("simulated"), py::arg("job"), py::kw_only(), py::arg("availability") = 1.0, py::arg("name") = "spot",
+            "The option a simulate_spot run of `job` stands for: its overhead and deadline-miss probability.")
+        .def_readonly("deadline_miss_probability", &SpotOption::deadline_miss_probability)
         .def_readonly("name", &SpotOption::name)
         .def_readonly("overhead", &SpotOption::overhead)
         .def_readonly("availability", &SpotOption::availability)
         .def_readonly("price_per_gpu_hour", &SpotOption::price_per_gpu_hour);
+    py::class_<OwnedOption>(m, "OwnedOption",
+                            "Owned GPUs the recommender may buy: 0, step, 2 step, ... <= max_gpus at each month.")
+        .def(py::init([](const Owned& terms, std::vector<int> months, int max_gpus, int step_gpus) {
+                 return OwnedOption{terms, std::move(months), max_gpus, step_gpus};
+             }),
+             py::arg("terms"), py::kw_only(), py::arg("months") = std::vector<int>{0}, py::arg("max_gpus") = 0,
+             py::arg("step_gpus") = 1)
+        .def_readonly("terms", &OwnedOption::terms)
+        .def_readonly("months", &OwnedOption::months)
+        .def_readonly("max_gpus", &OwnedOption::max_gpus)
+        .def_readonly("step_gpus", &OwnedOption::step_gpus);
+    py::class_<RiskLimits>(m, "RiskLimits", "Limits on the recommendation; each is off when None.")
+        .def(py::init([](std::optional<double> cvar95, std::optional<double> upfront_per_period,
+                         int upfront_period_months, std::optional<double> committed_share,
+                         std::optional<double> deadline_miss_probability) {
+                 RiskLimits limits;
+                 limits.cvar95 = cvar95;
+                 limits.upfront_per_period = upfront_per_period;
+                 limits.upfront_period_months = upfront_period_months;
+                 limits.committed_share = committed_share;
+                 limits.deadline_miss_probability = deadline_miss_probability;
+                 return limits;
+             }),
+             py::kw_only(), py::arg("cvar95") = py::none(), py::arg("upfront_per_period") = py::none(),
+             py::arg("upfront_period_months") = 3, py::arg("committed_share") = py::none(),
+             py::arg("deadline_miss_probability") = py::none())
+        .def_readonly("deadline_miss_probability", &RiskLimits::deadline_miss_probability)
+        .def_readonly("cvar95", &RiskLimits::cvar95)
+        .def_readonly("upfront_per_period", &RiskLimits::upfront_per_period)
+        .def_readonly("upfront_period_months", &RiskLimits::upfront_period_months)
+        .def_readonly("committed_share", &RiskLimits::committed_share);
+    py::class_<RecommendOptions>(m, "RecommendOptions",
+                                 "What the recommender may buy, its objective and limits (gputco.recommend_plan "
+                                 "builds one from keywords).")
+        .def(py::init([](std::vector<CommitmentOption> commitments, std::vector<int> start_months, int review_months,
+                         std::string_view unit, double max_count, std::vector<SpotOption> spot,
+                         std::optional<OwnedOption> owned, std::string_view objective, const RiskLimits& limits, const PlanOptions& plan_options,
+                         int max_blocks, double time_limit_seconds) {
+                 RecommendOptions o;
+                 o.commitments = std::move(commitments);
+                 o.start_months = std::move(start_months);
+                 o.review_months = review_months;
+                 o.unit = parse<CountUnit>(unit, "unit");
+                 o.max_count = max_count;
+                 o.spot = std::move(spot);
+                 o.owned = std::move(owned);
+                 o.objective = parse_objective(objective);
+                 o.limits = limits;
+                 o.plan_options = plan_options;
+                 o.max_blocks = max_blocks;
+                 o.time_limit_seconds = time_limit_seconds;
+                 return o;
+             }),
+             py::kw_only(), py::arg("commitments") = std::vector<CommitmentOption>{},
+             py::arg("start_months") = std::vector<int>{}, py::arg("review_months") = 6, py::arg("unit") = "gpus",
+             py::arg("max_count") = 1e6, py::arg("spot") = std::vector<SpotOption>{}, py::arg("owned") = py::none(),
+             py::arg("objective") = "total",
+             py::arg("limits") = RiskLimits{}, py::arg("plan_options") = PlanOptions{}, py::arg("max_blocks") = 32,
+             py::arg("time_limit_seconds") = 60.0)
+        .def_readonly("commitments", &RecommendOptions::commitments)
+        .def_readonly("start_months", &RecommendOptions::start_months)
+        .def_readonly("review_months", &RecommendOptions::review_months)
+        .def_property_readonly("unit", [](const RecommendOptions& o) { return std::string(to_text(o.unit)); })
+        .def_readonly("max_count", &RecommendOptions::max_count)
+        .def_readonly("spot", &RecommendOptions::spot)
+        .def_readonly("owned", &RecommendOptions::owned)
+        .def_property_readonly("objective", [](const RecommendOptions& o) {
+            return std::string(o.objective == Objective::expected_npv ? "npv" : "total");
+        })
+        .def_readonly("limits", &RecommendOptions::limits)
+        .def_readonly("plan_options", &RecommendOptions::plan_options)
+        .def_readonly("max_blocks", &RecommendOptions::max_blocks)
+        .def_readonly("time_limit_seconds", &RecommendOptions::time_limit_seconds);
     py::class_<CandidateResult>(m, "CandidateResult")
         .def_readonly("spot_option", &CandidateResult::spot_option)
+        .def_readonly("excluded", &CandidateResult::excluded)
         .def_readonly("solver_objective", &CandidateResult::solver_objective)
         .def_readonly("engine_objective", &CandidateResult::engine_objective)
         .def_readonly("proven_optimal", &CandidateResult::proven_optimal)
@@ -94,67 +158,36 @@ void register_recommend(py::module_& m) {
         .def_readonly("plans", &HindsightBound::plans)
         .def_readonly("exact", &HindsightBound::exact);
 
-#define GPUTCO_RECOMMEND_ARGS                                                                                         \
-    py::kw_only(), py::arg("commitments") = std::vector<CommitmentOption>{}, py::arg("start_months") = std::vector<int>{}, \
-        py::arg("review_months") = 6, py::arg("unit") = "gpus", py::arg("max_count") = 1e6,                           \
-        py::arg("spot") = std::vector<SpotOption>{}, py::arg("objective") = "total", py::arg("cvar95_limit") = py::none(), \
-        py::arg("upfront_per_period") = py::none(), py::arg("upfront_period_months") = 3,                            \
-        py::arg("committed_share") = py::none(), py::arg("prices") = py::none(), py::arg("discounts") = py::none(),   \
-        py::arg("annual_discount_rate") = 0.0, py::arg("threads") = 0u, py::arg("max_blocks") = 32,                   \
-        py::arg("time_limit_seconds") = 60.0
+    // One options object each; gputco/_recommend.py builds it from keywords.
     m.def(
-        "recommend_plan",
-        [](const DemandFutures& futures, const Offering& offering, const std::vector<CommitmentOption>& commitments,
-           const std::vector<int>& start_months, int review_months, std::string_view unit, double max_count,
-           const std::vector<SpotOption>& spot, std::string_view objective, const std::optional<double>& cvar95_limit,
-           const std::optional<double>& upfront_per_period, int upfront_period_months,
-           const std::optional<double>& committed_share, const std::optional<PricePaths>& prices,
-           const std::optional<Discounts>& discounts, double annual_discount_rate, unsigned threads, int max_blocks,
-           double time_limit_seconds) {
-            const RecommendOptions o = recommend_options(commitments, start_months, review_months, unit, max_count, spot,
-                                                         objective, cvar95_limit, upfront_per_period, upfront_period_months,
-                                                         committed_share, discounts, annual_discount_rate, threads,
-                                                         max_blocks, time_limit_seconds);
+        "_recommend_plan",
+        [](const DemandFutures& futures, const Offering& offering, const RecommendOptions& options,
+           const std::optional<PricePaths>& prices) {
+            const RecommendOptions o = stoppable(options);
             return without_gil_until_ctrl_c([&] { return recommend_plan(futures, offering, o, prices ? *prices : PricePaths{}); });
         },
-        py::arg("futures"), py::arg("offering"), GPUTCO_RECOMMEND_ARGS,
+        py::arg("futures"), py::arg("offering"), py::arg("options"), py::arg("prices") = py::none(),
         "The plan of least expected cost over the futures within the limits (a MIP solved by COIN-OR CBC).");
     m.def(
-        "cost_risk_frontier",
+        "_cost_risk_frontier",
         [](const DemandFutures& futures, const Offering& offering, const std::vector<double>& cvar95_limits,
-           const std::vector<CommitmentOption>& commitments, const std::vector<int>& start_months, int review_months,
-           std::string_view unit, double max_count, const std::vector<SpotOption>& spot, std::string_view objective,
-           const std::optional<double>& cvar95_limit, const std::optional<double>& upfront_per_period,
-           int upfront_period_months, const std::optional<double>& committed_share,
-           const std::optional<PricePaths>& prices, const std::optional<Discounts>& discounts,
-           double annual_discount_rate, unsigned threads, int max_blocks, double time_limit_seconds) {
-            const RecommendOptions o = recommend_options(commitments, start_months, review_months, unit, max_count, spot,
-                                                         objective, cvar95_limit, upfront_per_period, upfront_period_months,
-                                                         committed_share, discounts, annual_discount_rate, threads,
-                                                         max_blocks, time_limit_seconds);
-            return without_gil_until_ctrl_c([&] { return cost_risk_frontier(futures, offering, cvar95_limits, o, prices ? *prices : PricePaths{}); });
+           const RecommendOptions& options, const std::optional<PricePaths>& prices) {
+            const RecommendOptions o = stoppable(options);
+            return without_gil_until_ctrl_c(
+                [&] { return cost_risk_frontier(futures, offering, cvar95_limits, o, prices ? *prices : PricePaths{}); });
         },
-        py::arg("futures"), py::arg("offering"), py::arg("cvar95_limits"), GPUTCO_RECOMMEND_ARGS,
-        "The recommendation under each CVaR95 limit (infeasible limits marked).");
+        py::arg("futures"), py::arg("offering"), py::arg("cvar95_limits"), py::arg("options"),
+        py::arg("prices") = py::none(), "The recommendation under each CVaR95 limit (infeasible limits marked).");
     m.def(
-        "hindsight_plan_totals",
-        [](const DemandFutures& futures, const Offering& offering, const std::vector<CommitmentOption>& commitments,
-           const std::vector<int>& start_months, int review_months, std::string_view unit, double max_count,
-           const std::vector<SpotOption>& spot, std::string_view objective, const std::optional<double>& cvar95_limit,
-           const std::optional<double>& upfront_per_period, int upfront_period_months,
-           const std::optional<double>& committed_share, const std::optional<PricePaths>& prices,
-           const std::optional<Discounts>& discounts, double annual_discount_rate, unsigned threads, int max_blocks,
-           double time_limit_seconds) {
-            const RecommendOptions o = recommend_options(commitments, start_months, review_months, unit, max_count, spot,
-                                                         objective, cvar95_limit, upfront_per_period, upfront_period_months,
-                                                         committed_share, discounts, annual_discount_rate, threads,
-                                                         max_blocks, time_limit_seconds);
-            py::gil_scoped_release release;
-            return hindsight_plan_totals(futures, offering, o, prices ? *prices : PricePaths{});
+        "_hindsight_plan_totals",
+        [](const DemandFutures& futures, const Offering& offering, const RecommendOptions& options,
+           const std::optional<PricePaths>& prices) {
+            const RecommendOptions o = stoppable(options);
+            return without_gil_until_ctrl_c(
+                [&] { return hindsight_plan_totals(futures, offering, o, prices ? *prices : PricePaths{}); });
         },
-        py::arg("futures"), py::arg("offering"), GPUTCO_RECOMMEND_ARGS,
+        py::arg("futures"), py::arg("offering"), py::arg("options"), py::arg("prices") = py::none(),
         "Each future's own optimum over the same decision, limits dropped: a lower bound, not a plan to buy.");
-#undef GPUTCO_RECOMMEND_ARGS
     m.def(
         "baseline_plans",
         [](const DemandProfile& history, const Offering& offering, int term_years, std::string_view payment,

@@ -81,6 +81,41 @@ py::dict plan_row(const PlanDistribution& d) {
     return row;
 }
 
+/// One row per workload and way of running it, in the columns of gputco.rank_offerings, with the
+/// workload's name first.
+py::list workload_rows(const WorkloadResult& w) {
+    py::list rows;
+    for (const WorkCostRow& r : w.ranking.rows) {
+        py::dict row;
+        row["workload"] = w.name;
+        row["provider"] = r.provider;
+        row["region"] = r.region;
+        row["instance_type"] = r.instance_type;
+        row["gpus"] = r.gpus;
+        row["catalog_gpu"] = r.catalog_gpu;
+        row["benchmark_gpu"] = r.benchmark_gpu;
+        row["match"] = std::string(to_text(r.match));
+        row["buying"] = std::string(to_text(r.buying));
+        row["terms"] = r.terms;
+        row["currency"] = r.currency;
+        row["price_per_hour"] = r.price_per_hour;
+        row["throughput_per_second"] = r.throughput_per_second;
+        row["throughput_basis"] = r.throughput_basis;
+        row["hours_per_epoch"] = r.hours_per_epoch;
+        row["run_hours"] = r.run_hours;
+        row["run_hours_p95"] = r.run_hours_p95;
+        row["cost_per_epoch"] = r.cost_per_epoch;
+        row["cost_per_run"] = r.cost_per_run;
+        row["cost_per_run_p95"] = r.cost_per_run_p95;
+        row["cost_per_run_standard_error"] = r.cost_per_run_standard_error;
+        row["cost_per_million"] = r.cost_per_million;
+        row["probability_within_deadline"] = r.probability_within_deadline;
+        row["note"] = r.note;
+        rows.append(row);
+    }
+    return rows;
+}
+
 }  // namespace
 
 void register_scenario(py::module_& m) {
@@ -97,16 +132,18 @@ void register_scenario(py::module_& m) {
                 py::gil_scoped_release release;  // sweeps run points on many threads
                 result = run_scenario(parse_scenario(text, file));
             }
-            py::list strategies, spot, plans, deadline;
+            py::list strategies, spot, plans, deadline, workloads;
             for (const auto& s : result.strategies) strategies.append(strategy_row(s));
             for (const auto& j : result.spot_jobs) spot.append(spot_row(j));
             for (const auto& d : result.plans) plans.append(plan_row(d));
             for (const auto& j : result.deadline_jobs)
                 for (const auto& r : deadline_rows(j)) deadline.append(r);
-            return py::make_tuple(strategies, spot, plans, deadline);
+            for (const auto& w : result.workloads)
+                for (const auto& r : workload_rows(w)) workloads.append(r);
+            return py::make_tuple(strategies, spot, plans, deadline, workloads);
         },
         py::arg("text"), py::arg("file") = "<scenario>",
-        "Runs a scenario: (strategy rows, spot job rows, plan rows, deadline job rows) as lists of dicts.");
+        "Runs a scenario: (strategy rows, spot job rows, plan rows, deadline job rows, workload rows) as lists of dicts.");
 }
 
 }  // namespace gputco::python

@@ -55,8 +55,10 @@ def test_every_format_runs_every_example(fmt):
     for path in EXAMPLES:
         out = gputco_cmd("run", path, "--format", fmt).stdout
         report = json.loads(gputco_cmd("run", path, "--format", "json").stdout)
-        # each format (CSV: strategies, else plans, else spot jobs, else deadline jobs) names every row
-        rows = report["strategies"] or report["plans"] or report["spot_jobs"] or report["deadline_jobs"]
+        # each format (CSV: strategies, else plans, else spot jobs, else deadline jobs, else workloads)
+        # names every row
+        rows = (report["strategies"] or report["plans"] or report["spot_jobs"] or report["deadline_jobs"]
+                or report["workloads"])
         assert rows and all(next(iter(r.values())) in out for r in rows)
 
 
@@ -219,9 +221,50 @@ def test_run_prints_each_interruption_models_spot_job_as_the_library_simulates_i
         assert row["wall_hours_mean"] == pytest.approx(want["wall_hours_mean"], abs=0.5e-4)
 
 
-def test_no_progress_bar_when_stderr_is_not_a_terminal():
-    result = gputco_cmd("run", ROOT / "examples/scenarios/spot_training_job.yaml")
+@pytest.mark.parametrize("name", ["spot_training_job.yaml", "plans_under_uncertain_demand.yaml",
+                                  "deadline_job.yaml", "resnet50_cost_per_run.yaml"])
+def test_no_progress_bar_when_stderr_is_not_a_terminal(name):
+    result = gputco_cmd("run", ROOT / "examples/scenarios" / name)
     assert result.stderr == ""  # captured: a pipe, so nothing but errors would go there
+
+
+def stderr_on_a_terminal(*args):
+    """Runs the command with stderr on a pseudo-terminal: (completed process, what the terminal got)."""
+    import pty
+
+    main, secondary = pty.openpty()
+    try:
+        p = subprocess.run([command(), *map(str, args)], stdout=subprocess.PIPE, stderr=secondary, text=True,
+                           timeout=300)
+        os.close(secondary)
+        secondary = None
+        err = b""
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal is closed once the command has exited
+                break
+            if not chunk:
+                break
+            err += chunk
+    finally:
+        if secondary is not None:
+            os.close(secondary)
+        os.close(main)
+    return p, err.decode()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+@pytest.mark.parametrize("name, last", [
+    ("plans_under_uncertain_demand.yaml", "plans  [##############################]  100%  6,000/6,000 futures"),
+    ("deadline_job.yaml", "deadline job train-48h  [##############################]  100%  1,000/1,000 traces"),
+])
+def test_plans_and_deadline_jobs_draw_the_same_bar_on_a_terminal(name, last):
+    p, text = stderr_on_a_terminal("run", ROOT / "examples/scenarios" / name)
+    assert p.returncode == 0
+    # the finished bar, then the line cleared; the report itself is on stdout, without control characters
+    assert text.endswith(last + "\x1b[K\r\x1b[K")
+    assert "\x1b" not in p.stdout
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
@@ -266,3 +309,30 @@ def test_run_prints_the_deadline_policies_as_the_library_computes_them(gputco):
         assert row["cost_p95"] == pytest.approx(want["cost_p95"], abs=0.005)
         assert row["deadline_miss_probability"] == pytest.approx(want["deadline_miss_probability"], abs=0.5e-4)
     assert out[2]["cost_mean"] == 149.94  # on demand: (48 + 1) h × $3.06
+
+
+def test_run_prints_the_cost_per_run_of_each_workload_as_the_library_ranks_it(gputco):
+    path = ROOT / "examples/scenarios/resnet50_cost_per_run.yaml"
+    out = json.loads(gputco_cmd("run", path, "--format", "json").stdout)
+    assert out["strategies"] == [] and out["plans"] == []
+    rows = out["workloads"]
+    expected = gputco.run_workloads(path)
+    assert len(rows) == len(expected) == 9  # 3 offerings × on demand, spot, the cheapest reservation
+    for row, (_, want) in zip(rows, expected.iterrows()):
+        for key in ("workload", "provider", "instance_type", "buying", "currency"):
+            assert row[key] == want[key]
+        for key in ("cost_per_epoch", "cost_per_run", "cost_per_run_p95"):  # money, to the cent
+            assert row[key] == pytest.approx(want[key], abs=0.005)
+        for key in ("run_hours", "run_hours_p95", "cost_per_million", "probability_within_deadline"):
+            assert row[key] == pytest.approx(want[key], abs=0.5e-4)
+    # By hand: 1,281,167 images × 90 epochs / 11,439 images/s (8× A100, mixed) = 10,079.99 s, billed
+    # as 10,080 s = 2.8 h (AWS and GCP by the second, Azure by the minute): × $32.7726 = $91.76 on p4d,
+    # × $27.197 = $76.15 on ND96asr_v4, × $29.38708 = $82.28 on a2-highgpu-8g.
+    on_demand = {r["instance_type"]: r for r in rows if r["buying"] == "on_demand"}
+    assert on_demand["p4d.24xlarge"]["cost_per_run"] == 91.76
+    assert on_demand["Standard_ND96asr_v4"]["cost_per_run"] == 76.15
+    assert on_demand["a2-highgpu-8g"]["cost_per_run"] == 82.28
+    assert on_demand["p4d.24xlarge"]["run_hours"] == 2.8
+    # the CSV of a scenario with workloads only is the workload table
+    csv = gputco_cmd("run", path, "--format", "csv").stdout.splitlines()
+    assert csv[0].startswith("workload,provider,region,instance_type") and len(csv) == 10

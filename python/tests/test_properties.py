@@ -67,8 +67,8 @@ def finite_numbers(value, path="result"):
                      "baseline_total", "savings", "savings_fraction", "break_even_utilisation",
                      "effective_cost_per_used_gpu_hour"):
             finite_numbers(getattr(value, name), f"{path}.{name}")
-        # None, never NaN or infinity, when no GPU-hour is used or fewer than limits::min_ratio_divisor
-        # (1e-12, report.hpp: a ratio against almost nothing would overflow; F16 in docs/fuzzing.md).
+        # None, never NaN or infinity, when (almost) no GPU-hour is used: below 1e-12 GPU-hours a cost per
+        # used hour does not apply (F1, F16).
         assert (value.effective_cost_per_used_gpu_hour is None) == (value.used_gpu_hours < 1e-12), path
         for i, month in enumerate(value.months):
             finite_numbers(month.total, f"{path}.months[{i}].total")

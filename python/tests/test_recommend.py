@@ -85,3 +85,127 @@ def test_hindsight_bound_is_below_every_plan_in_every_future(gputco, p4d):
     ours = r.baselines.iloc[0]
     assert ours["regret_vs_bound_mean"] == pytest.approx(ours["mean"] - last["mean"], rel=1e-9)
     assert (r.baselines["regret_vs_bound_mean"].iloc[:-1] >= -1e-6).all()
+
+
+def test_an_options_object_gives_what_the_keywords_give(gputco, p4d):
+    futures = gputco.DemandFutures.generate(model(gputco, 0.1), gputco.Horizon.years(2), 30, 8)
+    spot = [gputco.SpotOption("spot", overhead=1.05, availability=0.7)]
+    keywords = dict(review_months=6, spot=spot, cvar95_limit=1e9, upfront_per_period=2e6, committed_share=2.0,
+                    annual_discount_rate=0.05, objective="npv", threads=1)
+    options = gputco.RecommendOptions(
+        review_months=6, spot=spot, objective="npv",
+        limits=gputco.RiskLimits(cvar95=1e9, upfront_per_period=2e6, committed_share=2.0),
+        plan_options=gputco.PlanOptions(annual_discount_rate=0.05, threads=1))
+    assert options.objective == "npv" and options.unit == "gpus" and options.limits.cvar95 == 1e9
+    assert options.plan_options.annual_discount_rate == 0.05 and options.spot[0].name == "spot"
+    built = gputco.recommend_options(**keywords)
+    assert built.limits.upfront_per_period == 2e6 and built.plan_options.threads == 1
+    a = gputco.recommend_plan(futures, p4d, **keywords)
+    b = gputco.recommend_plan(futures, p4d, options)
+    assert str(a.plan) == str(b.plan) and a.in_sample.npv.mean == b.in_sample.npv.mean
+    assert a.status == b.status
+    frontier = gputco.cost_risk_frontier(futures, p4d, [1e9], options)
+    assert frontier[0].feasible and frontier[0].mean == a.in_sample.npv.mean
+    r = gputco.recommend(futures, p4d, options=options)
+    assert str(r.plan) == str(a.plan)
+
+
+def test_options_and_keywords_together_are_a_type_error(gputco, p4d):
+    futures = gputco.DemandFutures.generate(model(gputco), gputco.Horizon.months(12), 5, 3)
+    with pytest.raises(TypeError, match=r"^review_months = 3: give either options or keywords, not both$"):
+        gputco.recommend_plan(futures, p4d, gputco.RecommendOptions(), review_months=3)
+    with pytest.raises(TypeError, match=r"^options = 3: must be RecommendOptions, not int$"):
+        gputco.hindsight_plan_totals(futures, p4d, 3)
+    with pytest.raises(TypeError, match=r"^review_months = 'x': must be"):
+        gputco.recommend_plan(futures, p4d, review_months="x")
+    with pytest.raises(ValueError, match=r'^unit = "boxes": must be one of'):
+        gputco.RecommendOptions(unit="boxes")
+
+
+def test_ctrl_c_stops_the_hindsight_bound(gputco, p4d):
+    import _thread
+    import threading
+    import time
+
+    futures = gputco.DemandFutures.generate(model(gputco, 0.1), gputco.Horizon.years(3), 400, 9)
+    spot = [gputco.SpotOption("spot", overhead=1.05, availability=0.7)]
+    bound = None
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        bound = gputco.hindsight_plan_totals(futures, p4d, review_months=3, spot=spot, threads=1)  # minutes in full
+    timer.join()
+    assert bound is None and time.perf_counter() - start < 10
+    small = gputco.DemandFutures.generate(model(gputco), gputco.Horizon.months(12), 2, 10)
+    assert len(gputco.hindsight_plan_totals(small, p4d, review_months=12).totals) == 2  # still works
+
+
+def test_a_deadline_miss_limit_gives_the_plan_without_the_excluded_option(gputco, p4d):
+    futures = gputco.DemandFutures.generate(model(gputco), gputco.Horizon.months(12), 10, 11)
+    safe = gputco.SpotOption("spot, checkpoint every 1 h", overhead=1.15, availability=0.9, deadline_miss_probability=0.01)
+    risky = gputco.SpotOption("spot, checkpoint every 4 h", overhead=1.05, availability=0.9,
+                              deadline_miss_probability=0.2)
+    free = gputco.recommend_plan(futures, p4d, review_months=6, spot=[safe, risky])
+    assert free.plan.spot.overhead == 1.05  # the risky option wins without the limit
+    limited = gputco.recommend_plan(futures, p4d, review_months=6, spot=[safe, risky],
+                                    deadline_miss_probability_limit=0.05)
+    removed = gputco.recommend_plan(futures, p4d, review_months=6, spot=[safe])
+    assert str(limited.plan) == str(removed.plan) and limited.in_sample.total.mean == removed.in_sample.total.mean
+    assert limited.solver_objective == removed.solver_objective
+    assert limited.status == removed.status + (
+        '; spot option "spot, checkpoint every 4 h" not tried: deadline-miss probability 0.2 > '
+        "limits.deadline_miss_probability = 0.05")
+    assert [c.excluded for c in limited.candidates] == [
+        "", "", "deadline-miss probability 0.2 > limits.deadline_miss_probability = 0.05"]
+    loose = gputco.recommend_plan(futures, p4d, review_months=6, spot=[safe, risky],
+                                  deadline_miss_probability_limit=0.2)
+    assert str(loose.plan) == str(free.plan) and loose.status == free.status
+    assert loose.in_sample.total.mean == free.in_sample.total.mean
+    none = gputco.recommend_plan(futures, p4d, review_months=6, spot=[safe, risky],
+                                 deadline_miss_probability_limit=0.0)
+    without = gputco.recommend_plan(futures, p4d, review_months=6)
+    assert str(none.plan) == str(without.plan) and none.plan.spot is None
+    assert none.status.endswith("; every spot option excluded: the plan runs without spot")
+
+
+@pytest.mark.parametrize("limit, text", [(float("nan"), "nan"), (-0.1, "-0.1"), (1.5, "1.5")])
+def test_a_bad_deadline_miss_limit_names_the_limit(gputco, p4d, limit, text):
+    futures = gputco.DemandFutures.generate(model(gputco), gputco.Horizon.months(12), 2, 3)
+    with pytest.raises(ValueError, match=rf"^limits.deadline_miss_probability = {text}: must be in \[0, 1\]$"):
+        gputco.recommend_plan(futures, p4d, deadline_miss_probability_limit=limit)
+
+
+def test_spot_option_from_a_simulation(gputco):
+    job = gputco.Job(work_hours=24, checkpoint_interval_hours=2, checkpoint_write_hours=0.1, restart_hours=0.2,
+                     capacity_wait_hours=0.5, deadline_hours=30)
+    r = gputco.simulate_spot(job, gputco.Poisson(8), options=gputco.SimulationOptions(paths=4096, seed=5))
+    s = gputco.SpotOption.from_spot(r, job, availability=0.8, name="spot, 2 h")
+    assert 0 < r.deadline_miss_probability < 1
+    assert s.deadline_miss_probability == r.deadline_miss_probability
+    assert s.overhead == r.charged_hours.mean / 24 and s.availability == 0.8 and s.name == "spot, 2 h"
+
+
+def test_owned_hardware_equals_enumeration_priced_by_the_engine(gputco, p4d):
+    # Owned GPUs at months 0 and 6 (0..4 each) and 1-year all-upfront instances (0..1 at months 0, 6):
+    # 5^2 x 2^2 = 100 plans priced by the engine; the optimiser must find the cheapest.
+    import itertools
+
+    futures = gputco.DemandFutures.generate(model(gputco, 0.1), gputco.Horizon.months(18), 4, 12)
+    servers = gputco.Owned(capex_per_gpu=30000, life_years=4, staff_per_month=600, colocation_per_gpu_month=50)
+    options = gputco.RecommendOptions(
+        commitments=[gputco.CommitmentOption(1, "all_upfront")], start_months=[0, 6], unit="instances",
+        max_count=1, owned=gputco.OwnedOption(servers, months=[0, 6], max_gpus=4),
+        plan_options=gputco.PlanOptions(threads=1))
+    r = gputco.recommend_plan(futures, p4d, options)
+    best = None
+    for o0, o6, c0, c6 in itertools.product(range(5), range(5), range(2), range(2)):
+        owned = [gputco.OwnedPurchase(n, month=m, terms=servers) for n, m in ((o0, 0), (o6, 6)) if n]
+        commitments = [gputco.Commitment(n, unit="instances", term_years=1, payment="all_upfront", start_month=m)
+                       for n, m in ((c0, 0), (c6, 6)) if n]
+        mean = gputco.evaluate_plan(gputco.Plan(commitments, owned=owned), futures, p4d).total.mean
+        best = mean if best is None else min(best, mean)
+    assert r.in_sample.total.mean == pytest.approx(best, rel=1e-9)
+    assert len(r.plan.owned) > 0
+    with pytest.raises(ValueError, match=r"^options.owned.months\[0\] = 18: must be in \[0, 18\)"):
+        gputco.recommend_plan(futures, p4d, owned=gputco.OwnedOption(servers, months=[18], max_gpus=1))

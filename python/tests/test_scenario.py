@@ -26,6 +26,11 @@ def test_schema_accepts_every_example_and_its_written_form(path):
     assert _core._scenario_canonical(written, str(path.parent / "written.yaml")) == written
 
 
+def test_schema_names_the_models_of_the_throughput_table(gputco):
+    # a workload's model is checked by the loader against the built-in table; the schema lists the same
+    assert SCHEMA["$defs"]["workload"]["properties"]["model"]["enum"] == gputco.ThroughputTable.builtin().models()
+
+
 @pytest.mark.parametrize("change, rule", [
     (("demand", "gpus", "eight"), "type"),
     (("demand", "colour", 1), "additionalProperties"),

@@ -102,15 +102,33 @@ Table plan_table(const std::vector<PlanDistribution>& plans) {
     return t;
 }
 
+/// Cost per unit of work: one row per workload and way of running it, cheapest run first.
+Table workload_table(const std::vector<WorkloadResult>& workloads) {
+    Table t;
+    t.columns = {"workload", "provider", "region", "instance_type", "gpus", "buying", "terms", "currency",
+                 "price_per_hour", "throughput_per_second", "run_hours", "run_hours_p95", "cost_per_epoch",
+                 "cost_per_run", "cost_per_run_p95", "cost_per_run_std_error", "cost_per_million",
+                 "probability_within_deadline"};
+    for (const WorkloadResult& w : workloads)
+        for (const WorkCostRow& r : w.ranking.rows)
+            t.rows.push_back({w.name, r.provider, r.region, r.instance_type, std::to_string(r.gpus),
+                              std::string(to_text(r.buying)), r.terms, r.currency, ratio(r.price_per_hour),
+                              ratio(r.throughput_per_second), ratio(r.run_hours), ratio(r.run_hours_p95),
+                              money(r.cost_per_epoch), money(r.cost_per_run), money(r.cost_per_run_p95),
+                              ratio(r.cost_per_run_standard_error), ratio(r.cost_per_million),
+                              ratio(r.probability_within_deadline)});
+    return t;
+}
+
 bool should_stop() { return interrupted.load(); }
 
 /// run_scenario with a progress bar on stderr when it is a terminal; the bar's line is cleared after.
 ScenarioResult run_with_progress(const Scenario& s) {
     cli::ProgressBar bar(stderr);
     try {
-        ScenarioResult result = run_scenario(s, should_stop, [&](const std::string& task, std::size_t done, std::size_t total) {
-            bar.update(task, done, total);
-        });
+        ScenarioResult result = run_scenario(s, should_stop,
+                                             [&](const std::string& task, std::size_t done, std::size_t total,
+                                                 std::string_view unit) { bar.update(task, done, total, unit); });
         bar.finish();
         return result;
     } catch (...) {
@@ -128,16 +146,18 @@ int run(const std::string& path, const std::string& format) {
     const Table spot = spot_table(result.spot_jobs);
     const Table plans = plan_table(result.plans);
     const Table deadline = deadline_table(result.deadline_jobs);
+    const Table workloads = workload_table(result.workloads);
     if (format == "json") {
         print(fmt::format("{{\"scenario\": \"{}\",\n\"spot_jobs\": {},\n\"deadline_jobs\": {},\n\"strategies\": {},\n"
-                          "\"plans\": {}}}\n",
+                          "\"plans\": {},\n\"workloads\": {}}}\n",
                           s.name, cli::render(spot, "json"), cli::render(deadline, "json"), cli::render(strategies, "json"),
-                          cli::render(plans, "json")));
-    } else if (format == "csv") {  // one table: the strategies, else the plans, else the spot, else the deadline jobs
-        print(cli::render(!result.strategies.empty() ? strategies
-                          : !result.plans.empty()    ? plans
-                          : !result.spot_jobs.empty() ? spot
-                                                      : deadline,
+                          cli::render(plans, "json"), cli::render(workloads, "json")));
+    } else if (format == "csv") {  // one table: strategies, else plans, else spot jobs, else deadline jobs, else workloads
+        print(cli::render(!result.strategies.empty()    ? strategies
+                          : !result.plans.empty()         ? plans
+                          : !result.spot_jobs.empty()     ? spot
+                          : !result.deadline_jobs.empty() ? deadline
+                                                          : workloads,
                           "csv"));
     } else {
         if (format == "table") print(fmt::format("{}\n\n", s.name));
@@ -146,6 +166,7 @@ int run(const std::string& path, const std::string& format) {
         if (!result.deadline_jobs.empty()) parts.push_back(cli::render(deadline, format));
         if (!result.strategies.empty()) parts.push_back(cli::render(strategies, format));
         if (!result.plans.empty()) parts.push_back(cli::render(plans, format));
+        if (!result.workloads.empty()) parts.push_back(cli::render(workloads, format));
         print(fmt::format("{}", fmt::join(parts, "\n")));
     }
     return 0;

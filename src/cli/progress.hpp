@@ -9,15 +9,17 @@
 namespace gputco::cli {
 
 /// One line of the bar, without the carriage return: "spot job j  [#####-----]  50%  10,000/20,000 paths"
-/// with `width` cells in the bar. done is capped at total; total 0 shows 0%.
-std::string progress_line(std::string_view task, std::size_t done, std::size_t total, std::size_t width = 30);
+/// with `width` cells in the bar and `unit` what is counted (paths, traces, futures). done is capped at
+/// total; total 0 shows 0%.
+std::string progress_line(std::string_view task, std::size_t done, std::size_t total, std::size_t width = 30,
+                          std::string_view unit = "paths");
 
 /// Draws progress_line() over the previous one on `out` (the engine calls about every 50 ms) if `out`
 /// is a terminal (or `force`); finish() clears the line.
 class ProgressBar {
 public:
     explicit ProgressBar(std::FILE* out, bool force = false);
-    void update(const std::string& task, std::size_t done, std::size_t total);
+    void update(const std::string& task, std::size_t done, std::size_t total, std::string_view unit = "paths");
     void finish();
     bool enabled() const { return enabled_; }
 

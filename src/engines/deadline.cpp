@@ -290,9 +290,9 @@ DeadlineComparison compare_deadline_policies(const DeadlineJob& job, const Marko
         result.policies[i].cost_samples.reserve(options.paths);
     }
     std::vector<double> omniscient;
-    deadline_rules::StopPoll poll(options.should_stop, "compare_deadline_policies");
+    deadline_rules::StopPoll poll(options.should_stop, "compare_deadline_policies", &options.progress, options.paths);
     for (std::size_t path = 0; path < options.paths; ++path) {
-        poll();
+        poll(path);
         const SpotAvailability trace =
             SpotAvailability::markov(process, job.deadline_ticks(), job.tick_hours, path_seed(options.seed, path));
         for (std::size_t i = 0; i < policies.size(); ++i) {
@@ -313,6 +313,7 @@ DeadlineComparison compare_deadline_policies(const DeadlineJob& job, const Marko
         result.omniscient_cost = summarize(omniscient, options.confidence);
         result.omniscient_samples = std::move(omniscient);
     }
+    poll.finish();
     return result;
 }
 

@@ -105,21 +105,31 @@ inline bool step(RunState& s, TickDecision decision) {
 }
 
 // Polls a should_stop callback at most every 50 ms (a Python callback takes the GIL), throwing
-// Cancelled when it says stop.
+// Cancelled when it says stop; at the same moments reports (done, total) to `progress`, if given.
 class StopPoll {
 public:
-    StopPoll(const std::function<bool()>& should_stop, std::string what) : should_stop_(should_stop), what_(std::move(what)) {}
-    void operator()() {
-        if (!should_stop_) return;
+    StopPoll(const std::function<bool()>& should_stop, std::string what, const ProgressReport* progress = nullptr,
+             std::size_t total = 0)
+        : should_stop_(should_stop), what_(std::move(what)), progress_(progress && *progress ? progress : nullptr),
+          total_(total) {}
+    void operator()(std::size_t done = 0) {
+        if (!should_stop_ && !progress_) return;
         const auto now = std::chrono::steady_clock::now();
         if (now < next_) return;
         next_ = now + std::chrono::milliseconds(50);
-        if (should_stop_()) throw Cancelled(what_ + ": stopped");
+        if (should_stop_ && should_stop_()) throw Cancelled(what_ + ": stopped");
+        if (progress_) (*progress_)(done, total_);
+    }
+    /// The last report: all done.
+    void finish() {
+        if (progress_) (*progress_)(total_, total_);
     }
 
 private:
     const std::function<bool()>& should_stop_;
     std::string what_;
+    const ProgressReport* progress_;
+    std::size_t total_;
     std::chrono::steady_clock::time_point next_{};
 };
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <thread>
@@ -240,23 +241,32 @@ FutureOutcome run_future(const PricedPlan& plan, const DemandFutures& futures, c
     return out;
 }
 
-/// Runs job(chunk) for every chunk of futures on `threads` workers (0 = all hardware threads). The
-/// calling thread polls `should_stop` before each chunk it takes and once more when none is left (a
-/// Python check needs that thread);
-/// when it says stop, no worker starts another chunk, and Cancelled is thrown once all have ended.
+/// Runs job(chunk) for every chunk of `futures` futures on `threads` workers (0 = all hardware
+/// threads). The calling thread polls `should_stop` before each chunk it takes and once more when none
+/// is left (a Python check needs that thread), and reports the futures done to `progress` there, at
+/// most every 50 ms, and once at the end; when should_stop says stop, no worker starts another chunk,
+/// and Cancelled is thrown once all have ended.
 template <class Job>
-void for_each_chunk(std::size_t chunks, unsigned threads, const StopCheck& should_stop, Job job) {
+void for_each_chunk(std::size_t futures, unsigned threads, const StopCheck& should_stop, const ProgressReport& progress,
+                    Job job) {
+    const std::size_t chunks = (futures + futures_per_chunk - 1) / futures_per_chunk;
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
     const auto workers_wanted = unsigned(std::min<std::size_t>(threads, chunks));
-    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> next{0}, done{0};
     std::atomic<bool> stop{false};
+    auto next_report = std::chrono::steady_clock::now();
     const auto work = [&](bool caller) {
         for (;;) {
             if (caller && should_stop && should_stop()) stop = true;
+            if (caller && progress && std::chrono::steady_clock::now() >= next_report) {
+                next_report = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+                progress(std::min(futures, done.load() * futures_per_chunk), futures);
+            }
             if (stop.load(std::memory_order_relaxed)) return;
             const std::size_t c = next++;
             if (c >= chunks) return;
             job(c);
+            ++done;
         }
     };
     {
@@ -265,6 +275,7 @@ void for_each_chunk(std::size_t chunks, unsigned threads, const StopCheck& shoul
         work(true);
     }  // joined
     if (stop) throw Cancelled("plan engine: stopped");
+    if (progress) progress(futures, futures);
 }
 
 /// Type-7 quantile by selection (O(n), reorders `samples`); the arithmetic of quantile_sorted().
@@ -304,7 +315,7 @@ PlanDistribution evaluate_plan(const Plan& plan, const DemandFutures& futures, c
     result.futures.resize(n);
     std::vector<double> month_totals(n * months);  // future-major: future f's months side by side
     std::vector<std::vector<MonthlyCashFlow>> chunk_sums(chunks, std::vector<MonthlyCashFlow>(months));
-    for_each_chunk(chunks, options.threads, options.should_stop, [&](std::size_t chunk) {
+    for_each_chunk(n, options.threads, options.should_stop, options.progress, [&](std::size_t chunk) {
         const std::size_t last = std::min(n, (chunk + 1) * futures_per_chunk);
         for (std::size_t f = chunk * futures_per_chunk; f < last; ++f) {
             result.futures[f] = run_future(priced, futures, prices, f, options, &month_totals[f * months], &chunk_sums[chunk]);
@@ -385,8 +396,15 @@ std::vector<PlanDistribution> compare_plans(const std::vector<Plan>& plans, cons
                                             const PlanOptions& options) {
     require(!plans.empty(), "plans.size", plans.size(), "must be >= 1");
     std::vector<PlanDistribution> results;
-    for (const Plan& plan : plans) results.push_back(evaluate_plan(plan, futures, offering, prices, options));
     const std::size_t n = futures.count();
+    PlanOptions each = options;  // one count over all plans: plan i's futures come after i × n
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+        if (options.progress)
+            each.progress = [&options, i, n, all = plans.size() * n](std::size_t done, std::size_t) {
+                options.progress(i * n + done, all);
+            };
+        results.push_back(evaluate_plan(plans[i], futures, offering, prices, each));
+    }
     std::vector<double> regret(n);
     for (auto& r : results) r.best_fraction = 0;
     for (std::size_t f = 0; f < n; ++f) {
@@ -414,8 +432,7 @@ std::vector<double> hindsight_reservation_totals(const DemandFutures& futures, c
     const std::size_t n = futures.count();
     std::vector<double> totals(n);
     if (best_gpus) best_gpus->assign(n, 0.0);
-    for_each_chunk((n + futures_per_chunk - 1) / futures_per_chunk, options.threads, options.should_stop,
-                   [&](std::size_t chunk) {
+    for_each_chunk(n, options.threads, options.should_stop, options.progress, [&](std::size_t chunk) {
         PricedPlan trial = priced;
         const std::size_t last = std::min(n, (chunk + 1) * futures_per_chunk);
         for (std::size_t f = chunk * futures_per_chunk; f < last; ++f) {

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <thread>
 
+#include "../engines/pricing.hpp"
 #include "gputco/optimise/optimise.hpp"
 #include "mip.hpp"
 
@@ -175,15 +176,35 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
     require(o.limits.upfront_period_months >= 1, "limits.upfront_period_months", o.limits.upfront_period_months,
             "must be >= 1");
     if (o.limits.committed_share) require_non_negative("limits.committed_share", *o.limits.committed_share);
+    if (o.limits.deadline_miss_probability)
+        require_fraction("limits.deadline_miss_probability", *o.limits.deadline_miss_probability);
     for (std::size_t i = 0; i < o.spot.size(); ++i) {
         const std::string field = fmt::format("options.spot[{}]", i);
         require(std::isfinite(o.spot[i].overhead) && o.spot[i].overhead >= 1.0, field + ".overhead", o.spot[i].overhead,
                 "must be finite and >= 1 (billed per useful hour)");
         require_fraction(field + ".availability", o.spot[i].availability);
+        if (o.spot[i].deadline_miss_probability)
+            require_fraction(field + ".deadline_miss_probability", *o.spot[i].deadline_miss_probability);
         if (o.spot[i].price_per_gpu_hour) require_non_negative(field + ".price_per_gpu_hour", *o.spot[i].price_per_gpu_hour);
         else if (!offering.spot_per_gpu_hour())
             fail(field + ".price_per_gpu_hour", "none",
                  fmt::format("offering {} lists no spot price; set it", offering.key()));
+    }
+    if (o.owned) {
+        o.owned->terms.validate();
+        require(o.owned->max_gpus >= 0 && o.owned->max_gpus <= 1'000'000, "options.owned.max_gpus", o.owned->max_gpus,
+                "must be in [0, 1000000]");
+        require(o.owned->step_gpus >= 1, "options.owned.step_gpus", o.owned->step_gpus, "must be >= 1");
+        require(!o.owned->months.empty(), "options.owned.months.size", 0, "must be >= 1");
+        double combinations = 1;
+        for (std::size_t i = 0; i < o.owned->months.size(); ++i) {
+            require(o.owned->months[i] >= 0 && o.owned->months[i] < futures.month_count(),
+                    fmt::format("options.owned.months[{}]", i), o.owned->months[i],
+                    fmt::format("must be in [0, {}) (the horizon's months)", futures.month_count()));
+            combinations *= double(o.owned->max_gpus / o.owned->step_gpus + 1);
+        }
+        require(combinations <= 4096.0, "options.owned.combinations", combinations,
+                "must be <= 4096 (each is a solve: fewer months, a lower max_gpus or a larger step_gpus)");
     }
     if (!prices.empty()) {
         require(prices.on_demand.rows() == futures.month_count(), "prices.months", prices.on_demand.rows(),
@@ -220,8 +241,54 @@ struct Solved {
 };
 
 /// Builds and solves the programme with `spot` (or none); the plan it finds.
+/// GPUs of `owned` held in month m (bought at or before it; replaced at the end of each life).
+double owned_held(const std::vector<OwnedPurchase>& owned, int m) {
+    double gpus = 0;
+    for (const OwnedPurchase& p : owned)
+        if (p.month <= m) gpus += p.gpus;
+    return gpus;
+}
+
+/// Capex of `owned` paid in months [first, first + months) of the horizon: at purchase and at each
+/// replacement, as the plan engine pays it.
+double owned_capex_in(const std::vector<OwnedPurchase>& owned, int first, int months, int horizon) {
+    double paid = 0;
+    for (const OwnedPurchase& p : owned) {
+        const int life = p.terms.life_years * months_per_year;
+        for (int m = p.month; m < horizon; m += life)
+            if (m >= first && m < first + months) paid += p.terms.capex_per_gpu * p.gpus;
+    }
+    return paid;
+}
+
+/// Each future's cost of `owned` (capex, resale, power with the hours owned GPUs serve first, fixed
+/// costs), weighted as the objective: the plan engine's own arithmetic (pricing::PricedOwned).
+std::vector<double> owned_costs(const DemandFutures& futures, const std::vector<OwnedPurchase>& owned,
+                                const Setup& setup) {
+    std::vector<double> costs(futures.count(), 0.0);
+    if (owned.empty()) return costs;
+    for (std::size_t f = 0; f < futures.count(); ++f)
+        for (int m = 0; m < setup.horizon; ++m) {
+            MonthlyCashFlow flow;
+            const double level = futures.level(f, m);
+            const MonthShape& shape = futures.shape(f, m);
+            double capacity = 0, served = 0;
+            for (const OwnedPurchase& p : owned) {
+                if (m < p.month) continue;
+                capacity += p.gpus;
+                const double upto = shape.served_up_to(level, capacity);
+                pricing::PricedOwned{p.gpus, p.month, p.terms}.add_month(m, setup.horizon, upto - served, flow);
+                served = upto;
+            }
+            costs[f] += setup.weight[std::size_t(m)] * (flow.capex + flow.operating + flow.resale);
+        }
+    return costs;
+}
+
+/// Builds and solves the programme with `spot` (or none) and `owned` bought; the plan it finds.
 Solved solve_one(const DemandFutures& futures, const Offering& offering, const RecommendOptions& o,
-                 const PricePaths& prices, const Setup& setup, const SpotOption* spot) {
+                 const PricePaths& prices, const Setup& setup, const SpotOption* spot,
+                 const std::vector<OwnedPurchase>& owned) {
     const std::size_t n = futures.count();
     const int horizon = setup.horizon;
     const Discounts& d = o.plan_options.discounts;
@@ -263,7 +330,7 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
                 cols.push_back(x[k]);
                 coef.push_back(-setup.candidates[k].gpus_per_unit);
             }
-        mip.add_row(cols, coef, 'E', 0.0);
+        mip.add_row(cols, coef, 'E', owned_held(owned, m));  // owned GPUs serve first: the curves start above them
     }
     const int spot_gpus = spot ? mip.add_column(0.0, infinity, 0.0, false) : -1;
 
@@ -274,7 +341,9 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
         return it->second;
     };
     std::vector<Curve> curves;
-    double constant = 0;  // Σ_f Σ_m w p D / n: the all-on-demand cost the served hours reduce
+    const std::vector<double> owned_cost = owned_costs(futures, owned, setup);
+    double constant = 0;  // Σ_f Σ_m w p D / n: the all-on-demand cost the served hours reduce; + owned costs
+    for (double c : owned_cost) constant += with_cvar ? 0.0 : c / double(n);
     if (!with_cvar) {
         // Without a per-future limit the mean cost is separable by month: one concave curve a month
         // (a sum over futures) for what commitments serve and one for commitments plus spot.
@@ -307,7 +376,7 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
     for (std::size_t f = 0; with_cvar && f < n; ++f) {
         std::vector<int> row_cols;  // z_f + η − T_f(variables) >= constant_f
         std::vector<double> row_coef;
-        double constant_f = 0;
+        double constant_f = owned_cost[f];
         for (int m = 0; m < horizon; ++m) {
             const double w = setup.weight[std::size_t(m)];
             const double level = futures.level(f, m);
@@ -366,7 +435,9 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
                 cols.push_back(x[k]);
                 coef.push_back(voucher * c.gpus_per_unit * c.upfront_per_gpu * worst);
             }
-            if (!cols.empty()) mip.add_row(cols, coef, 'L', *o.limits.upfront_per_period);
+            // Owned capex in the window is fixed here; recommend_plan skips owned purchases above the limit.
+            const double room = *o.limits.upfront_per_period - owned_capex_in(owned, first, period, horizon);
+            if (!cols.empty()) mip.add_row(cols, coef, 'L', std::max(0.0, room));
         }
     }
 
@@ -421,6 +492,8 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
                                           o.time_limit_seconds, out.solution.feasible ? "with" : "without");
     if (!out.solution.feasible) return out;
     out.plan.name = "recommended";
+    for (const OwnedPurchase& p : owned)
+        if (p.gpus > 0) out.plan.owned.push_back(p);
     const std::vector<CommitmentOption>& options = o.commitments;
     for (std::size_t k = 0; k < x.size(); ++k) {
         const double count = std::round(out.solution.x[std::size_t(x[k])]);
@@ -449,6 +522,44 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
     return out;
 }
 
+/// The owned purchases to try: every combination of counts at the option's months (only "none"
+/// without options.owned), less those whose capex alone breaks limits.upfront_per_period.
+std::vector<std::vector<OwnedPurchase>> owned_combinations(const RecommendOptions& o, int horizon) {
+    if (!o.owned) return {{}};
+    const OwnedOption& owned = *o.owned;
+    const int levels = owned.max_gpus / owned.step_gpus + 1;
+    std::vector<int> counts(owned.months.size(), 0);  // an odometer over the months' counts
+    std::vector<std::vector<OwnedPurchase>> out;
+    for (;;) {
+        std::vector<OwnedPurchase> choice;
+        for (std::size_t i = 0; i < counts.size(); ++i)
+            if (counts[i] > 0)
+                choice.push_back({.gpus = double(counts[i] * owned.step_gpus), .month = owned.months[i], .terms = owned.terms});
+        bool within = true;
+        if (o.limits.upfront_per_period)
+            for (int first = 0; first < horizon; first += o.limits.upfront_period_months)
+                within = within && owned_capex_in(choice, first, o.limits.upfront_period_months, horizon) <=
+                                       *o.limits.upfront_per_period * (1 + 1e-12);
+        if (within) out.push_back(std::move(choice));
+        std::size_t i = 0;
+        while (i < counts.size() && ++counts[i] == levels) counts[i++] = 0;
+        if (i == counts.size()) break;
+    }
+    return out;
+}
+
+/// Why `spot` may not be tried under `limits`, or "" when it may.
+std::string excluded_by(const SpotOption& spot, const RiskLimits& limits) {
+    if (!limits.deadline_miss_probability) return {};
+    const double limit = *limits.deadline_miss_probability;
+    if (!spot.deadline_miss_probability)
+        return fmt::format("deadline-miss probability not given, limits.deadline_miss_probability = {:g}", limit);
+    if (*spot.deadline_miss_probability > limit)
+        return fmt::format("deadline-miss probability {:g} > limits.deadline_miss_probability = {:g}",
+                           *spot.deadline_miss_probability, limit);
+    return {};
+}
+
 double objective_of(const PlanDistribution& d, Objective objective) {
     return objective == Objective::expected_npv ? d.npv.mean : d.total.mean;
 }
@@ -473,9 +584,24 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
     double best_engine = infinity;
     std::vector<const SpotOption*> spots{nullptr};
     for (const SpotOption& s : options.spot) spots.push_back(&s);
+    std::string exclusions;  // for the status: which spot options were not tried, and why
+    std::size_t excluded_count = 0;
     bool timed_out = false;  // some solve stopped at the time limit without a plan or a proof there is none
+    const std::vector<std::vector<OwnedPurchase>> owned_choices = owned_combinations(options, setup.horizon);
+    for (std::size_t choice = 0; choice < owned_choices.size(); ++choice)
     for (const SpotOption* spot : spots) {
-        Solved solved = solve_one(futures, offering, options, prices, setup, spot);
+        if (spot) {
+            std::string why = excluded_by(*spot, options.limits);
+            if (!why.empty()) {
+                if (choice > 0) continue;  // said once
+                exclusions += fmt::format("; spot option \"{}\" not tried: {}", spot->name, why);
+                ++excluded_count;
+                best.candidates.push_back({.spot_option = spot->name, .excluded = std::move(why), .solver_objective = 0,
+                                           .engine_objective = 0, .proven_optimal = false, .plan = {}});
+                continue;
+            }
+        }
+        Solved solved = solve_one(futures, offering, options, prices, setup, spot, owned_choices[choice]);
         timed_out = timed_out || (!solved.solution.feasible && !solved.solution.proven_infeasible);
         CandidateResult candidate;
         candidate.spot_option = spot ? spot->name : "none";
@@ -521,6 +647,9 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
         best.in_sample = on_demand_result;
         best.status += "; all on demand was cheaper in the engine";
     }
+    best.status += exclusions;
+    if (excluded_count > 0 && excluded_count == options.spot.size())
+        best.status += "; every spot option excluded: the plan runs without spot";
     best.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return best;
 }
@@ -529,7 +658,8 @@ HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offerin
                                      const RecommendOptions& options, const PricePaths& prices) {
     validate(futures, offering, options, prices);
     RecommendOptions alone = options;
-    alone.limits = {};
+    alone.limits = {};  // but not the spot options the deadline-miss limit excludes: they are not per future
+    alone.limits.deadline_miss_probability = options.limits.deadline_miss_probability;
     alone.plan_options.threads = 1;
     const std::size_t n = futures.count();
     HindsightBound out;
@@ -598,6 +728,16 @@ std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, cons
         points.push_back(point);
     }
     return points;
+}
+
+SpotOption spot_option(std::string name, const SpotResult& simulated, const Job& job, double availability) {
+    job.validate();
+    require(simulated.paths >= 1, "spot_result.paths", simulated.paths, "must be >= 1 (run simulate_spot first)");
+    return {.name = std::move(name),
+            .overhead = simulated.charged_hours.mean / job.work_hours,
+            .availability = require_fraction("spot.availability", availability),
+            .price_per_gpu_hour = {},
+            .deadline_miss_probability = simulated.deadline_miss_probability};
 }
 
 std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& offering, int term_years,

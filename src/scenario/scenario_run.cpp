@@ -86,9 +86,15 @@ std::string OfferingRef::key() const {
 }
 
 Catalog scenario_catalog(const Scenario& s) {
-    Catalog catalog = Catalog::builtin();
-    if (s.catalog_file) catalog = catalog.overridden_by(Catalog::from_json_file(resolved(*s.catalog_file, s.base_dir)));
-    for (const PriceFileImport& p : s.imports) catalog = catalog.overridden_by(import_price_file(p, s.base_dir));
+    const auto& read = s.file_rows;
+    Catalog catalog;
+    if (read && read->catalog_file == s.catalog_file && read->imports == s.imports && read->base_dir == s.base_dir) {
+        catalog = read->catalog;  // read when the scenario was loaded
+    } else {
+        catalog = Catalog::builtin();
+        if (s.catalog_file) catalog = catalog.overridden_by(Catalog::from_json_file(resolved(*s.catalog_file, s.base_dir)));
+        for (const PriceFileImport& p : s.imports) catalog = catalog.overridden_by(import_price_file(p, s.base_dir));
+    }
     if (!s.offerings.empty()) catalog = catalog.overridden_by(Catalog({}, s.offerings));
     return catalog;
 }
@@ -126,7 +132,7 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         options.should_stop = should_stop;
         if (progress) {
             const std::string task = "spot job " + spec.name;
-            options.progress = [&progress, task](std::size_t done, std::size_t total) { progress(task, done, total); };
+            options.progress = [&progress, task](std::size_t done, std::size_t total) { progress(task, done, total, "paths"); };
         }
         result.spot_jobs.push_back({spec.name, job.checkpoint_interval_hours,
                                     simulate_spot(job, spec.model(), pricing, options)});
@@ -145,6 +151,10 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         options.seed = s.seed + i;  // one stream per job, fixed by the scenario's seed
         options.omniscient = spec.omniscient;
         options.should_stop = should_stop;
+        if (progress) {
+            const std::string task = "deadline job " + spec.name;
+            options.progress = [&progress, task](std::size_t done, std::size_t total) { progress(task, done, total, "traces"); };
+        }
         r.comparison = compare_deadline_policies(spec.job, spec.availability, r.spot_price_per_hour,
                                                  r.on_demand_price_per_hour, options, spec.policies);
         result.deadline_jobs.push_back(std::move(r));
@@ -179,7 +189,26 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         PlanOptions plan_options;
         plan_options.discounts = s.discounts;
         plan_options.annual_discount_rate = s.annual_discount_rate;
+        plan_options.should_stop = should_stop;
+        if (progress)
+            plan_options.progress = [&progress](std::size_t done, std::size_t total) { progress("plans", done, total, "futures"); };
         result.plans = compare_plans(s.plans, scenario_futures(s), offering, {}, plan_options);
+    }
+
+    const std::string currency = s.currency.value_or(offering.currency);
+    for (std::size_t i = 0; i < s.workloads.size(); ++i) {
+        const WorkloadSpec& spec = s.workloads[i];
+        RankOptions rank = spec.rank_options(currency);
+        SimulationOptions& simulation = rank.spot_assumptions.simulation;
+        simulation.seed = s.seed + i;  // one stream per workload, fixed by the scenario's seed
+        simulation.should_stop = should_stop;
+        if (progress) {
+            const std::string task = "workload " + spec.workload.name + " on spot";
+            simulation.progress = [&progress, task](std::size_t done, std::size_t total) { progress(task, done, total, "paths"); };
+        }
+        if (should_stop && should_stop()) throw Cancelled("run_scenario: stopped");
+        result.workloads.push_back({spec.workload.name, rank_offerings(spec.workload, spec.offerings_in(catalog, offering),
+                                                                       ThroughputTable::builtin(), rank)});
     }
     return result;
 }

@@ -306,6 +306,47 @@ void write_deadline_job(YAML::Emitter& out, const DeadlineJobSpec& d) {
     out << YAML::EndMap;
 }
 
+void write_workload(YAML::Emitter& out, const WorkloadSpec& w) {
+    const Workload& work = w.workload;
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << work.name;
+    out << YAML::Key << "model" << YAML::Value << YAML::DoubleQuoted << work.model;
+    out << YAML::Key << "work_per_epoch" << YAML::Value << number(work.work_per_epoch);
+    out << YAML::Key << "epochs" << YAML::Value << number(work.epochs);
+    out << YAML::Key << "precision" << YAML::Value << std::string(to_text(work.precision));
+    out << YAML::Key << "memory_gb" << YAML::Value << number(work.memory_gb);
+    out << YAML::Key << "utilisation" << YAML::Value << number(work.utilisation);
+    if (!w.offerings.empty()) {
+        out << YAML::Key << "offerings" << YAML::Value << YAML::BeginSeq;
+        for (const OfferingRef& ref : w.offerings) {
+            out << YAML::Flow << YAML::BeginMap;
+            out << YAML::Key << "provider" << YAML::Value << YAML::DoubleQuoted << ref.provider;
+            out << YAML::Key << "instance_type" << YAML::Value << YAML::DoubleQuoted << ref.instance_type;
+            if (!ref.region.empty()) out << YAML::Key << "region" << YAML::Value << YAML::DoubleQuoted << ref.region;
+            if (!ref.zone.empty()) out << YAML::Key << "zone" << YAML::Value << YAML::DoubleQuoted << ref.zone;
+            out << YAML::EndMap;
+        }
+        out << YAML::EndSeq;
+    }
+    if (!w.gpus.empty()) {
+        out << YAML::Key << "gpus" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+        for (const std::string& gpu : w.gpus) out << YAML::DoubleQuoted << gpu;
+        out << YAML::EndSeq;
+    }
+    out << YAML::Key << "buying" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const BuyingWay way : w.buying) out << std::string(to_text(way));
+    out << YAML::EndSeq;
+    if (w.deadline_hours) out << YAML::Key << "deadline_hours" << YAML::Value << number(*w.deadline_hours);
+    out << YAML::Key << "allow_estimates" << YAML::Value << (w.allow_estimates ? "true" : "false");
+    out << YAML::Key << "spot" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "mtbf_hours" << YAML::Value << number(w.mtbf_hours);
+    out << YAML::Key << "checkpoint_write_hours" << YAML::Value << number(w.checkpoint_write_hours);
+    out << YAML::Key << "restart_hours" << YAML::Value << number(w.restart_hours);
+    out << YAML::Key << "capacity_wait_hours" << YAML::Value << number(w.capacity_wait_hours);
+    out << YAML::Key << "paths" << YAML::Value << w.paths;
+    out << YAML::EndMap;
+    out << YAML::EndMap;
+}
+
 }  // namespace
 
 std::string to_yaml(const Scenario& s) {
@@ -365,7 +406,7 @@ std::string to_yaml(const Scenario& s) {
         for (const DeadlineJobSpec& d : s.deadline_jobs) write_deadline_job(out, d);
         out << YAML::EndSeq;
     }
-    if (!s.strategies.empty() || (s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty())) {
+    if (!s.strategies.empty() || (s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty() && s.workloads.empty())) {
         out << YAML::Key << "strategies" << YAML::Value << YAML::BeginSeq;
         for (const NamedStrategy& n : s.strategies) write_strategy(out, n);
         out << YAML::EndSeq;
@@ -374,6 +415,11 @@ std::string to_yaml(const Scenario& s) {
     if (!s.plans.empty()) {
         out << YAML::Key << "plans" << YAML::Value << YAML::BeginSeq;
         for (const Plan& p : s.plans) write_plan(out, p);
+        out << YAML::EndSeq;
+    }
+    if (!s.workloads.empty()) {
+        out << YAML::Key << "workloads" << YAML::Value << YAML::BeginSeq;
+        for (const WorkloadSpec& w : s.workloads) write_workload(out, w);
         out << YAML::EndSeq;
     }
     if (!s.outputs.empty()) {

@@ -47,4 +47,9 @@ private:
     std::size_t done_ = 0;
 };
 
+/// For a progress bar: (units done, units in all), called on the calling thread about every 50 ms
+/// while a long call runs and once when it ends; empty = no reports. Rides on the same polling as
+/// `should_stop`, so it costs the workers nothing.
+using ProgressReport = std::function<void(std::size_t done, std::size_t total)>;
+
 }  // namespace gputco

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gputco/core/cancel.hpp"
 #include "gputco/engines/spot.hpp"  // Cancelled
 #include "gputco/results/statistics.hpp"
 #include "gputco/strategy/strategy.hpp"
@@ -199,6 +200,8 @@ struct DeadlineSimulationOptions {
     bool omniscient = false;   ///< also summarise omniscient_cost() per trace (slower for long jobs)
     /// Optional, polled between traces; returning true stops the run and throws Cancelled.
     std::function<bool()> should_stop;
+    /// Optional: traces done of `paths`, between traces at most every 50 ms and at the end.
+    ProgressReport progress;
     void validate() const;
 };
 

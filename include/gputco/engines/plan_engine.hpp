@@ -38,6 +38,9 @@ struct PlanOptions {
     std::optional<CurrencyConversion> conversion;
     /// Polled on the calling thread between chunks of 256 futures; true throws Cancelled.
     StopCheck should_stop;
+    /// Futures done of all, from the calling thread between chunks, at most every 50 ms, and at the
+    /// end; compare_plans() counts every plan's futures (plans × futures in all).
+    ProgressReport progress;
 };
 
 /// The plan over every future. `prices` empty = list prices throughout; otherwise one column per

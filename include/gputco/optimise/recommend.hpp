@@ -19,6 +19,7 @@
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/catalog/price_schedule.hpp"
 #include "gputco/engines/plan_engine.hpp"
+#include "gputco/engines/spot.hpp"
 #include "gputco/results/plan_distribution.hpp"
 #include "gputco/strategy/plan.hpp"
 #include "gputco/work/demand.hpp"
@@ -35,22 +36,44 @@ struct CommitmentOption {
 };
 
 /// A way to run spot, e.g. one checkpoint interval: `overhead` billed per useful hour and
-/// `availability` from the spot engine (spot_tranche() / simulate_spot at that interval).
+/// `availability` from the spot engine (spot_option() / simulate_spot at that interval).
 struct SpotOption {
     std::string name;  ///< shown in the result, e.g. "spot, checkpoint every 1 h"
     double overhead = 1.0;
     double availability = 1.0;
     std::optional<double> price_per_gpu_hour;  ///< default: the offering's spot price
+    /// P(a job run this way finishes after its deadline), SpotResult::deadline_miss_probability;
+    /// empty = not known (then a limits.deadline_miss_probability excludes the option).
+    std::optional<double> deadline_miss_probability;
+};
+
+/// The spot option a simulation of `job` stands for: overhead = mean charged hours per useful hour (as
+/// spot_tranche()), the deadline-miss probability of the run, and `availability`.
+SpotOption spot_option(std::string name, const SpotResult& simulated, const Job& job, double availability = 1.0);
+
+/// Owned GPUs the optimiser may buy: any whole multiple of `step_gpus` up to `max_gpus` at each month in
+/// `months`, each an OwnedPurchase costed as the plan engine costs it (capex, resale, power busy and
+/// idle, colocation, maintenance, staff). Every combination of counts is tried (at most 4,096), each with
+/// the best commitments and spot for it; owned GPUs serve demand first, as in the engine.
+struct OwnedOption {
+    Owned terms;
+    std::vector<int> months{0};  ///< purchase months
+    int max_gpus = 0;
+    int step_gpus = 1;
 };
 
 /// Limits on the answer; each is off when empty. Money limits are in the offering's currency and
 /// measured as the objective is (total, or NPV when annual_discount_rate > 0 and objective = npv).
 struct RiskLimits {
     std::optional<double> cvar95;            ///< mean cost of the worst ⌈5% n⌉ futures, at most this
-    std::optional<double> upfront_per_period;  ///< upfront paid in any `upfront_period_months` window
+    /// Upfront paid in any `upfront_period_months` window: reservations' upfront and owned capex.
+    std::optional<double> upfront_per_period;
     int upfront_period_months = 3;            ///< periods start at month 0 (quarters by default)
     /// Committed GPUs in any month at most this share of the month's mean demand level over futures.
     std::optional<double> committed_share;
+    /// Spot options whose job misses its deadline with a higher probability are not tried (the plan
+    /// then runs without them; on demand is always possible).
+    std::optional<double> deadline_miss_probability;
 };
 
 enum class Objective { expected_total, expected_npv };
@@ -73,6 +96,8 @@ struct RecommendOptions {
     double max_count = 1e6;            ///< at most this many of each (option, start month)
     /// Ways to run spot; the optimiser tries each (and none) and keeps the cheapest. Empty = no spot.
     std::vector<SpotOption> spot;
+    /// Owned hardware the optimiser may buy; none when empty.
+    std::optional<OwnedOption> owned;
     Objective objective = Objective::expected_total;
     RiskLimits limits;
     PlanOptions plan_options;  ///< NPV rate, plan discount, voucher, region factor, threads
@@ -82,9 +107,11 @@ struct RecommendOptions {
     double time_limit_seconds = 60;  ///< the solver stops here and returns its best plan so far
 };
 
-/// One solve: the plan for one spot option (or none).
+/// One solve: the plan for one spot option (or none), or why the option was not tried.
 struct CandidateResult {
     std::string spot_option;     ///< "none" or the option's name
+    /// Empty when solved; otherwise why not, e.g. "deadline-miss probability 0.2 > limits.deadline_miss_probability = 0.05".
+    std::string excluded;
     double solver_objective = 0; ///< the programme's mean cost of its plan over the sample
     double engine_objective = 0; ///< the plan engine's mean of the same
     bool proven_optimal = false;
@@ -97,7 +124,9 @@ struct Recommendation {
     double solver_objective = 0;      ///< the programme's objective for `plan`
     bool proven_optimal = false;      ///< false when the solver stopped at its time limit
     std::string status;               ///< what the solver reported, in words
-    std::vector<CandidateResult> candidates;  ///< one per spot option tried
+    /// "none", then one per spot option (solved or excluded); with `owned`, that again for each
+    /// combination of owned counts tried (its plan lists the owned purchases; exclusions once).
+    std::vector<CandidateResult> candidates;
     double solve_seconds = 0;
 };
 
@@ -108,8 +137,9 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
                               const RecommendOptions& options = {}, const PricePaths& prices = {});
 
 /// The best plan in hindsight, future by future: recommend_plan on each future alone with the same
-/// decision (options, start months, unit, spot options) and no limits, so a lower bound in that future
-/// on every plan of the decision space, limited or not, the recommendation and baselines within it
+/// decision (options, start months, unit, spot options within limits.deadline_miss_probability, which
+/// is a property of the option, not of the future) and no other limits, so a lower bound in that future
+/// on every plan of that decision space, limited or not, the recommendation and baselines within it
 /// included. It is a bound, not a plan one can buy: it knows the future. Futures are solved in
 /// parallel on `options.plan_options.threads` (each solve single-threaded; the same result for any count).
 struct HindsightBound {

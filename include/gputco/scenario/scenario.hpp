@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +16,7 @@
 #include "gputco/engines/cost.hpp"
 #include "gputco/engines/deadline.hpp"
 #include "gputco/engines/spot.hpp"
+#include "gputco/engines/work_cost.hpp"
 #include "gputco/results/plan_distribution.hpp"
 #include "gputco/strategy/plan.hpp"
 #include "gputco/strategy/strategy.hpp"
@@ -46,6 +48,8 @@ struct PriceFileImport {
     std::string provider;                    ///< skypilot_csv only: aws, azure, gcp, lambda, ...
     std::string currency = "USD";            ///< skypilot_csv only
     std::string operating_system = "linux";  ///< aws_*, azure_retail_prices, ec2instances_json
+
+    bool operator==(const PriceFileImport&) const = default;
 };
 
 /// skypilot_csv, azure_retail_prices, aws_get_products, aws_offer_file, gcp_skus, cyclenerd_pricing_yml,
@@ -127,6 +131,31 @@ struct FuturesSpec {
     std::size_t count = 1000;
 };
 
+/// A training job described by its work (gputco/work/workload.hpp), costed per unit of work by
+/// rank_offerings() on the offerings named (none: the scenario's offering), and on every offering of
+/// the scenario's catalog with one of `gpus`. Spot rows are simulated with the scenario's seed
+/// (workload i with seed + i); prices in another currency are converted to the scenario's.
+struct WorkloadSpec {
+    Workload workload;                      ///< its name is the workload's name in the scenario
+    std::vector<OfferingRef> offerings;     ///< empty (and no gpus): the scenario's offering
+    std::vector<std::string> gpus;          ///< catalog GPU names: every offering with one of them
+    std::vector<BuyingWay> buying{BuyingWay::on_demand, BuyingWay::spot, BuyingWay::reserved};
+    std::optional<double> deadline_hours;   ///< for the probability of finishing within it
+    bool allow_estimates = false;           ///< use the peak-TFLOPS estimates (labelled) for unmeasured GPUs
+    double mtbf_hours = 20;                 ///< spot: Poisson interruptions of the instance
+    double checkpoint_write_hours = 5.0 / 60;
+    double restart_hours = 10.0 / 60;
+    double capacity_wait_hours = 0;
+    std::size_t paths = 20000;              ///< spot: Monte Carlo paths per offering
+
+    /// The options rank_offerings() takes for this workload: currency, buying ways, deadline, spot
+    /// assumptions (the seed is the caller's).
+    RankOptions rank_options(const std::string& currency) const;
+    /// The offerings it is ranked on, from `catalog` (the scenario's), without repeats; `scenario` is
+    /// the scenario's own offering. Throws InvalidInput naming an offering or GPU the catalog lacks.
+    Catalog offerings_in(const Catalog& catalog, const Offering& scenario) const;
+};
+
 struct Scenario {
     int version = scenario_schema_version;
     std::string name;
@@ -147,10 +176,22 @@ struct Scenario {
     std::vector<DeadlineJobSpec> deadline_jobs;
     std::optional<FuturesSpec> futures;
     std::vector<Plan> plans;  ///< plans over time, priced on the offering, over the futures
+    std::vector<WorkloadSpec> workloads;  ///< cost per unit of work of training jobs
     std::vector<std::string> outputs;  ///< report columns wanted; empty = the defaults
 
     /// Where relative paths (catalog_file) are resolved: the scenario file's folder.
     std::string base_dir;
+
+    /// The catalog rows read from catalog_file and imports (over the built-in ones) when the scenario
+    /// was loaded, with what they were read from. scenario_catalog() takes them while catalog_file,
+    /// imports and base_dir are unchanged, so each file is read once; empty for a scenario built in code.
+    struct FileRows {
+        std::optional<std::string> catalog_file;
+        std::vector<PriceFileImport> imports;
+        std::string base_dir;
+        Catalog catalog;
+    };
+    std::shared_ptr<const FileRows> file_rows;
 };
 
 /// The report columns `outputs` may name.
@@ -164,7 +205,8 @@ Scenario load_scenario(const std::string& path);
 std::string to_yaml(const Scenario& scenario);
 
 /// The catalog the scenario prices on: the built-in one, overridden by its catalog file, its imported
-/// price files and its inline rows, in that order.
+/// price files and its inline rows, in that order. The files are read again only if the scenario was
+/// not loaded from a file or its catalog_file, imports or base_dir changed since (see file_rows).
 Catalog scenario_catalog(const Scenario& scenario);
 
 struct StrategyResult {
@@ -181,6 +223,10 @@ struct DeadlineJobResult {
     double spot_price_per_hour = 0, on_demand_price_per_hour = 0;
     DeadlineComparison comparison;
 };
+struct WorkloadResult {
+    std::string name;
+    WorkRanking ranking;  ///< rows cheapest run first, in the scenario's currency; skipped with reasons
+};
 struct ScenarioResult {
     std::string scenario;
     std::vector<SpotJobResult> spot_jobs;
@@ -188,18 +234,21 @@ struct ScenarioResult {
     std::vector<StrategyResult> strategies;
     /// One per plan, in order; with several plans each future's regret is against the cheapest of them.
     std::vector<PlanDistribution> plans;
+    std::vector<WorkloadResult> workloads;
 };
 
 /// The demand futures the scenario's plans are evaluated over.
 DemandFutures scenario_futures(const Scenario& scenario);
 
 /// Runs the scenario: its spot jobs (job i with seed + i), its deadline jobs (job i with seed + i,
-/// through compare_deadline_policies()), every strategy through evaluate(), then its plans over its
-/// futures through compare_plans(). should_stop is
-/// polled by the spot engine; a stop throws Cancelled.
-/// For a progress bar: the task running ("spot job train-500h") and its paths done of total, called
-/// on the calling thread about every 50 ms.
-using ScenarioProgress = std::function<void(const std::string& task, std::size_t done, std::size_t total)>;
+/// through compare_deadline_policies()), every strategy through evaluate(), its plans over its
+/// futures through compare_plans(), then its workloads through rank_offerings(). should_stop is
+/// polled by each engine (spot, deadline, plan); a stop throws Cancelled.
+/// For a progress bar: the task running ("spot job train-500h", "deadline job j", "plans", "workload w
+/// on spot"), its units done of total and what they count ("paths", "traces", "futures"), called on
+/// the calling thread about every 50 ms and when a task ends.
+using ScenarioProgress = std::function<void(const std::string& task, std::size_t done, std::size_t total,
+                                            std::string_view unit)>;
 
 ScenarioResult run_scenario(const Scenario& scenario, std::function<bool()> should_stop = {},
                             const ScenarioProgress& progress = {});
