@@ -202,6 +202,7 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         SimulationOptions& simulation = rank.spot_assumptions.simulation;
         simulation.seed = s.seed + i;  // one stream per workload, fixed by the scenario's seed
         simulation.should_stop = should_stop;
+        rank.should_stop = should_stop;  // also between offerings, for the rows without a spot run
         if (progress) {
             const std::string task = "workload " + spec.workload.name + " on spot";
             simulation.progress = [&progress, task](std::size_t done, std::size_t total) { progress(task, done, total, "paths"); };
