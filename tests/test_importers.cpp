@@ -195,6 +195,12 @@ TEST_CASE("Azure malformed input, to the letter") {
     std::string deep(100, '[');
     CHECK_THROWS_WITH_AS(import_azure_retail_prices(deep, o),
                          "page.json = 65: nesting deeper than the limit of 64 (ImportOptions::max_depth)", InvalidInput);
+    // A number beyond a double is the DOM parser's own finding: InvalidInput too, not its exception.
+    const auto overflow = [&] { (void)import_azure_retail_prices("[{\"retailPrice\": 1e400}]", o); };
+    CHECK_THROWS_AS(overflow(), InvalidInput);
+    // 64 levels are within the limit (the 64th array's elements sit at depth 64).
+    CHECK_THROWS_WITH_AS(import_azure_retail_prices(std::string(64, '[') + std::string(64, ']'), o),
+                         "page.json: /0 = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[...: must be an object", InvalidInput);
 }
 
 TEST_CASE("AWS GetProducts: on-demand and all twelve Reserved terms of the Linux shared SKU") {
