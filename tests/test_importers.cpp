@@ -129,7 +129,10 @@ TEST_CASE("SkyPilot CSV malformed input, to the letter") {
     CHECK_THROWS_WITH_AS(import_skypilot_csv("InstanceType,AcceleratorName,AcceleratorCount,Price,Region\np3.2xlarge,V100,1,3.06\n", o),
                          "vms.csv:2 = \"4 fields\": the header has 5", InvalidInput);
     CHECK_THROWS_WITH_AS(import_skypilot_csv("InstanceType,AcceleratorName,AcceleratorCount,Price,Region\np3.2xlarge,V100,1.5,3.06,us-east-1\n", o),
-                         "vms.csv:2: AcceleratorCount = \"1.5\": must be a whole number >= 1", InvalidInput);
+                         "vms.csv:2: AcceleratorCount = \"1.5\": must be a whole number >= 1 and <= 1e6", InvalidInput);
+    // Beyond int: rejected by its range, not converted (that was undefined behaviour).
+    CHECK_THROWS_WITH_AS(import_skypilot_csv("InstanceType,AcceleratorName,AcceleratorCount,Price,Region\np3.2xlarge,V100,1e66,3.06,us-east-1\n", o),
+                         "vms.csv:2: AcceleratorCount = \"1e66\": must be a whole number >= 1 and <= 1e6", InvalidInput);
     CHECK_THROWS_WITH_AS(import_skypilot_csv("", o), "vms.csv = \"\": is empty (no header line)", InvalidInput);
     CHECK_THROWS_WITH_AS(import_skypilot_csv("a\n", ImportOptions{.file = "vms.csv"}),
                          "options.provider = \"\": must name the cloud of a SkyPilot vms.csv (aws, azure, gcp, lambda, alibaba, tencent)",

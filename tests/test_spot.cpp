@@ -786,6 +786,20 @@ TEST_CASE("limits: a restart that leaves no launch time for a segment is rejecte
     CHECK(r.interruptions.mean > 9);
 }
 
+TEST_CASE("limits: with an emergency checkpoint, a restart longer than lifetimes is rejected up front") {
+    // Poisson MTBF 19 h, notice 0.25 h with an emergency checkpoint, W = 2000 h, R = 1000 h. The first
+    // launch keeps 19 e^{-0.25/19} = 18.75 h on average (no restart); every later one only its time past
+    // 1000.25 h: 19 e^{-1000.25/19} = 2.60e-22 h, so at least 1 + (2000 - 18.75) / 2.60e-22 = 7.61e24
+    // launches. Wald's bound without the restart (2000 / 18.75 = 107) did not see it: a fuzz timeout.
+    const Job job{.work_hours = 2000, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 1000};
+    const ProviderRules notice{.notice_hours = 0.25, .emergency_checkpoint = true};
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Poisson{.mtbf_hours = 19, .rules = notice}),
+                         "job.restart_hours = 1000: needs at least 7.61e+24 launches per path (limit 1e8): after an "
+                         "interruption a launch keeps 2.6e-22 h of work on average once its restart is done",
+                         InvalidInput);
+}
+
 TEST_CASE("estimate_spot_work: a run's work, known before it runs") {
     // Poisson without rules: Daly's closed form. W = 100 h in 100 segments of 1 h, delta = 0.1, R = 0.25,
     // MTBF 20 h: E[N] = 100 e^{0.25/20} (e^{1.1/20} - 1) = 100 x 1.012578 x 0.056541 = 5.7252, so

@@ -1,5 +1,6 @@
 // SkyPilot catalog vms.csv: one row per instance type, region and zone. The columns are found by
 // name, so the AWS, Azure, GCP, Lambda and community Alibaba/Tencent layouts all read the same way.
+#include <cmath>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -105,8 +106,9 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
         if (c_acc) r.accelerator = f[*c_acc];
         if (c_count && !f[*c_count].empty()) {
             const double n = import::number(f[*c_count], where + ": AcceleratorCount");
-            require(n >= 1 && n == static_cast<int>(n), where + ": AcceleratorCount", f[*c_count],
-                    "must be a whole number >= 1");
+            // Range first: converting a number beyond int (1e66) to compare it is undefined behaviour.
+            require(n >= 1 && n <= 1e6 && n == std::floor(n), where + ": AcceleratorCount", f[*c_count],
+                    "must be a whole number >= 1 and <= 1e6");
             r.count = static_cast<int>(n);
         }
         if (c_info) r.memory_gib = gpu_memory_gib(f[*c_info]);

@@ -228,6 +228,19 @@ SpotWorkEstimate check_limits(const Job& job, const InterruptionModel& model, co
                         launches, useful,
                         notice > 0 ? fmt::format(" (its lifetime less the notice of {} h)", rules.notice_hours) : ""));
     work.launches_per_path = std::max(work.launches_per_path, launches);
+    // The same after an interruption, where each launch first spends the restart: the first launch
+    // keeps at most `useful` hours on average, every later one at most its running time past the
+    // restart, so E[launches] >= 1 + (work - useful) / E[kept after a restart].
+    if (!std::holds_alternative<PriceDriven>(model) && job.work_hours > useful) {
+        const double later = std::min(mean_useful_hours(model, rules.protection_hours - notice - job.restart_hours),
+                                      std::max(rules.max_lifetime_hours - notice - job.restart_hours, 0.0));
+        const double relaunches = later > 0 ? 1.0 + (job.work_hours - useful) / later : inf;
+        require(relaunches <= max_launches_expected, "job.restart_hours", job.restart_hours,
+                fmt::format("needs at least {:.3g} launches per path (limit 1e8): after an interruption a launch "
+                            "keeps {:.3g} h of work on average once its restart is done",
+                            relaunches, later));
+        work.launches_per_path = std::max(work.launches_per_path, relaunches);
+    }
     if (!poisson_closed_form && !pricer.emergency && !std::holds_alternative<PriceDriven>(model)) {
         const double expected = expected_launches_at_least(job, model, rules);
         require(expected <= max_launches_expected, "job.checkpoint_interval_hours", job.checkpoint_interval_hours,
