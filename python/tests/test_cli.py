@@ -269,30 +269,9 @@ def test_plans_and_deadline_jobs_draw_the_same_bar_on_a_terminal(name, last):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_progress_bar_on_a_terminal_ends_at_100_percent_and_clears_its_line():
-    import pty
-
-    main, secondary = pty.openpty()
-    try:
-        p = subprocess.run([command(), "spot", "--work-hours", "2000", "--mtbf-hours", "5", "--price", "1",
-                            "--checkpoint-write-hours", "0.1", "--paths", "200000", "--seed", "1"],
-                           stdout=subprocess.PIPE, stderr=secondary, text=True, timeout=300)
-        os.close(secondary)
-        secondary = None
-        err = b""
-        while True:
-            try:
-                chunk = os.read(main, 65536)
-            except OSError:  # the terminal is closed once the command has exited
-                break
-            if not chunk:
-                break
-            err += chunk
-    finally:
-        if secondary is not None:
-            os.close(secondary)
-        os.close(main)
+    p, text = stderr_on_a_terminal("spot", "--work-hours", "2000", "--mtbf-hours", "5", "--price", "1",
+                                   "--checkpoint-write-hours", "0.1", "--paths", "200000", "--seed", "1")
     assert p.returncode == 0
-    text = err.decode()
     # the last drawing is the finished bar, then the line is cleared; the report itself is on stdout
     assert text.endswith("spot job spot  [##############################]  100%  200,000/200,000 paths\x1b[K\r\x1b[K")
     assert p.stdout.startswith("job ") and "\x1b" not in p.stdout
