@@ -2,9 +2,14 @@
 #include "accumulator.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <span>
 #include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "executor.hpp"
 #include "path_pricer.hpp"
@@ -26,12 +31,41 @@ void finish(SpotResult& result, const Job& job, const SpotPricing& pricing, std:
                                     : std::numeric_limits<double>::quiet_NaN();
 }
 
+// Before a column's new memory is zero-filled: fresh memory costs a page fault per 4 KiB page
+// touched (about 18 ms for the six columns of 10^6 paths, more than the zero-fill itself). On Linux,
+// ask for transparent huge pages (2 MiB: 512 times fewer faults; the system's setting decides) and
+// fault the range in with one call. Both are hints: where they fail or do not exist nothing changes.
+void prepare_pages([[maybe_unused]] void* begin, [[maybe_unused]] std::size_t bytes) {
+#if defined(__linux__)
+    constexpr std::uintptr_t huge = std::uintptr_t{2} << 20, page = 4096;
+    const auto first = reinterpret_cast<std::uintptr_t>(begin), end = first + bytes;
+    const std::uintptr_t huge_first = (first + huge - 1) & ~(huge - 1), huge_end = end & ~(huge - 1);
+#if defined(MADV_HUGEPAGE)
+    if (huge_end > huge_first) ::madvise(reinterpret_cast<void*>(huge_first), huge_end - huge_first, MADV_HUGEPAGE);
+#endif
+#if defined(MADV_POPULATE_WRITE)
+    const std::uintptr_t page_first = (first + page - 1) & ~(page - 1), page_end = end & ~(page - 1);
+    if (page_end > page_first)
+        ::madvise(reinterpret_cast<void*>(page_first), page_end - page_first, MADV_POPULATE_WRITE);
+#endif
+    (void)huge_first;
+    (void)huge_end;
+#endif
+}
+
 }  // namespace
 
 void resize_samples(SpotSamples& s, std::size_t paths, unsigned threads) {
     std::vector<double>* columns[] = {&s.wall_hours,      &s.billed_hours,     &s.cost, &s.interruptions,
                                       &s.lost_work_hours, &s.charged_hours};
-    for_each_parallel(6, paths < (1u << 16) ? 1 : threads, [&](std::size_t c) { columns[c]->resize(paths); });
+    for_each_parallel(6, paths < (1u << 16) ? 1 : threads, [&](std::size_t c) {
+        std::vector<double>& column = *columns[c];
+        if (paths > column.capacity()) {
+            column.reserve(paths);
+            prepare_pages(column.data() + column.size(), (paths - column.size()) * sizeof(double));
+        }
+        column.resize(paths);
+    });
 }
 
 detail::Columns columns_from(SpotSamples& s, std::size_t begin) {

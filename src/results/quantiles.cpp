@@ -1,0 +1,329 @@
+// Exact type-7 quantiles by selection (quantiles.hpp).
+//
+// Small sample sets: selection on a copy. Large ones: a sorted systematic subsample brackets each
+// wanted rank by +-4.5 binomial standard deviations of the subsample's rank (plus a margin); brackets
+// that overlap merge into bands. One pass over the samples counts those at or above each band's low
+// end and copies those inside a band (a few percent), and selection runs on the copy only. The same
+// pass takes the sum of squared deviations for the standard error, so a summary reads its samples
+// twice (sum, then this pass) instead of three times. Exact either way: a bracket that misses its rank
+// (odds about 1e-5 each), or a copy that fills (heavy ties), falls back to selection on all samples.
+#include "quantiles.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <vector>
+
+namespace gputco::detail {
+namespace {
+
+// x[r] and x[r + 1] of the sorted samples (x[r + 1] = x[r] when r is the last rank).
+struct RankPair {
+    double at, next;
+};
+
+// Selection in place: each nth_element works on the part above the previous rank, so k ascending
+// ranks cost about two passes over the data.
+void select_ranks(std::span<double> work, std::span<const std::size_t> ranks, std::span<RankPair> out) {
+    auto from = work.begin();
+    for (std::size_t k = 0; k < ranks.size(); ++k) {
+        const auto at = work.begin() + static_cast<std::ptrdiff_t>(ranks[k]);
+        std::nth_element(from, at, work.end());
+        out[k] = {*at, at + 1 == work.end() ? *at : *std::min_element(at + 1, work.end())};
+        from = at;
+    }
+}
+
+double squared_deviations(std::span<const double> samples, double mean) {
+    double squares = 0;
+    for (const double x : samples) squares += (x - mean) * (x - mean);
+    return squares;
+}
+
+constexpr std::size_t max_bands = 4;  // one per level at most
+
+// What the pass over all samples finds.
+struct PassResult {
+    std::size_t at_least_low[max_bands] = {};  // samples >= each band's low end
+    std::size_t kept = 0;                      // samples copied (inside a band)
+    bool overflow = false;                     // the copy filled
+    double squares = 0;
+};
+
+// GCC/Clang vectors of `width` doubles and of as many 64-bit lanes (a comparison's result).
+template <std::size_t width>
+struct Vectors;
+template <>
+struct Vectors<2> {
+    using values = double __attribute__((vector_size(16)));
+    using lanes = long long __attribute__((vector_size(16)));
+};
+template <>
+struct Vectors<4> {
+    using values = double __attribute__((vector_size(32)));
+    using lanes = long long __attribute__((vector_size(32)));
+};
+template <>
+struct Vectors<8> {
+    using values = double __attribute__((vector_size(64)));
+    using lanes = long long __attribute__((vector_size(64)));
+};
+
+// The pass, `width` samples at a time in GCC/Clang vectors (compiled once per instruction set below).
+// Every sample is written to the copy and the cursor moves past those inside a band: branch-free.
+// Bands are [lows[b], highs[b]], ascending and disjoint; unused ones are [+inf, -inf].
+template <std::size_t width, bool with_squares>
+[[gnu::always_inline]] inline PassResult band_pass_body(std::span<const double> samples, const double* lows,
+                                                        const double* highs, double mean, double* kept,
+                                                        std::size_t capacity) {
+    using values = typename Vectors<width>::values;
+    using lanes = typename Vectors<width>::lanes;
+    PassResult r;
+    lanes at_least[max_bands] = {};
+    std::size_t cursor = 0;
+    double squares = 0;
+    const std::size_t n = samples.size();
+    const std::size_t whole = n - n % width;
+    const std::size_t room = capacity - width;  // capacity > width: the last block's writes fit
+    for (std::size_t i = 0; i < whole; i += width) {
+        values x;
+        std::memcpy(&x, samples.data() + i, sizeof x);
+        lanes in = {};
+        for (std::size_t b = 0; b < max_bands; ++b) {
+            const lanes ge = x >= lows[b];  // true is -1 in each lane
+            at_least[b] -= ge;
+            in |= ge & (x <= highs[b]);
+        }
+        if constexpr (with_squares) {
+            const values d = x - mean;
+            const values d2 = d * d;
+            for (std::size_t j = 0; j < width; ++j) squares += d2[j];  // in sample order, as Moments::of
+        }
+        if (cursor > room) [[unlikely]] {
+            r.overflow = true;
+            cursor = 0;
+        }
+        for (std::size_t j = 0; j < width; ++j) {
+            kept[cursor] = x[j];
+            cursor += static_cast<std::size_t>(in[j] & 1);
+        }
+    }
+    for (std::size_t b = 0; b < max_bands; ++b) {
+        for (std::size_t j = 0; j < width; ++j) r.at_least_low[b] += static_cast<std::size_t>(at_least[b][j]);
+    }
+    for (std::size_t i = whole; i < n; ++i) {  // the last few samples
+        const double x = samples[i];
+        bool in = false;
+        for (std::size_t b = 0; b < max_bands; ++b) {
+            r.at_least_low[b] += x >= lows[b] ? 1 : 0;
+            in = in || (x >= lows[b] && x <= highs[b]);
+        }
+        if constexpr (with_squares) squares += (x - mean) * (x - mean);
+        if (in && cursor < capacity) kept[cursor++] = x;
+        r.overflow = r.overflow || (in && cursor == capacity);
+    }
+    r.kept = cursor;
+    r.squares = squares;
+    return r;
+}
+
+using BandPass = PassResult (*)(std::span<const double>, const double*, const double*, double, double*,
+                                std::size_t);
+
+template <bool with_squares>
+PassResult band_pass_portable(std::span<const double> s, const double* lows, const double* highs, double mean,
+                              double* kept, std::size_t capacity) {
+    return band_pass_body<2, with_squares>(s, lows, highs, mean, kept, capacity);  // SSE2, NEON
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// Wider vectors where the CPU has them: the same operations, so the same counts, copy and squares.
+template <bool with_squares>
+__attribute__((target("avx2"))) PassResult band_pass_avx2(std::span<const double> s, const double* lows,
+                                                           const double* highs, double mean, double* kept,
+                                                           std::size_t capacity) {
+    return band_pass_body<4, with_squares>(s, lows, highs, mean, kept, capacity);
+}
+template <bool with_squares>
+__attribute__((target("avx512f"))) PassResult band_pass_avx512(std::span<const double> s, const double* lows,
+                                                               const double* highs, double mean, double* kept,
+                                                               std::size_t capacity) {
+    return band_pass_body<8, with_squares>(s, lows, highs, mean, kept, capacity);
+}
+#endif
+
+// The widest vectors this CPU has, in doubles.
+std::size_t cpu_width() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return 8;
+    if (__builtin_cpu_supports("avx2")) return 4;
+#endif
+    return 2;
+}
+
+template <bool with_squares>
+BandPass band_pass_of_width(std::size_t width) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (width >= 8) return band_pass_avx512<with_squares>;
+    if (width >= 4) return band_pass_avx2<with_squares>;
+#else
+    (void)width;
+#endif
+    return band_pass_portable<with_squares>;
+}
+
+PassResult band_pass(std::span<const double> samples, const double* lows, const double* highs, const double* mean,
+                     double* kept, std::size_t capacity, std::size_t max_width) {
+    static const std::size_t widest = cpu_width();
+    const std::size_t width = std::min(widest, max_width);
+    return mean ? band_pass_of_width<true>(width)(samples, lows, highs, *mean, kept, capacity)
+                : band_pass_of_width<false>(width)(samples, lows, highs, 0.0, kept, capacity);
+}
+
+// The ranks of the sorted subsample at `positions` (ascending, distinct), by chained selection:
+// the same values a full sort would put there.
+void select_positions(std::vector<double>& sub, std::span<const std::size_t> positions, double* values) {
+    auto from = sub.begin();
+    for (std::size_t k = 0; k < positions.size(); ++k) {
+        const auto at = sub.begin() + static_cast<std::ptrdiff_t>(positions[k]);
+        std::nth_element(from, at, sub.end());
+        values[k] = *at;
+        from = at;
+    }
+}
+
+}  // namespace
+
+QuantilePass type7_quantiles(std::span<const double> samples, std::span<const double, 4> levels, const double* mean,
+                             BandTuning tuning) {
+    const std::size_t n = samples.size();
+    constexpr std::size_t count = levels.extent;
+    std::size_t ranks[count];
+    double fractions[count];
+    for (std::size_t k = 0; k < count; ++k) {
+        const double h = static_cast<double>(n - 1) * levels[k];
+        ranks[k] = static_cast<std::size_t>(std::floor(h));
+        fractions[k] = h - std::floor(h);
+    }
+    QuantilePass result;
+    RankPair pairs[count];
+    std::size_t missed[count];
+    std::size_t misses = 0;
+    if (n < tuning.min_samples) {
+        if (mean) result.squared_deviations = squared_deviations(samples, *mean);
+        std::vector<double> work(samples.begin(), samples.end());
+        select_ranks(work, ranks, pairs);
+    } else {
+        const std::size_t m = tuning.subsample;
+        std::vector<double> sub(m);
+        for (std::size_t i = 0; i < m; ++i) sub[i] = samples[i * n / m];
+        const double inf = std::numeric_limits<double>::infinity();
+        // Each level's bracket [lo, hi] in ranks of the sorted subsample; -1 and m stand for -inf and
+        // +inf. Only these (at most 8) ranks of the subsample are needed, not its full sort.
+        double lo[count], hi[count];
+        std::vector<std::size_t> wanted;
+        for (std::size_t k = 0; k < count; ++k) {
+            const double q = levels[k];
+            const double centre = q * static_cast<double>(m);
+            const double reach = 4.5 * std::sqrt(static_cast<double>(m) * q * (1.0 - q)) + 8.0;
+            lo[k] = std::floor(centre - reach);
+            hi[k] = std::ceil(centre + reach);
+            if (lo[k] >= 0.0) wanted.push_back(static_cast<std::size_t>(lo[k]));
+            if (hi[k] < static_cast<double>(m)) wanted.push_back(static_cast<std::size_t>(hi[k]));
+        }
+        std::sort(wanted.begin(), wanted.end());
+        wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+        std::vector<double> wanted_values(wanted.size());
+        select_positions(sub, wanted, wanted_values.data());
+        const auto sub_value = [&](double rank) {
+            if (rank < 0.0) return -inf;
+            if (rank >= static_cast<double>(m)) return inf;
+            const auto r = static_cast<std::size_t>(rank);
+            return wanted_values[static_cast<std::size_t>(std::lower_bound(wanted.begin(), wanted.end(), r) - wanted.begin())];
+        };
+        // Bands [lows[b], highs[b]], ascending and disjoint, padded to four with empty ones so that the
+        // pass is a fixed loop; band_of[k] is level k's; share: a band's expected share of the samples.
+        double lows[max_bands], highs[max_bands], share[max_bands];
+        std::size_t band_of[count];
+        std::size_t bands = 0;
+        for (std::size_t k = 0; k < count; ++k) {
+            const double l = sub_value(lo[k]), h = sub_value(hi[k]);
+            const double s = (hi[k] - lo[k]) / static_cast<double>(m);
+            if (bands > 0 && l <= highs[bands - 1]) {
+                highs[bands - 1] = std::max(highs[bands - 1], h);
+                share[bands - 1] += s;
+            } else {
+                lows[bands] = l;
+                highs[bands] = h;
+                share[bands] = s;
+                ++bands;
+            }
+            band_of[k] = bands - 1;
+        }
+        double expected = 0;
+        for (std::size_t b = 0; b < bands; ++b) expected += static_cast<double>(n) * share[b];
+        for (std::size_t b = bands; b < max_bands; ++b) {
+            lows[b] = inf;
+            highs[b] = -inf;
+        }
+        // The copy has room for twice the expected count; left uninitialised (every slot it uses is
+        // written first), so that only the pages the copy reaches are touched.
+        const std::size_t capacity = static_cast<std::size_t>(2.0 * expected) + 64;
+        const std::unique_ptr<double[]> kept(new double[capacity]);
+        const PassResult pass = band_pass(samples, lows, highs, mean, kept.get(), capacity, tuning.max_width);
+        result.squared_deviations = pass.squares;
+        // The copy holds the bands' samples in sample order: grouped by band (a counting sort on the
+        // band), each band's samples are ranks below[b] on of all samples, below[b] the count under
+        // its low end. Selection then runs within the band of each level.
+        const std::size_t copied = pass.overflow ? 0 : pass.kept;  // a filled copy: every rank misses
+        std::size_t in_band[max_bands] = {};
+        const auto band_index = [&](double x) {
+            std::size_t above = 0;  // bands whose low end is <= x: x lies in the last of them
+            for (std::size_t b = 0; b < bands; ++b) above += x >= lows[b] ? 1 : 0;
+            return above - 1;
+        };
+        for (std::size_t i = 0; i < copied; ++i) ++in_band[band_index(kept[i])];
+        std::size_t start[max_bands + 1] = {};
+        for (std::size_t b = 0; b < bands; ++b) start[b + 1] = start[b] + in_band[b];
+        std::vector<double> grouped(copied);
+        std::size_t next_slot[max_bands];
+        std::copy(start, start + max_bands, next_slot);
+        for (std::size_t i = 0; i < copied; ++i) grouped[next_slot[band_index(kept[i])]++] = kept[i];
+        for (std::size_t b = 0; b < bands; ++b) {
+            const std::size_t below = n - pass.at_least_low[b];  // samples < lows[b]
+            std::size_t band_ranks[count], levels_in_band[count];
+            std::size_t found = 0;
+            for (std::size_t k = 0; k < count; ++k) {
+                if (band_of[k] != b) continue;
+                const std::size_t r = ranks[k];
+                const bool last = r + 1 == n;
+                if (r < below || r + (last ? 0 : 1) >= below + in_band[b]) {
+                    missed[misses++] = k;
+                    continue;
+                }
+                band_ranks[found] = r - below;
+                levels_in_band[found++] = k;
+            }
+            RankPair in_copy[count];
+            select_ranks({grouped.data() + start[b], in_band[b]}, {band_ranks, found}, {in_copy, found});
+            for (std::size_t j = 0; j < found; ++j) pairs[levels_in_band[j]] = in_copy[j];
+        }
+    }
+    if (misses > 0) {
+        std::size_t missed_ranks[count];
+        for (std::size_t j = 0; j < misses; ++j) missed_ranks[j] = ranks[missed[j]];
+        RankPair again[count];
+        std::vector<double> work(samples.begin(), samples.end());
+        select_ranks(work, {missed_ranks, misses}, {again, misses});
+        for (std::size_t j = 0; j < misses; ++j) pairs[missed[j]] = again[j];
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+        result.quantiles[k] = pairs[k].at + fractions[k] * (pairs[k].next - pairs[k].at);
+    }
+    return result;
+}
+
+}  // namespace gputco::detail

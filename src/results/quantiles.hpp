@@ -1,0 +1,34 @@
+#pragma once
+// Exact type-7 quantiles of a sample set at four levels, by selection (internal to the results layer:
+// summarize() calls it; the tests call it with a small band configuration so that the band path runs
+// on small, many, random inputs).
+#include <array>
+#include <cstddef>
+#include <span>
+
+namespace gputco::detail {
+
+/// When and how samples are selected in bands: from `min_samples` samples on, a systematic subsample
+/// of `subsample` values brackets each wanted rank (see quantiles.cpp). min_samples must be at least
+/// 2 x subsample.
+struct BandTuning {
+    std::size_t subsample = 16384;
+    std::size_t min_samples = 8 * 16384;
+    /// The widest vectors (in doubles: 2, 4 or 8) the pass may use where the CPU has them; any width
+    /// gives the same results (the tests run each).
+    std::size_t max_width = 8;
+};
+
+/// The quantiles and, when asked, the samples' sum of squared deviations from a given mean.
+struct QuantilePass {
+    std::array<double, 4> quantiles{};
+    double squared_deviations = 0;  ///< sum over the samples, in their order, of (x - mean)^2
+};
+
+/// Type-7 quantiles of finite, non-empty `samples` at four ascending `levels` in [0, 1], exactly those
+/// of a full sort. With `mean` not null, also the sum of (x - *mean)^2 in sample order, taken in the
+/// same pass over the samples (bit for bit Moments::of's); otherwise squared_deviations is 0.
+QuantilePass type7_quantiles(std::span<const double> samples, std::span<const double, 4> levels,
+                             const double* mean = nullptr, BandTuning tuning = {});
+
+}  // namespace gputco::detail
