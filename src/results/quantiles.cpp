@@ -47,6 +47,7 @@ constexpr std::size_t max_bands = 4;  // one per level at most
 // What the pass over all samples finds.
 struct PassResult {
     std::size_t at_least_low[max_bands] = {};  // samples >= each band's low end
+    std::size_t at_most_high[max_bands] = {};  // samples <= each band's high end
     std::size_t kept = 0;                      // samples copied (inside a band)
     bool overflow = false;                     // the copy filled
     double squares = 0;
@@ -81,7 +82,7 @@ template <std::size_t width, bool with_squares>
     using values = typename Vectors<width>::values;
     using lanes = typename Vectors<width>::lanes;
     PassResult r;
-    lanes at_least[max_bands] = {};
+    lanes at_least[max_bands] = {}, at_most[max_bands] = {};
     std::size_t cursor = 0;
     double squares = 0;
     const std::size_t n = samples.size();
@@ -92,9 +93,10 @@ template <std::size_t width, bool with_squares>
         std::memcpy(&x, samples.data() + i, sizeof x);
         lanes in = {};
         for (std::size_t b = 0; b < max_bands; ++b) {
-            const lanes ge = x >= lows[b];  // true is -1 in each lane
+            const lanes ge = x >= lows[b], le = x <= highs[b];  // true is -1 in each lane
             at_least[b] -= ge;
-            in |= ge & (x <= highs[b]);
+            at_most[b] -= le;
+            in |= ge & le;
         }
         if constexpr (with_squares) {
             const values d = x - mean;
@@ -111,13 +113,17 @@ template <std::size_t width, bool with_squares>
         }
     }
     for (std::size_t b = 0; b < max_bands; ++b) {
-        for (std::size_t j = 0; j < width; ++j) r.at_least_low[b] += static_cast<std::size_t>(at_least[b][j]);
+        for (std::size_t j = 0; j < width; ++j) {
+            r.at_least_low[b] += static_cast<std::size_t>(at_least[b][j]);
+            r.at_most_high[b] += static_cast<std::size_t>(at_most[b][j]);
+        }
     }
     for (std::size_t i = whole; i < n; ++i) {  // the last few samples
         const double x = samples[i];
         bool in = false;
         for (std::size_t b = 0; b < max_bands; ++b) {
             r.at_least_low[b] += x >= lows[b] ? 1 : 0;
+            r.at_most_high[b] += x <= highs[b] ? 1 : 0;
             in = in || (x >= lows[b] && x <= highs[b]);
         }
         if constexpr (with_squares) squares += (x - mean) * (x - mean);
@@ -279,19 +285,25 @@ QuantilePass type7_quantiles(std::span<const double> samples, std::span<const do
         // band), each band's samples are ranks below[b] on of all samples, below[b] the count under
         // its low end. Selection then runs within the band of each level.
         const std::size_t copied = pass.overflow ? 0 : pass.kept;  // a filled copy: every rank misses
-        std::size_t in_band[max_bands] = {};
-        const auto band_index = [&](double x) {
-            std::size_t above = 0;  // bands whose low end is <= x: x lies in the last of them
-            for (std::size_t b = 0; b < bands; ++b) above += x >= lows[b] ? 1 : 0;
-            return above - 1;
-        };
-        for (std::size_t i = 0; i < copied; ++i) ++in_band[band_index(kept[i])];
-        std::size_t start[max_bands + 1] = {};
-        for (std::size_t b = 0; b < bands; ++b) start[b + 1] = start[b] + in_band[b];
+        std::size_t in_band[max_bands] = {}, start[max_bands] = {};
+        for (std::size_t b = 0; b < bands; ++b) {
+            in_band[b] = pass.overflow ? 0 : pass.at_most_high[b] - (n - pass.at_least_low[b]);
+            if (b > 0) start[b] = start[b - 1] + in_band[b - 1];
+        }
+        // The counting sort's cursors in registers, not in an array: consecutive values of one band
+        // would otherwise wait for each other's increment through memory.
         std::vector<double> grouped(copied);
-        std::size_t next_slot[max_bands];
-        std::copy(start, start + max_bands, next_slot);
-        for (std::size_t i = 0; i < copied; ++i) grouped[next_slot[band_index(kept[i])]++] = kept[i];
+        std::size_t slot0 = start[0], slot1 = start[1], slot2 = start[2], slot3 = start[3];
+        for (std::size_t i = 0; i < copied; ++i) {
+            const double x = kept[i];
+            const bool above1 = x >= lows[1], above2 = x >= lows[2], above3 = x >= lows[3];  // bands ascend
+            const std::size_t b0 = !above1, b1 = above1 && !above2, b2 = above2 && !above3, b3 = above3;
+            grouped[(slot0 & (0 - b0)) | (slot1 & (0 - b1)) | (slot2 & (0 - b2)) | (slot3 & (0 - b3))] = x;
+            slot0 += b0;
+            slot1 += b1;
+            slot2 += b2;
+            slot3 += b3;
+        }
         for (std::size_t b = 0; b < bands; ++b) {
             const std::size_t below = n - pass.at_least_low[b];  // samples < lows[b]
             std::size_t band_ranks[count], levels_in_band[count];
