@@ -2,6 +2,7 @@
 #include "accumulator.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -89,7 +90,9 @@ void summarize_run(SpotResult& result, const Job& job, const SpotPricing& pricin
     result.charged_hours =
         Billing(pricing).continuous() ? result.billed_hours : summarize(s.charged_hours, confidence);
     std::size_t missed = 0;
-    for (double w : s.wall_hours) missed += w > job.deadline_hours ? 1 : 0;
+    if (std::isfinite(job.deadline_hours)) {  // no finite sample is over an infinite deadline: no pass
+        for (double w : s.wall_hours) missed += w > job.deadline_hours ? 1 : 0;
+    }
     finish(result, job, pricing, missed);
 }
 
