@@ -87,7 +87,7 @@ TEST_CASE("quantile selection equals a full sort's type 7, bit for bit, on rando
         // The band path from 64 samples on, with a subsample of 16 or 32, whose brackets often miss
         // (the fallback runs too); then the small path; each vector width.
         const std::size_t subsample = trial % 2 == 0 ? 16 : 32;
-        for (const std::size_t width : {2u, 4u, 8u}) {
+        for (const std::size_t width : {2u, 8u}) {
             INFO("trial ", trial, ", n = ", n, ", shape ", shape, ", width ", width);
             check_against_definition(x, {.subsample = subsample, .min_samples = 64, .max_width = width});
         }

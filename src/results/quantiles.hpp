@@ -14,8 +14,8 @@ namespace gputco::detail {
 struct BandTuning {
     std::size_t subsample = 16384;
     std::size_t min_samples = 8 * 16384;
-    /// The widest vectors (in doubles: 2, 4 or 8) the pass may use where the CPU has them; any width
-    /// gives the same results (the tests run each).
+    /// The widest vectors (in doubles: 2, or 8 with AVX-512) the pass may use where the CPU has them;
+    /// any width gives the same results (the tests run each).
     std::size_t max_width = 8;
 };
 
