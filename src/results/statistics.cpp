@@ -56,8 +56,8 @@ Moments first_pass(std::span<const double> samples) {
     m.count = samples.size();
     if (samples.empty()) return m;
     const double n = static_cast<double>(m.count);
-    // The sum in sample order: stable and reproducible. (Four interleaved partial sums were tried: no
-    // faster.) Min and max in four running values each, whose chains overlap with the sum's.
+    // The sum in sample order: reproducible, and every seeded result's last bits depend on it (partial
+    // sums would change them). Min and max in four running values each, off the sum's chain.
     double sum = 0;
     double lowest[4], highest[4];
     for (std::size_t j = 0; j < 4; ++j) lowest[j] = highest[j] = samples[0];
