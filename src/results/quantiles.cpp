@@ -308,6 +308,7 @@ QuantilePass type7_quantiles(std::span<const double> samples, std::span<const do
                 band_ranks[found] = r - below;
                 levels_in_band[found++] = k;
             }
+            if (found == 0) continue;  // (then the copy may be empty: no pointer into it)
             RankPair in_copy[count];
             select_ranks({grouped.data() + start[b], in_band[b]}, {band_ranks, found}, {in_copy, found});
             for (std::size_t j = 0; j < found; ++j) pairs[levels_in_band[j]] = in_copy[j];
