@@ -6,17 +6,17 @@ from typing import Iterable, Optional
 from ._core import CostReport, DemandProfile, Discounts, MonthlyCashFlow, Offering, _evaluate_batch
 from ._frames import Column, declare, frame, TEXT
 
-__all__ = ["MONTH_COLUMNS", "evaluate_batch"]
+__all__ = ["FIGURES", "MONTH_COLUMNS", "evaluate_batch"]
 
 # The C++ field list (gputco/results/report.hpp), the one the JSON and CSV writers use.
 MONTH_COLUMNS = list(MonthlyCashFlow._fields)
 _MONTH_FIELDS = [Column(name, dtype) for name, dtype in zip(MonthlyCashFlow._fields, MonthlyCashFlow._field_dtypes)]
 MONTHS_VIEW = declare("CostReport.to_frame", [c for c in _MONTH_FIELDS if c.name != "month"] + [Column("cumulative")],
                       index=_MONTH_FIELDS[0], attrs=("strategy", "offering", "currency"))
+# The report's own figures (total, npv, savings, break-even, ...): the C++ list cost_figure_fields.
+FIGURES = list(CostReport._figures)
 BATCH_VIEW = declare("evaluate_batch", [
-    Column("strategy", TEXT), "total", "npv", "used_gpu_hours", Column("effective_cost_per_used_gpu_hour", "Float64"),
-    "reserved_utilisation", "owned_utilisation", "baseline_total", "savings", "savings_fraction",
-    Column("break_even_utilisation", "Float64"), Column("break_even_month", "Int64"),
+    Column("strategy", TEXT), *(Column(name, dtype) for name, dtype in zip(CostReport._figures, CostReport._figure_dtypes)),
     Column("spread_p05", "Float64"), Column("spread_p50", "Float64"), Column("spread_p95", "Float64"),
 ], attrs=("offering", "currency", "units"))
 
@@ -30,18 +30,7 @@ def _summary(self: CostReport) -> dict:
         "horizon_months": self.horizon_months,
         "units": self.units,
         "gpus_per_unit": self.gpus_per_unit,
-        "total": self.total,
-        "npv": self.npv,
-        "annual_discount_rate": self.annual_discount_rate,
-        "used_gpu_hours": self.used_gpu_hours,
-        "effective_cost_per_used_gpu_hour": self.effective_cost_per_used_gpu_hour,
-        "reserved_utilisation": self.reserved_utilisation,
-        "owned_utilisation": self.owned_utilisation,
-        "baseline_total": self.baseline_total,
-        "savings": self.savings,
-        "savings_fraction": self.savings_fraction,
-        "break_even_utilisation": self.break_even_utilisation,
-        "break_even_month": self.break_even_month,
+        **{name: getattr(self, name) for name in FIGURES},
         "spread": None if self.spread is None else self.spread._asdict(),
     }
 

@@ -164,3 +164,24 @@ def test_spot_samples_are_views_not_copies():
     import numpy as np
 
     assert np.shares_memory(r.to_frame()["cost"].to_numpy(), r.samples.cost)
+
+
+def test_the_cost_figures_are_in_every_view_of_a_report(p4d):
+    # One list (cost_figure_fields in gputco/results/report.hpp) for JSON, summary() and evaluate_batch.
+    import json
+
+    from gputco._cost import FIGURES
+
+    assert FIGURES[:3] == ["total", "npv", "annual_discount_rate"] and FIGURES[-1] == "break_even_month"
+    demand = gputco.DemandProfile.constant(8, gputco.Horizon.months(36))  # breaks even in month 15
+    mix = gputco.Mix([(0.5, gputco.Reserved(term_years=1, payment="all_upfront")), (0.5, gputco.OnDemand())])
+    report = gputco.evaluate(mix, demand, p4d, annual_discount_rate=0.07)
+    summary, written = report.summary(), json.loads(report.to_json())
+    batch = gputco.evaluate_batch([mix], demand, p4d, annual_discount_rate=0.07)
+    summary_figures = [key for key in summary if key in FIGURES]
+    assert summary_figures == FIGURES
+    assert list(batch.columns[1:1 + len(FIGURES)]) == FIGURES
+    for name in FIGURES:
+        assert summary[name] is not None, name  # every figure applies here
+        assert summary[name] == getattr(report, name) == written[name] == batch[name].iloc[0], name
+    assert isinstance(summary["break_even_month"], int) and summary["annual_discount_rate"] == 0.07
