@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <boost/math/special_functions/gamma.hpp>
 #include <fmt/format.h>
 
 #include "gputco/catalog/catalog.hpp"
@@ -640,6 +641,65 @@ TEST_CASE("spot kernels: the lane kernel and the scalar loop draw the same lifet
     const auto ruled = gputco::simulate_spot(job, Poisson{.mtbf_hours = 5, .rules = gputco::aws_rules()}, {},
                                              {.paths = 10, .seed = 3});
     CHECK(ruled.kernel == "scalar");
+}
+
+TEST_CASE("spot kernels: Weibull and trace runs give the same samples on every kernel and in the scalar loop") {
+    const Job job{.work_hours = 30, .checkpoint_interval_hours = 1.5, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 0.25, .capacity_wait_hours = 0.5};
+    const std::vector<gputco::InterruptionModel> models = {
+        Weibull{.shape = 0.7, .scale_hours = 5}, Weibull{.shape = 3, .scale_hours = 4},
+        Weibull{.shape = 0.2, .scale_hours = 0.5},  // lifetimes from ~1e-300 h to ~1e8 h: the ends of exp
+        gputco::Trace{.lifetimes_hours = {0.5, 1.0, 2.5, 4.0, 7.25, 12.0, 30.0}},
+        gputco::Trace{.lifetimes_hours = {3.0}}};
+    for (std::size_t m = 0; m < models.size(); ++m) {
+        const auto widest = gputco::simulate_spot(job, models[m], {}, {.paths = 3001, .seed = 8});
+        CHECK(widest.kernel == gputco::default_spot_kernel());
+        for (const std::string& name : gputco::spot_kernels()) {
+            const KernelOverride use(name);
+            const auto r = gputco::simulate_spot(job, models[m], {}, {.paths = 3001, .seed = 8});
+            INFO("model " << m << ", kernel " << name);
+            CHECK(r.kernel == name);
+            check_same_samples(r, widest);
+        }
+        // Hourly billing runs the scalar loop: the same lifetimes, so the same running times.
+        const auto scalar = gputco::simulate_spot(job, models[m], {.billing_increment_hours = 1}, {.paths = 3001, .seed = 8});
+        INFO("model " << m << ", the scalar loop");
+        CHECK(scalar.kernel == "scalar");
+        check_same_samples(scalar, widest);
+    }
+}
+
+TEST_CASE("Weibull and trace lane kernels agree with the one-segment closed form") {
+    // One segment: W = tau = 3 h, delta = 0.1 h, R = 0.25 h. The first launch needs L0 = 3.1 h, every
+    // later one L1 = R + 3.1 = 3.35 h. With S the survival function of a lifetime T:
+    //   E[interruptions] = (1 - S(L0)) / S(L1),
+    //   E[billed] = E[min(T, L0)] + (1 - S(L0)) E[min(T, L1)] / S(L1),  E[min(T, L)] = int_0^L S(t) dt.
+    const Job job{.work_hours = 3, .checkpoint_interval_hours = 3, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 0.25};
+    const double l0 = 3.1, l1 = 3.35;
+    SUBCASE("Weibull(k = 0.7, lambda = 5 h): S(t) = exp(-(t / lambda)^k)") {
+        const double k = 0.7, lambda = 5;
+        const auto survival = [&](double t) { return std::exp(-std::pow(t / lambda, k)); };
+        // int_0^L exp(-(t / lambda)^k) dt = (lambda / k) Gamma(1 / k) P(1 / k, (L / lambda)^k).
+        const auto kept = [&](double l) {
+            return lambda / k * std::tgamma(1.0 / k) * boost::math::gamma_p(1.0 / k, std::pow(l / lambda, k));
+        };
+        const auto r = gputco::simulate_spot(job, Weibull{.shape = k, .scale_hours = lambda}, {},
+                                             {.paths = 200'000, .seed = 21});
+        CHECK(r.kernel == gputco::default_spot_kernel());
+        check_within_4se(r.interruptions, (1.0 - survival(l0)) / survival(l1), "interruptions");
+        check_within_4se(r.billed_hours, kept(l0) + (1.0 - survival(l0)) * kept(l1) / survival(l1), "billed");
+    }
+    SUBCASE("a trace of 1, 2, 4 and 8 h, by hand") {
+        // S(3.1) = S(3.35) = 2/4: E[interruptions] = (1/2) / (1/2) = 1.
+        // E[min(T, 3.1)] = (1 + 2 + 3.1 + 3.1) / 4 = 2.3; E[min(T, 3.35)] = (1 + 2 + 3.35 + 3.35) / 4 = 2.425;
+        // E[billed] = 2.3 + (1/2) x 2.425 / (1/2) = 4.725.
+        const auto r = gputco::simulate_spot(job, gputco::Trace{.lifetimes_hours = {1, 2, 4, 8}}, {},
+                                             {.paths = 200'000, .seed = 22});
+        CHECK(r.kernel == gputco::default_spot_kernel());
+        check_within_4se(r.interruptions, 1.0, "interruptions");
+        check_within_4se(r.billed_hours, 4.725, "billed");
+    }
 }
 
 TEST_CASE("spot kernels: GPUTCO_SPOT_KERNEL must name a kernel this CPU runs") {

@@ -181,7 +181,10 @@ void price_paths(const PathPricer& p, const PriceDriven& model, Engine& engine, 
 // The lane kernel runs the batch's eight lanes in lock-step, in chunks so that cancellation is polled.
 void lane_paths(const RunSetup& setup, std::size_t batch, std::size_t count, const detail::Columns& out,
                 const std::atomic<bool>& cancel) {
-    const detail::LaneJob job{setup.pricer.constants, count, out};
+    detail::LifetimeLaw law;  // exponential: Poisson
+    if (const auto* weibull = std::get_if<Weibull>(&setup.model)) law = WeibullLifetimes(*weibull).law();
+    if (const auto* trace = std::get_if<Trace>(&setup.model)) law = TraceLifetimes(*trace).law();
+    const detail::LaneJob job{setup.pricer.constants, count, out, law};
     detail::LaneState state{};
     for (std::size_t lane = 0; lane < detail::spot_lanes; ++lane) {
         const Engine engine(stream_key(setup.seed, batch, lane));
@@ -201,9 +204,13 @@ void lane_paths(const RunSetup& setup, std::size_t batch, std::size_t count, con
 }  // namespace
 
 bool uses_lane_kernel(const RunSetup& setup) {
-    const Poisson* poisson = std::get_if<Poisson>(&setup.model);
-    return setup.kernel.lanes != nullptr && poisson && without_rules(poisson->rules) &&
-           setup.pricer.billing.continuous();
+    if (setup.kernel.lanes == nullptr || !setup.pricer.billing.continuous()) return false;
+    return std::visit(
+        [](const auto& m) {
+            using M = std::decay_t<decltype(m)>;
+            return !std::is_same_v<M, PriceDriven> && without_rules(m.rules);
+        },
+        setup.model);
 }
 
 void run_batch(const RunSetup& setup, std::size_t batch, std::size_t count, const detail::Columns& out,
@@ -223,13 +230,9 @@ void run_batch(const RunSetup& setup, std::size_t batch, std::size_t count, cons
                 if constexpr (std::is_same_v<M, Poisson>) {
                     lifetime_paths(p, m.rules, PoissonLifetimes(m), engine, lane_count, lane_out, cancel);
                 } else if constexpr (std::is_same_v<M, Weibull>) {
-                    WeibullLifetimes weibull(m);
-                    lifetime_paths(p, m.rules, [&](Engine& e) { return weibull(e); }, engine, lane_count, lane_out,
-                                   cancel);
+                    lifetime_paths(p, m.rules, WeibullLifetimes(m), engine, lane_count, lane_out, cancel);
                 } else if constexpr (std::is_same_v<M, Trace>) {
-                    TraceLifetimes trace(m);
-                    lifetime_paths(p, m.rules, [&](Engine& e) { return trace(e); }, engine, lane_count, lane_out,
-                                   cancel);
+                    lifetime_paths(p, m.rules, TraceLifetimes(m), engine, lane_count, lane_out, cancel);
                 } else {
                     price_paths(p, m, engine, lane_count, lane_out, cancel);
                 }

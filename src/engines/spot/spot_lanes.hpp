@@ -1,7 +1,7 @@
 #pragma once
 // The arithmetic of the spot hot loop, written once for a scalar (double) and for eight paths in
 // lock-step (GCC/Clang vectors of doubles), so that the vector kernels and the scalar loops
-// give the same results bit for bit: only IEEE additions, multiplications, one division,
+// give the same results bit for bit: only IEEE additions, multiplications, divisions,
 // comparisons and selections, in the same order, and no fused multiply-add (the library builds with
 // -ffp-contract=off). The kernels are compiled three times, portable and with AVX2 or AVX-512
 // enabled (spot_lanes_*.cpp); spot.cpp picks one at run time.
@@ -47,12 +47,23 @@ struct Columns {
     std::size_t stride = 1;
 };
 
-/// A Poisson batch for a lane kernel: the run's constants and the batch's output columns. Path i of
-/// the batch is lane i % 8's (i / 8)-th path.
+/// How a lane kernel draws a launch's lifetime from a random word: exponential (Poisson, with
+/// JobConstants::neg_mtbf), Weibull, or one of a trace's observed lifetimes picked uniformly.
+struct LifetimeLaw {
+    enum class Kind { exponential, weibull, table };
+    Kind kind = Kind::exponential;
+    double scale = 0, inv_shape = 0;   // Weibull: lambda and 1 / k
+    const double* table = nullptr;     // trace: the observed lifetimes
+    double table_size = 0;             // how many (< 2^52)
+};
+
+/// A batch for a lane kernel: the run's constants, the batch's output columns and the lifetime law.
+/// Path i of the batch is lane i % 8's (i / 8)-th path.
 struct LaneJob {
     const JobConstants& constants;
     std::size_t count;   // paths in the batch
     Columns out;
+    LifetimeLaw law{};
 };
 
 /// The eight lanes between calls of a kernel (it runs in chunks so that its caller can poll for
@@ -66,9 +77,9 @@ struct alignas(64) LaneState {
 /// Runs each lane at most `iterations` more launches; returns true once every path of the batch is
 /// recorded. (A kernel narrower than eight lanes runs its groups of lanes one after the other.)
 using LaneKernel = bool (*)(const LaneJob&, LaneState&, std::uint64_t iterations);
-bool poisson_lanes_portable(const LaneJob&, LaneState&, std::uint64_t iterations);
-bool poisson_lanes_avx2(const LaneJob&, LaneState&, std::uint64_t iterations);
-bool poisson_lanes_avx512(const LaneJob&, LaneState&, std::uint64_t iterations);
+bool lifetime_lanes_portable(const LaneJob&, LaneState&, std::uint64_t iterations);
+bool lifetime_lanes_avx2(const LaneJob&, LaneState&, std::uint64_t iterations);
+bool lifetime_lanes_avx512(const LaneJob&, LaneState&, std::uint64_t iterations);
 
 // The vectors pass only between always-inline functions with internal linkage, never across an ABI
 // boundary, so the warning that their passing convention differs between instruction sets is moot.
@@ -136,25 +147,18 @@ template <class U>
     return result;
 }
 
-/// log(u) for u in (0, 1) built from a 64-bit random word: u = (the top 52 bits + 1/2) / 2^52, so
-/// 2^-53 <= u <= 1 - 2^-53 and -log(u) is an Exp(1) variate (at most 36.7). The logarithm: u = 2^k m
-/// with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s) = s g(s^2) with s = (m - 1) / (m + 1), |s| < 0.1716,
-/// and g(z) = 2 + c1 z + ... + c7 z^7 a Chebyshev fit within 5e-18 of 2 atanh(sqrt z) / sqrt z
-/// (scripts/fit_log_series.py). Measured against std::log: within 4 units in the last place.
+/// log(x) for a positive normal x given as its bits, with `bias` taken off the exponent field (1023 for
+/// log x itself; 1023 + 52 gives log(x / 2^52)). x = 2^k m with m in [sqrt(1/2), sqrt(2)),
+/// log m = 2 atanh(s) = s g(s^2) with s = (m - 1) / (m + 1), |s| < 0.1716, and g(z) = 2 + c1 z + ... + c7 z^7
+/// a Chebyshev fit within 5e-18 of 2 atanh(sqrt z) / sqrt z (scripts/fit_log_series.py). Measured against
+/// std::log: within 4 units in the last place.
 template <class F>
-[[gnu::always_inline]] inline F log_of_uniform(const bits_t<F>& random) {
-    using U = bits_t<F>;
-    constexpr std::uint64_t exponent_1 = 0x3FF0000000000000ULL;  // bit pattern of 1.0
+[[gnu::always_inline]] inline F log_of_bits(const bits_t<F>& xbits, double bias) {
+    constexpr std::uint64_t exponent_1 = 0x3FF0000000000000ULL;   // bit pattern of 1.0
     constexpr std::uint64_t exponent_52 = 0x4330000000000000ULL;  // bit pattern of 2^52
     constexpr std::uint64_t mantissa = 0x000FFFFFFFFFFFFFULL;
-    const F two_52 = F{} + 0x1p52;
-    // The top 52 bits as an exact integer: the bits of 2^52 + that integer, minus 2^52. Then
-    // x = integer + 1/2 = 2^52 u exactly, whose exponent less 52 is u's (no need to form u).
-    const F integer = __builtin_bit_cast(F, (random >> 12) | exponent_52) - two_52;
-    const F x = integer + 0.5;
-    const U xbits = __builtin_bit_cast(U, x);
-    const F m1 = __builtin_bit_cast(F, (xbits & mantissa) | exponent_1);  // u / 2^k1 in [1, 2)
-    const F k1 = __builtin_bit_cast(F, (xbits >> 52) | exponent_52) - (0x1p52 + 1023.0 + 52.0);
+    const F m1 = __builtin_bit_cast(F, (xbits & mantissa) | exponent_1);  // x / 2^k1 in [1, 2)
+    const F k1 = __builtin_bit_cast(F, (xbits >> 52) | exponent_52) - (0x1p52 + bias);
     const auto high = m1 > 1.4142135623730951;
     const F m = select(high, m1 * 0.5, m1);
     const F k = select(high, k1 + 1.0, k1);
@@ -171,6 +175,78 @@ template <class F>
     const F p67 = z * 0.14616449685043406 + 0.15331721600556042;
     const F series = (p01 + z2 * p23) + z4 * (p45 + z2 * p67);
     return k * 0.69314718055994530942 + s * series;
+}
+
+/// log(u) for u in (0, 1) built from a 64-bit random word: u = (the top 52 bits + 1/2) / 2^52, so
+/// 2^-53 <= u <= 1 - 2^-53 and -log(u) is an Exp(1) variate (at most 36.7).
+template <class F>
+[[gnu::always_inline]] inline F log_of_uniform(const bits_t<F>& random) {
+    constexpr std::uint64_t exponent_52 = 0x4330000000000000ULL;  // bit pattern of 2^52
+    const F two_52 = F{} + 0x1p52;
+    // The top 52 bits as an exact integer: the bits of 2^52 + that integer, minus 2^52. Then
+    // x = integer + 1/2 = 2^52 u exactly, whose exponent less 52 is u's (no need to form u).
+    const F integer = __builtin_bit_cast(F, (random >> 12) | exponent_52) - two_52;
+    const F x = integer + 0.5;
+    return log_of_bits<F>(__builtin_bit_cast(bits_t<F>, x), 1023.0 + 52.0);
+}
+
+/// log(x) for a positive normal x (>= 2^-1022, finite).
+template <class F>
+[[gnu::always_inline]] inline F log_positive(const F& x) {
+    return log_of_bits<F>(__builtin_bit_cast(bits_t<F>, x), 1023.0);
+}
+
+/// exp(y): 0 below -708.3 (no subnormal results), infinity above 709.78. y = n log 2 + r with n whole
+/// and |r| <= log(2) / 2 (Cody and Waite: log 2 in two parts, the first exact in n times it for
+/// |n| < 2^11), exp(r) by its Taylor series to r^13 (truncation below 5e-18 relative), times 2^n built in
+/// the exponent bits. Measured against std::exp: within 2 units in the last place.
+template <class F>
+[[gnu::always_inline]] inline F exp_of(const F& y) {
+    using U = bits_t<F>;
+    const F zero{};
+    const F lowest = zero - 708.3, highest = zero + 709.78;
+    const F clamped = select(y < lowest, lowest, select(y > highest, highest, y));
+    // n = round(y / log 2) by the 2^52 rounding trick (|y / log 2| < 1023, far inside it).
+    const F shifted = clamped * 1.4426950408889634 + (0x1p52 + 1023.0);  // low bits: n + 1023
+    const F n = shifted - (0x1p52 + 1023.0);
+    const F r = (clamped - n * 0.693145751953125) - n * 1.4286068203094172e-06;
+    // Taylor: 1 + r + r^2/2! + ... + r^13/13!, by Estrin's scheme.
+    const F r2 = r * r;
+    const F r4 = r2 * r2;
+    const F r8 = r4 * r4;
+    const F q01 = r + 1.0;
+    const F q23 = r * (1.0 / 6) + 0.5;
+    const F q45 = r * (1.0 / 120) + (1.0 / 24);
+    const F q67 = r * (1.0 / 5040) + (1.0 / 720);
+    const F q89 = r * (1.0 / 362880) + (1.0 / 40320);
+    const F q1011 = r * (1.0 / 39916800) + (1.0 / 3628800);
+    const F q1213 = r * (1.0 / 6227020800) + (1.0 / 479001600);
+    const F low = (q01 + r2 * q23) + r4 * (q45 + r2 * q67);
+    const F high = (q89 + r2 * q1011) + r4 * q1213;
+    const F series = low + r8 * high;
+    const F two_n = __builtin_bit_cast(F, __builtin_bit_cast(U, shifted) << 52);  // 2^n: n + 1023 in the exponent
+    const F result = series * two_n;
+    return select(y < lowest, zero, select(y > highest, zero + __builtin_inf(), result));
+}
+
+/// Weibull(shape k, scale lambda) lifetime from a 64-bit random word: lambda (-log u)^(1/k), as
+/// lambda exp(log(-log u) / k).
+template <class F>
+[[gnu::always_inline]] inline F weibull_of_uniform(const bits_t<F>& random, const F& scale, const F& inv_shape) {
+    const F exponential = F{} - log_of_uniform<F>(random);
+    return scale * exp_of<F>(log_positive<F>(exponential) * inv_shape);
+}
+
+/// An index in [0, n) from a 64-bit random word, n < 2^52 as a double: floor(u n) with u = the top 52
+/// bits / 2^52 (u < 1; a bias of at most n / 2^52 against an exactly uniform pick, below any
+/// observable effect), capped at n - 1 against rounding.
+template <class F, class Floor>
+[[gnu::always_inline]] inline F index_of_uniform(const bits_t<F>& random, const F& n, Floor floor) {
+    constexpr std::uint64_t exponent_52 = 0x4330000000000000ULL;
+    const F u = (__builtin_bit_cast(F, (random >> 12) | exponent_52) - 0x1p52) * 0x1p-52;
+    const F i = floor(u * n);
+    const F last = n - 1.0;
+    return select(i > last, last, i);
 }
 
 /// Constants of the job's path arithmetic, as F (broadcast for vectors).
