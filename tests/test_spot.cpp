@@ -649,6 +649,9 @@ TEST_CASE("spot kernels: Weibull and trace runs give the same samples on every k
     const std::vector<gputco::InterruptionModel> models = {
         Weibull{.shape = 0.7, .scale_hours = 5}, Weibull{.shape = 3, .scale_hours = 4},
         Weibull{.shape = 0.2, .scale_hours = 0.5},  // lifetimes from ~1e-300 h to ~1e8 h: the ends of exp
+        // A third of the lifetimes 0, a third infinite: a lane whose paths are all done must not take an
+        // infinite lifetime for the end of a path (it wrote past the batch's samples).
+        Weibull{.shape = 0.002, .scale_hours = 1},
         gputco::Trace{.lifetimes_hours = {0.5, 1.0, 2.5, 4.0, 7.25, 12.0, 30.0}},
         gputco::Trace{.lifetimes_hours = {3.0}}};
     for (std::size_t m = 0; m < models.size(); ++m) {
