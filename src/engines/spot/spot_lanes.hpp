@@ -39,6 +39,15 @@ struct JobConstants {
     double tau, seg, inv_seg;
     double first_rest;   // running time a fresh path needs
     double price;
+    bool plain;     // no provider rule: the plain launch arithmetic (interrupted), else the ruled one
+    bool rounded;   // billing in whole increments or with a minimum (charged apart from billed)
+    double delta;
+    double first_full_left;   // whole segments of a fresh path before its last one
+    double protection;        // hours no interruption comes after a launch
+    double max_lifetime;      // launches are taken back by then (infinity: never)
+    double notice;            // hours of warning before an interruption
+    bool emergency;           // an emergency checkpoint (delta <= notice) is written in the notice
+    double increment, inv_increment, minimum;  // billing: whole increments (0: continuous), at least minimum
 };
 
 /// One batch's output columns: path i of the batch goes to element i * stride of each.
@@ -67,10 +76,12 @@ struct LaneJob {
 };
 
 /// The eight lanes between calls of a kernel (it runs in chunks so that its caller can poll for
-/// cancellation): each lane's xoshiro256++ state and its path in progress.
+/// cancellation): each lane's xoshiro256++ state and its path in progress (the plain arithmetic keeps
+/// `rest`, the ruled one `full_left`, `last_work`, `wall` and `charged` instead).
 struct alignas(64) LaneState {
     std::uint64_t rng[4][spot_lanes];
     double rest[spot_lanes], billed[spot_lanes], lost[spot_lanes], restart[spot_lanes], interruptions[spot_lanes];
+    double full_left[spot_lanes], last_work[spot_lanes], wall[spot_lanes], charged[spot_lanes];
     std::size_t path[spot_lanes];  // in-batch index of the lane's current path (>= count: none left)
 };
 
@@ -119,6 +130,24 @@ template <class F>
 [[gnu::always_inline]] inline F smaller(const F& a, const F& b) {
     return select(b < a, b, a);
 }
+
+/// The larger of x and 0 (as std::max(x, 0.0)).
+template <class F>
+[[gnu::always_inline]] inline F at_least_zero(const F& x) {
+    const F zero{};
+    return select(x < zero, zero, x);
+}
+
+// Lane-wise logic on comparison results: bool for doubles, integer masks for vectors.
+[[gnu::always_inline]] inline bool both(bool a, bool b) { return a && b; }
+[[gnu::always_inline]] inline bool either(bool a, bool b) { return a || b; }
+[[gnu::always_inline]] inline bool negate(bool a) { return !a; }
+template <class M>
+[[gnu::always_inline]] inline M both(const M& a, const M& b) { return a & b; }
+template <class M>
+[[gnu::always_inline]] inline M either(const M& a, const M& b) { return a | b; }
+template <class M>
+[[gnu::always_inline]] inline M negate(const M& a) { return ~a; }
 
 /// floor(x) for 0 <= x < 2^52 by the 2^52 rounding trick: no libm call and no integer conversion, the
 /// same few instructions on every instruction set. A kernel with a floor instruction uses that
@@ -282,6 +311,124 @@ template <class F, class Floor = FloorByRounding>
     billed = billed + kill;
     lost = lost + lost_now;
     interruptions = interruptions + c.one;
+}
+
+/// The provider rules and billing of a run, as F (broadcast for vectors).
+template <class F>
+struct RuleShape {
+    F delta, protection, max_lifetime, notice, wait, increment, inv_increment, minimum;
+    bool emergency;
+};
+
+template <class F>
+RuleShape<F> rule_shape(const JobConstants& job) {
+    const F zero{};
+    return {zero + job.delta,     zero + job.protection, zero + job.max_lifetime,  zero + job.notice, zero + job.wait,
+            zero + job.increment, zero + job.inv_increment, zero + job.minimum, job.emergency};
+}
+
+/// A path under the ruled arithmetic: `full_left` whole segments of tau, then the last of `last_work`
+/// (whole numbers and hours as doubles, exact far beyond any job), the restart its next launch needs
+/// (0 on the first, R after) and its totals.
+template <class F>
+struct RuledPath {
+    F full_left, last_work, restart, billed, charged, wall, lost, interruptions;
+};
+
+/// Charged hours of a launch of `run` >= 0 hours: whole increments, rounded up (a run within 1e-9 of
+/// a whole number of increments is that number: binary fractions, not time), at least the minimum.
+template <class F, class Floor>
+[[gnu::always_inline]] inline F charged_hours(const F& run, const RuleShape<F>& r, Floor floor) {
+    const F x = run * r.inv_increment;
+    F whole = select(x < 0x1p52, floor(x), x);
+    whole = select(x > whole * (1.0 + 1e-9), whole + 1.0, whole);
+    const F hours = select(r.increment > 0.0, whole * r.increment, run);
+    return select(hours < r.minimum, r.minimum, hours);
+}
+
+/// Segments of `work` > 0 hours of work at `tau` each, as checkpoint.cpp's segment_count(): the
+/// nearest whole number when work / tau is within 1e-9 of it (relative), else work / tau rounded up.
+template <class F, class Floor>
+[[gnu::always_inline]] inline F segment_count(const F& work, const F& tau, Floor floor) {
+    const F ratio = work / tau;
+    const F nearest = floor(ratio + 0.5);
+    const F down = floor(ratio);
+    const F up = select(down < ratio, down + 1.0, down);
+    const F miss = ratio - nearest;
+    const F distance = select(miss < 0.0, -miss, miss);
+    return select(both(nearest >= 1.0, distance <= ratio * 1e-9), nearest, up);
+}
+
+/// When a launch of `lifetime` hours is taken back under the rules (after the protection period, by
+/// the lifetime cap at the latest), and when its notice comes (not before the launch).
+template <class F>
+[[gnu::always_inline]] inline void launch_window(const F& lifetime, const RuleShape<F>& r, F& kill, F& notice_at) {
+    kill = smaller(lifetime + r.protection, r.max_lifetime);
+    notice_at = at_least_zero(kill - r.notice);
+}
+
+/// Running time a ruled path needs from launch to finish if nothing interrupts it.
+template <class F>
+[[gnu::always_inline]] inline F time_to_finish(const RuledPath<F>& s, const LaunchShape<F>& c, const RuleShape<F>& r) {
+    return ((s.restart + s.full_left * c.seg) + s.last_work) + r.delta;
+}
+
+/// One launch of a ruled path, taken back `kill` hours after it starts with the notice at `notice_at`
+/// (= kill without one): bills it (`paid`: its running hours), updates the path, and returns whether
+/// the job is done. Interrupted during the restart: nothing done or lost. In a segment: without an
+/// emergency checkpoint its work so far is lost (all of it while its checkpoint is written); with one,
+/// the notice stops the work and a checkpoint saves it (the rest of the job is planned afresh), or the
+/// checkpoint under way completes. The wait before the next launch is added to the wall time. `floor`
+/// must be exact for 0 <= x < 2^52.
+template <class F, class Floor>
+[[gnu::always_inline]] inline auto ruled_launch(const F& kill, const F& notice_at, RuledPath<F>& s,
+                                                const LaunchShape<F>& c, const RuleShape<F>& r, Floor floor,
+                                                F& paid) {
+    const F need = time_to_finish(s, c, r);
+    const auto done = need <= kill;
+    const F stop = r.emergency ? notice_at : kill;
+    const auto in_restart = stop < s.restart;
+    const auto cut = negate(either(done, in_restart));  // stopped in a segment or its checkpoint
+    // Whole segments finished in the u hours run after the restart (at most full_left), and how far
+    // into the next one.
+    const F u = select(in_restart, c.zero, stop - s.restart);
+    F m = floor(u * c.inv_seg);
+    m = select(both(m * c.seg > u, m > c.zero), m - c.one, m);  // u * (1 / seg) rounded up across a multiple
+    m = smaller(m, s.full_left);
+    const F offset = u - m * c.seg;
+    const auto in_last = m == s.full_left;
+    const F seg_work = select(in_last, s.last_work, c.tau);
+    const auto writing = offset >= seg_work;  // the segment's checkpoint was being written
+    F full_left = s.full_left - m;
+    F last_work = s.last_work;
+    F lost = s.lost;
+    F billed = stop;
+    auto rounding_done = c.zero > c.zero;  // no lane
+    if (r.emergency) {
+        // Mid-segment: the emergency checkpoint saves the work so far; what is left is planned afresh.
+        const auto save = both(negate(writing), offset > c.zero);
+        const F remaining = ((s.full_left - m) * c.tau + s.last_work) - offset;
+        const F replanned = segment_count(remaining, c.tau, floor) - c.one;
+        // Writing: that checkpoint completes in the notice (in the last segment only by rounding: done).
+        full_left = select(writing, full_left - c.one, select(save, replanned, full_left));
+        last_work = select(save, remaining - replanned * c.tau, last_work);
+        billed = select(writing, stop + ((seg_work + r.delta) - offset), select(save, stop + r.delta, stop));
+        lost = lost + select(either(writing, save), c.zero, at_least_zero(offset));
+        rounding_done = both(writing, in_last);
+    } else {
+        lost = lost + select(writing, seg_work, at_least_zero(offset));
+    }
+    const auto finished = either(done, both(cut, rounding_done));
+    s.full_left = select(cut, full_left, s.full_left);
+    s.last_work = select(cut, last_work, s.last_work);
+    s.lost = select(cut, lost, s.lost);
+    paid = select(done, need, select(in_restart, stop, billed));
+    s.interruptions = s.interruptions + select(finished, c.zero, c.one);
+    s.billed = s.billed + paid;
+    s.charged = s.charged + charged_hours(paid, r, floor);
+    s.wall = s.wall + select(finished, paid, paid + r.wait);
+    s.restart = c.restart;
+    return finished;
 }
 
 }  // namespace
