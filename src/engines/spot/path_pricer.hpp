@@ -1,7 +1,8 @@
 #pragma once
-// The path pricer: the job's checkpoint and billing arithmetic for one launch, with the job's
-// constants packed once per run (PathPricer). A path generator (path_generators.hpp) says when each
-// launch is taken back; the pricer turns that into billed, charged and lost hours and progress.
+// The path pricer: a job, its provider rules and its billing packed once per run (PathPricer) into the
+// constants that the launch arithmetic (spot_lanes.hpp) reads in the scalar loops and the lane kernels.
+// A path generator (path_generators.hpp) says when each launch is taken back; that arithmetic turns it
+// into billed, charged and lost hours and progress.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
