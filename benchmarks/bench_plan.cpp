@@ -6,6 +6,8 @@
 //   hourly pass   one pass over the same futures as hourly profiles, Σ min(demand, capacity) for
 //                 the ladder's one capacity (what an hour-by-hour engine does per tier), measured
 //                 on 100 futures and scaled to F.
+// Then DemandFutures::from_profiles (explicit scenarios), which copies each month from the profiles'
+// sorted months, beside sorting every month again into new shapes as it did before, in the same run.
 // Prints milliseconds (best of several rounds) and ratios; `--threads N` (default 1).
 //
 //   build/benchmarks/bench_plan [--threads N]
@@ -97,6 +99,42 @@ Row measure(std::size_t futures, int months, unsigned threads, int rounds) {
     return {futures, months, engine, levels, hourly};
 }
 
+/// Explicit scenarios: DemandFutures::from_profiles over `count` hourly profiles of `months` (each
+/// month's hours in a scrambled order, as a user's series would be), which now copies each month from
+/// the profile's sorted months, beside what it did before on the same profiles (sort every month
+/// again into new shapes) and the cost of building the profiles (the one sort they need).
+void measure_from_profiles(std::size_t count, int months, int rounds) {
+    const DemandFutures source = DemandFutures::generate(model(), Horizon::months(months), count, 7);
+    std::vector<Eigen::ArrayXd> hours;
+    for (std::size_t f = 0; f < count; ++f) {
+        const Eigen::ArrayXd sorted = source.profile(f).gpus_per_hour();
+        Eigen::ArrayXd h(sorted.size());
+        for (Eigen::Index m = 0; m < sorted.size(); m += 730)  // 367 is coprime with 730: a permutation
+            for (Eigen::Index k = 0; k < 730; ++k) h[m + k] = sorted[m + (k * 367) % 730];
+        hours.push_back(std::move(h));
+    }
+    std::vector<DemandProfile> profiles;
+    for (const Eigen::ArrayXd& h : hours) profiles.push_back(DemandProfile::hourly(h));
+    const double now = best_milliseconds([&] { sink = DemandFutures::from_profiles(profiles).gpu_hours(0, 0); }, rounds);
+    const double before = best_milliseconds(
+        [&] {
+            std::vector<MonthShape> shapes;
+            for (const DemandProfile& p : profiles) {
+                for (int m = 0; m < months; ++m) shapes.push_back(MonthShape::of(p.gpus_per_hour().data() + std::size_t(m) * 730));
+            }
+            sink = shapes.back().total();
+        },
+        rounds);
+    const double build = best_milliseconds(
+        [&] {
+            double total = 0;
+            for (const Eigen::ArrayXd& h : hours) total += DemandProfile::hourly(h).total_gpu_hours();
+            sink = total;
+        },
+        rounds);
+    fmt::print("{:>8} {:>7} {:>17.2f} {:>17.2f} {:>14.1f} {:>16.2f}\n", count, months, now, before, before / now, build);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -114,5 +152,10 @@ int main(int argc, char** argv) {
                    r.engine_ms, r.engine_ms * 1e6 / double(r.futures) / r.months, r.levels_ms, r.engine_ms / r.levels_ms,
                    r.hourly_ms, r.hourly_ms / r.engine_ms);
     }
+    fmt::print("\nexplicit scenarios (DemandFutures::from_profiles), best of 5 rounds\n");
+    fmt::print("{:>8} {:>7} {:>17} {:>17} {:>14} {:>16}\n", "profiles", "months", "from_profiles ms",
+               "re-sorting ms", "re-sorting/now", "build profiles ms");
+    measure_from_profiles(100, 36, 5);
+    measure_from_profiles(100, 60, 5);
     return 0;
 }

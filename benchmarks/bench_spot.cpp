@@ -3,7 +3,8 @@
 // Prints ns per interruption event and paths per second on 1 thread and on all cores, best of
 // --repeat runs, for the kernel simulate_spot picks or, with --kernels all, for each kernel this CPU
 // runs (the portable one first, the reference of the others' ratios).
-// --models all also times the other interruption models on the same job (1 thread).
+// --models all also times the other interruption models on the same job (1 thread, on each lane kernel
+// timed).
 // Each kernel is also timed with keep_samples = false (no samples; summaries streamed per batch).
 // Usage: bench_spot [--paths N] [--repeat K] [--threads T] [--kernels auto|all] [--models all]
 //                   [--model-paths N]
@@ -119,27 +120,33 @@ int main(int argc, char** argv) {
                    one.seconds / many.seconds, reference / one.seconds);
     }
     if (models) {
-        // The other models on the same job, 1 thread, the default kernel: Weibull with shape 1 and
-        // Trace of exponential lifetimes have the Poisson's lifetime law (about the same events); the
-        // AWS rules add a 2-minute notice with an emergency checkpoint.
-        ::unsetenv("GPUTCO_SPOT_KERNEL");
+        // The other models on the same job, 1 thread, on each kernel timed above: Weibull with shape 1
+        // and a trace of exponential lifetimes have the Poisson's lifetime law (about the same events),
+        // Weibull with shape 0.7 the same mean lifetime (20 h = 15.80 h x Gamma(1 + 1 / 0.7)); the AWS
+        // rules add a 2-minute notice with an emergency checkpoint (the scalar loop).
         gputco::Xoshiro256pp engine(7);
         gputco::Trace trace;
         for (int i = 0; i < 100000; ++i)
             trace.lifetimes_hours.push_back(-20.0 * std::log((static_cast<double>(engine() >> 11) + 0.5) * 0x1p-53));
         if (model_paths == 0) model_paths = paths;
-        const Timing poisson = best_of(model_paths, 1, repeat);
         const std::vector<std::pair<const char*, gputco::InterruptionModel>> others{
             {"weibull (shape 1)", gputco::Weibull{.shape = 1, .scale_hours = 20}},
-            {"poisson + aws rules", gputco::Poisson{.mtbf_hours = 20, .rules = gputco::aws_rules()}},
-            {"trace (exponential)", trace}};
-        fmt::print("models, 1 thread ({} for Poisson: {:.2f} ns/event):\n", poisson.kernel,
-                   1e9 * poisson.seconds / poisson.events);
-        for (const auto& [name, model] : others) {
-            const Timing t = best_of(model_paths, 1, repeat, model);
-            const double ns = 1e9 * t.seconds / t.events;
-            fmt::print("  {:>20}: {:.3f} s, {:.2f} ns/event, {:.2f}x the Poisson kernel's ns/event\n", name,
-                       t.seconds, ns, ns / (1e9 * poisson.seconds / poisson.events));
+            {"weibull (shape 0.7)", gputco::Weibull{.shape = 0.7, .scale_hours = 20 / std::tgamma(1 + 1 / 0.7)}},
+            {"trace (exponential)", trace},
+            {"poisson + aws rules", gputco::Poisson{.mtbf_hours = 20, .rules = gputco::aws_rules()}}};
+        for (const std::string& kernel : kernels) {
+            if (kernel == "scalar") continue;  // every model's scalar loop is timed by the rules row
+            if (kernel.empty()) ::unsetenv("GPUTCO_SPOT_KERNEL");
+            else ::setenv("GPUTCO_SPOT_KERNEL", kernel.c_str(), 1);
+            const Timing poisson = best_of(model_paths, 1, repeat);
+            fmt::print("models, 1 thread ({} for Poisson: {:.2f} ns/event):\n", poisson.kernel,
+                       1e9 * poisson.seconds / poisson.events);
+            for (const auto& [name, model] : others) {
+                const Timing t = best_of(model_paths, 1, repeat, model);
+                const double ns = 1e9 * t.seconds / t.events;
+                fmt::print("  {:>20}: {:.3f} s, {:.2f} ns/event, {:.2f}x the Poisson kernel's ns/event ({})\n", name,
+                           t.seconds, ns, ns / (1e9 * poisson.seconds / poisson.events), t.kernel);
+            }
         }
     }
     return 0;

@@ -51,15 +51,17 @@ def highway_round(bench, paths):
 
 
 def model_round(bench, paths):
-    """{model: ns per event} and the Poisson kernel's, from one run of bench_spot --models all."""
+    """{(model, kernel): ns per event}, the Poisson kernel's included, from one run of bench_spot --models
+    all on every lane kernel."""
     out = subprocess.run([bench, "--paths", "1000", "--repeat", "1", "--models", "all", "--model-paths",
-                          str(paths), "--kernels", "auto"], check=True, capture_output=True, text=True).stdout
-    out = out[out.index("models, 1 thread"):]
+                          str(paths), "--kernels", "all"], check=True, capture_output=True, text=True).stdout
     ns = {}
-    if m := re.search(r"models, 1 thread \((\w+) for Poisson: ([\d.]+) ns/event\)", out):
-        ns["poisson (" + m.group(1) + ")"] = float(m.group(2))
-    for m in re.finditer(r"^ +(.+?): [\d.]+ s, ([\d.]+) ns/event", out, re.M):
-        ns[m.group(1).strip()] = float(m.group(2))
+    for section in out.split("models, 1 thread (")[1:]:
+        m = re.match(r"(\w+) for Poisson: ([\d.]+) ns/event\)", section)
+        kernel = m.group(1)
+        ns[("poisson", kernel)] = float(m.group(2))
+        for row in re.finditer(r"^ +(.+?): [\d.]+ s, ([\d.]+) ns/event", section, re.M):
+            ns[(row.group(1).strip(), kernel)] = float(row.group(2))
     return ns
 
 
@@ -122,12 +124,11 @@ def main():
         print(f"| {name} | {seconds:.3f} s | {1e9 * seconds / events:.2f} | {numpy_best / seconds:.2f} | "
               + (f"{many:.3f} s | {seconds / many:.2f}x |" if many else "— | — |"))
     if models:
-        poisson = next(v for k, v in models.items() if k.startswith("poisson ("))
-        print(f"\nmodels, 1 thread, {args.model_paths} paths, best of {args.rounds} rounds")
-        print("| model | ns per event | x the Poisson kernel |")
-        print("|---|---|---|")
-        for name, ns in models.items():
-            print(f"| {name} | {ns:.2f} | {ns / poisson:.2f}x |")
+        print(f"\nmodels, 1 thread, {args.model_paths} paths, best of {args.rounds} rounds, on each lane kernel")
+        print("| model | kernel | ns per event | x the Poisson kernel's |")
+        print("|---|---|---|---|")
+        for (name, kernel), ns in models.items():
+            print(f"| {name} | {kernel} | {ns:.2f} | {ns / models[('poisson', kernel)]:.2f}x |")
     if args.busy_check:
         kernel = min((k for k, t in best if t == 1 and k.isalnum()), key=lambda k: best[(k, 1)])
         alone, both = busy_check(args.bench, args.paths, kernel)

@@ -175,8 +175,23 @@ TEST_CASE("evaluate_batch: each row is evaluate()'s figures, bit for bit") {
             CHECK(same(row.break_even_utilisation, r.break_even_utilisation));
             CHECK(same(row.break_even_month, r.break_even_month));
             CHECK(same(row.spread, r.spread));
+            // The same through the field list, which the writers and Python read (rate included).
+            for (std::size_t i = 0; i < cost_figure_fields<CostFigures>.size(); ++i) {
+                CHECK(cost_figure_fields<CostFigures>[i].name == cost_figure_fields<CostReport>[i].name);
+                CHECK(same(cost_figure_fields<CostFigures>[i].value(row), cost_figure_fields<CostReport>[i].value(r)));
+            }
         }
     }
+}
+
+TEST_CASE("every member of CostFigures but the spread is in the cost figure list") {
+    // A member added to CostFigures without its line in the list changes the size: the listed
+    // figures (8 bytes a double, 16 an optional double, 8 an optional int) and the spread.
+    std::size_t listed = 0;
+    for (const auto& f : cost_figure_fields<CostFigures>)
+        listed += f.integer() ? sizeof(std::optional<int>) : f.optional() ? sizeof(std::optional<double>) : sizeof(double);
+    CHECK(sizeof(CostFigures) == listed + sizeof(std::optional<CostSpread>));
+    CHECK(cost_figure_fields<CostFigures>.size() == 12);
 }
 
 TEST_CASE("evaluate_batch: an empty batch is empty; a bad strategy is named by its index") {

@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <array>
+#include <vector>
+
 #include <boost/random/uniform_01.hpp>
 
 #include "gputco/core/random.hpp"
@@ -135,4 +138,30 @@ TEST_CASE("explicit scenarios are one future each, on one horizon") {
     CHECK_THROWS_WITH_AS(DemandFutures::from_profiles({DemandProfile::constant(2, horizon),
                                                        DemandProfile::constant(2, Horizon::months(3))}),
                          "profiles[1].months = 3: must be 2 (the first profile's)", InvalidInput);
+}
+
+TEST_CASE("explicit scenarios take the profiles' sorted months: the shapes a re-sort would make") {
+    // from_profiles copies each month from DemandProfile::sorted_months instead of sorting it again;
+    // over random hourly profiles (zeros and ties included), their scaled copies and a daily pattern,
+    // every shape must equal MonthShape::of(the month's hours), which sorts.
+    Xoshiro256pp engine(29);
+    boost::random::uniform_01<double> u;
+    const Horizon horizon = Horizon::months(3);
+    for (int trial = 0; trial < 30; ++trial) {
+        Eigen::ArrayXd hours(Eigen::Index(horizon.hour_count()));
+        for (auto& h : hours) h = u(engine) < 0.1 ? 0.0 : u(engine) < 0.1 ? 4.0 : 8.0 * u(engine);
+        const DemandProfile hourly = DemandProfile::hourly(hours);
+        std::array<double, 24> day{};
+        for (auto& h : day) h = u(engine);
+        const std::vector<DemandProfile> profiles{hourly, hourly.scaled(0.1 + 3 * u(engine)),
+                                                  DemandProfile::linear_growth(1, 9, horizon).with_daily_pattern(day)};
+        const DemandFutures futures = DemandFutures::from_profiles(profiles);
+        for (std::size_t f = 0; f < profiles.size(); ++f) {
+            for (int m = 0; m < horizon.month_count(); ++m) {
+                const MonthShape resorted = MonthShape::of(profiles[f].gpus_per_hour().data() + std::size_t(m) * 730);
+                CHECK(futures.shape(f, m).sorted == resorted.sorted);
+                CHECK(futures.shape(f, m).prefix == resorted.prefix);
+            }
+        }
+    }
 }

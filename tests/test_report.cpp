@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "gputco/results/report.hpp"
 #include "rich_report.hpp"
@@ -81,6 +85,28 @@ TEST_CASE("the writers' output is unchanged by the field lists (golden files)") 
     CHECK(r.to_json() == read_text("report_rich.json"));
     CHECK(r.to_csv() == read_text("report_rich.csv"));
     CHECK(r.to_table() == read_text("report_rich.txt"));
+}
+
+TEST_CASE("every cost figure is in the JSON, and every labelled one in the table") {
+    // The rich report sets every figure (a discount rate, a break-even, reserved and owned use), so
+    // every line of the table shows. CSV holds the monthly flows only, no figure.
+    const CostReport r = rich_report();
+    const std::string json = r.to_json(), table = r.to_table();
+    std::vector<std::string_view> unlabelled;
+    for (const auto& f : cost_figure_fields<CostReport>) {
+        CAPTURE(f.name);
+        CHECK(json.find(fmt::format("\"{}\": ", f.name)) != std::string::npos);
+        CHECK(f.value(r).has_value());
+        if (f.label.empty()) unlabelled.push_back(f.name);
+        else CHECK(table.find(fmt::format("\n{}", f.label)) != std::string::npos);
+    }
+    // Shown elsewhere or not at all: the rate in the assumptions, the fraction beside the savings.
+    CHECK(unlabelled == std::vector<std::string_view>{"annual_discount_rate", "used_gpu_hours", "savings_fraction"});
+    CHECK(table.find(fmt::format("({:.1f}%)", 100 * r.savings_fraction)) != std::string::npos);
+    // A figure that does not apply is null in the JSON.
+    CostReport none = r;
+    none.break_even_month.reset();
+    CHECK(none.to_json().find("\"break_even_month\": null") != std::string::npos);
 }
 
 TEST_CASE("every member of a month is in the field list once") {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <boost/math/special_functions/gamma.hpp>
 #include <fmt/format.h>
 
 #include "gputco/catalog/catalog.hpp"
@@ -621,25 +622,135 @@ TEST_CASE("spot kernels: scalar and portable always, the widest by default, the 
     }
 }
 
-TEST_CASE("spot kernels: the lane kernel and the scalar loop draw the same lifetimes, bit for bit") {
-    // Hourly billing sends Poisson to the scalar loop; it changes charged hours, never running time.
+void check_same_figures(const gputco::SpotResult& a, const gputco::SpotResult& b) {
+    check_same_samples(a, b);
+    CHECK(a.samples.charged_hours == b.samples.charged_hours);
+    CHECK(a.samples.cost == b.samples.cost);
+}
+
+TEST_CASE("spot kernels: every lifetime model, rule and billing gives the scalar loop's samples on every kernel") {
+    // Random jobs, models, provider rules and billing from a seeded generator: each kernel's six sample
+    // columns equal the scalar loop's bit for bit (the plain and the ruled arithmetic alike).
+    std::mt19937_64 random(2026);
+    const auto uniform = [&](double low, double high) {
+        return std::uniform_real_distribution<double>(low, high)(random);
+    };
+    const std::vector<ProviderRules> rules = {{},
+                                              gputco::aws_rules(),
+                                              gputco::gcp_preemptible_rules(),
+                                              gputco::alibaba_rules(),
+                                              {.notice_hours = 0.05},  // a notice without emergency checkpoint
+                                              {.protection_hours = 1.5, .max_lifetime_hours = 9}};
+    const std::vector<SpotPricing> billings = {{},
+                                               {.billing_increment_hours = 1},
+                                               {.billing_increment_hours = 1.0 / 3600, .minimum_billed_hours = 1.0 / 60}};
+    for (int round = 0; round < 36; ++round) {
+        const double tau = uniform(0.3, 4);
+        const Job job{.work_hours = uniform(1, 40), .checkpoint_interval_hours = tau,
+                      .checkpoint_write_hours = round % 5 == 0 ? 0.0 : uniform(0.01, 0.3),
+                      .restart_hours = round % 7 == 0 ? 0.0 : uniform(0.01, 1), .capacity_wait_hours = uniform(0, 1)};
+        const ProviderRules& r = rules[static_cast<std::size_t>(round) % rules.size()];
+        const double mean = uniform(2, 15);
+        gputco::InterruptionModel model = Poisson{.mtbf_hours = mean, .rules = r};
+        if (round % 3 == 1) model = Weibull{.shape = uniform(0.5, 3), .scale_hours = mean, .rules = r};
+        if (round % 3 == 2) {
+            gputco::Trace trace{.rules = r};
+            for (int i = 0; i < 1 + round; ++i) trace.lifetimes_hours.push_back(uniform(0.05, 2 * mean));
+            model = trace;
+        }
+        const SpotPricing& pricing = billings[static_cast<std::size_t>(round / 6) % billings.size()];
+        const std::size_t paths = 200 + static_cast<std::size_t>(round) * 37;
+        const auto scalar = [&] {
+            const KernelOverride use("scalar");
+            return gputco::simulate_spot(job, model, pricing, {.paths = paths, .seed = 11});
+        }();
+        for (const std::string& name : gputco::spot_kernels()) {
+            const KernelOverride use(name);
+            const auto lanes = gputco::simulate_spot(job, model, pricing, {.paths = paths, .seed = 11});
+            INFO("round " << round << ", kernel " << name);
+            CHECK(lanes.kernel == name);
+            check_same_figures(lanes, scalar);
+        }
+    }
+}
+
+TEST_CASE("spot kernels: billing never changes a path's running time, and rules run in the lane kernel") {
     const Job job{.work_hours = 40, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
                   .restart_hours = 0.25, .capacity_wait_hours = 0.5};
     for (const double restart : {0.0, 0.25, 3.0}) {  // 3 h restarts: many launches end in the restart
         Job j = job;
         j.restart_hours = restart;
-        const auto lanes = gputco::simulate_spot(j, Poisson{.mtbf_hours = 5}, {}, {.paths = 2051, .seed = 3});
-        const auto scalar = gputco::simulate_spot(j, Poisson{.mtbf_hours = 5}, {.billing_increment_hours = 1},
+        const auto continuous = gputco::simulate_spot(j, Poisson{.mtbf_hours = 5}, {}, {.paths = 2051, .seed = 3});
+        const auto hourly = gputco::simulate_spot(j, Poisson{.mtbf_hours = 5}, {.billing_increment_hours = 1},
                                                   {.paths = 2051, .seed = 3});
         INFO("R = " << restart);
-        CHECK(lanes.kernel != "scalar");
-        CHECK(scalar.kernel == "scalar");
-        check_same_samples(lanes, scalar);
-        CHECK(scalar.charged_hours.mean > lanes.charged_hours.mean);
+        CHECK(continuous.kernel == gputco::default_spot_kernel());
+        CHECK(hourly.kernel == gputco::default_spot_kernel());
+        check_same_samples(continuous, hourly);
+        CHECK(hourly.charged_hours.mean > continuous.charged_hours.mean);
     }
     const auto ruled = gputco::simulate_spot(job, Poisson{.mtbf_hours = 5, .rules = gputco::aws_rules()}, {},
                                              {.paths = 10, .seed = 3});
-    CHECK(ruled.kernel == "scalar");
+    CHECK(ruled.kernel == gputco::default_spot_kernel());
+    const auto priced = gputco::simulate_spot(job, one_of_each_model()[2], {}, {.paths = 10, .seed = 3});
+    CHECK(priced.kernel == "scalar");  // the price-driven model has no lane kernel
+}
+
+TEST_CASE("spot kernels: Weibull and trace runs give the same samples on every kernel") {
+    const Job job{.work_hours = 30, .checkpoint_interval_hours = 1.5, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 0.25, .capacity_wait_hours = 0.5};
+    const std::vector<gputco::InterruptionModel> models = {
+        Weibull{.shape = 0.7, .scale_hours = 5}, Weibull{.shape = 3, .scale_hours = 4},
+        Weibull{.shape = 0.2, .scale_hours = 0.5},  // lifetimes from ~1e-300 h to ~1e8 h: the ends of exp
+        // A third of the lifetimes 0, a third infinite: a lane whose paths are all done must not take an
+        // infinite lifetime for the end of a path (it wrote past the batch's samples).
+        Weibull{.shape = 0.002, .scale_hours = 1}, Weibull{.shape = 0.002, .scale_hours = 1, .rules = gputco::aws_rules()},
+        gputco::Trace{.lifetimes_hours = {0.5, 1.0, 2.5, 4.0, 7.25, 12.0, 30.0}},
+        gputco::Trace{.lifetimes_hours = {3.0}}};
+    for (std::size_t m = 0; m < models.size(); ++m) {
+        const auto widest = gputco::simulate_spot(job, models[m], {}, {.paths = 3001, .seed = 8});
+        CHECK(widest.kernel == gputco::default_spot_kernel());
+        for (const std::string& name : gputco::spot_kernels()) {
+            const KernelOverride use(name);
+            const auto r = gputco::simulate_spot(job, models[m], {}, {.paths = 3001, .seed = 8});
+            INFO("model " << m << ", kernel " << name);
+            CHECK(r.kernel == name);
+            check_same_figures(r, widest);
+        }
+    }
+}
+
+TEST_CASE("Weibull and trace lane kernels agree with the one-segment closed form") {
+    // One segment: W = tau = 3 h, delta = 0.1 h, R = 0.25 h. The first launch needs L0 = 3.1 h, every
+    // later one L1 = R + 3.1 = 3.35 h. With S the survival function of a lifetime T:
+    //   E[interruptions] = (1 - S(L0)) / S(L1),
+    //   E[billed] = E[min(T, L0)] + (1 - S(L0)) E[min(T, L1)] / S(L1),  E[min(T, L)] = int_0^L S(t) dt.
+    const Job job{.work_hours = 3, .checkpoint_interval_hours = 3, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 0.25};
+    const double l0 = 3.1, l1 = 3.35;
+    SUBCASE("Weibull(k = 0.7, lambda = 5 h): S(t) = exp(-(t / lambda)^k)") {
+        const double k = 0.7, lambda = 5;
+        const auto survival = [&](double t) { return std::exp(-std::pow(t / lambda, k)); };
+        // int_0^L exp(-(t / lambda)^k) dt = (lambda / k) Gamma(1 / k) P(1 / k, (L / lambda)^k).
+        const auto kept = [&](double l) {
+            return lambda / k * std::tgamma(1.0 / k) * boost::math::gamma_p(1.0 / k, std::pow(l / lambda, k));
+        };
+        const auto r = gputco::simulate_spot(job, Weibull{.shape = k, .scale_hours = lambda}, {},
+                                             {.paths = 200'000, .seed = 21});
+        CHECK(r.kernel == gputco::default_spot_kernel());
+        check_within_4se(r.interruptions, (1.0 - survival(l0)) / survival(l1), "interruptions");
+        check_within_4se(r.billed_hours, kept(l0) + (1.0 - survival(l0)) * kept(l1) / survival(l1), "billed");
+    }
+    SUBCASE("a trace of 1, 2, 4 and 8 h, by hand") {
+        // S(3.1) = S(3.35) = 2/4: E[interruptions] = (1/2) / (1/2) = 1.
+        // E[min(T, 3.1)] = (1 + 2 + 3.1 + 3.1) / 4 = 2.3; E[min(T, 3.35)] = (1 + 2 + 3.35 + 3.35) / 4 = 2.425;
+        // E[billed] = 2.3 + (1/2) x 2.425 / (1/2) = 4.725.
+        const auto r = gputco::simulate_spot(job, gputco::Trace{.lifetimes_hours = {1, 2, 4, 8}}, {},
+                                             {.paths = 200'000, .seed = 22});
+        CHECK(r.kernel == gputco::default_spot_kernel());
+        check_within_4se(r.interruptions, 1.0, "interruptions");
+        check_within_4se(r.billed_hours, 4.725, "billed");
+    }
 }
 
 TEST_CASE("spot kernels: GPUTCO_SPOT_KERNEL must name a kernel this CPU runs") {

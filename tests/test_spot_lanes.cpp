@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <iomanip>
 #include <cstdint>
 #include <limits>
 
@@ -32,7 +33,7 @@ TEST_CASE("log_of_uniform is log(u) to within 8 units in the last place, u = (to
         const double ulp = std::nextafter(std::abs(exact), 1e300) - std::abs(exact);
         worst = std::max(worst, std::abs(ours - exact) / ulp);
     }
-    MESSAGE("worst error: " << worst << " ulp");
+    MESSAGE("worst error: " << std::setprecision(4) << worst << " ulp");
     CHECK(worst <= 8.0);  // measured: 4 (1e6 draws, seed 11)
     // The ends: u = 2^-53 (all bits zero), u = 1 - 2^-53 (all ones), and u = 1/2 exactly below and above.
     CHECK(gputco::detail::log_of_uniform<double>(0) == doctest::Approx(-53 * std::log(2.0)).epsilon(1e-15));
@@ -73,6 +74,90 @@ TEST_CASE("eight lanes give each lane's scalar results bit for bit") {
             REQUIRE(bits[lane] == expected);
             REQUIRE(logs[lane] == gputco::detail::log_of_uniform<double>(expected));
         }
+    }
+}
+
+TEST_CASE("exp_of is exp to within 2 units in the last place; 0 and infinity past its ends") {
+    gputco::Xoshiro256pp engine(12);
+    double worst = 0;
+    for (int i = 0; i < 1'000'000; ++i) {
+        // y spread over [-708, 709]: most draws small, as the Weibull lifetimes take them.
+        const double u = (static_cast<double>(engine() >> 11) + 0.5) * 0x1p-53;
+        const double y = i % 4 == 0 ? 1417.0 * u - 708.0 : 40.0 * u - 20.0;
+        const double exact = std::exp(y);
+        const double ours = gputco::detail::exp_of<double>(y);
+        const double ulp = std::nextafter(exact, 1e308) - exact;
+        worst = std::max(worst, std::abs(ours - exact) / ulp);
+    }
+    MESSAGE("worst error: " << std::setprecision(4) << worst << " ulp");
+    CHECK(worst <= 3.0);  // measured: 2 (1e6 draws, seed 12)
+    CHECK(gputco::detail::exp_of<double>(0.0) == 1.0);
+    CHECK(gputco::detail::exp_of<double>(-708.4) == 0.0);
+    CHECK(gputco::detail::exp_of<double>(-1e300) == 0.0);
+    CHECK(gputco::detail::exp_of<double>(709.78) == std::numeric_limits<double>::infinity());
+    CHECK(gputco::detail::exp_of<double>(std::numeric_limits<double>::infinity()) ==
+          std::numeric_limits<double>::infinity());
+    CHECK(gputco::detail::exp_of<double>(709.0) == doctest::Approx(std::exp(709.0)).epsilon(1e-15));
+}
+
+TEST_CASE("log_positive is log to within 4 units in the last place over the normal doubles") {
+    gputco::Xoshiro256pp engine(13);
+    double worst = 0;
+    for (int i = 0; i < 1'000'000; ++i) {
+        // Any exponent, any mantissa: x = m 2^e with e in [-1022, 1023].
+        const double m = 1.0 + static_cast<double>(engine() >> 12) * 0x1p-52;
+        const int e = static_cast<int>(engine() % 2046) - 1022;
+        const double x = std::ldexp(m, e);
+        const double exact = std::log(x);
+        const double ours = gputco::detail::log_positive<double>(x);
+        const double ulp = std::nextafter(std::abs(exact), 1e300) - std::abs(exact);
+        if (exact != 0) worst = std::max(worst, std::abs(ours - exact) / ulp);
+    }
+    MESSAGE("worst error: " << std::setprecision(4) << worst << " ulp");
+    CHECK(worst <= 4.0);
+    CHECK(gputco::detail::log_positive<double>(1.0) == 0.0);
+}
+
+TEST_CASE("Weibull lifetimes and trace picks: eight lanes give each lane's scalar results bit for bit") {
+    gputco::Xoshiro256pp engine(14);
+    for (const double shape : {0.05, 0.7, 1.0, 2.0, 8.0}) {
+        const double scale = 5.0, inv_shape = 1.0 / shape;
+        for (int step = 0; step < 20'000; ++step) {
+            u64x8 bits;
+            for (int lane = 0; lane < 8; ++lane) bits[lane] = engine();
+            const f64x8 lifetimes = gputco::detail::weibull_of_uniform<f64x8>(bits, f64x8{} + scale, f64x8{} + inv_shape);
+            const f64x8 picks = gputco::detail::index_of_uniform<f64x8>(bits, f64x8{} + 7.0, gputco::detail::FloorByRounding{});
+            for (int lane = 0; lane < 8; ++lane) {
+                REQUIRE(lifetimes[lane] == gputco::detail::weibull_of_uniform<double>(bits[lane], scale, inv_shape));
+                REQUIRE(lifetimes[lane] >= 0.0);
+                REQUIRE(picks[lane] == gputco::detail::index_of_uniform<double>(bits[lane], 7.0,
+                                                                                 gputco::detail::FloorByRounding{}));
+                REQUIRE(picks[lane] >= 0.0);
+                REQUIRE(picks[lane] <= 6.0);
+            }
+        }
+    }
+    // The extreme words: u = 0 picks the first lifetime, the largest u the last.
+    CHECK(gputco::detail::index_of_uniform<double>(0, 7.0, gputco::detail::FloorByRounding{}) == 0.0);
+    CHECK(gputco::detail::index_of_uniform<double>(~0ULL, 7.0, gputco::detail::FloorByRounding{}) == 6.0);
+    CHECK(gputco::detail::index_of_uniform<double>(~0ULL, 0x1p51, gputco::detail::FloorByRounding{}) == 0x1p51 - 1.0);
+}
+
+TEST_CASE("Weibull lifetimes: mean lambda Gamma(1 + 1/k) within 4 standard errors") {
+    gputco::Xoshiro256pp engine(15);
+    for (const double shape : {0.7, 2.0}) {
+        const double scale = 5.0, inv_shape = 1.0 / shape;
+        const int n = 400'000;
+        double sum = 0, squares = 0;
+        for (int i = 0; i < n; ++i) {
+            const double x = gputco::detail::weibull_of_uniform<double>(engine(), scale, inv_shape);
+            sum += x;
+            squares += x * x;
+        }
+        const double mean = sum / n;
+        const double se = std::sqrt((squares / n - mean * mean) / n);
+        INFO("k = " << shape << ": mean " << mean << ", se " << se);
+        CHECK(std::abs(mean - scale * std::tgamma(1.0 + inv_shape)) <= 4.0 * se);
     }
 }
 

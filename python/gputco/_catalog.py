@@ -5,6 +5,7 @@ import math
 from typing import Optional
 
 from ._core import Catalog, Offering
+from ._frames import Column, declare, frame, TEXT
 
 __all__ = ["catalog", "offerings_frame", "OFFERING_COLUMNS"]
 
@@ -17,6 +18,14 @@ OFFERING_COLUMNS = [
     *[f"reserved_{t}y_{p}_per_gpu_hour" for t in _TERMS for p in _PAYMENTS],
     "billing_increment_seconds", "source", "as_of",
 ]
+_OFFERING_TEXT = ("provider", "region", "instance_type", "gpu", "currency", "source", "as_of")
+
+
+def _offering_column(name: str) -> Column:
+    return Column(name, TEXT if name in _OFFERING_TEXT else "int64" if name == "gpus_per_instance" else "float64")
+
+
+OFFERINGS_VIEW = declare("Catalog.offerings_frame", [_offering_column(name) for name in OFFERING_COLUMNS])
 
 
 def catalog() -> Catalog:
@@ -62,16 +71,16 @@ def offerings_frame(
     Prices per GPU-hour are in the offering's currency; reserved columns are effective rates
     (hourly + upfront / term hours) and NaN where the catalog has no such price.
     """
-    import pandas as pd
-
-    rows = [_offering_row(o) for o in self.find(provider=provider, gpu=gpu, region=region)]
-    return pd.DataFrame(rows, columns=OFFERING_COLUMNS)
+    return frame(OFFERINGS_VIEW, [_offering_row(o) for o in self.find(provider=provider, gpu=gpu, region=region)])
 
 
 Catalog.offerings_frame = offerings_frame  # type: ignore[attr-defined]
 
 
 QUERY_COLUMNS = [*OFFERING_COLUMNS, "zone", "effective_from", "price", "per_gpu_hour", "per_gpu_hour_currency", "conversion"]
+QUERY_VIEW = declare("Catalog.query", [
+    *OFFERINGS_VIEW.columns, Column("zone", TEXT), Column("effective_from", TEXT), Column("price", TEXT),
+    Column("per_gpu_hour"), Column("per_gpu_hour_currency", TEXT), Column("conversion", TEXT)])
 
 
 def query(
@@ -102,8 +111,6 @@ def query(
     """
     import datetime
 
-    import pandas as pd
-
     from ._core import ExchangeRates, query_offerings, rank_by_gpu_hour_price
 
     found = query_offerings(
@@ -126,7 +133,7 @@ def query(
             row.update(zone=o.zone, effective_from=o.effective_from, price=price, per_gpu_hour=ranked.per_gpu_hour,
                        per_gpu_hour_currency=ranked.currency, conversion=ranked.conversion)
             rows.append(row)
-    return pd.DataFrame(rows, columns=QUERY_COLUMNS)
+    return frame(QUERY_VIEW, rows)
 
 
 Catalog.query = query  # type: ignore[attr-defined]

@@ -436,6 +436,8 @@ class SpotAvailability:
     @staticmethod
     def always_available(ticks: int) -> SpotAvailability: ...
 
+_tick_decisions: tuple[str, ...]  # the tick log's decision categories, in table order
+
 class DeadlineResult:
     cost: float
     spot_hours: float
@@ -452,7 +454,8 @@ class DeadlineResult:
     def spot_available(self) -> npt.NDArray[np.bool_]: ...
     @property
     def progress_hours(self) -> npt.NDArray[np.float64]: ...
-    def to_frame(self) -> pd.DataFrame: ...
+    def _tick_columns(self) -> dict[str, Any]: ...
+    def to_frame(self) -> pd.DataFrame: ...  # gputco/_deadline.py
 
 def simulate_deadline(job: DeadlineJob, availability: SpotAvailability, policy: DeadlinePolicyName,
                       spot_price_per_hour: float, on_demand_price_per_hour: float) -> DeadlineResult: ...
@@ -662,6 +665,7 @@ class MonthlyCashFlow:
     spot_paid_gpu_hours: float
     on_demand_paid_gpu_hours: float
     _fields: tuple[str, ...]  # the field list of gputco/results/report.hpp, in CSV order
+    _field_dtypes: tuple[str, ...]  # "int64" or "float64" per field, as the DataFrame columns
     def _asdict(self) -> dict[str, float | int]: ...
 
 class CostSpread:
@@ -694,6 +698,8 @@ class CostReport:
     break_even_month: Optional[int]
     spread: Optional[CostSpread]
     assumptions: list[str]
+    _figures: tuple[str, ...]  # cost_figure_fields of gputco/results/report.hpp: total ... break_even_month
+    _figure_dtypes: tuple[str, ...]  # "float64", or "Float64" / "Int64" where a figure may be None
     def to_json(self) -> str: ...
     def to_csv(self) -> str: ...
     def to_table(self) -> str: ...

@@ -4,11 +4,21 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from ._core import CostReport, DemandProfile, Discounts, MonthlyCashFlow, Offering, _evaluate_batch
+from ._frames import Column, declare, frame, TEXT
 
-__all__ = ["MONTH_COLUMNS", "evaluate_batch"]
+__all__ = ["FIGURES", "MONTH_COLUMNS", "evaluate_batch"]
 
 # The C++ field list (gputco/results/report.hpp), the one the JSON and CSV writers use.
 MONTH_COLUMNS = list(MonthlyCashFlow._fields)
+_MONTH_FIELDS = [Column(name, dtype) for name, dtype in zip(MonthlyCashFlow._fields, MonthlyCashFlow._field_dtypes)]
+MONTHS_VIEW = declare("CostReport.to_frame", [c for c in _MONTH_FIELDS if c.name != "month"] + [Column("cumulative")],
+                      index=_MONTH_FIELDS[0], attrs=("strategy", "offering", "currency"))
+# The report's own figures (total, npv, savings, break-even, ...): the C++ list cost_figure_fields.
+FIGURES = list(CostReport._figures)
+BATCH_VIEW = declare("evaluate_batch", [
+    Column("strategy", TEXT), *(Column(name, dtype) for name, dtype in zip(CostReport._figures, CostReport._figure_dtypes)),
+    Column("spread_p05", "Float64"), Column("spread_p50", "Float64"), Column("spread_p95", "Float64"),
+], attrs=("offering", "currency", "units"))
 
 
 def _summary(self: CostReport) -> dict:
@@ -20,33 +30,19 @@ def _summary(self: CostReport) -> dict:
         "horizon_months": self.horizon_months,
         "units": self.units,
         "gpus_per_unit": self.gpus_per_unit,
-        "total": self.total,
-        "npv": self.npv,
-        "annual_discount_rate": self.annual_discount_rate,
-        "used_gpu_hours": self.used_gpu_hours,
-        "effective_cost_per_used_gpu_hour": self.effective_cost_per_used_gpu_hour,
-        "reserved_utilisation": self.reserved_utilisation,
-        "owned_utilisation": self.owned_utilisation,
-        "baseline_total": self.baseline_total,
-        "savings": self.savings,
-        "savings_fraction": self.savings_fraction,
-        "break_even_utilisation": self.break_even_utilisation,
-        "break_even_month": self.break_even_month,
+        **{name: getattr(self, name) for name in FIGURES},
         "spread": None if self.spread is None else self.spread._asdict(),
     }
 
 
 def _to_frame(self: CostReport):
     """Monthly cash flows as a pandas DataFrame indexed by month, plus a `cumulative` column."""
-    import pandas as pd
+    import numpy as np
 
     columns = self._month_columns()
-    frame = pd.DataFrame({name: columns[name] for name in MONTH_COLUMNS}).set_index("month")
-    frame["cumulative"] = frame["total"].cumsum()
-    frame.attrs["strategy"] = self.strategy
-    frame.attrs["offering"] = self.offering
-    frame.attrs["currency"] = self.currency
-    return frame
+    columns["cumulative"] = np.cumsum(columns["total"])
+    return frame(MONTHS_VIEW, columns,
+                 attrs={"strategy": self.strategy, "offering": self.offering, "currency": self.currency})
 
 
 CostReport.summary = _summary  # type: ignore[attr-defined]
@@ -67,15 +63,6 @@ def evaluate_batch(strategies: Iterable, demand: DemandProfile, offering: Offeri
                   for f in (0.0, 0.25, 0.5, 0.75, 1.0)]
         gputco.evaluate_batch(levels, demand, offering).sort_values("npv")
     """
-    import pandas as pd
-
     columns = _evaluate_batch(list(strategies), demand, offering, discounts=discounts,
                               annual_discount_rate=annual_discount_rate, units=units)
-    frame = pd.DataFrame(columns)
-    frame["break_even_month"] = pd.array(columns["break_even_month"], dtype="Int64")
-    for name in ("effective_cost_per_used_gpu_hour", "break_even_utilisation", "spread_p05", "spread_p50", "spread_p95"):
-        frame[name] = pd.array(columns[name], dtype="Float64")
-    frame.attrs["offering"] = offering.key
-    frame.attrs["currency"] = offering.currency
-    frame.attrs["units"] = units
-    return frame
+    return frame(BATCH_VIEW, columns, attrs={"offering": offering.key, "currency": offering.currency, "units": units})

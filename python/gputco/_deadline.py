@@ -4,9 +4,24 @@ from __future__ import annotations
 import os
 from typing import Union
 
-from ._core import MultiRegionResult, SpotAvailability, WindowSweep
+from ._core import DeadlineResult, MultiRegionResult, SpotAvailability, WindowSweep, _tick_decisions
+from ._frames import Column, declare, frame, TEXT
 
 __all__: list[str] = []
+
+TICKS_VIEW = declare("DeadlineResult.to_frame", [
+    "start_hours", Column("spot_available", "bool"), Column("decision", "category", tuple(_tick_decisions)),
+    "progress_hours"], index="tick")
+# The tick log and the spot instance's region: its index (-1 off spot), or its name (None off spot).
+REGION_INDEX_VIEW = declare("MultiRegionResult.to_frame", [*TICKS_VIEW.columns, Column("region", "int32")],
+                            index="tick")
+REGION_NAME_VIEW = declare("MultiRegionResult.to_frame(names)", [*TICKS_VIEW.columns, Column("region", TEXT)],
+                           index="tick")
+SWEEP_SUMMARY_VIEW = declare("WindowSweep.summary", [
+    "mean", "stderr", "p50", "p95", "max", Column("deadline_misses", "int64"), "miss_rate", "gap_closed"],
+    index=Column("policy", TEXT))
+SWEEP_WINDOWS_VIEW = declare("WindowSweep.to_frame", [], index=Column("start_tick", "uint64"),
+                             extra="float64")  # a cost column per policy
 
 
 def _from_json(source: Union[str, bytes, os.PathLike]) -> SpotAvailability:
@@ -21,47 +36,49 @@ def _from_json(source: Union[str, bytes, os.PathLike]) -> SpotAvailability:
     return SpotAvailability._from_json_text(source)
 
 
+def _tick_frame(self: DeadlineResult):
+    """One row per tick (index `tick`): start_hours, spot_available, decision, progress_hours."""
+    return frame(TICKS_VIEW, self._tick_columns())
+
+
 def _sweep_summary(self: WindowSweep):
     """The summary table, one row per policy (and "omniscient" when computed): mean, stderr, p50, p95,
     max, deadline_misses, miss_rate and gap_closed (share of the Greedy-to-optimum gap closed)."""
-    import pandas as pd
-
     windows = len(self.window_starts)
-    rows = {}
+    rows = []
     for o in self.policies:
-        rows[o.policy] = {"mean": o.cost.mean, "stderr": o.cost.standard_error, "p50": o.cost.p50,
-                          "p95": o.cost.p95, "max": o.cost.max, "deadline_misses": o.deadline_misses,
-                          "miss_rate": o.deadline_misses / windows, "gap_closed": o.gap_closed}
+        rows.append({"policy": o.policy, "mean": o.cost.mean, "stderr": o.cost.standard_error, "p50": o.cost.p50,
+                     "p95": o.cost.p95, "max": o.cost.max, "deadline_misses": o.deadline_misses,
+                     "miss_rate": o.deadline_misses / windows, "gap_closed": o.gap_closed})
     if self.omniscient_cost is not None:
         c = self.omniscient_cost
-        rows["omniscient"] = {"mean": c.mean, "stderr": c.standard_error, "p50": c.p50, "p95": c.p95,
-                              "max": c.max, "deadline_misses": 0, "miss_rate": 0.0, "gap_closed": 1.0}
-    frame = pd.DataFrame.from_dict(rows, orient="index")
-    frame.index.name = "policy"
-    return frame
+        rows.append({"policy": "omniscient", "mean": c.mean, "stderr": c.standard_error, "p50": c.p50,
+                     "p95": c.p95, "max": c.max, "deadline_misses": 0, "miss_rate": 0.0, "gap_closed": 1.0})
+    return frame(SWEEP_SUMMARY_VIEW, rows)
 
 
 def _sweep_frame(self: WindowSweep):
     """One row per window (index: its start tick in the trace), one cost column per policy and
     "omniscient" when computed."""
-    import pandas as pd
-
     columns = {o.policy: o.cost_samples for o in self.policies}
     if self.omniscient_cost is not None:
         columns["omniscient"] = self.omniscient_samples
-    frame = pd.DataFrame(columns, index=pd.Index(self.window_starts, name="start_tick"))
-    return frame
+    return frame(SWEEP_WINDOWS_VIEW, columns, extra=list(columns), index_values=self.window_starts)
 
 
 def _multi_region_frame(self: MultiRegionResult, names=None):
     """The tick log (DeadlineResult.to_frame()) with a `region` column: the spot instance's region
     index, or its name when `names` (e.g. [r.name for r in regions]) is given; -1 / None otherwise."""
-    frame = self.run.to_frame()
-    region = list(self.region)
-    frame["region"] = region if names is None else [names[r] if r >= 0 else None for r in region]
-    return frame
+    columns = self.run._tick_columns()
+    region = self.region
+    if names is None:
+        columns["region"] = region
+        return frame(REGION_INDEX_VIEW, columns)
+    columns["region"] = [names[r] if r >= 0 else None for r in region]
+    return frame(REGION_NAME_VIEW, columns)
 
 
+DeadlineResult.to_frame = _tick_frame
 SpotAvailability.from_json = staticmethod(_from_json)
 WindowSweep.summary = _sweep_summary
 WindowSweep.to_frame = _sweep_frame

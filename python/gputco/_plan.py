@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from ._core import PlanDistribution
+from ._frames import Column, declare, frame, TEXT
 
-__all__ = ["FUTURE_COLUMNS", "BAND_COLUMNS", "compare_frame"]
+__all__ = ["FUTURE_COLUMNS", "BAND_COLUMNS", "COMPARE_COLUMNS", "compare_frame"]
 
 FUTURE_COLUMNS = [
     "total", "npv", "regret", "demand_gpu_hours", "committed_spend", "committed_gpu_hours",
@@ -12,6 +13,14 @@ FUTURE_COLUMNS = [
 BAND_COLUMNS = [
     "mean", "p5", "p50", "p95", "cumulative_mean", "cumulative_p5", "cumulative_p50", "cumulative_p95",
 ]
+COMPARE_COLUMNS = [
+    "mean", "standard_error", "p5", "p50", "p95", "cvar95", "regret_mean", "regret_p95", "best_fraction",
+    "committed_utilisation", "stranded",
+]
+FUTURES_VIEW = declare("PlanDistribution.to_frame", FUTURE_COLUMNS, index="future", attrs=("plan", "currency"))
+BANDS_VIEW = declare("PlanDistribution.monthly_bands", BAND_COLUMNS, index=Column("month", "int64"),
+                     attrs=("plan", "currency"))
+COMPARE_VIEW = declare("compare_frame", COMPARE_COLUMNS, index=Column("plan", TEXT))
 
 
 def _summary(self: PlanDistribution) -> dict:
@@ -35,34 +44,17 @@ def _summary(self: PlanDistribution) -> dict:
 
 def _to_frame(self: PlanDistribution):
     """One row per future (index `future`): total, NPV, regret, demand, committed spend and use, stranded."""
-    import pandas as pd
-
-    columns = self._future_columns()
-    frame = pd.DataFrame({name: columns[name] for name in FUTURE_COLUMNS})
-    frame.index.name = "future"
-    frame.attrs["plan"] = self.plan
-    frame.attrs["currency"] = self.currency
-    return frame
+    return frame(FUTURES_VIEW, self._future_columns(), attrs={"plan": self.plan, "currency": self.currency})
 
 
 def _monthly_bands(self: PlanDistribution):
     """One row per month (index `month`): mean, P5, P50 and P95 of the month's cash flow and of the
     cumulative cost up to and including it, over the futures."""
-    import pandas as pd
-
-    columns = self._band_columns()
-    frame = pd.DataFrame({name: columns[name] for name in ["month"] + BAND_COLUMNS})
-    frame["month"] = frame["month"].astype(int)
-    frame = frame.set_index("month")
-    frame.attrs["plan"] = self.plan
-    frame.attrs["currency"] = self.currency
-    return frame
+    return frame(BANDS_VIEW, self._band_columns(), attrs={"plan": self.plan, "currency": self.currency})
 
 
 def compare_frame(results) -> "pandas.DataFrame":  # noqa: F821
     """One row per plan of compare_plans()/evaluate_plan() results: total and regret distributions."""
-    import pandas as pd
-
     rows = []
     for r in results:
         rows.append({
@@ -73,7 +65,7 @@ def compare_frame(results) -> "pandas.DataFrame":  # noqa: F821
             "committed_utilisation": r.committed_utilisation,
             "stranded": r.mean_stranded_unused + r.mean_stranded_above_market,
         })
-    return pd.DataFrame(rows).set_index("plan")
+    return frame(COMPARE_VIEW, rows)
 
 
 PlanDistribution.summary = _summary  # type: ignore[attr-defined]

@@ -6,9 +6,21 @@ from typing import Any, Optional, Sequence
 
 from . import _core
 from ._core import PlanOptions, RecommendOptions, RiskLimits
+from ._frames import Column, declare, frame, TEXT
 
 __all__ = ["RecommendResult", "cost_risk_frontier", "hindsight_plan_totals", "recommend", "recommend_options",
            "recommend_plan"]
+
+BASELINES_VIEW = declare("RecommendResult.baselines", [
+    "mean", "standard_error", "p95", "cvar95", "regret_mean", "regret_p95", "best_fraction"],
+    index=Column("plan", TEXT), extra="float64")  # + regret_vs_bound_mean, _p95 with hindsight_bound
+SUMMARY_VIEW = declare("RecommendResult.summary", [
+    "in_sample_mean", "in_sample_p95", "in_sample_cvar95", "held_out_mean", "held_out_standard_error",
+    "held_out_p95", "held_out_cvar95", "solver_objective", Column("proven_optimal", "bool"), Column("status", TEXT),
+    "solve_seconds"], index=Column("plan", TEXT))
+FRONTIER_VIEW = declare("RecommendResult.frontier", [
+    "cvar95_limit", Column("feasible", "bool"), "mean", "cvar95", "p95", Column("plan", TEXT)],
+    extra="float64")  # + held_out_mean, held_out_cvar95 with held_out
 
 
 def recommend_options(*, commitments=(), start_months=(), review_months: int = 6, unit: str = "gpus",
@@ -93,8 +105,6 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
     future's own optimum over the same decision is solved too (hindsight_plan_totals, one small MIP a
     future): a lower bound on every plan, added as the last row, and regret_vs_bound_mean / _p95
     columns measure each plan against it."""
-    import pandas as pd
-
     options = _options(options, keywords)
     rec = recommend_plan(futures, offering, options, prices=prices)
     plan = rec.plan
@@ -143,9 +153,13 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
                      "mean": b.mean, "standard_error": b.standard_error, "p95": b.p95, "cvar95": b.cvar95,
                      "regret_mean": float("nan"), "regret_p95": float("nan"), "best_fraction": float("nan"),
                      "regret_vs_bound_mean": 0.0, "regret_vs_bound_p95": 0.0})
-    baselines = pd.DataFrame(rows).set_index("plan")
+    bound_columns = ["regret_vs_bound_mean", "regret_vs_bound_p95"] if hindsight_bound else []
+    for row in rows:  # no regret against the bound where it is not measured (hindsight row with npv)
+        for column in bound_columns:
+            row.setdefault(column, float("nan"))
+    baselines = frame(BASELINES_VIEW, rows, extra=bound_columns)
     out = results[0]
-    summary = pd.DataFrame([{
+    summary = frame(SUMMARY_VIEW, [{
         "plan": str(plan),
         "in_sample_mean": rec.in_sample.total.mean, "in_sample_p95": rec.in_sample.total.p95,
         "in_sample_cvar95": rec.in_sample.total.cvar95,
@@ -153,7 +167,7 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
         "held_out_p95": out.total.p95, "held_out_cvar95": out.total.cvar95,
         "solver_objective": rec.solver_objective, "proven_optimal": rec.proven_optimal, "status": rec.status,
         "solve_seconds": rec.solve_seconds,
-    }]).set_index("plan")
+    }])
     if cvar95_limits:
         points = cost_risk_frontier(futures, offering, cvar95_limits, options, prices=prices)
         frontier_rows = []
@@ -166,8 +180,9 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
                 row["held_out_mean"] = judged.total.mean if judged else float("nan")
                 row["held_out_cvar95"] = judged.total.cvar95 if judged else float("nan")
             frontier_rows.append(row)
-        frontier = pd.DataFrame(frontier_rows)
+        frontier = frame(FRONTIER_VIEW, frontier_rows,
+                         extra=["held_out_mean", "held_out_cvar95"] if held_out is not None else [])
     else:
-        frontier = pd.DataFrame(columns=["cvar95_limit", "feasible", "mean", "cvar95", "p95", "plan"])
+        frontier = frame(FRONTIER_VIEW, [])
     return RecommendResult(plan=plan, recommendation=rec, distribution=out.to_frame(), summary=summary,
                            frontier=frontier, baselines=baselines)

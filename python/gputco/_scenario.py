@@ -25,9 +25,21 @@ import numpy as np
 import pandas as pd
 
 from . import _core
+from ._frames import Column, declare, frame, INFER, TEXT
 
 OUTPUTS = ("total", "npv", "savings", "savings_fraction", "baseline_total", "cost_per_used_gpu_hour",
            "break_even_utilisation", "p95")
+STRATEGIES_VIEW = declare("run_scenario", [Column("strategy", TEXT), Column("currency", TEXT), *OUTPUTS])
+SPOT_JOBS_VIEW = declare("run_spot_jobs", [
+    Column("job", TEXT), "checkpoint_interval_hours", Column("paths", "int64"), Column("seed", "int64"),
+    "wall_hours_mean", "billed_hours_mean", "cost_mean", "cost_standard_error", "cost_p95", "interruptions_mean",
+    "deadline_miss_probability"])
+DEADLINE_JOBS_VIEW = declare("run_deadline_jobs", [
+    Column("deadline_job", TEXT), Column("policy", TEXT), Column("paths", "int64"), Column("seed", "int64"),
+    "cost_mean", "cost_standard_error", "cost_p95", "deadline_miss_probability"])
+# Inputs keep the dtype pandas gives the grid's values; outputs are float64, one per output and strategy.
+SWEEP_VIEW = declare("sweep", [], extra="float64")
+TORNADO_VIEW = declare("tornado", [Column("field", TEXT), "low", "high"], extra="float64")
 
 
 def load_scenario(path: str | os.PathLike) -> dict:
@@ -56,26 +68,27 @@ def run_scenario(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
     """Every strategy of a scenario (a dict or a file): one row each, the outputs as columns."""
     text, file = _text(scenario)
     strategies, _, _, _, _ = _core._run_scenario(text, file)
-    return pd.DataFrame(strategies, columns=["strategy", "currency", *OUTPUTS])
+    return frame(STRATEGIES_VIEW, strategies)
 
 
 def run_spot_jobs(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
     """The scenario's spot jobs, simulated with its seed: one row each."""
     text, file = _text(scenario)
     _, spot, _, _, _ = _core._run_scenario(text, file)
-    return pd.DataFrame(spot)
+    return frame(SPOT_JOBS_VIEW, spot)
 
 
 def run_deadline_jobs(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
     """The scenario's deadline jobs under their policies, seeded: one row per job and policy."""
     text, file = _text(scenario)
     _, _, _, deadline, _ = _core._run_scenario(text, file)
-    return pd.DataFrame(deadline, columns=["deadline_job", "policy", "paths", "seed", "cost_mean",
-                                           "cost_standard_error", "cost_p95", "deadline_miss_probability"])
+    return frame(DEADLINE_JOBS_VIEW, deadline)
 
 
 PLAN_COLUMNS = ("plan", "currency", "futures", "total", "npv", "p95", "total_std_error", "total_p5", "total_p50",
                 "total_cvar95", "regret_mean", "best_fraction", "committed_utilisation")
+PLANS_VIEW = declare("run_plans", [Column("plan", TEXT), Column("currency", TEXT), Column("futures", "int64"),
+                                   *PLAN_COLUMNS[3:]])
 
 
 def run_plans(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
@@ -83,19 +96,25 @@ def run_plans(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
     p95 the 95th percentile of the total, regret against the cheapest plan of the scenario per future."""
     text, file = _text(scenario)
     _, _, plans, _, _ = _core._run_scenario(text, file)
-    return pd.DataFrame(plans, columns=list(PLAN_COLUMNS))
+    return frame(PLANS_VIEW, plans)
 
 
 def run_workloads(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
     """The scenario's workloads, cost per unit of work through rank_offerings: one row per workload and
     way of running it (cheapest run first within a workload), the columns of gputco.RANKING_COLUMNS
     after "workload"; spot rows simulated with the scenario's seed (workload i with seed + i)."""
-    from ._work import RANKING_COLUMNS
-
     text, file = _text(scenario)
     _, _, _, _, workloads = _core._run_scenario(text, file)
-    return pd.DataFrame(workloads, columns=["workload", *RANKING_COLUMNS])
+    return frame(WORKLOADS_VIEW, workloads)
 
+
+def _workloads_view():
+    from ._work import RANKING_VIEW
+
+    return declare("run_workloads", [Column("workload", TEXT), *RANKING_VIEW.columns])
+
+
+WORKLOADS_VIEW = _workloads_view()
 
 _STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
@@ -212,7 +231,8 @@ def sweep(scenario: Mapping | str | os.PathLike, grid: Mapping[str, Any], client
         with ThreadPoolExecutor(max_workers=workers) as pool:
             results = list(pool.map(lambda c: _run_points(base, file, names, c, outputs), chunks))
     rows = first + [row for chunk in results for row in chunk]
-    return pd.DataFrame(rows)
+    inputs = [Column(name, INFER) for name in names]
+    return frame(SWEEP_VIEW, rows, extra=[*inputs, *(c for c in rows[0] if c not in names)])
 
 
 def tornado(scenario: Mapping | str | os.PathLike, ranges: Mapping[str, tuple[float, float]], *,
@@ -228,7 +248,8 @@ def tornado(scenario: Mapping | str | os.PathLike, ranges: Mapping[str, tuple[fl
         at_low, at_high = float(df[column].iloc[0]), float(df[column].iloc[1])
         rows.append({"field": name, "low": low, "high": high, f"{output}_at_low": at_low,
                      f"{output}_at_high": at_high, "swing": abs(at_high - at_low)})
-    return pd.DataFrame(rows).sort_values("swing", ascending=False, ignore_index=True)
+    table = frame(TORNADO_VIEW, rows, extra=[f"{output}_at_low", f"{output}_at_high", "swing"])
+    return table.sort_values("swing", ascending=False, ignore_index=True)
 
 
 def heat_map(scenario: Mapping | str | os.PathLike, x: tuple[str, Sequence[float]], y: tuple[str, Sequence[float]],

@@ -17,6 +17,7 @@ from ._core import (
     _simulate_spot,
     optimal_checkpoint_interval,
 )
+from ._frames import Column, declare, frame
 
 __all__ = ["SAMPLE_COLUMNS", "simulate_spot"]
 
@@ -96,6 +97,8 @@ def _first(*values):
     return next(v for v in values if v is not None)
 
 SAMPLE_COLUMNS = ["wall_hours", "billed_hours", "cost", "interruptions", "lost_work_hours", "charged_hours"]
+SAMPLES_VIEW = declare("SpotResult.to_frame",
+                       [Column(name, "int64" if name == "interruptions" else "float64") for name in SAMPLE_COLUMNS])
 
 
 def _finite_or_none(value: float):
@@ -105,13 +108,8 @@ def _finite_or_none(value: float):
 def _to_frame(self: SpotResult):
     """One row per simulated path. `interruptions` counts, so it is int64 (a copy); the other columns
     are float64 and share memory with the result (no copy)."""
-    import numpy as np
-    import pandas as pd
-
     samples = self.samples
-    columns = {name: getattr(samples, name) for name in SAMPLE_COLUMNS}
-    columns["interruptions"] = columns["interruptions"].astype(np.int64)  # whole numbers, held as doubles
-    return pd.DataFrame(columns, copy=False)
+    return frame(SAMPLES_VIEW, {name: getattr(samples, name) for name in SAMPLE_COLUMNS})
 
 
 def _summary(self: SpotResult) -> dict:

@@ -5,6 +5,7 @@ import math
 from typing import Optional
 
 from ._core import Catalog, ThroughputTable, Workload, WorkRanking, _rank_offerings, audit_seed_work_claims
+from ._frames import Column, declare, frame, TEXT
 
 __all__ = ["rank_offerings", "rank_offerings_raw", "cheapest_within", "seed_audit", "throughput_frame",
            "RANKING_COLUMNS"]
@@ -15,6 +16,17 @@ RANKING_COLUMNS = [
     "run_hours_p95", "cost_per_epoch", "cost_per_run", "cost_per_run_p95", "cost_per_run_standard_error",
     "cost_per_million", "probability_within_deadline", "note",
 ]
+_RANKING_TEXT = ("provider", "region", "instance_type", "catalog_gpu", "benchmark_gpu", "match", "buying", "terms",
+                 "currency", "throughput_basis", "note")
+RANKING_VIEW = declare("rank_offerings", [
+    Column(name, TEXT if name in _RANKING_TEXT else "int64" if name == "gpus" else "float64") for name in RANKING_COLUMNS
+], attrs=("unit", "currency", "workload", "skipped"))
+SEED_AUDIT_VIEW = declare("seed_audit", [
+    Column("claim", TEXT), Column("source", TEXT), "seed_figure", "measured_figure", Column("unit", TEXT),
+    Column("verdict", TEXT), Column("basis", TEXT), Column("reason", TEXT)])
+THROUGHPUT_VIEW = declare("throughput_frame", [
+    Column("gpu", TEXT), Column("system", TEXT), Column("gpus", "int64"), Column("precision", TEXT),
+    Column("model", TEXT), "per_second", "watts", "price", Column("source", TEXT), Column("as_of", TEXT)])
 
 
 def rank_offerings_raw(workload: Workload, catalog: Optional[Catalog] = None,
@@ -25,14 +37,10 @@ def rank_offerings_raw(workload: Workload, catalog: Optional[Catalog] = None,
 
 
 def _frame(ranking: WorkRanking, rows):
-    import pandas as pd
-
-    frame = pd.DataFrame([{c: getattr(r, c) for c in RANKING_COLUMNS} for r in rows], columns=RANKING_COLUMNS)
-    frame.attrs["unit"] = ranking.unit
-    frame.attrs["currency"] = ranking.currency
-    frame.attrs["workload"] = ranking.workload.name or ranking.workload.model
-    frame.attrs["skipped"] = [(s.offering, s.reason) for s in ranking.skipped]
-    return frame
+    return frame(RANKING_VIEW, [{c: getattr(r, c) for c in RANKING_COLUMNS} for r in rows],
+                 attrs={"unit": ranking.unit, "currency": ranking.currency,
+                        "workload": ranking.workload.name or ranking.workload.model,
+                        "skipped": [(s.offering, s.reason) for s in ranking.skipped]})
 
 
 def rank_offerings(workload: Workload, catalog: Optional[Catalog] = None,
@@ -71,20 +79,14 @@ def cheapest_within(workload: Workload, deadline_hours: float, probability: floa
 
 def seed_audit(catalog: Optional[Catalog] = None, throughput: Optional[ThroughputTable] = None):
     """The seed articles' performance claims beside the measured figures, as a DataFrame."""
-    import pandas as pd
-
     rows = audit_seed_work_claims(catalog if catalog is not None else Catalog.builtin(),
                                   throughput if throughput is not None else ThroughputTable.builtin())
-    columns = ["claim", "source", "seed_figure", "measured_figure", "unit", "verdict", "basis", "reason"]
-    return pd.DataFrame([{c: getattr(r, c) for c in columns} for r in rows], columns=columns)
+    return frame(SEED_AUDIT_VIEW, [{c: getattr(r, c) for c in SEED_AUDIT_VIEW.names} for r in rows])
 
 
 def throughput_frame(table: Optional[ThroughputTable] = None):
     """A throughput table as a long DataFrame: one row per GPU, count, precision and model."""
-    import pandas as pd
-
     table = table if table is not None else ThroughputTable.builtin()
-    columns = ["gpu", "system", "gpus", "precision", "model", "per_second", "watts", "price", "source", "as_of"]
-    return pd.DataFrame([{"gpu": r.gpu, "system": r.system, "gpus": r.gpus, "precision": r.precision,
-                          "model": r.model, "per_second": r.per_second, "watts": r.watts, "price": r.price,
-                          "source": r.source.name, "as_of": r.source.as_of} for r in table.rows], columns=columns)
+    return frame(THROUGHPUT_VIEW, [{"gpu": r.gpu, "system": r.system, "gpus": r.gpus, "precision": r.precision,
+                                    "model": r.model, "per_second": r.per_second, "watts": r.watts, "price": r.price,
+                                    "source": r.source.name, "as_of": r.source.as_of} for r in table.rows])

@@ -11,6 +11,26 @@
 
 namespace gputco::python {
 
+namespace {
+
+/// A cost figure in Python: float, int for the break-even month, None where it does not apply.
+template <class Row>
+py::object figure_object(const Row& row, const CostFigureField<Row>& f) {
+    return std::visit([&row](auto m) -> py::object {
+        const auto& v = row.*m;
+        if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(v)>>) return py::float_(v);
+        else return v ? py::object(py::cast(*v)) : py::object(py::none());
+    }, f.member);
+}
+
+/// The figures' Python dtypes: float64, or pandas' nullable Float64 / Int64 where a figure may not apply.
+template <class Row>
+std::string_view figure_dtype(const CostFigureField<Row>& f) {
+    return f.integer() ? "Int64" : f.optional() ? "Float64" : "float64";
+}
+
+}  // namespace
+
 void register_cost(py::module_& m) {
     py::class_<MonthlyCashFlow> month(m, "MonthlyCashFlow", "Cash paid at the start of one month, by category.");
     def_fields(month, monthly_cash_flow_fields);
@@ -23,27 +43,23 @@ void register_cost(py::module_& m) {
     def_fields(spread, cost_spread_fields);
     spread.def("_asdict", [](const CostSpread& s) { return fields_dict(s, cost_spread_fields); });
 
-    py::class_<CostReport>(m, "CostReport",
-                           "Monthly cash flows by category and the totals planners compare.")
-        .def_readonly("strategy", &CostReport::strategy)
+    py::class_<CostReport> report(m, "CostReport", "Monthly cash flows by category and the totals planners compare.");
+    py::list figure_names, figure_dtypes;
+    for (const auto& f : cost_figure_fields<CostReport>) {  // total, npv, savings, ...: one attribute each
+        report.def_property_readonly(std::string(f.name).c_str(), [f](const CostReport& r) { return figure_object(r, f); },
+                                     fmt::format("{} ({})", f.name, f.unit).c_str());
+        figure_names.append(py::str(f.name));
+        figure_dtypes.append(py::str(figure_dtype(f)));
+    }
+    report.attr("_figures") = py::tuple(figure_names);
+    report.attr("_figure_dtypes") = py::tuple(figure_dtypes);
+    report.def_readonly("strategy", &CostReport::strategy)
         .def_readonly("offering", &CostReport::offering)
         .def_readonly("currency", &CostReport::currency)
         .def_readonly("horizon_months", &CostReport::horizon_months)
         .def_readonly("units", &CostReport::units)
         .def_readonly("gpus_per_unit", &CostReport::gpus_per_unit)
         .def_readonly("months", &CostReport::months)
-        .def_readonly("total", &CostReport::total)
-        .def_readonly("npv", &CostReport::npv)
-        .def_readonly("annual_discount_rate", &CostReport::annual_discount_rate)
-        .def_readonly("used_gpu_hours", &CostReport::used_gpu_hours)
-        .def_readonly("effective_cost_per_used_gpu_hour", &CostReport::effective_cost_per_used_gpu_hour)
-        .def_readonly("reserved_utilisation", &CostReport::reserved_utilisation)
-        .def_readonly("owned_utilisation", &CostReport::owned_utilisation)
-        .def_readonly("baseline_total", &CostReport::baseline_total)
-        .def_readonly("savings", &CostReport::savings)
-        .def_readonly("savings_fraction", &CostReport::savings_fraction)
-        .def_readonly("break_even_utilisation", &CostReport::break_even_utilisation)
-        .def_readonly("break_even_month", &CostReport::break_even_month)
         .def_readonly("spread", &CostReport::spread)
         .def_readonly("assumptions", &CostReport::assumptions)
         .def("to_json", &CostReport::to_json)
@@ -104,13 +120,9 @@ void register_cost(py::module_& m) {
                 py::gil_scoped_release release;
                 rows = evaluate_batch(strategies, demand, offering, options);
             }
-            // Columns for gputco.evaluate_batch's DataFrame; None where a figure does not apply.
+            // Columns for gputco.evaluate_batch's DataFrame, one per listed figure; None where a figure
+            // does not apply.
             py::dict d;
-            const auto number = [&](const char* name, auto field) {
-                py::array_t<double> out(py::ssize_t(rows.size()));
-                for (std::size_t i = 0; i < rows.size(); ++i) out.mutable_at(py::ssize_t(i)) = rows[i].*field;
-                d[name] = out;
-            };
             const auto optional = [&](const char* name, auto get) {
                 py::list out;
                 for (const CostFigures& row : rows) {
@@ -122,17 +134,17 @@ void register_cost(py::module_& m) {
             py::list names;
             for (const Strategy& s : strategies) names.append(describe(s));
             d["strategy"] = names;
-            number("total", &CostFigures::total);
-            number("npv", &CostFigures::npv);
-            number("used_gpu_hours", &CostFigures::used_gpu_hours);
-            optional("effective_cost_per_used_gpu_hour", [](const CostFigures& r) { return r.effective_cost_per_used_gpu_hour; });
-            number("reserved_utilisation", &CostFigures::reserved_utilisation);
-            number("owned_utilisation", &CostFigures::owned_utilisation);
-            number("baseline_total", &CostFigures::baseline_total);
-            number("savings", &CostFigures::savings);
-            number("savings_fraction", &CostFigures::savings_fraction);
-            optional("break_even_utilisation", [](const CostFigures& r) { return r.break_even_utilisation; });
-            optional("break_even_month", [](const CostFigures& r) { return r.break_even_month; });
+            for (const auto& f : cost_figure_fields<CostFigures>) {
+                if (f.optional()) {
+                    py::list out;
+                    for (const CostFigures& row : rows) out.append(figure_object(row, f));
+                    d[py::str(f.name)] = out;
+                } else {
+                    py::array_t<double> out(py::ssize_t(rows.size()));
+                    for (std::size_t i = 0; i < rows.size(); ++i) out.mutable_at(py::ssize_t(i)) = *f.value(rows[i]);
+                    d[py::str(f.name)] = out;
+                }
+            }
             optional("spread_p05", [](const CostFigures& r) { return r.spread ? std::optional(r.spread->p05) : std::nullopt; });
             optional("spread_p50", [](const CostFigures& r) { return r.spread ? std::optional(r.spread->p50) : std::nullopt; });
             optional("spread_p95", [](const CostFigures& r) { return r.spread ? std::optional(r.spread->p95) : std::nullopt; });

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 #include <gputco/engines/deadline.hpp>
+#include <gputco/core/enum_text.hpp>
 #include <gputco/engines/deadline_regions.hpp>
 #include <gputco/engines/deadline_sweep.hpp>
 
@@ -53,25 +54,23 @@ py::list decision_names(const std::vector<TickDecision>& decisions) {
     return names;
 }
 
-/// The tick log as a DataFrame indexed by tick (pandas is imported only here).
-py::object tick_frame(const DeadlineResult& r) {
-    const py::module_ pd = py::module_::import("pandas");
+/// The tick log's columns (gputco/_deadline.py makes them the DataFrame view).
+py::dict tick_columns(const DeadlineResult& r) {
     std::vector<double> start_hours(r.decisions.size());
     for (std::size_t k = 0; k < start_hours.size(); ++k) start_hours[k] = static_cast<double>(k) * r.tick_hours;
     py::dict columns;
-    columns["start_hours"] = py::array_t<double>(py::ssize_t(start_hours.size()), start_hours.data());
+    columns["start_hours"] = double_array(start_hours);
     columns["spot_available"] = bool_array(r.spot_available);
-    columns["decision"] = pd.attr("Categorical")(decision_names(r.decisions),
-                                                 py::arg("categories") = py::make_tuple("none", "spot", "on_demand"));
-    columns["progress_hours"] = py::array_t<double>(py::ssize_t(r.progress_hours.size()), r.progress_hours.data());
-    py::object frame = pd.attr("DataFrame")(columns);
-    frame.attr("index").attr("name") = "tick";
-    return frame;
+    columns["decision"] = decision_names(r.decisions);
+    columns["progress_hours"] = double_array(r.progress_hours);
+    return columns;
 }
 
 }  // namespace
 
 void register_deadline(py::module_& m) {
+    // The tick log's decision categories, in table order (gputco/_deadline.py).
+    m.attr("_tick_decisions") = py::tuple(py::cast(text_names<TickDecision>()));
     py::class_<DeadlineJob>(m, "DeadlineJob",
                             "Compute hours needed before a deadline; launches cost changeover_hours (whole ticks).")
         .def(py::init([](double compute_hours, double deadline_hours, double changeover_hours, double tick_hours) {
@@ -157,8 +156,7 @@ void register_deadline(py::module_& m) {
             return py::array_t<double>(py::ssize_t(r.progress_hours.size()), r.progress_hours.data());
         })
         .def_readonly("tick_hours", &DeadlineResult::tick_hours)
-        .def("to_frame", [](const DeadlineResult& r) { return tick_frame(r); },
-            "One row per tick (index `tick`): start_hours, spot_available, decision, progress_hours.")
+        .def("_tick_columns", &tick_columns, "The columns of to_frame() (gputco/_deadline.py).")
         .def("__repr__", [](const DeadlineResult& r) {
             return fmt::format("DeadlineResult(cost={:.6g}, spot_hours={}, on_demand_hours={}, idle_hours={}, "
                                "changeovers={}, finish_hours={}, met_deadline={})",

@@ -55,9 +55,13 @@ void def_fields(py::class_<Row>& cls, const std::array<ResultField<Row, Integer>
         else
             cls.def_property_readonly(std::string(f.name).c_str(), [f](const Row& r) { return f.value(r); }, doc.c_str());
     }
-    py::list names;
-    for (const auto& f : fields) names.append(py::str(f.name));
+    py::list names, dtypes;
+    for (const auto& f : fields) {
+        names.append(py::str(f.name));
+        dtypes.append(py::str(f.integer() ? "int64" : "float64"));  // as fields_columns() makes them
+    }
     cls.attr("_fields") = py::tuple(names);
+    cls.attr("_field_dtypes") = py::tuple(dtypes);
 }
 
 }  // namespace gputco::python

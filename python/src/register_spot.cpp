@@ -102,7 +102,8 @@ void register_spot(py::module_& m) {
         .def_readonly("paths", &SpotResult::paths)
         .def_readonly("seed", &SpotResult::seed)
         .def_readonly("kernel", &SpotResult::kernel,
-                      "The path loop that ran: 'avx512', 'avx2' or 'portable' (Poisson lane kernel) or 'scalar'.")
+                      "The path loop that ran: 'avx512', 'avx2' or 'portable' (a lane kernel: Poisson, Weibull, "
+                      "trace) or 'scalar' (chosen, or the price-driven model).")
         .def("__len__", [](const SpotResult& r) { return r.samples.cost.size(); })
         .def("__repr__", [](const SpotResult& r) {
             return fmt::format("SpotResult(paths={}, seed={}, cost.mean={:.6g}, cost.p95={:.6g}, "

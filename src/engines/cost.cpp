@@ -400,6 +400,7 @@ CostFigures figures_of(const PricedPlan& plan, const Workspace& work, const Eval
     }
     out.owned_utilisation = owned_available > 0 ? owned_used / owned_available : 0.0;
     out.npv = npv_of(work.flows, options.annual_discount_rate);
+    out.annual_discount_rate = options.annual_discount_rate;
     if (out.used_gpu_hours >= limits::min_ratio_divisor)
         out.effective_cost_per_used_gpu_hour = out.total / out.used_gpu_hours;
     out.reserved_utilisation = reserved_paid > 0 ? reserved_used / reserved_paid : 0.0;

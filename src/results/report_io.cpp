@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -34,6 +36,23 @@ nlohmann::json row_json(const Row& row, const std::array<ResultField<Row, Intege
     return j;
 }
 
+/// A cost figure as JSON: a number (whole for the break-even month), null where it does not apply.
+template <class Row>
+nlohmann::json figure_json(const Row& row, const CostFigureField<Row>& f) {
+    return std::visit([&row](auto m) {
+        const auto& v = row.*m;
+        if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(v)>>) return nlohmann::json(v);
+        else return optional_json(v);
+    }, f.member);
+}
+
+/// The text-table label of a listed figure; a name not in cost_figure_fields does not compile.
+consteval std::string_view label(std::string_view name) {
+    for (const auto& f : cost_figure_fields<CostReport>)
+        if (f.name == name) return f.label;
+    throw "not a cost figure";  // reached only at compile time: an error there
+}
+
 }  // namespace
 
 std::string format_money(double value, int decimals) {
@@ -58,19 +77,22 @@ std::string CostReport::to_table() const {
                               : std::string("Bought in: single GPUs"));
     line("Assumptions:");
     for (const auto& a : assumptions) line(fmt::format("  - {}", a));
-    line(fmt::format("{:<34}{:>18}", "Total cost", money(total)));
-    if (annual_discount_rate != 0) line(fmt::format("{:<34}{:>18}", "NPV", money(npv)));
-    line(fmt::format("{:<34}{:>18}", "All on-demand (same demand)", money(baseline_total)));
-    line(fmt::format("{:<34}{:>18}  ({:.1f}%)", "Savings vs all on-demand", money(savings), 100 * savings_fraction));
-    line(fmt::format("{:<34}{:>18}", fmt::format("Cost per used GPU-hour ({})", currency),
+    // The figures' labels come from cost_figure_fields; the order and which lines show are the table's.
+    line(fmt::format("{:<34}{:>18}", label("total"), money(total)));
+    if (annual_discount_rate != 0) line(fmt::format("{:<34}{:>18}", label("npv"), money(npv)));
+    line(fmt::format("{:<34}{:>18}", label("baseline_total"), money(baseline_total)));
+    line(fmt::format("{:<34}{:>18}  ({:.1f}%)", label("savings"), money(savings), 100 * savings_fraction));
+    line(fmt::format("{:<34}{:>18}", fmt::format("{} ({})", label("effective_cost_per_used_gpu_hour"), currency),
                      effective_cost_per_used_gpu_hour ? fmt::format("{:.4f}", *effective_cost_per_used_gpu_hour)
                                                       : std::string(missing_text)));
     if (break_even_utilisation) {
-        line(fmt::format("{:<34}{:>17.1f}%", "Break-even utilisation", 100 * *break_even_utilisation));
-        if (reserved_utilisation > 0) line(fmt::format("{:<34}{:>17.1f}%", "Reserved utilisation", 100 * reserved_utilisation));
-        if (owned_utilisation > 0) line(fmt::format("{:<34}{:>17.1f}%", "Owned utilisation", 100 * owned_utilisation));
+        line(fmt::format("{:<34}{:>17.1f}%", label("break_even_utilisation"), 100 * *break_even_utilisation));
+        if (reserved_utilisation > 0)
+            line(fmt::format("{:<34}{:>17.1f}%", label("reserved_utilisation"), 100 * reserved_utilisation));
+        if (owned_utilisation > 0)
+            line(fmt::format("{:<34}{:>17.1f}%", label("owned_utilisation"), 100 * owned_utilisation));
     }
-    line(fmt::format("{:<34}{:>18}", "Break-even month",
+    line(fmt::format("{:<34}{:>18}", label("break_even_month"),
                      break_even_month ? fmt::format("{}", *break_even_month) : std::string("never")));
     if (spread) {
         line(fmt::format("{:<34}{:>18}", "Spot spread P5", money(spread->p05)));
@@ -102,30 +124,19 @@ std::string CostReport::to_json() const {
     nlohmann::json flows = nlohmann::json::array();
     for (const auto& f : months) flows.push_back(row_json(f, monthly_cash_flow_fields));
     const nlohmann::json spread_json = spread ? row_json(*spread, cost_spread_fields) : nlohmann::json(nullptr);
-    const nlohmann::json j = {
+    nlohmann::json j = {
         {"strategy", strategy},
         {"offering", offering},
         {"currency", currency},
         {"horizon_months", horizon_months},
         {"units", units},
         {"gpus_per_unit", gpus_per_unit},
-        {"total", total},
-        {"npv", npv},
-        {"annual_discount_rate", annual_discount_rate},
-        {"used_gpu_hours", used_gpu_hours},
-        {"effective_cost_per_used_gpu_hour", optional_json(effective_cost_per_used_gpu_hour)},
-        {"reserved_utilisation", reserved_utilisation},
-        {"owned_utilisation", owned_utilisation},
-        {"baseline_total", baseline_total},
-        {"savings", savings},
-        {"savings_fraction", savings_fraction},
-        {"break_even_utilisation", optional_json(break_even_utilisation)},
-        {"break_even_month", optional_json(break_even_month)},
         {"spread", spread_json},
         {"assumptions", assumptions},
         {"months", flows},
     };
-    return j.dump(2);
+    for (const auto& f : cost_figure_fields<CostReport>) j[std::string(f.name)] = figure_json(*this, f);
+    return j.dump(2);  // keys sorted (nlohmann::json's std::map), so the list's order does not show
 }
 
 std::string CostReport::to_csv() const {

@@ -100,9 +100,13 @@ Catalog scenario_catalog(const Scenario& s) {
 }
 
 DemandFutures scenario_futures(const Scenario& s) {
-    const Horizon horizon = Horizon::months(s.horizon_months);
-    if (!s.futures) return DemandFutures::from_profile(s.demand.build(horizon));
-    return DemandFutures::generate(s.futures->model, horizon, s.futures->count, s.seed);
+    if (!s.futures) return DemandFutures::from_profile(s.demand.build(Horizon::months(s.horizon_months)));
+    return DemandFutures::generate(s.futures->model, Horizon::months(s.horizon_months), s.futures->count, s.seed);
+}
+
+DemandFutures scenario_futures(const Scenario& s, const DemandProfile& demand) {
+    if (!s.futures) return DemandFutures::from_profile(demand);
+    return scenario_futures(s);
 }
 
 ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop, const ScenarioProgress& progress) {
@@ -192,7 +196,7 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         plan_options.should_stop = should_stop;
         if (progress)
             plan_options.progress = [&progress](std::size_t done, std::size_t total) { progress("plans", done, total, "futures"); };
-        result.plans = compare_plans(s.plans, scenario_futures(s), offering, {}, plan_options);
+        result.plans = compare_plans(s.plans, scenario_futures(s, demand), offering, {}, plan_options);
     }
 
     const std::string currency = s.currency.value_or(offering.currency);

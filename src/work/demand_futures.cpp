@@ -43,6 +43,12 @@ MonthShape MonthShape::of(const double* hours) {
     return shape;
 }
 
+MonthShape MonthShape::of(const SortedMonths& months, int m) {
+    const auto sorted = months.sorted(m);
+    const auto prefix = months.prefix(m);
+    return MonthShape{{sorted.begin(), sorted.end()}, {prefix.begin(), prefix.end()}};
+}
+
 double MonthShape::served_up_to(double level, double capacity) const {
     if (level <= 0.0 || capacity <= 0.0) return 0.0;
     // Hours with level × s <= capacity are served in full, the others up to capacity.
@@ -113,7 +119,7 @@ DemandFutures DemandFutures::from_profiles(const std::vector<DemandProfile>& pro
                 fmt::format("must be {} (the first profile's)", months));
         for (int m = 0; m < months; ++m) {
             index(m, Eigen::Index(f)) = int(shapes.size());
-            shapes.push_back(MonthShape::of(profiles[f].gpus_per_hour().data() + std::size_t(m) * month_hours));
+            shapes.push_back(MonthShape::of(profiles[f].sorted_months(), m));  // sorted when the profile was built
         }
     }
     return DemandFutures(horizon, Eigen::ArrayXXd::Ones(months, Eigen::Index(profiles.size())), std::move(shapes),

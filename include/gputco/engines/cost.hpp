@@ -32,10 +32,12 @@ CostReport evaluate(const Strategy& strategy, const DemandProfile& demand, const
                     const EvaluationOptions& options = {});
 
 /// The figures of one evaluate() without its monthly flows and text: one row of evaluate_batch().
-/// Each field is the CostReport field of the same name, bit for bit.
+/// Each field is the CostReport field of the same name, bit for bit; cost_figure_fields<CostFigures>
+/// lists them (results/report.hpp).
 struct CostFigures {
     double total = 0;
     double npv = 0;
+    double annual_discount_rate = 0;  ///< the rate npv is discounted at (EvaluationOptions)
     double used_gpu_hours = 0;
     std::optional<double> effective_cost_per_used_gpu_hour;  // none below 1e-12 used GPU-hours
     double reserved_utilisation = 0;

@@ -111,9 +111,9 @@ struct SpotResult {
     double effective_discount = 0;   ///< 1 - mean cost / (on-demand price * work_hours); NaN if unknown
     std::size_t paths = 0;
     std::uint64_t seed = 0;
-    /// The path loop that ran: "avx512", "avx2" or "portable" for the Poisson lane kernel (Poisson
-    /// without provider rules, continuous billing, a lane kernel chosen), "scalar" otherwise. Results
-    /// never depend on it.
+    /// The path loop that ran: "avx512", "avx2" or "portable" for a lane kernel (the lifetime models:
+    /// Poisson, Weibull, trace, with any provider rules and billing), "scalar" for the scalar loop
+    /// (chosen, or the price-driven model). Results never depend on it.
     std::string kernel;
 };
 
@@ -142,7 +142,7 @@ SpotWorkEstimate estimate_spot_work(const Job& job, const InterruptionModel& mod
 /// batch draws from stream i % 8, so results depend on the seed only.
 inline constexpr std::size_t spot_batch_paths = 1024;
 
-/// The Poisson path loops this CPU can run: "scalar" and "portable" (the lane kernel for SSE2 or NEON)
+/// The path loops this CPU can run for the lifetime models: "scalar" and "portable" (the lane kernel for SSE2 or NEON)
 /// always, then "avx2" and "avx512" on x86-64 CPUs that have them. simulate_spot uses
 /// default_spot_kernel() unless the environment variable GPUTCO_SPOT_KERNEL names another (or "auto");
 /// any other value is an InvalidInput. Every kernel gives the same samples bit for bit; the choice

@@ -4,6 +4,9 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -74,6 +77,50 @@ inline constexpr auto cost_spread_fields = std::to_array<ResultField<CostSpread>
     {"p50", &CostSpread::p50, "currency"},
     {"p95", &CostSpread::p95, "currency"},
     {"p99", &CostSpread::p99, "currency"},
+});
+
+/// A figure of a strategy's cost, listed once (cost_figure_fields) for every output that lists them:
+/// the JSON writer, the text table (its label), Python's CostReport.summary() and the columns of
+/// evaluate_batch. `Row` is CostReport or CostFigures (engines/cost.hpp), whose members share names.
+template <class Row>
+struct CostFigureField {
+    using Member = std::variant<double Row::*, std::optional<double> Row::*, std::optional<int> Row::*>;
+    std::string_view name;   ///< JSON key, Python attribute, dict key and column
+    Member member;
+    std::string_view unit;
+    std::string_view label;  ///< its line in the text table; empty when the table leaves it out
+
+    /// The figure; none where it does not apply (a std::optional without a value).
+    std::optional<double> value(const Row& row) const {
+        return std::visit([&row](auto m) -> std::optional<double> {
+            const auto& v = row.*m;
+            if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(v)>>) return v;
+            else return v ? std::optional<double>(*v) : std::nullopt;
+        }, member);
+    }
+    /// A figure that may not apply (JSON null, Python None, pandas <NA>).
+    bool optional() const { return !std::holds_alternative<double Row::*>(member); }
+    /// A whole number (the break-even month): written without a decimal point, an Int64 column.
+    bool integer() const { return std::holds_alternative<std::optional<int> Row::*>(member); }
+};
+
+/// The figures in the order of Python's CostReport.summary() and evaluate_batch's columns; the JSON
+/// writer sorts its keys and the text table keeps its own order, reading the labels from here.
+template <class Row>
+inline constexpr auto cost_figure_fields = std::to_array<CostFigureField<Row>>({
+    {"total", &Row::total, "currency", "Total cost"},
+    {"npv", &Row::npv, "currency", "NPV"},
+    {"annual_discount_rate", &Row::annual_discount_rate, "fraction per year", ""},
+    {"used_gpu_hours", &Row::used_gpu_hours, "GPU-hours", ""},
+    {"effective_cost_per_used_gpu_hour", &Row::effective_cost_per_used_gpu_hour, "currency per GPU-hour",
+     "Cost per used GPU-hour"},
+    {"reserved_utilisation", &Row::reserved_utilisation, "fraction", "Reserved utilisation"},
+    {"owned_utilisation", &Row::owned_utilisation, "fraction", "Owned utilisation"},
+    {"baseline_total", &Row::baseline_total, "currency", "All on-demand (same demand)"},
+    {"savings", &Row::savings, "currency", "Savings vs all on-demand"},
+    {"savings_fraction", &Row::savings_fraction, "fraction", ""},  // in the savings line, as a percentage
+    {"break_even_utilisation", &Row::break_even_utilisation, "fraction", "Break-even utilisation"},
+    {"break_even_month", &Row::break_even_month, "month (1-based)", "Break-even month"},
 });
 
 struct CostReport {

@@ -239,6 +239,9 @@ struct ScenarioResult {
 
 /// The demand futures the scenario's plans are evaluated over.
 DemandFutures scenario_futures(const Scenario& scenario);
+/// The same, given the scenario's demand already built (scenario.demand.build): without futures in
+/// the scenario that profile is the one future, its sorted months reused.
+DemandFutures scenario_futures(const Scenario& scenario, const DemandProfile& demand);
 
 /// Runs the scenario: its spot jobs (job i with seed + i), its deadline jobs (job i with seed + i,
 /// through compare_deadline_policies()), every strategy through evaluate(), its plans over its

@@ -57,7 +57,9 @@ struct MonthShape {
     double total() const { return prefix.back(); }
     /// Σ_h min(level × sorted[h], capacity) for level, capacity >= 0.
     double served_up_to(double level, double capacity) const;
-    static MonthShape of(const double* hours);  ///< from 730 hourly factors
+    static MonthShape of(const double* hours);  ///< from 730 hourly factors (sorts them)
+    /// Month m of a profile's sorted months: a copy, no sort (the same sums as of() would make).
+    static MonthShape of(const SortedMonths& months, int m);
 };
 
 /// N futures of hourly demand over one horizon.
@@ -65,7 +67,8 @@ class DemandFutures {
 public:
     /// One future: exactly `profile` (level 1, each month its own shape).
     static DemandFutures from_profile(const DemandProfile& profile);
-    /// Explicit scenarios, one future each; all on the same horizon.
+    /// Explicit scenarios, one future each; all on the same horizon. Each month's shape is copied
+    /// from the profile's sorted months (DemandProfile::sorted_months), not sorted again.
     static DemandFutures from_profiles(const std::vector<DemandProfile>& profiles);
     /// `count` futures of `model`; future i draws from a stream that depends only on (seed, i).
     static DemandFutures generate(const DemandModel& model, Horizon horizon, std::size_t count, std::uint64_t seed);

@@ -24,6 +24,8 @@ public:
     int month_count() const { return int(prefix_.size() / (hours + 1)); }
     /// Month m's hours in ascending order.
     std::span<const double> sorted(int m) const { return {sorted_.data() + std::size_t(m) * hours, hours}; }
+    /// Month m's 731 prefix sums: prefix(m)[j] = sorted(m)[0] + ... + sorted(m)[j − 1].
+    std::span<const double> prefix(int m) const { return {prefix_.data() + std::size_t(m) * (hours + 1), hours + 1}; }
     /// GPU-hours demanded in month m.
     double total(int m) const { return prefix_[std::size_t(m) * (hours + 1) + hours]; }
     /// The month's largest hourly demand.

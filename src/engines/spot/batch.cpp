@@ -30,7 +30,7 @@ std::uint64_t stream_key(std::uint64_t seed, std::size_t batch, std::size_t lane
 }
 
 // Lifetime models without provider rules: every launch runs until its drawn lifetime, with the
-// segments finished before the kill skipped in O(1) (detail::interrupted, the arithmetic of the Poisson
+// segments finished before the kill skipped in O(1) (detail::interrupted, the plain arithmetic of the
 // lane kernels). A path's only state is the running time it still needs after the restart and its
 // totals. `engine` is taken by value so that its state stays in registers (measured: ~8% faster).
 // `Rounded` adds the billing rounding per launch; the continuous instance pays nothing for it.
@@ -38,6 +38,7 @@ template <bool Rounded, class Draw>
 void plain_paths(const PathPricer& p, Draw draw, Engine engine, std::size_t count, const detail::Columns& out,
                  const std::atomic<bool>& cancel) {
     const detail::LaunchShape<double> shape = detail::launch_shape<double>(p.constants);
+    const detail::RuleShape<double> billing = detail::rule_shape<double>(p.constants);
     const double first_rest = p.constants.first_rest;
     const double price = p.price();
     for (std::size_t i = 0; i < count; ++i) {
@@ -52,10 +53,10 @@ void plain_paths(const PathPricer& p, Draw draw, Engine engine, std::size_t coun
             const double run = kill - restart;  // running time after the restart
             if (run >= rest) {
                 billed += restart + rest;
-                if constexpr (Rounded) charged += p.billing.charged(restart + rest);
+                if constexpr (Rounded) charged += detail::charged_hours(restart + rest, billing, detail::FloorByRounding{});
                 break;
             }
-            if constexpr (Rounded) charged += p.billing.charged(kill);
+            if constexpr (Rounded) charged += detail::charged_hours(kill, billing, detail::FloorByRounding{});
             detail::interrupted(kill, run, rest, billed, lost, interruptions, shape);
             restart = p.restart;
             if ((++launches & 0xFFFF) == 0) {
@@ -76,34 +77,21 @@ template <class Draw>
     plain_paths<true>(p, draw, engine, count, out, cancel);
 }
 
-// Any lifetime model, with provider rules (protection, lifetime cap, notice) applied to each launch.
+// Any lifetime model under provider rules (protection, lifetime cap, notice): the ruled arithmetic of the lane kernels (detail::ruled_launch), one launch at a time.
 template <class Draw>
-void lifetime_paths(const PathPricer& p, const ProviderRules& rules, Draw draw, Engine& engine, std::size_t count,
-                    const detail::Columns& out, const std::atomic<bool>& cancel) {
-    if (without_rules(rules)) {
-        if (p.billing.continuous())
-            plain_paths<false>(p, draw, engine, count, out, cancel);
-        else
-            rounded_paths(p, draw, engine, count, out, cancel);
-        return;
-    }
+void ruled_paths(const PathPricer& p, Draw draw, Engine engine, std::size_t count, const detail::Columns& out,
+                 const std::atomic<bool>& cancel) {
+    const detail::LaunchShape<double> shape = detail::launch_shape<double>(p.constants);
+    const detail::RuleShape<double> rules = detail::rule_shape<double>(p.constants);
     for (std::size_t i = 0; i < count; ++i) {
         if (cancel.load(std::memory_order_relaxed)) return;
-        Path s = p.fresh();
+        detail::RuledPath<double> s = p.fresh_ruled();
         std::uint64_t launches = 0;
         for (;;) {
-            const double need = p.time_to_finish(s);
-            const double kill = std::min(draw(engine) + rules.protection_hours, rules.max_lifetime_hours);
-            const double notice_at = std::max(kill - p.notice, 0.0);
-            bool finished = false;
-            const double billed = p.run_launch(s, need, kill, notice_at, finished);
-            s.billed += billed;
-            s.charged += p.billing.charged(billed);  // the same sum as billed when continuous
-            if (finished) {
-                s.wall += billed;
-                break;
-            }
-            s.wall += billed + p.wait;
+            double kill = 0, notice_at = 0;
+            detail::launch_window(draw(engine), rules, kill, notice_at);
+            double paid = 0;
+            if (detail::ruled_launch(kill, notice_at, s, shape, rules, detail::FloorByRounding{}, paid)) break;
             if ((++launches & 0xFFFF) == 0) {
                 if (cancel.load(std::memory_order_relaxed)) return;
                 if (launches >= max_launches_per_path) too_many_launches(p);
@@ -113,17 +101,31 @@ void lifetime_paths(const PathPricer& p, const ProviderRules& rules, Draw draw, 
     }
 }
 
+// A lifetime model's paths: the plain loop where it applies, else the ruled one.
+template <class Draw>
+void lifetime_paths(const PathPricer& p, Draw draw, Engine engine, std::size_t count, const detail::Columns& out,
+                    const std::atomic<bool>& cancel) {
+    if (!p.constants.plain)
+        ruled_paths(p, draw, engine, count, out, cancel);
+    else if (p.constants.rounded)
+        rounded_paths(p, draw, engine, count, out, cancel);
+    else
+        plain_paths<false>(p, draw, engine, count, out, cancel);
+}
+
 // Price-driven model: launches start at grid points and run until the job is done or the price
 // crosses the cap at a grid point (then the notice runs).
 void price_paths(const PathPricer& p, const PriceDriven& model, Engine& engine, std::size_t count,
                  const detail::Columns& out, const std::atomic<bool>& cancel) {
     const double step = model.step_hours;
     const double cap = model.price_cap_per_hour;
+    const detail::LaunchShape<double> shape = detail::launch_shape<double>(p.constants);
+    const detail::RuleShape<double> rules = detail::rule_shape<double>(p.constants);
     PricePath prices(model, p.price(), engine);
     for (std::size_t i = 0; i < count; ++i) {
         if (cancel.load(std::memory_order_relaxed)) return;
         prices.restart();
-        Path s = p.fresh();
+        detail::RuledPath<double> s = p.fresh_ruled();
         double cost = 0;
         double ready = 0;  // earliest wall time of the next launch
         std::uint64_t launches = 0;
@@ -134,7 +136,7 @@ void price_paths(const PathPricer& p, const PriceDriven& model, Engine& engine, 
                 if ((j & 0xFFFF) == 0 && cancel.load(std::memory_order_relaxed)) return;
             }
             const double start = static_cast<double>(j) * step;
-            const double need = p.time_to_finish(s);
+            const double need = detail::time_to_finish(s, shape, rules);
             double kill = std::numeric_limits<double>::infinity();
             double notice_at = kill;
             for (std::size_t k = 1;; ++k) {
@@ -147,8 +149,9 @@ void price_paths(const PathPricer& p, const PriceDriven& model, Engine& engine, 
                     break;
                 }
             }
-            bool finished = false;
-            const double billed = p.run_launch(s, need, kill, notice_at, finished);
+            double billed = 0;
+            const bool finished =
+                detail::ruled_launch(kill, notice_at, s, shape, rules, detail::FloorByRounding{}, billed);
             // Integrate the price actually paid over [start, start + billed].
             double paid_until = 0;
             double last_price = prices.price_at(j);
@@ -160,10 +163,8 @@ void price_paths(const PathPricer& p, const PriceDriven& model, Engine& engine, 
                 paid_until = next;
             }
             // The rounding extra, at the price of the launch's last step (0 when continuous).
-            const double charged = p.billing.charged(billed);
+            const double charged = detail::charged_hours(billed, rules, detail::FloorByRounding{});
             if (charged > billed) cost += last_price * (charged - billed);
-            s.charged += charged;
-            s.billed += billed;
             if (finished) {
                 s.wall = start + billed;
                 break;
@@ -181,12 +182,18 @@ void price_paths(const PathPricer& p, const PriceDriven& model, Engine& engine, 
 // The lane kernel runs the batch's eight lanes in lock-step, in chunks so that cancellation is polled.
 void lane_paths(const RunSetup& setup, std::size_t batch, std::size_t count, const detail::Columns& out,
                 const std::atomic<bool>& cancel) {
-    const detail::LaneJob job{setup.pricer.constants, count, out};
+    detail::LifetimeLaw law;  // exponential: Poisson
+    if (const auto* weibull = std::get_if<Weibull>(&setup.model)) law = WeibullLifetimes(*weibull).law();
+    if (const auto* trace = std::get_if<Trace>(&setup.model)) law = TraceLifetimes(*trace).law();
+    const detail::LaneJob job{setup.pricer.constants, count, out, law};
     detail::LaneState state{};
+    const double never = std::numeric_limits<double>::infinity();  // a lane with no path: needs forever
     for (std::size_t lane = 0; lane < detail::spot_lanes; ++lane) {
         const Engine engine(stream_key(setup.seed, batch, lane));
         for (std::size_t w = 0; w < 4; ++w) state.rng[w][lane] = engine.state()[w];
-        state.rest[lane] = lane < count ? job.constants.first_rest : std::numeric_limits<double>::infinity();
+        state.rest[lane] = lane < count ? job.constants.first_rest : never;
+        state.full_left[lane] = lane < count ? job.constants.first_full_left : never;
+        state.last_work[lane] = job.constants.last_work;
         state.path[lane] = lane;
     }
     while (!setup.kernel.lanes(job, state, 1 << 16)) {
@@ -201,9 +208,7 @@ void lane_paths(const RunSetup& setup, std::size_t batch, std::size_t count, con
 }  // namespace
 
 bool uses_lane_kernel(const RunSetup& setup) {
-    const Poisson* poisson = std::get_if<Poisson>(&setup.model);
-    return setup.kernel.lanes != nullptr && poisson && without_rules(poisson->rules) &&
-           setup.pricer.billing.continuous();
+    return setup.kernel.lanes != nullptr && !std::holds_alternative<PriceDriven>(setup.model);
 }
 
 void run_batch(const RunSetup& setup, std::size_t batch, std::size_t count, const detail::Columns& out,
@@ -221,15 +226,11 @@ void run_batch(const RunSetup& setup, std::size_t batch, std::size_t count, cons
             [&](const auto& m) {
                 using M = std::decay_t<decltype(m)>;
                 if constexpr (std::is_same_v<M, Poisson>) {
-                    lifetime_paths(p, m.rules, PoissonLifetimes(m), engine, lane_count, lane_out, cancel);
+                    lifetime_paths(p, PoissonLifetimes(m), engine, lane_count, lane_out, cancel);
                 } else if constexpr (std::is_same_v<M, Weibull>) {
-                    WeibullLifetimes weibull(m);
-                    lifetime_paths(p, m.rules, [&](Engine& e) { return weibull(e); }, engine, lane_count, lane_out,
-                                   cancel);
+                    lifetime_paths(p, WeibullLifetimes(m), engine, lane_count, lane_out, cancel);
                 } else if constexpr (std::is_same_v<M, Trace>) {
-                    TraceLifetimes trace(m);
-                    lifetime_paths(p, m.rules, [&](Engine& e) { return trace(e); }, engine, lane_count, lane_out,
-                                   cancel);
+                    lifetime_paths(p, TraceLifetimes(m), engine, lane_count, lane_out, cancel);
                 } else {
                     price_paths(p, m, engine, lane_count, lane_out, cancel);
                 }

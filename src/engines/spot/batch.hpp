@@ -1,6 +1,7 @@
 #pragma once
 // One batch of paths: each lane's path generator feeds the path pricer, and every path's outcome
-// goes to its slot (the accumulator's). For Poisson the lane kernel or the scalar loop runs the batch.
+// goes to its slot (the accumulator's). A lane kernel runs the lifetime
+// models without provider rules under continuous billing; the scalar loops run the rest.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -22,8 +23,9 @@ struct RunSetup {
     std::uint64_t seed;
 };
 
-/// Whether a Poisson run goes to a lane kernel: a vector kernel is chosen, no provider rule, and
-/// continuous billing (the other cases run the scalar loops on the same streams).
+/// Whether a run goes to a lane kernel: a vector kernel is chosen, a lifetime model (Poisson, Weibull,
+/// trace) without provider rules, and continuous billing (the other cases run the scalar loops on the
+/// same streams).
 bool uses_lane_kernel(const RunSetup& setup);
 
 /// Simulates the `count` paths of batch `batch` into `out` (returns early once `cancel` is set).

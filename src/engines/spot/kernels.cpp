@@ -12,11 +12,11 @@
 namespace gputco::spot {
 
 std::vector<Kernel> supported_kernels() {
-    std::vector<Kernel> kernels{{"scalar", nullptr}, {"portable", detail::poisson_lanes_portable}};
+    std::vector<Kernel> kernels{{"scalar", nullptr}, {"portable", detail::lifetime_lanes_portable}};
 #if defined(GPUTCO_X86_LANE_KERNELS)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) kernels.push_back({"avx2", detail::poisson_lanes_avx2});
-    if (__builtin_cpu_supports("avx512f")) kernels.push_back({"avx512", detail::poisson_lanes_avx512});
+    if (__builtin_cpu_supports("avx2")) kernels.push_back({"avx2", detail::lifetime_lanes_avx2});
+    if (__builtin_cpu_supports("avx512f")) kernels.push_back({"avx512", detail::lifetime_lanes_avx512});
 #endif
     return kernels;
 }

@@ -76,17 +76,11 @@ double mean_useful_hours(const InterruptionModel& model, double shift) {
         model);
 }
 
-// The work of the job's last segment, the shortest one: W - (n - 1) tau.
-double last_segment_hours(const Job& job) {
-    const auto n = static_cast<double>(segments_of(job.work_hours, job.checkpoint_interval_hours));
-    return job.work_hours - (n - 1.0) * job.checkpoint_interval_hours;
-}
-
 // Poisson without protection or a usable emergency checkpoint: Daly's closed form, term by term so
 // that a job of one segment (no full segments) gives 0 x e^huge = 0, not NaN.
-double expected_poisson_interruptions(const Job& job, double mtbf) {
-    const auto n = static_cast<double>(segments_of(job.work_hours, job.checkpoint_interval_hours));
-    const double last = last_segment_hours(job);
+double expected_poisson_interruptions(const Job& job, const Plan& plan, double mtbf) {
+    const double n = plan.full_left + 1.0;
+    const double last = plan.last_work;
     const double per_try = std::exp(job.restart_hours / mtbf);
     const double full = n > 1.0 ? (n - 1.0) * per_try * std::expm1((job.checkpoint_interval_hours +
                                                                      job.checkpoint_write_hours) / mtbf)
@@ -120,9 +114,10 @@ double log_survival(const InterruptionModel& model, double t) {
 // and its write, so each segment takes at least 1 / P(lifetime >= segment + write) launches on
 // average. A lower bound: the restart is left out and the protection period and the notice (which
 // lengthen a launch) are taken off the time a launch must live.
-double expected_launches_at_least(const Job& job, const InterruptionModel& model, const ProviderRules& rules) {
-    const auto n = static_cast<double>(segments_of(job.work_hours, job.checkpoint_interval_hours));
-    const double last = last_segment_hours(job);
+double expected_launches_at_least(const Job& job, const Plan& plan, const InterruptionModel& model,
+                                  const ProviderRules& rules) {
+    const double n = plan.full_left + 1.0;
+    const double last = plan.last_work;
     const double head_start = rules.protection_hours + rules.notice_hours;
     const double full =
         std::exp(-log_survival(model, job.checkpoint_interval_hours + job.checkpoint_write_hours - head_start));
@@ -135,9 +130,10 @@ double expected_launches_at_least(const Job& job, const InterruptionModel& model
 // it finishes the whole job, some later launch must keep work, and one comes in 1 / P(lifetime >=
 // restart + last segment + write) launches on average. A lower bound, with the protection period and
 // the notice taken off as above.
-double expected_relaunches_at_least(const Job& job, const InterruptionModel& model, const ProviderRules& rules) {
-    const auto n = static_cast<double>(segments_of(job.work_hours, job.checkpoint_interval_hours));
-    const double last = last_segment_hours(job);
+double expected_relaunches_at_least(const Job& job, const Plan& plan, const InterruptionModel& model,
+                                    const ProviderRules& rules) {
+    const double n = plan.full_left + 1.0;
+    const double last = plan.last_work;
     const double head_start = rules.protection_hours + rules.notice_hours;
     const double first_fails =
         -std::expm1(log_survival(model, job.work_hours + n * job.checkpoint_write_hours - head_start));
@@ -149,7 +145,8 @@ double expected_relaunches_at_least(const Job& job, const InterruptionModel& mod
 // The price-driven model walks a price grid: a path takes at least span / step grid steps, more while
 // the price is above the cap (a share q = P(price > cap) of the time in the stationary law, so about
 // steps / (1 - q) in all), and each step's price is kept while the path runs.
-SpotWorkEstimate check_price_grid(const Job& job, const PriceDriven& m, const SpotPricing& pricing, bool emergency) {
+SpotWorkEstimate check_price_grid(const Job& job, const Plan& plan, const PriceDriven& m, const SpotPricing& pricing,
+                                  bool emergency) {
     const double log_sd = m.volatility_per_sqrt_hour / std::sqrt(2.0 * m.reversion_per_hour);
     const double max_sd_rule = max_log_price_sd * std::sqrt(2.0 * m.reversion_per_hour);
     require(log_sd <= max_log_price_sd, "price_driven.volatility_per_sqrt_hour", m.volatility_per_sqrt_hour,
@@ -164,7 +161,7 @@ SpotWorkEstimate check_price_grid(const Job& job, const PriceDriven& m, const Sp
     // P(price > cap) = P(Z > log(cap / price) / sd); 0 with no cap or a still price.
     const double z = log_sd > 0.0 ? std::log(m.price_cap_per_hour / pricing.price_per_hour) / log_sd : inf;
     const double above = 0.5 * std::erfc(z / std::sqrt(2.0));
-    const auto segments = static_cast<double>(segments_of(job.work_hours, job.checkpoint_interval_hours));
+    const double segments = plan.full_left + 1.0;
     // Without an emergency checkpoint a segment is kept only if the price stays under the cap for the
     // segment and its write: an estimate treats the price as fresh every max(step, 1 / reversion) hours,
     // so (1 - q)^(-(tau + delta) / block) launches a segment.
@@ -206,10 +203,11 @@ SpotWorkEstimate check_limits(const Job& job, const InterruptionModel& model, co
                         one_segment));
     const ProviderRules& rules = rules_of(model);
     const PathPricer pricer(job, rules, pricing);
+    const Plan plan = pricer.fresh();  // the job's segments, counted once
     const Poisson* poisson = std::get_if<Poisson>(&model);
     const bool poisson_closed_form = poisson && rules.protection_hours == 0.0 && !pricer.emergency;
     if (poisson_closed_form) {
-        const double expected = expected_poisson_interruptions(job, poisson->mtbf_hours);
+        const double expected = expected_poisson_interruptions(job, plan, poisson->mtbf_hours);
         require(expected <= max_launches_expected, "job.checkpoint_interval_hours", job.checkpoint_interval_hours,
                 fmt::format("expects {:.3g} interruptions per path at poisson.mtbf_hours = {} "
                             "(limit 1e8); use a shorter interval",
@@ -242,26 +240,26 @@ SpotWorkEstimate check_limits(const Job& job, const InterruptionModel& model, co
         work.launches_per_path = std::max(work.launches_per_path, relaunches);
     }
     if (!poisson_closed_form && !pricer.emergency && !std::holds_alternative<PriceDriven>(model)) {
-        const double expected = expected_launches_at_least(job, model, rules);
+        const double expected = expected_launches_at_least(job, plan, model, rules);
         require(expected <= max_launches_expected, "job.checkpoint_interval_hours", job.checkpoint_interval_hours,
                 fmt::format("expects at least {:.3g} launches per path (limit 1e8): without an emergency "
                             "checkpoint a launch must outlive a segment and its write ({:g} h), rare under this "
                             "interruption model; use a shorter interval",
                             expected, job.checkpoint_interval_hours + job.checkpoint_write_hours));
-        const double relaunches = expected_relaunches_at_least(job, model, rules);
+        const double relaunches = expected_relaunches_at_least(job, plan, model, rules);
         require(relaunches <= max_launches_expected, "job.restart_hours", job.restart_hours,
                 fmt::format("expects at least {:.3g} launches per path (limit 1e8): without an emergency "
                             "checkpoint a launch after an interruption must outlive the restart, the last "
                             "segment and its write ({:g} h), rare under this interruption model",
                             relaunches,
-                            job.restart_hours + last_segment_hours(job) + job.checkpoint_write_hours));
+                            job.restart_hours + plan.last_work + job.checkpoint_write_hours));
         work.launches_per_path = std::max({work.launches_per_path, expected, relaunches});
     }
     if (const auto* priced = std::get_if<PriceDriven>(&model)) {
         require(priced->price_cap_per_hour > pricing.price_per_hour, "price_driven.price_cap_per_hour",
                 priced->price_cap_per_hour,
                 fmt::format("must be > pricing.price_per_hour = {} (the median spot price)", pricing.price_per_hour));
-        const SpotWorkEstimate grid = check_price_grid(job, *priced, pricing, pricer.emergency);
+        const SpotWorkEstimate grid = check_price_grid(job, plan, *priced, pricing, pricer.emergency);
         work.launches_per_path = std::max(work.launches_per_path, grid.launches_per_path);
         work.price_steps_per_path = grid.price_steps_per_path;
     }

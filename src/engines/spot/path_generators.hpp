@@ -7,8 +7,6 @@
 #include <vector>
 
 #include <boost/random/normal_distribution.hpp>
-#include <boost/random/uniform_int_distribution.hpp>
-#include <boost/random/weibull_distribution.hpp>
 
 #include "gputco/core/random.hpp"
 #include "gputco/engines/interruption.hpp"
@@ -26,19 +24,30 @@ struct PoissonLifetimes {
     double operator()(Engine& e) const { return detail::log_of_uniform<double>(e()) * neg_mtbf; }
 };
 
-/// Weibull in time since launch (Boost.Random).
+/// Weibull in time since launch: lambda (-log u)^(1/k) by the lane kernels' own logarithm and
+/// exponential (the same lifetimes as the lane kernels, bit for bit).
 struct WeibullLifetimes {
-    boost::random::weibull_distribution<double> weibull;
-    explicit WeibullLifetimes(const Weibull& m) : weibull(m.shape, m.scale_hours) {}
-    double operator()(Engine& e) { return weibull(e); }
+    double scale, inv_shape;
+    explicit WeibullLifetimes(const Weibull& m) : scale(m.scale_hours), inv_shape(1.0 / m.shape) {}
+    double operator()(Engine& e) const { return detail::weibull_of_uniform<double>(e(), scale, inv_shape); }
+    detail::LifetimeLaw law() const {
+        return {.kind = detail::LifetimeLaw::Kind::weibull, .scale = scale, .inv_shape = inv_shape};
+    }
 };
 
-/// Trace replay: a lifetime picked uniformly from the observed ones.
+/// Trace replay: a lifetime picked uniformly from the observed ones (the lane kernels' pick).
 struct TraceLifetimes {
-    boost::random::uniform_int_distribution<std::size_t> pick;
     const double* lifetimes;
-    explicit TraceLifetimes(const Trace& m) : pick(0, m.lifetimes_hours.size() - 1), lifetimes(m.lifetimes_hours.data()) {}
-    double operator()(Engine& e) { return lifetimes[pick(e)]; }
+    double count;
+    explicit TraceLifetimes(const Trace& m)
+        : lifetimes(m.lifetimes_hours.data()), count(static_cast<double>(m.lifetimes_hours.size())) {}
+    double operator()(Engine& e) const {
+        const double i = detail::index_of_uniform<double>(e(), count, detail::FloorByRounding{});
+        return lifetimes[static_cast<std::size_t>(i)];
+    }
+    detail::LifetimeLaw law() const {
+        return {.kind = detail::LifetimeLaw::Kind::table, .table = lifetimes, .table_size = count};
+    }
 };
 
 /// Price-driven: a mean-reverting log price (Ornstein-Uhlenbeck, exact on the grid) around the quoted

@@ -1,7 +1,7 @@
 #pragma once
 // The arithmetic of the spot hot loop, written once for a scalar (double) and for eight paths in
 // lock-step (GCC/Clang vectors of doubles), so that the vector kernels and the scalar loops
-// give the same results bit for bit: only IEEE additions, multiplications, one division,
+// give the same results bit for bit: only IEEE additions, multiplications, divisions,
 // comparisons and selections, in the same order, and no fused multiply-add (the library builds with
 // -ffp-contract=off). The kernels are compiled three times, portable and with AVX2 or AVX-512
 // enabled (spot_lanes_*.cpp); spot.cpp picks one at run time.
@@ -39,6 +39,15 @@ struct JobConstants {
     double tau, seg, inv_seg;
     double first_rest;   // running time a fresh path needs
     double price;
+    bool plain;     // no provider rule: the plain launch arithmetic (interrupted), else the ruled one
+    bool rounded;   // billing in whole increments or with a minimum (charged apart from billed)
+    double delta;
+    double first_full_left;   // whole segments of a fresh path before its last one
+    double protection;        // hours no interruption comes after a launch
+    double max_lifetime;      // launches are taken back by then (infinity: never)
+    double notice;            // hours of warning before an interruption
+    bool emergency;           // an emergency checkpoint (delta <= notice) is written in the notice
+    double increment, inv_increment, minimum;  // billing: whole increments (0: continuous), at least minimum
 };
 
 /// One batch's output columns: path i of the batch goes to element i * stride of each.
@@ -47,28 +56,41 @@ struct Columns {
     std::size_t stride = 1;
 };
 
-/// A Poisson batch for a lane kernel: the run's constants and the batch's output columns. Path i of
-/// the batch is lane i % 8's (i / 8)-th path.
+/// How a lane kernel draws a launch's lifetime from a random word: exponential (Poisson, with
+/// JobConstants::neg_mtbf), Weibull, or one of a trace's observed lifetimes picked uniformly.
+struct LifetimeLaw {
+    enum class Kind { exponential, weibull, table };
+    Kind kind = Kind::exponential;
+    double scale = 0, inv_shape = 0;   // Weibull: lambda and 1 / k
+    const double* table = nullptr;     // trace: the observed lifetimes
+    double table_size = 0;             // how many (< 2^52)
+};
+
+/// A batch for a lane kernel: the run's constants, the batch's output columns and the lifetime law.
+/// Path i of the batch is lane i % 8's (i / 8)-th path.
 struct LaneJob {
     const JobConstants& constants;
     std::size_t count;   // paths in the batch
     Columns out;
+    LifetimeLaw law{};
 };
 
 /// The eight lanes between calls of a kernel (it runs in chunks so that its caller can poll for
-/// cancellation): each lane's xoshiro256++ state and its path in progress.
+/// cancellation): each lane's xoshiro256++ state and its path in progress (the plain arithmetic keeps
+/// `rest`, the ruled one `full_left`, `last_work`, `wall` and `charged` instead).
 struct alignas(64) LaneState {
     std::uint64_t rng[4][spot_lanes];
     double rest[spot_lanes], billed[spot_lanes], lost[spot_lanes], restart[spot_lanes], interruptions[spot_lanes];
+    double full_left[spot_lanes], last_work[spot_lanes], wall[spot_lanes], charged[spot_lanes];
     std::size_t path[spot_lanes];  // in-batch index of the lane's current path (>= count: none left)
 };
 
 /// Runs each lane at most `iterations` more launches; returns true once every path of the batch is
 /// recorded. (A kernel narrower than eight lanes runs its groups of lanes one after the other.)
 using LaneKernel = bool (*)(const LaneJob&, LaneState&, std::uint64_t iterations);
-bool poisson_lanes_portable(const LaneJob&, LaneState&, std::uint64_t iterations);
-bool poisson_lanes_avx2(const LaneJob&, LaneState&, std::uint64_t iterations);
-bool poisson_lanes_avx512(const LaneJob&, LaneState&, std::uint64_t iterations);
+bool lifetime_lanes_portable(const LaneJob&, LaneState&, std::uint64_t iterations);
+bool lifetime_lanes_avx2(const LaneJob&, LaneState&, std::uint64_t iterations);
+bool lifetime_lanes_avx512(const LaneJob&, LaneState&, std::uint64_t iterations);
 
 // The vectors pass only between always-inline functions with internal linkage, never across an ABI
 // boundary, so the warning that their passing convention differs between instruction sets is moot.
@@ -109,6 +131,24 @@ template <class F>
     return select(b < a, b, a);
 }
 
+/// The larger of x and 0 (as std::max(x, 0.0)).
+template <class F>
+[[gnu::always_inline]] inline F at_least_zero(const F& x) {
+    const F zero{};
+    return select(x < zero, zero, x);
+}
+
+// Lane-wise logic on comparison results: bool for doubles, integer masks for vectors.
+[[gnu::always_inline]] inline bool both(bool a, bool b) { return a && b; }
+[[gnu::always_inline]] inline bool either(bool a, bool b) { return a || b; }
+[[gnu::always_inline]] inline bool negate(bool a) { return !a; }
+template <class M>
+[[gnu::always_inline]] inline M both(const M& a, const M& b) { return a & b; }
+template <class M>
+[[gnu::always_inline]] inline M either(const M& a, const M& b) { return a | b; }
+template <class M>
+[[gnu::always_inline]] inline M negate(const M& a) { return ~a; }
+
 /// floor(x) for 0 <= x < 2^52 by the 2^52 rounding trick: no libm call and no integer conversion, the
 /// same few instructions on every instruction set. A kernel with a floor instruction uses that
 /// instead (the same exact value).
@@ -136,25 +176,18 @@ template <class U>
     return result;
 }
 
-/// log(u) for u in (0, 1) built from a 64-bit random word: u = (the top 52 bits + 1/2) / 2^52, so
-/// 2^-53 <= u <= 1 - 2^-53 and -log(u) is an Exp(1) variate (at most 36.7). The logarithm: u = 2^k m
-/// with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s) = s g(s^2) with s = (m - 1) / (m + 1), |s| < 0.1716,
-/// and g(z) = 2 + c1 z + ... + c7 z^7 a Chebyshev fit within 5e-18 of 2 atanh(sqrt z) / sqrt z
-/// (scripts/fit_log_series.py). Measured against std::log: within 4 units in the last place.
+/// log(x) for a positive normal x given as its bits, with `bias` taken off the exponent field (1023 for
+/// log x itself; 1023 + 52 gives log(x / 2^52)). x = 2^k m with m in [sqrt(1/2), sqrt(2)),
+/// log m = 2 atanh(s) = s g(s^2) with s = (m - 1) / (m + 1), |s| < 0.1716, and g(z) = 2 + c1 z + ... + c7 z^7
+/// a Chebyshev fit within 5e-18 of 2 atanh(sqrt z) / sqrt z (scripts/fit_log_series.py). Measured against
+/// std::log: within 4 units in the last place.
 template <class F>
-[[gnu::always_inline]] inline F log_of_uniform(const bits_t<F>& random) {
-    using U = bits_t<F>;
-    constexpr std::uint64_t exponent_1 = 0x3FF0000000000000ULL;  // bit pattern of 1.0
+[[gnu::always_inline]] inline F log_of_bits(const bits_t<F>& xbits, double bias) {
+    constexpr std::uint64_t exponent_1 = 0x3FF0000000000000ULL;   // bit pattern of 1.0
     constexpr std::uint64_t exponent_52 = 0x4330000000000000ULL;  // bit pattern of 2^52
     constexpr std::uint64_t mantissa = 0x000FFFFFFFFFFFFFULL;
-    const F two_52 = F{} + 0x1p52;
-    // The top 52 bits as an exact integer: the bits of 2^52 + that integer, minus 2^52. Then
-    // x = integer + 1/2 = 2^52 u exactly, whose exponent less 52 is u's (no need to form u).
-    const F integer = __builtin_bit_cast(F, (random >> 12) | exponent_52) - two_52;
-    const F x = integer + 0.5;
-    const U xbits = __builtin_bit_cast(U, x);
-    const F m1 = __builtin_bit_cast(F, (xbits & mantissa) | exponent_1);  // u / 2^k1 in [1, 2)
-    const F k1 = __builtin_bit_cast(F, (xbits >> 52) | exponent_52) - (0x1p52 + 1023.0 + 52.0);
+    const F m1 = __builtin_bit_cast(F, (xbits & mantissa) | exponent_1);  // x / 2^k1 in [1, 2)
+    const F k1 = __builtin_bit_cast(F, (xbits >> 52) | exponent_52) - (0x1p52 + bias);
     const auto high = m1 > 1.4142135623730951;
     const F m = select(high, m1 * 0.5, m1);
     const F k = select(high, k1 + 1.0, k1);
@@ -171,6 +204,78 @@ template <class F>
     const F p67 = z * 0.14616449685043406 + 0.15331721600556042;
     const F series = (p01 + z2 * p23) + z4 * (p45 + z2 * p67);
     return k * 0.69314718055994530942 + s * series;
+}
+
+/// log(u) for u in (0, 1) built from a 64-bit random word: u = (the top 52 bits + 1/2) / 2^52, so
+/// 2^-53 <= u <= 1 - 2^-53 and -log(u) is an Exp(1) variate (at most 36.7).
+template <class F>
+[[gnu::always_inline]] inline F log_of_uniform(const bits_t<F>& random) {
+    constexpr std::uint64_t exponent_52 = 0x4330000000000000ULL;  // bit pattern of 2^52
+    const F two_52 = F{} + 0x1p52;
+    // The top 52 bits as an exact integer: the bits of 2^52 + that integer, minus 2^52. Then
+    // x = integer + 1/2 = 2^52 u exactly, whose exponent less 52 is u's (no need to form u).
+    const F integer = __builtin_bit_cast(F, (random >> 12) | exponent_52) - two_52;
+    const F x = integer + 0.5;
+    return log_of_bits<F>(__builtin_bit_cast(bits_t<F>, x), 1023.0 + 52.0);
+}
+
+/// log(x) for a positive normal x (>= 2^-1022, finite).
+template <class F>
+[[gnu::always_inline]] inline F log_positive(const F& x) {
+    return log_of_bits<F>(__builtin_bit_cast(bits_t<F>, x), 1023.0);
+}
+
+/// exp(y): 0 below -708.3 (no subnormal results), infinity above 709.78. y = n log 2 + r with n whole
+/// and |r| <= log(2) / 2 (Cody and Waite: log 2 in two parts, the first exact in n times it for
+/// |n| < 2^11), exp(r) by its Taylor series to r^13 (truncation below 5e-18 relative), times 2^n built in
+/// the exponent bits. Measured against std::exp: within 2 units in the last place.
+template <class F>
+[[gnu::always_inline]] inline F exp_of(const F& y) {
+    using U = bits_t<F>;
+    const F zero{};
+    const F lowest = zero - 708.3, highest = zero + 709.78;
+    const F clamped = select(y < lowest, lowest, select(y > highest, highest, y));
+    // n = round(y / log 2) by the 2^52 rounding trick (|y / log 2| < 1023, far inside it).
+    const F shifted = clamped * 1.4426950408889634 + (0x1p52 + 1023.0);  // low bits: n + 1023
+    const F n = shifted - (0x1p52 + 1023.0);
+    const F r = (clamped - n * 0.693145751953125) - n * 1.4286068203094172e-06;
+    // Taylor: 1 + r + r^2/2! + ... + r^13/13!, by Estrin's scheme.
+    const F r2 = r * r;
+    const F r4 = r2 * r2;
+    const F r8 = r4 * r4;
+    const F q01 = r + 1.0;
+    const F q23 = r * (1.0 / 6) + 0.5;
+    const F q45 = r * (1.0 / 120) + (1.0 / 24);
+    const F q67 = r * (1.0 / 5040) + (1.0 / 720);
+    const F q89 = r * (1.0 / 362880) + (1.0 / 40320);
+    const F q1011 = r * (1.0 / 39916800) + (1.0 / 3628800);
+    const F q1213 = r * (1.0 / 6227020800) + (1.0 / 479001600);
+    const F low = (q01 + r2 * q23) + r4 * (q45 + r2 * q67);
+    const F high = (q89 + r2 * q1011) + r4 * q1213;
+    const F series = low + r8 * high;
+    const F two_n = __builtin_bit_cast(F, __builtin_bit_cast(U, shifted) << 52);  // 2^n: n + 1023 in the exponent
+    const F result = series * two_n;
+    return select(y < lowest, zero, select(y > highest, zero + __builtin_inf(), result));
+}
+
+/// Weibull(shape k, scale lambda) lifetime from a 64-bit random word: lambda (-log u)^(1/k), as
+/// lambda exp(log(-log u) / k).
+template <class F>
+[[gnu::always_inline]] inline F weibull_of_uniform(const bits_t<F>& random, const F& scale, const F& inv_shape) {
+    const F exponential = F{} - log_of_uniform<F>(random);
+    return scale * exp_of<F>(log_positive<F>(exponential) * inv_shape);
+}
+
+/// An index in [0, n) from a 64-bit random word, n < 2^52 as a double: floor(u n) with u = the top 52
+/// bits / 2^52 (u < 1; a bias of at most n / 2^52 against an exactly uniform pick, below any
+/// observable effect), capped at n - 1 against rounding.
+template <class F, class Floor>
+[[gnu::always_inline]] inline F index_of_uniform(const bits_t<F>& random, const F& n, Floor floor) {
+    constexpr std::uint64_t exponent_52 = 0x4330000000000000ULL;
+    const F u = (__builtin_bit_cast(F, (random >> 12) | exponent_52) - 0x1p52) * 0x1p-52;
+    const F i = floor(u * n);
+    const F last = n - 1.0;
+    return select(i > last, last, i);
 }
 
 /// Constants of the job's path arithmetic, as F (broadcast for vectors).
@@ -206,6 +311,124 @@ template <class F, class Floor = FloorByRounding>
     billed = billed + kill;
     lost = lost + lost_now;
     interruptions = interruptions + c.one;
+}
+
+/// The provider rules and billing of a run, as F (broadcast for vectors).
+template <class F>
+struct RuleShape {
+    F delta, protection, max_lifetime, notice, wait, increment, inv_increment, minimum;
+    bool emergency;
+};
+
+template <class F>
+RuleShape<F> rule_shape(const JobConstants& job) {
+    const F zero{};
+    return {zero + job.delta,     zero + job.protection, zero + job.max_lifetime,  zero + job.notice, zero + job.wait,
+            zero + job.increment, zero + job.inv_increment, zero + job.minimum, job.emergency};
+}
+
+/// A path under the ruled arithmetic: `full_left` whole segments of tau, then the last of `last_work`
+/// (whole numbers and hours as doubles, exact far beyond any job), the restart its next launch needs
+/// (0 on the first, R after) and its totals.
+template <class F>
+struct RuledPath {
+    F full_left, last_work, restart, billed, charged, wall, lost, interruptions;
+};
+
+/// Charged hours of a launch of `run` >= 0 hours: whole increments, rounded up (a run within 1e-9 of
+/// a whole number of increments is that number: binary fractions, not time), at least the minimum.
+template <class F, class Floor>
+[[gnu::always_inline]] inline F charged_hours(const F& run, const RuleShape<F>& r, Floor floor) {
+    const F x = run * r.inv_increment;
+    F whole = select(x < 0x1p52, floor(x), x);
+    whole = select(x > whole * (1.0 + 1e-9), whole + 1.0, whole);
+    const F hours = select(r.increment > 0.0, whole * r.increment, run);
+    return select(hours < r.minimum, r.minimum, hours);
+}
+
+/// Segments of `work` > 0 hours of work at `tau` each, as checkpoint.cpp's segment_count(): the
+/// nearest whole number when work / tau is within 1e-9 of it (relative), else work / tau rounded up.
+template <class F, class Floor>
+[[gnu::always_inline]] inline F segment_count(const F& work, const F& tau, Floor floor) {
+    const F ratio = work / tau;
+    const F nearest = floor(ratio + 0.5);
+    const F down = floor(ratio);
+    const F up = select(down < ratio, down + 1.0, down);
+    const F miss = ratio - nearest;
+    const F distance = select(miss < 0.0, -miss, miss);
+    return select(both(nearest >= 1.0, distance <= ratio * 1e-9), nearest, up);
+}
+
+/// When a launch of `lifetime` hours is taken back under the rules (after the protection period, by
+/// the lifetime cap at the latest), and when its notice comes (not before the launch).
+template <class F>
+[[gnu::always_inline]] inline void launch_window(const F& lifetime, const RuleShape<F>& r, F& kill, F& notice_at) {
+    kill = smaller(lifetime + r.protection, r.max_lifetime);
+    notice_at = at_least_zero(kill - r.notice);
+}
+
+/// Running time a ruled path needs from launch to finish if nothing interrupts it.
+template <class F>
+[[gnu::always_inline]] inline F time_to_finish(const RuledPath<F>& s, const LaunchShape<F>& c, const RuleShape<F>& r) {
+    return ((s.restart + s.full_left * c.seg) + s.last_work) + r.delta;
+}
+
+/// One launch of a ruled path, taken back `kill` hours after it starts with the notice at `notice_at`
+/// (= kill without one): bills it (`paid`: its running hours), updates the path, and returns whether
+/// the job is done. Interrupted during the restart: nothing done or lost. In a segment: without an
+/// emergency checkpoint its work so far is lost (all of it while its checkpoint is written); with one,
+/// the notice stops the work and a checkpoint saves it (the rest of the job is planned afresh), or the
+/// checkpoint under way completes. The wait before the next launch is added to the wall time. `floor`
+/// must be exact for 0 <= x < 2^52.
+template <class F, class Floor>
+[[gnu::always_inline]] inline auto ruled_launch(const F& kill, const F& notice_at, RuledPath<F>& s,
+                                                const LaunchShape<F>& c, const RuleShape<F>& r, Floor floor,
+                                                F& paid) {
+    const F need = time_to_finish(s, c, r);
+    const auto done = need <= kill;
+    const F stop = r.emergency ? notice_at : kill;
+    const auto in_restart = stop < s.restart;
+    const auto cut = negate(either(done, in_restart));  // stopped in a segment or its checkpoint
+    // Whole segments finished in the u hours run after the restart (at most full_left), and how far
+    // into the next one.
+    const F u = select(in_restart, c.zero, stop - s.restart);
+    F m = floor(u * c.inv_seg);
+    m = select(both(m * c.seg > u, m > c.zero), m - c.one, m);  // u * (1 / seg) rounded up across a multiple
+    m = smaller(m, s.full_left);
+    const F offset = u - m * c.seg;
+    const auto in_last = m == s.full_left;
+    const F seg_work = select(in_last, s.last_work, c.tau);
+    const auto writing = offset >= seg_work;  // the segment's checkpoint was being written
+    F full_left = s.full_left - m;
+    F last_work = s.last_work;
+    F lost = s.lost;
+    F billed = stop;
+    auto rounding_done = c.zero > c.zero;  // no lane
+    if (r.emergency) {
+        // Mid-segment: the emergency checkpoint saves the work so far; what is left is planned afresh.
+        const auto save = both(negate(writing), offset > c.zero);
+        const F remaining = ((s.full_left - m) * c.tau + s.last_work) - offset;
+        const F replanned = segment_count(remaining, c.tau, floor) - c.one;
+        // Writing: that checkpoint completes in the notice (in the last segment only by rounding: done).
+        full_left = select(writing, full_left - c.one, select(save, replanned, full_left));
+        last_work = select(save, remaining - replanned * c.tau, last_work);
+        billed = select(writing, stop + ((seg_work + r.delta) - offset), select(save, stop + r.delta, stop));
+        lost = lost + select(either(writing, save), c.zero, at_least_zero(offset));
+        rounding_done = both(writing, in_last);
+    } else {
+        lost = lost + select(writing, seg_work, at_least_zero(offset));
+    }
+    const auto finished = either(done, both(cut, rounding_done));
+    s.full_left = select(cut, full_left, s.full_left);
+    s.last_work = select(cut, last_work, s.last_work);
+    s.lost = select(cut, lost, s.lost);
+    paid = select(done, need, select(in_restart, stop, billed));
+    s.interruptions = s.interruptions + select(finished, c.zero, c.one);
+    s.billed = s.billed + paid;
+    s.charged = s.charged + charged_hours(paid, r, floor);
+    s.wall = s.wall + select(finished, paid, paid + r.wait);
+    s.restart = c.restart;
+    return finished;
 }
 
 }  // namespace
