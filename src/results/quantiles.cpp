@@ -1,9 +1,10 @@
 // Exact type-7 quantiles by selection (quantiles.hpp).
 //
-// Small sample sets: selection on a copy. Large ones: a sorted systematic subsample brackets each
-// wanted rank by +-4.5 binomial standard deviations of the subsample's rank (plus a margin); brackets
-// that overlap merge into bands. One pass over the samples counts those at or above each band's low
-// end and copies those inside a band (a few percent), and selection runs on the copy only. The same
+// Small sample sets: selection on a copy. Large ones: a systematic subsample brackets each wanted
+// rank by +-4.5 binomial standard deviations of the subsample's rank (plus a margin; the bracketing
+// ranks of the subsample are selected, not sorted); brackets that overlap merge into bands. One pass
+// over the samples counts those at or above each band's low end and at or below its high end and
+// copies those inside a band (a few percent), and selection runs on the copy only, band by band. The same
 // pass takes the sum of squared deviations for the standard error, so a summary reads its samples
 // twice (sum, then this pass) instead of three times. Exact either way: a bracket that misses its rank
 // (odds about 1e-5 each), or a copy that fills (heavy ties), falls back to selection on all samples.
@@ -67,7 +68,7 @@ struct Vectors<8> {
     using lanes = long long __attribute__((vector_size(64)));
 };
 
-// The pass, `width` samples at a time in GCC/Clang vectors (compiled once per instruction set below).
+// The pass, `width` samples at a time in GCC/Clang vectors (compiled for SSE2/NEON and AVX-512 below).
 // Every sample is written to the copy and the cursor moves past those inside a band: branch-free.
 // Bands are [lows[b], highs[b]], ascending and disjoint; unused ones are [+inf, -inf].
 template <std::size_t width, bool with_squares>
@@ -141,8 +142,7 @@ PassResult band_pass_portable(std::span<const double> s, const double* lows, con
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 // Eight at a time where the CPU has AVX-512: the same operations, so the same counts, copy and squares.
-// (Four at a time with AVX2 measured slower than two: taking the lanes apart for the copy costs more
-// than the wider comparisons save.)
+// (Four at a time with AVX2 measured slower than two, benchmarks/README.md.)
 template <bool with_squares>
 __attribute__((target("avx512f"))) PassResult band_pass_avx512(std::span<const double> s, const double* lows,
                                                                const double* highs, double mean, double* kept,
