@@ -258,12 +258,17 @@ template <class F>
     return select(y < lowest, zero, select(y > highest, zero + __builtin_inf(), result));
 }
 
-/// Weibull(shape k, scale lambda) lifetime from a 64-bit random word: lambda (-log u)^(1/k), as
-/// lambda exp(log(-log u) / k).
+/// Weibull(shape k, scale lambda) lifetime from an Exp(1) variate e (as -log_of_uniform gives):
+/// lambda e^(1/k), as lambda exp(log(e) / k).
+template <class F>
+[[gnu::always_inline]] inline F weibull_of_exponential(const F& exponential, const F& scale, const F& inv_shape) {
+    return scale * exp_of<F>(log_positive<F>(exponential) * inv_shape);
+}
+
+/// Weibull(shape k, scale lambda) lifetime from a 64-bit random word: lambda (-log u)^(1/k).
 template <class F>
 [[gnu::always_inline]] inline F weibull_of_uniform(const bits_t<F>& random, const F& scale, const F& inv_shape) {
-    const F exponential = F{} - log_of_uniform<F>(random);
-    return scale * exp_of<F>(log_positive<F>(exponential) * inv_shape);
+    return weibull_of_exponential<F>(F{} - log_of_uniform<F>(random), scale, inv_shape);
 }
 
 /// An index in [0, n) from a 64-bit random word, n < 2^52 as a double: floor(u n) with u = the top 52
