@@ -863,6 +863,16 @@ TEST_CASE("limits: a segment that almost no launch outlives is rejected up front
         "emergency checkpoint a launch must outlive a segment and its write (2.1 h), rare under this interruption "
         "model; use a shorter interval",
         InvalidInput);
+    // A notice without an emergency checkpoint changes nothing: the launch still ends at X + 0.5 h, so
+    // the same 3.07e69 launches. (The bound once took the notice off too: a 20 h notice hid this job,
+    // which then ran to the engine's backstop of 1e9 launches, 80 s under ASan: a fuzz timeout.)
+    CHECK_THROWS_WITH_AS(
+        gputco::simulate_spot(short_job,
+                              Poisson{.mtbf_hours = 0.01, .rules = {.notice_hours = 20, .protection_hours = 0.5}}),
+        "job.checkpoint_interval_hours = 2: expects at least 3.07e+69 launches per path (limit 1e8): without an "
+        "emergency checkpoint a launch must outlive a segment and its write (2.1 h), rare under this interruption "
+        "model; use a shorter interval",
+        InvalidInput);
     // A tiny scale is fine when the protection period carries every segment (the fixed-lifetime model).
     CHECK(gputco::simulate_spot(job, fixed_lifetime(10.5), {}, {.paths = 8}).interruptions.mean == 1.0);
     // With an emergency checkpoint (a notice of 0.25 h >= the 0.1 h write) the notice saves the work, so

@@ -112,13 +112,14 @@ double log_survival(const InterruptionModel& model, double t) {
 
 // Without an emergency checkpoint a segment's work is kept only by a launch that outlives the segment
 // and its write, so each segment takes at least 1 / P(lifetime >= segment + write) launches on
-// average. A lower bound: the restart is left out and the protection period and the notice (which
-// lengthen a launch) are taken off the time a launch must live.
+// average. A lower bound: the restart is left out and the protection period (which lengthens a launch)
+// is taken off the time a launch must live. The notice is not: a lifetime model's launch ends at its
+// lifetime plus the protection period, and the notice falls inside that time.
 double expected_launches_at_least(const Job& job, const Plan& plan, const InterruptionModel& model,
                                   const ProviderRules& rules) {
     const double n = plan.full_left + 1.0;
     const double last = plan.last_work;
-    const double head_start = rules.protection_hours + rules.notice_hours;
+    const double head_start = rules.protection_hours;
     const double full =
         std::exp(-log_survival(model, job.checkpoint_interval_hours + job.checkpoint_write_hours - head_start));
     const double tail = std::exp(-log_survival(model, last + job.checkpoint_write_hours - head_start));
@@ -128,13 +129,13 @@ double expected_launches_at_least(const Job& job, const Plan& plan, const Interr
 // After an interruption every launch restarts first, so to keep any work it must outlive the restart,
 // a segment (the last, shortest one at least) and its write. The first launch needs no restart: unless
 // it finishes the whole job, some later launch must keep work, and one comes in 1 / P(lifetime >=
-// restart + last segment + write) launches on average. A lower bound, with the protection period and
-// the notice taken off as above.
+// restart + last segment + write) launches on average. A lower bound, with the protection period
+// taken off as above.
 double expected_relaunches_at_least(const Job& job, const Plan& plan, const InterruptionModel& model,
                                     const ProviderRules& rules) {
     const double n = plan.full_left + 1.0;
     const double last = plan.last_work;
-    const double head_start = rules.protection_hours + rules.notice_hours;
+    const double head_start = rules.protection_hours;
     const double first_fails =
         -std::expm1(log_survival(model, job.work_hours + n * job.checkpoint_write_hours - head_start));
     if (!(first_fails > 0.0)) return 0.0;  // the first launch always finishes: no relaunch at all
