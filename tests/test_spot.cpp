@@ -821,12 +821,15 @@ TEST_CASE("limits: models that need absurdly many launches per path are rejected
                          "launch keeps 1 h of work on average under this interruption model",
                          InvalidInput);
     // A notice longer than any lifetime with an emergency checkpoint: every launch is told to stop at
-    // once, E[max(X - 1e9, 0)] = 5 e^{-1e9 / 5} = 0, so no launch keeps any work.
+    // once and keeps no work, but a launch that outlives the whole job finishes it (it was rejected as
+    // needing infinitely many launches once). The first does so with probability e^{-21/5} (20 h of work
+    // and 10 writes of 0.1 h), each later one with e^{-21.25/5} (the restart too): E[launches] = 1 +
+    // (1 - e^{-4.2}) / e^{-4.25} = 1 + 0.985004 / 0.0142642 = 70.054.
     const ProviderRules endless{.notice_hours = 1e9, .emergency_checkpoint = true};
-    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Poisson{.mtbf_hours = 5, .rules = endless}),
-                         "job.work_hours = 20: needs at least inf launches per path (limit 1e8): a launch keeps 0 h "
-                         "of work on average under this interruption model (its lifetime less the notice of 1000000000 h)",
-                         InvalidInput);
+    const auto r = gputco::simulate_spot(job, Poisson{.mtbf_hours = 5, .rules = endless}, {}, {.paths = 4000, .seed = 5});
+    const double launches = 1 + -std::expm1(-21.0 / 5) / std::exp(-21.25 / 5);
+    CHECK(launches == doctest::Approx(70.054).epsilon(1e-4));
+    CHECK(std::abs(r.interruptions.mean + 1 - launches) <= 4 * r.interruptions.standard_error);
     // Past the duration limit the rule itself names it (1e308 h once made every bill infinite).
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Poisson{.mtbf_hours = 5, .rules = {.notice_hours = 1e308}}),
                          "rules.notice_hours = 1e+308: must be <= 1e+09", InvalidInput);
@@ -843,14 +846,14 @@ TEST_CASE("limits: a job of one huge segment is checked by its own closed form, 
 }
 
 TEST_CASE("limits: a segment that almost no launch outlives is rejected up front (no emergency checkpoint)") {
-    // Without an emergency checkpoint a segment's work is kept only by a launch that lives through the
-    // segment and its write, so each segment takes at least 1 / P(lifetime >= tau + delta) launches.
-    // Weibull(k = 2, lambda = 1 h), W = 20, tau = 10, delta = 0.1: two segments, each needing a launch of
-    // 10.1 h: P = e^{-10.1^2} = e^{-102.01}, so at least 2 e^{102.01} = 4.01e44 launches. (Wald's bound,
+    // Without an emergency checkpoint the first segment's work is kept only by a launch that lives through
+    // the segment and its write, so it takes at least 1 / P(lifetime >= tau + delta) launches (with no
+    // restart). Weibull(k = 2, lambda = 1 h), W = 20, tau = 10, delta = 0.1: a launch of 10.1 h has
+    // P = e^{-10.1^2} = e^{-102.01}, so at least e^{102.01} = 2.01e44 launches. (Wald's bound,
     // 20 h / E[X] = 20 / Gamma(1.5) = 22.6 launches, does not see it.) This ran without end before.
     const Job job{.work_hours = 20, .checkpoint_interval_hours = 10, .checkpoint_write_hours = 0.1};
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Weibull{.shape = 2, .scale_hours = 1}),
-                         "job.checkpoint_interval_hours = 10: expects at least 4.01e+44 launches per path (limit "
+                         "job.checkpoint_interval_hours = 10: expects at least 2.01e+44 launches per path (limit "
                          "1e8): without an emergency checkpoint a launch must outlive a segment and its write "
                          "(10.1 h), rare under this interruption model; use a shorter interval",
                          InvalidInput);
@@ -907,6 +910,44 @@ TEST_CASE("limits: a restart that leaves no launch time for a segment is rejecte
     CHECK(r.interruptions.mean > 9);
 }
 
+TEST_CASE("limits: many segments each waiting for a rare launch past the restart are rejected up front") {
+    // Without an emergency checkpoint a launch keeps whole segments only. Poisson MTBF 0.04 h with a
+    // protection period of 1 h, R = 1 h, W = 500 h in 1000 segments of 0.5 h, delta = 0.05 (s = 0.55 h).
+    // The first launch keeps at most tau / s x E[min(X + 1, 999 s)] = 0.90909 x 1.04 = 0.94545 h. A later
+    // one runs X past its restart, so it keeps at most tau (P(X >= s) + E[(X - s)+] / s)
+    // = 0.5 x (e^{-13.75} + 0.04 e^{-13.75} / 0.55) = 0.5 x 1.0677e-6 x 1.07273 = 5.7268e-7 h, and
+    // E[launches] >= 1 + (999 x 0.5 - 0.94545) / 5.7268e-7 = 8.71e8. Every other bound stays below 1e8
+    // (a relaunch keeping a segment: e^{13.75} = 9.4e5 launches): this ran to the engine's backstop.
+    const Job job{.work_hours = 500, .checkpoint_interval_hours = 0.5, .checkpoint_write_hours = 0.05,
+                  .restart_hours = 1};
+    const ProviderRules protection{.protection_hours = 1};
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Poisson{.mtbf_hours = 0.04, .rules = protection}),
+                         "job.checkpoint_interval_hours = 0.5: needs at least 8.71e+08 launches per path (limit "
+                         "1e8): without an emergency checkpoint a launch keeps whole segments only (0.5 h and its "
+                         "write), and after its restart one keeps 5.73e-07 h of them on average; use a shorter "
+                         "interval",
+                         InvalidInput);
+    // MTBF 0.06 h: 5.7930e-5 h a later launch, 1 + (499.5 - 0.90909 x 1.06) / 5.7930e-5 = 8.606e6 launches.
+    CHECK(gputco::estimate_spot_work(job, Poisson{.mtbf_hours = 0.06, .rules = protection}).launches_per_path ==
+          doctest::Approx(8.605825e6).epsilon(1e-6));
+}
+
+TEST_CASE("limits: with an emergency checkpoint, a relaunch that never outlives its restart is rejected up front") {
+    // Poisson MTBF 19 h, notice 0.25 h with an emergency checkpoint, W = 10 h in 5 segments of 2 h,
+    // delta = 0.1, R = 1000 h. The first launch keeps 18.75 h on average, more than the work, so Wald's
+    // bound is 1. But it fails with probability at least 1 - e^{-(10 + 4 x 0.1) / 19} = 0.42153 (the
+    // notice may finish the last write), and then a launch must outlive its 1000 h restart to make any
+    // progress: 1 in e^{1000 / 19} = 7.2046e22. So at least 0.42153 x 7.2046e22 = 3.04e22 launches.
+    const Job job{.work_hours = 10, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 1000};
+    const ProviderRules notice{.notice_hours = 0.25, .emergency_checkpoint = true};
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Poisson{.mtbf_hours = 19, .rules = notice}),
+                         "job.restart_hours = 1000: expects at least 3.04e+22 launches per path (limit 1e8): with an "
+                         "emergency checkpoint a launch after an interruption must outlive its restart (1000 h), "
+                         "rare under this interruption model",
+                         InvalidInput);
+}
+
 TEST_CASE("limits: with an emergency checkpoint, a restart longer than lifetimes is rejected up front") {
     // Poisson MTBF 19 h, notice 0.25 h with an emergency checkpoint, W = 2000 h, R = 1000 h. The first
     // launch keeps 19 e^{-0.25/19} = 18.75 h on average (no restart); every later one only its time past
@@ -947,6 +988,59 @@ TEST_CASE("estimate_spot_work: a run's work, known before it runs") {
                          InvalidInput);
 }
 
+TEST_CASE("estimate_spot_work: a lower bound on the launches of every lifetime model, over random inputs") {
+    // The limits reject a run by estimates that must never exceed its true mean launches. Random jobs,
+    // Poisson / Weibull / trace models and provider rules (with and without an emergency checkpoint, a
+    // protection period, a lifetime cap): each runnable case's estimate is at most the simulated mean
+    // launches (interruptions + 1) + 4 standard errors.
+    std::mt19937_64 rng(2027);
+    const auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+    const auto log_uniform = [&](double lo, double hi) { return std::exp(uniform(std::log(lo), std::log(hi))); };
+    int checked = 0, above_ten = 0;
+    for (int i = 0; i < 400; ++i) {
+        const Job job{.work_hours = log_uniform(1, 200), .checkpoint_interval_hours = log_uniform(0.05, 20),
+                      .checkpoint_write_hours = uniform(0, 1) < 0.2 ? 0.0 : log_uniform(0.001, 2),
+                      .restart_hours = uniform(0, 1) < 0.2 ? 0.0 : log_uniform(0.001, 10)};
+        ProviderRules rules;
+        if (uniform(0, 1) < 0.7) {
+            rules.notice_hours = uniform(0, 1) < 0.3 ? 0.0 : log_uniform(0.01, 2);
+            rules.emergency_checkpoint = uniform(0, 1) < 0.5;
+            rules.protection_hours = uniform(0, 1) < 0.3 ? 0.0 : log_uniform(0.01, 10);
+            if (uniform(0, 1) < 0.4) rules.max_lifetime_hours = log_uniform(1, 50);
+        }
+        gputco::InterruptionModel model;
+        switch (i % 3) {
+            case 0: model = Poisson{.mtbf_hours = log_uniform(0.05, 50), .rules = rules}; break;
+            case 1:
+                model = Weibull{.shape = log_uniform(0.4, 10), .scale_hours = log_uniform(0.05, 50), .rules = rules};
+                break;
+            default: {
+                gputco::Trace trace{.rules = rules};
+                const double typical = log_uniform(0.1, 50);
+                for (int j = 0; j < 1 + i % 7; ++j) trace.lifetimes_hours.push_back(typical * log_uniform(0.1, 10));
+                model = trace;
+            }
+        }
+        CAPTURE(i);
+        gputco::SpotWorkEstimate work;
+        try {
+            work = gputco::estimate_spot_work(job, model);
+        } catch (const InvalidInput&) {
+            continue;
+        }
+        // Above 300 the test would be slow under the sanitizers; below 1.01 the bound says only that the
+        // first launch fails now and then, which 1000 paths may never see (all ending at one launch, with
+        // a standard error of 0).
+        if (work.launches_per_path > 300 || work.launches_per_path < 1.01) continue;
+        const auto r = gputco::simulate_spot(job, model, {}, {.paths = 1000, .seed = std::uint64_t(i)});
+        CHECK(work.launches_per_path <= r.interruptions.mean + 1 + 4 * r.interruptions.standard_error);
+        ++checked;
+        above_ten += work.launches_per_path > 10;
+    }
+    CHECK(checked >= 100);   // many draws are runnable
+    CHECK(above_ten >= 20);  // and the bounds are at work, not all near 1
+}
+
 TEST_CASE("limits: the price-driven model's grid is bounded before a run starts") {
     const Job job{.work_hours = 2000, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
                   .restart_hours = 0.25};
@@ -958,13 +1052,14 @@ TEST_CASE("limits: the price-driven model's grid is bounded before a run starts"
                          "price_driven.step_hours = 1e-12: must be in [1e-09, 1e+09] hours", InvalidInput);
     // A valid step that makes the path too long: log-price sd 0.1 / sqrt(2 x 0.1) = 0.2236, P(price > 1.5) =
     // P(Z > log(1.5 / 1.2) / 0.2236 = 0.998) = q = 15.9%. Launches: the price is taken as fresh every
-    // 1 / 0.1 = 10 h, so a segment of 2.1 h takes (1 - q)^(-0.21) = 1.037 launches, 1037 for the 1000
-    // segments. A path spans 2000 h + 1000 writes x 0.1 h + 1036 restarts x 0.25 h = 2359.02 h, so
-    // 2359.02 h / 1e-6 h / (1 - q) = 2.81e9 steps.
+    // 1 / 0.1 = 10 h, so a segment of 2.1 h fails (1 - q)^(-0.21) - 1 = 0.03707 times, 1 + 1000 x 0.03707 =
+    // 38.07 launches for the 1000 segments (a launch may keep many). A path spans 2000 h + 1000 writes x
+    // 0.1 h + 37.07 restarts x 0.25 h = 2109.27 h, so 2109.27 h / 1e-6 h / (1 - q) = 2.5085e9 steps, and
+    // about 5.6e5 more waiting for the price to fall under the cap: 2.51e9.
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, PriceDriven{.price_cap_per_hour = 1.5, .step_hours = 1e-6},
                                                pricing),
-                         "price_driven.step_hours = 1e-06: expects 2.81e+09 price steps per path (limit 1e+07): a "
-                         "path spans at least 2359.02 h (work, checkpoint writes, restarts and capacity waits) at "
+                         "price_driven.step_hours = 1e-06: expects 2.51e+09 price steps per path (limit 1e+07): a "
+                         "path spans at least 2109.27 h (work, checkpoint writes, restarts and capacity waits) at "
                          "1e-06 h a step, the price above the cap 15.9% of the time; use a longer step",
                          InvalidInput);
     // A denormal reversion made the stationary spread infinite (found by fuzzing: 4 GB of prices, then out of
@@ -984,6 +1079,27 @@ TEST_CASE("limits: the price-driven model's grid is bounded before a run starts"
                          "price_driven.reversion_per_hour = 1e-12: must be >= 4e-07: a price away from its level "
                          "returns over 1 / reversion hours, here 4e+12 price steps of 0.25 h (limit 1e+07)",
                          InvalidInput);
+}
+
+TEST_CASE("limits: a slowly reverting price: the estimate counts the wait for the price to fall under the cap") {
+    // The log price is an Ornstein-Uhlenbeck process: reversion k = 0.01 per hour, stationary sd 0.2
+    // (volatility 0.2 sqrt(2 k) = 0.028284), the cap e^{0.001} above the median: a = 0.001 / 0.2 / sqrt(2)
+    // = 0.0035355. A path starts from the stationary law and waits for the price to fall under the cap:
+    // E[wait] = (sqrt(pi) / (2k)) int_a^inf erfcx(v) erfc(v) dv = 88.6227 x 0.387545 = 34.3453 h (at a = 0
+    // the integral is ln 2 / sqrt(pi): ln 2 / (2k) = 34.657 h, the mean time a stationary OU process takes to
+    // reach its mean). The job, 0.001 h, is shorter than a step: no price is checked while it runs, so
+    // the wall time is the wait + 0.001 h. The estimate: 0.001 h / 0.01 h / (1 - q) = 0.1 / 0.501995 =
+    // 0.1992 steps (q = erfc(a) / 2 = 0.498005) + 3434.53 steps of waiting = 3434.73. It once said 0.2
+    // steps: a fuzz input of 3,329 such paths ran 17,000 times longer than estimated (a timeout).
+    const Job job{.work_hours = 0.001, .checkpoint_interval_hours = 0.001};
+    const PriceDriven slow{.reversion_per_hour = 0.01, .volatility_per_sqrt_hour = 0.2 * std::sqrt(0.02),
+                           .price_cap_per_hour = std::exp(0.001), .step_hours = 0.01};
+    const SpotPricing pricing{.price_per_hour = 1};
+    CHECK(gputco::estimate_spot_work(job, slow, pricing).price_steps_per_path ==
+          doctest::Approx(3434.73).epsilon(1e-5));
+    const auto r = gputco::simulate_spot(job, slow, pricing, {.paths = 4000, .seed = 3});
+    CHECK(r.interruptions.mean == 0.0);
+    CHECK(std::abs(r.wall_hours.mean - (34.3453 + 0.001)) <= 4 * r.wall_hours.standard_error);
 }
 
 TEST_CASE("limits: a price-driven segment the price almost never leaves under the cap is rejected up front") {

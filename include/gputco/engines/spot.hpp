@@ -135,7 +135,9 @@ struct SpotWorkEstimate {
 };
 
 /// The work estimates simulate_spot checks against its limits (1e8 launches, 1e7 price steps per
-/// path), after the same validation (the same InvalidInput for the same input).
+/// path), after the same validation (the same InvalidInput for the same input). For the lifetime
+/// models (Poisson, Weibull, trace) the launches are a lower bound on the mean (Daly's closed form for
+/// Poisson without rules); for the price-driven model both figures are estimates.
 SpotWorkEstimate estimate_spot_work(const Job& job, const InterruptionModel& model, const SpotPricing& pricing = {});
 
 /// Paths per batch: the unit of work of a thread. Each batch has eight random streams; path i of a

@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <variant>
 
+#include <boost/math/quadrature/gauss_kronrod.hpp>
 #include <boost/math/special_functions/gamma.hpp>
 #include <fmt/format.h>
 
@@ -110,37 +111,163 @@ double log_survival(const InterruptionModel& model, double t) {
         model);
 }
 
-// Without an emergency checkpoint a segment's work is kept only by a launch that outlives the segment
-// and its write, so each segment takes at least 1 / P(lifetime >= segment + write) launches on
-// average. A lower bound: the restart is left out and the protection period (which lengthens a launch)
-// is taken off the time a launch must live. The notice is not: a lifetime model's launch ends at its
-// lifetime plus the protection period, and the notice falls inside that time.
+// Without an emergency checkpoint the job's first segment is kept only by a launch that outlives it and
+// its write (s hours, the protection period taken off: it lengthens a launch; the notice does not, as a
+// lifetime model's launch ends at its lifetime plus the protection period). The first launch does so
+// with probability P0 = P(X >= s - protection), each later one, after its restart, with P1 = P(X >= R + s
+// - protection), so the first segment alone takes 1 + (1 - P0) / P1 launches on average. (Each further
+// segment is not another such factor: a launch that keeps one may keep the next; the full-segment bound
+// below counts them.)
 double expected_launches_at_least(const Job& job, const Plan& plan, const InterruptionModel& model,
                                   const ProviderRules& rules) {
-    const double n = plan.full_left + 1.0;
-    const double last = plan.last_work;
-    const double head_start = rules.protection_hours;
-    const double full =
-        std::exp(-log_survival(model, job.checkpoint_interval_hours + job.checkpoint_write_hours - head_start));
-    const double tail = std::exp(-log_survival(model, last + job.checkpoint_write_hours - head_start));
-    return (n > 1.0 ? (n - 1.0) * full : 0.0) + tail;  // 0 x inf would be NaN with one segment
+    const double first_segment = (plan.full_left > 0.0 ? job.checkpoint_interval_hours : plan.last_work) +
+                                 job.checkpoint_write_hours - rules.protection_hours;
+    const double first_fails = -std::expm1(log_survival(model, first_segment));
+    if (!(first_fails > 0.0)) return 1.0;
+    return 1.0 + first_fails * std::exp(-log_survival(model, job.restart_hours + first_segment));
 }
 
-// After an interruption every launch restarts first, so to keep any work it must outlive the restart,
-// a segment (the last, shortest one at least) and its write. The first launch needs no restart: unless
-// it finishes the whole job, some later launch must keep work, and one comes in 1 / P(lifetime >=
-// restart + last segment + write) launches on average. A lower bound, with the protection period
-// taken off as above.
+// P(the first launch does not finish the whole job), at least: it needs no restart, only the work and
+// the writes (all but the last with an emergency checkpoint, whose notice may finish the last write), the
+// protection period taken off the time it must live (and the lifetime cap left out).
+double first_launch_fails(const Job& job, const Plan& plan, const InterruptionModel& model,
+                          const ProviderRules& rules, bool emergency) {
+    const double writes = (plan.full_left + (emergency ? 0.0 : 1.0)) * job.checkpoint_write_hours;
+    return -std::expm1(log_survival(model, job.work_hours + writes - rules.protection_hours));
+}
+
+// Running time a launch after an interruption needs to make any progress: its restart and, without an
+// emergency checkpoint, a segment (the last, shortest one at least) and its write.
+double progress_needs_hours(const Job& job, const Plan& plan, bool emergency) {
+    return job.restart_hours + (emergency ? 0.0 : plan.last_work + job.checkpoint_write_hours);
+}
+
+// Unless the first launch (no restart) finishes the whole job, some later launch must make progress,
+// and one comes in 1 / P(lifetime + protection > progress_needs_hours) launches on average.
 double expected_relaunches_at_least(const Job& job, const Plan& plan, const InterruptionModel& model,
-                                    const ProviderRules& rules) {
-    const double n = plan.full_left + 1.0;
-    const double last = plan.last_work;
-    const double head_start = rules.protection_hours;
-    const double first_fails =
-        -std::expm1(log_survival(model, job.work_hours + n * job.checkpoint_write_hours - head_start));
+                                    const ProviderRules& rules, bool emergency) {
+    const double first_fails = first_launch_fails(job, plan, model, rules, emergency);
     if (!(first_fails > 0.0)) return 0.0;  // the first launch always finishes: no relaunch at all
     return first_fails *
-           std::exp(-log_survival(model, job.restart_hours + last + job.checkpoint_write_hours - head_start));
+           std::exp(-log_survival(model, progress_needs_hours(job, plan, emergency) - rules.protection_hours));
+}
+
+// E[(min(Z, c) - a)+] is at most E[(Z - a)+] (`excess`) and at most (c - a) P(Z > a) (`room`, `reach`):
+// the cap on a launch's lifetime bounds a heavy tail's excess.
+double excess_at_most(double excess, double room, double reach) {
+    return reach > 0.0 ? std::min(excess, room * reach) : 0.0;
+}
+
+// What one launch keeps on average, at most: its running time u past the restart, until its notice
+// (`notice`: with an emergency checkpoint) or its end, is E[u+]. Under a lifetime model it keeps whole
+// segments of tau (s hours with the write) and at most one part-segment saved in its notice, so also
+// at most tau x (P(u > 0) + E[u+] / s): a write much longer than the interval keeps little.
+double kept_at_most(const Job& job, const InterruptionModel& model, const ProviderRules& rules, double notice,
+                    double restart) {
+    const double shift = rules.protection_hours - notice - restart;
+    const double room = rules.max_lifetime_hours - notice - restart;
+    if (std::holds_alternative<PriceDriven>(model))
+        return std::min(mean_useful_hours(model, shift), std::max(room, 0.0));
+    if (room <= 0.0) return 0.0;
+    const double runs = std::exp(log_survival(model, -shift));  // P(u > 0)
+    const double running = excess_at_most(mean_useful_hours(model, shift), room, runs);
+    const double s = job.checkpoint_interval_hours + job.checkpoint_write_hours;
+    return std::min(running, job.checkpoint_interval_hours * (runs + running / s));
+}
+
+// Without an emergency checkpoint a launch keeps whole segments only, and each of the job's full
+// segments (all but the last) is kept by a launch that runs a full segment and its write, s hours, for
+// it. A launch that runs Y hours past its restart finishes at most floor(Y / s) full segments, and
+// E[floor(Y / s)] <= P(Y >= s) + E[(Y - s)+] / s, with Y = min(X + protection, lifetime cap) - restart.
+// So the full-segment work one launch keeps is at most tau x that, for every lifetime model.
+double full_segment_work_at_most(const Job& job, const InterruptionModel& model, const ProviderRules& rules,
+                                 double restart) {
+    const double s = job.checkpoint_interval_hours + job.checkpoint_write_hours;
+    const double room = rules.max_lifetime_hours - restart - s;  // the cap's time past one full segment
+    if (room < 0.0) return 0.0;
+    const double reach = std::exp(log_survival(model, restart + s - rules.protection_hours));
+    const double excess = mean_useful_hours(model, rules.protection_hours - restart - s);  // E[(X + p - R - s)+]
+    const double beyond = excess_at_most(excess, room, reach);
+    return job.checkpoint_interval_hours * (reach + beyond / s);
+}
+
+// The first launch (no restart) keeps at most the bound above, and at most tau / s x E[min(L, c)] of
+// the job's full-segment work, c the time its full segments and writes take and L = min(X + protection,
+// lifetime cap): E[min(X + p, c')] = E[(X + p)+] - E[(X + p - c')+] (c' = min(c, cap)).
+double first_full_segment_work_at_most(const Job& job, const Plan& plan, const InterruptionModel& model,
+                                       const ProviderRules& rules) {
+    const double s = job.checkpoint_interval_hours + job.checkpoint_write_hours;
+    const double c = std::min(plan.full_left * s, rules.max_lifetime_hours);
+    const double p = rules.protection_hours;
+    const double running = mean_useful_hours(model, p) - mean_useful_hours(model, p - c);
+    const double capped = std::isfinite(running) ? job.checkpoint_interval_hours / s * running : inf;
+    return std::min(capped, full_segment_work_at_most(job, model, rules, 0.0));
+}
+
+// The launches before one makes progress, by the larger of two lower bounds, each named by what it
+// needs: the first segment's (without an emergency checkpoint) and the relaunches'.
+double check_launches_before_progress(const Job& job, const Plan& plan, const InterruptionModel& model,
+                                      const ProviderRules& rules, bool emergency) {
+    const double expected = emergency ? 1.0 : expected_launches_at_least(job, plan, model, rules);
+    const double relaunches = expected_relaunches_at_least(job, plan, model, rules, emergency);
+    if (expected >= relaunches) {
+        require(expected <= max_launches_expected, "job.checkpoint_interval_hours", job.checkpoint_interval_hours,
+                fmt::format("expects at least {:.3g} launches per path (limit 1e8): without an emergency "
+                            "checkpoint a launch must outlive a segment and its write ({:g} h), rare under this "
+                            "interruption model; use a shorter interval",
+                            expected, job.checkpoint_interval_hours + job.checkpoint_write_hours));
+        return expected;
+    }
+    require(relaunches <= max_launches_expected, "job.restart_hours", job.restart_hours,
+            fmt::format("expects at least {:.3g} launches per path (limit 1e8): {} an emergency checkpoint a launch "
+                        "after an interruption must outlive {} ({:g} h), rare under this interruption model",
+                        relaunches, emergency ? "with" : "without",
+                        emergency ? "its restart" : "the restart, the last segment and its write",
+                        progress_needs_hours(job, plan, emergency)));
+    return relaunches;
+}
+
+// Without an emergency checkpoint, Wald's identity over the full segments' work: E[launches] >= 1 +
+// (full work - E[kept by the first]) / E[kept by a later one], when the first launch can fail. The
+// bounds before progress count one segment: this one sees many segments each waiting for a rare launch
+// that outlives the restart and a segment.
+double check_full_segments(const Job& job, const Plan& plan, const InterruptionModel& model,
+                           const ProviderRules& rules) {
+    const double full_work = plan.full_left * job.checkpoint_interval_hours;
+    if (!(full_work > 0.0 && first_launch_fails(job, plan, model, rules, false) > 0.0)) return 1.0;
+    const double first = first_full_segment_work_at_most(job, plan, model, rules);
+    const double later = full_segment_work_at_most(job, model, rules, job.restart_hours);
+    const double left = full_work - first;
+    const double launches = left > 1e-9 * full_work ? (later > 0.0 ? 1.0 + left / later : inf) : 1.0;  // rounding
+    require(launches <= max_launches_expected, "job.checkpoint_interval_hours", job.checkpoint_interval_hours,
+            fmt::format("needs at least {:.3g} launches per path (limit 1e8): without an emergency checkpoint a "
+                        "launch keeps whole segments only ({:g} h and its write), and after its restart one keeps "
+                        "{:.3g} h of them on average; use a shorter interval",
+                        launches, job.checkpoint_interval_hours, later));
+    return launches;
+}
+
+// Price steps a launch waits for a slowly reverting price to fall under the cap. The log price is an
+// Ornstein-Uhlenbeck process (reversion k, stationary sd sigma); with u = log(cap / price) / (sigma sqrt 2),
+// the mean time to fall from x to the cap is (sqrt(pi) / k) int_a^{x'} erfcx(v) dv (erfcx(v) =
+// e^{v^2} erfc(v), the solution of the generator's equation), so:
+// - the first launch, from the stationary law: (sqrt(pi) / (2k)) int_a^inf erfcx(v) erfc(v) dv;
+// - a relaunch, from a step's move above the cap (x' - a ~ step sd / (sigma sqrt 2) = sqrt(k step)):
+//   sqrt(pi) erfcx(a) sqrt(step / k).
+// In steps; continuous time (the grid adds little while the price reverts slowly, the case that matters).
+struct PriceWaits {
+    double first_steps, relaunch_steps;
+};
+PriceWaits price_waits(const PriceDriven& m, double a) {
+    constexpr double largest = 26.0;  // erfc(26)^2 underflows: no wait beyond
+    if (a >= largest) return {0.0, 0.0};
+    const double k = m.reversion_per_hour;
+    const auto integrand = [](double v) { return std::exp(v * v) * std::erfc(v) * std::erfc(v); };
+    const double integral =
+        boost::math::quadrature::gauss_kronrod<double, 61>::integrate(integrand, a, std::min(a + 8.0, largest), 5);
+    const double root_pi = std::sqrt(M_PI);
+    return {.first_steps = root_pi / (2.0 * k) * integral / m.step_hours,
+            .relaunch_steps = root_pi * std::exp(a * a) * std::erfc(a) * std::sqrt(1.0 / (k * m.step_hours))};
 }
 
 // The price-driven model walks a price grid: a path takes at least span / step grid steps, more while
@@ -165,13 +292,13 @@ SpotWorkEstimate check_price_grid(const Job& job, const Plan& plan, const PriceD
     const double segments = plan.full_left + 1.0;
     // Without an emergency checkpoint a segment is kept only if the price stays under the cap for the
     // segment and its write: an estimate treats the price as fresh every max(step, 1 / reversion) hours,
-    // so (1 - q)^(-(tau + delta) / block) launches a segment.
+    // so a segment fails (1 - q)^(-(tau + delta) / block) - 1 times on average (a launch may keep many).
     double launches = 1.0;
+    const double block = std::max(m.step_hours, 1.0 / m.reversion_per_hour);
     if (!emergency && above > 0.0) {
-        const double block = std::max(m.step_hours, 1.0 / m.reversion_per_hour);
         const double per_segment = std::exp(-std::log1p(-above) * (job.checkpoint_interval_hours +
                                                                    job.checkpoint_write_hours) / block);
-        launches = segments * per_segment;
+        launches = 1.0 + segments * (per_segment - 1.0);  // a launch may keep many segments
         require(launches <= max_launches_expected, "job.checkpoint_interval_hours", job.checkpoint_interval_hours,
                 fmt::format("expects about {:.3g} launches per path (limit 1e8): without an emergency checkpoint "
                             "the price must stay under the cap for a segment and its write ({:g} h), but it is "
@@ -183,7 +310,11 @@ SpotWorkEstimate check_price_grid(const Job& job, const Plan& plan, const PriceD
     const double stops = above > 0.0 ? std::max(launches - 1.0, 1.0) * (job.restart_hours + job.capacity_wait_hours)
                                      : 0.0;
     const double span = job.work_hours + segments * job.checkpoint_write_hours + stops;
-    const double steps = span / m.step_hours / (1.0 - above);
+    // Each launch first waits for the price to fall under the cap (the factor 1 / (1 - q) counts that
+    // while the price reverts within a step; price_waits() while it reverts slowly).
+    const PriceWaits waits = price_waits(m, z / std::sqrt(2.0));
+    const double steps = span / m.step_hours / (1.0 - above) + waits.first_steps +
+                         (std::max(launches, 1.0) - 1.0) * waits.relaunch_steps;
     require(steps <= max_price_steps, "price_driven.step_hours", m.step_hours,
             fmt::format("expects {:.3g} price steps per path (limit {:g}): a path spans at least {:g} h (work, "
                         "checkpoint writes, restarts and capacity waits) at {} h a step, the price above the cap "
@@ -215,12 +346,15 @@ SpotWorkEstimate check_limits(const Job& job, const InterruptionModel& model, co
                             expected, poisson->mtbf_hours));
         work.launches_per_path = std::max(work.launches_per_path, 1.0 + expected);
     }
-    // Every launch keeps at most its running time (less the notice, with an emergency checkpoint), and
-    // the launches of a path keep `work` hours in all, so by Wald's identity E[launches] >= work / E[kept].
+    // Every launch keeps at most its running time (until its notice, with an emergency checkpoint): the
+    // launch that finishes the job may work on through its notice, so the launches of a path keep
+    // `work` hours, less that notice at most, in running time. By Wald's identity E[launches] >=
+    // (work - notice) / E[kept].
     const double notice = pricer.emergency ? rules.notice_hours : 0.0;
-    const double useful = std::min(mean_useful_hours(model, rules.protection_hours - notice),
-                                   std::max(rules.max_lifetime_hours - notice, 0.0));
-    const double launches = std::isnan(useful) ? 0.0 : job.work_hours / useful;
+    const double work_before_notice = std::max(job.work_hours - notice, 0.0);
+    const double useful = kept_at_most(job, model, rules, notice, 0.0);
+    // (0 / 0 when a notice as long as any lifetime leaves no work before it: no bound from Wald then.)
+    const double launches = std::isnan(useful) || work_before_notice == 0.0 ? 0.0 : work_before_notice / useful;
     require(launches <= max_launches_expected, "job.work_hours", job.work_hours,
             fmt::format("needs at least {:.3g} launches per path (limit 1e8): a launch keeps {:.3g} h of work on "
                         "average under this interruption model{}",
@@ -228,33 +362,22 @@ SpotWorkEstimate check_limits(const Job& job, const InterruptionModel& model, co
                         notice > 0 ? fmt::format(" (its lifetime less the notice of {} h)", rules.notice_hours) : ""));
     work.launches_per_path = std::max(work.launches_per_path, launches);
     // The same after an interruption, where each launch first spends the restart: the first launch
-    // keeps at most `useful` hours on average, every later one at most its running time past the
-    // restart, so E[launches] >= 1 + (work - useful) / E[kept after a restart].
-    if (!std::holds_alternative<PriceDriven>(model) && job.work_hours > useful) {
-        const double later = std::min(mean_useful_hours(model, rules.protection_hours - notice - job.restart_hours),
-                                      std::max(rules.max_lifetime_hours - notice - job.restart_hours, 0.0));
-        const double relaunches = later > 0 ? 1.0 + (job.work_hours - useful) / later : inf;
+    // keeps at most `useful` hours on average, every later one at most what it keeps past the
+    // restart, so E[launches] >= 1 + (work - notice - useful) / E[kept after a restart].
+    if (!std::holds_alternative<PriceDriven>(model) && work_before_notice > useful) {
+        const double later = kept_at_most(job, model, rules, notice, job.restart_hours);
+        const double relaunches = later > 0 ? 1.0 + (work_before_notice - useful) / later : inf;
         require(relaunches <= max_launches_expected, "job.restart_hours", job.restart_hours,
                 fmt::format("needs at least {:.3g} launches per path (limit 1e8): after an interruption a launch "
                             "keeps {:.3g} h of work on average once its restart is done",
                             relaunches, later));
         work.launches_per_path = std::max(work.launches_per_path, relaunches);
     }
-    if (!poisson_closed_form && !pricer.emergency && !std::holds_alternative<PriceDriven>(model)) {
-        const double expected = expected_launches_at_least(job, plan, model, rules);
-        require(expected <= max_launches_expected, "job.checkpoint_interval_hours", job.checkpoint_interval_hours,
-                fmt::format("expects at least {:.3g} launches per path (limit 1e8): without an emergency "
-                            "checkpoint a launch must outlive a segment and its write ({:g} h), rare under this "
-                            "interruption model; use a shorter interval",
-                            expected, job.checkpoint_interval_hours + job.checkpoint_write_hours));
-        const double relaunches = expected_relaunches_at_least(job, plan, model, rules);
-        require(relaunches <= max_launches_expected, "job.restart_hours", job.restart_hours,
-                fmt::format("expects at least {:.3g} launches per path (limit 1e8): without an emergency "
-                            "checkpoint a launch after an interruption must outlive the restart, the last "
-                            "segment and its write ({:g} h), rare under this interruption model",
-                            relaunches,
-                            job.restart_hours + plan.last_work + job.checkpoint_write_hours));
-        work.launches_per_path = std::max({work.launches_per_path, expected, relaunches});
+    if (!poisson_closed_form && !std::holds_alternative<PriceDriven>(model)) {
+        const double before_progress = check_launches_before_progress(job, plan, model, rules, pricer.emergency);
+        work.launches_per_path = std::max(work.launches_per_path, before_progress);
+        if (!pricer.emergency)
+            work.launches_per_path = std::max(work.launches_per_path, check_full_segments(job, plan, model, rules));
     }
     if (const auto* priced = std::get_if<PriceDriven>(&model)) {
         require(priced->price_cap_per_hour > pricing.price_per_hour, "price_driven.price_cap_per_hour",

@@ -8,9 +8,10 @@
 namespace gputco::spot {
 
 /// Throws InvalidInput when: no launch of the model can finish a segment; the Poisson closed form expects more
-/// than 1e8 interruptions per path; or any model needs more than 1e8 launches per path on average
-/// (Wald: launches >= work / the mean useful running time of one launch; per segment and after a
-/// restart without an emergency checkpoint); or a price-driven path walks more than 1e7 price steps.
+/// than 1e8 interruptions per path; or a lifetime model needs more than 1e8 launches per path on average
+/// by any of its lower bounds (Wald's identity over the work a launch keeps, before and after a restart,
+/// in whole segments without an emergency checkpoint; the launches before one makes progress); or a
+/// price-driven path walks more than 1e7 price steps or launches more than 1e8 times (an estimate).
 /// Returns the largest of those estimates (estimate_spot_work()).
 SpotWorkEstimate check_limits(const Job& job, const InterruptionModel& model, const SpotPricing& pricing);
 
