@@ -316,10 +316,11 @@ def test_spot_pricing_from_offering(catalog):
     (lambda: gputco.simulate_spot(1e9, checkpoint_interval_hours=2, model=gputco.Weibull(1, 1)),
      "job.work_hours = 1000000000: needs at least 1e+09 launches per path (limit 1e8): a launch keeps 1 h "
      "of work on average under this interruption model"),
-    (lambda: gputco.simulate_spot(20, checkpoint_interval_hours=2, checkpoint_write_hours=0.1, model=gputco.Poisson(
-        5, rules=gputco.ProviderRules(notice_hours=1e9, emergency_checkpoint=True))),
-     "job.work_hours = 20: needs at least inf launches per path (limit 1e8): a launch keeps 0 h of work on average "
-     "under this interruption model (its lifetime less the notice of 1000000000 h)"),
+    (lambda: gputco.simulate_spot(500, checkpoint_interval_hours=0.5, checkpoint_write_hours=0.05, restart_hours=1,
+                                  model=gputco.Poisson(0.04, rules=gputco.ProviderRules(protection_hours=1))),
+     "job.checkpoint_interval_hours = 0.5: needs at least 8.71e+08 launches per path (limit 1e8): without an "
+     "emergency checkpoint a launch keeps whole segments only (0.5 h and its write), and after its restart one "
+     "keeps 5.73e-07 h of them on average; use a shorter interval"),
     (lambda: gputco.simulate_spot(20, checkpoint_interval_hours=2, checkpoint_write_hours=0.1, model=gputco.Poisson(
         5, rules=gputco.ProviderRules(notice_hours=1e308, emergency_checkpoint=True))),
      "rules.notice_hours = 1e+308: must be <= 1e+09"),
