@@ -830,6 +830,13 @@ TEST_CASE("limits: models that need absurdly many launches per path are rejected
     const double launches = 1 + -std::expm1(-21.0 / 5) / std::exp(-21.25 / 5);
     CHECK(launches == doctest::Approx(70.054).epsilon(1e-4));
     CHECK(std::abs(r.interruptions.mean + 1 - launches) <= 4 * r.interruptions.standard_error);
+    // With a lifetime cap of 15 h no launch lives the 21 h the job needs either: it can never finish
+    // (found by fuzzing once the case above ran).
+    const ProviderRules endless_capped{.notice_hours = 1e9, .emergency_checkpoint = true, .max_lifetime_hours = 15};
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Poisson{.mtbf_hours = 5, .rules = endless_capped}),
+                         "job.work_hours = 20: needs at least inf launches per path (limit 1e8): a launch keeps 0 h "
+                         "of work on average under this interruption model (its lifetime less the notice of 1000000000 h)",
+                         InvalidInput);
     // Past the duration limit the rule itself names it (1e308 h once made every bill infinite).
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Poisson{.mtbf_hours = 5, .rules = {.notice_hours = 1e308}}),
                          "rules.notice_hours = 1e+308: must be <= 1e+09", InvalidInput);

@@ -347,11 +347,11 @@ SpotWorkEstimate check_limits(const Job& job, const InterruptionModel& model, co
         work.launches_per_path = std::max(work.launches_per_path, 1.0 + expected);
     }
     // Every launch keeps at most its running time (until its notice, with an emergency checkpoint): the
-    // launch that finishes the job may work on through its notice, so the launches of a path keep
-    // `work` hours, less that notice at most, in running time. By Wald's identity E[launches] >=
-    // (work - notice) / E[kept].
+    // launch that finishes the job may work on through its notice (and no longer than the lifetime cap),
+    // so the launches of a path keep `work` hours, less that at most, in running time. By Wald's identity
+    // E[launches] >= (work - min(notice, cap)) / E[kept].
     const double notice = pricer.emergency ? rules.notice_hours : 0.0;
-    const double work_before_notice = std::max(job.work_hours - notice, 0.0);
+    const double work_before_notice = std::max(job.work_hours - std::min(notice, rules.max_lifetime_hours), 0.0);
     const double useful = kept_at_most(job, model, rules, notice, 0.0);
     // (0 / 0 when a notice as long as any lifetime leaves no work before it: no bound from Wald then.)
     const double launches = std::isnan(useful) || work_before_notice == 0.0 ? 0.0 : work_before_notice / useful;
