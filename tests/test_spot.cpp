@@ -943,15 +943,16 @@ TEST_CASE("limits: with an emergency checkpoint, a relaunch that never outlives 
     // Poisson MTBF 19 h, notice 0.25 h with an emergency checkpoint, W = 10 h in 5 segments of 2 h,
     // delta = 0.1, R = 1000 h. The first launch keeps 18.75 h on average, more than the work, so Wald's
     // bound is 1. But it fails with probability at least 1 - e^{-(10 + 4 x 0.1) / 19} = 0.42153 (the
-    // notice may finish the last write), and then a launch must outlive its 1000 h restart to make any
-    // progress: 1 in e^{1000 / 19} = 7.2046e22. So at least 0.42153 x 7.2046e22 = 3.04e22 launches.
+    // notice may finish the last write), and then a launch must outlive its 1000 h restart and its notice
+    // less one write (0.25 - 0.1 h) to make any progress: 1 in e^{1000.15 / 19} = 7.2616e22. So at least
+    // 0.42153 x 7.2616e22 = 3.06e22 launches.
     const Job job{.work_hours = 10, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
                   .restart_hours = 1000};
     const ProviderRules notice{.notice_hours = 0.25, .emergency_checkpoint = true};
     CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Poisson{.mtbf_hours = 19, .rules = notice}),
-                         "job.restart_hours = 1000: expects at least 3.04e+22 launches per path (limit 1e8): with an "
-                         "emergency checkpoint a launch after an interruption must outlive its restart (1000 h), "
-                         "rare under this interruption model",
+                         "job.restart_hours = 1000: expects at least 3.06e+22 launches per path (limit 1e8): with an "
+                         "emergency checkpoint a launch after an interruption must outlive its restart and its notice "
+                         "less one checkpoint write (1000.15 h), rare under this interruption model",
                          InvalidInput);
 }
 

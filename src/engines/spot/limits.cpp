@@ -129,17 +129,24 @@ double expected_launches_at_least(const Job& job, const Plan& plan, const Interr
 
 // P(the first launch does not finish the whole job), at least: it needs no restart, only the work and
 // the writes (all but the last with an emergency checkpoint, whose notice may finish the last write), the
-// protection period taken off the time it must live (and the lifetime cap left out).
+// protection period taken off the time it must live; 1 when the lifetime cap is shorter.
 double first_launch_fails(const Job& job, const Plan& plan, const InterruptionModel& model,
                           const ProviderRules& rules, bool emergency) {
     const double writes = (plan.full_left + (emergency ? 0.0 : 1.0)) * job.checkpoint_write_hours;
+    if (rules.max_lifetime_hours < job.work_hours + writes) return 1.0;
     return -std::expm1(log_survival(model, job.work_hours + writes - rules.protection_hours));
 }
 
 // Running time a launch after an interruption needs to make any progress: its restart and, without an
-// emergency checkpoint, a segment (the last, shortest one at least) and its write.
-double progress_needs_hours(const Job& job, const Plan& plan, bool emergency) {
-    return job.restart_hours + (emergency ? 0.0 : plan.last_work + job.checkpoint_write_hours);
+// emergency checkpoint, a segment (the last, shortest one at least) and its write. With one, it keeps
+// work only if its notice comes after the restart, or it finishes the job. The time a path still needs
+// after a restart, D, falls by at most a failed launch's running time u to its notice, plus one write
+// (an emergency save may plan one segment fewer), and u < D - notice: so afterwards D > notice - write,
+// unless nothing was kept (D is still the whole job's, work + writes).
+double progress_needs_hours(const Job& job, const Plan& plan, const ProviderRules& rules, bool emergency) {
+    if (!emergency) return job.restart_hours + plan.last_work + job.checkpoint_write_hours;
+    const double whole_job = job.work_hours + (plan.full_left + 1.0) * job.checkpoint_write_hours;
+    return job.restart_hours + std::min(whole_job, std::max(rules.notice_hours - job.checkpoint_write_hours, 0.0));
 }
 
 // Unless the first launch (no restart) finishes the whole job, some later launch must make progress,
@@ -148,8 +155,9 @@ double expected_relaunches_at_least(const Job& job, const Plan& plan, const Inte
                                     const ProviderRules& rules, bool emergency) {
     const double first_fails = first_launch_fails(job, plan, model, rules, emergency);
     if (!(first_fails > 0.0)) return 0.0;  // the first launch always finishes: no relaunch at all
-    return first_fails *
-           std::exp(-log_survival(model, progress_needs_hours(job, plan, emergency) - rules.protection_hours));
+    const double needs = progress_needs_hours(job, plan, rules, emergency);
+    if (rules.max_lifetime_hours < needs) return inf;  // the lifetime cap ends every launch sooner
+    return first_fails * std::exp(-log_survival(model, needs - rules.protection_hours));
 }
 
 // E[(min(Z, c) - a)+] is at most E[(Z - a)+] (`excess`) and at most (c - a) P(Z > a) (`room`, `reach`):
@@ -222,8 +230,9 @@ double check_launches_before_progress(const Job& job, const Plan& plan, const In
             fmt::format("expects at least {:.3g} launches per path (limit 1e8): {} an emergency checkpoint a launch "
                         "after an interruption must outlive {} ({:g} h), rare under this interruption model",
                         relaunches, emergency ? "with" : "without",
-                        emergency ? "its restart" : "the restart, the last segment and its write",
-                        progress_needs_hours(job, plan, emergency)));
+                        emergency ? "its restart and its notice less one checkpoint write"
+                                  : "the restart, the last segment and its write",
+                        progress_needs_hours(job, plan, rules, emergency)));
     return relaunches;
 }
 
@@ -347,11 +356,16 @@ SpotWorkEstimate check_limits(const Job& job, const InterruptionModel& model, co
         work.launches_per_path = std::max(work.launches_per_path, 1.0 + expected);
     }
     // Every launch keeps at most its running time (until its notice, with an emergency checkpoint): the
-    // launch that finishes the job may work on through its notice (and no longer than the lifetime cap),
-    // so the launches of a path keep `work` hours, less that at most, in running time. By Wald's identity
-    // E[launches] >= (work - min(notice, cap)) / E[kept].
+    // launch that finishes the job may work on through its notice (no longer than the lifetime cap), and
+    // keeps at most min(that, tau (1 + that / s)) more, in whole segments and one part. The launches
+    // of a path keep `work` hours, less that at most, before their notices; by Wald's identity
+    // E[launches] >= (work - that) / E[kept].
     const double notice = pricer.emergency ? rules.notice_hours : 0.0;
-    const double work_before_notice = std::max(job.work_hours - std::min(notice, rules.max_lifetime_hours), 0.0);
+    const double through_notice = std::min(notice, rules.max_lifetime_hours);
+    const double segment_hours = job.checkpoint_interval_hours + job.checkpoint_write_hours;
+    const double finishing_extra =
+        std::min(through_notice, job.checkpoint_interval_hours * (1.0 + through_notice / segment_hours));
+    const double work_before_notice = std::max(job.work_hours - finishing_extra, 0.0);
     const double useful = kept_at_most(job, model, rules, notice, 0.0);
     // (0 / 0 when a notice as long as any lifetime leaves no work before it: no bound from Wald then.)
     const double launches = std::isnan(useful) || work_before_notice == 0.0 ? 0.0 : work_before_notice / useful;
