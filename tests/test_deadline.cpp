@@ -415,9 +415,18 @@ TEST_CASE("invalid input is named, valued and explained") {
     CHECK_THROWS_WITH_AS(run({.compute_hours = 4, .deadline_hours = 10, .changeover_hours = 0.2}),
                          "deadline_job.changeover_hours = 0.2: must be a whole number of ticks (tick_hours = 1)",
                          InvalidInput);
-    CHECK_THROWS_WITH_AS(run({.compute_hours = 4, .deadline_hours = 2e9}),
-                         "deadline_job.deadline_hours = 2000000000: must be at most 1e9 ticks (tick_hours = 1)",
+    CHECK_THROWS_WITH_AS(run({.compute_hours = 4, .deadline_hours = 2e8, .tick_hours = 0.1}),
+                         "deadline_job.deadline_hours = 200000000: must be at most 1e9 ticks (tick_hours = 0.1)",
                          InvalidInput);
+    // Durations and prices within the library's ranges, so a cost stays finite (found by fuzzing:
+    // 1.65e40 h at 2e272 per hour cost infinity).
+    CHECK_THROWS_WITH_AS(run({.compute_hours = 1.65e40, .deadline_hours = 1.65e40, .tick_hours = 1.65e40}),
+                         "deadline_job.compute_hours = 1.65e+40: must be in [1e-09, 1e+09] hours", InvalidInput);
+    CHECK_THROWS_WITH_AS(run({.compute_hours = 4, .deadline_hours = 10, .changeover_hours = 2e9}),
+                         "deadline_job.changeover_hours = 2000000000: must be <= 1e+09", InvalidInput);
+    CHECK_THROWS_WITH_AS(simulate_deadline({.compute_hours = 4, .deadline_hours = 10}, t, DeadlinePolicy::greedy,
+                                           spot, 2e272),
+                         "on_demand_price_per_hour = 2e+272: must be <= 1e+12", InvalidInput);
     // Deadline shorter than compute + changeover: infeasible even on demand.
     CHECK_THROWS_WITH_AS(
         run({.compute_hours = 8, .deadline_hours = 8, .changeover_hours = 1}),

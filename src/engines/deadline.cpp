@@ -34,8 +34,8 @@ void require_whole_ticks(std::string_view field, double hours, double tick_hours
 }
 
 void require_prices(double spot_price_per_hour, double on_demand_price_per_hour) {
-    require_positive("spot_price_per_hour", spot_price_per_hour);
-    require_positive("on_demand_price_per_hour", on_demand_price_per_hour);
+    require_positive_price("spot_price_per_hour", spot_price_per_hour);
+    require_positive_price("on_demand_price_per_hour", on_demand_price_per_hour);
 }
 
 void require_covers_deadline(const SpotAvailability& availability, const DeadlineJob& job) {
@@ -62,10 +62,11 @@ std::uint64_t path_seed(std::uint64_t seed, std::size_t path) {
 }  // namespace
 
 void DeadlineJob::validate() const {
-    require_positive("deadline_job.compute_hours", compute_hours);
-    require_positive("deadline_job.deadline_hours", deadline_hours);
-    require_non_negative("deadline_job.changeover_hours", changeover_hours);
-    require_positive("deadline_job.tick_hours", tick_hours);
+    // Durations within the library's range (limits.hpp): costs of at most 1e9 h x 1e12 per hour stay finite.
+    require_duration("deadline_job.compute_hours", compute_hours);
+    require_duration("deadline_job.deadline_hours", deadline_hours);
+    require_at_most("deadline_job.changeover_hours", changeover_hours, limits::max_hours);
+    require_duration("deadline_job.tick_hours", tick_hours);
     require_whole_ticks("deadline_job.compute_hours", compute_hours, tick_hours);
     require_whole_ticks("deadline_job.deadline_hours", deadline_hours, tick_hours);
     require_whole_ticks("deadline_job.changeover_hours", changeover_hours, tick_hours);
@@ -147,7 +148,7 @@ DeadlinePolicy parse_deadline_policy(std::string_view name, std::string_view fie
 SpotTranche deadline_tranche(const std::vector<double>& cost_samples, const DeadlineJob& job,
                              double spot_price_per_hour) {
     job.validate();
-    require_positive("spot_price_per_hour", spot_price_per_hour);
+    require_positive_price("spot_price_per_hour", spot_price_per_hour);
     require(!cost_samples.empty(), "cost_samples.size", 0, "must be >= 1");
     const double useful = job.compute_hours * spot_price_per_hour;  // the cost if all of it ran on spot
     SpotTranche tranche;

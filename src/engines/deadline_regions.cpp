@@ -22,10 +22,10 @@ constexpr double max_dp_updates = 1e11;  // minutes of work on one core
 void require_regions(const DeadlineJob& job, const std::vector<SpotRegion>& regions, double on_demand_price_per_hour) {
     job.validate();
     require(!regions.empty(), "regions.size", 0, "must be >= 1");
-    require_positive("on_demand_price_per_hour", on_demand_price_per_hour);
+    require_positive_price("on_demand_price_per_hour", on_demand_price_per_hour);
     for (std::size_t i = 0; i < regions.size(); ++i) {
         const auto& region = regions[i];
-        require_positive(fmt::format("regions[{}].spot_price_per_hour", i), region.spot_price_per_hour);
+        require_positive_price(fmt::format("regions[{}].spot_price_per_hour", i), region.spot_price_per_hour);
         const double tick = region.availability.tick_hours;
         require(tick == 0 || std::abs(tick - job.tick_hours) <= 1e-9 * job.tick_hours,
                 fmt::format("regions[{}].availability.tick_hours", i), tick,

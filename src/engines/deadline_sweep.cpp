@@ -15,8 +15,8 @@ namespace gputco {
 WindowSweep sweep_windows(const DeadlineJob& job, const SpotAvailability& trace, double spot_price_per_hour,
                           double on_demand_price_per_hour, const WindowSweepOptions& options) {
     job.validate();
-    require_positive("spot_price_per_hour", spot_price_per_hour);
-    require_positive("on_demand_price_per_hour", on_demand_price_per_hour);
+    require_positive_price("spot_price_per_hour", spot_price_per_hour);
+    require_positive_price("on_demand_price_per_hour", on_demand_price_per_hour);
     require(options.stride_ticks > 0, "options.stride_ticks", options.stride_ticks, "must be > 0");
     require(!options.policies.empty(), "options.policies.size", 0, "must be >= 1");
     require(options.confidence > 0.0 && options.confidence < 1.0, "options.confidence", options.confidence,

@@ -146,6 +146,13 @@ inline double require_on_demand_price(std::string_view field, double price) {
             fmt::format("must be 0 or >= {:g}", limits::min_on_demand_price));
     return price;
 }
+/// A price per hour that must be > 0: finite and at most limits::max_money (require_positive's message
+/// for zero and negatives).
+inline double require_positive_price(std::string_view field, double price) {
+    require_positive(field, price);
+    require(price <= limits::max_money, field, price, fmt::format("must be <= {:g}", limits::max_money));
+    return price;
+}
 /// value must lie in [0, 1] (NaN fails).
 inline double require_fraction(std::string_view field, double value) {
     require(value >= 0.0 && value <= 1.0, field, value, "must be in [0, 1]");
