@@ -940,19 +940,20 @@ TEST_CASE("limits: many segments each waiting for a rare launch past the restart
 }
 
 TEST_CASE("limits: with an emergency checkpoint, a relaunch that never outlives its restart is rejected up front") {
-    // Poisson MTBF 19 h, notice 0.25 h with an emergency checkpoint, W = 10 h in 5 segments of 2 h,
-    // delta = 0.1, R = 1000 h. The first launch keeps 18.75 h on average, more than the work, so Wald's
-    // bound is 1. But it fails with probability at least 1 - e^{-(10 + 4 x 0.1) / 19} = 0.42153 (the
-    // notice may finish the last write), and then a launch must outlive its 1000 h restart and its notice
-    // less one write (0.25 - 0.1 h) to make any progress: 1 in e^{1000.15 / 19} = 7.2616e22. So at least
-    // 0.42153 x 7.2616e22 = 3.06e22 launches.
+    // Poisson MTBF 190 h, notice 0.25 h with an emergency checkpoint, W = 10 h in 5 segments of 2 h,
+    // delta = 0.1, R = 10,000 h. The first launch keeps at most E[min((X - 0.25)+, 10.5 h)] = 190
+    // e^{-0.25/190} (1 - e^{-10.5/190}) = 10.20 h on average, more than the work less what the finishing
+    // launch may do in its notice (10 - 0.25 h), so Wald's bound is 1. But it fails with probability at
+    // least 1 - e^{-(10 + 4 x 0.1) / 190} = 0.053266 (the notice may finish the last write), and then a
+    // launch must outlive its 10,000 h restart and its notice less one write (0.25 - 0.1 h) to make any
+    // progress: 1 in e^{10000.15 / 190} = 7.2102e22. So at least 0.053266 x 7.2102e22 = 3.84e21 launches.
     const Job job{.work_hours = 10, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
-                  .restart_hours = 1000};
+                  .restart_hours = 10000};
     const ProviderRules notice{.notice_hours = 0.25, .emergency_checkpoint = true};
-    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Poisson{.mtbf_hours = 19, .rules = notice}),
-                         "job.restart_hours = 1000: expects at least 3.06e+22 launches per path (limit 1e8): with an "
+    CHECK_THROWS_WITH_AS(gputco::simulate_spot(job, Poisson{.mtbf_hours = 190, .rules = notice}),
+                         "job.restart_hours = 10000: expects at least 3.84e+21 launches per path (limit 1e8): with an "
                          "emergency checkpoint a launch after an interruption must outlive its restart and its notice "
-                         "less one checkpoint write (1000.15 h), rare under this interruption model",
+                         "less one checkpoint write (10000.1 h), rare under this interruption model",
                          InvalidInput);
 }
 
@@ -994,6 +995,20 @@ TEST_CASE("estimate_spot_work: a run's work, known before it runs") {
                          "an emergency checkpoint a launch after an interruption must outlive the restart, the last "
                          "segment and its write (20.1 h), rare under this interruption model",
                          InvalidInput);
+}
+
+TEST_CASE("estimate_spot_work: a heavy-tailed lifetime counts only up to the whole job") {
+    // Weibull k = 0.25, lambda = 1 h: E[X] = Gamma(5) = 24 h, but a launch keeps at most the 100 h job, and
+    // E[min(X, 100)] = int_0^100 e^{-x^0.25} dx = 4 gamma(4, 100^0.25) = 24 P(4, 3.16228) = 24 x 0.389073
+    // = 9.33776 h (P the regularised lower gamma; x = y^4). With an emergency checkpoint (a notice of
+    // 1e-9 h) every launch keeps its running time, so Wald gives at least 100 / 9.33776 = 10.7092 launches,
+    // where the mean alone gave 100 / 24 = 4.17. The simulation's mean launches are above it.
+    const Job job{.work_hours = 100, .checkpoint_interval_hours = 100};
+    const Weibull heavy{.shape = 0.25, .scale_hours = 1, .rules = {.notice_hours = 1e-9, .emergency_checkpoint = true}};
+    const double launches = gputco::estimate_spot_work(job, heavy).launches_per_path;
+    CHECK(launches == doctest::Approx(10.7092).epsilon(1e-5));
+    const auto r = gputco::simulate_spot(job, heavy, {}, {.paths = 4000, .seed = 4});
+    CHECK(launches <= r.interruptions.mean + 1 + 4 * r.interruptions.standard_error);
 }
 
 TEST_CASE("estimate_spot_work: a lower bound on the launches of every lifetime model, over random inputs") {

@@ -77,6 +77,52 @@ double mean_useful_hours(const InterruptionModel& model, double shift) {
         model);
 }
 
+// Integral of a Weibull(k, lambda) survival e^{-(x/lambda)^k} over [a, b]: (lambda / k) (g(1/k, z_b) -
+// g(1/k, z_a)), g the lower incomplete gamma and z = (x / lambda)^k. When the two are too close to
+// subtract, (b - a) e^{-(a/lambda)^k}, which is never less (the survival falls).
+double weibull_survival_integral(const Weibull& m, double a, double b) {
+    using Quiet = boost::math::policies::policy<boost::math::policies::overflow_error<
+        boost::math::policies::ignore_error>>;
+    const double s = 1.0 / m.shape;
+    const double za = std::pow(a / m.scale_hours, m.shape), zb = std::pow(b / m.scale_hours, m.shape);
+    const double ga = boost::math::tgamma_lower(s, za, Quiet()), gb = boost::math::tgamma_lower(s, zb, Quiet());
+    const double rectangle = (b - a) * std::exp(-za);
+    if (!(std::isfinite(gb) && gb - ga > 1e-6 * gb)) return rectangle;
+    return std::min(m.scale_hours / m.shape * (gb - ga), rectangle);
+}
+
+// E[min((X + shift)+, limit)]: the mean running time of a launch past `-shift` hours of it (or with
+// `shift` hours more), counted up to `limit` hours. A launch keeps at most the whole job, so a heavy
+// tail (a Weibull shape near 0, whose mean is huge) counts only up to it. `limit` for the price-driven
+// model (no lifetime law).
+double mean_running_within(const InterruptionModel& model, double shift, double limit) {
+    if (!(limit > 0.0)) return 0.0;
+    if (!(limit < inf)) return mean_useful_hours(model, shift);
+    return std::visit(
+        [shift, limit, &model](const auto& m) -> double {
+            using M = std::decay_t<decltype(m)>;
+            if constexpr (std::is_same_v<M, Poisson>) {
+                const double mtbf = m.mtbf_hours;
+                if (shift >= limit) return limit;
+                if (shift >= 0) return shift - mtbf * std::expm1(-(limit - shift) / mtbf);
+                return -mtbf * std::exp(shift / mtbf) * std::expm1(-limit / mtbf);  // memoryless
+            } else if constexpr (std::is_same_v<M, Weibull>) {
+                const double head = std::clamp(shift, 0.0, limit);  // the hours added, counted whole
+                const double from = std::max(-shift, 0.0);
+                const double within = head + weibull_survival_integral(m, from, from + (limit - head));
+                const double bound = std::min(mean_useful_hours(model, shift), limit);
+                return std::isfinite(within) && within >= 0.0 ? std::min(within, bound) : bound;
+            } else if constexpr (std::is_same_v<M, Trace>) {
+                double sum = 0;
+                for (double l : m.lifetimes_hours) sum += std::clamp(l + shift, 0.0, limit);
+                return sum / static_cast<double>(m.lifetimes_hours.size());
+            } else {
+                return limit;
+            }
+        },
+        model);
+}
+
 // Poisson without protection or a usable emergency checkpoint: Daly's closed form, term by term so
 // that a job of one segment (no full segments) gives 0 x e^huge = 0, not NaN.
 double expected_poisson_interruptions(const Job& job, const Plan& plan, double mtbf) {
@@ -178,7 +224,10 @@ double kept_at_most(const Job& job, const InterruptionModel& model, const Provid
         return std::min(mean_useful_hours(model, shift), std::max(room, 0.0));
     if (room <= 0.0) return 0.0;
     const double runs = std::exp(log_survival(model, -shift));  // P(u > 0)
-    const double running = excess_at_most(mean_useful_hours(model, shift), room, runs);
+    // A launch keeps at most the whole job: u counts up to the work and its writes.
+    const double whole_job = job.work_hours + job.checkpoint_write_hours * std::ceil(job.work_hours /
+                                                                                   job.checkpoint_interval_hours);
+    const double running = excess_at_most(mean_running_within(model, shift, whole_job), room, runs);
     const double s = job.checkpoint_interval_hours + job.checkpoint_write_hours;
     return std::min(running, job.checkpoint_interval_hours * (runs + running / s));
 }
@@ -201,13 +250,13 @@ double full_segment_work_at_most(const Job& job, const InterruptionModel& model,
 
 // The first launch (no restart) keeps at most the bound above, and at most tau / s x E[min(L, c)] of
 // the job's full-segment work, c the time its full segments and writes take and L = min(X + protection,
-// lifetime cap): E[min(X + p, c')] = E[(X + p)+] - E[(X + p - c')+] (c' = min(c, cap)).
+// lifetime cap): E[min(X + p, c')] with c' = min(c, cap).
 double first_full_segment_work_at_most(const Job& job, const Plan& plan, const InterruptionModel& model,
                                        const ProviderRules& rules) {
     const double s = job.checkpoint_interval_hours + job.checkpoint_write_hours;
     const double c = std::min(plan.full_left * s, rules.max_lifetime_hours);
     const double p = rules.protection_hours;
-    const double running = mean_useful_hours(model, p) - mean_useful_hours(model, p - c);
+    const double running = mean_running_within(model, p, c);
     const double capped = std::isfinite(running) ? job.checkpoint_interval_hours / s * running : inf;
     return std::min(capped, full_segment_work_at_most(job, model, rules, 0.0));
 }
