@@ -173,14 +173,20 @@ double expected_launches_at_least(const Job& job, const Plan& plan, const Interr
     return 1.0 + first_fails * std::exp(-log_survival(model, job.restart_hours + first_segment));
 }
 
+// The running time the whole job takes when nothing interrupts it: its work and a write per segment
+// (the pricer's time_to_finish of a fresh path, without a restart).
+double whole_job_hours(const Job& job, const Plan& plan) {
+    return job.work_hours + (plan.full_left + 1.0) * job.checkpoint_write_hours;
+}
+
 // P(the first launch does not finish the whole job), at least: it needs no restart, only the work and
 // the writes (all but the last with an emergency checkpoint, whose notice may finish the last write), the
 // protection period taken off the time it must live; 1 when the lifetime cap is shorter.
 double first_launch_fails(const Job& job, const Plan& plan, const InterruptionModel& model,
                           const ProviderRules& rules, bool emergency) {
-    const double writes = (plan.full_left + (emergency ? 0.0 : 1.0)) * job.checkpoint_write_hours;
-    if (rules.max_lifetime_hours < job.work_hours + writes) return 1.0;
-    return -std::expm1(log_survival(model, job.work_hours + writes - rules.protection_hours));
+    const double needs = whole_job_hours(job, plan) - (emergency ? job.checkpoint_write_hours : 0.0);
+    if (rules.max_lifetime_hours < needs) return 1.0;
+    return -std::expm1(log_survival(model, needs - rules.protection_hours));
 }
 
 // Running time a launch after an interruption needs to make any progress: its restart and, without an
@@ -191,8 +197,8 @@ double first_launch_fails(const Job& job, const Plan& plan, const InterruptionMo
 // unless nothing was kept (D is still the whole job's, work + writes).
 double progress_needs_hours(const Job& job, const Plan& plan, const ProviderRules& rules, bool emergency) {
     if (!emergency) return job.restart_hours + plan.last_work + job.checkpoint_write_hours;
-    const double whole_job = job.work_hours + (plan.full_left + 1.0) * job.checkpoint_write_hours;
-    return job.restart_hours + std::min(whole_job, std::max(rules.notice_hours - job.checkpoint_write_hours, 0.0));
+    return job.restart_hours +
+           std::min(whole_job_hours(job, plan), std::max(rules.notice_hours - job.checkpoint_write_hours, 0.0));
 }
 
 // Unless the first launch (no restart) finishes the whole job, some later launch must make progress,
@@ -216,8 +222,8 @@ double excess_at_most(double excess, double room, double reach) {
 // (`notice`: with an emergency checkpoint) or its end, is E[u+]. Under a lifetime model it keeps whole
 // segments of tau (s hours with the write) and at most one part-segment saved in its notice, so also
 // at most tau x (P(u > 0) + E[u+] / s): a write much longer than the interval keeps little.
-double kept_at_most(const Job& job, const InterruptionModel& model, const ProviderRules& rules, double notice,
-                    double restart) {
+double kept_at_most(const Job& job, const Plan& plan, const InterruptionModel& model, const ProviderRules& rules,
+                    double notice, double restart) {
     const double shift = rules.protection_hours - notice - restart;
     const double room = rules.max_lifetime_hours - notice - restart;
     if (std::holds_alternative<PriceDriven>(model))
@@ -225,9 +231,7 @@ double kept_at_most(const Job& job, const InterruptionModel& model, const Provid
     if (room <= 0.0) return 0.0;
     const double runs = std::exp(log_survival(model, -shift));  // P(u > 0)
     // A launch keeps at most the whole job: u counts up to the work and its writes.
-    const double whole_job = job.work_hours + job.checkpoint_write_hours * std::ceil(job.work_hours /
-                                                                                   job.checkpoint_interval_hours);
-    const double running = excess_at_most(mean_running_within(model, shift, whole_job), room, runs);
+    const double running = excess_at_most(mean_running_within(model, shift, whole_job_hours(job, plan)), room, runs);
     const double s = job.checkpoint_interval_hours + job.checkpoint_write_hours;
     return std::min(running, job.checkpoint_interval_hours * (runs + running / s));
 }
@@ -415,7 +419,7 @@ SpotWorkEstimate check_limits(const Job& job, const InterruptionModel& model, co
     const double finishing_extra =
         std::min(through_notice, job.checkpoint_interval_hours * (1.0 + through_notice / segment_hours));
     const double work_before_notice = std::max(job.work_hours - finishing_extra, 0.0);
-    const double useful = kept_at_most(job, model, rules, notice, 0.0);
+    const double useful = kept_at_most(job, plan, model, rules, notice, 0.0);
     // (0 / 0 when a notice as long as any lifetime leaves no work before it: no bound from Wald then.)
     const double launches = std::isnan(useful) || work_before_notice == 0.0 ? 0.0 : work_before_notice / useful;
     require(launches <= max_launches_expected, "job.work_hours", job.work_hours,
@@ -428,7 +432,7 @@ SpotWorkEstimate check_limits(const Job& job, const InterruptionModel& model, co
     // keeps at most `useful` hours on average, every later one at most what it keeps past the
     // restart, so E[launches] >= 1 + (work - notice - useful) / E[kept after a restart].
     if (!std::holds_alternative<PriceDriven>(model) && work_before_notice > useful) {
-        const double later = kept_at_most(job, model, rules, notice, job.restart_hours);
+        const double later = kept_at_most(job, plan, model, rules, notice, job.restart_hours);
         const double relaunches = later > 0 ? 1.0 + (work_before_notice - useful) / later : inf;
         require(relaunches <= max_launches_expected, "job.restart_hours", job.restart_hours,
                 fmt::format("needs at least {:.3g} launches per path (limit 1e8): after an interruption a launch "
