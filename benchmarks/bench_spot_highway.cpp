@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
     }
     const gputco::Job job{.work_hours = 2000, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
                           .restart_hours = 0.25};
-    const gputco::spot::PathPricer pricer(job, {}, {.price_per_hour = 1.2}, -20.0);
+    const gputco::spot::PathPricer pricer(job, {}, {.price_per_hour = 1.2}, 20.0);
     std::vector<Named> kernels;
     for (const gputco::spot::Kernel& k : gputco::spot::supported_kernels())
         if (k.lanes != nullptr) kernels.push_back({k.name, k.lanes});

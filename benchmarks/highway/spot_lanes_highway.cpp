@@ -1,8 +1,8 @@
 // The Poisson lane kernel written with Google Highway (run-time dispatch over AVX-512, AVX2, SSE4,
 // NEON, SVE, ...), for measuring against the library's kernels (src/engines/spot/spot_lanes_kernel.inc,
 // GCC vector extensions compiled three times). Same arithmetic, operation for operation, as
-// spot_lanes.hpp's log_of_uniform and interrupted, so it gives the same samples bit for bit; not part
-// of the library (benchmarks/README.md says why).
+// spot_lanes.hpp's rectangle-wedge-tail draws and interrupted, so it gives the same samples bit for bit;
+// not part of the library (benchmarks/README.md says why).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "highway/spot_lanes_highway.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -25,35 +25,6 @@ using DU = hn::RebindToUnsigned<D>;
 using V = hn::Vec<D>;
 using VU = hn::Vec<DU>;
 
-// log(u), u = (the top 52 bits of `random` + 1/2) / 2^52: spot_lanes.hpp's log_of_uniform.
-HWY_INLINE V log_of_uniform(D d, VU random) {
-    const DU du;
-    const VU exponent_1 = hn::Set(du, 0x3FF0000000000000ULL);
-    const VU exponent_52 = hn::Set(du, 0x4330000000000000ULL);
-    const VU mantissa = hn::Set(du, 0x000FFFFFFFFFFFFFULL);
-    const V integer = hn::Sub(hn::BitCast(d, hn::Or(hn::ShiftRight<12>(random), exponent_52)), hn::Set(d, 0x1p52));
-    const V x = hn::Add(integer, hn::Set(d, 0.5));
-    const VU xbits = hn::BitCast(du, x);
-    const V m1 = hn::BitCast(d, hn::Or(hn::And(xbits, mantissa), exponent_1));
-    const V k1 = hn::Sub(hn::BitCast(d, hn::Or(hn::ShiftRight<52>(xbits), exponent_52)),
-                         hn::Set(d, 0x1p52 + 1023.0 + 52.0));
-    const auto high = hn::Gt(m1, hn::Set(d, 1.4142135623730951));
-    const V m = hn::IfThenElse(high, hn::Mul(m1, hn::Set(d, 0.5)), m1);
-    const V k = hn::IfThenElse(high, hn::Add(k1, hn::Set(d, 1.0)), k1);
-    const V f = hn::Sub(m, hn::Set(d, 1.0));
-    const V s = hn::Div(f, hn::Add(f, hn::Set(d, 2.0)));
-    const V z = hn::Mul(s, s);
-    const V z2 = hn::Mul(z, z);
-    const V z4 = hn::Mul(z2, z2);
-    const auto pair = [&](double c1, double c0) { return hn::Add(hn::Mul(z, hn::Set(d, c1)), hn::Set(d, c0)); };
-    const V p01 = pair(0.666666666666667, 2.0);
-    const V p23 = pair(0.28571428625975487, 0.39999999999899505);
-    const V p45 = pair(0.18182889125261723, 0.2222221113479508);
-    const V p67 = pair(0.14616449685043406, 0.15331721600556042);
-    const V series = hn::Add(hn::Add(p01, hn::Mul(z2, p23)), hn::Mul(z4, hn::Add(p45, hn::Mul(z2, p67))));
-    return hn::Add(hn::Mul(k, hn::Set(d, 0.69314718055994530942)), hn::Mul(s, series));
-}
-
 // The smaller of a and b; a when equal.
 HWY_INLINE V smaller(V a, V b) { return hn::IfThenElse(hn::Lt(b, a), b, a); }
 
@@ -69,6 +40,45 @@ HWY_INLINE VU xoshiro_next(VU& s0, VU& s1, VU& s2, VU& s3) {
     s2 = hn::Xor(s2, t);
     s3 = hn::Or(hn::ShiftLeft<45>(s3), hn::ShiftRight<19>(s3));
     return result;
+}
+
+// A block of Exp(1) variates into `e` (block x the vector's lanes), one word per lane and draw, the draws in
+// the remainder finished after the block from each lane's words: spot_lanes_kernel.inc's exponential_block.
+HWY_INLINE void exponential_block(D d, const detail::ExponentialTables& t, double* e, std::size_t block, VU& s0,
+                                  VU& s1, VU& s2, VU& s3) {
+    const DU du;
+    const hn::RebindToSigned<D> di;
+    const std::size_t width = hn::Lanes(d);
+    const VU exponent_52 = hn::Set(du, 0x4330000000000000ULL);
+    const VU mantissa = hn::Set(du, 0x000FFFFFFFFFFFFFULL);
+    V smallest = hn::Set(d, __builtin_inf());
+    for (std::size_t b = 0; b < block; ++b) {
+        const VU random = xoshiro_next(s0, s1, s2, s3);
+        const VU slot = hn::ShiftRight<64 - detail::ExponentialTables::slot_bits>(random);
+        const V width_of_slot = hn::GatherIndex(d, t.width, hn::BitCast(di, slot));
+        const V half_odd = hn::Sub(hn::BitCast(d, hn::Or(hn::And(random, mantissa), exponent_52)), hn::Set(d, 0x1p52 - 0.5));
+        const V x = hn::Mul(half_odd, width_of_slot);
+        smallest = smaller(smallest, x);
+        hn::Store(x, d, e + b * width);
+    }
+    if (hn::AllFalse(d, hn::Eq(smallest, hn::Zero(d)))) [[likely]]
+        return;
+    HWY_ALIGN std::uint64_t words[4][spot_lanes];
+    hn::Store(s0, du, words[0]);
+    hn::Store(s1, du, words[1]);
+    hn::Store(s2, du, words[2]);
+    hn::Store(s3, du, words[3]);
+    for (std::size_t b = 0; b < block; ++b) {
+        for (std::size_t j = 0; j < width; ++j) {
+            if (e[b * width + j] != 0.0) continue;
+            e[b * width + j] = detail::exponential_remainder(
+                t, [&] { return detail::xoshiro_next(words[0][j], words[1][j], words[2][j], words[3][j]); });
+        }
+    }
+    s0 = hn::Load(du, words[0]);
+    s1 = hn::Load(du, words[1]);
+    s2 = hn::Load(du, words[2]);
+    s3 = hn::Load(du, words[3]);
 }
 
 // Lanes [first, first + Lanes(d)) for at most `iterations` launches: spot_lanes_kernel.inc's run_group.
@@ -89,16 +99,18 @@ HWY_INLINE bool run_group(const LaneJob& lanes, LaneState& state, std::size_t fi
     const V zero = hn::Zero(d), one = hn::Set(d, 1.0);
     const V c_restart = hn::Set(d, job.restart), tail = hn::Set(d, job.tail), last_work = hn::Set(d, job.last_work);
     const V tau = hn::Set(d, job.tau), seg = hn::Set(d, job.seg), inv_seg = hn::Set(d, job.inv_seg);
-    const V neg_mtbf = hn::Set(d, job.neg_mtbf), fresh_rest = hn::Set(d, job.first_rest);
-    constexpr std::uint64_t block = 16;
+    const V mtbf = hn::Set(d, job.mtbf), fresh_rest = hn::Set(d, job.first_rest);
+    const detail::ExponentialTables& tables = detail::exponential_tables();
+    constexpr std::uint64_t block = detail::exponential_block_size;
     HWY_ALIGN double kills[block * spot_lanes];
     HWY_ALIGN double lane_values[6][spot_lanes];
     HWY_ALIGN std::uint64_t finished_bits[spot_lanes];
     for (std::uint64_t step = 0; step < iterations; ++step) {
         const std::uint64_t in_block = step % block;
         if (in_block == 0) {
+            exponential_block(d, tables, kills, block, s0, s1, s2, s3);
             for (std::uint64_t b = 0; b < block; ++b)
-                hn::Store(hn::Mul(log_of_uniform(d, xoshiro_next(s0, s1, s2, s3)), neg_mtbf), d, kills + b * width);
+                hn::Store(hn::Mul(hn::Load(d, kills + b * width), mtbf), d, kills + b * width);
         }
         const V kill = hn::Load(d, kills + in_block * width);
         const V run = hn::Sub(kill, restart);

@@ -3,7 +3,7 @@
 # Arguments: CROSS_CXX, QEMU, SOURCE_DIR, NATIVE, WORK_DIR, INCLUDES (dependency include dirs, |-separated).
 set(sources engines/spot/accumulator.cpp engines/spot/batch.cpp engines/spot/executor.cpp
             engines/spot/kernels.cpp engines/spot/limits.cpp engines/spot/spot.cpp
-            engines/spot/spot_lanes_portable.cpp results/statistics.cpp results/quantiles.cpp
+            engines/spot/spot_lanes_portable.cpp engines/spot/exponential_tables.cpp results/statistics.cpp results/quantiles.cpp
             engines/checkpoint.cpp
             engines/interruption.cpp)
 list(TRANSFORM sources PREPEND "${SOURCE_DIR}/src/")

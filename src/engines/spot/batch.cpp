@@ -57,7 +57,8 @@ void plain_paths(const PathPricer& p, Draw draw, Engine engine, std::size_t coun
                 break;
             }
             if constexpr (Rounded) charged += detail::charged_hours(kill, billing, detail::FloorByRounding{});
-            detail::interrupted(kill, run, rest, billed, lost, interruptions, shape);
+            detail::interrupted(kill, run, rest, billed, lost, shape);
+            interruptions += 1;
             restart = p.restart;
             if ((++launches & 0xFFFF) == 0) {
                 if (cancel.load(std::memory_order_relaxed)) return;

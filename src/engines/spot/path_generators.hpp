@@ -16,20 +16,50 @@ namespace gputco::spot {
 
 using Engine = Xoshiro256pp;
 
-/// Poisson: an Exp(MTBF) lifetime, -MTBF log u by the lane kernels' own logarithm (so the scalar
-/// loops and the lane kernels draw the same lifetimes, bit for bit).
-struct PoissonLifetimes {
-    double neg_mtbf;
-    explicit PoissonLifetimes(const Poisson& m) : neg_mtbf(-m.mtbf_hours) {}
-    double operator()(Engine& e) const { return detail::log_of_uniform<double>(e()) * neg_mtbf; }
+/// Exp(1) variates of the lane kernels' rectangle-wedge-tail tables, in their blocks:
+/// exponential_block_size words, then the block's draws that fell in the remainder finished from the
+/// words after it, in order (spot_lanes.hpp), so that a lane's scalar loop and its lane kernel draw the
+/// same variates, bit for bit.
+class ExponentialBlock {
+public:
+    double operator()(Engine& e) {
+        if (next_ == detail::exponential_block_size) fill(e);
+        return block_[next_++];
+    }
+
+private:
+    void fill(Engine& e) {
+        for (double& x : block_) {
+            const std::uint64_t random = e();
+            x = detail::exponential_point<double>(random, tables_->width[detail::exponential_slot(random)]);
+        }
+        for (double& x : block_)
+            if (x == 0.0) x = detail::exponential_remainder(*tables_, [&e] { return e(); });
+        next_ = 0;
+    }
+
+    const detail::ExponentialTables* tables_ = &detail::exponential_tables();
+    double block_[detail::exponential_block_size] = {};
+    std::size_t next_ = detail::exponential_block_size;
 };
 
-/// Weibull in time since launch: lambda (-log u)^(1/k) by the lane kernels' own logarithm and
-/// exponential (the same lifetimes as the lane kernels, bit for bit).
+/// Poisson: an Exp(MTBF) lifetime, MTBF times an Exp(1) variate (so the scalar loops and the lane
+/// kernels draw the same lifetimes, bit for bit). Stateful: one per lane's stream.
+struct PoissonLifetimes {
+    double mtbf;
+    ExponentialBlock exponentials{};
+    explicit PoissonLifetimes(const Poisson& m) : mtbf(m.mtbf_hours) {}
+    double operator()(Engine& e) { return exponentials(e) * mtbf; }
+};
+
+/// Weibull in time since launch: lambda E^(1/k) of an Exp(1) variate E, by the lane kernels' own
+/// logarithm and exponential (the same lifetimes as the lane kernels, bit for bit). Stateful: one per
+/// lane's stream.
 struct WeibullLifetimes {
     double scale, inv_shape;
+    ExponentialBlock exponentials{};
     explicit WeibullLifetimes(const Weibull& m) : scale(m.scale_hours), inv_shape(1.0 / m.shape) {}
-    double operator()(Engine& e) const { return detail::weibull_of_uniform<double>(e(), scale, inv_shape); }
+    double operator()(Engine& e) { return detail::weibull_of_exponential<double>(exponentials(e), scale, inv_shape); }
     detail::LifetimeLaw law() const {
         return {.kind = detail::LifetimeLaw::Kind::weibull, .scale = scale, .inv_shape = inv_shape};
     }

@@ -56,7 +56,7 @@ struct PathPricer {
     Billing billing;
     detail::JobConstants constants;  // the same job as the lane arithmetic takes it
 
-    PathPricer(const Job& job, const ProviderRules& rules, const SpotPricing& pricing, double neg_mtbf = 0)
+    PathPricer(const Job& job, const ProviderRules& rules, const SpotPricing& pricing, double mtbf = 0)
         : work(job.work_hours),
           tau(job.checkpoint_interval_hours),
           delta(job.checkpoint_write_hours),
@@ -69,7 +69,7 @@ struct PathPricer {
           billing(pricing),
           constants{} {
         const Plan f = fresh();  // the last segment is never re-planned without an emergency checkpoint
-        constants = {.neg_mtbf = neg_mtbf,
+        constants = {.mtbf = mtbf,
                      .restart = restart,
                      .wait = wait,
                      .tail = f.last_work + delta,

@@ -160,7 +160,7 @@ SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const S
     const Poisson* poisson = std::get_if<Poisson>(&model);
     const spot::RunSetup setup{.model = model,
                                .pricer = spot::PathPricer(job, rules_of(model), pricing,
-                                                          poisson ? -poisson->mtbf_hours : 0.0),
+                                                          poisson ? poisson->mtbf_hours : 0.0),
                                .kernel = spot::choose_kernel(),
                                .seed = options.seed};
     const unsigned threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());

@@ -31,7 +31,7 @@ using u64x8 = std::uint64_t __attribute__((vector_size(64)));
 /// The job's constants as the path arithmetic takes them, packed once per run by the path pricer
 /// (path_pricer.hpp) and read by the scalar loops and the lane kernels alike.
 struct JobConstants {
-    double neg_mtbf;     // -MTBF: a Poisson lifetime is log(u) x this (0 for the other models)
+    double mtbf;         // MTBF: a Poisson lifetime is an Exp(1) variate times this (0 for the other models)
     double restart;      // R
     double wait;         // D
     double tail;         // the last segment: its work plus delta
@@ -56,8 +56,32 @@ struct Columns {
     std::size_t stride = 1;
 };
 
-/// How a lane kernel draws a launch's lifetime from a random word: exponential (Poisson, with
-/// JobConstants::neg_mtbf), Weibull, or one of a trace's observed lifetimes picked uniformly.
+/// The tables behind every Exp(1) variate of a Poisson or Weibull lifetime: the rectangle-wedge-tail
+/// method (MacLaren, Marsaglia and Bray, 1964). The area under e^-x (1) is cut into `slots` equal parts
+/// of 2^-13. The first `rectangles` are rectangles under the curve, stacked from the bottom: rectangle 0
+/// is [0, edge[0]] x [0, e^-edge[0]], rectangle j is [0, edge[j]] x [e^-edge[j-1], e^-edge[j]]. The
+/// rest of the area (0.06%, the last slots together) is the remainder: the tail beyond edge[0], the
+/// curved piece to the right of each rectangle above the one below (a wedge), and the cap above the
+/// top rectangle. A draw's top 13 bits pick a slot; in a rectangle's slot (99.94% of draws) the point
+/// (the low 51 bits + 1/2) x width[slot] is the variate: one table lookup and a multiplication,
+/// vectorised with one gather. A remainder slot gives 0 and is finished by exponential_remainder.
+/// Built once by exponential_tables() with this file's exp_of and log_positive, so the tables are the
+/// same bit for bit on every instruction set.
+struct ExponentialTables {
+    static constexpr unsigned slot_bits = 13;                 // a word's top bits pick the slot,
+    static constexpr unsigned point_bits = 64 - slot_bits;    // the others the point in its rectangle
+    static constexpr std::size_t slots = std::size_t{1} << slot_bits;
+    std::size_t rectangles = 0;
+    double width[slots];        // rectangle j's right end / 2^51 (0 for the remainder's slots)
+    double edge[slots];         // rectangle j's right end (edge[0] > edge[1] > ...)
+    double height[slots];       // e^-edge[j]
+    double cumulative[slots + 2];  // the remainder's pieces 0..rectangles (tail, wedges, cap): areas summed
+    std::uint16_t guide[slots];    // the piece at cumulative share k / slots of the remainder: a search's start
+};
+const ExponentialTables& exponential_tables();
+
+/// How a lane kernel draws a launch's lifetime from a random word: exponential (Poisson, MTBF times an
+/// Exp(1) variate of ExponentialTables), Weibull, or one of a trace's observed lifetimes picked uniformly.
 struct LifetimeLaw {
     enum class Kind { exponential, weibull, table };
     Kind kind = Kind::exponential;
@@ -219,6 +243,36 @@ template <class F>
     return log_of_bits<F>(__builtin_bit_cast(bits_t<F>, x), 1023.0 + 52.0);
 }
 
+/// Lifetimes are drawn this many at a time per lane: the lane kernels fill a block of Exp(1) variates,
+/// one word each, then finish the block's draws that fell in the remainder from the words after it, in
+/// the block's order; the scalar loops take the same words in the same order
+/// (path_generators.hpp: ExponentialBlock).
+inline constexpr std::size_t exponential_block_size = 16;
+
+/// A draw's slot: the top 13 bits of its word.
+template <class U>
+[[gnu::always_inline]] inline U exponential_slot(const U& random) {
+    return random >> ExponentialTables::point_bits;
+}
+
+/// A draw's point in its slot's rectangle: (the low 51 bits + 1/2) x width[slot], in (0, the rectangle's
+/// right end); 0 in a remainder slot (width 0).
+template <class F>
+[[gnu::always_inline]] inline F exponential_point(const bits_t<F>& random, const F& width) {
+    static_assert(ExponentialTables::point_bits <= 52, "the point as an exact double");
+    constexpr std::uint64_t exponent_52 = 0x4330000000000000ULL;  // bit pattern of 2^52
+    constexpr std::uint64_t low_bits = (std::uint64_t{1} << ExponentialTables::point_bits) - 1;
+    // 2^52 + the low 51 bits, exactly; less 2^52 - 1/2 (exact: below 2^52 doubles are halves apart).
+    const F half_odd = __builtin_bit_cast(F, (random & low_bits) | exponent_52) - (0x1p52 - 0.5);
+    return half_odd * width;
+}
+
+/// An Exp(1) variate from the remainder (a draw whose slot was not a rectangle's), from `next()` words:
+/// a piece chosen by its area, then the tail by inversion (edge[0] + Exp(1), memoryless) or a uniform
+/// point of the wedge or cap by rejection from its bounding box (half the box on average).
+template <class Next>
+double exponential_remainder(const ExponentialTables& t, Next&& next);
+
 /// log(x) for a positive normal x (>= 2^-1022, finite).
 template <class F>
 [[gnu::always_inline]] inline F log_positive(const F& x) {
@@ -258,17 +312,42 @@ template <class F>
     return select(y < lowest, zero, select(y > highest, zero + __builtin_inf(), result));
 }
 
+/// u in (0, 1) from a random word's top 52 bits: (those bits + 1/2) / 2^52.
+[[gnu::always_inline]] inline double uniform_of(std::uint64_t random) {
+    return (static_cast<double>(random >> 12) + 0.5) * 0x1p-52;
+}
+
+template <class Next>
+double exponential_remainder(const ExponentialTables& t, Next&& next) {
+    const std::size_t n = t.rectangles;
+    // The piece: the first whose cumulative area exceeds a uniform share of the remainder, searched
+    // from the guide's start (two steps on average).
+    const double u = uniform_of(next());
+    const double share = u * t.cumulative[n + 1];
+    std::size_t piece = t.guide[static_cast<std::size_t>(u * static_cast<double>(ExponentialTables::slots))];
+    while (t.cumulative[piece + 1] <= share && piece < n) ++piece;
+    if (piece == 0) return t.edge[0] - log_of_uniform<double>(next());  // the tail
+    // Wedge `piece` lies over [edge[piece], edge[piece-1]], the cap (piece = n) over [0, edge[n-1]]; both
+    // between the heights e^-edge[piece-1] and e^-(their left end), under the curve. A point of that
+    // box is under the curve when below the tangent at the left end (e^-x >= top (1 - (x - left))),
+    // over it when above the chord (the curve is convex); only in between is e^-x computed.
+    const double left = piece < n ? t.edge[piece] : 0.0, right = t.edge[piece - 1];
+    const double bottom = t.height[piece - 1], top = piece < n ? t.height[piece] : 1.0;
+    for (;;) {
+        const double along = uniform_of(next());
+        const double x = left + along * (right - left);
+        const double y = bottom + uniform_of(next()) * (top - bottom);
+        if (y < top * (1.0 - (x - left))) return x;
+        if (y >= top + along * (bottom - top)) continue;
+        if (y < exp_of<double>(-x)) return x;
+    }
+}
+
 /// Weibull(shape k, scale lambda) lifetime from an Exp(1) variate e (as -log_of_uniform gives):
 /// lambda e^(1/k), as lambda exp(log(e) / k).
 template <class F>
 [[gnu::always_inline]] inline F weibull_of_exponential(const F& exponential, const F& scale, const F& inv_shape) {
     return scale * exp_of<F>(log_positive<F>(exponential) * inv_shape);
-}
-
-/// Weibull(shape k, scale lambda) lifetime from a 64-bit random word: lambda (-log u)^(1/k).
-template <class F>
-[[gnu::always_inline]] inline F weibull_of_uniform(const bits_t<F>& random, const F& scale, const F& inv_shape) {
-    return weibull_of_exponential<F>(F{} - log_of_uniform<F>(random), scale, inv_shape);
 }
 
 /// An index in [0, n) from a 64-bit random word, n < 2^52 as a double: floor(u n) with u = the top 52
@@ -304,7 +383,7 @@ LaunchShape<F> launch_shape(const JobConstants& job) {
 /// taken as 0): nothing is done and nothing lost. `floor` must be exact for 0 <= x < 2^52.
 template <class F, class Floor = FloorByRounding>
 [[gnu::always_inline]] inline void interrupted(const F& kill, const F& run, F& rest, F& billed, F& lost,
-                                               F& interruptions, const LaunchShape<F>& c, Floor floor = {}) {
+                                               const LaunchShape<F>& c, Floor floor = {}) {
     const F worked = select(run < c.zero, c.zero, run);
     const F last_starts = rest - c.tail;
     F whole = floor(worked * c.inv_seg);
@@ -315,7 +394,6 @@ template <class F, class Floor = FloorByRounding>
     rest = select(in_last, c.tail, rest - skipped);
     billed = billed + kill;
     lost = lost + lost_now;
-    interruptions = interruptions + c.one;
 }
 
 /// The provider rules and billing of a run, as F (broadcast for vectors).
