@@ -55,15 +55,20 @@ double sorted_quantile(const std::vector<double>& sorted, double q) {
 
 std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
 
+// The library's summing order written plainly: term i into partial sum i % 8, the eight added pairwise.
+template <class Term>
+double eight_lane_sum(const std::vector<double>& x, Term term) {
+    double lanes[8] = {};
+    for (std::size_t i = 0; i < x.size(); ++i) lanes[i % 8] += term(x[i]);
+    return ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
+}
+
 // Checks type7_quantiles (with the squared deviations from the plain mean) against the definitions.
 void check_against_definition(const std::vector<double>& x, BandTuning tuning) {
     std::vector<double> sorted = x;
     std::sort(sorted.begin(), sorted.end());
-    double sum = 0;
-    for (const double v : x) sum += v;
-    const double mean = sum / static_cast<double>(x.size());
-    double squares = 0;
-    for (const double v : x) squares += (v - mean) * (v - mean);
+    const double mean = eight_lane_sum(x, [](double v) { return v; }) / static_cast<double>(x.size());
+    const double squares = eight_lane_sum(x, [&](double v) { return (v - mean) * (v - mean); });
     const gputco::detail::QuantilePass pass = type7_quantiles(x, levels, &mean, tuning);
     for (std::size_t k = 0; k < 4; ++k) {
         REQUIRE(bits(pass.quantiles[k]) == bits(sorted_quantile(sorted, levels[k])));
@@ -106,22 +111,20 @@ TEST_CASE("quantile selection on the band path with the default subsample, large
 }
 
 TEST_CASE("summarize: mean, min, max and standard error equal the straightforward loops bit for bit") {
-    // Min and max are kept in four running values each; a serial scan keeps the first of equal values,
+    // Sums in eight interleaved partial sums (quantiles.hpp), written plainly above. Min and max are kept in four running values each; a serial scan keeps the first of equal values,
     // which matters only for 0 and -0.
     gputco::Xoshiro256pp engine(61);
     for (int trial = 0; trial < 300; ++trial) {
         const double u = uniform(engine);
         const auto n = static_cast<std::size_t>(1.0 + std::floor(u * u * 5000.0));
         const std::vector<double> x = random_samples(engine, n, trial % 6);
-        double sum = 0, lowest = x[0], highest = x[0];
+        double lowest = x[0], highest = x[0];
         for (const double v : x) {
-            sum += v;
             lowest = v < lowest ? v : lowest;
             highest = v > highest ? v : highest;
         }
-        const double mean = sum / static_cast<double>(n);
-        double squares = 0;
-        for (const double v : x) squares += (v - mean) * (v - mean);
+        const double mean = eight_lane_sum(x, [](double v) { return v; }) / static_cast<double>(n);
+        const double squares = eight_lane_sum(x, [&](double v) { return (v - mean) * (v - mean); });
         const gputco::Summary s = gputco::summarize(x);
         const gputco::Moments m = gputco::Moments::of(x);
         INFO("trial ", trial, ", n = ", n);

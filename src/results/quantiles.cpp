@@ -37,12 +37,6 @@ void select_ranks(std::span<double> work, std::span<const std::size_t> ranks, st
     }
 }
 
-double squared_deviations(std::span<const double> samples, double mean) {
-    double squares = 0;
-    for (const double x : samples) squares += (x - mean) * (x - mean);
-    return squares;
-}
-
 constexpr std::size_t max_bands = 4;  // one per level at most
 
 // What the pass over all samples finds.
@@ -77,12 +71,14 @@ template <std::size_t width, bool with_squares>
                                                         std::size_t capacity) {
     using values = typename Vectors<width>::values;
     using lanes = typename Vectors<width>::lanes;
+    static_assert(summing_lanes % width == 0, "whole vectors of partial sums");
+    constexpr std::size_t group = summing_lanes / width;  // vectors of partial sums
     PassResult r;
     lanes at_least[max_bands] = {}, at_most[max_bands] = {};
     std::size_t cursor = 0;
-    double squares = 0;
+    values squares[group] = {};  // sample i into partial sum i % summing_lanes
     const std::size_t n = samples.size();
-    const std::size_t whole = n - n % width;
+    const std::size_t whole = n - n % summing_lanes;
     const std::size_t room = capacity - width;  // capacity > width: the last block's writes fit
     for (std::size_t i = 0; i < whole; i += width) {
         values x;
@@ -96,8 +92,7 @@ template <std::size_t width, bool with_squares>
         }
         if constexpr (with_squares) {
             const values d = x - mean;
-            const values d2 = d * d;
-            for (std::size_t j = 0; j < width; ++j) squares += d2[j];  // in sample order, as Moments::of
+            squares[(i / width) % group] += d * d;  // as Moments::of
         }
         if (cursor > room) [[unlikely]] {
             r.overflow = true;
@@ -114,6 +109,9 @@ template <std::size_t width, bool with_squares>
             r.at_most_high[b] += static_cast<std::size_t>(at_most[b][j]);
         }
     }
+    double partial[summing_lanes];
+    for (std::size_t k = 0; k < group; ++k)
+        for (std::size_t j = 0; j < width; ++j) partial[k * width + j] = squares[k][j];
     for (std::size_t i = whole; i < n; ++i) {  // the last few samples
         const double x = samples[i];
         bool in = false;
@@ -122,12 +120,15 @@ template <std::size_t width, bool with_squares>
             r.at_most_high[b] += x <= highs[b] ? 1 : 0;
             in = in || (x >= lows[b] && x <= highs[b]);
         }
-        if constexpr (with_squares) squares += (x - mean) * (x - mean);
+        if constexpr (with_squares) {
+            const double d = x - mean;
+            partial[i % summing_lanes] += d * d;
+        }
         if (in && cursor < capacity) kept[cursor++] = x;
         r.overflow = r.overflow || (in && cursor == capacity);
     }
     r.kept = cursor;
-    r.squares = squares;
+    r.squares = add_lanes(partial);
     return r;
 }
 
@@ -326,6 +327,22 @@ QuantilePass type7_quantiles(std::span<const double> samples, std::span<const do
         result.quantiles[k] = pairs[k].at + fractions[k] * (pairs[k].next - pairs[k].at);
     }
     return result;
+}
+
+double squared_deviations(std::span<const double> samples, double mean) {
+    double lanes[summing_lanes] = {};
+    const std::size_t whole = samples.size() - samples.size() % summing_lanes;
+    for (std::size_t i = 0; i < whole; i += summing_lanes) {
+        for (std::size_t j = 0; j < summing_lanes; ++j) {
+            const double d = samples[i + j] - mean;
+            lanes[j] += d * d;
+        }
+    }
+    for (std::size_t i = whole; i < samples.size(); ++i) {
+        const double d = samples[i] - mean;
+        lanes[i % summing_lanes] += d * d;
+    }
+    return add_lanes(lanes);
 }
 
 }  // namespace gputco::detail

@@ -8,6 +8,20 @@
 
 namespace gputco::detail {
 
+/// Every sum over samples (the mean's, the squared deviations') is taken in eight interleaved partial
+/// sums, sample i into sum i % 8, added pairwise at the end: eight independent chains of additions
+/// instead of one (a serial sum waits four cycles per sample), in the same order on every instruction
+/// set and vector width, so the same bits everywhere.
+inline constexpr std::size_t summing_lanes = 8;
+
+/// The eight partial sums added pairwise.
+inline double add_lanes(const double (&lanes)[summing_lanes]) {
+    return ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
+}
+
+/// The sum of (x - mean)^2 over the samples, in eight partial sums.
+double squared_deviations(std::span<const double> samples, double mean);
+
 /// When and how samples are selected in bands: from `min_samples` samples on, a systematic subsample
 /// of `subsample` values brackets each wanted rank (see quantiles.cpp). min_samples must be at least
 /// 2 x subsample.
@@ -22,12 +36,12 @@ struct BandTuning {
 /// The quantiles and, when asked, the samples' sum of squared deviations from a given mean.
 struct QuantilePass {
     std::array<double, 4> quantiles{};
-    double squared_deviations = 0;  ///< sum over the samples, in their order, of (x - mean)^2
+    double squared_deviations = 0;  ///< sum over the samples of (x - mean)^2, in eight partial sums
 };
 
 /// Type-7 quantiles of finite, non-empty `samples` at four ascending `levels` in [0, 1], exactly those
-/// of a full sort. With `mean` not null, also the sum of (x - *mean)^2 in sample order, taken in the
-/// same pass over the samples (bit for bit Moments::of's); otherwise squared_deviations is 0.
+/// of a full sort. With `mean` not null, also the sum of (x - *mean)^2 in eight partial sums, taken in
+/// the same pass over the samples (bit for bit Moments::of's); otherwise squared_deviations is 0.
 QuantilePass type7_quantiles(std::span<const double> samples, std::span<const double, 4> levels,
                              const double* mean = nullptr, BandTuning tuning = {});
 

@@ -56,26 +56,27 @@ Moments first_pass(std::span<const double> samples) {
     m.count = samples.size();
     if (samples.empty()) return m;
     const double n = static_cast<double>(m.count);
-    // The sum in sample order: reproducible, and every seeded result's last bits depend on it (partial
-    // sums would change them). Min and max in four running values each, off the sum's chain.
-    double sum = 0;
+    // The sum in eight interleaved partial sums (quantiles.hpp: add_lanes), min and max in four running
+    // values each: independent chains.
+    double sums[detail::summing_lanes] = {};
     double lowest[4], highest[4];
     for (std::size_t j = 0; j < 4; ++j) lowest[j] = highest[j] = samples[0];
-    const std::size_t whole = samples.size() - samples.size() % 4;
-    for (std::size_t i = 0; i < whole; i += 4) {
-        for (std::size_t j = 0; j < 4; ++j) {
+    const std::size_t whole = samples.size() - samples.size() % detail::summing_lanes;
+    for (std::size_t i = 0; i < whole; i += detail::summing_lanes) {
+        for (std::size_t j = 0; j < detail::summing_lanes; ++j) {
             const double x = samples[i + j];
-            sum += x;
-            lowest[j] = x < lowest[j] ? x : lowest[j];
-            highest[j] = x > highest[j] ? x : highest[j];
+            sums[j] += x;
+            lowest[j % 4] = x < lowest[j % 4] ? x : lowest[j % 4];
+            highest[j % 4] = x > highest[j % 4] ? x : highest[j % 4];
         }
     }
     for (std::size_t i = whole; i < samples.size(); ++i) {
         const double x = samples[i];
-        sum += x;
+        sums[i % detail::summing_lanes] += x;
         lowest[0] = x < lowest[0] ? x : lowest[0];
         highest[0] = x > highest[0] ? x : highest[0];
     }
+    const double sum = detail::add_lanes(sums);
     // A NaN or an infinity makes the sum NaN or infinite: only then look for the culprit (the sum of
     // finite samples can overflow too; then none is named and the mean is infinite).
     if (!std::isfinite(sum)) require_samples(samples);
@@ -89,10 +90,7 @@ Moments first_pass(std::span<const double> samples) {
 
 Moments Moments::of(std::span<const double> samples) {
     Moments m = first_pass(samples);
-    const double mean = m.mean;
-    double squares = 0;
-    for (const double x : samples) squares += (x - mean) * (x - mean);
-    m.squared_deviations = squares;
+    m.squared_deviations = detail::squared_deviations(samples, m.mean);
     return m;
 }
 
