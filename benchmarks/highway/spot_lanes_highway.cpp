@@ -28,10 +28,9 @@ using VU = hn::Vec<DU>;
 // The smaller of a and b; a when equal.
 HWY_INLINE V smaller(V a, V b) { return hn::IfThenElse(hn::Lt(b, a), b, a); }
 
-// One xoshiro256++ step of every lane.
+// One xoshiro256+ step of every lane.
 HWY_INLINE VU xoshiro_next(VU& s0, VU& s1, VU& s2, VU& s3) {
-    const VU sum = hn::Add(s0, s3);
-    const VU result = hn::Add(hn::Or(hn::ShiftLeft<23>(sum), hn::ShiftRight<41>(sum)), s0);
+    const VU result = hn::Add(s0, s3);
     const VU t = hn::ShiftLeft<17>(s1);
     s2 = hn::Xor(s2, s0);
     s3 = hn::Xor(s3, s1);
@@ -50,13 +49,13 @@ HWY_INLINE void exponential_block(D d, const detail::ExponentialTables& t, doubl
     const hn::RebindToSigned<D> di;
     const std::size_t width = hn::Lanes(d);
     const VU exponent_52 = hn::Set(du, 0x4330000000000000ULL);
-    const VU mantissa = hn::Set(du, 0x000FFFFFFFFFFFFFULL);
+    const VU low_bits = hn::Set(du, (std::uint64_t{1} << detail::ExponentialTables::point_bits) - 1);
     V smallest = hn::Set(d, __builtin_inf());
     for (std::size_t b = 0; b < block; ++b) {
         const VU random = xoshiro_next(s0, s1, s2, s3);
-        const VU slot = hn::ShiftRight<64 - detail::ExponentialTables::slot_bits>(random);
+        const VU slot = hn::ShiftRight<detail::ExponentialTables::point_bits>(random);
         const V width_of_slot = hn::GatherIndex(d, t.width, hn::BitCast(di, slot));
-        const V half_odd = hn::Sub(hn::BitCast(d, hn::Or(hn::And(random, mantissa), exponent_52)), hn::Set(d, 0x1p52 - 0.5));
+        const V half_odd = hn::Sub(hn::BitCast(d, hn::Or(hn::And(random, low_bits), exponent_52)), hn::Set(d, 0x1p52 - 0.5));
         const V x = hn::Mul(half_odd, width_of_slot);
         smallest = smaller(smallest, x);
         hn::Store(x, d, e + b * width);

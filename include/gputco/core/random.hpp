@@ -42,13 +42,18 @@ public:
     constexpr result_type operator()() {
         auto& s = state_;
         const std::uint64_t result = rotl(s[0] + s[3], 23) + s[0];
-        const std::uint64_t t = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = rotl(s[3], 45);
+        step();
+        return result;
+    }
+
+    /// xoshiro256+'s output of the same state step: s[0] + s[3], without the ++ scrambler's rotation and
+    /// addition. The authors' choice for floating-point numbers (its lowest three bits are weak in
+    /// linear-complexity tests; the upper bits are as good as ++'s); the spot engine's lifetime draws use
+    /// it. Calls of both kinds share one state sequence.
+    constexpr result_type next_plus() {
+        auto& s = state_;
+        const std::uint64_t result = s[0] + s[3];
+        step();
         return result;
     }
 
@@ -59,6 +64,17 @@ public:
 
 private:
     static constexpr std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+    constexpr void step() {
+        auto& s = state_;
+        const std::uint64_t t = s[1] << 17;
+        s[2] ^= s[0];
+        s[3] ^= s[1];
+        s[1] ^= s[2];
+        s[0] ^= s[3];
+        s[2] ^= t;
+        s[3] = rotl(s[3], 45);
+    }
 
     std::array<std::uint64_t, 4> state_{};
 };

@@ -30,11 +30,11 @@ public:
 private:
     void fill(Engine& e) {
         for (double& x : block_) {
-            const std::uint64_t random = e();
+            const std::uint64_t random = e.next_plus();
             x = detail::exponential_point<double>(random, tables_->width[detail::exponential_slot(random)]);
         }
         for (double& x : block_)
-            if (x == 0.0) x = detail::exponential_remainder(*tables_, [&e] { return e(); });
+            if (x == 0.0) x = detail::exponential_remainder(*tables_, [&e] { return e.next_plus(); });
         next_ = 0;
     }
 
@@ -72,7 +72,7 @@ struct TraceLifetimes {
     explicit TraceLifetimes(const Trace& m)
         : lifetimes(m.lifetimes_hours.data()), count(static_cast<double>(m.lifetimes_hours.size())) {}
     double operator()(Engine& e) const {
-        const double i = detail::index_of_uniform<double>(e(), count, detail::FloorByRounding{});
+        const double i = detail::index_of_uniform<double>(e.next_plus(), count, detail::FloorByRounding{});
         return lifetimes[static_cast<std::size_t>(i)];
     }
     detail::LifetimeLaw law() const {

@@ -185,11 +185,12 @@ struct FloorByRounding {
     }
 };
 
-/// One xoshiro256++ step of every lane (the same sequence as Xoshiro256pp::operator()).
+/// One xoshiro256+ step of every lane (the same sequence as Xoshiro256pp::next_plus(): the lifetime
+/// draws take the generator's floating-point output, without the ++ scrambler; its weak lowest bits
+/// are the last of a point's 51, 2^-49 of a rectangle's width, and never pick a slot or a trace index).
 template <class U>
 [[gnu::always_inline]] inline U xoshiro_next(U& s0, U& s1, U& s2, U& s3) {
-    const U sum = s0 + s3;
-    const U result = ((sum << 23) | (sum >> 41)) + s0;
+    const U result = s0 + s3;
     const U t = s1 << 17;
     s2 ^= s0;
     s3 ^= s1;
