@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <span>
 
+#include "gputco/results/statistics.hpp"
+
 namespace gputco::detail {
 
 /// Every sum over samples (the mean's, the squared deviations') is taken in eight interleaved partial
@@ -18,6 +20,12 @@ inline constexpr std::size_t summing_lanes = 8;
 inline double add_lanes(const double (&lanes)[summing_lanes]) {
     return ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
 }
+
+/// summarize(samples, confidence) in its two passes over the samples, for callers that spread the
+/// passes of several columns over threads: the first (count, mean, min, max; the samples non-empty,
+/// confidence checked by the caller), then the rest from its moments. The same figures, bit for bit.
+Moments summary_first_pass(std::span<const double> samples);
+Summary summary_second_pass(std::span<const double> samples, Moments moments, double confidence);
 
 /// The sum of (x - mean)^2 over the samples, in eight partial sums.
 double squared_deviations(std::span<const double> samples, double mean);

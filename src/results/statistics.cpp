@@ -154,10 +154,19 @@ Summary summarize(std::span<const double> samples, double confidence) {
     require(!samples.empty(), "samples.size", samples.size(), "must be > 0");
     // Two passes over the samples: the sum (with min and max), then the squared deviations from the
     // mean together with the quantiles' pass. The figures are Moments::of's bit for bit.
-    Moments moments = first_pass(samples);
-    const detail::QuantilePass pass = detail::type7_quantiles(samples, summary_levels, &moments.mean);
+    return detail::summary_second_pass(samples, detail::summary_first_pass(samples), confidence);
+}
+
+namespace detail {
+
+Moments summary_first_pass(std::span<const double> samples) { return first_pass(samples); }
+
+Summary summary_second_pass(std::span<const double> samples, Moments moments, double confidence) {
+    const QuantilePass pass = type7_quantiles(samples, summary_levels, &moments.mean);
     moments.squared_deviations = pass.squared_deviations;
     return summary_of(moments, pass.quantiles, confidence);
 }
+
+}  // namespace detail
 
 }  // namespace gputco

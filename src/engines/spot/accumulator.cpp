@@ -1,6 +1,9 @@
 // The accumulator (accumulator.hpp): sample columns and the summaries of a run.
 #include "accumulator.hpp"
 
+#include <atomic>
+#include <thread>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -13,6 +16,7 @@
 #endif
 
 #include "executor.hpp"
+#include "../../results/quantiles.hpp"
 #include "path_pricer.hpp"
 
 namespace gputco::spot {
@@ -86,7 +90,25 @@ void summarize_run(SpotResult& result, const Job& job, const SpotPricing& pricin
                                            &s.lost_work_hours};
     Summary* targets[] = {&result.wall_hours, &result.billed_hours, &result.cost, &result.interruptions,
                           &result.lost_work_hours};
-    for_each_parallel(5, threads, [&](std::size_t k) { *targets[k] = summarize(*series[k], confidence); });
+    // Ten tasks, not five: each column's first pass, then each column's second, so that two threads
+    // share five columns evenly (as five tasks one thread took three of them). A second pass waits for
+    // its column's first, taken before it and done by then but for a race with the other thread.
+    require(confidence > 0.0 && confidence < 1.0, "confidence", confidence, "must be in (0, 1)");
+    Moments first[5];
+    std::atomic<bool> first_done[5] = {};
+    for_each_parallel(10, threads, [&](std::size_t task) {
+        const std::size_t k = task % 5;
+        if (task < 5) {
+            struct Done {  // set even if the pass throws: the run fails then, and no second pass waits on
+                std::atomic<bool>& flag;
+                ~Done() { flag.store(true, std::memory_order_release); }
+            } done{first_done[k]};
+            first[k] = detail::summary_first_pass(*series[k]);
+            return;
+        }
+        while (!first_done[k].load(std::memory_order_acquire)) std::this_thread::yield();
+        *targets[k] = detail::summary_second_pass(*series[k], first[k], confidence);
+    });
     result.charged_hours =
         Billing(pricing).continuous() ? result.billed_hours : summarize(s.charged_hours, confidence);
     std::size_t missed = 0;
