@@ -204,7 +204,7 @@ TEST_CASE("the remainder's draws: its exact mean, second moment and tail share w
     CHECK(std::abs(tails / n - tail) <= 4.0 * std::sqrt(tail * (1.0 - tail) / n));
 }
 
-TEST_CASE("exp_of is exp to within 2 units in the last place; 0 and infinity past its ends") {
+TEST_CASE("exp_of is exp to within 3 units in the last place; 0 and infinity past its ends") {
     gputco::Xoshiro256pp engine(12);
     double worst = 0;
     for (int i = 0; i < 1'000'000; ++i) {
@@ -217,7 +217,7 @@ TEST_CASE("exp_of is exp to within 2 units in the last place; 0 and infinity pas
         worst = std::max(worst, std::abs(ours - exact) / ulp);
     }
     MESSAGE("worst error: " << std::setprecision(4) << worst << " ulp");
-    CHECK(worst <= 3.0);  // measured: 2 (1e6 draws, seed 12)
+    CHECK(worst <= 3.0);  // measured: 1 (1e6 draws, seed 12)
     CHECK(gputco::detail::exp_of<double>(0.0) == 1.0);
     CHECK(gputco::detail::exp_of<double>(-708.4) == 0.0);
     CHECK(gputco::detail::exp_of<double>(-1e300) == 0.0);
