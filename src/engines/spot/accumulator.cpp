@@ -93,7 +93,7 @@ void summarize_run(SpotResult& result, const Job& job, const SpotPricing& pricin
     // Ten tasks, not five: each column's first pass, then each column's second, so that two threads
     // share five columns evenly (as five tasks one thread took three of them). A second pass waits for
     // its column's first, taken before it and done by then but for a race with the other thread.
-    require(confidence > 0.0 && confidence < 1.0, "confidence", confidence, "must be in (0, 1)");
+    // (confidence was checked by SimulationOptions::validate; the passes do not check it again.)
     Moments first[5];
     std::atomic<bool> first_done[5] = {};
     for_each_parallel(10, threads, [&](std::size_t task) {

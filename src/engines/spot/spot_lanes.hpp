@@ -257,7 +257,7 @@ template <class U>
 }
 
 /// A draw's point in its slot's rectangle: (the low 51 bits + 1/2) x width[slot], in (0, the rectangle's
-/// right end); 0 in a remainder slot (width 0).
+/// right end); 0 in a remainder slot (width 0), which exponential_remainder (below) finishes.
 template <class F>
 [[gnu::always_inline]] inline F exponential_point(const bits_t<F>& random, const F& width) {
     static_assert(ExponentialTables::point_bits <= 52, "the point as an exact double");
@@ -267,12 +267,6 @@ template <class F>
     const F half_odd = __builtin_bit_cast(F, (random & low_bits) | exponent_52) - (0x1p52 - 0.5);
     return half_odd * width;
 }
-
-/// An Exp(1) variate from the remainder (a draw whose slot was not a rectangle's), from `next()` words:
-/// a piece chosen by its area, then the tail by inversion (edge[0] + Exp(1), memoryless) or a uniform
-/// point of the wedge or cap by rejection from its bounding box (half the box on average).
-template <class Next>
-double exponential_remainder(const ExponentialTables& t, Next&& next);
 
 /// log(x) for a positive normal x (>= 2^-1022, finite).
 template <class F>
@@ -291,7 +285,7 @@ inline constexpr double two_to_eighths[8] = {1.0,
                                              0x1.d5818dcfba487p+0};
 
 /// two_to_eighths[j] lane by lane for j in the low three bits of `j` (the rest ignored): a lane loop
-/// here; the AVX-512 and AVX2 kernels use a permutation or a gather instead (the same values).
+/// here; the lane kernels use a permutation (AVX-512) or their gather instead (the same values).
 struct EighthsByLoop {
     template <class F>
     [[gnu::always_inline]] F operator()(const bits_t<F>& j) const {
@@ -342,6 +336,9 @@ template <class F, class Eighths = EighthsByLoop>
     return (static_cast<double>(random >> 12) + 0.5) * 0x1p-52;
 }
 
+/// An Exp(1) variate from the remainder (a draw whose slot was not a rectangle's), from `next()` words:
+/// a piece chosen by its area, then the tail by inversion (edge[0] + Exp(1), memoryless) or a uniform
+/// point of the wedge or cap by rejection from its bounding box (half the box on average).
 template <class Next>
 double exponential_remainder(const ExponentialTables& t, Next&& next) {
     const std::size_t n = t.rectangles;
