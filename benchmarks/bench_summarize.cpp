@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <span>
 #include <vector>
 
 #include <fmt/format.h>
@@ -21,9 +22,9 @@ namespace {
 
 // The reference: mean, min, max and squared deviations by Moments::of, quantiles by selection on a
 // copy (each nth_element on the part above the previous rank).
-gputco::Summary straightforward(const std::vector<double>& samples) {
+gputco::Summary straightforward(std::span<const double> samples) {
     const gputco::Moments m = gputco::Moments::of(samples);
-    std::vector<double> work(samples);
+    std::vector<double> work(samples.begin(), samples.end());
     double q[4];
     const double levels[] = {0.50, 0.90, 0.95, 0.99};
     auto from = work.begin();
@@ -77,7 +78,7 @@ int main(int argc, char** argv) {
                           .restart_hours = 0.25};
     const gputco::SpotResult r = gputco::simulate_spot(job, gputco::Poisson{.mtbf_hours = 20}, {.price_per_hour = 1.2},
                                                        {.paths = paths, .seed = 2024, .threads = 1});
-    const std::vector<std::pair<const char*, const std::vector<double>*>> columns{
+    const std::vector<std::pair<const char*, const gputco::SampleColumn*>> columns{
         {"wall_hours", &r.samples.wall_hours},   {"billed_hours", &r.samples.billed_hours},
         {"cost", &r.samples.cost},               {"interruptions", &r.samples.interruptions},
         {"lost_work_hours", &r.samples.lost_work_hours}};
@@ -86,7 +87,7 @@ int main(int argc, char** argv) {
     double total = 0, total_reference = 0, total_moments = 0;
     bool identical = true;
     for (const auto& column : columns) {
-        const std::vector<double>& x = *column.second;
+        const gputco::SampleColumn& x = *column.second;
         double best = 1e30, best_reference = 1e30, best_moments = 1e30;
         gputco::Summary fast, slow;
         for (int k = 0; k < rounds; ++k) {

@@ -674,6 +674,49 @@ TEST_CASE("spot kernels: every lifetime model, rule and billing gives the scalar
     }
 }
 
+TEST_CASE("spot samples: every path's six values are written by every kernel, thread count and round") {
+    // The sample columns are sized without zero-filling (SampleColumn), so a value a loop forgot would be
+    // whatever the memory held. Freed blocks of the columns' size filled with -7 come back first from
+    // the allocator (where it reuses memory), and every per-path identity below fails on -7 or on 0.
+    const Job job{.work_hours = 30, .checkpoint_interval_hours = 1.5, .checkpoint_write_hours = 0.1,
+                  .restart_hours = 0.25, .capacity_wait_hours = 0.5};
+    const double price = 1.25;
+    for (const gputco::InterruptionModel& model : one_of_each_model()) {
+        for (const std::string& name : gputco::spot_kernels()) {
+            for (const unsigned threads : {1u, 3u}) {
+                for (const bool adaptive : {false, true}) {
+                    const KernelOverride use(name);
+                    constexpr std::size_t paths = 1027;  // across a batch edge, not a multiple of the lanes
+                    {
+                        std::vector<std::vector<double>> poison(12, std::vector<double>(paths, -7.0));
+                    }
+                    SimulationOptions options{.paths = paths, .seed = 21, .threads = threads};
+                    if (adaptive) {  // grows the columns round by round, up to 4 x paths
+                        options.target_half_width = 1e-9;
+                        options.max_paths = 4 * paths;
+                    }
+                    const auto r = gputco::simulate_spot(job, model, {.price_per_hour = price}, options);
+                    INFO("kernel " << name << ", " << threads << " threads, adaptive " << adaptive);
+                    REQUIRE(r.samples.cost.size() == r.paths);
+                    CHECK(r.paths == (adaptive ? 4 * paths : paths));
+                    std::size_t bad = 0;
+                    for (std::size_t i = 0; i < r.paths; ++i) {
+                        const double billed = r.samples.billed_hours[i], n = r.samples.interruptions[i];
+                        const bool ok = billed >= 30 + 20 * 0.1 + r.samples.lost_work_hours[i] - 1e-9 &&
+                                        r.samples.lost_work_hours[i] >= 0 && n >= 0 && n == std::floor(n) &&
+                                        r.samples.wall_hours[i] >= billed - 1e-9 &&
+                                        r.samples.charged_hours[i] == billed &&
+                                        (std::holds_alternative<PriceDriven>(model) ? r.samples.cost[i] > 0
+                                                                                   : r.samples.cost[i] == price * billed);
+                        bad += ok ? 0 : 1;
+                    }
+                    CHECK(bad == 0);
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("spot kernels: billing never changes a path's running time, and rules run in the lane kernel") {
     const Job job{.work_hours = 40, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
                   .restart_hours = 0.25, .capacity_wait_hours = 0.5};

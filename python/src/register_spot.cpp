@@ -25,7 +25,7 @@ std::span<const double> as_span(const Samples& samples) {
 }
 
 /// A read-only 1-D view of `values`, kept alive by `owner`.
-py::array_t<double> view_of(const std::vector<double>& values, const py::handle& owner) {
+py::array_t<double> view_of(const SampleColumn& values, const py::handle& owner) {
     py::array_t<double> view({py::ssize_t(values.size())}, {py::ssize_t(sizeof(double))}, values.data(),
                              owner);
     py::detail::array_proxy(view.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;

@@ -19,6 +19,7 @@
 
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/core/cancel.hpp"  // Cancelled
+#include "gputco/core/sample_column.hpp"
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/interruption.hpp"
 #include "gputco/work/job.hpp"
@@ -95,9 +96,9 @@ struct SpotPricing {
 
 /// One value per path, in path order (empty when SimulationOptions::keep_samples is false).
 struct SpotSamples {
-    std::vector<double> wall_hours, billed_hours, cost, interruptions, lost_work_hours;
+    SampleColumn wall_hours, billed_hours, cost, interruptions, lost_work_hours;
     /// Billed running time after each launch's rounding to the billing increment and minimum.
-    std::vector<double> charged_hours;
+    SampleColumn charged_hours;
 };
 
 /// billed_hours is running time (work, writes, restarts); charged_hours the same after the billing

@@ -36,8 +36,8 @@ void finish(SpotResult& result, const Job& job, const SpotPricing& pricing, std:
                                     : std::numeric_limits<double>::quiet_NaN();
 }
 
-// Before a column's new memory is zero-filled: fresh memory costs a page fault per 4 KiB page
-// touched (about 18 ms for the six columns of 10^6 paths, more than the zero-fill itself). On Linux,
+// Before a column's new memory is written: fresh memory costs a page fault per 4 KiB page touched
+// (about 18 ms for the six columns of 10^6 paths, more than a zero-fill of them). On Linux,
 // ask for transparent huge pages (2 MiB: 512 times fewer faults; the system's setting decides) and
 // fault the range in with one call. Both are hints: where they fail or do not exist nothing changes.
 void prepare_pages([[maybe_unused]] void* begin, [[maybe_unused]] std::size_t bytes) {
@@ -61,15 +61,15 @@ void prepare_pages([[maybe_unused]] void* begin, [[maybe_unused]] std::size_t by
 }  // namespace
 
 void resize_samples(SpotSamples& s, std::size_t paths, unsigned threads) {
-    std::vector<double>* columns[] = {&s.wall_hours,      &s.billed_hours,     &s.cost, &s.interruptions,
-                                      &s.lost_work_hours, &s.charged_hours};
+    SampleColumn* columns[] = {&s.wall_hours,      &s.billed_hours,     &s.cost, &s.interruptions,
+                               &s.lost_work_hours, &s.charged_hours};
     for_each_parallel(6, paths < (1u << 16) ? 1 : threads, [&](std::size_t c) {
-        std::vector<double>& column = *columns[c];
+        SampleColumn& column = *columns[c];
         if (paths > column.capacity()) {
             column.reserve(paths);
             prepare_pages(column.data() + column.size(), (paths - column.size()) * sizeof(double));
         }
-        column.resize(paths);
+        column.resize(paths);  // no zero-fill (SampleColumn): every path's batch writes its values
     });
 }
 
@@ -86,7 +86,7 @@ detail::Columns lane_of(const detail::Columns& out, std::size_t lane) {
 void summarize_run(SpotResult& result, const Job& job, const SpotPricing& pricing, double confidence,
                    unsigned threads) {
     const SpotSamples& s = result.samples;
-    const std::vector<double>* series[] = {&s.wall_hours, &s.billed_hours, &s.cost, &s.interruptions,
+    const SampleColumn* series[] = {&s.wall_hours, &s.billed_hours, &s.cost, &s.interruptions,
                                            &s.lost_work_hours};
     Summary* targets[] = {&result.wall_hours, &result.billed_hours, &result.cost, &result.interruptions,
                           &result.lost_work_hours};
