@@ -159,10 +159,10 @@ Summary StreamedSummaries::summary(std::size_t column, double confidence) const 
 Summary StreamedSummaries::cost(double confidence) const { return summary(2, confidence); }
 
 void StreamedSummaries::summarize_run(SpotResult& result, const Job& job, const SpotPricing& pricing,
-                                      double confidence) const {
+                                      double confidence, unsigned threads) const {
     Summary* targets[] = {&result.wall_hours, &result.billed_hours,    &result.cost,
                           &result.interruptions, &result.lost_work_hours, &result.charged_hours};
-    for (std::size_t c = 0; c < 6; ++c) *targets[c] = summary(c, confidence);
+    for_each_parallel(6, threads, [&](std::size_t c) { *targets[c] = summary(c, confidence); });
     finish(result, job, pricing, total_.missed);
 }
 

@@ -80,8 +80,10 @@ public:
 
     /// The cost's summary so far (for the adaptive rounds).
     Summary cost(double confidence) const;
-    /// Fills the summaries and derived figures of `result`, whose samples stay empty.
-    void summarize_run(SpotResult& result, const Job& job, const SpotPricing& pricing, double confidence) const;
+    /// Fills the summaries and derived figures of `result`, whose samples stay empty (the six columns'
+    /// summaries on up to `threads` threads).
+    void summarize_run(SpotResult& result, const Job& job, const SpotPricing& pricing, double confidence,
+                       unsigned threads) const;
 
 private:
     Summary summary(std::size_t column, double confidence) const;

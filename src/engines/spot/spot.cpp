@@ -180,7 +180,7 @@ SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const S
             total = next;
         }
         result.paths = total;
-        stream.summarize_run(result, job, pricing, options.confidence);
+        stream.summarize_run(result, job, pricing, options.confidence, threads);
         return result;
     }
     spot::resize_samples(result.samples, total, threads);
