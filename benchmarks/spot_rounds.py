@@ -5,6 +5,12 @@ conditions. Prints the best of the rounds per program and the ratios to the best
 
     python3 benchmarks/spot_rounds.py --bench build/benchmarks/bench_spot --rounds 3 [--busy-check]
 
+Each kernel's ratio is also given against NumPy held to the same instruction set ("like for like"):
+NumPy picks its own SIMD code at run time (AVX-512 here for exp and log), so on a machine with AVX-512
+the avx2 kernel is set against NumPy run with NPY_DISABLE_CPU_FEATURES naming its dispatch targets
+above x86-64-v3 (what NumPy runs on an AVX2 machine), and the portable kernel against NumPy held to its
+baseline. Both ratios are printed.
+
 --busy-check also times two 1-thread runs of the chosen kernel at once against one alone (best of three
 trials each): on a VM whose two vCPUs share a core (or are busy with other work) two processes cannot
 run at full speed, and no 1 -> 2 thread figure can be read without knowing that.
@@ -77,6 +83,33 @@ def numpy_seconds(name, paths):
     return time.perf_counter() - start
 
 
+# NumPy's dispatch targets above each kernel's instruction set: disabled (NPY_DISABLE_CPU_FEATURES)
+# to run NumPy as it runs on a CPU with that instruction set only.
+ABOVE = {"avx2": ("X86_V4", "AVX512_SKX", "AVX512_CLX", "AVX512_CNL", "AVX512_ICL", "AVX512_SPR"),
+         "portable": ("X86_V3", "AVX2", "FMA3", "X86_V4", "AVX512_SKX", "AVX512_CLX", "AVX512_CNL",
+                      "AVX512_ICL", "AVX512_SPR")}
+
+
+def held_to(kernel):
+    """The NPY_DISABLE_CPU_FEATURES value that holds NumPy to `kernel`'s instruction set, or None when
+    NumPy would not use anything above it here (then the ordinary NumPy is already like for like)."""
+    if kernel not in ABOVE:
+        return None
+    umath = spot_numpy_best.np._core._multiarray_umath
+    features = getattr(umath, "__cpu_features__", {})
+    dispatch = set(getattr(umath, "__cpu_dispatch__", ()))
+    names = [n for n in ABOVE[kernel] if n in dispatch and features.get(n)]
+    return " ".join(names) or None
+
+
+def numpy_seconds_held(name, paths, disabled):
+    """numpy_seconds in a fresh interpreter whose NumPy dispatch leaves out `disabled`."""
+    env = dict(os.environ, NPY_DISABLE_CPU_FEATURES=disabled)
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--numpy-only", name, "--paths", str(paths)],
+                         env=env, check=True, capture_output=True, text=True).stdout
+    return float(out)
+
+
 def busy_check(bench, paths, kernel, repeats=3):
     """Best of `repeats` alternating trials: one process alone, then two at once (each best of its own)."""
     env = dict(os.environ, GPUTCO_SPOT_KERNEL=kernel)
@@ -101,7 +134,12 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--model-paths", type=int, default=200_000)
     parser.add_argument("--busy-check", action="store_true")
+    parser.add_argument("--numpy-only", help=argparse.SUPPRESS)  # one NumPy timing, for numpy_seconds_held
     args = parser.parse_args()
+    if args.numpy_only:
+        print(numpy_seconds(args.numpy_only, args.paths))
+        return
+    held = {kernel: held_to(kernel) for kernel in ABOVE}
     best, models = {}, {}
     events = None
     for r in range(args.rounds):
@@ -111,20 +149,34 @@ def main():
             models[name] = min(models.get(name, math.inf), ns)
         for name in ("straightforward", "events", "shortcut"):
             times[("numpy " + name, 1)] = numpy_seconds(name, args.paths)
+        for kernel, disabled in held.items():
+            if disabled:
+                for name in ("events", "shortcut"):
+                    times[(f"numpy {name} held to {kernel}", 1)] = numpy_seconds_held(name, args.paths, disabled)
         for key, value in times.items():
             best[key] = min(best.get(key, math.inf), value)
         print(f"round {r + 1}: " + ", ".join(f"{k[0]}/{k[1]}t {v:.3f} s" for k, v in sorted(times.items())),
               file=sys.stderr)
     numpy_best = min(best[("numpy events", 1)], best[("numpy shortcut", 1)])
+    # The best NumPy held to each kernel's instruction set (the ordinary one where nothing is held back).
+    like_for_like = {kernel: min(best[(f"numpy events held to {kernel}", 1)],
+                                 best[(f"numpy shortcut held to {kernel}", 1)]) if disabled else numpy_best
+                     for kernel, disabled in held.items()}
+    for kernel, disabled in held.items():
+        print(f"NumPy held to {kernel}: NPY_DISABLE_CPU_FEATURES=\"{disabled}\"" if disabled else
+              f"NumPy held to {kernel}: nothing above it in NumPy's dispatch here")
     print(f"{args.paths} paths, {events:.4g} events, best of {args.rounds} rounds")
-    print("| program | 1 thread | ns per event | x best NumPy | "
+    print("| program | 1 thread | ns per event | x best NumPy | x best NumPy on its instruction set | "
           f"{args.threads} threads | 1 -> {args.threads} threads |")
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     for (name, threads), seconds in sorted(best.items(), key=lambda kv: kv[1]):
         if threads != 1:
             continue
         many = best.get((name, args.threads))
+        kernel = name.split()[0]
+        like = like_for_like.get(kernel, numpy_best)
         print(f"| {name} | {seconds:.3f} s | {1e9 * seconds / events:.2f} | {numpy_best / seconds:.2f} | "
+              f"{like / seconds:.2f} | "
               + (f"{many:.3f} s | {seconds / many:.2f}x |" if many else "— | — |"))
     if models:
         print(f"\nmodels, 1 thread, {args.model_paths} paths, best of {args.rounds} rounds, on each lane kernel")
