@@ -173,7 +173,7 @@ def main():
         if threads != 1:
             continue
         many = best.get((name, args.threads))
-        kernel = name.split()[0]
+        kernel = name.removeprefix("loop only: ").split()[0]
         like = like_for_like.get(kernel, numpy_best)
         print(f"| {name} | {seconds:.3f} s | {1e9 * seconds / events:.2f} | {numpy_best / seconds:.2f} | "
               f"{like / seconds:.2f} | "
