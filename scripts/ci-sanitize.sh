@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The sanitizer and fuzzing steps of CI (.ci/run calls it after the README's test command); developers
-# can run it as it is. Three steps, each failing on any report:
+# can run it as it is. Four steps, each failing on any report:
 #   1. the doctest suites built with AddressSanitizer + UndefinedBehaviorSanitizer (clang),
 #   2. every fuzz target for GPUTCO_FUZZ_SECONDS (default 25) seconds (scripts/fuzz.sh): 11 targets,
 #      under 6 minutes with the replay of fuzz/findings/,
-#   3. the multi-threaded spot engine's suite built with ThreadSanitizer.
-# Build directories: build-asan (steps 1 and 2 share it) and build-tsan.
+#   3. the multi-threaded spot engine's suite built with ThreadSanitizer,
+#   4. the spot lane kernels and sample columns under Valgrind's memcheck (reads of uninitialised
+#      memory, which neither sanitizer above reports: the columns are sized without zero-fill).
+# Build directories: build-asan (steps 1 and 2 share it), build-tsan, and the README's build (step 4).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GPUTCO_SANITIZE=1 bash scripts/install-deps.sh
@@ -40,4 +42,14 @@ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=
 cmake --build build-tsan -j2 --target test_spot test_cost
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
   ctest --test-dir build-tsan -R '^test_(spot|cost)$' --output-on-failure
+echo "(ThreadSanitizer done at $((SECONDS - start)) s)"
+
+echo "== Valgrind memcheck: the spot lane kernels and sample columns"
+# The ordinary build (Valgrind runs no AVX-512, and hides it from the CPU check: the avx2, portable
+# and scalar kernels run). The test cases that run every kernel, thread count and adaptive round.
+cmake -S . -B build >/dev/null
+cmake --build build -j2 --target test_spot test_spot_lanes
+valgrind -q --error-exitcode=3 build/tests/test_spot \
+  -tc='spot samples*,spot kernels*,identical samples*,target_half_width*,per-path bookkeeping*'
+valgrind -q --error-exitcode=3 build/tests/test_spot_lanes
 echo "(sanitizer steps done in $((SECONDS - start)) s)"

@@ -4,7 +4,8 @@
 # Safe to run again; skips a compiler or CMake that is already there. With GPUTCO_CROSS_CHECK=1 it also
 # installs an arm64 cross compiler and qemu, for the test that the same seed gives the same numbers on
 # arm64 (cross_isa_arm64; CI sets it, without them that test is left out). With GPUTCO_SANITIZE=1 it
-# also installs clang and its sanitizer and libFuzzer runtimes (scripts/ci-sanitize.sh, scripts/fuzz.sh).
+# also installs clang and its sanitizer and libFuzzer runtimes, and Valgrind (scripts/ci-sanitize.sh,
+# scripts/fuzz.sh).
 set -euo pipefail
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
 
@@ -15,7 +16,7 @@ command -v cmake >/dev/null 2>&1 || packages+=(cmake)
 command -v make >/dev/null 2>&1 || packages+=(make)
 command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip python3-venv)
 if [ "${GPUTCO_CROSS_CHECK:-0}" = 1 ]; then packages+=(g++-aarch64-linux-gnu qemu-user); fi
-if [ "${GPUTCO_SANITIZE:-0}" = 1 ]; then packages+=(clang-14 libclang-rt-14-dev); fi
+if [ "${GPUTCO_SANITIZE:-0}" = 1 ]; then packages+=(clang-14 libclang-rt-14-dev valgrind); fi
 
 missing=()
 for p in "${packages[@]}"; do
