@@ -717,6 +717,33 @@ TEST_CASE("spot samples: every path's six values are written by every kernel, th
     }
 }
 
+TEST_CASE("a run's summaries are summarize() of its sample columns, on any thread count and billing") {
+    // The run summarises its columns as first and second passes spread over its threads; charged hours
+    // get their own summary only when billing rounds them. 3,000 paths: one thread's summaries; 9,000:
+    // two threads'.
+    const auto same = [](const gputco::Summary& a, const gputco::Summary& b) {
+        return a.count == b.count && a.mean == b.mean && a.standard_error == b.standard_error &&
+               a.ci_low == b.ci_low && a.ci_high == b.ci_high && a.p50 == b.p50 && a.p90 == b.p90 &&
+               a.p95 == b.p95 && a.p99 == b.p99 && a.min == b.min && a.max == b.max;
+    };
+    for (const SpotPricing& pricing : {SpotPricing{}, SpotPricing{.billing_increment_hours = 1}}) {
+        for (const std::size_t paths : {std::size_t{3000}, std::size_t{9000}}) {
+            for (const unsigned threads : {1u, 2u}) {
+                const auto r = gputco::simulate_spot(small_job(), Poisson{.mtbf_hours = 5}, pricing,
+                                                     {.paths = paths, .seed = 4, .threads = threads, .confidence = 0.9});
+                INFO(paths << " paths, " << threads << " threads, increment " << pricing.billing_increment_hours);
+                CHECK(same(r.wall_hours, gputco::summarize(r.samples.wall_hours, 0.9)));
+                CHECK(same(r.billed_hours, gputco::summarize(r.samples.billed_hours, 0.9)));
+                CHECK(same(r.cost, gputco::summarize(r.samples.cost, 0.9)));
+                CHECK(same(r.interruptions, gputco::summarize(r.samples.interruptions, 0.9)));
+                CHECK(same(r.lost_work_hours, gputco::summarize(r.samples.lost_work_hours, 0.9)));
+                CHECK(same(r.charged_hours, gputco::summarize(r.samples.charged_hours, 0.9)));
+                CHECK(same(r.charged_hours, r.billed_hours) == (pricing.billing_increment_hours == 0));
+            }
+        }
+    }
+}
+
 TEST_CASE("spot kernels: billing never changes a path's running time, and rules run in the lane kernel") {
     const Job job{.work_hours = 40, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
                   .restart_hours = 0.25, .capacity_wait_hours = 0.5};

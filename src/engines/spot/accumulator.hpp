@@ -87,6 +87,8 @@ public:
 
 private:
     Summary summary(std::size_t column, double confidence) const;
+    /// The subsample's values so far (every column has as many paths).
+    std::size_t kept() const { return (total_.columns[0].count + stride_ - 1) / stride_; }
 
     std::size_t stride_;
     BatchTally total_;
