@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what gputco needs to build, test and run on a Debian/Ubuntu machine:
-# a C++20 compiler, CMake, and the Debian -dev packages of its dependencies.
+# a C++20 compiler, CMake, the Debian -dev packages of its dependencies, and Python with venv.
 # Safe to run again; skips a compiler or CMake that is already there. With GPUTCO_CROSS_CHECK=1 it also
 # installs an arm64 cross compiler and qemu, for the test that the same seed gives the same numbers on
 # arm64 (cross_isa_arm64; CI sets it, without them that test is left out). With GPUTCO_SANITIZE=1 it
@@ -14,7 +14,15 @@ packages=(libeigen3-dev libboost-dev libboost-math-dev libfmt-dev doctest-dev nl
 command -v g++ >/dev/null 2>&1 || packages+=(g++)
 command -v cmake >/dev/null 2>&1 || packages+=(cmake)
 command -v make >/dev/null 2>&1 || packages+=(make)
-command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip python3-venv)
+# Python for the extension and its tests (scripts/test.sh): the interpreter, its headers, and venv, since
+# a stock Debian or Ubuntu Python refuses `pip install` outside a virtual environment.
+if ! command -v python3 >/dev/null 2>&1; then
+  packages+=(python3 python3-dev python3-venv)
+else
+  python3 -c 'import ensurepip' >/dev/null 2>&1 || packages+=(python3-venv)
+  python3 -c 'import os, sysconfig; assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' \
+    >/dev/null 2>&1 || packages+=(python3-dev)
+fi
 if [ "${GPUTCO_CROSS_CHECK:-0}" = 1 ]; then packages+=(g++-aarch64-linux-gnu qemu-user); fi
 if [ "${GPUTCO_SANITIZE:-0}" = 1 ]; then packages+=(clang-14 libclang-rt-14-dev valgrind); fi
 

@@ -1,5 +1,6 @@
-# Installs gputco into a scratch prefix, then configures, builds and runs a tiny consumer project
-# that finds it with find_package(gputco CONFIG REQUIRED).
+# Installs this build of gputco (its "dev" component: headers, library, CMake package) into a scratch
+# prefix, then configures, builds and runs a tiny consumer project that finds it with
+# find_package(gputco CONFIG REQUIRED). The library is the one the tests ran against, not a rebuild.
 set(prefix "${BINARY_DIR}/prefix")
 file(REMOVE_RECURSE "${BINARY_DIR}")
 function(run)
@@ -8,11 +9,7 @@ function(run)
     message(FATAL_ERROR "failed (${rc}): ${ARGV}")
   endif()
 endfunction()
-run(${CMAKE_COMMAND} -S "${SOURCE_DIR}" -B "${BINARY_DIR}/gputco" -G "${GENERATOR}"
-    -DCMAKE_BUILD_TYPE=Release -DGPUTCO_BUILD_TESTS=OFF -DGPUTCO_BUILD_EXAMPLES=OFF
-    -DGPUTCO_BUILD_BENCHMARKS=OFF "-DCMAKE_INSTALL_PREFIX=${prefix}")
-run(${CMAKE_COMMAND} --build "${BINARY_DIR}/gputco" --parallel 2)
-run(${CMAKE_COMMAND} --install "${BINARY_DIR}/gputco")
+run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --component dev --prefix "${prefix}")
 # The consumer's program is the C++ snippet of README.md, so the README cannot drift from the API.
 file(READ "${SOURCE_DIR}/README.md" readme)
 string(FIND "${readme}" "```cpp\n" begin)
