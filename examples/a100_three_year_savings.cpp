@@ -358,7 +358,8 @@ int main(int argc, char** argv) {
 
     // (e) The seeds' 52% against reservation prices the providers publish, and the 70/30 blend on them.
     //     AWS p4d's reservation price is not a published table: the catalog solves it from the project's
-    //     model reference (3-year 61.9% off, 70/30 blend $18.581/h), which is independent of the seeds.
+    //     model contract (docs/models.md, section 2.5: 3-year 61.9% off, 70/30 blend $18.581/h), which is
+    //     independent of the seeds.
     struct Real {
         const Offering* offering;
         Payment payment;

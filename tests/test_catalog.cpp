@@ -264,7 +264,7 @@ TEST_CASE("built-in: AWS p3.2xlarge 2017 reservation rates (ec2instances.info, 2
     CHECK(p3.reserved_price(3, Payment::all_upfront)->effective_hourly() == doctest::Approx(1.159));
     CHECK(p3.reserved_price(3, Payment::partial_upfront)->effective_hourly() == doctest::Approx(1.234));
     CHECK(p3.reserved_price(3, Payment::no_upfront)->effective_hourly() == doctest::Approx(1.332));
-    // 1 - 1.159 / 3.06 = 0.6212: the 62.1% models.md quotes.
+    // 1 - 1.159 / 3.06 = 0.6212: the 62.1% docs/models.md (section 2.2) quotes.
     CHECK(1 - p3.reserved_price(3, Payment::all_upfront)->effective_hourly() / p3.on_demand_hourly ==
           doctest::Approx(0.621).epsilon(0.001));
     // all upfront pays everything at the start: 1.159 x 26,280 h = 30,458.52.
@@ -273,13 +273,13 @@ TEST_CASE("built-in: AWS p3.2xlarge 2017 reservation rates (ec2instances.info, 2
     CHECK_FALSE(p3.reserved_price(2, Payment::no_upfront));
 }
 
-TEST_CASE("built-in: AWS p4d.24xlarge reservations and the 70/30 blend of models.md") {
+TEST_CASE("built-in: AWS p4d.24xlarge reservations and the 70/30 blend of docs/models.md") {
     const Offering& p4d = Catalog::builtin().offering("aws", "p4d.24xlarge", "us-east-1");
     CHECK(p4d.on_demand_hourly == 32.7726);
     CHECK(p4d.gpus_per_instance == 8);
     const double r3 = p4d.reserved_price(3, Payment::all_upfront)->effective_hourly();
     CHECK(1 - r3 / p4d.on_demand_hourly == doctest::Approx(0.619).epsilon(0.001));
-    // 70% reserved at r3 + 30% on demand = $18.581/h (models.md).
+    // 70% reserved at r3 + 30% on demand = $18.581/h (docs/models.md, section 2.5).
     CHECK(0.7 * r3 + 0.3 * p4d.on_demand_hourly == doctest::Approx(18.581).epsilon(1e-5));
     const double r1 = p4d.reserved_price(1, Payment::all_upfront)->effective_hourly();
     CHECK(1 - r1 / p4d.on_demand_hourly == doctest::Approx(0.384));

@@ -104,7 +104,7 @@ TEST_CASE("real p4d.24xlarge 70/30 blend costs $18.581/h vs $32.773/h") {
     p4d.gpu = "A100-40GB";
     p4d.gpus_per_instance = 8;
     p4d.on_demand_hourly = 32.773;
-    p4d.source = {"models.md p4d check", "2025"};
+    p4d.source = {"docs/models.md p4d check (section 2.5)", "2025"};
     // 3-year all upfront, effective 12.4987 $/h: upfront 12.4987 × 26,280 = 328,465.836.
     p4d.reserved.push_back({3, Payment::all_upfront, 328465.836, 0.0, {"test", "2025"}});
     const Mix mix{{{0.7, Reserved{.term_years = 3, .payment = Payment::all_upfront}}, {0.3, OnDemand{}}},

@@ -1,4 +1,4 @@
-"""Closed forms against the reference values of reference/models.md (Daly 2006)."""
+"""Closed forms against the reference values of docs/models.md, section 3 (Daly 2006)."""
 import math
 
 import pytest

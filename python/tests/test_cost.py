@@ -18,7 +18,8 @@ def p4d(catalog):
 
 
 def test_reference_discounts(p4d):
-    # reference/models.md: real p4d, 3-yr 61.9% off; 70/30 costs 18.581/h vs 32.773/h (-43.3%), per GPU.
+    # docs/models.md, section 2.5: real p4d, 3-yr 61.9% off; 70/30 costs 18.581/h vs 32.773/h (-43.3%),
+    # per GPU.
     demand = gputco.DemandProfile.constant(10, H3)
     reserved = gputco.evaluate(RESERVED_3Y, demand, p4d, units="gpus")
     assert reserved.savings_fraction == pytest.approx(0.619, abs=0.0005)

@@ -114,7 +114,7 @@ struct Tranche {
 /// How a tranche's share of the fleet becomes a GPU count (with Units::instances, an instance count:
 /// share / GPUs per instance, rounded by this rule; `none` then rounds up, as instances are whole).
 enum class Rounding {
-    nearest,  ///< round(fraction × fleet), the convention of reference/models.md
+    nearest,  ///< round(fraction × fleet), the default of docs/models.md (section 2.5)
     down,
     up,
     none,     ///< fractional GPUs: the share holds exactly (useful for "70% × 52%" arithmetic)
