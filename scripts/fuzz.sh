@@ -38,22 +38,36 @@ for file in fuzz/findings/*; do
   fi
 done
 
-summary=()
-for target in "${targets[@]}"; do
-  corpus="$build/fuzz/corpus/$target"
-  artifacts="$build/fuzz/artifacts/$target/"
-  log="$build/fuzz/$target.log"
+# One target per core at a time (each fuzzer runs on one thread): same time per target, less in all.
+# GPUTCO_FUZZ_JOBS overrides how many run at once.
+parallel=${GPUTCO_FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+fuzz_target() {
+  local target=$1 corpus="$build/fuzz/corpus/$1" artifacts="$build/fuzz/artifacts/$1/" log="$build/fuzz/$1.log"
+  local status=0 runs coverage inputs
   mkdir -p "$corpus" "$artifacts"
-  echo "== fuzz_$target for ${seconds} s"
-  status=0
   "$build/fuzz/fuzz_$target" "${limits[@]}" "${seed[@]}" -max_total_time="$seconds" -print_final_stats=1 \
     -artifact_prefix="$artifacts" "$corpus" "$build/fuzz/seeds/$target" >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 || true)
   inputs=$(ls "$corpus" | wc -l)
-  summary+=("fuzz_$target: ${runs:-?} executions, ${coverage:-cov: ?}, corpus $inputs inputs, exit $status")
-  if [ "$status" -ne 0 ]; then
-    tail -n 60 "$log"
+  echo "fuzz_$target: ${runs:-?} executions, ${coverage:-cov: ?}, corpus $inputs inputs, exit $status" \
+    >"$build/fuzz/$target.summary"
+  return "$status"
+}
+echo "== ${#targets[@]} targets for ${seconds} s each, $parallel at a time"
+running=0
+for target in "${targets[@]}"; do
+  if [ "$running" -ge "$parallel" ]; then wait -n || true; running=$((running - 1)); fi
+  fuzz_target "$target" &
+  running=$((running + 1))
+done
+wait
+summary=()
+for target in "${targets[@]}"; do
+  line=$(cat "$build/fuzz/$target.summary")
+  summary+=("$line")
+  if [ "${line##*exit }" != 0 ]; then
+    tail -n 60 "$build/fuzz/$target.log"
     failed+=("fuzz_$target")
   fi
 done
