@@ -1,0 +1,183 @@
+// LLM serving estimates and the training/serving rankings (work/llm_serving.hpp, engines/llm_cost.hpp),
+// against arithmetic done by hand in the comments, and the published-budget table of docs/models.md.
+#include <cmath>
+
+#include <doctest/doctest.h>
+
+#include "gputco/engines/checkpoint.hpp"
+#include "gputco/engines/llm_cost.hpp"
+
+using namespace gputco;
+
+namespace {
+
+const Source src{"test", "2026-11", ""};
+
+// A GPU with round figures: 80 GB, 2,000 GB/s, 1,000 TFLOPS 16-bit.
+GpuSpec round_gpu() {
+    return {.name = "X", .vendor = "NVIDIA", .memory_gb = 80, .memory_bandwidth_gbps = 2000, .fp16_tflops = 1000,
+            .fp32_tflops = 60, .tdp_watts = 700, .source = src};
+}
+
+Offering round_offering(double billing_seconds = 1e-3) {
+    Offering o;
+    o.provider = "p";
+    o.region = "r";
+    o.instance_type = "x8";
+    o.gpu = "X";
+    o.gpus_per_instance = 8;
+    o.on_demand_hourly = 16;
+    o.spot_hourly = 4;
+    o.billing_increment_seconds = billing_seconds;
+    o.source = src;
+    return o;
+}
+
+// N = 10e9 dense, L = 10, h = 1000, 10 heads of 100: KV 2 × 10 × 10 × 100 × 2 = 40,000 B per token.
+LlmServing round_serving() {
+    return {.name = "s",
+            .model = {.parameters = 10e9, .layers = 10, .hidden_size = 1000, .attention_heads = 10},
+            .input_tokens = 1000, .output_tokens = 200, .requests_per_second = 10,
+            .max_seconds_per_output_token = 0.05, .max_seconds_to_first_token = 2, .max_batch = 256};
+}
+
+LlmGpuOptions round_options() {
+    LlmGpuOptions o;
+    o.mfu_override = 0.5;
+    o.decode_bandwidth_efficiency = 0.5;  // 1e12 B/s effective per GPU
+    o.usable_memory_fraction = 1.0;
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("serving roofline by hand") {
+    const LlmGpu g = std::get<LlmGpu>(llm_gpu(round_gpu(), LlmPrecision::bf16, round_options()));
+    const auto e = estimate_serving(round_serving(), g, 8, round_options());
+    REQUIRE(e.has_value());
+    // Weights 20e9 B + one sequence's KV (1,200 × 40,000 = 4.8e7) fit one GPU: t = 1.
+    CHECK(e->tensor_parallel == 1);
+    // Prefill: 1,000 × (2 × 10e9 + 2 × 10 × 1,000 × 1,000) / (1e15 × 0.5) = 2.002e13 / 5e14 = 0.04004 s.
+    CHECK(e->prefill_seconds == doctest::Approx(0.04004));
+    // Batch: memory allows floor(60e9 / 4.8e7) = 1,250; latency (20e9 + B × 1,100 × 40,000) / 1e12 <= 0.05
+    // allows 681; max_batch 256 decides.
+    CHECK(e->batch == 256);
+    CHECK(e->batch_limit == "max_batch");
+    // Step at 256: (2e10 + 256 × 4.4e7) / 1e12 = 0.031264 s; compute 256 × 4.0088e10 / 5e14 = 0.0205 s < that.
+    CHECK(e->step_seconds == doctest::Approx(0.031264));
+    CHECK(e->bandwidth_bound);
+    // Per request: 0.04004 + 200 × 0.031264 / 256 = 0.064465 s; 10 rps need ceil(0.64465) = 1 replica.
+    CHECK(e->replica_seconds_per_request == doctest::Approx(0.04004 + 200 * 0.031264 / 256));
+    CHECK(e->replicas == 1);
+    CHECK(e->gpus == 1);
+    CHECK(e->decode_tokens_per_second_per_gpu == doctest::Approx(256 / 0.031264));
+    CHECK(e->prefill_share == doctest::Approx(0.04004 / (0.04004 + 200 * 0.031264 / 256)));
+
+    // A tighter latency target: (2e10 + B × 4.4e7) / 1e12 <= 0.025 → B <= 113.6: 113, limited by latency.
+    LlmServing tight = round_serving();
+    tight.max_seconds_per_output_token = 0.025;
+    const auto t = estimate_serving(tight, g, 8, round_options());
+    CHECK(t->batch == 113);
+    CHECK(t->batch_limit == "latency");
+    // Below one step's weight read (0.02 s) at t = 1, tensor parallel 2 halves it: 0.010022 s for B = 1.
+    tight.max_seconds_per_output_token = 0.015;
+    CHECK(estimate_serving(tight, g, 8, round_options())->tensor_parallel == 2);
+    // 100 rps: ceil(100 × 0.064465) = 7 replicas.
+    LlmServing busy = round_serving();
+    busy.requests_per_second = 100;
+    CHECK(estimate_serving(busy, g, 8, round_options())->replicas == 7);
+}
+
+TEST_CASE("serving ranking: $ per million input and output tokens by hand") {
+    const Catalog catalog({round_gpu()}, {round_offering()});
+    LlmRankOptions options;
+    options.gpu = round_options();
+    const LlmServingRanking r = rank_llm_serving(round_serving(), catalog, options);
+    REQUIRE(r.rows.size() == 2);  // spot, on-demand
+    const LlmServingRow& od = r.rows[1];
+    CHECK(od.buying == BuyingWay::on_demand);
+    CHECK(od.instances == 1);
+    CHECK(od.cost_per_hour == 16);
+    // Input: 16 $/h × prefill share 0.62111 / (10 × 3,600 × 1,000 = 3.6e7 tokens/h) × 1e6 = 0.27605 $/M.
+    const double share = 0.04004 / (0.04004 + 200 * 0.031264 / 256);
+    CHECK(od.cost_per_million_input_tokens == doctest::Approx(16 * share / 36));
+    CHECK(od.cost_per_million_output_tokens == doctest::Approx(16 * (1 - share) / 7.2));
+    CHECK(od.cost_per_request == doctest::Approx(16.0 / 36'000));
+    CHECK(r.rows[0].buying == BuyingWay::spot);
+    CHECK(r.rows[0].cost_per_hour == 4);
+}
+
+TEST_CASE("training ranking: hours and cost by hand, spot against Daly's closed form") {
+    const Catalog catalog({round_gpu()}, {round_offering()});
+    LlmRankOptions options;
+    options.gpu.mfu_override = 0.5;
+    options.spot_assumptions.mtbf_hours = 1;
+    options.spot_assumptions.simulation = {.paths = 20'000, .seed = 7};
+    // N = 1e9, D = 1e9, no shape: 6e18 FLOPs; GPU-hours 6e18 / (1e15 × 0.5 × 3,600) = 3.3333.
+    const LlmTraining t{.name = "1B", .model = {.parameters = 1e9}, .tokens = 1e9};
+    const LlmTrainingRanking r = rank_llm_training(t, catalog, options);
+    CHECK(r.flops == doctest::Approx(6e18));
+    REQUIRE(r.rows.size() == 2);
+    const LlmTrainingRow& od = r.rows[1].buying == BuyingWay::on_demand ? r.rows[1] : r.rows[0];
+    // 16e9 B per GPU fits 72e9 usable: one node, plain data parallel over 8.
+    CHECK(od.layout == TrainingLayout{1, 8, Sharding::none});
+    CHECK(od.gpu_hours == doctest::Approx(6e18 / 1.8e18));
+    CHECK(od.run_hours == doctest::Approx(6e18 / 1.8e18 / 8));  // 0.416667 h
+    CHECK(od.cost_per_run == doctest::Approx(16 * 6e18 / 1.8e18 / 8));  // $6.6667
+    CHECK(od.cost_per_million_tokens == doctest::Approx(16 * 6e18 / 1.8e18 / 8 / 1000));
+    // Checkpoint 14e9 B at 2 GB/s: 7 s.
+    CHECK(od.checkpoint_write_hours == doctest::Approx(7.0 / 3600));
+    const LlmTrainingRow& spot = r.rows[1].buying == BuyingWay::spot ? r.rows[1] : r.rows[0];
+    REQUIRE(spot.buying == BuyingWay::spot);
+    Job job;
+    job.work_hours = od.run_hours;
+    job.checkpoint_write_hours = 7.0 / 3600;
+    job.checkpoint_interval_hours = std::min(od.run_hours, optimal_checkpoint_interval(7.0 / 3600, 1.0));
+    job.restart_hours = options.spot_assumptions.restart_hours;
+    const double expected = expected_spot_time(job, 1.0).billed_hours * 4;
+    CHECK(std::abs(spot.cost_per_run - expected) <= 4 * spot.cost_per_run_standard_error);
+
+    // Two nodes' worth asked for: 16 GPUs, the run halves, the spot cluster's MTBF halves.
+    options.min_gpus = 16;
+    const LlmTrainingRanking two = rank_llm_training(t, catalog, options);
+    for (const auto& row : two.rows) {
+        CHECK(row.instances == 2);
+        if (row.buying == BuyingWay::on_demand) CHECK(row.run_hours == doctest::Approx(od.run_hours / 2));
+    }
+}
+
+TEST_CASE("training ranking over the built-in catalog skips GPUs without figures, with the reason") {
+    const LlmTraining tune{.name = "70B LoRA",
+                           .model = {.parameters = 70.6e9, .layers = 80, .hidden_size = 8192, .attention_heads = 64,
+                                     .kv_heads = 8},
+                           .tokens = 2e9, .sequence_length = 4096, .method = TrainingMethod::lora};
+    LlmRankOptions options;
+    options.spot = false;
+    const LlmTrainingRanking r = rank_llm_training(tune, Catalog::builtin(), options);
+    bool t4_skipped = false;
+    for (const auto& s : r.skipped)
+        if (s.offering == "aws/us-east-1/g4dn.xlarge") t4_skipped = s.reason.find("no MFU row for T4") != std::string::npos;
+    CHECK(t4_skipped);
+    for (std::size_t i = 1; i < r.rows.size(); ++i) CHECK(r.rows[i - 1].cost_per_run <= r.rows[i].cost_per_run);
+    for (const auto& row : r.rows) {
+        CHECK(row.memory_gb_per_gpu <= Catalog::builtin().gpu(row.gpu).memory_gb * 0.9);
+        CHECK(row.gpus % (row.instances) == 0);
+    }
+    // Every one of the catalog's offerings is a row or a skip.
+    std::size_t keyed = r.skipped.size();
+    for (const auto& row : r.rows) keyed += row.buying == BuyingWay::on_demand;
+    CHECK(keyed == Catalog::builtin().offerings().size());
+}
+
+TEST_CASE("ranking errors name the field") {
+    LlmRankOptions options;
+    options.storage_gb_per_second_per_instance = 0;
+    const LlmTraining t{.model = {.parameters = 1e9}, .tokens = 1e9};
+    CHECK_THROWS_WITH_AS(rank_llm_training(t, Catalog::builtin(), options),
+                         "options.storage_gb_per_second_per_instance = 0: must be finite and > 0", InvalidInput);
+    options = {};
+    options.gpus = {"T4"};
+    CHECK_THROWS_WITH_AS(rank_llm_training(t, Catalog::builtin(), options),
+                         "training = \"\": no offering could be costed (8 skipped; see the reasons in skipped)",
+                         InvalidInput);
+}
