@@ -1,11 +1,16 @@
 // LLM serving estimates and the training/serving rankings (work/llm_serving.hpp, engines/llm_cost.hpp),
 // against arithmetic done by hand in the comments, and the published-budget table of docs/models.md.
 #include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
 
 #include <doctest/doctest.h>
 
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/llm_cost.hpp"
+
+#include <fmt/format.h>
 
 using namespace gputco;
 
@@ -180,4 +185,51 @@ TEST_CASE("ranking errors name the field") {
     CHECK_THROWS_WITH_AS(rank_llm_training(t, Catalog::builtin(), options),
                          "training = \"\": no offering could be costed (8 skipped; see the reasons in skipped)",
                          InvalidInput);
+}
+
+namespace {
+
+std::string read_models_md() {
+    std::ifstream in(std::string(GPUTCO_SOURCE_DIR) + "/docs/models.md");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// GPU-hours of a published run at the built-in H100 figures (the H800 has the H100 SXM's compute; only
+// its NVLink is cut to 400 GB/s).
+double h100_gpu_hours(const LlmTraining& t) {
+    const LlmGpu g = std::get<LlmGpu>(llm_gpu(Catalog::builtin().gpu("H100"), t.precision));
+    return training_flops(t) / (g.peak_tflops * 1e12 * g.mfu * 3600.0);
+}
+
+}  // namespace
+
+TEST_CASE("published training budgets: the table in docs/models.md is what the code computes") {
+    // Meta Llama 3 model card (2024-04): 8B 1.3M and 70B 6.4M H100-80GB GPU-hours, 15T tokens, 8K context.
+    const LlmTraining llama8{.name = "Llama 3 8B",
+                             .model = {.parameters = 8.03e9, .layers = 32, .hidden_size = 4096, .attention_heads = 32,
+                                       .kv_heads = 8},
+                             .tokens = 15e12, .sequence_length = 8192};
+    const LlmTraining llama70{.name = "Llama 3 70B",
+                              .model = {.parameters = 70.6e9, .layers = 80, .hidden_size = 8192, .attention_heads = 64,
+                                        .kv_heads = 8},
+                              .tokens = 15e12, .sequence_length = 8192};
+    // DeepSeek-V3 technical report (2024-12): pre-training 2.664M H800 GPU-hours of the 2.788M total,
+    // 14.8T tokens, 37B active of 671B, FP8. No shape given: its MLA attention's dimensions are not the
+    // hidden size's, so the attention term is left out (docs/models.md says by how much).
+    const LlmTraining deepseek{.name = "DeepSeek-V3", .model = {.parameters = 671e9, .active_parameters = 37e9},
+                               .tokens = 14.8e12, .sequence_length = 4096, .precision = LlmPrecision::fp8};
+    const std::string doc = read_models_md();
+    for (const auto& [run, published] : {std::pair{llama8, 1.3e6}, {llama70, 6.4e6}, {deepseek, 2.664e6}}) {
+        const double estimate = h100_gpu_hours(run);
+        const std::string row = fmt::format("| {} | {:.3g} | {:.2f} M | {:.3f} M | {:.2f} |", run.name,
+                                            training_flops(run), published / 1e6, estimate / 1e6, estimate / published);
+        INFO(row);
+        CHECK(doc.find(row) != std::string::npos);
+    }
+    // By hand for the 70B: (6 × 70.6e9 + 12 × 80 × 8192 × 8192) × 15e12 = 7.32037e24 FLOPs;
+    // / (989.4e12 × 0.41 × 3,600 = 1.46035e18) = 5.0127e6 GPU-hours.
+    CHECK(h100_gpu_hours(llama70) == doctest::Approx(7.320368e24 / (989.4e12 * 0.41 * 3600)).epsilon(1e-6));
+    CHECK(h100_gpu_hours(llama70) == doctest::Approx(5.0127e6).epsilon(1e-4));
 }
