@@ -45,6 +45,7 @@ std::optional<ServingEstimate> estimate_serving(const LlmServing& s, const LlmGp
     require(g.mfu > 0 && g.mfu <= 1, "gpu.mfu", g.mfu, "must be in (0, 1]");
     const double kv_per_sequence = (s.input_tokens + s.output_tokens) * kv_cache_bytes_per_token(s.model, s.kv_bytes_per_value);
     const double weights = s.model.parameters * bytes_per_weight(s.precision);
+    std::optional<ServingEstimate> best;
     for (int tp = 1; tp <= gpus_per_node; ++tp) {
         if (gpus_per_node % tp != 0) continue;
         const double usable = tp * g.memory_gb * 1e9 * o.usable_memory_fraction;
@@ -71,7 +72,7 @@ std::optional<ServingEstimate> estimate_serving(const LlmServing& s, const LlmGp
         e.requests_per_second_per_replica = 1.0 / e.replica_seconds_per_request;
         // The relative slack keeps an exact multiple (e.g. 50 × 0.02) from rounding up on its last bit.
         const double replicas = std::ceil(s.requests_per_second * e.replica_seconds_per_request * (1 - 1e-12));
-        if (replicas * tp > limits::max_gpus) return std::nullopt;  // more GPUs than any answer may hold
+        if (replicas * tp > limits::max_gpus) continue;  // more GPUs than any answer may hold
         e.replicas = std::max(1, int(replicas));
         e.gpus = e.replicas * tp;
         e.decode_tokens_per_second_per_gpu = batch / step.seconds / tp;
@@ -79,9 +80,10 @@ std::optional<ServingEstimate> estimate_serving(const LlmServing& s, const LlmGp
         e.prefill_share = prefill / e.replica_seconds_per_request;
         e.weight_gb_per_gpu = weights / tp / 1e9;
         e.kv_cache_gb_per_gpu = batch * kv_per_sequence / tp / 1e9;
-        return e;
+        // The degree needing the fewest GPUs for the rate; on a tie the smaller (less communication).
+        if (!best || e.gpus < best->gpus) best = e;
     }
-    return std::nullopt;
+    return best;
 }
 
 }  // namespace gputco

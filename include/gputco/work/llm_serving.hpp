@@ -10,8 +10,9 @@
 //   replica time per request = prefill + output tokens × step / B
 //   replicas = ceil(requests per second × replica time per request)
 // B is the largest batch whose step meets the per-token latency target and whose KV cache at full
-// context (input + output) fits beside the weights; t the smallest divisor of the node's GPU count
-// that holds the weights with one sequence and meets both latency targets.
+// context (input + output) fits beside the weights; t the divisor of the node's GPU count that holds
+// the weights with one sequence, meets both latency targets and needs the fewest GPUs for the rate
+// (on a tie, the smaller t).
 #include <optional>
 #include <string>
 
