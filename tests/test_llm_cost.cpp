@@ -2,6 +2,7 @@
 // against arithmetic done by hand in the comments, and the published-budget table of docs/models.md.
 #include <cmath>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -232,4 +233,72 @@ TEST_CASE("published training budgets: the table in docs/models.md is what the c
     // / (989.4e12 × 0.41 × 3,600 = 1.46035e18) = 5.0127e6 GPU-hours.
     CHECK(h100_gpu_hours(llama70) == doctest::Approx(7.320368e24 / (989.4e12 * 0.41 * 3600)).epsilon(1e-6));
     CHECK(h100_gpu_hours(llama70) == doctest::Approx(5.0127e6).epsilon(1e-4));
+}
+
+TEST_CASE("serving estimates meet their targets, fit in memory and serve the rate (random services)") {
+    std::mt19937_64 rng(2026);
+    std::uniform_real_distribution<double> u(0, 1);
+    const Catalog& catalog = Catalog::builtin();
+    const char* gpus[] = {"H100", "H200", "A100-80GB", "MI300X", "A100-40GB"};
+    int answered = 0;
+    for (int i = 0; i < 600; ++i) {
+        const int heads = 8 << int(u(rng) * 4);  // 8..64
+        const int layers = 8 + int(u(rng) * 120);
+        const int hidden = heads * 128;
+        LlmServing s;
+        s.model = {.parameters = 12.0 * layers * double(hidden) * hidden, .layers = layers, .hidden_size = hidden,
+                   .attention_heads = heads, .kv_heads = u(rng) < 0.5 ? 0 : heads / 8};
+        s.input_tokens = std::floor(std::pow(10.0, 1 + 3.5 * u(rng)));
+        s.output_tokens = std::floor(std::pow(10.0, 3 * u(rng))) + 1;
+        s.requests_per_second = std::pow(10.0, -1 + 3 * u(rng));
+        s.max_seconds_per_output_token = 0.01 + 0.1 * u(rng);
+        s.max_seconds_to_first_token = 0.2 + 3 * u(rng);
+        s.max_batch = 1 + int(u(rng) * 512);
+        s.precision = u(rng) < 0.3 ? LlmPrecision::fp8 : LlmPrecision::bf16;
+        const auto g = llm_gpu(catalog.gpu(gpus[i % 5]), s.precision);
+        if (!std::holds_alternative<LlmGpu>(g)) continue;  // no FP8 on the A100s
+        const LlmGpu& gpu = std::get<LlmGpu>(g);
+        const LlmGpuOptions options;
+        const auto e = estimate_serving(s, gpu, 8, options);
+        if (!e) continue;
+        ++answered;
+        CAPTURE(i);
+        CHECK(e->step_seconds <= s.max_seconds_per_output_token);
+        CHECK(e->prefill_seconds <= s.max_seconds_to_first_token);
+        CHECK(e->batch >= 1);
+        CHECK(e->batch <= s.max_batch);
+        const double memory = s.model.parameters * bytes_per_weight(s.precision) +
+                              e->batch * (s.input_tokens + s.output_tokens) *
+                                  kv_cache_bytes_per_token(s.model, s.kv_bytes_per_value);
+        CHECK(memory <= e->tensor_parallel * gpu.memory_gb * 1e9 * options.usable_memory_fraction * (1 + 1e-12));
+        // Enough replicas for the rate, and one fewer would not be.
+        CHECK(e->replicas * e->requests_per_second_per_replica >= s.requests_per_second * (1 - 1e-9));
+        if (e->replicas > 1)
+            CHECK((e->replicas - 1) * e->requests_per_second_per_replica < s.requests_per_second);
+        CHECK(e->gpus == e->replicas * e->tensor_parallel);
+        CHECK(e->prefill_share > 0);
+        CHECK(e->prefill_share < 1);
+    }
+    CHECK(answered > 100);
+}
+
+TEST_CASE("serving takes the tensor-parallel degree that needs the fewest GPUs, not the smallest that fits") {
+    // Llama 3 70B in BF16 on H100s (80 GB, 3,350 GB/s × 0.7, 989.4 TFLOPS × 0.41), 1,000 + 300 tokens, 50 rps.
+    // t = 1: 141.2 GB of weights do not fit 72 GB. t = 2: 144 GB usable leave 2.8 GB, 6 sequences of
+    // 1,300 × 327,680 B = 0.426 GB: 86 replicas, 172 GPUs. t = 4: 288 − 141.2 = 146.8 GB, batch 256;
+    // step (141.2e9 + 256 × 1,150 × 327,680) / (4 × 3,350e9 × 0.7) = 25.34 ms; prefill
+    // 1,000 × (1.412e11 + 2 × 80 × 8192 × 1,000) / (4 × 989.4e12 × 0.41) = 0.0878 s; per request
+    // 0.0878 + 300 × 0.02534 / 256 = 0.1175 s; × 50 = 5.88 → 6 replicas, 24 GPUs. t = 8: 3 replicas, 24
+    // GPUs too: the tie goes to the smaller degree.
+    const LlmServing s{.model = {.parameters = 70.6e9, .layers = 80, .hidden_size = 8192, .attention_heads = 64,
+                                 .kv_heads = 8},
+                       .input_tokens = 1000, .output_tokens = 300, .requests_per_second = 50};
+    const LlmGpu h100 = std::get<LlmGpu>(llm_gpu(Catalog::builtin().gpu("H100"), LlmPrecision::bf16));
+    const auto e = estimate_serving(s, h100, 8);
+    REQUIRE(e.has_value());
+    CHECK(e->tensor_parallel == 4);
+    CHECK(e->batch == 256);
+    CHECK(e->step_seconds == doctest::Approx((141.2e9 + 256 * 1150 * 327'680.0) / (4 * 3350e9 * 0.7)));
+    CHECK(e->replicas == 6);
+    CHECK(e->gpus == 24);
 }
