@@ -302,3 +302,31 @@ TEST_CASE("serving takes the tensor-parallel degree that needs the fewest GPUs, 
     CHECK(e->replicas == 6);
     CHECK(e->gpus == 24);
 }
+
+TEST_CASE("a pre-training run on thousands of GPUs: on-demand and reserved rows, spot skipped with the reason") {
+    // Llama 3 70B on 15T tokens, at least 2,048 H100s: 256 p5.48xlarge instances. Wall hours =
+    // 5.0127e6 GPU-hours / 2,048 = 2,447.6 h; a spot cluster of 256 instances with MTBF 20 h each is
+    // interrupted every 20 / 256 = 0.078 h, 31,329 times in expectation: more than the 20,000 simulated.
+    const LlmTraining llama70{.name = "Llama 3 70B",
+                              .model = {.parameters = 70.6e9, .layers = 80, .hidden_size = 8192, .attention_heads = 64,
+                                        .kv_heads = 8},
+                              .tokens = 15e12, .sequence_length = 8192};
+    LlmRankOptions options;
+    options.gpus = {"H100"};
+    options.min_gpus = 2048;
+    const LlmTrainingRanking r = rank_llm_training(llama70, Catalog::builtin(), options);
+    const LlmTrainingRow* p5 = nullptr;
+    for (const auto& row : r.rows)
+        if (row.instance_type == "p5.48xlarge" && row.buying == BuyingWay::on_demand) p5 = &row;
+    REQUIRE(p5 != nullptr);
+    CHECK(p5->instances == 256);
+    CHECK(p5->gpus == 2048);
+    CHECK(p5->run_hours == doctest::Approx(5.0127e6 / 2048).epsilon(1e-4));
+    // p5 bills by the second: the run is rounded up to a whole second (< 1e-6 of 2,448 h).
+    CHECK(p5->cost_per_run == doctest::Approx(p5->run_hours * 256 * 98.32).epsilon(1e-7));
+    bool spot_skipped = false;
+    for (const auto& s : r.skipped)
+        if (s.offering == "aws/us-east-1/p5.48xlarge/spot")
+            spot_skipped = s.reason.find("expected interruptions (256 instances, MTBF 20 h each)") != std::string::npos;
+    CHECK(spot_skipped);
+}
