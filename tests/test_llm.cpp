@@ -209,3 +209,38 @@ TEST_CASE("GPU figures: catalog 16-bit peak, datasheet FP8/FP4, MFU with its kin
         CHECK(!r.source.as_of.empty());
     }
 }
+
+TEST_CASE("the user's MFU and peak rows as CSV override the built-in ones") {
+    const std::string mfu = "gpu,precision,mfu,kind,as_of,source\n"
+                            "H100,fp8,0.3,measured,2026-11,our 64-GPU run, FP8 current scaling\r\n"
+                            "\n"
+                            "T4,bf16,0.25,estimate,2026-11,a guess\n";
+    const std::vector<MfuRow> rows = mfu_rows_from_csv(mfu);
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].source.name == "our 64-GPU run, FP8 current scaling");
+    CHECK(rows[0].source.as_of == "2026-11");
+    LlmGpuOptions options;
+    options.mfu = rows;
+    const Catalog& catalog = Catalog::builtin();
+    const LlmGpu fp8 = std::get<LlmGpu>(llm_gpu(catalog.gpu("H100"), LlmPrecision::fp8, options));
+    CHECK(fp8.mfu == 0.3);
+    CHECK(fp8.mfu_kind == MatchKind::measured);
+    CHECK(std::get<LlmGpu>(llm_gpu(catalog.gpu("T4"), LlmPrecision::bf16, options)).mfu == 0.25);
+    options.peaks = peak_rows_from_csv("gpu,fp8_tflops,fp4_tflops,as_of,source\nH200,2000,4000,2026-11,my vendor sheet\n");
+    CHECK(std::get<LlmGpu>(llm_gpu(catalog.gpu("H200"), LlmPrecision::fp4, options)).peak_tflops == 4000);
+
+    CHECK(message([] { (void)mfu_rows_from_csv("gpu,mfu\n"); }) ==
+          "mfu_csv.header = \"gpu,mfu\": must be \"gpu,precision,mfu,kind,as_of,source\"");
+    CHECK(message([] { (void)mfu_rows_from_csv("gpu,precision,mfu,kind,as_of,source\nH100,bf16,1.5,measured,2026,x\n"); }) ==
+          "mfu_csv.rows[0].mfu = 1.5: must be in (0, 1]");
+    CHECK(message([] { (void)mfu_rows_from_csv("gpu,precision,mfu,kind,as_of,source\nH100,bf16,0.4x,measured,2026,x\n"); }) ==
+          "mfu_csv.rows[0].mfu = \"0.4x\": must be a finite number");
+    CHECK(message([] { (void)mfu_rows_from_csv("gpu,precision,mfu,kind,as_of,source\nH100,bf16,0.4,none,2026,x\n"); }) ==
+          "mfu_csv.rows[0].kind = \"none\": must be measured, proxy or estimate");
+    CHECK(message([] { (void)mfu_rows_from_csv("gpu,precision,mfu,kind,as_of,source\nH100,bf16,0.4,measured,2026,\n"); }) ==
+          "mfu_csv.rows[0].source = \"\": must name where the figure comes from");
+    CHECK(message([] { (void)mfu_rows_from_csv("gpu,precision,mfu,kind,as_of,source\nH100,bf16\n"); }) ==
+          "mfu_csv.rows[0] = \"H100,bf16\": must have 6 columns (gpu,precision,mfu,kind,as_of,source)");
+    CHECK(message([] { (void)peak_rows_from_csv("gpu,fp8_tflops,fp4_tflops,as_of,source\nH100,-1,0,2026,x\n"); }) ==
+          "peaks_csv.rows[0].fp8_tflops = -1: must be finite and >= 0");
+}

@@ -29,8 +29,10 @@ LlmRankOptions rank_options(const std::string& currency, bool on_demand, bool sp
                             const std::vector<std::string>& gpus, int min_gpus, int max_gpus, double mfu,
                             double decode_bandwidth_efficiency, double usable_memory_fraction, double mtbf_hours,
                             double restart_hours, double storage_gb_per_second_per_instance, std::size_t paths,
-                            std::uint64_t seed) {
+                            std::uint64_t seed, const std::string& mfu_csv, const std::string& peaks_csv) {
     LlmRankOptions o;
+    if (!mfu_csv.empty()) o.gpu.mfu = mfu_rows_from_csv(mfu_csv);
+    if (!peaks_csv.empty()) o.gpu.peaks = peak_rows_from_csv(peaks_csv);
     o.currency = currency;
     o.on_demand = on_demand;
     o.spot = spot;
@@ -55,7 +57,8 @@ LlmRankOptions rank_options(const std::string& currency, bool on_demand, bool sp
         py::arg("max_gpus") = 65'536, py::arg("mfu") = 0.0, py::arg("decode_bandwidth_efficiency") = 0.7,      \
         py::arg("usable_memory_fraction") = 0.9, py::arg("mtbf_hours") = 20.0,                                 \
         py::arg("restart_hours") = 10.0 / 60, py::arg("storage_gb_per_second_per_instance") = 2.0,             \
-        py::arg("paths") = std::size_t(4'000), py::arg("seed") = std::uint64_t(42)
+        py::arg("paths") = std::size_t(4'000), py::arg("seed") = std::uint64_t(42), py::arg("mfu_csv") = "",        \
+        py::arg("peaks_csv") = ""
 
 }  // namespace
 
@@ -169,10 +172,11 @@ void register_llm(py::module_& m) {
         [](const LlmTraining& t, const Catalog& catalog, const std::string& currency, bool on_demand, bool spot,
            bool reserved, const std::vector<std::string>& gpus, int min_gpus, int max_gpus, double mfu,
            double decode_bandwidth_efficiency, double usable_memory_fraction, double mtbf_hours, double restart_hours,
-           double storage, std::size_t paths, std::uint64_t seed) {
+           double storage, std::size_t paths, std::uint64_t seed, const std::string& mfu_csv,
+           const std::string& peaks_csv) {
             const LlmRankOptions o = rank_options(currency, on_demand, spot, reserved, gpus, min_gpus, max_gpus, mfu,
                                                   decode_bandwidth_efficiency, usable_memory_fraction, mtbf_hours,
-                                                  restart_hours, storage, paths, seed);
+                                                  restart_hours, storage, paths, seed, mfu_csv, peaks_csv);
             const LlmTrainingRanking r = without_gil_until_ctrl_c([&] { return rank_llm_training(t, catalog, o); });
             py::list rows;
             for (const LlmTrainingRow& x : r.rows)
@@ -205,10 +209,11 @@ void register_llm(py::module_& m) {
         [](const LlmServing& s, const Catalog& catalog, const std::string& currency, bool on_demand, bool spot,
            bool reserved, const std::vector<std::string>& gpus, int min_gpus, int max_gpus, double mfu,
            double decode_bandwidth_efficiency, double usable_memory_fraction, double mtbf_hours, double restart_hours,
-           double storage, std::size_t paths, std::uint64_t seed) {
+           double storage, std::size_t paths, std::uint64_t seed, const std::string& mfu_csv,
+           const std::string& peaks_csv) {
             const LlmRankOptions o = rank_options(currency, on_demand, spot, reserved, gpus, min_gpus, max_gpus, mfu,
                                                   decode_bandwidth_efficiency, usable_memory_fraction, mtbf_hours,
-                                                  restart_hours, storage, paths, seed);
+                                                  restart_hours, storage, paths, seed, mfu_csv, peaks_csv);
             const LlmServingRanking r = without_gil_until_ctrl_c([&] { return rank_llm_serving(s, catalog, o); });
             py::list rows;
             for (const LlmServingRow& x : r.rows) {

@@ -75,3 +75,13 @@ def test_serving_frame_and_cost_split():
         assert math.isfinite(row["decode_tokens_per_second_per_gpu"])
     skipped = dict(gputco.llm_serving_cost(serving, spot=False).attrs["skipped"])
     assert "no MFU row for T4" in skipped["aws/us-east-1/g4dn.xlarge"]
+
+
+def test_own_mfu_rows_as_csv():
+    t = gputco.LlmTraining(model=gputco.LlmModel(parameters=1e9), tokens=1e9)
+    csv = "gpu,precision,mfu,kind,as_of,source\nT4,bf16,0.25,measured,2026-11,our run, 4 nodes\n"
+    frame = gputco.llm_training_cost(t, gpus=["T4"], spot=False, mfu_csv=csv)
+    assert set(frame["mfu"]) == {0.25}
+    assert "our run, 4 nodes" in frame["mfu_basis"].iloc[0]
+    with pytest.raises(ValueError, match=r'^mfu_csv.rows\[0\].mfu = 2: must be in \(0, 1\]$'):
+        gputco.llm_training_cost(t, mfu_csv="gpu,precision,mfu,kind,as_of,source\nT4,bf16,2,measured,2026,x\n")

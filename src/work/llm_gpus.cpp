@@ -2,6 +2,10 @@
 // NVIDIA and AMD quote low-precision tensor rates with 2:4 sparsity, so each is half the quoted one.
 #include "gputco/work/llm_gpus.hpp"
 
+#include <cmath>
+#include <exception>
+#include <string>
+
 #include <fmt/format.h>
 
 namespace gputco {
@@ -55,6 +59,94 @@ const std::vector<MfuRow>& builtin_training_mfu() {
          megatron},
     };
     return rows;
+}
+
+namespace {
+
+// The CSV lines after `header`: each split into `columns` - 1 fields and the rest of the line.
+std::vector<std::vector<std::string>> csv_rows(std::string_view csv, std::string_view field, std::string_view header,
+                                               std::size_t columns) {
+    require(is_utf8(std::string(csv)), field, std::string(""), "must be valid UTF-8 text");
+    std::vector<std::string> lines;
+    for (std::size_t start = 0; start <= csv.size();) {
+        std::size_t end = csv.find('\n', start);
+        if (end == std::string_view::npos) end = csv.size();
+        std::string line(csv.substr(start, end - start));
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (!line.empty()) lines.push_back(std::move(line));
+        start = end + 1;
+    }
+    require(!lines.empty() && lines[0] == header, fmt::format("{}.header", field),
+            lines.empty() ? std::string() : lines[0], fmt::format("must be \"{}\"", header));
+    std::vector<std::vector<std::string>> rows;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        std::vector<std::string> cells;
+        std::string_view rest = lines[i];
+        while (cells.size() + 1 < columns) {
+            const std::size_t comma = rest.find(',');
+            require(comma != std::string_view::npos, fmt::format("{}.rows[{}]", field, i - 1), lines[i],
+                    fmt::format("must have {} columns ({})", columns, header));
+            cells.emplace_back(rest.substr(0, comma));
+            rest.remove_prefix(comma + 1);
+        }
+        cells.emplace_back(rest);
+        rows.push_back(std::move(cells));
+    }
+    return rows;
+}
+
+double csv_number(const std::string& text, const std::string& field) {
+    std::size_t used = 0;
+    double value = 0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    require(used > 0 && used == text.size() && std::isfinite(value), field, text, "must be a finite number");
+    return value;
+}
+
+}  // namespace
+
+std::vector<MfuRow> mfu_rows_from_csv(std::string_view csv) {
+    std::vector<MfuRow> out;
+    const auto rows = csv_rows(csv, "mfu_csv", "gpu,precision,mfu,kind,as_of,source", 6);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& c = rows[i];
+        const std::string f = fmt::format("mfu_csv.rows[{}]", i);
+        MfuRow r;
+        r.gpu = c[0];
+        require(!r.gpu.empty(), f + ".gpu", r.gpu, "must not be empty");
+        r.precision = parse<LlmPrecision>(c[1], f + ".precision");
+        r.mfu = csv_number(c[2], f + ".mfu");
+        require(r.mfu > 0.0 && r.mfu <= 1.0, f + ".mfu", r.mfu, "must be in (0, 1]");
+        r.kind = parse<MatchKind>(c[3], f + ".kind");
+        require(r.kind != MatchKind::none, f + ".kind", c[3], "must be measured, proxy or estimate");
+        r.source = {c[5], c[4], fmt::format("line {}", i + 2)};
+        require(!r.source.name.empty(), f + ".source", c[5], "must name where the figure comes from");
+        r.basis = fmt::format("the user's mfu_csv row {}", i);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::vector<LowPrecisionPeaks> peak_rows_from_csv(std::string_view csv) {
+    std::vector<LowPrecisionPeaks> out;
+    const auto rows = csv_rows(csv, "peaks_csv", "gpu,fp8_tflops,fp4_tflops,as_of,source", 5);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& c = rows[i];
+        const std::string f = fmt::format("peaks_csv.rows[{}]", i);
+        LowPrecisionPeaks r;
+        r.gpu = c[0];
+        require(!r.gpu.empty(), f + ".gpu", r.gpu, "must not be empty");
+        r.fp8_tflops = require_non_negative(f + ".fp8_tflops", csv_number(c[1], f + ".fp8_tflops"));
+        r.fp4_tflops = require_non_negative(f + ".fp4_tflops", csv_number(c[2], f + ".fp4_tflops"));
+        r.source = {c[4], c[3], fmt::format("line {}", i + 2)};
+        require(!r.source.name.empty(), f + ".source", c[4], "must name where the figures come from");
+        out.push_back(std::move(r));
+    }
+    return out;
 }
 
 void LlmGpuOptions::validate() const {

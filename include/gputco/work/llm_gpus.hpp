@@ -7,6 +7,7 @@
 //   const auto g = llm_gpu(Catalog::builtin().gpu("H100"), LlmPrecision::bf16);
 //   std::get<LlmGpu>(g).mfu;      // 0.41, measured (Llama 3, 16,384 H100s)
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -40,6 +41,15 @@ struct MfuRow {
 /// (MFU × BF16 peak / that precision's peak): no speed-up from FP8 or FP4 is assumed without a
 /// measurement.
 const std::vector<MfuRow>& builtin_training_mfu();
+
+/// The user's MFU rows as CSV, one per line after the header `gpu,precision,mfu,kind,as_of,source`:
+/// precision bf16/fp8/fp4, mfu in (0, 1], kind measured/proxy/estimate, source the rest of the line
+/// (commas allowed), not empty. Empty lines are skipped. Errors name the row (counted from 0 after the
+/// header) and the field: `mfu_csv.rows[1].mfu = 1.5: must be in (0, 1]`.
+std::vector<MfuRow> mfu_rows_from_csv(std::string_view csv);
+/// The user's FP8/FP4 peaks as CSV after the header `gpu,fp8_tflops,fp4_tflops,as_of,source` (dense
+/// TFLOPS >= 0, 0 = not supported; source the rest of the line). Errors as mfu_rows_from_csv's.
+std::vector<LowPrecisionPeaks> peak_rows_from_csv(std::string_view csv);
 
 /// Assumptions of the estimates, each overridable.
 struct LlmGpuOptions {
