@@ -330,3 +330,29 @@ TEST_CASE("a pre-training run on thousands of GPUs: on-demand and reserved rows,
             spot_skipped = s.reason.find("expected interruptions (256 instances, MTBF 20 h each)") != std::string::npos;
     CHECK(spot_skipped);
 }
+
+TEST_CASE("offerings in another currency are converted at the dated rate, or skipped without one") {
+    Offering cny = round_offering();
+    cny.currency = "CNY";
+    cny.on_demand_hourly = 100;
+    cny.spot_hourly.reset();
+    Offering xyz = round_offering();
+    xyz.instance_type = "x8-xyz";
+    xyz.currency = "XYZ";
+    const Catalog catalog({round_gpu()}, {cny, xyz});
+    LlmRankOptions options;
+    options.gpu.mfu_override = 0.5;
+    const LlmTraining t{.model = {.parameters = 1e9}, .tokens = 1e9};
+    const LlmTrainingRanking r = rank_llm_training(t, catalog, options);
+    REQUIRE(r.rows.size() == 1);
+    Date latest{1970, 1, 1};
+    for (const ExchangeRate& x : options.exchange_rates.rates()) latest = std::max(latest, x.date);
+    const double rate = options.exchange_rates.quote("CNY", "USD", latest).rate;
+    // 0.416667 h on one 8-GPU instance at 100 CNY/h × rate USD per CNY.
+    CHECK(r.rows[0].cost_per_run == doctest::Approx(6e18 / 1.8e18 / 8 * 100 * rate));
+    CHECK(r.rows[0].currency == "USD");
+    CHECK(r.rows[0].note.rfind("prices converted from CNY at ", 0) == 0);
+    REQUIRE(r.skipped.size() == 1);
+    CHECK(r.skipped[0].offering == "p/r/x8-xyz");
+    CHECK(r.skipped[0].reason.rfind("priced in XYZ: ", 0) == 0);
+}

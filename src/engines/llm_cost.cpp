@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <tuple>
 #include <variant>
 
@@ -24,6 +25,7 @@ void LlmRankOptions::validate() const {
     require_non_negative("options.spot_assumptions.capacity_wait_hours", spot_assumptions.capacity_wait_hours);
     spot_assumptions.simulation.validate();
     require_positive("options.storage_gb_per_second_per_instance", storage_gb_per_second_per_instance);
+    if (!rates_as_of.empty()) Date::parse(rates_as_of, "options.rates_as_of");
 }
 
 namespace {
@@ -215,14 +217,33 @@ void add_serving(LlmServingRanking& out, const Offering& o, const Catalog& catal
 template <class Ranking, class Add>
 void rank_all(Ranking& out, const Catalog& catalog, const LlmRankOptions& options, Add add) {
     const StopPoll poll(options.should_stop, 1, "rank_llm: stopped");
+    // The date of conversion: the given one, or the latest rate of the table.
+    Date date{1970, 1, 1};
+    if (!options.rates_as_of.empty()) date = Date::parse(options.rates_as_of, "options.rates_as_of");
+    else
+        for (const ExchangeRate& r : options.exchange_rates.rates()) date = std::max(date, r.date);
     for (const Offering& o : catalog.offerings()) {
         poll.check();
         if (!wanted(o, options)) continue;
-        if (o.currency != options.currency) {
-            out.skipped.push_back({o.key(), fmt::format("priced in {}, not {}", o.currency, options.currency)});
+        if (o.currency == options.currency) {
+            add(out, o, catalog, options);
             continue;
         }
-        add(out, o, catalog, options);
+        std::optional<RateQuote> q;
+        try {
+            q = options.exchange_rates.quote(o.currency, options.currency, date);
+        } catch (const InvalidInput& e) {
+            out.skipped.push_back({o.key(), fmt::format("priced in {}: {}", o.currency, e.what())});
+            continue;
+        }
+        const std::size_t before = out.rows.size();
+        add(out, o.converted(options.currency, q->rate), catalog, options);
+        const std::string conversion = fmt::format("prices converted from {} at {:.6g} {} per {} ({})", o.currency,
+                                                   q->rate, options.currency, o.currency, q->describe());
+        for (std::size_t i = before; i < out.rows.size(); ++i) {
+            std::string& note = out.rows[i].note;
+            note = note.empty() ? conversion : conversion + "; " + note;
+        }
     }
 }
 

@@ -18,11 +18,12 @@
 // Serving, per offering: estimate_serving (llm_serving.hpp) on the offering's GPU, the GPUs bought in
 // whole instances, running all the time. $ per million input tokens = hourly cost × prefill share /
 // input tokens per hour × 1e6; output tokens likewise with the rest. Spot serving is priced without
-// interruptions (a note says so). Offerings priced in another currency than options.currency are skipped.
+// interruptions (a note says so).
 #include <string>
 #include <vector>
 
 #include "gputco/catalog/catalog.hpp"
+#include "gputco/catalog/currency.hpp"
 #include "gputco/core/cancel.hpp"
 #include "gputco/engines/work_cost.hpp"
 #include "gputco/work/llm.hpp"
@@ -33,6 +34,11 @@ namespace gputco {
 
 struct LlmRankOptions {
     std::string currency = "USD";
+    /// Offerings in another currency are converted at the rate in force at `rates_as_of` (empty: the
+    /// table's latest), as rank_offerings converts; each converted row's note names the rate, and an
+    /// offering without a rate is skipped with the reason.
+    ExchangeRates exchange_rates = ExchangeRates::builtin();
+    std::string rates_as_of;
     bool on_demand = true, spot = true, reserved = true;
     LlmGpuOptions gpu;
     std::vector<std::string> gpus;  ///< only offerings of these catalog GPUs; empty = all
