@@ -134,6 +134,14 @@ from ._core import (
     scaling_curve,
     throughput_at,
     training_memory_gb,
+    LlmModel,
+    LlmServing,
+    LlmTraining,
+    kv_cache_bytes_per_token,
+    llm_training_memory,
+    smallest_training_layout,
+    training_flops,
+    training_flops_per_token,
     # plans over time under uncertain demand and prices
     Commitment,
     DemandEvent,
@@ -176,7 +184,8 @@ from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame 
 from ._scenario import (heat_map, latin_hypercube, load_scenario, plot_heat_map, plot_tornado,
                         run_deadline_jobs, run_plans, run_scenario, run_spot_jobs, run_workloads, sweep, tornado)
 from . import _deadline as _deadline  # noqa: F401  (adds SpotAvailability.from_json, WindowSweep.summary / to_frame)
-from ._work import cheapest_within, rank_offerings, rank_offerings_raw, seed_audit, throughput_frame
+from ._work import (cheapest_within, llm_serving_cost, llm_training_cost, rank_offerings, rank_offerings_raw, seed_audit,
+                    throughput_frame)
 from ._spot import simulate_spot
 from ._plan import compare_frame  # (importing _plan adds PlanDistribution.summary / to_frame / monthly_bands)
 from ._recommend import (RecommendResult, cost_risk_frontier, hindsight_plan_totals, recommend, recommend_options,
@@ -210,6 +219,8 @@ __all__ = [
     "Workload", "audit_seed_work_claims", "benchmark_gpus", "cheapest_within", "gpu_matches", "match_gpu",
     "model_unit", "rank_offerings", "rank_offerings_raw", "scaling_curve", "seed_audit", "throughput_at",
     "throughput_frame", "training_memory_gb",
+    "LlmModel", "LlmServing", "LlmTraining", "kv_cache_bytes_per_token", "llm_serving_cost", "llm_training_cost",
+    "llm_training_memory", "smallest_training_layout", "training_flops", "training_flops_per_token",
     "Commitment", "DemandEvent", "DemandFutures", "DemandModel", "Distribution", "GenerationLaunch",
     "OwnedPurchase", "Plan", "PlanDistribution", "PriceChange", "PriceModel", "PricePaths", "SpotPeriod", "SpotShare",
     "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",

@@ -4,11 +4,12 @@ from __future__ import annotations
 import math
 from typing import Optional
 
-from ._core import Catalog, ThroughputTable, Workload, WorkRanking, _rank_offerings, audit_seed_work_claims
+from ._core import (Catalog, LlmServing, LlmTraining, ThroughputTable, Workload, WorkRanking, _rank_llm_serving,
+                    _rank_llm_training, _rank_offerings, audit_seed_work_claims)
 from ._frames import Column, declare, frame, TEXT
 
 __all__ = ["rank_offerings", "rank_offerings_raw", "cheapest_within", "seed_audit", "throughput_frame",
-           "RANKING_COLUMNS"]
+           "RANKING_COLUMNS", "llm_training_cost", "llm_serving_cost"]
 
 RANKING_COLUMNS = [
     "provider", "region", "instance_type", "gpus", "catalog_gpu", "benchmark_gpu", "match", "buying", "terms",
@@ -90,3 +91,60 @@ def throughput_frame(table: Optional[ThroughputTable] = None):
     return frame(THROUGHPUT_VIEW, [{"gpu": r.gpu, "system": r.system, "gpus": r.gpus, "precision": r.precision,
                                     "model": r.model, "per_second": r.per_second, "watts": r.watts, "price": r.price,
                                     "source": r.source.name, "as_of": r.source.as_of} for r in table.rows])
+
+
+_LLM_TEXT = ("provider", "region", "instance_type", "gpu", "buying", "terms", "currency", "note", "sharding",
+             "mfu_kind", "mfu_basis", "batch_limit")
+_LLM_INT = ("instances", "gpus", "tensor_parallel", "data_parallel", "batch", "replicas")
+LLM_TRAINING_COLUMNS = [
+    "provider", "region", "instance_type", "gpu", "buying", "terms", "instances", "gpus", "tensor_parallel",
+    "data_parallel", "sharding", "memory_gb_per_gpu", "peak_tflops", "mfu", "mfu_kind", "mfu_basis", "gpu_hours",
+    "run_hours", "run_hours_p95", "currency", "price_per_hour", "cost_per_run", "cost_per_run_p95",
+    "cost_per_run_standard_error", "cost_per_million_tokens", "checkpoint_gb", "checkpoint_write_hours", "note",
+]
+LLM_SERVING_COLUMNS = [
+    "provider", "region", "instance_type", "gpu", "buying", "terms", "tensor_parallel", "batch", "batch_limit",
+    "replicas", "gpus", "instances", "seconds_per_output_token", "seconds_to_first_token", "bandwidth_bound",
+    "decode_tokens_per_second_per_gpu", "prefill_tokens_per_second_per_gpu", "currency", "price_per_hour",
+    "cost_per_hour", "cost_per_million_input_tokens", "cost_per_million_output_tokens", "cost_per_request", "mfu",
+    "mfu_basis", "note",
+]
+
+
+def _llm_column(name: str) -> Column:
+    if name in _LLM_TEXT:
+        return Column(name, TEXT)
+    if name in _LLM_INT:
+        return Column(name, "int64")
+    return Column(name, "bool" if name == "bandwidth_bound" else "float64")
+
+
+LLM_TRAINING_VIEW = declare("llm_training_cost", [_llm_column(c) for c in LLM_TRAINING_COLUMNS],
+                            attrs=("currency", "flops", "flops_per_token", "skipped"))
+LLM_SERVING_VIEW = declare("llm_serving_cost", [_llm_column(c) for c in LLM_SERVING_COLUMNS],
+                           attrs=("currency", "skipped"))
+
+
+def llm_training_cost(training: LlmTraining, catalog: Optional[Catalog] = None, **options):
+    """Every offering's cost of an LLM training run, cheapest first, as a DataFrame (LLM_TRAINING_COLUMNS).
+
+    Layout = the smallest fitting one on whole instances; GPU-hours = training_flops / (peak x MFU x 3600).
+    frame.attrs: currency, flops, flops_per_token, skipped ([(offering, reason)]). Keyword options:
+    currency="USD", on_demand/spot/reserved=True, gpus=[catalog GPU names], min_gpus=0, max_gpus=65536,
+    mfu=0 (0: the built-in rows), usable_memory_fraction=0.9, mtbf_hours=20 (per instance),
+    restart_hours=10/60, storage_gb_per_second_per_instance=2, paths=4000, seed=42, and your own rows before
+    the built-in ones: mfu_csv="gpu,precision,mfu,kind,as_of,source\\n..." and
+    peaks_csv="gpu,fp8_tflops,fp4_tflops,as_of,source\\n..." (source: the rest of the line).
+    """
+    r = _rank_llm_training(training, catalog if catalog is not None else Catalog.builtin(), **options)
+    return frame(LLM_TRAINING_VIEW, r["rows"], attrs={"currency": r["currency"], "flops": r["flops"],
+                                                      "flops_per_token": r["flops_per_token"],
+                                                      "skipped": r["skipped"]})
+
+
+def llm_serving_cost(serving: LlmServing, catalog: Optional[Catalog] = None, **options):
+    """Every offering's hourly cost of an inference service and its $ per million input and output tokens,
+    cheapest fleet first, as a DataFrame (LLM_SERVING_COLUMNS). frame.attrs: currency, skipped.
+    Keyword options as llm_training_cost, plus decode_bandwidth_efficiency=0.7."""
+    r = _rank_llm_serving(serving, catalog if catalog is not None else Catalog.builtin(), **options)
+    return frame(LLM_SERVING_VIEW, r["rows"], attrs={"currency": r["currency"], "skipped": r["skipped"]})

@@ -19,6 +19,7 @@ PYBIND11_MODULE(_core, m) {
     register_cost(m);
     register_optimise(m);
     register_work(m);
+    register_llm(m);
     register_plan(m);
     register_recommend(m);
     register_scenario(m);

@@ -81,6 +81,7 @@ void register_strategy(py::module_& m);
 void register_cost(py::module_& m);
 void register_optimise(py::module_& m);
 void register_work(py::module_& m);
+void register_llm(py::module_& m);
 void register_plan(py::module_& m);
 void register_recommend(py::module_& m);
 void register_scenario(py::module_& m);

@@ -87,6 +87,10 @@ CASES = {
     "rank_offerings": lambda f: [(gputco.rank_offerings(
         gputco.Workload(model="resnet50", work_per_epoch=1_281_167, epochs=90), spot=False, owned=False), [])],
     "seed_audit": lambda f: [(gputco.seed_audit(), [])],
+    "llm_training_cost": lambda f: [(gputco.llm_training_cost(gputco.LlmTraining(
+        model=gputco.LlmModel(parameters=1e9), tokens=1e9), gpus=["H100"], paths=200), [])],
+    "llm_serving_cost": lambda f: [(gputco.llm_serving_cost(gputco.LlmServing(
+        model=gputco.LlmModel(parameters=1e9, layers=16, hidden_size=2048, attention_heads=16)), gpus=["H100"]), [])],
     "throughput_frame": lambda f: [(gputco.throughput_frame(), [])],
     "run_scenario": lambda f: [(gputco.run_scenario(scenario("a100_three_year.yaml")), [])],
     "run_spot_jobs": lambda f: [(gputco.run_spot_jobs(scenario("spot_training_job.yaml")), [])],

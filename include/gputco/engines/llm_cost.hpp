@@ -1,0 +1,118 @@
+#pragma once
+// What an LLM training run or inference service costs on each offering of a catalog, ranked: the
+// siblings of rank_offerings (work_cost.hpp) for jobs given in tokens rather than benchmark units.
+//
+//   const LlmTrainingRanking r = rank_llm_training(tune, Catalog::builtin());
+//   r.rows[0].cost_per_run;    // cheapest way, in r.currency
+//   r.skipped;                 // offerings left out, each with the reason (no MFU row, no FP8, ...)
+//
+// Training, per offering (docs/models.md, "LLM training and serving"):
+//   layout      = smallest_training_layout on whole instances (at least options.min_gpus GPUs)
+//   GPU-hours   = training FLOPs / (peak × MFU × 3,600); wall hours = GPU-hours / GPUs
+//   on-demand   = wall hours × instances × hourly price, billed as one launch per instance
+//   spot        = simulate_spot on the wall hours: the run stops when any of its n instances is
+//                 interrupted (Poisson, MTBF per instance / n), checkpoints at the optimal interval,
+//                 each written in checkpoint_bytes / (n × storage bandwidth per instance)
+//   reserved    = wall hours × instances × the lowest effective reserved rate (the reservation assumed
+//                 busy with other work for the rest of its term)
+// Serving, per offering: estimate_serving (llm_serving.hpp) on the offering's GPU, the GPUs bought in
+// whole instances, running all the time. $ per million input tokens = hourly cost × prefill share /
+// input tokens per hour × 1e6; output tokens likewise with the rest. Spot serving is priced without
+// interruptions (a note says so).
+#include <string>
+#include <vector>
+
+#include "gputco/catalog/catalog.hpp"
+#include "gputco/catalog/currency.hpp"
+#include "gputco/core/cancel.hpp"
+#include "gputco/engines/work_cost.hpp"
+#include "gputco/work/llm.hpp"
+#include "gputco/work/llm_gpus.hpp"
+#include "gputco/work/llm_serving.hpp"
+
+namespace gputco {
+
+struct LlmRankOptions {
+    std::string currency = "USD";
+    /// Offerings in another currency are converted at the rate in force at `rates_as_of` (empty: the
+    /// table's latest), as rank_offerings converts; each converted row's note names the rate, and an
+    /// offering without a rate is skipped with the reason.
+    ExchangeRates exchange_rates = ExchangeRates::builtin();
+    std::string rates_as_of;
+    bool on_demand = true, spot = true, reserved = true;
+    LlmGpuOptions gpu;
+    std::vector<std::string> gpus;  ///< only offerings of these catalog GPUs; empty = all
+    int min_gpus = 0;               ///< training: at least this many GPUs (0 = the smallest layout that fits)
+    int max_gpus = 65'536;          ///< training: no layout beyond this
+    /// Spot interruptions per instance (MTBF), restart and capacity wait; the checkpoint write time is
+    /// derived (checkpoint_write_hours here is ignored).
+    SpotAssumptions spot_assumptions{.simulation = {.paths = 4'000, .seed = 42}};
+    /// Checkpoint write bandwidth of one instance to storage, GB/s. An assumption (network storage
+    /// reaches a few GB/s per node); overridable.
+    double storage_gb_per_second_per_instance = 2.0;
+    StopCheck should_stop;  ///< called before each offering; true throws Cancelled
+
+    void validate() const;
+};
+
+struct LlmTrainingRow {
+    std::string provider, region, instance_type, gpu;
+    BuyingWay buying = BuyingWay::on_demand;
+    std::string terms;
+    int instances = 0, gpus = 0;
+    TrainingLayout layout;
+    double memory_gb_per_gpu = 0;   ///< the layout's need (training_memory total / 1e9)
+    double peak_tflops = 0, mfu = 0;
+    MatchKind mfu_kind = MatchKind::measured;
+    std::string mfu_basis, peak_source;
+    double gpu_hours = 0;           ///< compute GPU-hours (no interruptions)
+    double run_hours = 0;           ///< wall hours: spot mean
+    double run_hours_p95 = 0;
+    std::string currency;
+    double price_per_hour = 0;      ///< all instances together
+    double cost_per_run = 0, cost_per_run_p95 = 0, cost_per_run_standard_error = 0;
+    double cost_per_million_tokens = 0;
+    double checkpoint_gb = 0, checkpoint_write_hours = 0;
+    std::string note;
+};
+
+struct LlmTrainingRanking {
+    LlmTraining training;
+    double flops = 0, flops_per_token = 0;
+    std::string currency;
+    std::vector<LlmTrainingRow> rows;  ///< by cost_per_run, then run_hours, then key
+    std::vector<SkippedOffering> skipped;
+};
+
+/// Throws InvalidInput for an invalid training or options, and naming "training" when no offering
+/// could be costed (every reason is in the message's count and in no row).
+LlmTrainingRanking rank_llm_training(const LlmTraining& training, const Catalog& catalog,
+                                     const LlmRankOptions& options = {});
+
+struct LlmServingRow {
+    std::string provider, region, instance_type, gpu;
+    BuyingWay buying = BuyingWay::on_demand;
+    std::string terms;
+    ServingEstimate estimate;
+    int instances = 0;
+    double peak_tflops = 0, mfu = 0, memory_bandwidth_gbps = 0;
+    std::string mfu_basis;
+    std::string currency;
+    double price_per_hour = 0;     ///< one instance
+    double cost_per_hour = 0;      ///< the whole fleet
+    double cost_per_million_input_tokens = 0, cost_per_million_output_tokens = 0;
+    double cost_per_request = 0;
+    std::string note;
+};
+
+struct LlmServingRanking {
+    LlmServing serving;
+    std::string currency;
+    std::vector<LlmServingRow> rows;  ///< by cost_per_hour, then key
+    std::vector<SkippedOffering> skipped;
+};
+
+LlmServingRanking rank_llm_serving(const LlmServing& serving, const Catalog& catalog,
+                                   const LlmRankOptions& options = {});
+
+}  // namespace gputco

@@ -1,0 +1,87 @@
+"""LLM training and serving through Python: the figures are the C++ library's (hand-checked in
+tests/test_llm.cpp and tests/test_llm_cost.cpp); here the bindings, their errors and the DataFrames."""
+import math
+
+import pytest
+
+import gputco
+
+LLAMA_70B = dict(parameters=70.6e9, layers=80, hidden_size=8192, attention_heads=64, kv_heads=8, name="Llama 3 70B")
+
+
+def small_training(**kw):
+    model = gputco.LlmModel(parameters=1e9, layers=10, hidden_size=1000, attention_heads=10)
+    return gputco.LlmTraining(model=model, tokens=1e6, sequence_length=100, **kw)
+
+
+def test_flops_by_hand():
+    # 6 × 1e9 + 12 × 10 × 1000 × 100 = 6.012e9 per token; LoRA at 1%: 4e9 + 6e7 + 1.2e7 = 4.072e9.
+    assert gputco.training_flops_per_token(small_training()) == pytest.approx(6.012e9, rel=1e-12)
+    assert gputco.training_flops(small_training()) == pytest.approx(6.012e15, rel=1e-12)
+    lora = small_training(method="lora", trainable_fraction=0.01)
+    assert gputco.training_flops_per_token(lora) == pytest.approx(4.072e9, rel=1e-12)
+
+
+def test_memory_and_layout_by_hand():
+    m = gputco.llm_training_memory(small_training(), data_parallel=4, sharding="zero3")
+    # 16 B × 1e9 / 4 = 4e9, activations with checkpointing 10 × 2 × 1e5 + 34 × 1e5 = 5.4e6.
+    assert m["total"] == pytest.approx(4e9 + 5.4e6)
+    t = gputco.LlmTraining(model=gputco.LlmModel(parameters=1e9), tokens=1e9)
+    assert gputco.smallest_training_layout(t, gpus_per_node=8, memory_gb=16) == dict(
+        tensor_parallel=1, data_parallel=8, sharding="zero1", gpus=8)
+    assert gputco.smallest_training_layout(t, gpus_per_node=8, memory_gb=1, max_gpus=16) is None
+    assert gputco.kv_cache_bytes_per_token(gputco.LlmModel(**LLAMA_70B)) == 327_680
+
+
+def test_errors_are_value_errors_with_the_library_message():
+    with pytest.raises(ValueError, match=r"^training.tokens = 0: must be finite and > 0$"):
+        gputco.LlmTraining(model=gputco.LlmModel(parameters=1e9), tokens=0)
+    with pytest.raises(ValueError, match=r'^training.method = "dora": must be one of full, lora, qlora$'):
+        gputco.LlmTraining(model=gputco.LlmModel(parameters=1e9), tokens=1, method="dora")
+    with pytest.raises(ValueError, match=r"^model.kv_heads = 3: must be 0 \(= attention_heads\) or divide"):
+        gputco.LlmModel(parameters=1e9, layers=1, hidden_size=64, attention_heads=8, kv_heads=3)
+    with pytest.raises(ValueError, match=r"^options.gpu.mfu_override = 2: must be 0"):
+        gputco.llm_training_cost(small_training(), mfu=2)
+
+
+def test_seventy_billion_lora_ranked_on_the_catalog():
+    model = gputco.LlmModel(**LLAMA_70B)
+    tune = gputco.LlmTraining(model=model, tokens=2e9, method="lora", name="70B LoRA")
+    frame = gputco.llm_training_cost(tune, gpus=["H100", "H200"], paths=500)
+    assert len(frame) > 0
+    assert list(frame["cost_per_run"]) == sorted(frame["cost_per_run"])
+    assert set(frame["gpu"]) <= {"H100", "H200"}
+    # (4 × 70.6e9 + 6 × 0.005 × 70.6e9 + 12 × 80 × 8192 × 4096) × 2e9 tokens
+    flops = (4 * 70.6e9 + 6 * 0.005 * 70.6e9 + 12 * 80 * 8192 * 4096) * 2e9
+    assert frame.attrs["flops"] == pytest.approx(flops, rel=1e-12)
+    od = frame[frame["buying"] == "on_demand"].iloc[0]
+    assert od["gpu_hours"] == pytest.approx(flops / (989.4e12 * 0.41 * 3600), rel=1e-9)
+    assert od["mfu_kind"] in ("measured", "proxy")
+    assert "Llama 3" in od["mfu_basis"]
+
+
+def test_serving_frame_and_cost_split():
+    model = gputco.LlmModel(**LLAMA_70B)
+    serving = gputco.LlmServing(model=model, input_tokens=1000, output_tokens=300, requests_per_second=50)
+    frame = gputco.llm_serving_cost(serving, gpus=["H100", "H200"], spot=False, reserved=False)
+    assert len(frame) > 0
+    assert list(frame["cost_per_hour"]) == sorted(frame["cost_per_hour"])
+    for _, row in frame.iterrows():
+        # The hourly cost is split between input and output tokens and nothing is lost.
+        per_hour = (row["cost_per_million_input_tokens"] * 50 * 3600 * 1000 +
+                    row["cost_per_million_output_tokens"] * 50 * 3600 * 300) / 1e6
+        assert per_hour == pytest.approx(row["cost_per_hour"], rel=1e-9)
+        assert row["seconds_per_output_token"] <= 0.05
+        assert math.isfinite(row["decode_tokens_per_second_per_gpu"])
+    skipped = dict(gputco.llm_serving_cost(serving, spot=False).attrs["skipped"])
+    assert "no MFU row for T4" in skipped["aws/us-east-1/g4dn.xlarge"]
+
+
+def test_own_mfu_rows_as_csv():
+    t = gputco.LlmTraining(model=gputco.LlmModel(parameters=1e9), tokens=1e9)
+    csv = "gpu,precision,mfu,kind,as_of,source\nT4,bf16,0.25,measured,2026-11,our run, 4 nodes\n"
+    frame = gputco.llm_training_cost(t, gpus=["T4"], spot=False, mfu_csv=csv)
+    assert set(frame["mfu"]) == {0.25}
+    assert "our run, 4 nodes" in frame["mfu_basis"].iloc[0]
+    with pytest.raises(ValueError, match=r'^mfu_csv.rows\[0\].mfu = 2: must be in \(0, 1\]$'):
+        gputco.llm_training_cost(t, mfu_csv="gpu,precision,mfu,kind,as_of,source\nT4,bf16,2,measured,2026,x\n")

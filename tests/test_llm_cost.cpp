@@ -1,0 +1,358 @@
+// LLM serving estimates and the training/serving rankings (work/llm_serving.hpp, engines/llm_cost.hpp),
+// against arithmetic done by hand in the comments, and the published-budget table of docs/models.md.
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "gputco/engines/checkpoint.hpp"
+#include "gputco/engines/llm_cost.hpp"
+
+#include <fmt/format.h>
+
+using namespace gputco;
+
+namespace {
+
+const Source src{"test", "2026-11", ""};
+
+// A GPU with round figures: 80 GB, 2,000 GB/s, 1,000 TFLOPS 16-bit.
+GpuSpec round_gpu() {
+    return {.name = "X", .vendor = "NVIDIA", .memory_gb = 80, .memory_bandwidth_gbps = 2000, .fp16_tflops = 1000,
+            .fp32_tflops = 60, .tdp_watts = 700, .source = src};
+}
+
+Offering round_offering(double billing_seconds = 1e-3) {
+    Offering o;
+    o.provider = "p";
+    o.region = "r";
+    o.instance_type = "x8";
+    o.gpu = "X";
+    o.gpus_per_instance = 8;
+    o.on_demand_hourly = 16;
+    o.spot_hourly = 4;
+    o.billing_increment_seconds = billing_seconds;
+    o.source = src;
+    return o;
+}
+
+// N = 10e9 dense, L = 10, h = 1000, 10 heads of 100: KV 2 × 10 × 10 × 100 × 2 = 40,000 B per token.
+LlmServing round_serving() {
+    return {.name = "s",
+            .model = {.parameters = 10e9, .layers = 10, .hidden_size = 1000, .attention_heads = 10},
+            .input_tokens = 1000, .output_tokens = 200, .requests_per_second = 10,
+            .max_seconds_per_output_token = 0.05, .max_seconds_to_first_token = 2, .max_batch = 256};
+}
+
+LlmGpuOptions round_options() {
+    LlmGpuOptions o;
+    o.mfu_override = 0.5;
+    o.decode_bandwidth_efficiency = 0.5;  // 1e12 B/s effective per GPU
+    o.usable_memory_fraction = 1.0;
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("serving roofline by hand") {
+    const LlmGpu g = std::get<LlmGpu>(llm_gpu(round_gpu(), LlmPrecision::bf16, round_options()));
+    const auto e = estimate_serving(round_serving(), g, 8, round_options());
+    REQUIRE(e.has_value());
+    // Weights 20e9 B + one sequence's KV (1,200 × 40,000 = 4.8e7) fit one GPU: t = 1.
+    CHECK(e->tensor_parallel == 1);
+    // Prefill: 1,000 × (2 × 10e9 + 2 × 10 × 1,000 × 1,000) / (1e15 × 0.5) = 2.002e13 / 5e14 = 0.04004 s.
+    CHECK(e->prefill_seconds == doctest::Approx(0.04004));
+    // Batch: memory allows floor(60e9 / 4.8e7) = 1,250; latency (20e9 + B × 1,100 × 40,000) / 1e12 <= 0.05
+    // allows 681; max_batch 256 decides.
+    CHECK(e->batch == 256);
+    CHECK(e->batch_limit == "max_batch");
+    // Step at 256: (2e10 + 256 × 4.4e7) / 1e12 = 0.031264 s; compute 256 × 4.0088e10 / 5e14 = 0.0205 s < that.
+    CHECK(e->step_seconds == doctest::Approx(0.031264));
+    CHECK(e->bandwidth_bound);
+    // Per request: 0.04004 + 200 × 0.031264 / 256 = 0.064465 s; 10 rps need ceil(0.64465) = 1 replica.
+    CHECK(e->replica_seconds_per_request == doctest::Approx(0.04004 + 200 * 0.031264 / 256));
+    CHECK(e->replicas == 1);
+    CHECK(e->gpus == 1);
+    CHECK(e->decode_tokens_per_second_per_gpu == doctest::Approx(256 / 0.031264));
+    CHECK(e->prefill_share == doctest::Approx(0.04004 / (0.04004 + 200 * 0.031264 / 256)));
+
+    // A tighter latency target: (2e10 + B × 4.4e7) / 1e12 <= 0.025 → B <= 113.6: 113, limited by latency.
+    LlmServing tight = round_serving();
+    tight.max_seconds_per_output_token = 0.025;
+    const auto t = estimate_serving(tight, g, 8, round_options());
+    CHECK(t->batch == 113);
+    CHECK(t->batch_limit == "latency");
+    // Below one step's weight read (0.02 s) at t = 1, tensor parallel 2 halves it: 0.010022 s for B = 1.
+    tight.max_seconds_per_output_token = 0.015;
+    CHECK(estimate_serving(tight, g, 8, round_options())->tensor_parallel == 2);
+    // 100 rps: ceil(100 × 0.064465) = 7 replicas.
+    LlmServing busy = round_serving();
+    busy.requests_per_second = 100;
+    CHECK(estimate_serving(busy, g, 8, round_options())->replicas == 7);
+}
+
+TEST_CASE("serving ranking: $ per million input and output tokens by hand") {
+    const Catalog catalog({round_gpu()}, {round_offering()});
+    LlmRankOptions options;
+    options.gpu = round_options();
+    const LlmServingRanking r = rank_llm_serving(round_serving(), catalog, options);
+    REQUIRE(r.rows.size() == 2);  // spot, on-demand
+    const LlmServingRow& od = r.rows[1];
+    CHECK(od.buying == BuyingWay::on_demand);
+    CHECK(od.instances == 1);
+    CHECK(od.cost_per_hour == 16);
+    // Input: 16 $/h × prefill share 0.62111 / (10 × 3,600 × 1,000 = 3.6e7 tokens/h) × 1e6 = 0.27605 $/M.
+    const double share = 0.04004 / (0.04004 + 200 * 0.031264 / 256);
+    CHECK(od.cost_per_million_input_tokens == doctest::Approx(16 * share / 36));
+    CHECK(od.cost_per_million_output_tokens == doctest::Approx(16 * (1 - share) / 7.2));
+    CHECK(od.cost_per_request == doctest::Approx(16.0 / 36'000));
+    CHECK(r.rows[0].buying == BuyingWay::spot);
+    CHECK(r.rows[0].cost_per_hour == 4);
+}
+
+TEST_CASE("training ranking: hours and cost by hand, spot against Daly's closed form") {
+    const Catalog catalog({round_gpu()}, {round_offering()});
+    LlmRankOptions options;
+    options.gpu.mfu_override = 0.5;
+    options.spot_assumptions.mtbf_hours = 1;
+    options.spot_assumptions.simulation = {.paths = 20'000, .seed = 7};
+    // N = 1e9, D = 1e9, no shape: 6e18 FLOPs; GPU-hours 6e18 / (1e15 × 0.5 × 3,600) = 3.3333.
+    const LlmTraining t{.name = "1B", .model = {.parameters = 1e9}, .tokens = 1e9};
+    const LlmTrainingRanking r = rank_llm_training(t, catalog, options);
+    CHECK(r.flops == doctest::Approx(6e18));
+    REQUIRE(r.rows.size() == 2);
+    const LlmTrainingRow& od = r.rows[1].buying == BuyingWay::on_demand ? r.rows[1] : r.rows[0];
+    // 16e9 B per GPU fits 72e9 usable: one node, plain data parallel over 8.
+    CHECK(od.layout == TrainingLayout{1, 8, Sharding::none});
+    CHECK(od.gpu_hours == doctest::Approx(6e18 / 1.8e18));
+    CHECK(od.run_hours == doctest::Approx(6e18 / 1.8e18 / 8));  // 0.416667 h
+    CHECK(od.cost_per_run == doctest::Approx(16 * 6e18 / 1.8e18 / 8));  // $6.6667
+    CHECK(od.cost_per_million_tokens == doctest::Approx(16 * 6e18 / 1.8e18 / 8 / 1000));
+    // Checkpoint 14e9 B at 2 GB/s: 7 s.
+    CHECK(od.checkpoint_write_hours == doctest::Approx(7.0 / 3600));
+    const LlmTrainingRow& spot = r.rows[1].buying == BuyingWay::spot ? r.rows[1] : r.rows[0];
+    REQUIRE(spot.buying == BuyingWay::spot);
+    Job job;
+    job.work_hours = od.run_hours;
+    job.checkpoint_write_hours = 7.0 / 3600;
+    job.checkpoint_interval_hours = std::min(od.run_hours, optimal_checkpoint_interval(7.0 / 3600, 1.0));
+    job.restart_hours = options.spot_assumptions.restart_hours;
+    const double expected = expected_spot_time(job, 1.0).billed_hours * 4;
+    CHECK(std::abs(spot.cost_per_run - expected) <= 4 * spot.cost_per_run_standard_error);
+
+    // Two nodes' worth asked for: 16 GPUs, the run halves, the spot cluster's MTBF halves.
+    options.min_gpus = 16;
+    const LlmTrainingRanking two = rank_llm_training(t, catalog, options);
+    for (const auto& row : two.rows) {
+        CHECK(row.instances == 2);
+        if (row.buying == BuyingWay::on_demand) CHECK(row.run_hours == doctest::Approx(od.run_hours / 2));
+    }
+}
+
+TEST_CASE("training ranking over the built-in catalog skips GPUs without figures, with the reason") {
+    const LlmTraining tune{.name = "70B LoRA",
+                           .model = {.parameters = 70.6e9, .layers = 80, .hidden_size = 8192, .attention_heads = 64,
+                                     .kv_heads = 8},
+                           .tokens = 2e9, .sequence_length = 4096, .method = TrainingMethod::lora};
+    LlmRankOptions options;
+    options.spot = false;
+    const LlmTrainingRanking r = rank_llm_training(tune, Catalog::builtin(), options);
+    bool t4_skipped = false;
+    for (const auto& s : r.skipped)
+        if (s.offering == "aws/us-east-1/g4dn.xlarge") t4_skipped = s.reason.find("no MFU row for T4") != std::string::npos;
+    CHECK(t4_skipped);
+    for (std::size_t i = 1; i < r.rows.size(); ++i) CHECK(r.rows[i - 1].cost_per_run <= r.rows[i].cost_per_run);
+    for (const auto& row : r.rows) {
+        CHECK(row.memory_gb_per_gpu <= Catalog::builtin().gpu(row.gpu).memory_gb * 0.9);
+        CHECK(row.gpus % (row.instances) == 0);
+    }
+    // Every one of the catalog's offerings is a row or a skip.
+    std::size_t keyed = r.skipped.size();
+    for (const auto& row : r.rows) keyed += row.buying == BuyingWay::on_demand;
+    CHECK(keyed == Catalog::builtin().offerings().size());
+}
+
+TEST_CASE("ranking errors name the field") {
+    LlmRankOptions options;
+    options.storage_gb_per_second_per_instance = 0;
+    const LlmTraining t{.model = {.parameters = 1e9}, .tokens = 1e9};
+    CHECK_THROWS_WITH_AS(rank_llm_training(t, Catalog::builtin(), options),
+                         "options.storage_gb_per_second_per_instance = 0: must be finite and > 0", InvalidInput);
+    options = {};
+    options.gpus = {"T4"};
+    CHECK_THROWS_WITH_AS(rank_llm_training(t, Catalog::builtin(), options),
+                         "training = \"\": no offering could be costed (8 skipped; see the reasons in skipped)",
+                         InvalidInput);
+}
+
+namespace {
+
+std::string read_models_md() {
+    std::ifstream in(std::string(GPUTCO_SOURCE_DIR) + "/docs/models.md");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// GPU-hours of a published run at the built-in H100 figures (the H800 has the H100 SXM's compute; only
+// its NVLink is cut to 400 GB/s).
+double h100_gpu_hours(const LlmTraining& t) {
+    const LlmGpu g = std::get<LlmGpu>(llm_gpu(Catalog::builtin().gpu("H100"), t.precision));
+    return training_flops(t) / (g.peak_tflops * 1e12 * g.mfu * 3600.0);
+}
+
+}  // namespace
+
+TEST_CASE("published training budgets: the table in docs/models.md is what the code computes") {
+    // Meta Llama 3 model card (2024-04): 8B 1.3M and 70B 6.4M H100-80GB GPU-hours, 15T tokens, 8K context.
+    const LlmTraining llama8{.name = "Llama 3 8B",
+                             .model = {.parameters = 8.03e9, .layers = 32, .hidden_size = 4096, .attention_heads = 32,
+                                       .kv_heads = 8},
+                             .tokens = 15e12, .sequence_length = 8192};
+    const LlmTraining llama70{.name = "Llama 3 70B",
+                              .model = {.parameters = 70.6e9, .layers = 80, .hidden_size = 8192, .attention_heads = 64,
+                                        .kv_heads = 8},
+                              .tokens = 15e12, .sequence_length = 8192};
+    // DeepSeek-V3 technical report (2024-12): pre-training 2.664M H800 GPU-hours of the 2.788M total,
+    // 14.8T tokens, 37B active of 671B, FP8. No shape given: its MLA attention's dimensions are not the
+    // hidden size's, so the attention term is left out (docs/models.md says by how much).
+    const LlmTraining deepseek{.name = "DeepSeek-V3", .model = {.parameters = 671e9, .active_parameters = 37e9},
+                               .tokens = 14.8e12, .sequence_length = 4096, .precision = LlmPrecision::fp8};
+    const std::string doc = read_models_md();
+    for (const auto& [run, published] : {std::pair{llama8, 1.3e6}, {llama70, 6.4e6}, {deepseek, 2.664e6}}) {
+        const double estimate = h100_gpu_hours(run);
+        const std::string row = fmt::format("| {} | {:.3g} | {:.2f} M | {:.3f} M | {:.2f} |", run.name,
+                                            training_flops(run), published / 1e6, estimate / 1e6, estimate / published);
+        INFO(row);
+        CHECK(doc.find(row) != std::string::npos);
+    }
+    // By hand for the 70B: (6 × 70.6e9 + 12 × 80 × 8192 × 8192) × 15e12 = 7.32037e24 FLOPs;
+    // / (989.4e12 × 0.41 × 3,600 = 1.46035e18) = 5.0127e6 GPU-hours.
+    CHECK(h100_gpu_hours(llama70) == doctest::Approx(7.320368e24 / (989.4e12 * 0.41 * 3600)).epsilon(1e-6));
+    CHECK(h100_gpu_hours(llama70) == doctest::Approx(5.0127e6).epsilon(1e-4));
+}
+
+TEST_CASE("serving estimates meet their targets, fit in memory and serve the rate (random services)") {
+    std::mt19937_64 rng(2026);
+    std::uniform_real_distribution<double> u(0, 1);
+    const Catalog& catalog = Catalog::builtin();
+    const char* gpus[] = {"H100", "H200", "A100-80GB", "MI300X", "A100-40GB"};
+    int answered = 0;
+    for (int i = 0; i < 600; ++i) {
+        const int heads = 8 << int(u(rng) * 4);  // 8..64
+        const int layers = 8 + int(u(rng) * 120);
+        const int hidden = heads * 128;
+        LlmServing s;
+        s.model = {.parameters = 12.0 * layers * double(hidden) * hidden, .layers = layers, .hidden_size = hidden,
+                   .attention_heads = heads, .kv_heads = u(rng) < 0.5 ? 0 : heads / 8};
+        s.input_tokens = std::floor(std::pow(10.0, 1 + 3.5 * u(rng)));
+        s.output_tokens = std::floor(std::pow(10.0, 3 * u(rng))) + 1;
+        s.requests_per_second = std::pow(10.0, -1 + 3 * u(rng));
+        s.max_seconds_per_output_token = 0.01 + 0.1 * u(rng);
+        s.max_seconds_to_first_token = 0.2 + 3 * u(rng);
+        s.max_batch = 1 + int(u(rng) * 512);
+        s.precision = u(rng) < 0.3 ? LlmPrecision::fp8 : LlmPrecision::bf16;
+        const auto g = llm_gpu(catalog.gpu(gpus[i % 5]), s.precision);
+        if (!std::holds_alternative<LlmGpu>(g)) continue;  // no FP8 on the A100s
+        const LlmGpu& gpu = std::get<LlmGpu>(g);
+        const LlmGpuOptions options;
+        const auto e = estimate_serving(s, gpu, 8, options);
+        if (!e) continue;
+        ++answered;
+        CAPTURE(i);
+        CHECK(e->step_seconds <= s.max_seconds_per_output_token);
+        CHECK(e->prefill_seconds <= s.max_seconds_to_first_token);
+        CHECK(e->batch >= 1);
+        CHECK(e->batch <= s.max_batch);
+        const double memory = s.model.parameters * bytes_per_weight(s.precision) +
+                              e->batch * (s.input_tokens + s.output_tokens) *
+                                  kv_cache_bytes_per_token(s.model, s.kv_bytes_per_value);
+        CHECK(memory <= e->tensor_parallel * gpu.memory_gb * 1e9 * options.usable_memory_fraction * (1 + 1e-12));
+        // Enough replicas for the rate, and one fewer would not be.
+        CHECK(e->replicas * e->requests_per_second_per_replica >= s.requests_per_second * (1 - 1e-9));
+        if (e->replicas > 1)
+            CHECK((e->replicas - 1) * e->requests_per_second_per_replica < s.requests_per_second);
+        CHECK(e->gpus == e->replicas * e->tensor_parallel);
+        CHECK(e->prefill_share > 0);
+        CHECK(e->prefill_share < 1);
+    }
+    CHECK(answered > 100);
+}
+
+TEST_CASE("serving takes the tensor-parallel degree that needs the fewest GPUs, not the smallest that fits") {
+    // Llama 3 70B in BF16 on H100s (80 GB, 3,350 GB/s × 0.7, 989.4 TFLOPS × 0.41), 1,000 + 300 tokens, 50 rps.
+    // t = 1: 141.2 GB of weights do not fit 72 GB. t = 2: 144 GB usable leave 2.8 GB, 6 sequences of
+    // 1,300 × 327,680 B = 0.426 GB: 86 replicas, 172 GPUs. t = 4: 288 − 141.2 = 146.8 GB, batch 256;
+    // step (141.2e9 + 256 × 1,150 × 327,680) / (4 × 3,350e9 × 0.7) = 25.34 ms; prefill
+    // 1,000 × (1.412e11 + 2 × 80 × 8192 × 1,000) / (4 × 989.4e12 × 0.41) = 0.0878 s; per request
+    // 0.0878 + 300 × 0.02534 / 256 = 0.1175 s; × 50 = 5.88 → 6 replicas, 24 GPUs. t = 8: 3 replicas, 24
+    // GPUs too: the tie goes to the smaller degree.
+    const LlmServing s{.model = {.parameters = 70.6e9, .layers = 80, .hidden_size = 8192, .attention_heads = 64,
+                                 .kv_heads = 8},
+                       .input_tokens = 1000, .output_tokens = 300, .requests_per_second = 50};
+    const LlmGpu h100 = std::get<LlmGpu>(llm_gpu(Catalog::builtin().gpu("H100"), LlmPrecision::bf16));
+    const auto e = estimate_serving(s, h100, 8);
+    REQUIRE(e.has_value());
+    CHECK(e->tensor_parallel == 4);
+    CHECK(e->batch == 256);
+    CHECK(e->step_seconds == doctest::Approx((141.2e9 + 256 * 1150 * 327'680.0) / (4 * 3350e9 * 0.7)));
+    CHECK(e->replicas == 6);
+    CHECK(e->gpus == 24);
+}
+
+TEST_CASE("a pre-training run on thousands of GPUs: on-demand and reserved rows, spot skipped with the reason") {
+    // Llama 3 70B on 15T tokens, at least 2,048 H100s: 256 p5.48xlarge instances. Wall hours =
+    // 5.0127e6 GPU-hours / 2,048 = 2,447.6 h; a spot cluster of 256 instances with MTBF 20 h each is
+    // interrupted every 20 / 256 = 0.078 h, 31,329 times in expectation: more than the 20,000 simulated.
+    const LlmTraining llama70{.name = "Llama 3 70B",
+                              .model = {.parameters = 70.6e9, .layers = 80, .hidden_size = 8192, .attention_heads = 64,
+                                        .kv_heads = 8},
+                              .tokens = 15e12, .sequence_length = 8192};
+    LlmRankOptions options;
+    options.gpus = {"H100"};
+    options.min_gpus = 2048;
+    const LlmTrainingRanking r = rank_llm_training(llama70, Catalog::builtin(), options);
+    const LlmTrainingRow* p5 = nullptr;
+    for (const auto& row : r.rows)
+        if (row.instance_type == "p5.48xlarge" && row.buying == BuyingWay::on_demand) p5 = &row;
+    REQUIRE(p5 != nullptr);
+    CHECK(p5->instances == 256);
+    CHECK(p5->gpus == 2048);
+    CHECK(p5->run_hours == doctest::Approx(5.0127e6 / 2048).epsilon(1e-4));
+    // p5 bills by the second: the run is rounded up to a whole second (< 1e-6 of 2,448 h).
+    CHECK(p5->cost_per_run == doctest::Approx(p5->run_hours * 256 * 98.32).epsilon(1e-7));
+    bool spot_skipped = false;
+    for (const auto& s : r.skipped)
+        if (s.offering == "aws/us-east-1/p5.48xlarge/spot")
+            spot_skipped = s.reason.find("expected interruptions (256 instances, MTBF 20 h each)") != std::string::npos;
+    CHECK(spot_skipped);
+}
+
+TEST_CASE("offerings in another currency are converted at the dated rate, or skipped without one") {
+    Offering cny = round_offering();
+    cny.currency = "CNY";
+    cny.on_demand_hourly = 100;
+    cny.spot_hourly.reset();
+    Offering xyz = round_offering();
+    xyz.instance_type = "x8-xyz";
+    xyz.currency = "XYZ";
+    const Catalog catalog({round_gpu()}, {cny, xyz});
+    LlmRankOptions options;
+    options.gpu.mfu_override = 0.5;
+    const LlmTraining t{.model = {.parameters = 1e9}, .tokens = 1e9};
+    const LlmTrainingRanking r = rank_llm_training(t, catalog, options);
+    REQUIRE(r.rows.size() == 1);
+    Date latest{1970, 1, 1};
+    for (const ExchangeRate& x : options.exchange_rates.rates()) latest = std::max(latest, x.date);
+    const double rate = options.exchange_rates.quote("CNY", "USD", latest).rate;
+    // 0.416667 h on one 8-GPU instance at 100 CNY/h × rate USD per CNY.
+    CHECK(r.rows[0].cost_per_run == doctest::Approx(6e18 / 1.8e18 / 8 * 100 * rate));
+    CHECK(r.rows[0].currency == "USD");
+    CHECK(r.rows[0].note.rfind("prices converted from CNY at ", 0) == 0);
+    REQUIRE(r.skipped.size() == 1);
+    CHECK(r.skipped[0].offering == "p/r/x8-xyz");
+    CHECK(r.skipped[0].reason.rfind("priced in XYZ: ", 0) == 0);
+}
