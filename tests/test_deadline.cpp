@@ -5,6 +5,7 @@
 #include <sstream>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -96,7 +97,7 @@ TEST_CASE("the issue's reproduction: C0 = 3 h, R0 = 9 h, d = 1 h, spot 1,0,1,1,0
     CHECK(g.met_deadline);
 }
 
-TEST_CASE("d = 0: the authors' Greedy goes back to spot after on-demand, the other rules stay on it") {
+TEST_CASE("d = 0: Greedy and Uniform Progress go back to spot after on-demand, the variants stay on it") {
     // C0 = 3, R0 = 4, spot 0,0,1,1. Greedy: k0 slack 1 > 0, no spot, idle; k1 slack 0: on-demand, done
     // 1; k2 spot available and switching is free: spot, done 2; k3 spot, done 3. $3 + 2 x $1 = $5.
     const DeadlineJob job{.compute_hours = 3, .deadline_hours = 4, .changeover_hours = 0};
@@ -105,11 +106,56 @@ TEST_CASE("d = 0: the authors' Greedy goes back to spot after on-demand, the oth
     CHECK(letters(g.decisions) == "NOSS");
     CHECK(g.cost == 5);
     CHECK(g.met_deadline);
-    // greedy_simple and Uniform Progress commit at slack 0 (k1) and stay on demand: 3 x $3 = $9.
-    CHECK(letters(simulate_deadline(job, t, DeadlinePolicy::greedy_simple, spot, on_demand).decisions) == "NOOO");
+    // Uniform Progress as the authors' code runs it at d = 0: at slack 0 available spot is as safe as
+    // on-demand, so k2 and k3 run spot, as Greedy's do.
     const auto u = simulate_deadline(job, t, DeadlinePolicy::uniform_progress, spot, on_demand);
-    CHECK(letters(u.decisions) == "NOOO");
-    CHECK(u.cost == 9);
+    CHECK(letters(u.decisions) == "NOSS");
+    CHECK(u.cost == 5);
+    // greedy_simple and the prose Uniform Progress commit at slack 0 (k1) and stay on demand: 3 x $3 = $9.
+    CHECK(letters(simulate_deadline(job, t, DeadlinePolicy::greedy_simple, spot, on_demand).decisions) == "NOOO");
+    const auto prose = simulate_deadline(job, t, DeadlinePolicy::uniform_progress_prose, spot, on_demand);
+    CHECK(letters(prose.decisions) == "NOOO");
+    CHECK(prose.cost == 9);
+}
+
+TEST_CASE("d = 0, slack 0, spot always there: Uniform Progress runs spot as Greedy does") {
+    const DeadlineJob job{.compute_hours = 11, .deadline_hours = 11, .changeover_hours = 0};
+    const auto r = simulate_deadline(job, SpotAvailability::always_available(11), DeadlinePolicy::uniform_progress, 0.9731,
+                                     3.06);
+    CHECK(r.cost == doctest::Approx(11 * 0.9731).epsilon(1e-12));  // $10.7041, not all on-demand's $33.66
+    CHECK(letters(r.decisions) == "SSSSSSSSSSS");
+    CHECK(r.met_deadline);
+}
+
+TEST_CASE("d = 0 over random traces: Uniform Progress runs every available tick at slack 0 on spot, costs between "
+          "Greedy (the optimum there) and all on-demand, and equals Greedy when spot is always there") {
+    std::mt19937_64 rng(34);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (int trial = 0; trial < 2000; ++trial) {
+        const auto compute = static_cast<long long>(1 + rng() % 40), deadline = compute + static_cast<long long>(rng() % 20);
+        const DeadlineJob job{.compute_hours = double(compute), .deadline_hours = double(deadline), .changeover_hours = 0};
+        const double up_share = unit(rng);
+        std::vector<bool> ticks(static_cast<std::size_t>(deadline));
+        for (std::size_t k = 0; k < ticks.size(); ++k) ticks[k] = trial % 4 == 0 || unit(rng) < up_share;
+        const SpotAvailability t{ticks};
+        CAPTURE(trial);
+        const auto u = simulate_deadline(job, t, DeadlinePolicy::uniform_progress, p3_spot, p3_on_demand);
+        const auto g = simulate_deadline(job, t, DeadlinePolicy::greedy, p3_spot, p3_on_demand);
+        // At d = 0 Greedy is optimal: it runs spot on every available tick and on-demand only once slack
+        // is gone, so it pays on-demand for max(0, C - available ticks) ticks and nothing can pay less.
+        CHECK(g.cost == doctest::Approx(omniscient_cost(job, t, p3_spot, p3_on_demand)).epsilon(1e-12));
+        CHECK(u.met_deadline);
+        CHECK(u.cost >= g.cost - 1e-9);
+        CHECK(u.cost <= double(compute) * p3_on_demand + 1e-9);
+        if (trial % 4 == 0) CHECK(u.cost == doctest::Approx(g.cost).epsilon(1e-12));  // spot always there
+        // Slack at the start of tick k is (K - k) - (C - done); at 0, available spot must run.
+        double done = 0;
+        for (std::size_t k = 0; k < u.decisions.size(); ++k) {
+            const double slack = double(deadline - static_cast<long long>(k)) - (double(compute) - done);
+            if (slack <= 0 && ticks[k]) CHECK(u.decisions[k] == TickDecision::spot);
+            done = u.progress_hours[k];
+        }
+    }
 }
 
 TEST_CASE("hand trace 1,1,0,0,1,1,1,1,1,1 with d = 1 tick: C0 = 4, R0 = 10") {
@@ -611,3 +657,4 @@ TEST_CASE("policy names parse back") {
                          "uniform_progress_prose",
                          gputco::InvalidInput);
 }
+

@@ -127,6 +127,8 @@ enum class DeadlinePolicy {
     ///    never for idling (idling and relaunching on-demand pays a second changeover);
     /// 4. idle (or leaving on-demand) with slack <= 2d: on-demand to the end (the paper writes <; at
     ///    d = 0 a tick of idling at equality would miss).
+    /// At d = 0 (the authors' code, not the contract's "to the end"): at slack 0 spot when available,
+    /// else on-demand — a tick of available spot is as safe as one of on-demand when switching is free.
     uniform_progress,
     /// On-demand from the first tick to the end: cost (C0 + d) x on-demand price.
     on_demand_only,
