@@ -521,17 +521,21 @@ std::string read_file(const std::string& path) {
 
 std::vector<bool> flags(const SpotAvailability& a) { return a.available; }
 
+// The authors' traces count instances; a one-instance job needs one.
+const gputco::TraceReadOptions one_instance{.values = gputco::TraceValues::available_nodes, .nodes_needed = 1};
+
 }  // namespace
 
 TEST_CASE("the authors' JSON trace format: gap_seconds and instance counts") {
     const auto t = SpotAvailability::from_json(
-        R"({"metadata": {"gap_seconds": 1800, "zone": "x"}, "data": [0, 3, 1, 0, 2.0]})");
+        R"({"metadata": {"gap_seconds": 1800, "zone": "x"}, "data": [0, 3, 1, 0, 2.0]})", one_instance);
     CHECK(t.tick_hours == 0.5);  // 1800 s
     CHECK(flags(t) == std::vector<bool>{0, 1, 1, 0, 1});  // any count > 0 is available
 
     // The hand-made test trace (tests/data), 72 hourly ticks.
     const auto a = SpotAvailability::from_json(read_file(std::string(GPUTCO_SOURCE_DIR) +
-                                                         "/tests/data/deadline_trace_zone_a.json"));
+                                                         "/tests/data/deadline_trace_zone_a.json"),
+                                               one_instance);
     CHECK(a.tick_hours == 1);
     CHECK(a.ticks() == 72);
     CHECK(a.available_ticks() == 44);  // 72 ticks minus 28 zeros, counted in the file
@@ -567,7 +571,8 @@ TEST_CASE("the authors' JSON trace format: gap_seconds and instance counts") {
     // Other keys, however nested, are skipped; only the top-level data and metadata.gap_seconds count.
     const auto nested = SpotAvailability::from_json(
         R"({"other": {"data": [0, 0], "metadata": {"gap_seconds": 1}}, "data": [1, 0],
-            "metadata": {"zone": "x", "extra": {"gap_seconds": 5, "list": [1, 2]}, "gap_seconds": 600}})");
+            "metadata": {"zone": "x", "extra": {"gap_seconds": 5, "list": [1, 2]}, "gap_seconds": 600}})",
+        one_instance);
     CHECK(flags(nested) == std::vector<bool>{1, 0});
     CHECK(nested.tick_hours == doctest::Approx(600.0 / 3600).epsilon(1e-15));
 }
@@ -658,3 +663,83 @@ TEST_CASE("policy names parse back") {
                          gputco::InvalidInput);
 }
 
+TEST_CASE("a JSON trace is read in the layout the file or the caller states, and says which") {
+    using gputco::TraceReadOptions;
+    using gputco::TraceValues;
+    const std::string counts = R"({"metadata": {"gap_seconds": 3600}, "data": [16, 3, 0, 16, 15]})";
+    // Nothing says what 16 means: an error, not "any node up is available".
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(counts),
+                         "trace.metadata.values = \"missing\": the file does not say what a value means: pass values = "
+                         "available (one node, 1 = available), available_nodes (a count of nodes, with nodes_needed) "
+                         "or preempted (one node, 1 = preempted)",
+                         InvalidInput);
+    // Read as one node, a count is an error.
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(counts, {.values = TraceValues::available}),
+                         "trace.data[0] = 16: must be 0 or 1 (values = available: one node; a count of nodes needs "
+                         "values = available_nodes)",
+                         InvalidInput);
+    // A 16-node job needs all 16 up; a 1-node job any.
+    const auto all16 = SpotAvailability::from_json(counts, {.values = TraceValues::available_nodes, .nodes_needed = 16});
+    CHECK(flags(all16) == std::vector<bool>{1, 0, 0, 1, 0});
+    CHECK(all16.layout == "available nodes (available when >= 16)");
+    CHECK(flags(SpotAvailability::from_json(counts, {.values = TraceValues::available_nodes, .nodes_needed = 1})) ==
+          std::vector<bool>{1, 1, 0, 1, 1});
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(counts, {.values = TraceValues::available_nodes}),
+                         "options.nodes_needed = \"missing\": must be >= 1 with values = available_nodes: how many "
+                         "nodes the job needs up (the file does not say: metadata.nodes_needed or metadata.nodes)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(counts, {.values = TraceValues::preempted, .nodes_needed = 2}),
+                         "options.nodes_needed = 2: must be 0 unless values = available_nodes (values = preempted)",
+                         InvalidInput);
+    // The file may say it: metadata.values, nodes (all needed unless nodes_needed says fewer).
+    const auto stated = SpotAvailability::from_json(
+        R"({"metadata": {"gap_seconds": 3600, "values": "available_nodes", "nodes": 16}, "data": [16, 3, 0, 16, 15]})");
+    CHECK(flags(stated) == std::vector<bool>{1, 0, 0, 1, 0});
+    CHECK(stated.layout == "available nodes (available when >= 16 of 16)");
+    CHECK_THROWS_WITH_AS(
+        SpotAvailability::from_json(
+            R"({"metadata": {"gap_seconds": 3600, "values": "available_nodes", "nodes": 8}, "data": [8, 9]})"),
+        "trace.data[1] = 9: must be <= metadata.nodes = 8", InvalidInput);
+    // Stored the other way round (1 = preempted): read as such only when said, never silently inverted.
+    const std::string flipped = R"({"metadata": {"gap_seconds": 600}, "data": [1, 0, 0, 1]})";
+    const auto preempted = SpotAvailability::from_json(flipped, {.values = TraceValues::preempted});
+    CHECK(flags(preempted) == std::vector<bool>{0, 1, 1, 0});
+    CHECK(preempted.layout == "preempted flags (1 = preempted)");
+    const auto single = SpotAvailability::from_json(flipped, {.values = TraceValues::available});
+    CHECK(flags(single) == std::vector<bool>{1, 0, 0, 1});
+    CHECK(single.layout == "single node (1 = available)");
+    // A file and a caller that disagree.
+    CHECK_THROWS_WITH_AS(
+        SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 600, "values": "preempted"}, "data": [1, 0]})",
+                                    {.values = TraceValues::available}),
+        "options.values = \"available\": differs from the file's metadata.values = preempted", InvalidInput);
+    // ... also when the metadata comes after the data.
+    CHECK_THROWS_WITH_AS(
+        SpotAvailability::from_json(R"({"data": [1, 0], "metadata": {"gap_seconds": 600, "values": "preempted"}})",
+                                    {.values = TraceValues::available}),
+        "options.values = \"available\": differs from the file's metadata.values = preempted", InvalidInput);
+    const auto late = SpotAvailability::from_json(R"({"data": [1, 0], "metadata": {"gap_seconds": 600, "values": "preempted"}})");
+    CHECK(flags(late) == std::vector<bool>{0, 1});
+    CHECK_THROWS_WITH_AS(
+        SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 600, "values": "flags"}, "data": [1]})"),
+        "trace.metadata.values = \"flags\": must be one of unstated, available, available_nodes, preempted",
+        InvalidInput);
+    CHECK_THROWS_WITH_AS(
+        SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 600, "nodes": 4}, "data": [1]})",
+                                    {.values = TraceValues::available}),
+        "trace.metadata.nodes = 4: belongs to values = available_nodes, not available", InvalidInput);
+}
+
+TEST_CASE("a JSON trace with a key given twice is an error, not the first or last copy") {
+    CHECK_THROWS_WITH_AS(
+        SpotAvailability::from_json(
+            R"({"metadata": {"gap_seconds": 600}, "metadata": {"gap_seconds": 60}, "data": [1]})", one_instance),
+        "trace.metadata = \"repeated\": must appear once", InvalidInput);
+    CHECK_THROWS_WITH_AS(
+        SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 600}, "data": [1], "data": [0]})", one_instance),
+        "trace.data = \"repeated\": must appear once", InvalidInput);
+    CHECK_THROWS_WITH_AS(
+        SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 600, "gap_seconds": 60}, "data": [1]})",
+                                    one_instance),
+        "trace.metadata.gap_seconds = \"repeated\": must appear once", InvalidInput);
+}

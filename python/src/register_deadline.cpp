@@ -116,7 +116,16 @@ void register_deadline(py::module_& m) {
         .def_property_readonly("available", [](const SpotAvailability& a) { return bool_array(a.available); })
         .def_readonly("tick_hours", &SpotAvailability::tick_hours)
         .def_readonly_static("max_ticks", &SpotAvailability::max_ticks)
-        .def_static("_from_json_text", &SpotAvailability::from_json, py::arg("text"))
+        .def_readonly("layout", &SpotAvailability::layout,
+                      "How from_json read the file's values (single node, available nodes with a threshold, "
+                      "preempted flags); empty for other traces.")
+        .def_static(
+            "_from_json_text",
+            [](std::string_view text, const std::string& values, std::size_t nodes_needed) {
+                return SpotAvailability::from_json(
+                    text, TraceReadOptions{parse<TraceValues>(values, "options.values"), nodes_needed});
+            },
+            py::arg("text"), py::arg("values") = "unstated", py::arg("nodes_needed") = 0)
         .def("window", &SpotAvailability::window, py::arg("start"), py::arg("length"),
              "Ticks [start, start + length), same tick length.")
         .def("resampled", &SpotAvailability::resampled, py::arg("tick_hours"),

@@ -40,3 +40,29 @@ def test_demand_models_that_would_not_stay_finite_are_errors_naming_the_paramete
         gputco.DemandFutures.generate(gputco.DemandModel(8, monthly_log_growth=0.7), century, 10, 1)
     futures = gputco.DemandFutures.generate(gputco.DemandModel(8, monthly_log_growth=0.7), gputco.Horizon.years(2), 10, 1)
     assert all(math.isfinite(x) for row in futures.levels for x in row)
+
+
+def test_uniform_progress_at_changeover_0_runs_available_spot_at_slack_0():
+    job = gputco.DeadlineJob(compute_hours=11, deadline_hours=11)
+    r = gputco.simulate_deadline(job, gputco.SpotAvailability.always_available(11), "uniform_progress", 0.9731, 3.06)
+    assert r.cost == pytest.approx(11 * 0.9731, rel=1e-12)  # 10.7041, not all on-demand's 33.66
+
+
+def test_a_trace_is_read_as_the_caller_says_and_says_how():
+    counts = '{"metadata": {"gap_seconds": 3600}, "data": [16, 3, 0, 16, 15]}'
+    with pytest.raises(ValueError, match=r'^trace\.metadata\.values = "missing": the file does not say what a value '
+                                         r'means: pass values = available'):
+        gputco.SpotAvailability.from_json(counts)
+    with pytest.raises(ValueError, match=r"^trace\.data\[0\] = 16: must be 0 or 1 \(values = available: one node"):
+        gputco.SpotAvailability.from_json(counts, values="available")
+    all16 = gputco.SpotAvailability.from_json(counts, values="available_nodes", nodes_needed=16)
+    assert all16.available.tolist() == [True, False, False, True, False]
+    assert all16.layout == "available nodes (available when >= 16)"
+    flipped = gputco.SpotAvailability.from_json('{"metadata": {"gap_seconds": 600}, "data": [1, 0]}', values="preempted")
+    assert flipped.available.tolist() == [False, True] and flipped.layout == "preempted flags (1 = preempted)"
+    with pytest.raises(ValueError, match=r'^options\.values = "flags": must be one of unstated, available, '
+                                         r'available_nodes, preempted$'):
+        gputco.SpotAvailability.from_json(counts, values="flags")
+    with pytest.raises(ValueError, match=r'^trace\.metadata = "repeated": must appear once$'):
+        gputco.SpotAvailability.from_json('{"metadata": {"gap_seconds": 600}, "metadata": {"gap_seconds": 60}, '
+                                          '"data": [1]}', values="available")
