@@ -743,3 +743,15 @@ TEST_CASE("a JSON trace with a key given twice is an error, not the first or las
                                     one_instance),
         "trace.metadata.gap_seconds = \"repeated\": must appear once", InvalidInput);
 }
+
+TEST_CASE("the single-region optimum asks should_stop as it goes") {
+    const DeadlineJob job{.compute_hours = 2000, .deadline_hours = 4000};
+    const auto t = SpotAvailability::markov({}, job.deadline_ticks(), 1.0, 1);
+    int asked = 0;
+    const gputco::StopCheck stop_at_third = [&] { return ++asked == 3; };
+    CHECK_THROWS_WITH_AS(omniscient_cost(job, t, p3_spot, p3_on_demand, stop_at_third), "omniscient_cost: stopped",
+                         Cancelled);
+    CHECK(asked == 3);  // once per 2^20 states: 2,000 compute ticks x 3 slots a tick, so every 175th tick
+    CHECK(omniscient_cost(job, t, p3_spot, p3_on_demand, [] { return false; }) ==
+          omniscient_cost(job, t, p3_spot, p3_on_demand));
+}

@@ -187,9 +187,14 @@ void register_deadline(py::module_& m) {
 
     m.def("deadline_policies", [] { return policy_names(all_deadline_policies()); }, "Every policy name.");
 
-    m.def("omniscient_cost", &omniscient_cost, py::arg("job"), py::arg("availability"),
-          py::arg("spot_price_per_hour"), py::arg("on_demand_price_per_hour"),
-          "Least cost of any schedule that knows the whole trace and meets the deadline (exact).");
+    m.def(
+        "omniscient_cost",
+        [](const DeadlineJob& job, const SpotAvailability& availability, double spot, double on_demand) {
+            return without_gil_until_ctrl_c(
+                [&] { return omniscient_cost(job, availability, spot, on_demand, &ctrl_c_pressed); });
+        },
+        py::arg("job"), py::arg("availability"), py::arg("spot_price_per_hour"), py::arg("on_demand_price_per_hour"),
+        "Least cost of any schedule that knows the whole trace and meets the deadline (exact). Ctrl-C stops it.");
 
     py::class_<DeadlinePolicyOutcome>(m, "DeadlinePolicyOutcome", "One policy over many generated traces.")
         .def_property_readonly("policy", [](const DeadlinePolicyOutcome& o) { return std::string(to_string(o.policy)); })

@@ -227,9 +227,10 @@ DeadlineResult simulate_deadline(const DeadlineJob& job, const SpotAvailability&
 /// The least cost of any schedule that knows the whole trace in advance and finishes by the deadline,
 /// under the same model (launches, changeovers, whole-tick billing): exact, by dynamic programming over
 /// (tick, compute done, instance, changeover left), O(deadline_ticks x compute_ticks x changeover_ticks).
-/// A lower bound for every policy on the same trace.
+/// A lower bound for every policy on the same trace. `should_stop` is called once per 2^20 states
+/// visited (a few milliseconds); true throws Cancelled.
 double omniscient_cost(const DeadlineJob& job, const SpotAvailability& availability, double spot_price_per_hour,
-                       double on_demand_price_per_hour);
+                       double on_demand_price_per_hour, const StopCheck& should_stop = {});
 
 struct DeadlineSimulationOptions {
     std::size_t paths = 1000;  ///< generated traces, > 0
