@@ -8,6 +8,7 @@
 // gives the optimum, and on these small programmes in a fraction of the time.
 #include "mip.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 #include <vector>
@@ -29,12 +30,13 @@ namespace {
 /// a flag the caller owns.
 class StopHandler : public CbcEventHandler {
 public:
-    StopHandler(const StopCheck& should_stop, bool& stopped) : should_stop_(&should_stop), stopped_(&stopped) {}
+    StopHandler(const StopCheck& should_stop, bool& stopped, const bool& timed_out)
+        : should_stop_(&should_stop), stopped_(&stopped), timed_out_(&timed_out) {}
     using CbcEventHandler::event;
     CbcAction event(CbcEvent) override {
         const auto now = std::chrono::steady_clock::now();
-        if (*stopped_) return stop;
-        if (now < next_) return noAction;
+        if (*stopped_ || *timed_out_) return stop;
+        if (now < next_ || !*should_stop_) return noAction;
         next_ = now + std::chrono::milliseconds(50);
         if ((*should_stop_)()) *stopped_ = true;
         return *stopped_ ? stop : noAction;
@@ -44,6 +46,7 @@ public:
 private:
     const StopCheck* should_stop_;
     bool* stopped_;
+    const bool* timed_out_;
     std::chrono::steady_clock::time_point next_{};
 };
 
@@ -53,21 +56,28 @@ private:
 /// StopHandler end the branch and bound at its next event.
 class LpStopHandler : public ClpEventHandler {
 public:
-    LpStopHandler(const StopCheck& should_stop, bool& stopped) : should_stop_(&should_stop), stopped_(&stopped) {}
+    /// Also ends the LP at `deadline` (the solve's time limit, which CBC checks only between nodes),
+    /// raising `timed_out`, so one long LP cannot outlast the limit.
+    LpStopHandler(const StopCheck& should_stop, bool& stopped, std::chrono::steady_clock::time_point deadline,
+                  bool& timed_out)
+        : should_stop_(&should_stop), stopped_(&stopped), deadline_(deadline), timed_out_(&timed_out) {}
     int event(Event which) override {
-        if (*stopped_) return 0;
+        if (*stopped_ || *timed_out_) return 0;
         if (which != endOfIteration) return -1;
         const auto now = std::chrono::steady_clock::now();
         if (now < next_) return -1;
         next_ = now + std::chrono::milliseconds(50);
-        if ((*should_stop_)()) *stopped_ = true;
-        return *stopped_ ? 0 : -1;
+        if (now >= deadline_) *timed_out_ = true;
+        else if (*should_stop_ && (*should_stop_)()) *stopped_ = true;
+        return *stopped_ || *timed_out_ ? 0 : -1;
     }
     ClpEventHandler* clone() const override { return new LpStopHandler(*this); }
 
 private:
     const StopCheck* should_stop_;
     bool* stopped_;
+    std::chrono::steady_clock::time_point deadline_;
+    bool* timed_out_;
     std::chrono::steady_clock::time_point next_{};
 };
 
@@ -128,22 +138,24 @@ MipSolution Mip::solve(double time_limit_seconds, const StopCheck& should_stop) 
     model.setNumberStrong(0);
     model.setAllowableGap(1e-7);
     model.setAllowableFractionGap(1e-9);
-    bool stopped = false;
-    if (should_stop) {
-        const StopHandler handler(should_stop, stopped);
-        model.passInEventHandler(&handler);  // CBC keeps a copy
-        // And inside each LP: the solver CBC works on (its own copy), and CLP copies the handler too.
-        if (auto* lp = dynamic_cast<OsiClpSolverInterface*>(model.solver())) {
-            const LpStopHandler lp_handler(should_stop, stopped);
-            lp->getModelPtr()->passInEventHandler(&lp_handler);
-        }
+    bool stopped = false, timed_out = false;
+    const StopHandler handler(should_stop, stopped, timed_out);
+    model.passInEventHandler(&handler);  // CBC keeps a copy
+    // And inside each LP: the solver CBC works on (its own copy), and CLP copies the handler too.
+    if (auto* lp = dynamic_cast<OsiClpSolverInterface*>(model.solver())) {
+        const auto deadline = std::chrono::steady_clock::now() +
+                              std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                  std::chrono::duration<double>(std::min(time_limit_seconds, 1e7)));
+        const LpStopHandler lp_handler(should_stop, stopped, deadline, timed_out);
+        lp->getModelPtr()->passInEventHandler(&lp_handler);
     }
     model.branchAndBound();
     if (stopped) throw Cancelled("CBC solve: stopped");
 
     MipSolution out;
-    out.proven_optimal = model.isProvenOptimal();
-    out.proven_infeasible = model.isProvenInfeasible();
+    // An LP ended at the time limit proves nothing, whatever CBC concluded from it.
+    out.proven_optimal = !timed_out && model.isProvenOptimal();
+    out.proven_infeasible = !timed_out && model.isProvenInfeasible();
     const double* x = model.bestSolution();
     out.feasible = !out.proven_infeasible && x != nullptr;
     if (out.feasible) {
