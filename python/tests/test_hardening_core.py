@@ -66,3 +66,19 @@ def test_a_trace_is_read_as_the_caller_says_and_says_how():
     with pytest.raises(ValueError, match=r'^trace\.metadata = "repeated": must appear once$'):
         gputco.SpotAvailability.from_json('{"metadata": {"gap_seconds": 600}, "metadata": {"gap_seconds": 60}, '
                                           '"data": [1]}', values="available")
+
+
+def test_summarize_of_huge_samples_is_finite_or_an_error():
+    s = gputco.summarize([1e308] * 3)
+    assert s.mean == 1e308 and s.p50 == 1e308 and s.standard_error == 0.0
+    with pytest.raises(ValueError, match=r'^samples = "min -1\.7e\+308, max 1\.7e\+308": their confidence interval '
+                                         r'lies beyond the largest double \(1\.8e308\); rescale them$'):
+        gputco.summarize([1.7e308, -1.7e308, 1.7e308, -1.7e308])
+
+
+def test_hindsight_totals_do_not_grow_with_the_fleet():
+    p4d = gputco.catalog().offering("aws", "p4d.24xlarge", "us-east-1")
+    futures = gputco.DemandFutures.generate(gputco.DemandModel(1e8, monthly_log_volatility=0.05),
+                                            gputco.Horizon.years(3), 20, 1)
+    totals, gpus = gputco.hindsight_reservation_totals(futures, p4d, 1, "all_upfront")  # 1e8 counts each, before
+    assert all(math.isfinite(t) for t in totals) and all(0 <= g <= 2e8 for g in gpus)
