@@ -5,6 +5,7 @@
 #include <sstream>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -96,7 +97,7 @@ TEST_CASE("the issue's reproduction: C0 = 3 h, R0 = 9 h, d = 1 h, spot 1,0,1,1,0
     CHECK(g.met_deadline);
 }
 
-TEST_CASE("d = 0: the authors' Greedy goes back to spot after on-demand, the other rules stay on it") {
+TEST_CASE("d = 0: Greedy and Uniform Progress go back to spot after on-demand, the variants stay on it") {
     // C0 = 3, R0 = 4, spot 0,0,1,1. Greedy: k0 slack 1 > 0, no spot, idle; k1 slack 0: on-demand, done
     // 1; k2 spot available and switching is free: spot, done 2; k3 spot, done 3. $3 + 2 x $1 = $5.
     const DeadlineJob job{.compute_hours = 3, .deadline_hours = 4, .changeover_hours = 0};
@@ -105,11 +106,56 @@ TEST_CASE("d = 0: the authors' Greedy goes back to spot after on-demand, the oth
     CHECK(letters(g.decisions) == "NOSS");
     CHECK(g.cost == 5);
     CHECK(g.met_deadline);
-    // greedy_simple and Uniform Progress commit at slack 0 (k1) and stay on demand: 3 x $3 = $9.
-    CHECK(letters(simulate_deadline(job, t, DeadlinePolicy::greedy_simple, spot, on_demand).decisions) == "NOOO");
+    // Uniform Progress as the authors' code runs it at d = 0: at slack 0 available spot is as safe as
+    // on-demand, so k2 and k3 run spot, as Greedy's do.
     const auto u = simulate_deadline(job, t, DeadlinePolicy::uniform_progress, spot, on_demand);
-    CHECK(letters(u.decisions) == "NOOO");
-    CHECK(u.cost == 9);
+    CHECK(letters(u.decisions) == "NOSS");
+    CHECK(u.cost == 5);
+    // greedy_simple and the prose Uniform Progress commit at slack 0 (k1) and stay on demand: 3 x $3 = $9.
+    CHECK(letters(simulate_deadline(job, t, DeadlinePolicy::greedy_simple, spot, on_demand).decisions) == "NOOO");
+    const auto prose = simulate_deadline(job, t, DeadlinePolicy::uniform_progress_prose, spot, on_demand);
+    CHECK(letters(prose.decisions) == "NOOO");
+    CHECK(prose.cost == 9);
+}
+
+TEST_CASE("d = 0, slack 0, spot always there: Uniform Progress runs spot as Greedy does") {
+    const DeadlineJob job{.compute_hours = 11, .deadline_hours = 11, .changeover_hours = 0};
+    const auto r = simulate_deadline(job, SpotAvailability::always_available(11), DeadlinePolicy::uniform_progress, 0.9731,
+                                     3.06);
+    CHECK(r.cost == doctest::Approx(11 * 0.9731).epsilon(1e-12));  // $10.7041, not all on-demand's $33.66
+    CHECK(letters(r.decisions) == "SSSSSSSSSSS");
+    CHECK(r.met_deadline);
+}
+
+TEST_CASE("d = 0 over random traces: Uniform Progress runs every available tick at slack 0 on spot, costs between "
+          "Greedy (the optimum there) and all on-demand, and equals Greedy when spot is always there") {
+    std::mt19937_64 rng(34);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (int trial = 0; trial < 2000; ++trial) {
+        const auto compute = static_cast<long long>(1 + rng() % 40), deadline = compute + static_cast<long long>(rng() % 20);
+        const DeadlineJob job{.compute_hours = double(compute), .deadline_hours = double(deadline), .changeover_hours = 0};
+        const double up_share = unit(rng);
+        std::vector<bool> ticks(static_cast<std::size_t>(deadline));
+        for (std::size_t k = 0; k < ticks.size(); ++k) ticks[k] = trial % 4 == 0 || unit(rng) < up_share;
+        const SpotAvailability t{ticks};
+        CAPTURE(trial);
+        const auto u = simulate_deadline(job, t, DeadlinePolicy::uniform_progress, p3_spot, p3_on_demand);
+        const auto g = simulate_deadline(job, t, DeadlinePolicy::greedy, p3_spot, p3_on_demand);
+        // At d = 0 Greedy is optimal: it runs spot on every available tick and on-demand only once slack
+        // is gone, so it pays on-demand for max(0, C - available ticks) ticks and nothing can pay less.
+        CHECK(g.cost == doctest::Approx(omniscient_cost(job, t, p3_spot, p3_on_demand)).epsilon(1e-12));
+        CHECK(u.met_deadline);
+        CHECK(u.cost >= g.cost - 1e-9);
+        CHECK(u.cost <= double(compute) * p3_on_demand + 1e-9);
+        if (trial % 4 == 0) CHECK(u.cost == doctest::Approx(g.cost).epsilon(1e-12));  // spot always there
+        // Slack at the start of tick k is (K - k) - (C - done); at 0, available spot must run.
+        double done = 0;
+        for (std::size_t k = 0; k < u.decisions.size(); ++k) {
+            const double slack = double(deadline - static_cast<long long>(k)) - (double(compute) - done);
+            if (slack <= 0 && ticks[k]) CHECK(u.decisions[k] == TickDecision::spot);
+            done = u.progress_hours[k];
+        }
+    }
 }
 
 TEST_CASE("hand trace 1,1,0,0,1,1,1,1,1,1 with d = 1 tick: C0 = 4, R0 = 10") {
@@ -475,17 +521,21 @@ std::string read_file(const std::string& path) {
 
 std::vector<bool> flags(const SpotAvailability& a) { return a.available; }
 
+// The authors' traces count instances; a one-instance job needs one.
+const gputco::TraceReadOptions one_instance{.values = gputco::TraceValues::available_nodes, .nodes_needed = 1};
+
 }  // namespace
 
 TEST_CASE("the authors' JSON trace format: gap_seconds and instance counts") {
     const auto t = SpotAvailability::from_json(
-        R"({"metadata": {"gap_seconds": 1800, "zone": "x"}, "data": [0, 3, 1, 0, 2.0]})");
+        R"({"metadata": {"gap_seconds": 1800, "zone": "x"}, "data": [0, 3, 1, 0, 2.0]})", one_instance);
     CHECK(t.tick_hours == 0.5);  // 1800 s
     CHECK(flags(t) == std::vector<bool>{0, 1, 1, 0, 1});  // any count > 0 is available
 
     // The hand-made test trace (tests/data), 72 hourly ticks.
     const auto a = SpotAvailability::from_json(read_file(std::string(GPUTCO_SOURCE_DIR) +
-                                                         "/tests/data/deadline_trace_zone_a.json"));
+                                                         "/tests/data/deadline_trace_zone_a.json"),
+                                               one_instance);
     CHECK(a.tick_hours == 1);
     CHECK(a.ticks() == 72);
     CHECK(a.available_ticks() == 44);  // 72 ticks minus 28 zeros, counted in the file
@@ -521,7 +571,8 @@ TEST_CASE("the authors' JSON trace format: gap_seconds and instance counts") {
     // Other keys, however nested, are skipped; only the top-level data and metadata.gap_seconds count.
     const auto nested = SpotAvailability::from_json(
         R"({"other": {"data": [0, 0], "metadata": {"gap_seconds": 1}}, "data": [1, 0],
-            "metadata": {"zone": "x", "extra": {"gap_seconds": 5, "list": [1, 2]}, "gap_seconds": 600}})");
+            "metadata": {"zone": "x", "extra": {"gap_seconds": 5, "list": [1, 2]}, "gap_seconds": 600}})",
+        one_instance);
     CHECK(flags(nested) == std::vector<bool>{1, 0});
     CHECK(nested.tick_hours == doctest::Approx(600.0 / 3600).epsilon(1e-15));
 }
@@ -610,4 +661,97 @@ TEST_CASE("policy names parse back") {
                          "policies[1] = \"up\": must be one of greedy, uniform_progress, on_demand_only, greedy_simple, "
                          "uniform_progress_prose",
                          gputco::InvalidInput);
+}
+
+TEST_CASE("a JSON trace is read in the layout the file or the caller states, and says which") {
+    using gputco::TraceReadOptions;
+    using gputco::TraceValues;
+    const std::string counts = R"({"metadata": {"gap_seconds": 3600}, "data": [16, 3, 0, 16, 15]})";
+    // Nothing says what 16 means: an error, not "any node up is available".
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(counts),
+                         "trace.metadata.values = \"missing\": the file does not say what a value means: pass values = "
+                         "available (one node, 1 = available), available_nodes (a count of nodes, with nodes_needed) "
+                         "or preempted (one node, 1 = preempted)",
+                         InvalidInput);
+    // Read as one node, a count is an error.
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(counts, {.values = TraceValues::available}),
+                         "trace.data[0] = 16: must be 0 or 1 (values = available: one node; a count of nodes needs "
+                         "values = available_nodes)",
+                         InvalidInput);
+    // A 16-node job needs all 16 up; a 1-node job any.
+    const auto all16 = SpotAvailability::from_json(counts, {.values = TraceValues::available_nodes, .nodes_needed = 16});
+    CHECK(flags(all16) == std::vector<bool>{1, 0, 0, 1, 0});
+    CHECK(all16.layout == "available nodes (available when >= 16)");
+    CHECK(flags(SpotAvailability::from_json(counts, {.values = TraceValues::available_nodes, .nodes_needed = 1})) ==
+          std::vector<bool>{1, 1, 0, 1, 1});
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(counts, {.values = TraceValues::available_nodes}),
+                         "options.nodes_needed = \"missing\": must be >= 1 with values = available_nodes: how many "
+                         "nodes the job needs up (the file does not say: metadata.nodes_needed or metadata.nodes)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(SpotAvailability::from_json(counts, {.values = TraceValues::preempted, .nodes_needed = 2}),
+                         "options.nodes_needed = 2: must be 0 unless values = available_nodes (values = preempted)",
+                         InvalidInput);
+    // The file may say it: metadata.values, nodes (all needed unless nodes_needed says fewer).
+    const auto stated = SpotAvailability::from_json(
+        R"({"metadata": {"gap_seconds": 3600, "values": "available_nodes", "nodes": 16}, "data": [16, 3, 0, 16, 15]})");
+    CHECK(flags(stated) == std::vector<bool>{1, 0, 0, 1, 0});
+    CHECK(stated.layout == "available nodes (available when >= 16 of 16)");
+    CHECK_THROWS_WITH_AS(
+        SpotAvailability::from_json(
+            R"({"metadata": {"gap_seconds": 3600, "values": "available_nodes", "nodes": 8}, "data": [8, 9]})"),
+        "trace.data[1] = 9: must be <= metadata.nodes = 8", InvalidInput);
+    // Stored the other way round (1 = preempted): read as such only when said, never silently inverted.
+    const std::string flipped = R"({"metadata": {"gap_seconds": 600}, "data": [1, 0, 0, 1]})";
+    const auto preempted = SpotAvailability::from_json(flipped, {.values = TraceValues::preempted});
+    CHECK(flags(preempted) == std::vector<bool>{0, 1, 1, 0});
+    CHECK(preempted.layout == "preempted flags (1 = preempted)");
+    const auto single = SpotAvailability::from_json(flipped, {.values = TraceValues::available});
+    CHECK(flags(single) == std::vector<bool>{1, 0, 0, 1});
+    CHECK(single.layout == "single node (1 = available)");
+    // A file and a caller that disagree.
+    CHECK_THROWS_WITH_AS(
+        SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 600, "values": "preempted"}, "data": [1, 0]})",
+                                    {.values = TraceValues::available}),
+        "options.values = \"available\": differs from the file's metadata.values = preempted", InvalidInput);
+    // ... also when the metadata comes after the data.
+    CHECK_THROWS_WITH_AS(
+        SpotAvailability::from_json(R"({"data": [1, 0], "metadata": {"gap_seconds": 600, "values": "preempted"}})",
+                                    {.values = TraceValues::available}),
+        "options.values = \"available\": differs from the file's metadata.values = preempted", InvalidInput);
+    const auto late = SpotAvailability::from_json(R"({"data": [1, 0], "metadata": {"gap_seconds": 600, "values": "preempted"}})");
+    CHECK(flags(late) == std::vector<bool>{0, 1});
+    CHECK_THROWS_WITH_AS(
+        SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 600, "values": "flags"}, "data": [1]})"),
+        "trace.metadata.values = \"flags\": must be one of unstated, available, available_nodes, preempted",
+        InvalidInput);
+    CHECK_THROWS_WITH_AS(
+        SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 600, "nodes": 4}, "data": [1]})",
+                                    {.values = TraceValues::available}),
+        "trace.metadata.nodes = 4: belongs to values = available_nodes, not available", InvalidInput);
+}
+
+TEST_CASE("a JSON trace with a key given twice is an error, not the first or last copy") {
+    CHECK_THROWS_WITH_AS(
+        SpotAvailability::from_json(
+            R"({"metadata": {"gap_seconds": 600}, "metadata": {"gap_seconds": 60}, "data": [1]})", one_instance),
+        "trace.metadata = \"repeated\": must appear once", InvalidInput);
+    CHECK_THROWS_WITH_AS(
+        SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 600}, "data": [1], "data": [0]})", one_instance),
+        "trace.data = \"repeated\": must appear once", InvalidInput);
+    CHECK_THROWS_WITH_AS(
+        SpotAvailability::from_json(R"({"metadata": {"gap_seconds": 600, "gap_seconds": 60}, "data": [1]})",
+                                    one_instance),
+        "trace.metadata.gap_seconds = \"repeated\": must appear once", InvalidInput);
+}
+
+TEST_CASE("the single-region optimum asks should_stop as it goes") {
+    const DeadlineJob job{.compute_hours = 2000, .deadline_hours = 4000};
+    const auto t = SpotAvailability::markov({}, job.deadline_ticks(), 1.0, 1);
+    int asked = 0;
+    const gputco::StopCheck stop_at_third = [&] { return ++asked == 3; };
+    CHECK_THROWS_WITH_AS(omniscient_cost(job, t, p3_spot, p3_on_demand, stop_at_third), "omniscient_cost: stopped",
+                         Cancelled);
+    CHECK(asked == 3);  // once per 2^20 states: 2,000 compute ticks x 3 slots a tick, so every 175th tick
+    CHECK(omniscient_cost(job, t, p3_spot, p3_on_demand, [] { return false; }) ==
+          omniscient_cost(job, t, p3_spot, p3_on_demand));
 }

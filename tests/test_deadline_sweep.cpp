@@ -96,8 +96,9 @@ TEST_CASE("a changeover shorter than the trace's tick: windows resampled to the 
 
 TEST_CASE("a sweep over a trace file in the authors' format: the summary table") {
     // Hand-made 72-hour trace (tests/data); a 10 h job, 20 h deadline, 1 h changeover: 53 windows.
-    const auto trace = SpotAvailability::from_json(read_file(std::string(GPUTCO_SOURCE_DIR) +
-                                                             "/tests/data/deadline_trace_zone_a.json"));
+    const auto trace = SpotAvailability::from_json(
+        read_file(std::string(GPUTCO_SOURCE_DIR) + "/tests/data/deadline_trace_zone_a.json"),
+        {.values = gputco::TraceValues::available_nodes, .nodes_needed = 1});
     const DeadlineJob job{.compute_hours = 10, .deadline_hours = 20, .changeover_hours = 1};
     WindowSweepOptions options;
     options.policies = gputco::all_deadline_policies();

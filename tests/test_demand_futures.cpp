@@ -165,3 +165,134 @@ TEST_CASE("explicit scenarios take the profiles' sorted months: the shapes a re-
         }
     }
 }
+
+TEST_CASE("every (future, month) accessor checks both indices and names the one out of range") {
+    const DemandFutures futures = DemandFutures::generate(DemandModel{.base_gpus = 8}, Horizon::years(3), 10, 1);
+    CHECK(futures.gpu_hours(9, 35) == Approx(8 * 730.0));
+    const char* month36 = "month = 36: must be in [0, 36) (the horizon's months)";
+    const char* month_minus1 = "month = -1: must be in [0, 36) (the horizon's months)";
+    const char* future10 = "future = 10: must be < 10 (the number of futures)";
+    CHECK_THROWS_WITH_AS(futures.gpu_hours(0, 36), month36, InvalidInput);
+    CHECK_THROWS_WITH_AS(futures.gpu_hours(0, -1), month_minus1, InvalidInput);
+    CHECK_THROWS_WITH_AS(futures.gpu_hours(10, 0), future10, InvalidInput);
+    CHECK_THROWS_WITH_AS(futures.gpu_hours(10, 36), future10, InvalidInput);  // the future is named first
+    CHECK_THROWS_WITH_AS(futures.level(0, 36), month36, InvalidInput);
+    CHECK_THROWS_WITH_AS(futures.level(10, 0), future10, InvalidInput);
+    CHECK_THROWS_WITH_AS(futures.shape(0, -1), month_minus1, InvalidInput);
+    CHECK_THROWS_WITH_AS(futures.shape(10, 0), future10, InvalidInput);
+    CHECK_THROWS_WITH_AS(futures.served_up_to(0, 36, 1.0), month36, InvalidInput);
+    CHECK_THROWS_WITH_AS(futures.served_up_to(10, 0, 1.0), future10, InvalidInput);
+    CHECK_THROWS_WITH_AS(futures.profile(10), future10, InvalidInput);
+    CHECK_THROWS_WITH_AS(futures.future(10), future10, InvalidInput);
+    // Explicit scenarios keep a shape per (future, month): the same checks.
+    const DemandFutures explicit_ = DemandFutures::from_profile(DemandProfile::constant(2, Horizon::months(2)));
+    CHECK_THROWS_WITH_AS(explicit_.shape(1, 0), "future = 1: must be < 1 (the number of futures)", InvalidInput);
+    CHECK_THROWS_WITH_AS(explicit_.shape(0, 2), "month = 2: must be in [0, 2) (the horizon's months)", InvalidInput);
+}
+
+TEST_CASE("a profile's sorted months check the month") {
+    const DemandProfile demand = DemandProfile::constant(2, Horizon::months(3));
+    const SortedMonths& months = demand.sorted_months();
+    CHECK(months.total(2) == Approx(2 * 730.0));
+    const char* month3 = "month = 3: must be in [0, 3) (the months held)";
+    CHECK_THROWS_WITH_AS(months.total(3), month3, InvalidInput);
+    CHECK_THROWS_WITH_AS(months.peak(3), month3, InvalidInput);
+    CHECK_THROWS_WITH_AS(months.sorted(3), month3, InvalidInput);
+    CHECK_THROWS_WITH_AS(months.prefix(-1), "month = -1: must be in [0, 3) (the months held)", InvalidInput);
+    CHECK_THROWS_WITH_AS(months.served_up_to(3, 1.0), month3, InvalidInput);
+    CHECK_THROWS_WITH_AS(months.served_between(-1, 0.0, 1.0), "month = -1: must be in [0, 3) (the months held)",
+                         InvalidInput);
+}
+
+TEST_CASE("expected_level checks the month: no read before the seasonality, no infinity past the horizon") {
+    DemandModel model{.base_gpus = 8, .monthly_log_growth = 0.02};
+    model.seasonality.assign(12, 1.0);
+    CHECK(expected_level(model, 600) == Approx(8 * std::exp(0.02 * 600)));
+    CHECK_THROWS_WITH_AS(expected_level(model, -1), "month = -1: must be in [0, 1200) (the longest horizon's months)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(expected_level(model, 1'000'000'000),
+                         "month = 1000000000: must be in [0, 1200) (the longest horizon's months)", InvalidInput);
+    model.monthly_log_growth = 0.03;
+    CHECK_THROWS_WITH_AS(expected_level(model, 1199),
+                         "demand_model.monthly_log_growth = 0.03: must keep the expected level within 1e+09 GPUs: "
+                         "base_gpus × e^(month × (monthly_log_growth + monthly_log_volatility²/2)) is 3.35e+16 GPUs in "
+                         "month 1199",
+                         InvalidInput);
+    model.monthly_log_growth = 0.0;
+    model.monthly_log_volatility = 1.0;
+    CHECK_THROWS_WITH_AS(expected_level(model, 100),
+                         "demand_model.monthly_log_volatility = 1: must keep the expected level within 1e+09 GPUs: "
+                         "base_gpus × e^(month × (monthly_log_growth + monthly_log_volatility²/2)) is 4.15e+22 GPUs in "
+                         "month 100",
+                         InvalidInput);
+    model.base_gpus = 0;  // nothing grows from nothing: 0, not 0 × infinity
+    CHECK(expected_level(model, 1199) == 0.0);
+}
+
+TEST_CASE("every demand-model parameter has a range, and a level that would pass the GPU limit names its cause") {
+    const auto generate = [](const DemandModel& model, int years) {
+        return DemandFutures::generate(model, Horizon::years(years), 10, 1);
+    };
+    CHECK_THROWS_WITH_AS(generate(DemandModel{.base_gpus = 8, .monthly_log_growth = 10}, 3),
+                         "demand_model.monthly_log_growth = 10: must be in [-1, 1]", InvalidInput);
+    CHECK_THROWS_WITH_AS(generate(DemandModel{.base_gpus = 8, .monthly_log_growth = -1.5}, 3),
+                         "demand_model.monthly_log_growth = -1.5: must be in [-1, 1]", InvalidInput);
+    CHECK_THROWS_WITH_AS(generate(DemandModel{.base_gpus = 8, .monthly_log_volatility = 100}, 3),
+                         "demand_model.monthly_log_volatility = 100: must be <= 1", InvalidInput);
+    CHECK_THROWS_WITH_AS(generate(DemandModel{.base_gpus = 2e9}, 3), "demand_model.base_gpus = 2000000000: must be <= 1e+09",
+                         InvalidInput);
+    DemandModel seasonal{.base_gpus = 8};
+    seasonal.seasonality.assign(12, 1.0);
+    seasonal.seasonality[3] = 1e4;
+    CHECK_THROWS_WITH_AS(generate(seasonal, 3), "demand_model.seasonality[3] = 10000: must be <= 1000", InvalidInput);
+    DemandModel event{.base_gpus = 8};
+    event.events.push_back({.gpus = 1e300, .probability = 1, .first_month = 0, .last_month = 0});
+    CHECK_THROWS_WITH_AS(generate(event, 3), "demand_model.events[0].gpus = 1e+300: must be <= 1e+09", InvalidInput);
+    // 0.7 a month is in range, but over 100 years it compounds past any double.
+    CHECK_THROWS_WITH_AS(generate(DemandModel{.base_gpus = 8, .monthly_log_growth = 0.7}, 100),
+                         "demand_model.monthly_log_growth = 0.7: must keep demand within 1e+09 GPUs: (base_gpus × "
+                         "e^(monthly_log_growth × month) + events) × the largest seasonality and hour-of-week factors "
+                         "reaches inf GPUs in month 1199",
+                         InvalidInput);
+    CHECK(generate(DemandModel{.base_gpus = 8, .monthly_log_growth = 0.7}, 2).levels().isFinite().all());
+    // Within range, noise may still carry a future past the limit: an error naming the volatility.
+    CHECK_THROWS_WITH_AS(generate(DemandModel{.base_gpus = 8, .monthly_log_volatility = 1}, 100),
+                         "demand_model.monthly_log_volatility = 1: must keep demand within 1e+09 GPUs: future 0 reaches "
+                         "2.72e+09 GPUs in month 360",
+                         InvalidInput);
+}
+
+TEST_CASE("over random models in range, generated levels and expected levels are finite, or an error") {
+    Xoshiro256pp engine(2024);
+    boost::random::uniform_01<double> u;
+    int errors = 0, answers = 0;
+    for (int trial = 0; trial < 400; ++trial) {
+        DemandModel model;
+        model.base_gpus = std::pow(10.0, 9.0 * u(engine));
+        model.monthly_log_growth = 2.0 * u(engine) - 1.0;
+        model.monthly_log_volatility = u(engine);
+        if (u(engine) < 0.5) {
+            model.seasonality.resize(12);
+            for (double& s : model.seasonality) s = 1e3 * u(engine) * u(engine);
+        }
+        const int months = 1 + int(u(engine) * 1199);
+        const Horizon horizon = Horizon::months(months);
+        CAPTURE(trial);
+        try {
+            const DemandFutures futures = DemandFutures::generate(model, horizon, 5, std::uint64_t(trial));
+            CHECK((futures.levels() <= 1e9).all());
+            ++answers;
+        } catch (const InvalidInput&) {
+            ++errors;
+        }
+        double expected = 0;
+        try {
+            expected = expected_level(model, int(u(engine) * 1199));
+        } catch (const InvalidInput&) {
+            continue;
+        }
+        CHECK((std::isfinite(expected) && expected <= 1e9 * 1e3));  // within the GPU limit × the seasonality
+    }
+    CHECK(answers > 20);  // both branches are taken
+    CHECK(errors > 20);
+}

@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <limits>
+
 #include <boost/random/uniform_01.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 
@@ -478,4 +481,64 @@ TEST_CASE("cancellation: the plan engine polls should_stop between chunks of fut
         const PlanDistribution polled = evaluate_plan(plan, futures, test_offering(), {}, options);
         CHECK(polled.total.mean == evaluate_plan(plan, futures, test_offering(), {}, {.threads = threads}).total.mean);
     }
+}
+
+TEST_CASE("the hindsight optimum prices only the counts beside demand levels and free-hour kinks: equal to trying "
+          "every count, over random futures, discounts and terms") {
+    Xoshiro256pp engine(3434);
+    for (int trial = 0; trial < 30; ++trial) {
+        CAPTURE(trial);
+        DemandModel model;
+        model.base_gpus = uniform(engine, 100, 250);
+        model.monthly_log_growth = uniform(engine, -0.03, 0.03);
+        model.monthly_log_volatility = uniform(engine, 0, 0.2);
+        if (uniform_int(engine, 0, 1)) model.events.push_back({uniform(engine, 0, 60), uniform(engine, 0, 1), 0, 3});
+        if (uniform_int(engine, 0, 1)) {  // weekends at a lower level: two hourly levels a month
+            const double weekend = uniform(engine, 0.1, 0.9);
+            model.hour_of_week.resize(168);
+            for (std::size_t h = 0; h < 168; ++h) model.hour_of_week[h] = (h / 24) % 7 >= 5 ? weekend : 1.0;
+        }
+        const Horizon horizon = Horizon::months(uniform_int(engine, 3, 15));
+        const DemandFutures futures = DemandFutures::generate(model, horizon, 3, std::uint64_t(trial));
+        PlanOptions options;
+        options.threads = 1;
+        if (uniform_int(engine, 0, 1)) options.discounts.free_gpu_hours = uniform(engine, 0, 2e5);
+        if (uniform_int(engine, 0, 1)) options.discounts.plan_discount = uniform(engine, 0, 0.3);
+        if (uniform_int(engine, 0, 1)) options.discounts.voucher_price_factor = uniform(engine, 0.5, 1);
+        const bool three_years = uniform_int(engine, 0, 1) == 1;
+        const int term = three_years ? 3 : 1;
+        const Payment payment = three_years ? Payment::no_upfront : Payment::all_upfront;
+        std::vector<double> best_gpus;
+        const auto fast = hindsight_reservation_totals(futures, test_offering(), term, payment, {}, options, &best_gpus);
+        // Every count from 0 to the largest peak, priced by the engine.
+        double peak = 0;
+        for (std::size_t f = 0; f < futures.count(); ++f)
+            for (int m = 0; m < futures.month_count(); ++m)
+                peak = std::max(peak, futures.level(f, m) * futures.shape(f, m).sorted.back());
+        std::vector<double> brute(futures.count(), std::numeric_limits<double>::infinity());
+        for (double c = 0; c <= std::ceil(peak); c += 1.0) {
+            Plan plan;
+            plan.commitments.push_back({.count = c, .term_years = term, .payment = payment, .renewal = Renewal::renew});
+            const PlanDistribution d = evaluate_plan(plan, futures, test_offering(), {}, options);
+            for (std::size_t f = 0; f < futures.count(); ++f) brute[f] = std::min(brute[f], d.futures[f].total);
+        }
+        for (std::size_t f = 0; f < futures.count(); ++f) {
+            CHECK(fast[f] == Approx(brute[f]).epsilon(1e-12));
+            Plan chosen;
+            chosen.commitments.push_back(
+                {.count = best_gpus[f], .term_years = term, .payment = payment, .renewal = Renewal::renew});
+            CHECK(evaluate_plan(chosen, futures.future(f), test_offering(), {}, options).futures[0].total ==
+                  Approx(fast[f]).epsilon(1e-12));
+        }
+    }
+}
+
+TEST_CASE("the hindsight optimum does not grow with the demand's size") {
+    // 1e8 GPUs: trying every count was 1e8 engine runs per future; now a few dozen.
+    DemandModel model{.base_gpus = 1e8, .monthly_log_growth = 0, .monthly_log_volatility = 0.05};
+    const DemandFutures futures = DemandFutures::generate(model, Horizon::years(3), 20, 1);
+    const auto start = std::chrono::steady_clock::now();
+    const auto totals = hindsight_reservation_totals(futures, test_offering(), 3, Payment::no_upfront);
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
+    for (double t : totals) CHECK(std::isfinite(t));
 }

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -130,4 +131,50 @@ TEST_CASE("summarize: a NaN or an infinity among many samples is named") {
     x[617] = 1.0;
     x[999] = -std::numeric_limits<double>::infinity();
     CHECK_THROWS_WITH_AS(gputco::summarize(x), "samples[999] = -inf: must be a finite number", InvalidInput);
+}
+
+TEST_CASE("summarize: samples whose sum overflows a double have a finite mean, quantiles and interval") {
+    // 3 x 1e308 summed is infinite; the mean is 1e308.
+    const std::vector<double> huge(3, 1e308);
+    const auto s = gputco::summarize(huge);
+    CHECK(s.mean == 1e308);
+    CHECK(s.p50 == 1e308);
+    CHECK(s.standard_error == 0.0);
+    CHECK(s.ci_low == 1e308);
+    CHECK(s.ci_high == 1e308);
+    // Both signs near the limit: the quantile's b - a overflows; interpolated between them instead.
+    const std::vector<double> wide{1.5e308, -1.5e308, 1.5e308, -1.5e308, 0.0, 1e308, -1e308, 0.5e308, -0.5e308, 0.0,
+                                   1e307, -1e307, 2e307, -2e307, 3e307, -3e307, 4e307, -4e307, 5e307, -5e307};
+    CHECK(gputco::quantile(wide, 0.5) == 0.0);
+    CHECK(gputco::quantile(std::vector<double>{-1.5e308, 1.5e308}, 0.5) == 0.0);
+    // Their interval is wider than any double: an error, not an infinity.
+    CHECK_THROWS_WITH_AS(gputco::summarize(std::vector<double>{1.7e308, -1.7e308, 1.7e308, -1.7e308}),
+                         "samples = \"min -1.7e+308, max 1.7e+308\": their confidence interval lies beyond the largest "
+                         "double (1.8e308); rescale them",
+                         InvalidInput);
+}
+
+TEST_CASE("summarize: scaling samples by a power of two scales every figure, up to the largest doubles") {
+    // x 2^k is exact, so a summary of scaled samples is the summary scaled, whether or not the sum
+    // overflows on the way (then it is summed again scaled down).
+    std::uint64_t state = 88;
+    const auto next = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return double(state >> 11) * 0x1.0p-53;
+    };
+    for (int trial = 0; trial < 200; ++trial) {
+        CAPTURE(trial);
+        std::vector<double> x(1 + std::size_t(next() * 5000));
+        for (double& v : x) v = 0.5 + next();  // positive: the interval stays inside a double
+        const int k = int(next() * 1020);
+        std::vector<double> scaled(x);
+        for (double& v : scaled) v = std::ldexp(v, k);
+        const auto a = gputco::summarize(x), b = gputco::summarize(scaled);
+        CHECK(std::isfinite(b.mean));
+        CHECK(b.mean == doctest::Approx(std::ldexp(a.mean, k)).epsilon(1e-12));
+        CHECK(b.p50 == std::ldexp(a.p50, k));
+        CHECK(b.p99 == std::ldexp(a.p99, k));
+        CHECK(b.max == std::ldexp(a.max, k));
+        if (x.size() > 1) CHECK(b.standard_error == doctest::Approx(std::ldexp(a.standard_error, k)).epsilon(1e-12));
+    }
 }

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from typing import Union
+from typing import Optional, Union
 
 from ._core import DeadlineResult, MultiRegionResult, SpotAvailability, WindowSweep, _tick_decisions
 from ._frames import Column, declare, frame, TEXT
@@ -24,16 +24,20 @@ SWEEP_WINDOWS_VIEW = declare("WindowSweep.to_frame", [], index=Column("start_tic
                              extra="float64")  # a cost column per policy
 
 
-def _from_json(source: Union[str, bytes, os.PathLike]) -> SpotAvailability:
+def _from_json(source: Union[str, bytes, os.PathLike], *, values: Optional[str] = None,
+               nodes_needed: Optional[int] = None) -> SpotAvailability:
     """A trace in the Can't Be Late authors' JSON format, {"metadata": {"gap_seconds": N, ...},
-    "data": [n0, n1, ...]} (instances available per tick; 0 = unavailable), from JSON text or a file
-    path. tick_hours is gap_seconds / 3600."""
+    "data": [n0, n1, ...]}, from JSON text or a file path. tick_hours is gap_seconds / 3600.
+
+    What a value means must be said by the file (metadata.values) or here: values="available" (one
+    node, 1 = available), "available_nodes" (a count of nodes; available when >= nodes_needed) or
+    "preempted" (one node, 1 = preempted). The result's `layout` says which reading was taken."""
     if isinstance(source, bytes):
         source = source.decode()
     if isinstance(source, os.PathLike) or (isinstance(source, str) and not source.lstrip().startswith("{")):
         with open(source, encoding="utf-8") as f:
             source = f.read()
-    return SpotAvailability._from_json_text(source)
+    return SpotAvailability._from_json_text(source, values=values or "unstated", nodes_needed=nodes_needed or 0)
 
 
 def _tick_frame(self: DeadlineResult):

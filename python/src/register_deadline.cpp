@@ -116,7 +116,16 @@ void register_deadline(py::module_& m) {
         .def_property_readonly("available", [](const SpotAvailability& a) { return bool_array(a.available); })
         .def_readonly("tick_hours", &SpotAvailability::tick_hours)
         .def_readonly_static("max_ticks", &SpotAvailability::max_ticks)
-        .def_static("_from_json_text", &SpotAvailability::from_json, py::arg("text"))
+        .def_readonly("layout", &SpotAvailability::layout,
+                      "How from_json read the file's values (single node, available nodes with a threshold, "
+                      "preempted flags); empty for other traces.")
+        .def_static(
+            "_from_json_text",
+            [](std::string_view text, const std::string& values, std::size_t nodes_needed) {
+                return SpotAvailability::from_json(
+                    text, TraceReadOptions{parse<TraceValues>(values, "options.values"), nodes_needed});
+            },
+            py::arg("text"), py::arg("values") = "unstated", py::arg("nodes_needed") = 0)
         .def("window", &SpotAvailability::window, py::arg("start"), py::arg("length"),
              "Ticks [start, start + length), same tick length.")
         .def("resampled", &SpotAvailability::resampled, py::arg("tick_hours"),
@@ -178,9 +187,14 @@ void register_deadline(py::module_& m) {
 
     m.def("deadline_policies", [] { return policy_names(all_deadline_policies()); }, "Every policy name.");
 
-    m.def("omniscient_cost", &omniscient_cost, py::arg("job"), py::arg("availability"),
-          py::arg("spot_price_per_hour"), py::arg("on_demand_price_per_hour"),
-          "Least cost of any schedule that knows the whole trace and meets the deadline (exact).");
+    m.def(
+        "omniscient_cost",
+        [](const DeadlineJob& job, const SpotAvailability& availability, double spot, double on_demand) {
+            return without_gil_until_ctrl_c(
+                [&] { return omniscient_cost(job, availability, spot, on_demand, &ctrl_c_pressed); });
+        },
+        py::arg("job"), py::arg("availability"), py::arg("spot_price_per_hour"), py::arg("on_demand_price_per_hour"),
+        "Least cost of any schedule that knows the whole trace and meets the deadline (exact). Ctrl-C stops it.");
 
     py::class_<DeadlinePolicyOutcome>(m, "DeadlinePolicyOutcome", "One policy over many generated traces.")
         .def_property_readonly("policy", [](const DeadlinePolicyOutcome& o) { return std::string(to_string(o.policy)); })

@@ -10,6 +10,7 @@ from gputco._frames import INFER, TEXT, VIEWS, Column
 
 ROOT = Path(__file__).resolve().parents[2]
 TRACES = ROOT / "tests" / "data"
+ONE = {"values": "available_nodes", "nodes_needed": 1}  # the authors' traces count instances; one is needed
 
 
 @pytest.fixture(scope="module")
@@ -28,8 +29,8 @@ def plans(p4d):
 
 @pytest.fixture(scope="module")
 def regions():
-    a = gputco.SpotAvailability.from_json(TRACES / "deadline_trace_zone_a.json")
-    b = gputco.SpotAvailability.from_json(TRACES / "deadline_trace_zone_b.json")
+    a = gputco.SpotAvailability.from_json(TRACES / "deadline_trace_zone_a.json", **ONE)
+    b = gputco.SpotAvailability.from_json(TRACES / "deadline_trace_zone_b.json", **ONE)
     return [gputco.SpotRegion("us-east-1a", a, 0.9731), gputco.SpotRegion("us-east-1b", b, 1.10)]
 
 

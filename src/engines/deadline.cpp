@@ -209,7 +209,7 @@ DeadlineResult simulate_deadline(const DeadlineJob& job, const SpotAvailability&
 }
 
 double omniscient_cost(const DeadlineJob& job, const SpotAvailability& availability, double spot_price_per_hour,
-                       double on_demand_price_per_hour) {
+                       double on_demand_price_per_hour, const StopCheck& should_stop) {
     job.validate();
     require_prices(spot_price_per_hour, on_demand_price_per_hour);
     require_covers_deadline(availability, job);
@@ -230,7 +230,9 @@ double omniscient_cost(const DeadlineJob& job, const SpotAvailability& availabil
     const double on_demand_tick = on_demand_price_per_hour * job.tick_hours;
     constexpr TickDecision actions[] = {TickDecision::none, TickDecision::spot, TickDecision::on_demand};
 
+    gputco::StopPoll poll(should_stop, std::size_t(1) << 20, "omniscient_cost: stopped");
     for (std::size_t k = 0; k < K; ++k) {
+        poll.step(C * slots);
         std::fill(next.begin(), next.end(), unreached);
         const bool available = availability.available[k];
         for (std::size_t w = 0; w < C; ++w) {
@@ -303,7 +305,8 @@ DeadlineComparison compare_deadline_policies(const DeadlineJob& job, const Marko
             if (!r.met_deadline) ++misses[i];
         }
         if (options.omniscient)
-            omniscient.push_back(omniscient_cost(job, trace, spot_price_per_hour, on_demand_price_per_hour));
+            omniscient.push_back(
+                omniscient_cost(job, trace, spot_price_per_hour, on_demand_price_per_hour, options.should_stop));
     }
     for (std::size_t i = 0; i < policies.size(); ++i) {
         auto& outcome = result.policies[i];

@@ -47,6 +47,9 @@ inline TickDecision greedy_simple(RunState& s, bool available) {
 inline TickDecision uniform_progress(RunState& s, bool available) {
     if (s.committed) return TickDecision::on_demand;
     if (s.instance == TickDecision::spot) return TickDecision::spot;  // rule 2: until preempted
+    // d = 0 (as the authors' code runs it): switching is free and a tick of available spot makes the
+    // same progress as one of on-demand, so at slack 0 spot is as safe; rule 4 never commits.
+    if (s.changeover == 0 && s.slack() <= 0) return available ? TickDecision::spot : TickDecision::on_demand;
     // Rule 3: cp(t) <= ep(t + 2d) is done / C0 <= (t + 2d) / R0 in integers.
     if (s.instance == TickDecision::on_demand &&
         (!available || s.done * s.deadline <= (s.tick + 2 * s.changeover) * s.compute))

@@ -58,7 +58,8 @@ WindowSweep sweep_windows(const DeadlineJob& job, const SpotAvailability& trace,
             if (!r.met_deadline) ++misses[i];
         }
         if (options.omniscient)
-            sweep.omniscient_samples.push_back(omniscient_cost(job, window, spot_price_per_hour, on_demand_price_per_hour));
+            sweep.omniscient_samples.push_back(
+                omniscient_cost(job, window, spot_price_per_hour, on_demand_price_per_hour, options.should_stop));
     }
 
     const auto mean = [](const std::vector<double>& v) {

@@ -422,6 +422,66 @@ std::vector<PlanDistribution> compare_plans(const std::vector<Plan>& plans, cons
     return results;
 }
 
+namespace {
+
+/// The whole counts c at which one future's total under "c GPUs committed, the rest on demand" can be
+/// least. The total is a sum over months of a cost linear in c plus the on-demand price times
+/// x_m(c) = demand − S_m(c), S_m(c) = Σ_h min(level s_h, c) — linear in c between the month's hourly
+/// demand levels level s_h — less free hours: credit = Σ_m p_m [min(F, X_m) − min(F, X_{m−1})], X_m the
+/// on-demand hours of months 0..m, which bends only where X_m(c) = F. Plan discount and vouchers scale
+/// linearly. So the total is linear in c between consecutive kinks, and over the whole counts between
+/// two kinks it is least at one end: floor and ceil of every kink, with 0 and ceil(peak), hold the
+/// optimum. Returns them ascending, or an empty list when there are more of them than counts up to the
+/// peak (then every count is tried).
+std::vector<double> hindsight_candidates(const PricedPlan& plan, const DemandFutures& futures, std::size_t f,
+                                         double top, double free_hours) {
+    std::vector<double> counts{0.0, top};
+    const auto add = [&](double kink) {
+        if (kink > 0.0 && kink < top) {
+            counts.push_back(std::floor(kink));
+            counts.push_back(std::ceil(kink));
+        }
+    };
+    const int months = futures.month_count();
+    for (int m = 0; m < months; ++m) {
+        const double level = futures.level(f, m);
+        const std::vector<double>& sorted = futures.shape(f, m).sorted;
+        for (std::size_t h = 0; h < sorted.size(); ++h) {
+            if (h == 0 || sorted[h] != sorted[h - 1]) add(level * sorted[h]);
+        }
+        if (double(counts.size()) > top + 1.0) return {};
+    }
+    if (free_hours > 0.0) {
+        // X_m(c) falls as c grows: the last whole c with X_m(c) >= F, by bisection, and the next one.
+        const PricedCommitment& commitment = plan.commitments.front();
+        const auto on_demand_hours_through = [&](int last, double c) {
+            double hours = 0;
+            for (int m = 0; m <= last; ++m) {
+                const double level = futures.level(f, m);
+                const MonthShape& shape = futures.shape(f, m);
+                hours += level * shape.total() - (commitment.active(m, plan.horizon_months) ? shape.served_up_to(level, c) : 0.0);
+            }
+            return hours;
+        };
+        for (int m = 0; m < months; ++m) {
+            if (on_demand_hours_through(m, 0.0) < free_hours) continue;  // the pool outlasts month m at every c
+            double low = 0, high = top;  // X_m(low) >= F; find the last such whole count
+            while (high - low > 1.0) {
+                const double mid = std::floor((low + high) / 2);
+                (on_demand_hours_through(m, mid) >= free_hours ? low : high) = mid;
+            }
+            counts.push_back(low);
+            counts.push_back(std::min(low + 1.0, top));
+        }
+        if (double(counts.size()) > top + 1.0) return {};
+    }
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    return counts;
+}
+
+}  // namespace
+
 std::vector<double> hindsight_reservation_totals(const DemandFutures& futures, const Offering& offering, int term_years,
                                                  Payment payment, const PricePaths& prices, const PlanOptions& options,
                                                  std::vector<double>* best_gpus) {
@@ -441,10 +501,18 @@ std::vector<double> hindsight_reservation_totals(const DemandFutures& futures, c
                 peak = std::max(peak, futures.level(f, m) * futures.shape(f, m).sorted.back());
             }
             double best = std::numeric_limits<double>::infinity(), best_c = 0;
-            for (double c = 0; c <= std::ceil(peak); c += 1.0) {
+            const auto consider = [&](double c) {
                 trial.commitments[0].gpus = c;
                 const double total = run_future(trial, futures, prices, f, options, nullptr, nullptr).total;
                 if (total < best) best = total, best_c = c;
+            };
+            const double top = std::ceil(peak);
+            const std::vector<double> candidates =
+                hindsight_candidates(priced, futures, f, top, options.discounts.free_gpu_hours);
+            if (candidates.empty()) {
+                for (double c = 0; c <= top; c += 1.0) consider(c);
+            } else {
+                for (double c : candidates) consider(c);
             }
             totals[f] = best;
             if (best_gpus) (*best_gpus)[f] = best_c;

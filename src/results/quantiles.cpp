@@ -324,7 +324,7 @@ QuantilePass type7_quantiles(std::span<const double> samples, std::span<const do
         for (std::size_t j = 0; j < misses; ++j) pairs[missed[j]] = again[j];
     }
     for (std::size_t k = 0; k < count; ++k) {
-        result.quantiles[k] = pairs[k].at + fractions[k] * (pairs[k].next - pairs[k].at);
+        result.quantiles[k] = interpolate(pairs[k].at, pairs[k].next, fractions[k]);
     }
     return result;
 }

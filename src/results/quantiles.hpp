@@ -8,6 +8,8 @@
 
 #include "gputco/results/statistics.hpp"
 
+#include <cmath>
+
 namespace gputco::detail {
 
 /// Every sum over samples (the mean's, the squared deviations') is taken in eight interleaved partial
@@ -15,6 +17,13 @@ namespace gputco::detail {
 /// instead of one (a serial sum waits four cycles per sample), in the same order on every instruction
 /// set and vector width, so the same bits everywhere.
 inline constexpr std::size_t summing_lanes = 8;
+
+/// a + t (b − a), the type-7 interpolation; when b − a overflows (samples near ±1.8e308 of both
+/// signs) the same point as (1 − t) a + t b, which stays between a and b.
+inline double interpolate(double a, double b, double t) {
+    const double r = a + t * (b - a);
+    return std::isfinite(r) ? r : (1.0 - t) * a + t * b;
+}
 
 /// The eight partial sums added pairwise.
 inline double add_lanes(const double (&lanes)[summing_lanes]) {

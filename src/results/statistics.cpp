@@ -30,7 +30,7 @@ double quantile_sorted(std::span<const double> sorted, double q) {
     const double lower = std::floor(h);
     const auto i = static_cast<std::size_t>(lower);
     if (i + 1 >= sorted.size()) return sorted.back();
-    return sorted[i] + (h - lower) * (sorted[i + 1] - sorted[i]);
+    return detail::interpolate(sorted[i], sorted[i + 1], h - lower);
 }
 
 double quantile(std::span<const double> samples, double q) {
@@ -48,6 +48,11 @@ namespace {
 double first_equal(std::span<const double> samples, double value) {
     if (value != 0.0) return value;
     return *std::find(samples.begin(), samples.end(), value);
+}
+
+// The power of two that brings the largest |sample| to about 1, so sums of scaled samples stay finite.
+int magnitude_exponent(const Moments& m) {
+    return std::ilogb(std::max({std::abs(m.min), std::abs(m.max), std::numeric_limits<double>::min()}));
 }
 
 // The first of Moments::of's two passes: count, mean, min and max, the squared deviations left at 0.
@@ -77,13 +82,32 @@ Moments first_pass(std::span<const double> samples) {
         highest[0] = x > highest[0] ? x : highest[0];
     }
     const double sum = detail::add_lanes(sums);
-    // A NaN or an infinity makes the sum NaN or infinite: only then look for the culprit (the sum of
-    // finite samples can overflow too; then none is named and the mean is infinite).
-    if (!std::isfinite(sum)) require_samples(samples);
-    m.mean = sum / n;
     m.min = first_equal(samples, std::min({lowest[0], lowest[1], lowest[2], lowest[3]}));
     m.max = first_equal(samples, std::max({highest[0], highest[1], highest[2], highest[3]}));
+    m.mean = sum / n;
+    // A NaN or an infinity makes the sum NaN or infinite: only then look for the culprit. Finite
+    // samples whose sum overflows (beyond 1.8e308) are summed again scaled by a power of two.
+    if (!std::isfinite(sum)) {
+        require_samples(samples);
+        const int e = magnitude_exponent(m);
+        double scaled[detail::summing_lanes] = {};
+        for (std::size_t i = 0; i < samples.size(); ++i) scaled[i % detail::summing_lanes] += std::ldexp(samples[i], -e);
+        m.mean = std::ldexp(detail::add_lanes(scaled) / n, e);  // between min and max: finite
+    }
     return m;
+}
+
+// The standard error of samples whose squared deviations overflow, from deviations scaled by 2^-e.
+double scaled_standard_error(std::span<const double> samples, const Moments& m) {
+    const int e = magnitude_exponent(m);
+    const double mean = std::ldexp(m.mean, -e);
+    double sums[detail::summing_lanes] = {};
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        const double d = std::ldexp(samples[i], -e) - mean;
+        sums[i % detail::summing_lanes] += d * d;
+    }
+    const double n = static_cast<double>(samples.size());
+    return std::ldexp(std::sqrt(detail::add_lanes(sums) / (n - 1.0) / n), e);
 }
 
 }  // namespace
@@ -116,7 +140,8 @@ constexpr double summary_levels[] = {0.50, 0.90, 0.95, 0.99};
 
 // The summary of samples described by `moments` (squared deviations included), with the quantiles
 // of `quantiles`.
-Summary summary_of(const Moments& moments, const std::array<double, 4>& quantiles, double confidence) {
+Summary summary_of(const Moments& moments, const std::array<double, 4>& quantiles, double confidence,
+                   std::span<const double> samples = {}) {
     Summary s;
     s.count = moments.count;
     const double n = static_cast<double>(s.count);
@@ -125,10 +150,16 @@ Summary summary_of(const Moments& moments, const std::array<double, 4>& quantile
     s.max = moments.max;
     if (s.count > 1) {
         s.standard_error = std::sqrt(moments.squared_deviations / (n - 1.0) / n);
+        if (!std::isfinite(s.standard_error) && !samples.empty()) s.standard_error = scaled_standard_error(samples, moments);
         const boost::math::students_t_distribution<double> t(n - 1.0);
         const double t_value = boost::math::quantile(boost::math::complement(t, (1.0 - confidence) / 2.0));
         s.ci_low = s.mean - t_value * s.standard_error;
         s.ci_high = s.mean + t_value * s.standard_error;
+        // Samples near ±1.8e308 can have an interval no double holds: say so rather than return ±inf.
+        if (!std::isfinite(s.standard_error) || !std::isfinite(s.ci_low) || !std::isfinite(s.ci_high)) {
+            fail("samples", fmt::format("min {:g}, max {:g}", s.min, s.max),
+                 "their confidence interval lies beyond the largest double (1.8e308); rescale them");
+        }
     } else {
         s.standard_error = s.ci_low = s.ci_high = std::numeric_limits<double>::quiet_NaN();
     }
@@ -164,7 +195,7 @@ Moments summary_first_pass(std::span<const double> samples) { return first_pass(
 Summary summary_second_pass(std::span<const double> samples, Moments moments, double confidence) {
     const QuantilePass pass = type7_quantiles(samples, summary_levels, &moments.mean);
     moments.squared_deviations = pass.squared_deviations;
-    return summary_of(moments, pass.quantiles, confidence);
+    return summary_of(moments, pass.quantiles, confidence, samples);
 }
 
 }  // namespace detail

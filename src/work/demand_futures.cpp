@@ -8,6 +8,7 @@
 #include <boost/random/uniform_01.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 
+#include "gputco/core/limits.hpp"
 #include "gputco/core/random.hpp"
 
 namespace gputco {
@@ -19,7 +20,14 @@ constexpr std::size_t hours_per_week = 168;
 void check_factors(std::string_view field, const std::vector<double>& factors, std::size_t size) {
     if (factors.empty()) return;
     require(factors.size() == size, fmt::format("{}.size", field), factors.size(), fmt::format("must be 0 or {}", size));
-    for (std::size_t i = 0; i < factors.size(); ++i) require_non_negative(fmt::format("{}[{}]", field, i), factors[i]);
+    for (std::size_t i = 0; i < factors.size(); ++i) {
+        require_at_most(fmt::format("{}[{}]", field, i), factors[i], limits::max_demand_factor);
+    }
+}
+
+/// The largest of a model's factors (1 when there are none).
+double largest_factor(const std::vector<double>& factors) {
+    return factors.empty() ? 1.0 : *std::max_element(factors.begin(), factors.end());
 }
 
 /// Month m's 730 hourly factors of a 168-hour pattern tiled from the horizon's first hour.
@@ -29,6 +37,17 @@ std::vector<double> weekly_hours(const std::vector<double>& hour_of_week, int mo
     const std::size_t first = std::size_t(month) * month_hours;
     for (std::size_t h = 0; h < month_hours; ++h) hours[h] = hour_of_week[(first + h) % hours_per_week];
     return hours;
+}
+
+/// validate() bounds the level without noise, so a level past the limit comes from the noise: the
+/// volatility, or the history's changes drawn again and again.
+[[noreturn]] void fail_compounded(const DemandModel& model, std::size_t future, int month, double gpus) {
+    const std::string rule = fmt::format("must keep demand within {:g} GPUs: future {} reaches {:.3g} GPUs in month {}",
+                                         limits::max_gpus, future, gpus, month);
+    if (!model.history_monthly_gpus.empty()) {
+        fail("demand_model.history_monthly_gpus.size", model.history_monthly_gpus.size(), rule);
+    }
+    fail("demand_model.monthly_log_volatility", model.monthly_log_volatility, rule);
 }
 
 }  // namespace
@@ -80,20 +99,19 @@ DemandModel DemandModel::from_history(const DemandProfile& history) {
     return model;
 }
 
-void DemandModel::validate(Horizon horizon) const {
-    require_non_negative("demand_model.base_gpus", base_gpus);
+void DemandModel::validate_parameters() const {
+    require_at_most("demand_model.base_gpus", base_gpus, limits::max_gpus);
     require_finite("demand_model.monthly_log_growth", monthly_log_growth);
-    require_non_negative("demand_model.monthly_log_volatility", monthly_log_volatility);
-    const int months = horizon.month_count();
+    require(std::abs(monthly_log_growth) <= limits::max_monthly_log_growth, "demand_model.monthly_log_growth",
+            monthly_log_growth, fmt::format("must be in [-{0}, {0}]", limits::max_monthly_log_growth));
+    require_at_most("demand_model.monthly_log_volatility", monthly_log_volatility, limits::max_monthly_log_volatility);
     for (std::size_t i = 0; i < events.size(); ++i) {
         const DemandEvent& e = events[i];
         const std::string field = fmt::format("demand_model.events[{}]", i);
-        require_non_negative(field + ".gpus", e.gpus);
+        require_at_most(field + ".gpus", e.gpus, limits::max_gpus);
         require_fraction(field + ".probability", e.probability);
-        require(e.first_month >= 0 && e.first_month < months, field + ".first_month", e.first_month,
-                fmt::format("must be in [0, {}) (the horizon's months)", months));
-        require(e.last_month >= e.first_month && e.last_month < months, field + ".last_month", e.last_month,
-                fmt::format("must be in [first_month, {}) (the horizon's months)", months));
+        require(e.first_month >= 0, field + ".first_month", e.first_month, "must be >= 0");
+        require(e.last_month >= e.first_month, field + ".last_month", e.last_month, "must be >= first_month");
     }
     check_factors("demand_model.seasonality", seasonality, 12);
     check_factors("demand_model.hour_of_week", hour_of_week, hours_per_week);
@@ -101,9 +119,38 @@ void DemandModel::validate(Horizon horizon) const {
         require(history_monthly_gpus.size() >= 2, "demand_model.history_monthly_gpus.size", history_monthly_gpus.size(),
                 "must be 0 or >= 2");
         for (std::size_t i = 0; i < history_monthly_gpus.size(); ++i) {
-            require_positive(fmt::format("demand_model.history_monthly_gpus[{}]", i), history_monthly_gpus[i]);
+            const std::string field = fmt::format("demand_model.history_monthly_gpus[{}]", i);
+            require_positive(field, history_monthly_gpus[i]);
+            require_at_most(field, history_monthly_gpus[i], limits::max_gpus);
         }
     }
+}
+
+void DemandModel::validate(Horizon horizon) const {
+    const int months = horizon.month_count();
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const DemandEvent& e = events[i];
+        const std::string field = fmt::format("demand_model.events[{}]", i);
+        require(e.first_month >= 0 && e.first_month < months, field + ".first_month", e.first_month,
+                fmt::format("must be in [0, {}) (the horizon's months)", months));
+        require(e.last_month >= e.first_month && e.last_month < months, field + ".last_month", e.last_month,
+                fmt::format("must be in [first_month, {}) (the horizon's months)", months));
+    }
+    validate_parameters();
+    // The level without noise is largest in the last month (growth) or the first (decline).
+    const int month = monthly_log_growth > 0.0 ? months - 1 : 0;
+    double events_gpus = 0.0;
+    for (const DemandEvent& e : events) events_gpus += e.gpus;
+    const double grown = base_gpus > 0.0 ? base_gpus * std::exp(monthly_log_growth * month) : 0.0;  // not 0 × inf
+    const double peak = (grown + events_gpus) * largest_factor(seasonality) *
+                        largest_factor(hour_of_week);
+    if (peak <= limits::max_gpus) return;
+    const std::string rule = fmt::format(
+        "must keep demand within {:g} GPUs: (base_gpus × e^(monthly_log_growth × month) + events) × the largest "
+        "seasonality and hour-of-week factors reaches {:.3g} GPUs in month {}",
+        limits::max_gpus, peak, month);
+    if (monthly_log_growth > 0.0) fail("demand_model.monthly_log_growth", monthly_log_growth, rule);
+    fail("demand_model.base_gpus", base_gpus, rule);
 }
 
 DemandFutures DemandFutures::from_profile(const DemandProfile& profile) { return from_profiles({profile}); }
@@ -143,6 +190,7 @@ DemandFutures DemandFutures::generate(const DemandModel& model, Horizon horizon,
     for (std::size_t i = 1; i < model.history_monthly_gpus.size(); ++i) {
         history_changes.push_back(std::log(model.history_monthly_gpus[i] / model.history_monthly_gpus[i - 1]));
     }
+    const double busiest_hour = largest_factor(model.hour_of_week);
     Eigen::ArrayXXd levels(months, Eigen::Index(count));
     for (std::size_t f = 0; f < count; ++f) {
         Xoshiro256pp engine(splitmix64(seed ^ splitmix64(f)));  // one stream per (seed, future)
@@ -166,10 +214,16 @@ DemandFutures DemandFutures::generate(const DemandModel& model, Horizon horizon,
                 if (m >= starts[e]) level += model.events[e].gpus;
             }
             if (!model.seasonality.empty()) level *= model.seasonality[std::size_t(m % 12)];
+            if (!(level * busiest_hour <= limits::max_gpus)) [[unlikely]] fail_compounded(model, f, m, level * busiest_hour);
             levels(m, Eigen::Index(f)) = level;
         }
     }
     return DemandFutures(horizon, std::move(levels), std::move(shapes), std::move(index));
+}
+
+void DemandFutures::fail_index(std::size_t future, int month) const {
+    require(future < count(), "future", future, fmt::format("must be < {} (the number of futures)", count()));
+    fail("month", month, fmt::format("must be in [0, {}) (the horizon's months)", month_count()));
 }
 
 DemandProfile DemandFutures::profile(std::size_t future) const {
@@ -197,8 +251,19 @@ DemandFutures DemandFutures::future(std::size_t future) const {
 double expected_level(const DemandModel& model, int month) {
     require(model.history_monthly_gpus.empty(), "demand_model.history_monthly_gpus.size", model.history_monthly_gpus.size(),
             "must be 0 (no closed form for a bootstrap)");
+    model.validate_parameters();
+    require(month >= 0 && month < limits::max_horizon_months, "month", month,
+            fmt::format("must be in [0, {}) (the longest horizon's months)", limits::max_horizon_months));
     const double mu = model.monthly_log_growth, sigma = model.monthly_log_volatility;
-    double level = model.base_gpus * std::exp(month * (mu + 0.5 * sigma * sigma));
+    double level = model.base_gpus > 0.0 ? model.base_gpus * std::exp(month * (mu + 0.5 * sigma * sigma)) : 0.0;
+    if (!(level <= limits::max_gpus)) {
+        const std::string rule = fmt::format(
+            "must keep the expected level within {:g} GPUs: base_gpus × e^(month × (monthly_log_growth + "
+            "monthly_log_volatility²/2)) is {:.3g} GPUs in month {}",
+            limits::max_gpus, level, month);
+        if (mu >= 0.5 * sigma * sigma) fail("demand_model.monthly_log_growth", mu, rule);
+        fail("demand_model.monthly_log_volatility", sigma, rule);
+    }
     for (const DemandEvent& e : model.events) {
         const double span = e.last_month - e.first_month + 1;
         const double started = std::clamp((month - e.first_month + 1) / span, 0.0, 1.0);

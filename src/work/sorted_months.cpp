@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gputco/core/error.hpp"
+
 namespace gputco {
 namespace {
 
@@ -38,9 +40,14 @@ SortedMonths SortedMonths::scaled(double factor) const {
     return out;
 }
 
+void SortedMonths::fail_month(int m) const {
+    fail("month", m, fmt::format("must be in [0, {}) (the months held)", month_count()));
+}
+
 double SortedMonths::served_up_to(int m, double capacity) const {
-    const double* first = sorted_.data() + std::size_t(m) * hours;
-    const double* prefix = prefix_.data() + std::size_t(m) * (hours + 1);
+    const std::size_t month = offset(m);
+    const double* first = sorted_.data() + month * hours;
+    const double* prefix = prefix_.data() + month * (hours + 1);
     if (capacity >= first[hours - 1]) return prefix[hours];  // serves every hour in full (and +infinity)
     if (capacity <= 0.0) return 0.0;
     const auto below = std::size_t(std::upper_bound(first, first + hours, capacity) - first);

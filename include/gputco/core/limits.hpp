@@ -12,6 +12,12 @@ inline constexpr int max_horizon_months = 1200;
 inline constexpr int max_horizon_years = max_horizon_months / 12;
 /// GPUs needed in one hour, fleet sizes and GPU counts of a plan.
 inline constexpr double max_gpus = 1e9;
+/// Demand models (DemandModel): monthly log growth in [-1, 1] and monthly log volatility in [0, 1] —
+/// a factor of e ≈ 2.7 in one month; more is a percentage typed as a number (2 for 2%). Seasonality
+/// and hour-of-week factors at most 1e3 (a month's mean is 1; one busy hour of 730 is 730).
+inline constexpr double max_monthly_log_growth = 1.0;
+inline constexpr double max_monthly_log_volatility = 1.0;
+inline constexpr double max_demand_factor = 1e3;
 /// Any amount of money per unit: a price per hour, a capex per GPU, a monthly fee.
 inline constexpr double max_money = 1e12;
 /// Any duration given in hours: work, checkpoint intervals and writes, restarts, waits, MTBFs.

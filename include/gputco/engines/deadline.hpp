@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -63,12 +64,32 @@ struct MarkovAvailability {
     double availability_fraction() const { return mean_up_hours / (mean_up_hours + mean_down_hours); }
 };
 
+/// What the values of a JSON trace mean. Files in the authors' format do not say, and files of the
+/// same shape exist with each meaning, so a reader must be told (by the file or by the caller).
+enum class TraceValues {
+    unstated,         ///< not said (an option's default: then the file must say)
+    available,        ///< one node: 1 = spot available, 0 = not (any other value is an error)
+    available_nodes,  ///< the number of nodes available; a tick is available when >= nodes_needed
+    preempted,        ///< one node stored the other way round: 1 = preempted (unavailable), 0 = available
+};
+
+/// How to read a JSON trace whose file does not say what its values mean (see from_json).
+struct TraceReadOptions {
+    TraceValues values = TraceValues::unstated;
+    /// With available_nodes: nodes the job needs; a tick is available when at least this many are.
+    /// 0 = unstated (then the file's metadata.nodes_needed, else an error).
+    std::size_t nodes_needed = 0;
+};
+
 /// Whether spot capacity is available in each tick (index 0 = the tick starting at time 0).
 struct SpotAvailability {
     std::vector<bool> available;
     /// Length of one tick in hours when the trace says (from_json: gap_seconds / 3600); 0 = not
     /// stated, the trace then takes the job's tick. A stated tick must equal the job's: resample first.
     double tick_hours = 0;
+    /// How from_json read the file's values, e.g. "single node (1 = available)", "available nodes
+    /// (available when >= 16 of 16)", "preempted flags (1 = preempted)"; empty for other traces.
+    std::string layout;
 
     /// Longest trace accepted (from_json, resampled, window sweeps): 1e8 ticks, about 12 MB of
     /// flags, so that a wrong file or a far too fine tick fails at once instead of exhausting memory.
@@ -84,11 +105,17 @@ struct SpotAvailability {
     /// Throws InvalidInput("availability line 3 = \"x\": must be 0 or 1"), or for no ticks at all.
     static SpotAvailability from_text(std::string_view text);
     /// The JSON trace format the Can't Be Late authors released:
-    /// {"metadata": {"gap_seconds": 600, ...}, "data": [n0, n1, ...]}, n = spot instances available in
-    /// the tick (0 = unavailable; any other count = available). Other keys are ignored. Read as a
-    /// stream, one bit per tick; more than max_ticks ticks stops reading at the first one too many.
-    /// Throws InvalidInput naming the JSON path, e.g. "trace.data[3] = -1: must be a whole number >= 0".
-    static SpotAvailability from_json(std::string_view text);
+    /// {"metadata": {"gap_seconds": 600, ...}, "data": [n0, n1, ...]}. What a value n means is said by
+    /// the file (metadata.values: "available", "available_nodes" with metadata.nodes_needed or
+    /// metadata.nodes, or "preempted") or by the caller (`options`); saying neither, or both
+    /// differently, is an error, and `layout` tells which reading was taken. A single-node or
+    /// preempted-flag trace must hold only 0 and 1 (a multi-node file read as one node is an error,
+    /// not "any node up counts as available"); with metadata.nodes a count above it is an error.
+    /// Other metadata keys are ignored; a key given twice (at the top or in metadata) is an error.
+    /// Read as a stream, one bit per tick; more than max_ticks ticks stops reading at the first one
+    /// too many. Throws InvalidInput naming the JSON path, e.g. "trace.data[3] = -1: must be a whole
+    /// number >= 0".
+    static SpotAvailability from_json(std::string_view text, const TraceReadOptions& options = {});
     /// Generated from `process` with Boost.Random on a xoshiro256++ stream: the same seed gives the
     /// same trace everywhere. The first tick is up with probability availability_fraction().
     static SpotAvailability markov(const MarkovAvailability& process, std::size_t ticks, double tick_hours,
@@ -127,6 +154,8 @@ enum class DeadlinePolicy {
     ///    never for idling (idling and relaunching on-demand pays a second changeover);
     /// 4. idle (or leaving on-demand) with slack <= 2d: on-demand to the end (the paper writes <; at
     ///    d = 0 a tick of idling at equality would miss).
+    /// At d = 0 (the authors' code, not the contract's "to the end"): at slack 0 spot when available,
+    /// else on-demand — a tick of available spot is as safe as one of on-demand when switching is free.
     uniform_progress,
     /// On-demand from the first tick to the end: cost (C0 + d) x on-demand price.
     on_demand_only,
@@ -151,6 +180,15 @@ struct EnumText<DeadlinePolicy> {
         {DeadlinePolicy::on_demand_only, "on_demand_only"},
         {DeadlinePolicy::greedy_simple, "greedy_simple"},
         {DeadlinePolicy::uniform_progress_prose, "uniform_progress_prose"},
+    }};
+};
+template <>
+struct EnumText<TraceValues> {
+    static constexpr std::array<EnumName<TraceValues>, 4> names{{
+        {TraceValues::unstated, "unstated"},
+        {TraceValues::available, "available"},
+        {TraceValues::available_nodes, "available_nodes"},
+        {TraceValues::preempted, "preempted"},
     }};
 };
 template <>
@@ -189,9 +227,10 @@ DeadlineResult simulate_deadline(const DeadlineJob& job, const SpotAvailability&
 /// The least cost of any schedule that knows the whole trace in advance and finishes by the deadline,
 /// under the same model (launches, changeovers, whole-tick billing): exact, by dynamic programming over
 /// (tick, compute done, instance, changeover left), O(deadline_ticks x compute_ticks x changeover_ticks).
-/// A lower bound for every policy on the same trace.
+/// A lower bound for every policy on the same trace. `should_stop` is called once per 2^20 states
+/// visited (a few milliseconds); true throws Cancelled.
 double omniscient_cost(const DeadlineJob& job, const SpotAvailability& availability, double spot_price_per_hour,
-                       double on_demand_price_per_hour);
+                       double on_demand_price_per_hour, const StopCheck& should_stop = {});
 
 struct DeadlineSimulationOptions {
     std::size_t paths = 1000;  ///< generated traces, > 0

@@ -58,8 +58,11 @@ std::vector<PlanDistribution> compare_plans(const std::vector<Plan>& plans, cons
                                             const PlanOptions& options = {});
 
 /// The cheapest plan in hindsight for each future among "c GPUs of (term_years, payment) committed
-/// from month 0 and renewed, the rest on demand", searching every whole c from 0 to the future's peak:
-/// a real optimum per future that any plan of that shape, on-demand included, cannot beat.
+/// from month 0 and renewed, the rest on demand", over every whole c from 0 to the future's peak:
+/// a real optimum per future that any plan of that shape, on-demand included, cannot beat. The total
+/// is linear in c between the future's hourly demand levels (and the counts where free hours run out),
+/// so only the whole counts either side of those are priced — at most 2 × (distinct hourly levels +
+/// months) + 2 per future, whatever the peak — or every count when the peak is smaller.
 /// Returns the total of each future's optimum; `best_gpus`, if given, receives each optimum's c.
 std::vector<double> hindsight_reservation_totals(const DemandFutures& futures, const Offering& offering,
                                                  int term_years, Payment payment, const PricePaths& prices = {},

@@ -43,6 +43,8 @@ inline constexpr auto summary_fields = std::to_array<ResultField<Summary, std::s
 
 /// Mean, standard error, Student-t confidence interval at `confidence` (in (0, 1)) and quantiles.
 /// Throws InvalidInput for empty samples, a non-finite sample or a confidence outside (0, 1).
+/// Samples whose sum or squared deviations overflow a double are summed again scaled (the mean is
+/// always finite); an interval beyond ±1.8e308 is InvalidInput naming the samples.
 Summary summarize(std::span<const double> samples, double confidence = 0.95);
 
 /// Count, mean, sum of squared deviations from the mean, min and max of samples, mergeable: a long

@@ -47,7 +47,13 @@ struct DemandModel {
     static DemandModel from_history(const DemandProfile& history);
 
     /// Throws InvalidInput naming the field ("demand_model.events[0].probability = 1.5: must be in [0, 1]").
+    /// Every parameter has a range (core/limits.hpp), and over `horizon` the level without noise —
+    /// (base_gpus × e^(monthly_log_growth × month) + all events) × the largest seasonality and
+    /// hour-of-week factors — must stay within limits::max_gpus (else an error naming
+    /// monthly_log_growth, or base_gpus when there is no growth), so every level stays finite.
     void validate(Horizon horizon) const;
+    /// The checks that do not depend on a horizon (ranges of every parameter; events' months >= 0).
+    void validate_parameters() const;
 };
 
 /// The sorted hours of one month's shape with prefix sums: Σ_h min(level × s_h, c) in O(log 730).
@@ -70,14 +76,22 @@ public:
     /// Explicit scenarios, one future each; all on the same horizon. Each month's shape is copied
     /// from the profile's sorted months (DemandProfile::sorted_months), not sorted again.
     static DemandFutures from_profiles(const std::vector<DemandProfile>& profiles);
-    /// `count` futures of `model`; future i draws from a stream that depends only on (seed, i).
+    /// `count` futures of `model`; future i draws from a stream that depends only on (seed, i). A future
+    /// whose level times the busiest hour's factor passes limits::max_gpus (a volatility or a
+    /// bootstrapped history that compounds far) is an error naming that parameter, the future and the month.
     static DemandFutures generate(const DemandModel& model, Horizon horizon, std::size_t count, std::uint64_t seed);
 
     std::size_t count() const { return std::size_t(levels_.cols()); }
     Horizon horizon() const { return horizon_; }
     int month_count() const { return horizon_.month_count(); }
-    double level(std::size_t future, int month) const { return levels_(month, Eigen::Index(future)); }
+    /// Every accessor taking (future, month) checks both: future < count(), month in [0, month_count());
+    /// outside, InvalidInput naming the argument ("month = 36: must be in [0, 36) (the horizon's months)").
+    double level(std::size_t future, int month) const {
+        check_index(future, month);
+        return levels_(month, Eigen::Index(future));
+    }
     const MonthShape& shape(std::size_t future, int month) const {
+        check_index(future, month);
         const Eigen::Index column = shape_index_.cols() == 1 ? 0 : Eigen::Index(future);
         return shapes_[std::size_t(shape_index_(month, column))];
     }
@@ -96,6 +110,10 @@ public:
     DemandFutures future(std::size_t future) const;
 
 private:
+    void check_index(std::size_t future, int month) const {
+        if (future >= count() || month < 0 || month >= month_count()) [[unlikely]] fail_index(future, month);
+    }
+    [[noreturn]] void fail_index(std::size_t future, int month) const;
     DemandFutures(Horizon horizon, Eigen::ArrayXXd levels, std::vector<MonthShape> shapes, Eigen::ArrayXXi shape_index)
         : horizon_(horizon), levels_(std::move(levels)), shapes_(std::move(shapes)), shape_index_(std::move(shape_index)) {}
     Horizon horizon_;
@@ -105,7 +123,9 @@ private:
 };
 
 /// The expected level of month m under `model` without a history (closed form, for checks):
-/// base × exp(m (μ + σ²/2)) + Σ p × P(start <= m), times the month's seasonality.
+/// base × exp(m (μ + σ²/2)) + Σ p × P(start <= m), times the month's seasonality. `month` must be in
+/// [0, limits::max_horizon_months) and the result at most limits::max_gpus (else an error naming the
+/// growth or the volatility, whichever term is larger).
 double expected_level(const DemandModel& model, int month);
 
 }  // namespace gputco

@@ -3,6 +3,7 @@
 // run that keeps no samples, each batch's summary where it ran, merged in batch order.
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "gputco/results/statistics.hpp"
@@ -19,9 +20,10 @@ constexpr std::size_t sample_bytes(std::size_t paths) { return paths * 6 * sizeo
 /// Sizes the six sample columns to `paths`. Zero-filling fresh memory is mostly the kernel's page
 /// faults (about 18 ms for 10^6 paths in 4 KiB pages), so on Linux new memory is first hinted to huge
 /// pages and faulted in by one call (about 5 ms), and with several threads the columns are sized in
-/// parallel.
+/// parallel, by steps of 2^20 paths with `should_stop` asked between them (Cancelled when it says stop).
 /// std::bad_alloc reaches the caller (on its own thread) when the machine cannot hold them.
-void resize_samples(SpotSamples& samples, std::size_t paths, unsigned threads);
+void resize_samples(SpotSamples& samples, std::size_t paths, unsigned threads,
+                    const std::function<bool()>& should_stop = {});
 
 /// The slots of paths [begin, ...) of every column.
 detail::Columns columns_from(SpotSamples& samples, std::size_t begin);

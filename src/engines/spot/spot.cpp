@@ -183,14 +183,14 @@ SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const S
         stream.summarize_run(result, job, pricing, options.confidence, threads);
         return result;
     }
-    spot::resize_samples(result.samples, total, threads);
+    spot::resize_samples(result.samples, total, threads, options.should_stop);
     run_round(setup, options, threads, result.samples, 0, total);
     if (options.target_half_width > 0) {
         for (;;) {
             const Summary cost = summarize(result.samples.cost, options.confidence);
             if (cost.half_width() <= options.target_half_width || total >= options.path_cap()) break;
             const std::size_t next = next_round_end(cost, options, total);
-            spot::resize_samples(result.samples, next, threads);
+            spot::resize_samples(result.samples, next, threads, options.should_stop);
             run_round(setup, options, threads, result.samples, total, next);
             total = next;
         }
