@@ -12,6 +12,9 @@ inline constexpr int max_horizon_months = 1200;
 inline constexpr int max_horizon_years = max_horizon_months / 12;
 /// GPUs needed in one hour, fleet sizes and GPU counts of a plan.
 inline constexpr double max_gpus = 1e9;
+/// GPUs in one instance an offering sells: a GB200 NVL72 rack is one unit of 72; the limit leaves
+/// room for larger scale-up domains (NVL576) while catching a GPU count typed in place of an instance's.
+inline constexpr int max_gpus_per_instance = 1024;
 /// Any amount of money per unit: a price per hour, a capex per GPU, a monthly fee.
 inline constexpr double max_money = 1e12;
 /// Any duration given in hours: work, checkpoint intervals and writes, restarts, waits, MTBFs.
