@@ -35,3 +35,5 @@
 #include "gputco/engines/work_audit.hpp"
 #include "gputco/optimise/optimise.hpp"
 #include "gputco/optimise/recommend.hpp"
+#include "gputco/app/spot_job.hpp"
+#include "gputco/app/study.hpp"
