@@ -166,3 +166,21 @@ TEST_CASE("the spot job's columns are declared once, with one naming for statist
     CHECK(std::find(names.begin(), names.end(), "cost_std_error") == names.end());
     for (const auto& c : plan_columns()) CHECK(std::string(c.name).find("std_error") == std::string::npos);
 }
+
+TEST_CASE("a scenario's errors are reported together, in file order, one per line") {
+    const std::string text = "version: 1\nname: t\nhorizon_months: 0\n"
+                             "offering: {provider: aws, instance_type: p4d.24xlarge}\n"
+                             "demand: {kind: sideways}\nstrategies: [{name: od, on_demand: {}}]\n";
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "s.yaml"),
+                         "s.yaml:3:17: horizon_months = 0: must be in [1, 600]\n"
+                         "s.yaml:5:16: demand.kind = \"sideways\": must be one of constant, linear_growth, "
+                         "compound_growth, steps",
+                         InvalidInput);
+    // One error: its message alone, as before.
+    std::string one = text;
+    one.replace(one.find("horizon_months: 0"), 17, "horizon_months: 3");
+    CHECK_THROWS_WITH_AS(parse_scenario(one, "s.yaml"),
+                         "s.yaml:5:16: demand.kind = \"sideways\": must be one of constant, linear_growth, "
+                         "compound_growth, steps",
+                         InvalidInput);
+}

@@ -851,19 +851,28 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
     // kept, and all are reported together in file order (a key that depends on a broken one may add
     // its own error; the checks across keys below run only on a file without errors).
     std::vector<std::pair<int, std::string>> errors;  // (line of the key, message)
+    std::vector<std::string_view> failed;              // the keys whose reading failed
+    const auto broken = [&](std::string_view key) { return std::find(failed.begin(), failed.end(), key) != failed.end(); };
     const auto part = [&](std::string_view key, auto&& read) {
         try {
             read();
         } catch (const InvalidInput& e) {
             const auto field = m.find(key);
-            errors.emplace_back(field ? field->node().Mark().line : -1, e.what());
+            errors.emplace_back(field ? field->node().Mark().line : root.node().Mark().line, e.what());
+            failed.push_back(key);
         }
     };
-    part("version", [&] {
-        const Field version = m.get("version");
-        if (version.integer() != scenario_schema_version)
-            version.fail(fmt::format("this gputco reads scenario version {}", scenario_schema_version));
-    });
+    // A key read from a broken one (a strategy naming a spot job that did not load, plans over a
+    // horizon that did not) would only repeat its error: it is read once that one is fixed.
+    const auto part_after = [&](std::initializer_list<std::string_view> needs, std::string_view key, auto&& read) {
+        for (const std::string_view need : needs)
+            if (broken(need)) return;
+        part(key, read);
+    };
+    // Another version may mean another schema: its error alone, before any other key is read.
+    const Field version = m.get("version");
+    if (version.integer() != scenario_schema_version)
+        version.fail(fmt::format("this gputco reads scenario version {}", scenario_schema_version));
     part("name", [&] {
         s.name = m.get("name").text();
     });
@@ -972,11 +981,11 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
             }
         }
     });
-    part("futures", [&] {
+    part_after({"horizon_months"}, "futures", [&] {
         if (auto f = m.find("futures")) s.futures = read_futures(*f, s.horizon_months);
     });
     std::vector<Field> plan_fields;
-    part("plans", [&] {
+    part_after({"horizon_months"}, "plans", [&] {
         if (auto p = m.find("plans")) {
             plan_fields = p->list();
             for (const Field& item : plan_fields) {
@@ -988,7 +997,7 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
     });
     // With plans, jobs or workloads, strategies may be left out; otherwise they are the scenario's question.
     const bool workloads = m.has("workloads");
-    part("strategies", [&] {
+    part_after({"spot_jobs", "deadline_jobs", "plans", "catalog"}, "strategies", [&] {
         if ((s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty() && !workloads) || m.has("strategies")) {
             const Field strategies = m.get("strategies");
             for (const Field& item : strategies.list()) s.strategies.push_back(read_strategy(item, s.spot_jobs));
@@ -996,7 +1005,7 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
                 strategies.fail("must have at least one strategy (or a spot job, a deadline job, a plan or a workload)");
         }
     });
-    part("futures", [&] {
+    part_after({"plans", "futures", "horizon_months"}, "futures", [&] {
         if (s.futures && s.plans.empty()) m.get("futures").fail("needs plans to evaluate over the futures");
     });
     part("outputs", [&] {
