@@ -303,8 +303,6 @@ def advisor_bucket(bucket_index: int, rules: ProviderRules = ...) -> Poisson: ..
 class Summary:
     mean: float
     standard_error: float
-    @property
-    def stderr(self) -> float: ...
     ci_low: float
     ci_high: float
     p50: float

@@ -31,7 +31,7 @@ SpotPricing spot_job_pricing(const SpotPriceInputs& in) {
     if (in.offering) {
         const Offering& o = *in.offering;
         if (!in.price_per_hour && !o.spot_per_gpu_hour())
-            fail(in.price_field, "none", fmt::format("is needed: {} has no spot price", o.key()));
+            fail(in.price_field, "none", fmt::format("offering {} lists no spot price", o.key()));
         if (o.spot_per_gpu_hour()) pricing.price_per_hour = *o.spot_per_gpu_hour();
         pricing.on_demand_price_per_hour = o.on_demand_per_gpu_hour();
         pricing.billing_increment_hours = o.billing_increment_seconds / 3600.0;

@@ -37,7 +37,7 @@ struct SpotPriceInputs {
     std::optional<double> on_demand_price_per_hour;  ///< per GPU-hour; else the offering's
     std::optional<double> billing_increment_hours;   ///< else the offering's billing_increment_seconds
     std::optional<double> minimum_billed_hours;      ///< else the offering's minimum_billed_seconds
-    std::string price_field = "price_per_hour";      ///< how an error names a missing price
+    std::string price_field = "offering.spot_hourly";  ///< how an error names a missing price
 };
 
 /// The pricing of a spot job (see SpotPriceInputs). Throws InvalidInput naming `inputs.price_field`
