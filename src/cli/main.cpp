@@ -213,7 +213,7 @@ int spot(const SpotJobRequest& request, const std::string& format) {
     SpotJobRequest r = request;
     r.options.should_stop = should_stop;
     cli::ProgressBar bar(stderr);
-    r.options.progress = [&](std::size_t done, std::size_t total) { bar.update("spot job", done, total, "paths"); };
+    r.options.progress = [&](std::size_t done, std::size_t total) { bar.update("spot job spot", done, total, "paths"); };  // named as a scenario names its job
     SpotJobRun run = [&] {
         try {
             SpotJobRun out = run_spot_job(r);
@@ -291,9 +291,9 @@ int main(int argc, char** argv) {
     double mtbf_hours = 0, price = 0;
     CLI::App* spot_cmd = app.add_subcommand("spot", "simulate one spot job (Poisson interruptions), priced by the "
                                                     "flags alone, billed continuously");
-    spot_cmd->add_option("--work-hours", spot_request.job.work_hours, "useful work, hours")->required();
-    spot_cmd->add_option("--mtbf-hours", mtbf_hours, "mean time between interruptions, hours")->required();
-    spot_cmd->add_option("--price", price, "spot price per hour")->required();
+    spot_cmd->add_option("--work-hours", spot_request.job.work_hours, "useful work, hours")->required()->default_str("");
+    spot_cmd->add_option("--mtbf-hours", mtbf_hours, "mean time between interruptions, hours")->required()->default_str("");
+    spot_cmd->add_option("--price", price, "spot price per hour")->required()->default_str("");
     spot_cmd->add_option("--checkpoint-write-hours", spot_request.job.checkpoint_write_hours, "time to write a checkpoint");
     spot_cmd->add_option("--checkpoint-interval-hours", spot_request.job.checkpoint_interval_hours,
                          "work between checkpoints (0: the optimal interval for the MTBF)");

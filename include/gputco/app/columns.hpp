@@ -7,6 +7,7 @@
 //   for (const auto& c : spot_job_columns()) row[c.name] = c.get(result.spot_jobs[0]);
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -31,7 +32,7 @@ struct Column {
     std::string_view name;  ///< CSV header, JSON key, DataFrame column
     std::string_view unit;  ///< "currency", "hours", "GPU-hours", "fraction", "count", "" for text
     Dtype dtype;
-    Cell (*get)(const Row&);
+    std::function<Cell(const Row&)> get;
 };
 
 /// A deadline job's policies (and the omniscient bound) as rows.
@@ -146,36 +147,50 @@ inline const std::vector<Column<DeadlineRow>>& deadline_columns() {
     return c;
 }
 
-inline const std::vector<Column<WorkloadRow>>& workload_columns() {
-    using R = WorkloadRow;
+/// A way of running a workload (rank_offerings' rows): what it costs per epoch, per run and per
+/// million units of work.
+inline const std::vector<Column<WorkCostRow>>& ranking_columns() {
+    using R = WorkCostRow;
     static const std::vector<Column<R>> c{
-        {"workload", "", Dtype::text, [](const R& r) { return Cell(*r.workload); }},
-        {"provider", "", Dtype::text, [](const R& r) { return Cell(r.row->provider); }},
-        {"region", "", Dtype::text, [](const R& r) { return Cell(r.row->region); }},
-        {"instance_type", "", Dtype::text, [](const R& r) { return Cell(r.row->instance_type); }},
-        {"gpus", "count", Dtype::int64, [](const R& r) { return Cell((long long)r.row->gpus); }},
-        {"catalog_gpu", "", Dtype::text, [](const R& r) { return Cell(r.row->catalog_gpu); }},
-        {"benchmark_gpu", "", Dtype::text, [](const R& r) { return Cell(r.row->benchmark_gpu); }},
-        {"match", "", Dtype::text, [](const R& r) { return Cell(std::string(to_text(r.row->match))); }},
-        {"buying", "", Dtype::text, [](const R& r) { return Cell(std::string(to_text(r.row->buying))); }},
-        {"terms", "", Dtype::text, [](const R& r) { return Cell(r.row->terms); }},
-        {"currency", "", Dtype::text, [](const R& r) { return Cell(r.row->currency); }},
-        {"price_per_hour", "currency", Dtype::float64, [](const R& r) { return Cell(r.row->price_per_hour); }},
-        {"throughput_per_second", "units per second", Dtype::float64, [](const R& r) { return Cell(r.row->throughput_per_second); }},
-        {"throughput_basis", "", Dtype::text, [](const R& r) { return Cell(r.row->throughput_basis); }},
-        {"hours_per_epoch", "hours", Dtype::float64, [](const R& r) { return Cell(r.row->hours_per_epoch); }},
-        {"run_hours", "hours", Dtype::float64, [](const R& r) { return Cell(r.row->run_hours); }},
-        {"run_hours_p95", "hours", Dtype::float64, [](const R& r) { return Cell(r.row->run_hours_p95); }},
-        {"cost_per_epoch", "currency", Dtype::float64, [](const R& r) { return Cell(r.row->cost_per_epoch); }},
-        {"cost_per_run", "currency", Dtype::float64, [](const R& r) { return Cell(r.row->cost_per_run); }},
-        {"cost_per_run_p95", "currency", Dtype::float64, [](const R& r) { return Cell(r.row->cost_per_run_p95); }},
+        {"provider", "", Dtype::text, [](const R& r) { return Cell(r.provider); }},
+        {"region", "", Dtype::text, [](const R& r) { return Cell(r.region); }},
+        {"instance_type", "", Dtype::text, [](const R& r) { return Cell(r.instance_type); }},
+        {"gpus", "count", Dtype::int64, [](const R& r) { return Cell((long long)r.gpus); }},
+        {"catalog_gpu", "", Dtype::text, [](const R& r) { return Cell(r.catalog_gpu); }},
+        {"benchmark_gpu", "", Dtype::text, [](const R& r) { return Cell(r.benchmark_gpu); }},
+        {"match", "", Dtype::text, [](const R& r) { return Cell(std::string(to_text(r.match))); }},
+        {"buying", "", Dtype::text, [](const R& r) { return Cell(std::string(to_text(r.buying))); }},
+        {"terms", "", Dtype::text, [](const R& r) { return Cell(r.terms); }},
+        {"currency", "", Dtype::text, [](const R& r) { return Cell(r.currency); }},
+        {"price_per_hour", "currency", Dtype::float64, [](const R& r) { return Cell(r.price_per_hour); }},
+        {"throughput_per_second", "units per second", Dtype::float64, [](const R& r) { return Cell(r.throughput_per_second); }},
+        {"throughput_basis", "", Dtype::text, [](const R& r) { return Cell(r.throughput_basis); }},
+        {"hours_per_epoch", "hours", Dtype::float64, [](const R& r) { return Cell(r.hours_per_epoch); }},
+        {"run_hours", "hours", Dtype::float64, [](const R& r) { return Cell(r.run_hours); }},
+        {"run_hours_p95", "hours", Dtype::float64, [](const R& r) { return Cell(r.run_hours_p95); }},
+        {"cost_per_epoch", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost_per_epoch); }},
+        {"cost_per_run", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost_per_run); }},
+        {"cost_per_run_p95", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost_per_run_p95); }},
         {"cost_per_run_standard_error", "currency", Dtype::float64,
-         [](const R& r) { return Cell(r.row->cost_per_run_standard_error); }},
-        {"cost_per_million", "currency", Dtype::float64, [](const R& r) { return Cell(r.row->cost_per_million); }},
+         [](const R& r) { return Cell(r.cost_per_run_standard_error); }},
+        {"cost_per_million", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost_per_million); }},
         {"probability_within_deadline", "fraction", Dtype::float64,
-         [](const R& r) { return Cell(r.row->probability_within_deadline); }},
-        {"note", "", Dtype::text, [](const R& r) { return Cell(r.row->note); }},
+         [](const R& r) { return Cell(r.probability_within_deadline); }},
+        {"note", "", Dtype::text, [](const R& r) { return Cell(r.note); }},
     };
+    return c;
+}
+
+/// A scenario's workloads: the workload's name, then ranking_columns().
+inline const std::vector<Column<WorkloadRow>>& workload_columns() {
+    static const std::vector<Column<WorkloadRow>> c = [] {
+        std::vector<Column<WorkloadRow>> out{
+            {"workload", "", Dtype::text, [](const WorkloadRow& r) { return Cell(*r.workload); }}};
+        for (const Column<WorkCostRow>& ranking : ranking_columns())
+            out.push_back({ranking.name, ranking.unit, ranking.dtype,
+                           [get = ranking.get](const WorkloadRow& r) { return get(*r.row); }});
+        return out;
+    }();
     return c;
 }
 
