@@ -122,7 +122,7 @@ def test_issue_24_7_mix_rounding_has_one_default_and_the_report_says_it(gputco, 
     assert gputco.evaluate(fractional, demand, nd96, units="gpus").savings_fraction == pytest.approx(0.364, abs=5e-4)
     path = tmp_path / "mix.yaml"
     path.write_text(json.dumps(s))
-    assert "Bought in: gpus; mix shares rounded" in run("run", path).stdout
+    assert "Bought in: gpus; mix shares rounded: nearest (70/30)\n" in run("run", path).stdout
 
 
 # --- The columns of each result: the command's CSV and JSON, Python's frame, the same numbers -----

@@ -74,6 +74,18 @@ ScenarioResult run_with_progress(const Scenario& s) {
 
 void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
 
+/// The defaults that change a scenario's answer, said above its tables: how capacity is bought and
+/// how each mix rounds its shares.
+std::string assumptions_line(const Scenario& s) {
+    std::string line = fmt::format("Bought in: {}", to_text(s.units));
+    std::vector<std::string> mixes;
+    for (const NamedStrategy& named : s.strategies)
+        if (const Mix* mix = std::get_if<Mix>(&named.strategy))
+            mixes.push_back(fmt::format("{} ({})", to_text(mix->rounding), named.name));
+    if (!mixes.empty()) line += fmt::format("; mix shares rounded: {}", fmt::join(mixes, ", "));
+    return line;
+}
+
 /// A scenario file, or standard input for "-".
 Scenario load(const std::string& path) {
     if (path != "-") return load_scenario(path);
@@ -112,8 +124,7 @@ int run(const std::vector<std::string>& paths, const std::string& format) {
         } else {
             if (!first) print("\n");
             if (format == "table") print(fmt::format("{}\n", s.name));
-            print(fmt::format("Bought in: {}; mix shares rounded: as each strategy says (default nearest)\n\n",
-                              to_text(s.units)));
+            print(assumptions_line(s) + "\n\n");
             std::vector<std::string> parts;
             if (!result.spot_jobs.empty()) parts.push_back(cli::render(t.spot, format));
             if (!result.deadline_jobs.empty()) parts.push_back(cli::render(t.deadline, format));
