@@ -174,6 +174,15 @@ def _python_value(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
+def _at_point(message: str, file: str, names: Sequence[str], point: Sequence[Any]) -> str:
+    """A point's error as the user can find it: the file and the point's values, not a line and
+    column of the JSON text the point was run from."""
+    where = ", ".join(f"{name} = {_python_value(value)!r}" for name, value in zip(names, point))
+    located = re.match(re.escape(file) + r":\d+:\d+: ", message)
+    rest = message[located.end():] if located else message
+    return f"{file}, sweep point {where}: {rest}"
+
+
 def _run_points(base: str, file: str, names: Sequence[str], points: Sequence[Sequence[Any]],
                 outputs: Sequence[str]) -> list[dict]:
     """One task's work: the points of a chunk, run one after the other. Also runs on Dask workers."""
@@ -183,7 +192,10 @@ def _run_points(base: str, file: str, names: Sequence[str], points: Sequence[Seq
         s = copy.deepcopy(scenario)
         for name, value in zip(names, point):
             set_path(s, name, _python_value(value))
-        strategies, _, plans, _, _ = _core._run_scenario(json.dumps(s), file)
+        try:
+            strategies, _, plans, _, _ = _core._run_scenario(json.dumps(s), file)
+        except ValueError as e:
+            raise ValueError(_at_point(str(e), file, names, point)) from None
         row = {name: _python_value(value) for name, value in zip(names, point)}
         for r in strategies:
             for output in outputs:

@@ -317,3 +317,11 @@ def test_the_savings_plot_says_which_view_it_uses(gputco, catalog):
     assert ax.get_title().endswith("bought in single GPUs")
     ax = gputco.plots.plot_savings_vs_utilisation(reserved, nd96, utilisations=[0.3, 1.0], gpus=8)
     assert ax.get_title().endswith("bought in whole instances of 8 GPUs")
+
+
+def test_an_error_inside_a_sweep_names_the_file_and_the_point(gputco):
+    path = ROOT / "examples" / "scenarios" / "a100_three_year.yaml"
+    with pytest.raises(ValueError) as e:
+        gputco.sweep(path, {"strategies[1].reserved.discount": [0.5, 1.5]})
+    assert str(e.value) == (f"{path}, sweep point strategies[1].reserved.discount = 1.5: "
+                            "strategies[1].reserved.discount = 1.5: must be in [0, 1)")
