@@ -174,6 +174,24 @@ def _python_value(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
+class _Silent:
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, desc: str, unit: str):
+    """A progress bar by tqdm's convention when tqdm is installed (tqdm.auto: a widget in Jupyter, a bar
+    on a terminal, nothing otherwise: disable=None); silent without tqdm."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return _Silent()
+    return tqdm(total=total, desc=desc, unit=unit, disable=None)
+
+
 def _at_point(message: str, file: str, names: Sequence[str], point: Sequence[Any]) -> str:
     """A point's error as the user can find it: the file and the point's values, not a line and
     column of the JSON text the point was run from."""
@@ -262,14 +280,22 @@ def sweep(scenario: Mapping | str | os.PathLike, grid: Mapping[str, Any], client
     if chunk_size is None:  # about two seconds of work per task
         chunk_size = max(1, min(len(points), int(2.0 / seconds_per_point)))
     chunks = [points[i:i + chunk_size] for i in range(1, len(points), chunk_size)]
-    if client is not None:
-        futures = client.map(_run_points, [base] * len(chunks), [file] * len(chunks), [names] * len(chunks),
-                             chunks, [list(outputs)] * len(chunks), pure=False)
-        results = client.gather(futures)
-    else:
-        workers = threads or os.cpu_count() or 1
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(lambda c: _run_points(base, file, names, c, outputs), chunks))
+    bar = _progress(len(points), "sweep", "points")
+    bar.update(1)
+    try:
+        if client is not None:
+            futures = client.map(_run_points, [base] * len(chunks), [file] * len(chunks), [names] * len(chunks),
+                                 chunks, [list(outputs)] * len(chunks), pure=False)
+            results = client.gather(futures)
+        else:
+            workers = threads or os.cpu_count() or 1
+            results = []
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                for chunk, result in zip(chunks, pool.map(lambda c: _run_points(base, file, names, c, outputs), chunks)):
+                    results.append(result)
+                    bar.update(len(chunk))
+    finally:
+        bar.close()
     rows = first + [row for chunk in results for row in chunk]
     inputs = [Column(name, INFER) for name in names]
     return frame(SWEEP_VIEW, rows, extra=[*inputs, *(c for c in rows[0] if c not in names)])

@@ -325,3 +325,29 @@ def test_an_error_inside_a_sweep_names_the_file_and_the_point(gputco):
         gputco.sweep(path, {"strategies[1].reserved.discount": [0.5, 1.5]})
     assert str(e.value) == (f"{path}, sweep point strategies[1].reserved.discount = 1.5: "
                             "strategies[1].reserved.discount = 1.5: must be in [0, 1)")
+
+
+def test_a_sweep_reports_progress_through_tqdm_when_it_is_installed(gputco, monkeypatch):
+    import types
+
+    calls = []
+
+    class Bar:
+        def __init__(self, total, desc, unit, disable):
+            calls.append(("new", total, desc, unit, disable))
+
+        def update(self, n=1):
+            calls.append(("update", n))
+
+        def close(self):
+            calls.append(("close",))
+
+    fake = types.ModuleType("tqdm.auto")
+    fake.tqdm = Bar
+    monkeypatch.setitem(sys.modules, "tqdm", types.ModuleType("tqdm"))
+    monkeypatch.setitem(sys.modules, "tqdm.auto", fake)
+    s = gputco.load_scenario(ROOT / "examples" / "scenarios" / "a100_three_year.yaml")
+    gputco.sweep(s, {"strategies[2].mix.tranches[0].fraction": [0.5, 0.6, 0.7, 0.8]}, chunk_size=1)
+    assert calls[0] == ("new", 4, "sweep", "points", None)  # None: tqdm shows it on a terminal or in Jupyter only
+    assert sum(c[1] for c in calls if c[0] == "update") == 4
+    assert calls[-1] == ("close",)
