@@ -14,9 +14,13 @@
 
 #include <gputco/gputco.hpp>
 
+#include "json_rows.hpp"
+
 using namespace gputco;
 
 namespace {
+
+std::FILE* out = stdout;  // the text report; nowhere under --json
 
 std::vector<Plan> candidate_plans() {
     Plan on_demand;
@@ -42,12 +46,12 @@ std::vector<Plan> candidate_plans() {
 
 void print_table(const std::string& title, const std::vector<PlanDistribution>& results,
                  const std::vector<double>& hindsight) {
-    fmt::print("\n{}\n", title);
-    fmt::print("{:<31} {:>17} {:>9} {:>9} {:>9} {:>9} {:>11} {:>11} {:>6} {:>7} {:>11}\n", "plan (USD, thousands)",
+    fmt::print(out, "\n{}\n", title);
+    fmt::print(out, "{:<31} {:>17} {:>9} {:>9} {:>9} {:>9} {:>11} {:>11} {:>6} {:>7} {:>11}\n", "plan (USD, thousands)",
                "mean ± se", "P5", "P50", "P95", "CVaR95", "regret mean", "regret P95", "best", "util.",
                "stranded");
     for (const PlanDistribution& r : results) {
-        fmt::print("{:<31} {:>9.1f} ± {:>5.2f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>11.1f} {:>11.1f} {:>5.0f}% {:>6.0f}% "
+        fmt::print(out, "{:<31} {:>9.1f} ± {:>5.2f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>11.1f} {:>11.1f} {:>5.0f}% {:>6.0f}% "
                    "{:>11.1f}\n",
                    r.plan, r.total.mean / 1e3, r.total.standard_error / 1e3, r.total.p5 / 1e3, r.total.p50 / 1e3,
                    r.total.p95 / 1e3, r.total.cvar95 / 1e3, r.regret.mean / 1e3, r.regret.p95 / 1e3,
@@ -55,7 +59,7 @@ void print_table(const std::string& title, const std::vector<PlanDistribution>& 
                    (r.mean_stranded_unused + r.mean_stranded_above_market) / 1e3);
     }
     const Distribution h = distribution_of(hindsight);
-    fmt::print("{:<31} {:>9.1f} ± {:>5.2f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f}   (best 3-year level per future, known in "
+    fmt::print(out, "{:<31} {:>9.1f} ± {:>5.2f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f}   (best 3-year level per future, known in "
                "advance)\n",
                "hindsight: 3y level, renewed", h.mean / 1e3, h.standard_error / 1e3, h.p5 / 1e3, h.p50 / 1e3, h.p95 / 1e3,
                h.cvar95 / 1e3);
@@ -66,10 +70,13 @@ void print_table(const std::string& title, const std::vector<PlanDistribution>& 
 int main(int argc, char** argv) {
     std::size_t futures_count = 10'000;
     std::uint64_t seed = 42;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (std::strcmp(argv[i], "--futures") == 0) futures_count = std::stoul(argv[i + 1]);
-        else if (std::strcmp(argv[i], "--seed") == 0) seed = std::stoull(argv[i + 1]);
+    bool json = false;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--json") == 0) json = true;
+        else if (i + 1 < argc && std::strcmp(argv[i], "--futures") == 0) futures_count = std::stoul(argv[++i]);
+        else if (i + 1 < argc && std::strcmp(argv[i], "--seed") == 0) seed = std::stoull(argv[++i]);
     }
+    out = example::text_sink(json);
     try {
         const Offering& p4d = Catalog::builtin().offering("aws", "p4d.24xlarge", "us-east-1");
         const Horizon horizon = Horizon::years(3);
@@ -88,22 +95,39 @@ int main(int argc, char** argv) {
         const PricePaths cut_prices = price_paths(with_cut, horizon, futures.count(), seed);
 
         const std::vector<Plan> plans = candidate_plans();
-        fmt::print("8 A100 (one {}) from 2025-01 for 36 months; +8 GPUs within a year with probability 0.6;\n"
+        fmt::print(out, "8 A100 (one {}) from 2025-01 for 36 months; +8 GPUs within a year with probability 0.6;\n"
                    "{} futures, seed {}. Totals undiscounted, in thousands of USD; regret = total − the cheapest\n"
                    "of the four plans in the same future; best = share of futures where the plan was cheapest;\n"
                    "util. = committed GPU-hours used; stranded = mean idle committed hours and used ones above\n"
                    "the month's on-demand rate, at the commitment's rate.\n",
                    p4d.key(), futures.count(), seed);
-        for (const Plan& p : plans) fmt::print("  {}: {}\n", p.name, describe(Plan{.name = "", .commitments = p.commitments,
+        for (const Plan& p : plans) fmt::print(out, "  {}: {}\n", p.name, describe(Plan{.name = "", .commitments = p.commitments,
                                                                                    .owned = p.owned, .spot = p.spot}));
 
-        print_table("List prices before the June 2025 cut (p4d.24xlarge $32.77/h on demand):",
-                    compare_plans(plans, futures, p4d),
-                    hindsight_reservation_totals(futures, p4d, 3, Payment::all_upfront));
+        const std::vector<PlanDistribution> before = compare_plans(plans, futures, p4d);
+        const auto hindsight_before = hindsight_reservation_totals(futures, p4d, 3, Payment::all_upfront);
+        print_table("List prices before the June 2025 cut (p4d.24xlarge $32.77/h on demand):", before, hindsight_before);
         const auto& cut = with_cut.changes.front();
+        const std::vector<PlanDistribution> after = compare_plans(plans, futures, p4d, cut_prices);
+        const auto hindsight_after = hindsight_reservation_totals(futures, p4d, 3, Payment::all_upfront, cut_prices);
         print_table(fmt::format("With the cut from 2025-06 (month 5): on-demand × {:.4f}; {}:", cut.on_demand_factor, cut.source),
-                    compare_plans(plans, futures, p4d, cut_prices),
-                    hindsight_reservation_totals(futures, p4d, 3, Payment::all_upfront, cut_prices));
+                    after, hindsight_after);
+        if (json) {
+            const auto hindsight = [](const auto& totals) {
+                const Distribution h = distribution_of(totals);
+                return nlohmann::ordered_json{{"plan", "hindsight: 3y level, renewed"}, {"total_mean", example::number(h.mean)},
+                                              {"total_standard_error", example::number(h.standard_error)},
+                                              {"total_p5", example::number(h.p5)}, {"total_p50", example::number(h.p50)},
+                                              {"total_p95", example::number(h.p95)}, {"total_cvar95", example::number(h.cvar95)}};
+            };
+            nlohmann::ordered_json doc;
+            doc["offering"] = p4d.key();
+            doc["futures"] = futures.count();
+            doc["seed"] = seed;
+            doc["before_cut"] = {{"plans", example::rows_json(plan_columns(), before)}, {"hindsight", hindsight(hindsight_before)}};
+            doc["with_cut"] = {{"plans", example::rows_json(plan_columns(), after)}, {"hindsight", hindsight(hindsight_after)}};
+            fmt::print("{}\n", doc.dump(1));
+        }
     } catch (const InvalidInput& e) {
         std::fprintf(stderr, "invalid input: %s\n", e.what());
         return 2;

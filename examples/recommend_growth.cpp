@@ -7,7 +7,7 @@
 // seeds' rule of thumb, 70% reserved / 30% on demand. Regret is measured against the best plan in
 // hindsight per future: a lower bound that knows the future, not a plan anyone can buy.
 //
-//   recommend_growth [--futures N] [--held-out M] [--seed S]
+//   recommend_growth [--futures N] [--held-out M] [--seed S] [--json]
 //
 // The verdict line is computed from the held-out futures; the test suite checks it.
 #include <algorithm>
@@ -21,6 +21,8 @@
 #include <fmt/format.h>
 
 #include <gputco/gputco.hpp>
+
+#include "json_rows.hpp"
 
 using namespace gputco;
 
@@ -84,11 +86,15 @@ Split split_of(const PlanDistribution& d) {
 int main(int argc, char** argv) {
     std::size_t fitted_count = 400, held_out_count = 2000;
     std::uint64_t seed = 1;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (std::strcmp(argv[i], "--futures") == 0) fitted_count = std::stoul(argv[i + 1]);
-        else if (std::strcmp(argv[i], "--held-out") == 0) held_out_count = std::stoul(argv[i + 1]);
-        else if (std::strcmp(argv[i], "--seed") == 0) seed = std::stoull(argv[i + 1]);
+    bool json = false;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--json") == 0) json = true;
+        else if (i + 1 < argc && std::strcmp(argv[i], "--futures") == 0) fitted_count = std::stoul(argv[++i]);
+        else if (i + 1 < argc && std::strcmp(argv[i], "--held-out") == 0) held_out_count = std::stoul(argv[++i]);
+        else if (i + 1 < argc && std::strcmp(argv[i], "--seed") == 0) seed = std::stoull(argv[++i]);
     }
+    std::FILE* const out = example::text_sink(json);  // the text report; nowhere under --json
+    nlohmann::ordered_json doc;
     try {
         const Offering& p4d = Catalog::builtin().offering("aws", "p4d.24xlarge", "us-east-1");
         const Horizon horizon = Horizon::years(3);
@@ -126,7 +132,7 @@ int main(int argc, char** argv) {
         options.unit = CountUnit::instances;
         options.spot = {spot};
 
-        fmt::print("8 A100 today ({}: ${:.2f}/h on demand, ${:.2f}/h spot per instance of {} GPUs), 36 months,\n"
+        fmt::print(out, "8 A100 today ({}: ${:.2f}/h on demand, ${:.2f}/h spot per instance of {} GPUs), 36 months,\n"
                    "growth uncertain: +1.5% a month ± 6% noise, +8 GPUs in year 1 with probability 0.5; busy all\n"
                    "weekday hours, half at weekends. Fitted on {} futures (seed {}), judged on {} fresh ones.\n"
                    "Spot: {} (MTBF {:.0f} h, AWS Spot Advisor \">20%\"), overhead {:.4f} from {} simulated paths;\n"
@@ -136,7 +142,7 @@ int main(int argc, char** argv) {
                    100 * availability);
 
         const Recommendation r = recommend_plan(fitted, p4d, options);
-        fmt::print("Recommended: {}\n  solver: {} in {:.2f} s; in sample: mean {:.1f}, CVaR95 {:.1f}\n", parts(r.plan),
+        fmt::print(out, "Recommended: {}\n  solver: {} in {:.2f} s; in sample: mean {:.1f}, CVaR95 {:.1f}\n", parts(r.plan),
                    r.status, r.solve_seconds, r.in_sample.total.mean / 1e3, r.in_sample.total.cvar95 / 1e3);
         Plan recommended = r.plan;
         recommended.name = "recommended";
@@ -164,6 +170,11 @@ int main(int argc, char** argv) {
         }
 
         const std::vector<PlanDistribution> judged = compare_plans(plans, held_out, p4d);
+        doc["recommended"] = parts(r.plan);
+        doc["fitted_futures"] = fitted_count;
+        doc["held_out_futures"] = held_out_count;
+        doc["seed"] = seed;
+        doc["held_out"] = example::rows_json(plan_columns(), judged);
         // The lower bound: each held-out future's own optimum over the same decision, counted in GPUs
         // (finer than instances, so it bounds the GPU-counted baselines too).
         RecommendOptions hindsight_options = options;
@@ -174,9 +185,9 @@ int main(int argc, char** argv) {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - hindsight_started).count();
         const Distribution bound_distribution = distribution_of(bound.totals);
 
-        fmt::print("\nOn {} held-out futures (regret = total − the best plan in hindsight for that future):\n",
+        fmt::print(out, "\nOn {} held-out futures (regret = total − the best plan in hindsight for that future):\n",
                    held_out.count());
-        fmt::print("{:<50} {:>15} {:>8} {:>8} {:>12} {:>11}\n", "plan", "mean ± se", "P95", "CVaR95", "regret mean",
+        fmt::print(out, "{:<50} {:>15} {:>8} {:>8} {:>12} {:>11}\n", "plan", "mean ± se", "P95", "CVaR95", "regret mean",
                    "regret P95");
         std::size_t below_bound = 0;
         for (const PlanDistribution& d : judged) {
@@ -190,16 +201,17 @@ int main(int argc, char** argv) {
                 }
             }
             const Distribution g = distribution_of(regret);
-            fmt::print("{:<50} {:>7.1f} ± {:>5.2f} {:>8.1f} {:>8.1f} {:>12.1f} {:>11.1f}\n", d.plan.substr(0, 50),
+            doc["regret_vs_bound"].push_back({{"plan", d.plan}, {"mean", example::number(g.mean)}, {"p95", example::number(g.p95)}});
+            fmt::print(out, "{:<50} {:>7.1f} ± {:>5.2f} {:>8.1f} {:>8.1f} {:>12.1f} {:>11.1f}\n", d.plan.substr(0, 50),
                        d.total.mean / 1e3, d.total.standard_error / 1e3, d.total.p95 / 1e3, d.total.cvar95 / 1e3,
                        g.mean / 1e3, g.p95 / 1e3);
         }
-        fmt::print("{:<50} {:>7.1f} ± {:>5.2f} {:>8.1f} {:>8.1f}   (a lower bound: knows each future)\n",
+        fmt::print(out, "{:<50} {:>7.1f} ± {:>5.2f} {:>8.1f} {:>8.1f}   (a lower bound: knows each future)\n",
                    "best plan in hindsight, per future", bound_distribution.mean / 1e3,
                    bound_distribution.standard_error / 1e3, bound_distribution.p95 / 1e3, bound_distribution.cvar95 / 1e3);
-        fmt::print("The newsvendor prices each term over the history's own two months, where a term is paid in full\n"
+        fmt::print(out, "The newsvendor prices each term over the history's own two months, where a term is paid in full\n"
                    "past its end, so it advises no reservation: today's advice from a short history.\n");
-        fmt::print("Hindsight bound {} ({} solves, {:.1f} s); plan-futures below it: {}.\n",
+        fmt::print(out, "Hindsight bound {} ({} solves, {:.1f} s); plan-futures below it: {}.\n",
                    bound.exact ? "exact (every per-future optimum proven)" : "NOT exact (some solve unproven)",
                    held_out.count(), hindsight_seconds, below_bound);
 
@@ -207,11 +219,11 @@ int main(int argc, char** argv) {
         bool beats_all = true, beats_all_clearly = true;
         double worst_z = 1e300;
         std::string closest;
-        fmt::print("\nRecommended vs each baseline, paired on the same futures (baseline − recommended):\n");
+        fmt::print(out, "\nRecommended vs each baseline, paired on the same futures (baseline − recommended):\n");
         for (std::size_t b = baselines_from; b < judged.size(); ++b) {
             const Paired p = paired(judged[0], judged[b]);
             const double z = p.mean / p.standard_error;
-            fmt::print("  {:<50} {:>8.1f} ± {:>5.2f}  ({:.0f} standard errors)\n", judged[b].plan.substr(0, 50),
+            fmt::print(out, "  {:<50} {:>8.1f} ± {:>5.2f}  ({:.0f} standard errors)\n", judged[b].plan.substr(0, 50),
                        p.mean / 1e3, p.standard_error / 1e3, z);
             beats_all = beats_all && p.mean > 0;
             beats_all_clearly = beats_all_clearly && z > 4;
@@ -222,11 +234,11 @@ int main(int argc, char** argv) {
         }
 
         // The seeds' 70/30 against the optimised split of the demanded GPU-hours.
-        fmt::print("\nWho serves the demanded GPU-hours (held-out means):\n{:<50} {:>10} {:>6} {:>10} {:>12}\n", "plan",
+        fmt::print(out, "\nWho serves the demanded GPU-hours (held-out means):\n{:<50} {:>10} {:>6} {:>10} {:>12}\n", "plan",
                    "committed", "spot", "on demand", "commit. used");
         for (std::size_t i : {std::size_t{0}, std::size_t{1}, judged.size() - 2, judged.size() - 1}) {
             const Split s = split_of(judged[i]);
-            fmt::print("{:<50} {:>9.0f}% {:>5.0f}% {:>9.0f}% {:>11.0f}%\n", judged[i].plan.substr(0, 50),
+            fmt::print(out, "{:<50} {:>9.0f}% {:>5.0f}% {:>9.0f}% {:>11.0f}%\n", judged[i].plan.substr(0, 50),
                        100 * s.committed, 100 * s.spot, 100 * s.on_demand, 100 * s.utilisation);
         }
 
@@ -243,35 +255,44 @@ int main(int argc, char** argv) {
         const std::vector<FrontierPoint> frontier = cost_risk_frontier(fitted, p4d, limits, committed_only);
         const double frontier_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - frontier_started).count();
-        fmt::print("\nCost-risk frontier, commitments only ({} solves, {:.1f} s; CVaR95 limit on the fitted futures;\n"
+        fmt::print(out, "\nCost-risk frontier, commitments only ({} solves, {:.1f} s; CVaR95 limit on the fitted futures;\n"
                    "held-out figures beside):\n"
                    "{:>12} {:>10} {:>10} {:>12} {:>12}  {}\n",
                    limits.size(), frontier_seconds, "CVaR95 limit", "mean", "CVaR95", "held-out mean", "held-out CVaR", "plan");
         for (const FrontierPoint& p : frontier) {
+            doc["frontier"].push_back({{"cvar95_limit", example::number(p.cvar95_limit)}, {"feasible", p.feasible},
+                                       {"mean", example::number(p.mean)}, {"cvar95", example::number(p.cvar95)},
+                                       {"plan", p.plan}, {"reason", p.reason}});
             if (!p.feasible) {
-                fmt::print("{:>12.1f} {:>10} {:>10} {:>12} {:>12}  no plan meets it\n", p.cvar95_limit / 1e3, "-", "-", "-",
+                fmt::print(out, "{:>12.1f} {:>10} {:>10} {:>12} {:>12}  no plan meets it\n", p.cvar95_limit / 1e3, "-", "-", "-",
                            "-");
                 continue;
             }
-            const PlanDistribution out = evaluate_plan(p.recommended, held_out, p4d);
-            fmt::print("{:>12.1f} {:>10.1f} {:>10.1f} {:>12.1f} {:>12.1f}  {}\n", p.cvar95_limit / 1e3, p.mean / 1e3,
-                       p.cvar95 / 1e3, out.total.mean / 1e3, out.total.cvar95 / 1e3, p.plan);
+            const PlanDistribution judged_point = evaluate_plan(p.recommended, held_out, p4d);
+            fmt::print(out, "{:>12.1f} {:>10.1f} {:>10.1f} {:>12.1f} {:>12.1f}  {}\n", p.cvar95_limit / 1e3, p.mean / 1e3,
+                       p.cvar95 / 1e3, judged_point.total.mean / 1e3, judged_point.total.cvar95 / 1e3, p.plan);
         }
 
         const Paired closest_gap = paired(judged[0], *std::find_if(judged.begin(), judged.end(), [&](const PlanDistribution& d) {
             return d.plan == closest;
         }));
         if (beats_all_clearly)
-            fmt::print("\nVerdict: the recommended plan beats every baseline in expectation on the held-out futures; "
+            fmt::print(out, "\nVerdict: the recommended plan beats every baseline in expectation on the held-out futures; "
                        "the closest, {}, by {:.1f} thousand USD ({:.0f} standard errors).\n",
                        closest, closest_gap.mean / 1e3, worst_z);
         else if (beats_all)
-            fmt::print("\nVerdict: the recommended plan has the lowest held-out mean, but not by 4 standard errors "
+            fmt::print(out, "\nVerdict: the recommended plan has the lowest held-out mean, but not by 4 standard errors "
                        "against {} ({:.1f} standard errors).\n",
                        closest, worst_z);
         else
-            fmt::print("\nVerdict: the recommended plan does NOT beat every baseline: {} is cheaper in expectation.\n",
+            fmt::print(out, "\nVerdict: the recommended plan does NOT beat every baseline: {} is cheaper in expectation.\n",
                        closest);
+        doc["bound"] = {{"exact", bound.exact}, {"mean", example::number(bound_distribution.mean)},
+                        {"plans_below_bound", below_bound}};
+        doc["beats_every_baseline"] = beats_all;
+        doc["beats_every_baseline_by_4_standard_errors"] = beats_all_clearly;
+        doc["closest_baseline"] = closest;
+        if (json) fmt::print("{}\n", doc.dump(1));
         return beats_all_clearly && below_bound == 0 ? 0 : 1;
     } catch (const InvalidInput& e) {
         std::fprintf(stderr, "invalid input: %s\n", e.what());

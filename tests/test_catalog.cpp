@@ -109,7 +109,7 @@ TEST_CASE("offering validation names the first bad field") {
                          "offerings[4].spot_hourly = nan: must be finite and >= 0", InvalidInput);
     bad = o;
     bad.gpus_per_instance = 0;
-    CHECK_THROWS_WITH_AS(bad.validate(), "offering.gpus_per_instance = 0: must be >= 1", InvalidInput);
+    CHECK_THROWS_WITH_AS(bad.validate(), "offering.gpus_per_instance = 0: must be in [1, 1024]", InvalidInput);
     bad = o;
     bad.provider = "";
     CHECK_THROWS_WITH_AS(bad.validate(), "offering.provider = \"\": must not be empty", InvalidInput);
@@ -389,7 +389,7 @@ TEST_CASE("JSON: every bad input is named with its path") {
     CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "gpus_per_instance": 2.5)")),
                          "offerings[0].gpus_per_instance = 2.5: must be a whole number", InvalidInput);
     CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "gpus_per_instance": 0)")),
-                         "offerings[0].gpus_per_instance = 0: must be >= 1", InvalidInput);
+                         "offerings[0].gpus_per_instance = 0: must be in [1, 1024]", InvalidInput);
     CHECK_THROWS_WITH_AS(
         Catalog::from_json(
             R"({"offerings": [{"provider": "a", "region": "r", "instance_type": "x", "gpu": "T4", "on_demand_hourly": 1}]})"),

@@ -132,9 +132,30 @@ TEST_CASE("a plan with no uncertainty equals evaluate() in GPUs to the cent, ove
             CHECK(std::abs(a.spot - b.spot) < 0.005);
             CHECK(std::abs(a.credits - b.credits) < 0.005);
             CHECK(std::abs(a.capex + a.operating + a.resale - (b.capex + b.operating + b.resale)) < 0.005);
-            CHECK(std::abs(a.reserved_used_gpu_hours - b.reserved_used_gpu_hours) < 1e-6);
+            // Every listed field, so a field the plan engine leaves out cannot pass unseen.
+            for (const auto& field : monthly_cash_flow_fields) {
+                CAPTURE(field.name);
+                CHECK(std::abs(field.value(a) - field.value(b)) < 0.005);
+            }
         }
     }
+}
+
+TEST_CASE("issue 24 #1: an empty plan pays the same on-demand GPU-hours as evaluate(OnDemand) in GPUs") {
+    const Offering p4d = Catalog::builtin().offering("aws", "p4d.24xlarge");
+    const DemandProfile demand = DemandProfile::constant(8, Horizon::months(3));
+    const PlanDistribution d = evaluate_plan(Plan{}, DemandFutures::from_profile(demand), p4d);
+    EvaluationOptions gpus;
+    gpus.units = Units::gpus;
+    const CostReport report = evaluate(OnDemand{}, demand, p4d, gpus);
+    REQUIRE(d.mean_months.size() == 3);
+    CHECK(report.months[0].on_demand_paid_gpu_hours == Approx(5840));
+    CHECK(d.mean_months[0].on_demand_paid_gpu_hours == Approx(5840));
+    for (std::size_t m = 0; m < 3; ++m)
+        for (const auto& field : monthly_cash_flow_fields) {
+            CAPTURE(field.name);
+            CHECK(field.value(d.mean_months[m]) == Approx(field.value(report.months[m])));
+        }
 }
 
 TEST_CASE("a commitment starting in month k costs nothing before k and its full term from k on") {

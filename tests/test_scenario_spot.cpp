@@ -45,8 +45,10 @@ TEST_CASE("every interruption model of a scenario gives simulate_spot's numbers 
         const SpotJobSpec& spec = s.spot_jobs[i];
         Job j = spec.job;
         j.checkpoint_interval_hours = optimal_checkpoint_interval(j.checkpoint_write_hours, *spec.interruptions->mean_lifetime_hours());
-        // priced as run_scenario prices a job: its own spot price, the offering's on-demand price per GPU
-        const SpotPricing pricing{.price_per_hour = 0.918, .on_demand_price_per_hour = p3.on_demand_per_gpu_hour()};
+        // priced as run_scenario prices a job (as simulate_spot(..., offering=p3) does): its own spot
+        // price, the offering's on-demand price per GPU and its billing increment and minimum
+        SpotPricing pricing = SpotPricing::from_offering(p3);
+        pricing.price_per_hour = 0.918;
         const SpotResult direct = simulate_spot(j, spec.model(), pricing, {.paths = 4000, .seed = 7 + i});  // job i: seed + i
         CHECK(r.spot_jobs[i].result.cost.mean == direct.cost.mean);
         CHECK(r.spot_jobs[i].result.cost.p95 == direct.cost.p95);

@@ -39,3 +39,5 @@
 #include "gputco/engines/llm_cost.hpp"
 #include "gputco/optimise/optimise.hpp"
 #include "gputco/optimise/recommend.hpp"
+#include "gputco/app/spot_job.hpp"
+#include "gputco/app/study.hpp"

@@ -48,6 +48,7 @@ from ._core import (
     Job,
     expected_spot_time,
     optimal_checkpoint_interval,
+    checkpoint_interval_or_default,
     segment_count,
     # interruption models
     Poisson,
@@ -176,6 +177,7 @@ from ._core import (
     RiskLimits,
     SpotOption,
     baseline_plans,
+    offering_for_baselines,
 )
 from ._catalog import catalog
 from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
@@ -192,6 +194,19 @@ from ._recommend import (RecommendResult, cost_risk_frontier, hindsight_plan_tot
                          recommend_plan)
 
 from ._core import __version__  # written once, in CMakeLists.txt
+from ._html import install as _install_html
+
+_install_html()  # _repr_html_ on the main results
+del _install_html
+
+
+def __getattr__(name: str):
+    """`gputco.plots` after a bare `import gputco`, loaded on first use (it imports matplotlib)."""
+    if name == "plots":
+        import importlib
+
+        return importlib.import_module(".plots", __name__)
+    raise AttributeError(f"module 'gputco' has no attribute {name!r}")
 
 __all__ = [
     "Catalog", "GpuSpec", "Offering", "ReservedPrice", "Source", "catalog",
@@ -199,7 +214,8 @@ __all__ = [
     "ImportResult", "RankedOffering", "SkippedRow", "import_aws_get_products", "import_aws_offer_file",
     "import_azure_retail_prices", "import_cyclenerd_pricing_yml", "import_ec2instances_json", "import_gcp_skus",
     "import_skypilot_csv", "normalise_gpu_name", "rank_by_gpu_hour_price",
-    "ExpectedSpotTime", "Job", "expected_spot_time", "optimal_checkpoint_interval", "segment_count",
+    "ExpectedSpotTime", "Job", "expected_spot_time", "optimal_checkpoint_interval", "checkpoint_interval_or_default",
+    "segment_count",
     "Poisson", "PriceDriven", "ProviderRules", "Trace", "Weibull", "advisor_bucket",
     "advisor_bucket_fraction", "alibaba_rules", "aws_rules", "gcp_preemptible_rules",
     "mtbf_from_monthly_interruption_fraction",
@@ -226,7 +242,7 @@ __all__ = [
     "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",
     "expected_level", "hindsight_reservation_totals", "price_paths",
     "CandidateResult", "CommitmentOption", "FrontierPoint", "Recommendation", "RecommendResult", "SpotOption",
-    "baseline_plans", "cost_risk_frontier", "recommend", "recommend_plan", "HindsightBound", "hindsight_plan_totals",
+    "baseline_plans", "offering_for_baselines", "cost_risk_frontier", "recommend", "recommend_plan", "HindsightBound", "hindsight_plan_totals",
     "OwnedOption", "PlanOptions", "RecommendOptions", "RiskLimits", "recommend_options",
     "load_scenario", "run_scenario", "run_spot_jobs", "run_plans", "run_deadline_jobs", "run_workloads", "sweep", "latin_hypercube", "tornado", "heat_map",
     "plot_tornado", "plot_heat_map",

@@ -303,8 +303,6 @@ def advisor_bucket(bucket_index: int, rules: ProviderRules = ...) -> Poisson: ..
 class Summary:
     mean: float
     standard_error: float
-    @property
-    def stderr(self) -> float: ...
     ci_low: float
     ci_high: float
     p50: float
@@ -388,6 +386,11 @@ spot_quantile_subsample: int
 def default_spot_kernel() -> str: ...
 def _simulate_spot(job: Job, model: InterruptionModel, pricing: SpotPricing = ...,
                    options: SimulationOptions = ...) -> SpotResult: ...
+def checkpoint_interval_or_default(interval_hours: float, checkpoint_write_hours: float,
+                                   model: InterruptionModel) -> float: ...
+def _spot_job_pricing(offering: Optional[Offering], price_per_hour: Optional[float],
+                      on_demand_price_per_hour: Optional[float], billing_increment_hours: Optional[float],
+                      minimum_billed_hours: Optional[float]) -> SpotPricing: ...
 
 # ---------------------------------------------------------------- deadline-aware spot policies
 DeadlinePolicyName = Literal["greedy", "uniform_progress", "on_demand_only", "greedy_simple",
@@ -1060,7 +1063,8 @@ class FrontierPoint:
     feasible: bool
     mean: float
     cvar95: float
-    p95: float
+    p95: float  # mean, cvar95, p95: NaN when no plan meets the limit
+    reason: str  # why no plan meets it; "" when feasible
     plan: str
     recommended: Plan
 
@@ -1114,7 +1118,9 @@ def _hindsight_plan_totals(futures: DemandFutures, offering: Offering, options: 
                            prices: Optional[PricePaths] = None) -> HindsightBound: ...
 def baseline_plans(history: DemandProfile, offering: Offering, term_years: int, payment: str, *,
                    discounts: Optional[Discounts] = None) -> List[Plan]: ...
+def offering_for_baselines(offering: Offering, commitment: CommitmentOption) -> Offering: ...
 
 # scenario files (gputco/_scenario.py wraps these)
 def _scenario_canonical(text: str, file: str = "<scenario>") -> str: ...
 def _run_scenario(text: str, file: str = "<scenario>") -> tuple[list[dict], list[dict], list[dict], list[dict], list[dict]]: ...
+def _columns(result: Literal["strategies", "spot_jobs", "plans", "deadline_jobs", "workloads", "ranking"]) -> list[tuple[str, str, str]]: ...

@@ -19,7 +19,7 @@ SUMMARY_VIEW = declare("RecommendResult.summary", [
     "held_out_p95", "held_out_cvar95", "solver_objective", Column("proven_optimal", "bool"), Column("status", TEXT),
     "solve_seconds"], index=Column("plan", TEXT))
 FRONTIER_VIEW = declare("RecommendResult.frontier", [
-    "cvar95_limit", Column("feasible", "bool"), "mean", "cvar95", "p95", Column("plan", TEXT)],
+    "cvar95_limit", Column("feasible", "bool"), "mean", "cvar95", "p95", Column("plan", TEXT), Column("reason", TEXT)],
     extra="float64")  # + held_out_mean, held_out_cvar95 with held_out
 
 
@@ -90,7 +90,7 @@ class RecommendResult:
 
 
 def recommend(futures, offering, *, held_out=None, held_out_prices=None, history=None,
-              baseline_term_years: int = 1, baseline_payment: str = "all_upfront",
+              baseline_term_years: Optional[int] = None, baseline_payment: Optional[str] = None,
               cvar95_limits: Optional[Sequence[float]] = None, hindsight_bound: bool = False,
               options: Optional[RecommendOptions] = None, prices=None, **keywords) -> RecommendResult:
     """The plan of least expected cost over `futures` (and `prices`) within the limits in `options`
@@ -107,6 +107,14 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
     columns measure each plan against it."""
     options = _options(options, keywords)
     rec = recommend_plan(futures, offering, options, prices=prices)
+    # The baselines buy what the options allow, at the same prices (gputco/app/study.hpp).
+    first = options.commitments[0] if options.commitments else None
+    if baseline_term_years is None:
+        baseline_term_years = first.term_years if first is not None else 1
+    if baseline_payment is None:
+        baseline_payment = first.payment if first is not None else "all_upfront"
+    if first is not None and first.term_years == baseline_term_years and first.payment == baseline_payment:
+        offering = _core.offering_for_baselines(offering, first)
     plan = rec.plan
     eval_kw = {"discounts": options.plan_options.discounts,
                "annual_discount_rate": options.plan_options.annual_discount_rate,
@@ -173,7 +181,7 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
         frontier_rows = []
         for p in points:
             row = {"cvar95_limit": p.cvar95_limit, "feasible": p.feasible, "mean": p.mean, "cvar95": p.cvar95,
-                   "p95": p.p95, "plan": p.plan}
+                   "p95": p.p95, "plan": p.plan, "reason": p.reason}  # infeasible: NaN figures and why
             if held_out is not None:
                 judged = (_core.evaluate_plan(p.recommended, held_out, offering, prices=held_out_prices, **eval_kw)
                           if p.feasible else None)

@@ -27,16 +27,16 @@ import pandas as pd
 from . import _core
 from ._frames import Column, declare, frame, INFER, TEXT
 
-OUTPUTS = ("total", "npv", "savings", "savings_fraction", "baseline_total", "cost_per_used_gpu_hour",
-           "break_even_utilisation", "p95")
-STRATEGIES_VIEW = declare("run_scenario", [Column("strategy", TEXT), Column("currency", TEXT), *OUTPUTS])
-SPOT_JOBS_VIEW = declare("run_spot_jobs", [
-    Column("job", TEXT), "checkpoint_interval_hours", Column("paths", "int64"), Column("seed", "int64"),
-    "wall_hours_mean", "billed_hours_mean", "cost_mean", "cost_standard_error", "cost_p95", "interruptions_mean",
-    "deadline_miss_probability"])
-DEADLINE_JOBS_VIEW = declare("run_deadline_jobs", [
-    Column("deadline_job", TEXT), Column("policy", TEXT), Column("paths", "int64"), Column("seed", "int64"),
-    "cost_mean", "cost_standard_error", "cost_p95", "deadline_miss_probability"])
+def _library_view(name: str, result: str):
+    """A view in the columns the library declares for `result` (gputco/app/columns.hpp): the command's
+    CSV and JSON have the same ones."""
+    return declare(name, [Column(n, TEXT if dtype == "object" else dtype) for n, _unit, dtype in _core._columns(result)])
+
+
+STRATEGIES_VIEW = _library_view("run_scenario", "strategies")
+OUTPUTS = tuple(STRATEGIES_VIEW.names[2:])
+SPOT_JOBS_VIEW = _library_view("run_spot_jobs", "spot_jobs")
+DEADLINE_JOBS_VIEW = _library_view("run_deadline_jobs", "deadline_jobs")
 # Inputs keep the dtype pandas gives the grid's values; outputs are float64, one per output and strategy.
 SWEEP_VIEW = declare("sweep", [], extra="float64")
 TORNADO_VIEW = declare("tornado", [Column("field", TEXT), "low", "high"], extra="float64")
@@ -85,15 +85,16 @@ def run_deadline_jobs(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
     return frame(DEADLINE_JOBS_VIEW, deadline)
 
 
-PLAN_COLUMNS = ("plan", "currency", "futures", "total", "npv", "p95", "total_std_error", "total_p5", "total_p50",
-                "total_cvar95", "regret_mean", "best_fraction", "committed_utilisation")
-PLANS_VIEW = declare("run_plans", [Column("plan", TEXT), Column("currency", TEXT), Column("futures", "int64"),
-                                   *PLAN_COLUMNS[3:]])
+PLANS_VIEW = _library_view("run_plans", "plans")
+PLAN_COLUMNS = tuple(PLANS_VIEW.names)
+# A sweep asks every strategy and plan for the same outputs; a plan's are statistics over its futures.
+_PLAN_OUTPUT = {"total": "total_mean", "npv": "npv_mean", "p95": "total_p95"}
 
 
 def run_plans(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
-    """The scenario's plans over its futures: one row each; total and npv are means over the futures,
-    p95 the 95th percentile of the total, regret against the cheapest plan of the scenario per future."""
+    """The scenario's plans over its futures: one row each, statistics of the total over the futures
+    (total_mean, total_standard_error, total_p5 ... total_cvar95), npv_mean, regret against the cheapest
+    plan of the scenario per future."""
     text, file = _text(scenario)
     _, _, plans, _, _ = _core._run_scenario(text, file)
     return frame(PLANS_VIEW, plans)
@@ -120,7 +121,8 @@ _STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
 def set_path(scenario: dict, path: str, value: Any) -> None:
-    """Sets a field given as a path, e.g. "strategies[1].mix.tranches[0].fraction" (ValueError if absent)."""
+    """Sets a field given as a path, e.g. "strategies[1].mix.tranches[0].fraction" (ValueError if absent).
+    A mix tranche's fraction moves the mix's other fractions with it, so they still sum to 1."""
     steps = [(name, int(index) if index else None) for name, index in _STEP.findall(path)]
     if not steps:
         raise ValueError(f"{path} = {value!r}: not a field path")
@@ -140,10 +142,63 @@ def set_path(scenario: dict, path: str, value: Any) -> None:
             if index is not None and index >= len(node):
                 raise ValueError(f"{path} = {value!r}: no such field in the scenario")
             node = node[key]
+    _follow_split(scenario, steps, value)
+
+
+_TRANCHE_FRACTION = re.compile(r"^(.*)\.mix\.tranches\[(\d+)\]\.fraction$")
+
+
+def _follow_split(scenario: dict, steps: list, value: Any) -> None:
+    """A mix's fractions sum to 1: when a sweep sets one tranche's fraction (70/30 -> 50/50), the other
+    tranches share the rest in their file's proportions (with two tranches the other takes 1 - f)."""
+    path = "".join(f"[{i}]" if i is not None else f".{n}" for n, i in steps).lstrip(".")
+    match = _TRANCHE_FRACTION.match(path)
+    if not match or not isinstance(value, (int, float)):
+        return
+    tranches = _node(scenario, path[: path.rindex(".tranches[")] + ".tranches")
+    index = int(match.group(2))
+    others = [t for i, t in enumerate(tranches) if i != index and isinstance(t, dict) and "fraction" in t]
+    rest = sum(t["fraction"] for t in others)
+    for t in others:
+        t["fraction"] = (1.0 - value) * (t["fraction"] / rest if rest > 0 else 1.0 / len(others))
+
+
+def _node(scenario: dict, path: str) -> Any:
+    node: Any = scenario
+    for name, index in _STEP.findall(path):
+        node = node[int(index)] if index else node[name]
+    return node
 
 
 def _python_value(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
+
+
+class _Silent:
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, desc: str, unit: str):
+    """A progress bar by tqdm's convention when tqdm is installed (tqdm.auto: a widget in Jupyter, a bar
+    on a terminal, nothing otherwise: disable=None); silent without tqdm."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return _Silent()
+    return tqdm(total=total, desc=desc, unit=unit, disable=None)
+
+
+def _at_point(message: str, file: str, names: Sequence[str], point: Sequence[Any]) -> str:
+    """A point's error as the user can find it: the file and the point's values, not a line and
+    column of the JSON text the point was run from."""
+    where = ", ".join(f"{name} = {_python_value(value)!r}" for name, value in zip(names, point))
+    located = re.match(re.escape(file) + r":\d+:\d+: ", message)
+    rest = message[located.end():] if located else message
+    return f"{file}, sweep point {where}: {rest}"
 
 
 def _run_points(base: str, file: str, names: Sequence[str], points: Sequence[Sequence[Any]],
@@ -155,15 +210,18 @@ def _run_points(base: str, file: str, names: Sequence[str], points: Sequence[Seq
         s = copy.deepcopy(scenario)
         for name, value in zip(names, point):
             set_path(s, name, _python_value(value))
-        strategies, _, plans, _, _ = _core._run_scenario(json.dumps(s), file)
+        try:
+            strategies, _, plans, _, _ = _core._run_scenario(json.dumps(s), file)
+        except ValueError as e:
+            raise ValueError(_at_point(str(e), file, names, point)) from None
         row = {name: _python_value(value) for name, value in zip(names, point)}
         for r in strategies:
             for output in outputs:
                 row[f"{output}[{r['strategy']}]"] = r[output]
-        for r in plans:  # plans give total, npv and p95 (means and the P95 over their futures)
+        for r in plans:  # plans give total, npv and p95 as total_mean, npv_mean and total_p95
             for output in outputs:
-                if output in r:
-                    row[f"{output}[plan {r['plan']}]"] = r[output]
+                if _PLAN_OUTPUT.get(output, output) in r:
+                    row[f"{output}[plan {r['plan']}]"] = r[_PLAN_OUTPUT.get(output, output)]
         rows.append(row)
     return rows
 
@@ -222,14 +280,22 @@ def sweep(scenario: Mapping | str | os.PathLike, grid: Mapping[str, Any], client
     if chunk_size is None:  # about two seconds of work per task
         chunk_size = max(1, min(len(points), int(2.0 / seconds_per_point)))
     chunks = [points[i:i + chunk_size] for i in range(1, len(points), chunk_size)]
-    if client is not None:
-        futures = client.map(_run_points, [base] * len(chunks), [file] * len(chunks), [names] * len(chunks),
-                             chunks, [list(outputs)] * len(chunks), pure=False)
-        results = client.gather(futures)
-    else:
-        workers = threads or os.cpu_count() or 1
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(lambda c: _run_points(base, file, names, c, outputs), chunks))
+    bar = _progress(len(points), "sweep", "points")
+    bar.update(1)
+    try:
+        if client is not None:
+            futures = client.map(_run_points, [base] * len(chunks), [file] * len(chunks), [names] * len(chunks),
+                                 chunks, [list(outputs)] * len(chunks), pure=False)
+            results = client.gather(futures)
+        else:
+            workers = threads or os.cpu_count() or 1
+            results = []
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                for chunk, result in zip(chunks, pool.map(lambda c: _run_points(base, file, names, c, outputs), chunks)):
+                    results.append(result)
+                    bar.update(len(chunk))
+    finally:
+        bar.close()
     rows = first + [row for chunk in results for row in chunk]
     inputs = [Column(name, INFER) for name in names]
     return frame(SWEEP_VIEW, rows, extra=[*inputs, *(c for c in rows[0] if c not in names)])

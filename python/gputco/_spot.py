@@ -15,7 +15,8 @@ from ._core import (
     SpotPricing,
     SpotResult,
     _simulate_spot,
-    optimal_checkpoint_interval,
+    _spot_job_pricing,
+    checkpoint_interval_or_default,
 )
 from ._frames import Column, declare, frame
 
@@ -49,7 +50,8 @@ def _keywords(work_hours: float, mtbf_hours: Optional[float] = None,
               billing_increment_hours: Optional[float] = None, minimum_billed_hours: Optional[float] = None,
               offering: Optional[Offering] = None) -> SpotResult:
     """The keyword form. Interruptions are Poisson(mtbf_hours) unless `model` is given (not both);
-    without checkpoint_interval_hours the optimal interval for the Poisson MTBF is used. `offering`
+    without checkpoint_interval_hours the optimal interval for the model's mean lifetime is used
+    (Poisson, Weibull, Trace; a PriceDriven model needs one). `offering`
     supplies the per-GPU spot and on-demand prices and the billing increment and minimum; keywords
     given as well override it; without either the price is 1 per hour, billed continuously.
     max_paths None = 16 x paths. keep_samples=False keeps no per-path samples (summaries streamed;
@@ -65,21 +67,15 @@ def _keywords(work_hours: float, mtbf_hours: Optional[float] = None,
         raise ValueError("mtbf_hours = None: required unless model is given")
     if model is None:
         model = Poisson(mtbf_hours)
-    if checkpoint_interval_hours is None:
-        if not isinstance(model, Poisson):
-            raise ValueError("checkpoint_interval_hours = None: required unless the model is Poisson")
-        checkpoint_interval_hours = optimal_checkpoint_interval(checkpoint_write_hours, model.mtbf_hours)
+    # The library's defaults (gputco/app/spot_job.hpp), as a scenario file's spot job has them: the
+    # optimal interval for the model's mean lifetime, the offering's prices and billing.
+    checkpoint_interval_hours = checkpoint_interval_or_default(0.0 if checkpoint_interval_hours is None else checkpoint_interval_hours,
+                                                               checkpoint_write_hours, model)
     job = Job(work_hours=work_hours, checkpoint_interval_hours=checkpoint_interval_hours,
               checkpoint_write_hours=checkpoint_write_hours, restart_hours=restart_hours,
               capacity_wait_hours=capacity_wait_hours, deadline_hours=deadline_hours)
-    base = SpotPricing.from_offering(offering) if offering is not None and price_per_hour is None else None
-    pricing = SpotPricing(
-        price_per_hour=_first(price_per_hour, base and base.price_per_hour, 1.0),
-        on_demand_price_per_hour=_first(on_demand_price_per_hour, base and base.on_demand_price_per_hour,
-                                        offering and offering.on_demand_per_gpu_hour(), 0.0),
-        billing_increment_hours=_first(billing_increment_hours,
-                                       offering and offering.billing_increment_seconds / 3600.0, 0.0),
-        minimum_billed_hours=_first(minimum_billed_hours, offering and offering.minimum_billed_seconds / 3600.0, 0.0))
+    pricing = _spot_job_pricing(offering, price_per_hour, on_demand_price_per_hour, billing_increment_hours,
+                                minimum_billed_hours)
     options = SimulationOptions(paths=paths, seed=seed, threads=threads, target_half_width=target_half_width,
                                 max_paths=max_paths or 0, confidence=confidence, keep_samples=keep_samples)
     return _simulate_spot(job, model, pricing, options)
@@ -92,9 +88,6 @@ def _require_numbers(**values) -> None:
             raise TypeError(f"{name} = {value!r}: must be a number, not {type(value).__name__}")
 
 
-def _first(*values):
-    """The first value that is not None (0.0 counts)."""
-    return next(v for v in values if v is not None)
 
 SAMPLE_COLUMNS = ["wall_hours", "billed_hours", "cost", "interruptions", "lost_work_hours", "charged_hours"]
 SAMPLES_VIEW = declare("SpotResult.to_frame",
@@ -113,7 +106,7 @@ def _to_frame(self: SpotResult):
 
 
 def _summary(self: SpotResult) -> dict:
-    """Plain dict: per column a dict of mean, stderr, ci_low, ci_high, p50, p90, p95, p99, min, max,
+    """Plain dict: per column a dict of mean, standard_error, ci_low, ci_high, p50, p90, p95, p99, min, max,
     count; plus the scalar figures of the run."""
     out: dict = {name: getattr(self, name)._asdict() for name in SAMPLE_COLUMNS}
     out["deadline_miss_probability"] = self.deadline_miss_probability

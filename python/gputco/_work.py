@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 from typing import Optional
 
+from . import _core
 from ._core import (Catalog, LlmServing, LlmTraining, ThroughputTable, Workload, WorkRanking, _rank_llm_serving,
                     _rank_llm_training, _rank_offerings, audit_seed_work_claims)
 from ._frames import Column, declare, frame, TEXT
@@ -11,16 +12,11 @@ from ._frames import Column, declare, frame, TEXT
 __all__ = ["rank_offerings", "rank_offerings_raw", "cheapest_within", "seed_audit", "throughput_frame",
            "RANKING_COLUMNS", "llm_training_cost", "llm_serving_cost"]
 
-RANKING_COLUMNS = [
-    "provider", "region", "instance_type", "gpus", "catalog_gpu", "benchmark_gpu", "match", "buying", "terms",
-    "currency", "price_per_hour", "throughput_per_second", "throughput_basis", "hours_per_epoch", "run_hours",
-    "run_hours_p95", "cost_per_epoch", "cost_per_run", "cost_per_run_p95", "cost_per_run_standard_error",
-    "cost_per_million", "probability_within_deadline", "note",
-]
-_RANKING_TEXT = ("provider", "region", "instance_type", "catalog_gpu", "benchmark_gpu", "match", "buying", "terms",
-                 "currency", "throughput_basis", "note")
+# The columns the library declares for a ranking row (gputco/app/columns.hpp): the command's workload
+# table has the same ones after "workload".
+RANKING_COLUMNS = [name for name, _unit, _dtype in _core._columns("ranking")]
 RANKING_VIEW = declare("rank_offerings", [
-    Column(name, TEXT if name in _RANKING_TEXT else "int64" if name == "gpus" else "float64") for name in RANKING_COLUMNS
+    Column(name, TEXT if dtype == "object" else dtype) for name, _unit, dtype in _core._columns("ranking")
 ], attrs=("unit", "currency", "workload", "skipped"))
 SEED_AUDIT_VIEW = declare("seed_audit", [
     Column("claim", TEXT), Column("source", TEXT), "seed_figure", "measured_figure", Column("unit", TEXT),

@@ -121,7 +121,10 @@ def plot_savings_vs_utilisation(
     ax.set_ylim(max(bottom, -100.0), top)  # losses of several times the on-demand bill add nothing
     ax.set_xlabel("utilisation of the fleet (%)")
     ax.set_ylabel("savings vs all on-demand (%)")
-    ax.set_title(f"Savings vs utilisation: {offering.key}")
+    # The view changes the answer (a part-filled instance is paid in full): the title says which.
+    view = (f"whole instances of {offering.gpus_per_instance} GPUs" if units == "instances" and offering.gpus_per_instance > 1
+            else "single GPUs")
+    ax.set_title(f"Savings vs utilisation: {offering.key}, bought in {view}")
     ax.grid(True, alpha=0.3)
     ax.legend()
     return ax

@@ -134,7 +134,11 @@ void register_plan(py::module_& m) {
         .def_readonly("commitments", &Plan::commitments)
         .def_readonly("owned", &Plan::owned)
         .def_readonly("spot", &Plan::spot)
-        .def("__str__", [](const Plan& p) { return describe(p); })
+        .def("__str__", [](const Plan& p) {  // what it buys, after its name if it has one
+            Plan parts = p;
+            parts.name.clear();
+            return p.name.empty() ? describe(parts) : p.name + ": " + describe(parts);
+        })
         .def("__repr__", [](const Plan& p) { return fmt::format("Plan('{}')", describe(p)); });
 
     py::class_<DemandEvent>(m, "DemandEvent",

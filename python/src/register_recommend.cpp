@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <fmt/format.h>
+#include <gputco/app/study.hpp>
 #include <gputco/optimise/recommend.hpp>
 
 namespace gputco::python {
@@ -150,6 +151,7 @@ void register_recommend(py::module_& m) {
         .def_readonly("mean", &FrontierPoint::mean)
         .def_readonly("cvar95", &FrontierPoint::cvar95)
         .def_readonly("p95", &FrontierPoint::p95)
+        .def_readonly("reason", &FrontierPoint::reason)
         .def_readonly("plan", &FrontierPoint::plan)
         .def_readonly("recommended", &FrontierPoint::recommended);
     py::class_<HindsightBound>(m, "HindsightBound",
@@ -199,6 +201,9 @@ void register_recommend(py::module_& m) {
         py::arg("history"), py::arg("offering"), py::arg("term_years"), py::arg("payment"), py::kw_only(),
         py::arg("discounts") = py::none(),
         "All on demand, provider-style lookback advice (7, 30, 60 days) and the newsvendor on the history.");
+    m.def("offering_for_baselines", &offering_for_baselines, py::arg("offering"), py::arg("commitment"),
+          "The offering with the commitment's price when it is given as a discount: what a study's baselines "
+          "are bought and judged on.");
 }
 
 }  // namespace gputco::python

@@ -4,116 +4,38 @@
 
 #include <pybind11/stl.h>
 
+#include <gputco/app/columns.hpp>
 #include <gputco/scenario/scenario.hpp>
 
 namespace gputco::python {
 
 namespace {
 
-py::dict strategy_row(const StrategyResult& s) {
-    const CostReport& r = s.report;
-    py::dict row;
-    row["strategy"] = s.name;
-    row["currency"] = r.currency;
-    row["total"] = r.total;
-    row["npv"] = r.npv;
-    row["savings"] = r.savings;
-    row["savings_fraction"] = r.savings_fraction;
-    row["baseline_total"] = r.baseline_total;
-    row["cost_per_used_gpu_hour"] = r.effective_cost_per_used_gpu_hour ? py::object(py::float_(*r.effective_cost_per_used_gpu_hour)) : py::none();
-    row["break_even_utilisation"] = r.break_even_utilisation ? py::object(py::float_(*r.break_even_utilisation)) : py::none();
-    row["p95"] = r.spread ? r.spread->p95 : r.total;
-    return row;
+py::object to_python(const Cell& cell) {
+    if (const auto* t = std::get_if<std::string>(&cell)) return py::str(*t);
+    if (const auto* i = std::get_if<long long>(&cell)) return py::int_(*i);
+    if (const auto* d = std::get_if<double>(&cell)) return py::float_(*d);
+    return py::none();
 }
 
-py::dict spot_row(const SpotJobResult& j) {
-    const SpotResult& r = j.result;
-    py::dict row;
-    row["job"] = j.name;
-    row["checkpoint_interval_hours"] = j.checkpoint_interval_hours;
-    row["paths"] = r.paths;
-    row["seed"] = r.seed;
-    row["wall_hours_mean"] = r.wall_hours.mean;
-    row["billed_hours_mean"] = r.billed_hours.mean;
-    row["cost_mean"] = r.cost.mean;
-    row["cost_standard_error"] = r.cost.standard_error;
-    row["cost_p95"] = r.cost.p95;
-    row["interruptions_mean"] = r.interruptions.mean;
-    row["deadline_miss_probability"] = r.deadline_miss_probability;
-    return row;
-}
-
-py::list deadline_rows(const DeadlineJobResult& j) {
+/// One dict per item, in the library's columns for that result (app/columns.hpp).
+template <class Row>
+py::list rows_of(const std::vector<Column<Row>>& columns, const std::vector<Row>& items) {
     py::list rows;
-    const DeadlineComparison& c = j.comparison;
-    const auto row = [&](const std::string& policy, const Summary& cost, double miss) {
-        py::dict r;
-        r["deadline_job"] = j.name;
-        r["policy"] = policy;
-        r["paths"] = c.paths;
-        r["seed"] = c.seed;
-        r["cost_mean"] = cost.mean;
-        r["cost_standard_error"] = cost.standard_error;
-        r["cost_p95"] = cost.p95;
-        r["deadline_miss_probability"] = miss;
-        rows.append(r);
-    };
-    for (const DeadlinePolicyOutcome& p : c.policies) row(std::string(to_string(p.policy)), p.cost, p.deadline_miss_probability);
-    if (c.omniscient_cost) row("omniscient", *c.omniscient_cost, 0.0);
-    return rows;
-}
-
-py::dict plan_row(const PlanDistribution& d) {
-    py::dict row;
-    row["plan"] = d.plan;
-    row["currency"] = d.currency;
-    row["futures"] = d.futures.size();
-    row["total"] = d.total.mean;  // the figures compare and sweep use: means over the futures, P95 of the total
-    row["npv"] = d.npv.mean;
-    row["p95"] = d.total.p95;
-    row["total_std_error"] = d.total.standard_error;
-    row["total_p5"] = d.total.p5;
-    row["total_p50"] = d.total.p50;
-    row["total_cvar95"] = d.total.cvar95;
-    row["regret_mean"] = d.regret.mean;
-    row["best_fraction"] = d.best_fraction;
-    row["committed_utilisation"] = d.committed_utilisation;
-    return row;
-}
-
-/// One row per workload and way of running it, in the columns of gputco.rank_offerings, with the
-/// workload's name first.
-py::list workload_rows(const WorkloadResult& w) {
-    py::list rows;
-    for (const WorkCostRow& r : w.ranking.rows) {
+    for (const Row& item : items) {
         py::dict row;
-        row["workload"] = w.name;
-        row["provider"] = r.provider;
-        row["region"] = r.region;
-        row["instance_type"] = r.instance_type;
-        row["gpus"] = r.gpus;
-        row["catalog_gpu"] = r.catalog_gpu;
-        row["benchmark_gpu"] = r.benchmark_gpu;
-        row["match"] = std::string(to_text(r.match));
-        row["buying"] = std::string(to_text(r.buying));
-        row["terms"] = r.terms;
-        row["currency"] = r.currency;
-        row["price_per_hour"] = r.price_per_hour;
-        row["throughput_per_second"] = r.throughput_per_second;
-        row["throughput_basis"] = r.throughput_basis;
-        row["hours_per_epoch"] = r.hours_per_epoch;
-        row["run_hours"] = r.run_hours;
-        row["run_hours_p95"] = r.run_hours_p95;
-        row["cost_per_epoch"] = r.cost_per_epoch;
-        row["cost_per_run"] = r.cost_per_run;
-        row["cost_per_run_p95"] = r.cost_per_run_p95;
-        row["cost_per_run_standard_error"] = r.cost_per_run_standard_error;
-        row["cost_per_million"] = r.cost_per_million;
-        row["probability_within_deadline"] = r.probability_within_deadline;
-        row["note"] = r.note;
+        for (const auto& c : columns) row[py::str(c.name)] = to_python(c.get(item));
         rows.append(row);
     }
     return rows;
+}
+
+/// (name, unit, dtype) of each column: what gputco/_scenario.py declares its frames with.
+template <class Row>
+py::list describe(const std::vector<Column<Row>>& columns) {
+    py::list out;
+    for (const auto& c : columns) out.append(py::make_tuple(std::string(c.name), std::string(c.unit), std::string(dtype_name(c.dtype))));
+    return out;
 }
 
 }  // namespace
@@ -132,18 +54,32 @@ void register_scenario(py::module_& m) {
                 py::gil_scoped_release release;  // sweeps run points on many threads
                 result = run_scenario(parse_scenario(text, file));
             }
-            py::list strategies, spot, plans, deadline, workloads;
-            for (const auto& s : result.strategies) strategies.append(strategy_row(s));
-            for (const auto& j : result.spot_jobs) spot.append(spot_row(j));
-            for (const auto& d : result.plans) plans.append(plan_row(d));
+            std::vector<DeadlineRow> deadline;
             for (const auto& j : result.deadline_jobs)
-                for (const auto& r : deadline_rows(j)) deadline.append(r);
+                for (auto& r : deadline_rows(j)) deadline.push_back(std::move(r));
+            std::vector<WorkloadRow> workloads;
             for (const auto& w : result.workloads)
-                for (const auto& r : workload_rows(w)) workloads.append(r);
-            return py::make_tuple(strategies, spot, plans, deadline, workloads);
+                for (const auto& r : workload_rows(w)) workloads.push_back(r);
+            const py::list strategies = rows_of(strategy_columns(), result.strategies);
+            const py::list spot = rows_of(spot_job_columns(), result.spot_jobs);
+            const py::list plans = rows_of(plan_columns(), result.plans);
+            return py::make_tuple(strategies, spot, plans, rows_of(deadline_columns(), deadline),
+                                  rows_of(workload_columns(), workloads));
         },
         py::arg("text"), py::arg("file") = "<scenario>",
         "Runs a scenario: (strategy rows, spot job rows, plan rows, deadline job rows, workload rows) as lists of dicts.");
+    m.def(
+        "_columns",
+        [](const std::string& result) -> py::list {
+            if (result == "strategies") return describe(strategy_columns());
+            if (result == "spot_jobs") return describe(spot_job_columns());
+            if (result == "plans") return describe(plan_columns());
+            if (result == "deadline_jobs") return describe(deadline_columns());
+            if (result == "workloads") return describe(workload_columns());
+            if (result == "ranking") return describe(ranking_columns());
+            fail("result", result, "must be one of strategies, spot_jobs, plans, deadline_jobs, workloads, ranking");
+        },
+        py::arg("result"), "The columns of a scenario's result, as the library declares them: (name, unit, dtype).");
 }
 
 }  // namespace gputco::python

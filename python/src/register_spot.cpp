@@ -10,6 +10,7 @@
 #include <span>
 
 #include <fmt/format.h>
+#include <gputco/app/spot_job.hpp>
 #include <gputco/engines/spot.hpp>
 #include <gputco/results/statistics.hpp>
 
@@ -47,7 +48,6 @@ void register_spot(py::module_& m) {
     py::class_<Summary>(m, "Summary", "Mean with standard error, confidence interval and quantiles.")
         .def_readonly("mean", &Summary::mean)
         .def_readonly("standard_error", &Summary::standard_error)
-        .def_property_readonly("stderr", [](const Summary& s) { return s.standard_error; })
         .def_readonly("ci_low", &Summary::ci_low)
         .def_readonly("ci_high", &Summary::ci_high)
         .def_readonly("p50", &Summary::p50)
@@ -60,7 +60,7 @@ void register_spot(py::module_& m) {
         .def("half_width", &Summary::half_width)
         .def("_asdict", &as_dict)
         .def("__repr__", [](const Summary& s) {
-            return fmt::format("Summary(mean={:.6g}, stderr={:.3g}, p50={:.6g}, p95={:.6g}, count={})", s.mean,
+            return fmt::format("Summary(mean={:.6g}, standard_error={:.3g}, p50={:.6g}, p95={:.6g}, count={})", s.mean,
                                s.standard_error, s.p50, s.p95, s.count);
         });
 
@@ -191,6 +191,20 @@ void register_spot(py::module_& m) {
           "The work simulate_spot checks against its limits before a run, after the same validation: a run "
           "takes about paths x (launches_per_path + price_steps_per_path) events.");
 
+    m.def("checkpoint_interval_or_default", &checkpoint_interval_or_default, py::arg("interval_hours"),
+          py::arg("checkpoint_write_hours"), py::arg("model"),
+          "The interval a spot job runs with: interval_hours if > 0, else the optimal interval for the model's "
+          "mean lifetime (Poisson, Weibull, Trace; a price-driven model needs one given).");
+    m.def(
+        "_spot_job_pricing",
+        [](std::optional<Offering> offering, std::optional<double> price, std::optional<double> on_demand,
+           std::optional<double> increment, std::optional<double> minimum) {
+            return spot_job_pricing({std::move(offering), price, on_demand, increment, minimum});
+        },
+        py::arg("offering"), py::arg("price_per_hour"), py::arg("on_demand_price_per_hour"),
+        py::arg("billing_increment_hours"), py::arg("minimum_billed_hours"),
+        "A spot job's pricing: the figures given, else the offering's (per-GPU prices, billing), else 1 per hour "
+        "billed continuously.");
     m.def("_simulate_spot", &run, py::arg("job"), py::arg("model"), py::arg("pricing") = SpotPricing{},
           py::arg("options") = SimulationOptions{},
           "simulate_spot(job, model, pricing, options) of the C++ library; releases the GIL; Ctrl-C stops it.");

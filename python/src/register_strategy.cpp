@@ -154,7 +154,7 @@ void register_strategy(py::module_& m) {
                  return mix;
              }),
              py::arg("tranches"), py::kw_only(), py::arg("fleet_gpus") = py::none(),
-             py::arg("rounding") = "nearest",
+             py::arg("rounding") = std::string(to_text(Mix{}.rounding)),  // the C++ default
              "tranches: Tranche objects or (fraction, kind) pairs; rounding of each share's GPU count: "
              "\"nearest\" (default), \"down\", \"up\" or \"none\" (fractional GPUs)")
         .def_readonly("tranches", &Mix::tranches)

@@ -174,7 +174,7 @@ def test_window_sweep_tables():
     assert sweep.window_starts.tolist() == list(range(0, 53, 4))
     summary = sweep.summary()
     assert list(summary.index) == ["greedy", "uniform_progress", "on_demand_only", "omniscient"]
-    assert list(summary.columns) == ["mean", "stderr", "p50", "p95", "max", "deadline_misses", "miss_rate",
+    assert list(summary.columns) == ["mean", "standard_error", "p50", "p95", "max", "deadline_misses", "miss_rate",
                                      "gap_closed"]
     assert (summary["deadline_misses"] == 0).all()
     assert summary.loc["greedy", "gap_closed"] == 0 and summary.loc["omniscient", "gap_closed"] == 1

@@ -132,4 +132,4 @@ def test_sweep_reaches_plan_and_futures_fields():
     s["plans"][1]["commitments"][0]["count"] = 2
     s["futures"]["monthly_log_growth"] = 0.03
     row = df[(df["plans[1].commitments[0].count"] == 2) & (df["futures.monthly_log_growth"] == 0.03)].iloc[0]
-    assert row["p95[plan 3y on the base fleet]"] == gputco.run_plans(s)["p95"][1]
+    assert row["p95[plan 3y on the base fleet]"] == gputco.run_plans(s)["total_p95"][1]

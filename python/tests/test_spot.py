@@ -7,6 +7,8 @@ import threading
 import time
 import weakref
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -60,11 +62,11 @@ def test_summary_and_json(result):
     summary = result.summary()
     for column in SAMPLE_COLUMNS:
         entry = summary[column]
-        assert {"mean", "stderr", "ci_low", "ci_high", "p50", "p90", "p95", "p99"} <= set(entry)
+        assert {"mean", "standard_error", "ci_low", "ci_high", "p50", "p90", "p95", "p99"} <= set(entry)
         samples = getattr(result.samples, column)
         assert entry["mean"] == pytest.approx(samples.mean(), rel=1e-12)
         assert entry["p95"] == pytest.approx(np.quantile(samples, 0.95), rel=1e-12)
-        assert entry["ci_low"] < entry["mean"] < entry["ci_high"] or entry["stderr"] == 0
+        assert entry["ci_low"] < entry["mean"] < entry["ci_high"] or entry["standard_error"] == 0
     assert summary["paths"] == 20_000 and summary["seed"] == 42
     assert summary["effective_discount"] == pytest.approx(1 - summary["cost"]["mean"] / (4.0 * 500))
     assert json.loads(result.to_json()) == summary  # all finite here, so JSON round-trips exactly
@@ -86,7 +88,7 @@ def test_monte_carlo_agrees_with_closed_form(result):
     expected = gputco.expected_spot_time(500.0, 2.0, 5 / 60, 10 / 60, 24.0)
     for name in ("billed_hours", "interruptions"):
         s = getattr(result, name)
-        assert abs(s.mean - getattr(expected, name)) < 4 * s.stderr, name
+        assert abs(s.mean - getattr(expected, name)) < 4 * s.standard_error, name
 
 
 def test_default_interval_is_the_optimal_one():
@@ -113,8 +115,18 @@ def test_models_and_statistics():
         gputco.simulate_spot(500, 24, 2, model=gputco.Poisson(24))
     with pytest.raises(ValueError, match="mtbf_hours"):
         gputco.Poisson(-1)
-    with pytest.raises(ValueError, match="^checkpoint_interval_hours = None: required unless the model is Poisson$"):
-        gputco.simulate_spot(500, model=gputco.Weibull(0.7, 12))
+    # issue 24 #5: without an interval a Weibull job runs at the optimal interval for its mean lifetime,
+    # the default a scenario file's spot job has (one rule, in C++)
+    tau = gputco.optimal_checkpoint_interval(0.1, 12 * math.gamma(1 + 1 / 0.7))
+    assert gputco.checkpoint_interval_or_default(0, 0.1, gputco.Weibull(0.7, 12)) == pytest.approx(tau, rel=1e-14)
+    tau = gputco.checkpoint_interval_or_default(0, 0.1, gputco.Weibull(0.7, 12))  # C++'s Gamma, to the last bit
+    implicit = gputco.simulate_spot(500, checkpoint_write_hours=0.1, paths=2048, seed=5, model=gputco.Weibull(0.7, 12))
+    explicit = gputco.simulate_spot(500, checkpoint_interval_hours=tau, checkpoint_write_hours=0.1, paths=2048, seed=5,
+                                    model=gputco.Weibull(0.7, 12))
+    np.testing.assert_array_equal(implicit.samples.cost, explicit.samples.cost)
+    with pytest.raises(ValueError, match=r"^job.checkpoint_interval_hours = 0: must be given for a model without a "
+                                         r"mean lifetime \(price-driven\)$"):
+        gputco.simulate_spot(500, model=gputco.PriceDriven())
     bucket = gputco.advisor_bucket(2)
     assert bucket.mtbf_hours == pytest.approx(-730 / np.log1p(-0.125))
 

@@ -75,13 +75,17 @@ void GpuSpec::validate(std::string_view field) const {
     require_utf8(join(field, "notes"), notes);
 }
 
+void require_gpus_per_instance(std::string_view field, long long gpus) {
+    require(gpus >= 1 && gpus <= limits::max_gpus_per_instance, field, gpus,
+            fmt::format("must be in [1, {}]", limits::max_gpus_per_instance));
+}
+
 void Offering::validate(std::string_view field) const {
     require_text(field, "provider", provider);
     require_text(field, "region", region);
     require_text(field, "instance_type", instance_type);
     require_text(field, "gpu", gpu);
-    require(gpus_per_instance >= 1, join(field, "gpus_per_instance"), gpus_per_instance,
-            "must be >= 1");
+    require_gpus_per_instance(join(field, "gpus_per_instance"), gpus_per_instance);
     require_text(field, "currency", currency);
     require_on_demand_price(join(field, "on_demand_hourly"), on_demand_hourly);
     if (spot_hourly) require_at_most(join(field, "spot_hourly"), *spot_hourly, limits::max_money);

@@ -4,14 +4,19 @@
 // 3 compare: a figure moved beyond a --fail-above limit; 130 stopped by Ctrl-C.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <iostream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <gputco/app/columns.hpp>
+#include <gputco/app/spot_job.hpp>
 #include <gputco/gputco.hpp>
 #include <gputco/scenario/scenario.hpp>
 
@@ -27,97 +32,27 @@ namespace {
 std::atomic<bool> interrupted{false};
 extern "C" void on_sigint(int) { interrupted.store(true); }
 
-std::string money(double v) { return std::isfinite(v) ? fmt::format("{:.2f}", v) : fmt::format("{}", v); }
-std::string ratio(double v) { return std::isfinite(v) ? fmt::format("{:.4f}", v) : fmt::format("{}", v); }
 
 double p95(const CostReport& r) { return r.spread ? r.spread->p95 : r.total; }
 
-std::string cell(const CostReport& r, const std::string& output) {
-    if (output == "total") return money(r.total);
-    if (output == "npv") return money(r.npv);
-    if (output == "savings") return money(r.savings);
-    if (output == "savings_fraction") return ratio(r.savings_fraction);
-    if (output == "baseline_total") return money(r.baseline_total);
-    // A figure that does not apply is an empty cell (null in JSON).
-    if (output == "cost_per_used_gpu_hour") return r.effective_cost_per_used_gpu_hour ? ratio(*r.effective_cost_per_used_gpu_hour) : "";
-    if (output == "break_even_utilisation") return r.break_even_utilisation ? ratio(*r.break_even_utilisation) : "";
-    return money(p95(r));  // p95
-}
+/// The tables of a scenario's results, in the columns the library declares (app/columns.hpp).
+struct ResultTables {
+    Table strategies, spot, plans, deadline, workloads;
+};
 
-Table strategy_table(const Scenario& s, const ScenarioResult& result) {
-    const std::vector<std::string> outputs =
-        s.outputs.empty() ? std::vector<std::string>{"total", "npv", "savings", "savings_fraction", "p95"} : s.outputs;
-    Table t;
-    t.columns = {"strategy", "currency"};
-    t.columns.insert(t.columns.end(), outputs.begin(), outputs.end());
-    for (const auto& [name, report] : result.strategies) {
-        std::vector<std::string> row{name, report.currency};
-        for (const auto& o : outputs) row.push_back(cell(report, o));
-        t.rows.push_back(std::move(row));
-    }
-    return t;
-}
-
-Table spot_table(const std::vector<SpotJobResult>& jobs) {
-    Table t;
-    t.columns = {"job", "checkpoint_interval_hours", "paths", "seed", "wall_hours_mean", "billed_hours_mean",
-                 "cost_mean", "cost_std_error", "cost_p95", "interruptions_mean", "deadline_miss_probability"};
-    for (const auto& j : jobs) {
-        const SpotResult& r = j.result;
-        t.rows.push_back({j.name, ratio(j.checkpoint_interval_hours), std::to_string(r.paths), std::to_string(r.seed),
-                          ratio(r.wall_hours.mean), ratio(r.billed_hours.mean), money(r.cost.mean),
-                          ratio(r.cost.standard_error), money(r.cost.p95), ratio(r.interruptions.mean),
-                          ratio(r.deadline_miss_probability)});
-    }
-    return t;
-}
-
-Table deadline_table(const std::vector<DeadlineJobResult>& jobs) {
-    Table t;
-    t.columns = {"deadline_job", "policy", "paths", "seed", "cost_mean", "cost_std_error", "cost_p95",
-                 "deadline_miss_probability"};
-    for (const DeadlineJobResult& j : jobs) {
-        const DeadlineComparison& c = j.comparison;
-        for (const DeadlinePolicyOutcome& p : c.policies)
-            t.rows.push_back({j.name, std::string(to_string(p.policy)), std::to_string(c.paths), std::to_string(c.seed),
-                              money(p.cost.mean), ratio(p.cost.standard_error), money(p.cost.p95),
-                              ratio(p.deadline_miss_probability)});
-        if (c.omniscient_cost)
-            t.rows.push_back({j.name, "omniscient", std::to_string(c.paths), std::to_string(c.seed),
-                              money(c.omniscient_cost->mean), ratio(c.omniscient_cost->standard_error),
-                              money(c.omniscient_cost->p95), ratio(0)});
-    }
-    return t;
-}
-
-Table plan_table(const std::vector<PlanDistribution>& plans) {
-    Table t;
-    t.columns = {"plan", "currency", "futures", "total_mean", "total_std_error", "total_p5", "total_p50", "total_p95",
-                 "total_cvar95", "npv_mean", "regret_mean", "best_fraction", "committed_utilisation"};
-    for (const PlanDistribution& d : plans)
-        t.rows.push_back({d.plan, d.currency, std::to_string(d.futures.size()), money(d.total.mean),
-                          money(d.total.standard_error), money(d.total.p5), money(d.total.p50), money(d.total.p95),
-                          money(d.total.cvar95), money(d.npv.mean), money(d.regret.mean), ratio(d.best_fraction),
-                          ratio(d.committed_utilisation)});
-    return t;
-}
-
-/// Cost per unit of work: one row per workload and way of running it, cheapest run first.
-Table workload_table(const std::vector<WorkloadResult>& workloads) {
-    Table t;
-    t.columns = {"workload", "provider", "region", "instance_type", "gpus", "buying", "terms", "currency",
-                 "price_per_hour", "throughput_per_second", "run_hours", "run_hours_p95", "cost_per_epoch",
-                 "cost_per_run", "cost_per_run_p95", "cost_per_run_std_error", "cost_per_million",
-                 "probability_within_deadline"};
-    for (const WorkloadResult& w : workloads)
-        for (const WorkCostRow& r : w.ranking.rows)
-            t.rows.push_back({w.name, r.provider, r.region, r.instance_type, std::to_string(r.gpus),
-                              std::string(to_text(r.buying)), r.terms, r.currency, ratio(r.price_per_hour),
-                              ratio(r.throughput_per_second), ratio(r.run_hours), ratio(r.run_hours_p95),
-                              money(r.cost_per_epoch), money(r.cost_per_run), money(r.cost_per_run_p95),
-                              ratio(r.cost_per_run_standard_error), ratio(r.cost_per_million),
-                              ratio(r.probability_within_deadline)});
-    return t;
+ResultTables tables_of(const Scenario& s, const ScenarioResult& result) {
+    static const std::vector<std::string> default_outputs{"total", "npv", "savings", "savings_fraction", "p95"};
+    std::vector<std::string> strategy_outputs{"strategy", "currency"};
+    for (const auto& o : s.outputs.empty() ? default_outputs : s.outputs) strategy_outputs.push_back(o);
+    std::vector<DeadlineRow> deadline;
+    for (const auto& j : result.deadline_jobs)
+        for (auto& r : deadline_rows(j)) deadline.push_back(std::move(r));
+    std::vector<WorkloadRow> workloads;
+    for (const auto& w : result.workloads)
+        for (const auto& r : workload_rows(w)) workloads.push_back(r);
+    return {cli::table_of(strategy_columns(), result.strategies, strategy_outputs),
+            cli::table_of(spot_job_columns(), result.spot_jobs), cli::table_of(plan_columns(), result.plans),
+            cli::table_of(deadline_columns(), deadline), cli::table_of(workload_columns(), workloads)};
 }
 
 bool should_stop() { return interrupted.load(); }
@@ -139,36 +74,68 @@ ScenarioResult run_with_progress(const Scenario& s) {
 
 void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
 
-int run(const std::string& path, const std::string& format) {
-    const Scenario s = load_scenario(path);
-    const ScenarioResult result = run_with_progress(s);
-    const Table strategies = strategy_table(s, result);
-    const Table spot = spot_table(result.spot_jobs);
-    const Table plans = plan_table(result.plans);
-    const Table deadline = deadline_table(result.deadline_jobs);
-    const Table workloads = workload_table(result.workloads);
-    if (format == "json") {
-        print(fmt::format("{{\"scenario\": \"{}\",\n\"spot_jobs\": {},\n\"deadline_jobs\": {},\n\"strategies\": {},\n"
-                          "\"plans\": {},\n\"workloads\": {}}}\n",
-                          s.name, cli::render(spot, "json"), cli::render(deadline, "json"), cli::render(strategies, "json"),
-                          cli::render(plans, "json"), cli::render(workloads, "json")));
-    } else if (format == "csv") {  // one table: strategies, else plans, else spot jobs, else deadline jobs, else workloads
-        print(cli::render(!result.strategies.empty()    ? strategies
-                          : !result.plans.empty()         ? plans
-                          : !result.spot_jobs.empty()     ? spot
-                          : !result.deadline_jobs.empty() ? deadline
-                                                          : workloads,
-                          "csv"));
-    } else {
-        if (format == "table") print(fmt::format("{}\n\n", s.name));
-        std::vector<std::string> parts;
-        if (!result.spot_jobs.empty()) parts.push_back(cli::render(spot, format));
-        if (!result.deadline_jobs.empty()) parts.push_back(cli::render(deadline, format));
-        if (!result.strategies.empty()) parts.push_back(cli::render(strategies, format));
-        if (!result.plans.empty()) parts.push_back(cli::render(plans, format));
-        if (!result.workloads.empty()) parts.push_back(cli::render(workloads, format));
-        print(fmt::format("{}", fmt::join(parts, "\n")));
+/// The defaults that change a scenario's answer, said above its tables: how capacity is bought and
+/// how each mix rounds its shares.
+std::string assumptions_line(const Scenario& s) {
+    std::string line = fmt::format("Bought in: {}", to_text(s.units));
+    std::vector<std::string> mixes;
+    for (const NamedStrategy& named : s.strategies)
+        if (const Mix* mix = std::get_if<Mix>(&named.strategy))
+            mixes.push_back(fmt::format("{} ({})", to_text(mix->rounding), named.name));
+    if (!mixes.empty()) line += fmt::format("; mix shares rounded: {}", fmt::join(mixes, ", "));
+    return line;
+}
+
+/// A scenario file, or standard input for "-".
+Scenario load(const std::string& path) {
+    if (path != "-") return load_scenario(path);
+    const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+    return parse_scenario(text, "<stdin>");
+}
+
+/// Every file's results; JSON: one object per file (an array when several are given).
+int run(const std::vector<std::string>& paths, const std::string& format) {
+    nlohmann::ordered_json documents = nlohmann::ordered_json::array();
+    bool first = true;
+    for (const std::string& path : paths) {
+        const Scenario s = load(path);
+        const ScenarioResult result = run_with_progress(s);
+        const ResultTables t = tables_of(s, result);
+        if (format == "json") {
+            nlohmann::ordered_json doc;
+            doc["scenario"] = s.name;
+            doc["file"] = path;
+            doc["units"] = std::string(to_text(s.units));
+            doc["spot_jobs"] = cli::to_json(t.spot);
+            doc["deadline_jobs"] = cli::to_json(t.deadline);
+            doc["strategies"] = cli::to_json(t.strategies);
+            doc["plans"] = cli::to_json(t.plans);
+            doc["workloads"] = cli::to_json(t.workloads);
+            documents.push_back(std::move(doc));
+        } else if (format == "csv") {  // one table: strategies, else plans, else spot jobs, else deadline jobs, else workloads
+            std::string csv = cli::render(!result.strategies.empty()    ? t.strategies
+                                          : !result.plans.empty()         ? t.plans
+                                          : !result.spot_jobs.empty()     ? t.spot
+                                          : !result.deadline_jobs.empty() ? t.deadline
+                                                                          : t.workloads,
+                                          "csv");
+            if (!first) csv.erase(0, csv.find('\n') + 1);  // the header once; rows of the same shape follow
+            print(csv);
+        } else {
+            if (!first) print("\n");
+            if (format == "table") print(fmt::format("{}\n", s.name));
+            print(assumptions_line(s) + "\n\n");
+            std::vector<std::string> parts;
+            if (!result.spot_jobs.empty()) parts.push_back(cli::render(t.spot, format));
+            if (!result.deadline_jobs.empty()) parts.push_back(cli::render(t.deadline, format));
+            if (!result.strategies.empty()) parts.push_back(cli::render(t.strategies, format));
+            if (!result.plans.empty()) parts.push_back(cli::render(t.plans, format));
+            if (!result.workloads.empty()) parts.push_back(cli::render(t.workloads, format));
+            print(fmt::format("{}", fmt::join(parts, "\n")));
+        }
+        first = false;
     }
+    if (format == "json") print((paths.size() == 1 ? documents[0] : documents).dump(1) + "\n");
     return 0;
 }
 
@@ -191,8 +158,8 @@ int compare(const std::string& before_path, const std::string& after_path, const
             const std::vector<std::string>& fail_above) {
     std::vector<cli::ChangeLimit> limits;
     for (const auto& text : fail_above) limits.push_back(cli::ChangeLimit::parse(text));
-    const std::vector<Figures> before = figures(run_with_progress(load_scenario(before_path)));
-    const std::vector<Figures> after = figures(run_with_progress(load_scenario(after_path)));
+    const std::vector<Figures> before = figures(run_with_progress(load(before_path)));
+    const std::vector<Figures> after = figures(run_with_progress(load(after_path)));
     const auto find = [](const std::vector<Figures>& list, const std::string& name) {
         const auto it = std::find_if(list.begin(), list.end(), [&](const Figures& f) { return f.name == name; });
         return it == list.end() ? nullptr : &*it;
@@ -203,8 +170,7 @@ int compare(const std::string& before_path, const std::string& after_path, const
     for (const Figures& a : after) {
         const Figures* b = find(before, a.name);
         if (!b) continue;
-        t.rows.push_back({a.name, money(b->total), money(a.total), money(a.total - b->total), money(a.npv - b->npv),
-                          money(a.p95 - b->p95)});
+        t.rows.push_back({a.name, b->total, a.total, a.total - b->total, a.npv - b->npv, a.p95 - b->p95});
         const std::pair<std::string, std::pair<double, double>> moves[] = {
             {"total", {b->total, a.total}}, {"npv", {b->npv, a.npv}}, {"p95", {b->p95, a.p95}}};
         for (const auto& [metric, values] : moves)
@@ -215,46 +181,83 @@ int compare(const std::string& before_path, const std::string& after_path, const
     }
     // Rows in only one of the two files have nothing to compare: they never breach a limit.
     for (const Figures& a : after)
-        if (!find(before, a.name)) t.rows.push_back({a.name + " (new)", "", money(a.total), "", "", ""});
+        if (!find(before, a.name)) t.rows.push_back({a.name + " (new)", Cell(), a.total, Cell(), Cell(), Cell()});
     for (const Figures& b : before)
-        if (!find(after, b.name)) t.rows.push_back({b.name + " (removed)", money(b.total), "", "", "", ""});
+        if (!find(after, b.name)) t.rows.push_back({b.name + " (removed)", b.total, Cell(), Cell(), Cell(), Cell()});
     print(cli::render(t, format));
     for (const auto& breach : breaches) fmt::print(stderr, "gputco: {}\n", cli::describe(breach));
     return breaches.empty() ? 0 : 3;
 }
 
-int catalog(const std::string& gpu, const std::string& provider, const std::string& region, double min_memory,
-            const std::string& file, const std::string& format) {
+/// Today's date (UTC), the default date of the exchange rates.
+Date today() {
+    const auto days = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+    const std::chrono::year_month_day ymd{days};
+    return Date{int(ymd.year()), int(unsigned(ymd.month())), int(unsigned(ymd.day()))};
+}
+
+/// The offerings Catalog.query finds (GPU names in any provider's spelling, by family), ranked by
+/// on-demand price per GPU-hour in one currency at the dated rate shown in `conversion`.
+int catalog(const OfferingQuery& criteria, const std::string& currency, const std::string& date, const std::string& file,
+            const std::string& format) {
     const Catalog cat = file.empty() ? Catalog::builtin() : Catalog::builtin().overridden_by(Catalog::from_json_file(file));
-    std::vector<Offering> rows;
-    for (const Offering& o : cat.find(provider, gpu, region)) {
-        double memory = 0;
-        for (const GpuSpec& g : cat.gpus())
-            if (g.name == o.gpu) memory = g.memory_gb;
-        if (memory >= min_memory) rows.push_back(o);
-    }
-    std::stable_sort(rows.begin(), rows.end(), [](const Offering& a, const Offering& b) {
-        return a.on_demand_per_gpu_hour() < b.on_demand_per_gpu_hour();
-    });
+    const Date at = date.empty() ? today() : Date::parse(date, "--rates-date");
+    const std::vector<RankedOffering> ranked =
+        rank_by_gpu_hour_price(gputco::query(cat, criteria), currency, ExchangeRates::builtin(), at);
     Table t;
     t.columns = {"provider", "region", "instance_type", "gpu", "gpus", "currency", "on_demand_per_gpu_hour",
-                 "spot_per_gpu_hour", "as_of"};
-    for (const Offering& o : rows) {
+                 "spot_per_gpu_hour", "as_of", "ranked_currency", "ranked_per_gpu_hour", "conversion"};
+    for (const RankedOffering& r : ranked) {
+        const Offering& o = r.offering;
         const auto spot = o.spot_per_gpu_hour();
-        t.rows.push_back({o.provider, o.region, o.instance_type, o.gpu, std::to_string(o.gpus_per_instance), o.currency,
-                          ratio(o.on_demand_per_gpu_hour()), spot ? ratio(*spot) : "", o.source.as_of});
+        t.rows.push_back({o.provider, o.region, o.instance_type, o.gpu, (long long)o.gpus_per_instance, o.currency,
+                          o.on_demand_per_gpu_hour(), spot ? Cell(*spot) : Cell(), o.source.as_of, r.currency,
+                          r.per_gpu_hour, r.conversion});
     }
+    if (format == "table") print(fmt::format("Ranked in {} at the rates in force on {}\n", currency, at.iso()));
     print(cli::render(t, format));
+    return 0;
+}
+
+/// One spot job from flags: Poisson interruptions, priced by the flags alone (continuous billing).
+int spot(const SpotJobRequest& request, const std::string& format) {
+    SpotJobRequest r = request;
+    r.options.should_stop = should_stop;
+    cli::ProgressBar bar(stderr);
+    r.options.progress = [&](std::size_t done, std::size_t total) { bar.update("spot job spot", done, total, "paths"); };  // named as a scenario names its job
+    SpotJobRun run = [&] {
+        try {
+            SpotJobRun out = run_spot_job(r);
+            bar.finish();
+            return out;
+        } catch (...) {
+            bar.finish();
+            throw;
+        }
+    }();
+    const std::vector<SpotJobResult> jobs{{"spot", run.checkpoint_interval_hours, std::move(run.result), run.pricing}};
+    print(cli::render(cli::table_of(spot_job_columns(), jobs), format));
     return 0;
 }
 
 }  // namespace
 
+/// Standard output was not fully written (a full disk, a closed pipe): an error, not a success.
+int finish_output(int code) {
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        fmt::print(stderr, "gputco: error: cannot write to standard output\n");
+        return code == 0 ? 1 : code;
+    }
+    return code;
+}
+
 int main(int argc, char** argv) {
     CLI::App app{"gputco: the total cost of renting GPUs, from scenario files"};
+    app.set_version_flag("--version", std::string("gputco ") + GPUTCO_VERSION);
     app.require_subcommand(1);
-    app.footer("Exit codes: 0 success, 1 unexpected error, 2 bad input, 3 compare: a change beyond --fail-above, "
-               "130 stopped by Ctrl-C.");
+    app.option_defaults()->always_capture_default();
+    app.footer("A file \"-\" is standard input. Exit codes: 0 success, 1 unexpected error (or output that "
+               "could not be written), 2 bad input, 3 compare: a change beyond --fail-above, 130 stopped by Ctrl-C.");
     std::string format = "table";
     const auto add_format = [&](CLI::App* sub) {
         sub->add_option("--format", format, "table, json, csv or markdown")
@@ -262,8 +265,9 @@ int main(int argc, char** argv) {
     };
 
     std::string scenario_path, other_path;
-    CLI::App* run_cmd = app.add_subcommand("run", "run a scenario file and report every strategy");
-    run_cmd->add_option("scenario", scenario_path, "scenario file (YAML or JSON)")->required();
+    std::vector<std::string> run_paths;
+    CLI::App* run_cmd = app.add_subcommand("run", "run scenario files and report every strategy");
+    run_cmd->add_option("scenarios", run_paths, "scenario files (YAML or JSON); - reads standard input")->required();
     add_format(run_cmd);
 
     CLI::App* compare_cmd = app.add_subcommand("compare", "what changes in total, NPV and P95 between two scenarios");
@@ -278,78 +282,78 @@ int main(int argc, char** argv) {
 
     std::vector<std::string> validate_paths;
     CLI::App* validate_cmd = app.add_subcommand("validate", "check scenario files without running them");
-    validate_cmd->add_option("scenarios", validate_paths, "scenario files")->required();
+    validate_cmd->add_option("scenarios", validate_paths, "scenario files; - reads standard input")->required();
 
-    std::string gpu, provider, region, catalog_file;
+    OfferingQuery query;
     double min_memory = 0;
-    CLI::App* catalog_cmd = app.add_subcommand("catalog", "list offerings, cheapest per GPU-hour first");
-    catalog_cmd->add_option("--gpu", gpu, "GPU name, e.g. A100-40GB");
-    catalog_cmd->add_option("--provider", provider, "provider, e.g. aws");
-    catalog_cmd->add_option("--region", region, "region, e.g. us-east-1");
+    std::string catalog_file, currency = "USD", rates_date;
+    CLI::App* catalog_cmd = app.add_subcommand("catalog", "list offerings, cheapest per GPU-hour first, in one currency");
+    catalog_cmd->add_option("--gpu", query.gpu, "GPU name in any spelling, matched by family: a100, A100-80GB, Tesla T4");
+    catalog_cmd->add_option("--provider", query.provider, "provider, e.g. aws");
+    catalog_cmd->add_option("--region", query.region, "region, e.g. us-east-1");
     catalog_cmd->add_option("--min-memory-gb", min_memory, "least GPU memory in GB");
     catalog_cmd->add_option("--catalog", catalog_file, "a catalog JSON file overriding the built-in rows");
+    catalog_cmd->add_option("--currency", currency, "rank every price in this currency");
+    catalog_cmd->add_option("--rates-date", rates_date, "convert at the exchange rates in force on this date "
+                                                       "(YYYY-MM-DD; default today)");
     add_format(catalog_cmd);
 
-    SpotJobSpec spot;
-    std::uint64_t seed = 0;
-    CLI::App* spot_cmd = app.add_subcommand("spot", "simulate one spot job (Poisson interruptions)");
-    spot_cmd->add_option("--work-hours", spot.job.work_hours, "useful work, hours")->required();
-    spot_cmd->add_option("--mtbf-hours", spot.mtbf_hours, "mean time between interruptions, hours")->required();
-    spot_cmd->add_option("--price", spot.price_per_gpu_hour, "spot price per hour")->required();
-    spot_cmd->add_option("--checkpoint-write-hours", spot.job.checkpoint_write_hours, "time to write a checkpoint");
-    spot_cmd->add_option("--checkpoint-interval-hours", spot.job.checkpoint_interval_hours,
-                         "work between checkpoints (default: the optimal interval)");
-    spot_cmd->add_option("--restart-hours", spot.job.restart_hours, "reload after an interruption, billed");
-    spot_cmd->add_option("--capacity-wait-hours", spot.job.capacity_wait_hours, "wait for capacity, not billed");
-    spot_cmd->add_option("--paths", spot.paths, "Monte Carlo paths");
-    spot_cmd->add_option("--seed", seed, "random seed");
+    SpotJobRequest spot_request;
+    double mtbf_hours = 0, price = 0;
+    CLI::App* spot_cmd = app.add_subcommand("spot", "simulate one spot job (Poisson interruptions), priced by the "
+                                                    "flags alone, billed continuously");
+    spot_cmd->add_option("--work-hours", spot_request.job.work_hours, "useful work, hours")->required()->default_str("");
+    spot_cmd->add_option("--mtbf-hours", mtbf_hours, "mean time between interruptions, hours")->required()->default_str("");
+    spot_cmd->add_option("--price", price, "spot price per hour")->required()->default_str("");
+    spot_cmd->add_option("--checkpoint-write-hours", spot_request.job.checkpoint_write_hours, "time to write a checkpoint");
+    spot_cmd->add_option("--checkpoint-interval-hours", spot_request.job.checkpoint_interval_hours,
+                         "work between checkpoints (0: the optimal interval for the MTBF)");
+    spot_cmd->add_option("--restart-hours", spot_request.job.restart_hours, "reload after an interruption, billed");
+    spot_cmd->add_option("--capacity-wait-hours", spot_request.job.capacity_wait_hours, "wait for capacity, not billed");
+    spot_request.options.paths = 20000;
+    spot_cmd->add_option("--paths", spot_request.options.paths, "Monte Carlo paths");
+    spot_cmd->add_option("--seed", spot_request.options.seed, "random seed");
     add_format(spot_cmd);
 
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
-        return code == 0 ? 0 : 2;
+        return finish_output(code == 0 ? 0 : 2);
     }
     std::signal(SIGINT, on_sigint);
+    int code = 1;
     try {
-        if (run_cmd->parsed()) return run(scenario_path, format);
-        if (compare_cmd->parsed()) return compare(scenario_path, other_path, format, fail_above);
-        if (catalog_cmd->parsed()) return catalog(gpu, provider, region, min_memory, catalog_file, format);
-        if (validate_cmd->parsed()) {
-            int code = 0;
+        if (run_cmd->parsed()) code = run(run_paths, format);
+        else if (compare_cmd->parsed()) code = compare(scenario_path, other_path, format, fail_above);
+        else if (catalog_cmd->parsed()) {
+            if (min_memory > 0) query.min_gpu_memory_gb = min_memory;
+            code = catalog(query, currency, rates_date, catalog_file, format);
+        } else if (validate_cmd->parsed()) {
+            code = 0;
             for (const auto& path : validate_paths) {
                 try {
-                    load_scenario(path);
+                    load(path);
                     fmt::print("{}: ok\n", path);
                 } catch (const InvalidInput& e) {
                     fmt::print(stderr, "{}\n", e.what());
                     code = 2;
                 }
             }
-            return code;
-        }
-        if (spot_cmd->parsed()) {
-            Scenario s;
-            s.name = "spot";
-            s.seed = seed;
-            spot.name = "spot";
-            s.spot_jobs.push_back(spot);
-            // Priced by the flags alone: a built-in offering is only there for the on-demand comparison.
-            s.offering = {"aws", "p4d.24xlarge", ""};
-            const ScenarioResult result = run_with_progress(s);
-            print(cli::render(spot_table(result.spot_jobs), format));
-            return 0;
+        } else if (spot_cmd->parsed()) {
+            spot_request.model = Poisson{.mtbf_hours = mtbf_hours};
+            spot_request.prices.price_per_hour = price;
+            code = spot(spot_request, format);
         }
     } catch (const Cancelled&) {
         fmt::print(stderr, "gputco: stopped\n");
-        return 130;
+        code = 130;
     } catch (const InvalidInput& e) {
         fmt::print(stderr, "gputco: {}\n", e.what());
-        return 2;
+        code = 2;
     } catch (const std::exception& e) {
         fmt::print(stderr, "gputco: error: {}\n", e.what());
-        return 1;
+        code = 1;
     }
-    return 1;
+    return finish_output(code);
 }

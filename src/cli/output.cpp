@@ -1,32 +1,30 @@
 #include "output.hpp"
 
 #include <algorithm>
-#include <charconv>
+#include <cmath>
 
 #include <fmt/format.h>
 
 namespace gputco::cli {
 namespace {
 
-bool is_number(const std::string& s) {
-    double v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+/// A cell's text: in CSV every digit a double needs to be read back exactly (the numbers Python's
+/// frames hold), in a table 4 decimals (4 significant digits below 1); "" for a figure that does not
+/// apply, "nan"/"inf" as such.
+std::string text(const Cell& cell, bool exact) {
+    if (const auto* s = std::get_if<std::string>(&cell)) return *s;
+    if (const auto* i = std::get_if<long long>(&cell)) return std::to_string(*i);
+    if (const auto* d = std::get_if<double>(&cell)) {
+        if (exact || !std::isfinite(*d)) return fmt::format("{}", *d);
+        return std::abs(*d) >= 1 ? fmt::format("{:.4f}", *d) : fmt::format("{:.4g}", *d);
+    }
+    return "";
 }
 
-std::string json_string(const std::string& text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\') out += '\\', out += c;
-        else if (c == '\n') out += "\\n";
-        else if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", int(c));
-        else out += c;
-    }
-    return out + "\"";
-}
+bool is_number(const Cell& cell) { return std::holds_alternative<double>(cell) || std::holds_alternative<long long>(cell); }
 
 std::string csv_cell(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
     std::string out = "\"";
     for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
@@ -34,21 +32,26 @@ std::string csv_cell(const std::string& text) {
 
 }  // namespace
 
+nlohmann::ordered_json to_json(const Table& t) {
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const auto& row : t.rows) {
+        nlohmann::ordered_json object = nlohmann::ordered_json::object();
+        for (std::size_t c = 0; c < t.columns.size(); ++c) {
+            const Cell& cell = row[c];
+            nlohmann::ordered_json& v = object[t.columns[c]];
+            if (const auto* s = std::get_if<std::string>(&cell)) v = *s;
+            else if (const auto* i = std::get_if<long long>(&cell)) v = *i;
+            else if (const auto* d = std::get_if<double>(&cell); d && std::isfinite(*d)) v = *d;
+            else v = nullptr;  // does not apply, or not finite
+        }
+        rows.push_back(std::move(object));
+    }
+    return rows;
+}
+
 std::string render(const Table& t, const std::string& format) {
     std::string out;
-    if (format == "json") {
-        out = "[";
-        for (std::size_t r = 0; r < t.rows.size(); ++r) {
-            out += r ? ",\n {" : "\n {";
-            for (std::size_t c = 0; c < t.columns.size(); ++c) {
-                const std::string& cell = t.rows[r][c];
-                out += fmt::format("{}{}: {}", c ? ", " : "", json_string(t.columns[c]),
-                                   is_number(cell) ? cell : cell == "nan" || cell == "inf" || cell.empty() ? "null" : json_string(cell));
-            }
-            out += "}";
-        }
-        return out + "\n]\n";
-    }
+    if (format == "json") return to_json(t).dump(1) + "\n";
     if (format == "csv") {
         // Appended piece by piece: `"," + std::string` trips GCC 12's false -Wrestrict.
         for (std::size_t c = 0; c < t.columns.size(); ++c) {
@@ -59,38 +62,44 @@ std::string render(const Table& t, const std::string& format) {
         for (const auto& row : t.rows) {
             for (std::size_t c = 0; c < row.size(); ++c) {
                 if (c) out += ',';
-                out += csv_cell(row[c]);
+                out += csv_cell(text(row[c], true));
             }
             out += "\n";
         }
         return out;
     }
+    std::vector<std::vector<std::string>> cells;
+    for (const auto& row : t.rows) {
+        std::vector<std::string> line;
+        for (const Cell& c : row) line.push_back(text(c, false));
+        cells.push_back(std::move(line));
+    }
     std::vector<std::size_t> width(t.columns.size());
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
         width[c] = t.columns[c].size();
-        for (const auto& row : t.rows) width[c] = std::max(width[c], row[c].size());
+        for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
     }
     const bool markdown = format == "markdown";
-    const auto line = [&](const std::vector<std::string>& cells) {
+    const auto line = [&](const std::vector<std::string>& row, const std::vector<Cell>* typed) {
         std::string s = markdown ? "| " : "";
-        for (std::size_t c = 0; c < cells.size(); ++c) {
-            const bool right = is_number(cells[c]);
-            s += right ? fmt::format("{:>{}}", cells[c], width[c]) : fmt::format("{:<{}}", cells[c], width[c]);
-            s += c + 1 < cells.size() ? (markdown ? " | " : "  ") : (markdown ? " |" : "");
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            const bool right = typed && is_number((*typed)[c]);
+            s += right ? fmt::format("{:>{}}", row[c], width[c]) : fmt::format("{:<{}}", row[c], width[c]);
+            s += c + 1 < row.size() ? (markdown ? " | " : "  ") : (markdown ? " |" : "");
         }
         return s + "\n";
     };
-    out += line(t.columns);
-    std::vector<std::string> rule;
-    for (const std::size_t w : width) rule.emplace_back(w, '-');
+    out += line(t.columns, nullptr);
     if (markdown) {
         std::string s = "|";
         for (const std::size_t w : width) s += std::string(w + 2, '-') + "|";
         out += s + "\n";
     } else {
-        out += line(rule);
+        std::vector<std::string> rule;
+        for (const std::size_t w : width) rule.emplace_back(w, '-');
+        out += line(rule, nullptr);
     }
-    for (const auto& row : t.rows) out += line(row);
+    for (std::size_t r = 0; r < cells.size(); ++r) out += line(cells[r], &t.rows[r]);
     return out;
 }
 

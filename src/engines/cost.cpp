@@ -56,6 +56,7 @@ struct PricedPlan {
     double on_demand_per_gpu_hour = 0;
     double fleet_gpus = 0;
     int gpus_per_unit = 1;  ///< the instance size in whole instances, 1 in the GPU-level view
+    std::optional<Rounding> rounding;  ///< a mix's rounding of its shares (none for a single strategy)
 };
 
 /// GPU-hours paid for when an hour's load x (mean GPUs in use over the hour) runs on instances of g
@@ -155,6 +156,7 @@ PricedPlan price_plan(const Strategy& strategy, const DemandProfile& demand, con
     require(std::abs(fraction_sum - 1.0) <= 1e-9, "mix.fractions (sum)", fraction_sum, "must sum to 1");
 
     PricedPlan plan;
+    if (mix) plan.rounding = mix->rounding;
     plan.fleet_gpus = mix && mix->fleet_gpus ? require_non_negative("mix.fleet_gpus", *mix->fleet_gpus)
                                              : demand.peak_gpus();
     plan.on_demand_per_gpu_hour = offering.on_demand_per_gpu_hour() * discounts.region_price_factor;
@@ -323,6 +325,10 @@ std::vector<std::string> describe_assumptions(const PricedPlan& plan, const Dema
                                 "fleet {:g} GPUs",
                                 demand.horizon().month_count(), demand.mean_gpus(), demand.peak_gpus(),
                                 demand.total_gpu_hours(), plan.fleet_gpus));
+    if (plan.rounding)  // a default that changes the answer, said out loud
+        lines.push_back(fmt::format("mix shares of the fleet rounded: {} ({})", to_text(*plan.rounding),
+                                    *plan.rounding == Rounding::none ? "fractional GPUs kept"
+                                                                     : "to whole GPUs, or whole instances"));
     if (plan.gpus_per_unit > 1) {
         lines.push_back(fmt::format("bought in whole instances of {} GPUs: reserved and spot shares rounded to "
                                     "instances, on-demand and spot paid per instance each hour, part-filled ones in "

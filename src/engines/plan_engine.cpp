@@ -207,6 +207,9 @@ FutureOutcome run_future(const PricedPlan& plan, const DemandFutures& futures, c
         }
         flow.on_demand_gpu_hours = std::max(0.0, demand - served - spot_served);
         flow.on_demand = flow.on_demand_gpu_hours * on_demand_price;
+        // Plans count in GPUs (evaluate()'s Units::gpus): what is paid for is what is served.
+        flow.on_demand_paid_gpu_hours = flow.on_demand_gpu_hours;
+        flow.spot_paid_gpu_hours = flow.spot_gpu_hours;
 
         pricing::add_credits_and_total(flow, discounts, flow.on_demand_gpu_hours, on_demand_price, free_hours_left);
 
@@ -219,23 +222,7 @@ FutureOutcome run_future(const PricedPlan& plan, const DemandFutures& futures, c
         out.committed_used_gpu_hours += flow.reserved_used_gpu_hours;
         if (month_totals) month_totals[m] = flow.total;
         if (sums) {
-            MonthlyCashFlow& s = (*sums)[std::size_t(m)];
-            s.upfront += flow.upfront;
-            s.reserved_recurring += flow.reserved_recurring;
-            s.on_demand += flow.on_demand;
-            s.spot += flow.spot;
-            s.credits += flow.credits;
-            s.capex += flow.capex;
-            s.operating += flow.operating;
-            s.resale += flow.resale;
-            s.total += flow.total;
-            s.used_gpu_hours += flow.used_gpu_hours;
-            s.reserved_gpu_hours += flow.reserved_gpu_hours;
-            s.reserved_used_gpu_hours += flow.reserved_used_gpu_hours;
-            s.spot_gpu_hours += flow.spot_gpu_hours;
-            s.on_demand_gpu_hours += flow.on_demand_gpu_hours;
-            s.owned_gpu_hours += flow.owned_gpu_hours;
-            s.owned_used_gpu_hours += flow.owned_used_gpu_hours;
+            add_fields(monthly_cash_flow_fields, (*sums)[std::size_t(m)], flow);
         }
     }
     return out;
@@ -326,35 +313,14 @@ PlanDistribution evaluate_plan(const Plan& plan, const DemandFutures& futures, c
     result.mean_months.assign(months, MonthlyCashFlow{});
     for (const auto& sums : chunk_sums) {
         for (std::size_t m = 0; m < months; ++m) {
-            MonthlyCashFlow& t = result.mean_months[m];
-            const MonthlyCashFlow& s = sums[m];
-            t.upfront += s.upfront;
-            t.reserved_recurring += s.reserved_recurring;
-            t.on_demand += s.on_demand;
-            t.spot += s.spot;
-            t.credits += s.credits;
-            t.capex += s.capex;
-            t.operating += s.operating;
-            t.resale += s.resale;
-            t.total += s.total;
-            t.used_gpu_hours += s.used_gpu_hours;
-            t.reserved_gpu_hours += s.reserved_gpu_hours;
-            t.reserved_used_gpu_hours += s.reserved_used_gpu_hours;
-            t.spot_gpu_hours += s.spot_gpu_hours;
-            t.on_demand_gpu_hours += s.on_demand_gpu_hours;
-            t.owned_gpu_hours += s.owned_gpu_hours;
-            t.owned_used_gpu_hours += s.owned_used_gpu_hours;
+            add_fields(monthly_cash_flow_fields, result.mean_months[m], sums[m]);
         }
     }
     const double inverse = 1.0 / double(n);
     for (std::size_t m = 0; m < months; ++m) {
         MonthlyCashFlow& t = result.mean_months[m];
         t.month = int(m);
-        for (double* x : {&t.upfront, &t.reserved_recurring, &t.on_demand, &t.spot, &t.credits, &t.capex, &t.operating,
-                          &t.resale, &t.total, &t.used_gpu_hours, &t.reserved_gpu_hours, &t.reserved_used_gpu_hours,
-                          &t.spot_gpu_hours, &t.on_demand_gpu_hours, &t.owned_gpu_hours, &t.owned_used_gpu_hours}) {
-            *x *= inverse;
-        }
+        scale_fields(monthly_cash_flow_fields, t, inverse);
     }
 
     // Bands of each month's flow and of the cumulative cost.

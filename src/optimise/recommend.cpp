@@ -724,6 +724,7 @@ std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, cons
             point.plan = describe(point.recommended);
         } catch (const InvalidInput& e) {
             if (std::string_view(e.what()).rfind("limits.cvar95", 0) != 0) throw;  // only "no plan meets it"
+            point.reason = e.what();
         }
         points.push_back(point);
     }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "gputco/app/spot_job.hpp"
 #include "gputco/catalog/importers.hpp"
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/plan_engine.hpp"
@@ -24,12 +25,7 @@ DemandProfile DemandSpec::build(Horizon horizon) const {
     return profile;
 }
 
-std::optional<double> InterruptionSpec::mean_lifetime_hours() const {
-    if (const auto* p = std::get_if<Poisson>(&model)) return p->mtbf_hours;
-    if (const auto* w = std::get_if<Weibull>(&model)) return w->scale_hours * std::tgamma(1 + 1 / w->shape);
-    if (const auto* t = std::get_if<Trace>(&model)) return t->mean_lifetime_hours();
-    return std::nullopt;
-}
+std::optional<double> InterruptionSpec::mean_lifetime_hours() const { return gputco::mean_lifetime_hours(model); }
 
 InterruptionModel SpotJobSpec::model() const {
     return interruptions ? interruptions->model : InterruptionModel(Poisson{.mtbf_hours = mtbf_hours});
@@ -120,17 +116,12 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
 
     for (std::size_t i = 0; i < s.spot_jobs.size(); ++i) {
         const SpotJobSpec& spec = s.spot_jobs[i];
-        Job job = spec.job;
-        if (job.checkpoint_interval_hours <= 0) {
-            const auto mean = spec.interruptions ? spec.interruptions->mean_lifetime_hours() : spec.mtbf_hours;
-            job.checkpoint_interval_hours = optimal_checkpoint_interval(job.checkpoint_write_hours, mean.value());
-        }
-        SpotPricing pricing;
-        const auto spot_price = spec.price_per_gpu_hour ? spec.price_per_gpu_hour : offering.spot_per_gpu_hour();
-        if (!spot_price) fail("spot_jobs.price_per_gpu_hour", spec.name, fmt::format("is needed: {} has no spot price", offering.key()));
-        pricing.price_per_hour = *spot_price;
-        pricing.on_demand_price_per_hour = offering.on_demand_per_gpu_hour();
-        SimulationOptions options;
+        // The job's defaults and the offering's billing, as simulate_spot(..., offering=o) has them.
+        SpotJobRequest request{.job = spec.job, .model = spec.model()};
+        request.prices.offering = offering;
+        request.prices.price_per_hour = spec.price_per_gpu_hour;
+        request.prices.price_field = "spot_jobs.price_per_gpu_hour";
+        SimulationOptions& options = request.options;
         options.paths = spec.paths;
         options.seed = s.seed + i;  // one stream per job, fixed by the scenario's seed
         options.should_stop = should_stop;
@@ -138,8 +129,8 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
             const std::string task = "spot job " + spec.name;
             options.progress = [&progress, task](std::size_t done, std::size_t total) { progress(task, done, total, "paths"); };
         }
-        result.spot_jobs.push_back({spec.name, job.checkpoint_interval_hours,
-                                    simulate_spot(job, spec.model(), pricing, options)});
+        SpotJobRun run = run_spot_job(request);
+        result.spot_jobs.push_back({spec.name, run.checkpoint_interval_hours, std::move(run.result), run.pricing});
     }
 
     for (std::size_t i = 0; i < s.deadline_jobs.size(); ++i) {

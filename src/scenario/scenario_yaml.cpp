@@ -254,7 +254,7 @@ Offering read_offering(const Field& f) {
     o.gpu = m.get("gpu").text();
     const Field g = m.get("gpus_per_instance");
     const long long gpus = g.integer();
-    if (gpus < 1 || gpus > 64) g.fail("must be in [1, 64]");
+    g.checked([&] { require_gpus_per_instance(g.path(), gpus); return 0; });  // the catalog's rule
     o.gpus_per_instance = int(gpus);
     if (auto c = m.find("currency")) o.currency = c->text();
     o.on_demand_hourly = m.get("on_demand_hourly").non_negative();
@@ -847,110 +847,177 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
                              "strategies", "futures", "plans", "workloads", "outputs"});
     Scenario s;
     s.base_dir = std::move(base_dir);
+    // Every error of the file, not only the first: each top-level key is read on its own, its error
+    // kept, and all are reported together in file order (a key that depends on a broken one may add
+    // its own error; the checks across keys below run only on a file without errors).
+    std::vector<std::pair<int, std::string>> errors;  // (line of the key, message)
+    std::vector<std::string_view> failed;              // the keys whose reading failed
+    const auto broken = [&](std::string_view key) { return std::find(failed.begin(), failed.end(), key) != failed.end(); };
+    const auto part = [&](std::string_view key, auto&& read) {
+        try {
+            read();
+        } catch (const InvalidInput& e) {
+            const auto field = m.find(key);
+            errors.emplace_back(field ? field->node().Mark().line : root.node().Mark().line, e.what());
+            failed.push_back(key);
+        }
+    };
+    // A key read from a broken one (a strategy naming a spot job that did not load, plans over a
+    // horizon that did not) would only repeat its error: it is read once that one is fixed.
+    const auto part_after = [&](std::initializer_list<std::string_view> needs, std::string_view key, auto&& read) {
+        for (const std::string_view need : needs)
+            if (broken(need)) return;
+        part(key, read);
+    };
+    // Another version may mean another schema: its error alone, before any other key is read.
     const Field version = m.get("version");
     if (version.integer() != scenario_schema_version)
         version.fail(fmt::format("this gputco reads scenario version {}", scenario_schema_version));
-    s.name = m.get("name").text();
-    if (auto v = m.find("description")) s.description = v->text();
-    const Field h = m.get("horizon_months");
-    const long long months = h.integer();
-    if (months < 1 || months > 600) h.fail("must be in [1, 600]");
-    s.horizon_months = int(months);
-    if (auto v = m.find("currency")) s.currency = v->text();
-    if (auto v = m.find("annual_discount_rate")) {
-        s.annual_discount_rate = v->number();
-        if (!(s.annual_discount_rate >= limits::min_annual_discount_rate &&
-              s.annual_discount_rate <= limits::max_annual_discount_rate))
-            v->fail(fmt::format("must be in [{:g}, {:g}] (a fraction a year: 0.05 for 5%)",
-                                limits::min_annual_discount_rate, limits::max_annual_discount_rate));
-    }
-    if (auto v = m.find("units")) s.units = v->choice<Units>();
-    if (auto v = m.find("seed")) {
-        const long long seed = v->integer();
-        if (seed < 0) v->fail("must be >= 0");
-        s.seed = std::uint64_t(seed);
-    }
+    part("name", [&] {
+        s.name = m.get("name").text();
+    });
+    part("description", [&] {
+        if (auto v = m.find("description")) s.description = v->text();
+    });
+    part("horizon_months", [&] {
+        const Field h = m.get("horizon_months");
+        const long long months = h.integer();
+        if (months < 1 || months > 600) h.fail("must be in [1, 600]");
+        s.horizon_months = int(months);
+    });
+    part("currency", [&] {
+        if (auto v = m.find("currency")) s.currency = v->text();
+    });
+    part("annual_discount_rate", [&] {
+        if (auto v = m.find("annual_discount_rate")) {
+            s.annual_discount_rate = v->number();
+            if (!(s.annual_discount_rate >= limits::min_annual_discount_rate &&
+                  s.annual_discount_rate <= limits::max_annual_discount_rate))
+                v->fail(fmt::format("must be in [{:g}, {:g}] (a fraction a year: 0.05 for 5%)",
+                                    limits::min_annual_discount_rate, limits::max_annual_discount_rate));
+        }
+    });
+    part("units", [&] {
+        if (auto v = m.find("units")) s.units = v->choice<Units>();
+    });
+    part("seed", [&] {
+        if (auto v = m.find("seed")) {
+            const long long seed = v->integer();
+            if (seed < 0) v->fail("must be >= 0");
+            s.seed = std::uint64_t(seed);
+        }
+    });
     // The catalog is built here step by step, so that a file that does not load is named at its place.
     Catalog catalog = Catalog::builtin();
-    if (auto c = m.find("catalog")) {
-        const auto cm = c->map({"file", "imports", "offerings"});
-        if (auto f = cm.find("file")) {
-            s.catalog_file = f->text();
-            const std::string path = !s.catalog_file->empty() && s.catalog_file->front() == '/' ? *s.catalog_file : s.base_dir + "/" + *s.catalog_file;
-            catalog = f->checked([&] { return catalog.overridden_by(Catalog::from_json_file(path)); });
-        }
-        if (auto i = cm.find("imports")) {
-            for (const Field& item : i->list()) {
-                const auto im = item.map({"file", "format", "published", "provider", "currency", "operating_system"});
-                PriceFileImport p;
-                p.file = im.get("file").text();
-                p.format = im.get("format").choice(price_file_formats());
-                if (auto v = im.find("published")) p.published = v->date();
-                if (auto v = im.find("provider")) p.provider = v->text();
-                if (auto v = im.find("currency")) p.currency = v->text();
-                if (auto v = im.find("operating_system")) p.operating_system = v->text();
-                catalog = item.checked([&] { return catalog.overridden_by(import_price_file(p, s.base_dir)); });
-                s.imports.push_back(std::move(p));
+    part("catalog", [&] {
+        if (auto c = m.find("catalog")) {
+            const auto cm = c->map({"file", "imports", "offerings"});
+            if (auto f = cm.find("file")) {
+                s.catalog_file = f->text();
+                const std::string path = !s.catalog_file->empty() && s.catalog_file->front() == '/' ? *s.catalog_file : s.base_dir + "/" + *s.catalog_file;
+                catalog = f->checked([&] { return catalog.overridden_by(Catalog::from_json_file(path)); });
+            }
+            if (auto i = cm.find("imports")) {
+                for (const Field& item : i->list()) {
+                    const auto im = item.map({"file", "format", "published", "provider", "currency", "operating_system"});
+                    PriceFileImport p;
+                    p.file = im.get("file").text();
+                    p.format = im.get("format").choice(price_file_formats());
+                    if (auto v = im.find("published")) p.published = v->date();
+                    if (auto v = im.find("provider")) p.provider = v->text();
+                    if (auto v = im.find("currency")) p.currency = v->text();
+                    if (auto v = im.find("operating_system")) p.operating_system = v->text();
+                    catalog = item.checked([&] { return catalog.overridden_by(import_price_file(p, s.base_dir)); });
+                    s.imports.push_back(std::move(p));
+                }
+            }
+            if (s.catalog_file || !s.imports.empty())  // kept, so that running the scenario reads no file again
+                s.file_rows = std::make_shared<const Scenario::FileRows>(
+                    Scenario::FileRows{s.catalog_file, s.imports, s.base_dir, catalog});
+            if (auto o = cm.find("offerings")) {
+                for (const Field& item : o->list()) s.offerings.push_back(read_offering(item));
+                catalog = o->checked([&] { return catalog.overridden_by(Catalog({}, s.offerings)); });
             }
         }
-        if (s.catalog_file || !s.imports.empty())  // kept, so that running the scenario reads no file again
-            s.file_rows = std::make_shared<const Scenario::FileRows>(
-                Scenario::FileRows{s.catalog_file, s.imports, s.base_dir, catalog});
-        if (auto o = cm.find("offerings")) {
-            for (const Field& item : o->list()) s.offerings.push_back(read_offering(item));
-            catalog = o->checked([&] { return catalog.overridden_by(Catalog({}, s.offerings)); });
+    });
+    std::optional<Field> offering_field;
+    part("offering", [&] {
+        const auto om = m.get("offering").map({"provider", "instance_type", "region", "zone"});
+        offering_field = om.self();
+        s.offering = {om.get("provider").text(), om.get("instance_type").text(),
+                      om.find("region") ? om.get("region").text() : std::string(),
+                      om.find("zone") ? om.get("zone").text() : std::string()};
+    });
+    part("demand", [&] {
+        s.demand = read_demand(m.get("demand"));
+    });
+    part("discounts", [&] {
+        if (auto d = m.find("discounts")) {
+            const auto dm = d->map({"plan_discount", "free_gpu_hours", "voucher_price_factor", "region_price_factor"});
+            if (auto v = dm.find("plan_discount")) s.discounts.plan_discount = v->number();
+            if (auto v = dm.find("free_gpu_hours")) s.discounts.free_gpu_hours = v->number();
+            if (auto v = dm.find("voucher_price_factor")) s.discounts.voucher_price_factor = v->number();
+            if (auto v = dm.find("region_price_factor")) s.discounts.region_price_factor = v->number();
+            d->checked([&] { s.discounts.validate(); return 0; });
         }
-    }
-    const auto om = m.get("offering").map({"provider", "instance_type", "region", "zone"});
-    s.offering = {om.get("provider").text(), om.get("instance_type").text(),
-                  om.find("region") ? om.get("region").text() : std::string(),
-                  om.find("zone") ? om.get("zone").text() : std::string()};
-    s.demand = read_demand(m.get("demand"));
-    if (auto d = m.find("discounts")) {
-        const auto dm = d->map({"plan_discount", "free_gpu_hours", "voucher_price_factor", "region_price_factor"});
-        if (auto v = dm.find("plan_discount")) s.discounts.plan_discount = v->number();
-        if (auto v = dm.find("free_gpu_hours")) s.discounts.free_gpu_hours = v->number();
-        if (auto v = dm.find("voucher_price_factor")) s.discounts.voucher_price_factor = v->number();
-        if (auto v = dm.find("region_price_factor")) s.discounts.region_price_factor = v->number();
-        d->checked([&] { s.discounts.validate(); return 0; });
-    }
-    if (auto j = m.find("spot_jobs")) {
-        for (const Field& item : j->list()) {
-            s.spot_jobs.push_back(read_spot_job(item, s.base_dir));
-            for (std::size_t i = 0; i + 1 < s.spot_jobs.size(); ++i)
-                if (s.spot_jobs[i].name == s.spot_jobs.back().name) item.fail("duplicate spot job name");
+    });
+    part("spot_jobs", [&] {
+        if (auto j = m.find("spot_jobs")) {
+            for (const Field& item : j->list()) {
+                s.spot_jobs.push_back(read_spot_job(item, s.base_dir));
+                for (std::size_t i = 0; i + 1 < s.spot_jobs.size(); ++i)
+                    if (s.spot_jobs[i].name == s.spot_jobs.back().name) item.fail("duplicate spot job name");
+            }
         }
-    }
+    });
     std::vector<Field> deadline_fields;
-    if (auto j = m.find("deadline_jobs")) {
-        deadline_fields = j->list();
-        for (const Field& item : deadline_fields) {
-            s.deadline_jobs.push_back(read_deadline_job(item));
-            for (std::size_t i = 0; i + 1 < s.deadline_jobs.size(); ++i)
-                if (s.deadline_jobs[i].name == s.deadline_jobs.back().name) item.fail("duplicate deadline job name");
+    part("deadline_jobs", [&] {
+        if (auto j = m.find("deadline_jobs")) {
+            deadline_fields = j->list();
+            for (const Field& item : deadline_fields) {
+                s.deadline_jobs.push_back(read_deadline_job(item));
+                for (std::size_t i = 0; i + 1 < s.deadline_jobs.size(); ++i)
+                    if (s.deadline_jobs[i].name == s.deadline_jobs.back().name) item.fail("duplicate deadline job name");
+            }
         }
-    }
-    if (auto f = m.find("futures")) s.futures = read_futures(*f, s.horizon_months);
+    });
+    part_after({"horizon_months"}, "futures", [&] {
+        if (auto f = m.find("futures")) s.futures = read_futures(*f, s.horizon_months);
+    });
     std::vector<Field> plan_fields;
-    if (auto p = m.find("plans")) {
-        plan_fields = p->list();
-        for (const Field& item : plan_fields) {
-            s.plans.push_back(read_plan(item, s.horizon_months));
-            for (std::size_t i = 0; i + 1 < s.plans.size(); ++i)
-                if (s.plans[i].name == s.plans.back().name) item.fail("duplicate plan name");
+    part_after({"horizon_months"}, "plans", [&] {
+        if (auto p = m.find("plans")) {
+            plan_fields = p->list();
+            for (const Field& item : plan_fields) {
+                s.plans.push_back(read_plan(item, s.horizon_months));
+                for (std::size_t i = 0; i + 1 < s.plans.size(); ++i)
+                    if (s.plans[i].name == s.plans.back().name) item.fail("duplicate plan name");
+            }
         }
-    }
+    });
     // With plans, jobs or workloads, strategies may be left out; otherwise they are the scenario's question.
     const bool workloads = m.has("workloads");
-    if ((s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty() && !workloads) || m.has("strategies")) {
-        const Field strategies = m.get("strategies");
-        for (const Field& item : strategies.list()) s.strategies.push_back(read_strategy(item, s.spot_jobs));
-        if (s.strategies.empty() && s.spot_jobs.empty() && s.plans.empty() && s.deadline_jobs.empty() && !workloads)
-            strategies.fail("must have at least one strategy (or a spot job, a deadline job, a plan or a workload)");
+    part_after({"spot_jobs", "deadline_jobs", "plans", "catalog"}, "strategies", [&] {
+        if ((s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty() && !workloads) || m.has("strategies")) {
+            const Field strategies = m.get("strategies");
+            for (const Field& item : strategies.list()) s.strategies.push_back(read_strategy(item, s.spot_jobs));
+            if (s.strategies.empty() && s.spot_jobs.empty() && s.plans.empty() && s.deadline_jobs.empty() && !workloads)
+                strategies.fail("must have at least one strategy (or a spot job, a deadline job, a plan or a workload)");
+        }
+    });
+    part_after({"plans", "futures", "horizon_months"}, "futures", [&] {
+        if (s.futures && s.plans.empty()) m.get("futures").fail("needs plans to evaluate over the futures");
+    });
+    part("outputs", [&] {
+        if (auto o = m.find("outputs"))
+            for (const Field& item : o->list()) s.outputs.push_back(item.choice(scenario_output_names()));
+    });
+    if (!errors.empty()) {
+        std::stable_sort(errors.begin(), errors.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::string all;
+        for (const auto& [line, message] : errors) all += (all.empty() ? "" : "\n") + message;
+        throw InvalidInput(all);
     }
-    if (s.futures && s.plans.empty()) m.get("futures").fail("needs plans to evaluate over the futures");
-    if (auto o = m.find("outputs"))
-        for (const Field& item : o->list()) s.outputs.push_back(item.choice(scenario_output_names()));
     // The scenario's figures must be computable: the demand builds, the offering exists.
     m.get("demand").checked([&] { s.demand.build(Horizon::months(s.horizon_months)); return 0; });
     const Offering* found = s.offering.in(catalog);
@@ -959,7 +1026,7 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
         for (const Offering& o : catalog.offerings()) keys.push_back(o.key());
         const std::string key = s.offering.key();
         const auto near = closest_name(key, keys);
-        throw InvalidInput(fmt::format("{}: offering = \"{}\": not in the catalog{}", om.self().location(),
+        throw InvalidInput(fmt::format("{}: offering = \"{}\": not in the catalog{}", offering_field->location(),
                                        printable_utf8(key), near ? fmt::format("; did you mean \"{}\"?", printable_utf8(*near)) : ""));
     }
     const Offering& offering = *found;

@@ -95,6 +95,11 @@ struct PriceSnapshot {
     bool operator==(const PriceSnapshot&) const = default;
 };
 
+/// The rule for an offering's GPUs per instance, wherever it is read (catalog JSON, a scenario's
+/// offerings, Offering::validate): a whole number in [1, limits::max_gpus_per_instance]. Takes the
+/// count before it is narrowed to int, so a huge value is named as given.
+void require_gpus_per_instance(std::string_view field, long long gpus);
+
 /// One rentable instance type of one provider in one region.
 struct Offering {
     std::string provider;        ///< lower case: aws, azure, gcp, alibaba, tencent, huawei, lambda, paperspace
@@ -143,7 +148,7 @@ struct Offering {
         return provider + "/" + region + "/" + instance_type + (zone.empty() ? "" : "/" + zone);
     }
     /// Throws InvalidInput naming the first field that breaks a rule (non-empty names, prices finite
-    /// and >= 0, gpus_per_instance >= 1, ...). `field` prefixes the names, e.g. "offerings[2]".
+    /// and >= 0, gpus_per_instance in [1, 1024], ...). `field` prefixes the names, e.g. "offerings[2]".
     void validate(std::string_view field = "offering") const;
     bool operator==(const Offering&) const = default;
 };

@@ -18,6 +18,9 @@ inline constexpr double max_gpus = 1e9;
 inline constexpr double max_monthly_log_growth = 1.0;
 inline constexpr double max_monthly_log_volatility = 1.0;
 inline constexpr double max_demand_factor = 1e3;
+/// GPUs in one instance an offering sells: a GB200 NVL72 rack is one unit of 72; the limit leaves
+/// room for larger scale-up domains (NVL576) while catching a GPU count typed in place of an instance's.
+inline constexpr int max_gpus_per_instance = 1024;
 /// Any amount of money per unit: a price per hour, a capex per GPU, a monthly fee.
 inline constexpr double max_money = 1e12;
 /// Any duration given in hours: work, checkpoint intervals and writes, restarts, waits, MTBFs.

@@ -13,6 +13,7 @@
 //   const Recommendation r = recommend_plan(futures, p4d, options);
 //   describe(r.plan);
 #include <optional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -153,12 +154,15 @@ HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offerin
                                      const RecommendOptions& options = {}, const PricePaths& prices = {});
 
 /// A point of the cost–risk frontier: the recommendation under `cvar95_limit`.
+/// A limit no plan meets has no figures: mean, cvar95 and p95 are NaN (not 0, which reads as a cost)
+/// and `reason` says why.
 struct FrontierPoint {
     double cvar95_limit = 0;
     bool feasible = false;
-    double mean = 0;    ///< in-sample mean of the objective measure (engine)
-    double cvar95 = 0;  ///< in-sample CVaR95 (engine)
-    double p95 = 0;
+    double mean = std::numeric_limits<double>::quiet_NaN();    ///< in-sample mean of the objective measure (engine)
+    double cvar95 = std::numeric_limits<double>::quiet_NaN();  ///< in-sample CVaR95 (engine)
+    double p95 = std::numeric_limits<double>::quiet_NaN();
+    std::string reason;  ///< infeasible: why no plan meets the limit; empty otherwise
     std::string plan;   ///< describe(recommended)
     Plan recommended;   ///< the plan itself, to judge on fresh futures
 };

@@ -4,6 +4,7 @@
 // to a row is one line in its list (report.hpp, statistics.hpp).
 //
 //   for (const auto& f : monthly_cash_flow_fields) out += fmt::format("{}={} ", f.name, f.value(month));
+#include <array>
 #include <cstddef>
 #include <string_view>
 #include <variant>
@@ -27,5 +28,21 @@ struct ResultField {
         return std::visit([&row](auto m) { return static_cast<long long>(row.*m); }, member);
     }
 };
+
+/// to += weight x from, field by field, for every listed field of type double (whole-number fields
+/// such as `month` are labels, left as they are). Aggregation iterates the list, so a field added to
+/// the list is summed everywhere without another line.
+template <class Row, class Integer, std::size_t N>
+void add_fields(const std::array<ResultField<Row, Integer>, N>& fields, Row& to, const Row& from, double weight = 1.0) {
+    for (const auto& f : fields)
+        if (const auto* m = std::get_if<double Row::*>(&f.member)) to.**m += weight * (from.**m);
+}
+
+/// row *= factor for every listed field of type double.
+template <class Row, class Integer, std::size_t N>
+void scale_fields(const std::array<ResultField<Row, Integer>, N>& fields, Row& row, double factor) {
+    for (const auto& f : fields)
+        if (const auto* m = std::get_if<double Row::*>(&f.member)) row.**m *= factor;
+}
 
 }  // namespace gputco

@@ -65,6 +65,10 @@ inline constexpr auto monthly_cash_flow_fields = std::to_array<ResultField<Month
     {"spot_paid_gpu_hours", &MonthlyCashFlow::spot_paid_gpu_hours, "GPU-hours"},
     {"on_demand_paid_gpu_hours", &MonthlyCashFlow::on_demand_paid_gpu_hours, "GPU-hours"},
 });
+// Every member is listed: `month` (an int padded to 8 bytes) and one double per other field. A member
+// added to the struct but not to the list fails here, not in a sum that silently leaves it at 0.
+static_assert(sizeof(MonthlyCashFlow) == sizeof(double) * monthly_cash_flow_fields.size(),
+              "MonthlyCashFlow has a member missing from monthly_cash_flow_fields");
 
 /// Spread of a total cost (from spot overhead samples).
 struct CostSpread {

@@ -26,10 +26,11 @@ struct Summary {
     double half_width() const { return 0.5 * (ci_high - ci_low); }
 };
 
-/// Summary's fields as written (Python dicts and DataFrames; the standard error is written "stderr").
+/// Summary's fields as written (Python dicts and DataFrames), statistics named as everywhere else
+/// (`standard_error`, not `stderr`).
 inline constexpr auto summary_fields = std::to_array<ResultField<Summary, std::size_t>>({
     {"mean", &Summary::mean, "sample unit"},
-    {"stderr", &Summary::standard_error, "sample unit"},
+    {"standard_error", &Summary::standard_error, "sample unit"},
     {"ci_low", &Summary::ci_low, "sample unit"},
     {"ci_high", &Summary::ci_high, "sample unit"},
     {"p50", &Summary::p50, "sample unit"},

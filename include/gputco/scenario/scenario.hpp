@@ -217,6 +217,7 @@ struct SpotJobResult {
     std::string name;
     double checkpoint_interval_hours = 0;
     SpotResult result;
+    SpotPricing pricing;  ///< the prices and billing it was charged with (run_spot_job's defaults)
 };
 struct DeadlineJobResult {
     std::string name;

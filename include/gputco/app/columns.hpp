@@ -1,0 +1,197 @@
+#pragma once
+// The columns of each result a scenario gives, declared once: name, unit, dtype and getter. The
+// command's table, CSV, JSON and Markdown and Python's DataFrames (run_spot_jobs, run_plans, ...)
+// render these lists; neither names a column of its own. Statistics are named one way everywhere:
+// <figure>_mean, _standard_error, _p5, _p50, _p95, _cvar95.
+//
+//   for (const auto& c : spot_job_columns()) row[c.name] = c.get(result.spot_jobs[0]);
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "gputco/scenario/scenario.hpp"
+
+namespace gputco {
+
+/// One cell: none (a figure that does not apply: empty in CSV, null in JSON, NaN/<NA> in pandas),
+/// a number, a whole number or text.
+using Cell = std::variant<std::monostate, double, long long, std::string>;
+
+enum class Dtype { text, float64, int64 };
+
+inline std::string_view dtype_name(Dtype d) {
+    return d == Dtype::text ? "object" : d == Dtype::float64 ? "float64" : "int64";
+}
+
+template <class Row>
+struct Column {
+    std::string_view name;  ///< CSV header, JSON key, DataFrame column
+    std::string_view unit;  ///< "currency", "hours", "GPU-hours", "fraction", "count", "" for text
+    Dtype dtype;
+    std::function<Cell(const Row&)> get;
+};
+
+/// A deadline job's policies (and the omniscient bound) as rows.
+struct DeadlineRow {
+    const DeadlineJobResult* job;
+    std::string policy;
+    const Summary* cost;
+    double deadline_miss_probability;
+};
+inline std::vector<DeadlineRow> deadline_rows(const DeadlineJobResult& j) {
+    std::vector<DeadlineRow> rows;
+    for (const DeadlinePolicyOutcome& p : j.comparison.policies)
+        rows.push_back({&j, std::string(to_string(p.policy)), &p.cost, p.deadline_miss_probability});
+    if (j.comparison.omniscient_cost) rows.push_back({&j, "omniscient", &*j.comparison.omniscient_cost, 0.0});
+    return rows;
+}
+
+/// A workload's ranking rows, each with the workload's name.
+struct WorkloadRow {
+    const std::string* workload;
+    const WorkCostRow* row;
+};
+inline std::vector<WorkloadRow> workload_rows(const WorkloadResult& w) {
+    std::vector<WorkloadRow> rows;
+    for (const WorkCostRow& r : w.ranking.rows) rows.push_back({&w.name, &r});
+    return rows;
+}
+
+namespace columns_detail {
+inline Cell optional(const std::optional<double>& v) { return v ? Cell(*v) : Cell(); }
+}  // namespace columns_detail
+
+/// A strategy's figures; a scenario's `outputs` pick among those after strategy and currency.
+inline const std::vector<Column<StrategyResult>>& strategy_columns() {
+    using R = StrategyResult;
+    static const std::vector<Column<R>> c{
+        {"strategy", "", Dtype::text, [](const R& r) { return Cell(r.name); }},
+        {"currency", "", Dtype::text, [](const R& r) { return Cell(r.report.currency); }},
+        {"total", "currency", Dtype::float64, [](const R& r) { return Cell(r.report.total); }},
+        {"npv", "currency", Dtype::float64, [](const R& r) { return Cell(r.report.npv); }},
+        {"savings", "currency", Dtype::float64, [](const R& r) { return Cell(r.report.savings); }},
+        {"savings_fraction", "fraction", Dtype::float64, [](const R& r) { return Cell(r.report.savings_fraction); }},
+        {"baseline_total", "currency", Dtype::float64, [](const R& r) { return Cell(r.report.baseline_total); }},
+        {"cost_per_used_gpu_hour", "currency per GPU-hour", Dtype::float64,
+         [](const R& r) { return columns_detail::optional(r.report.effective_cost_per_used_gpu_hour); }},
+        {"break_even_utilisation", "fraction", Dtype::float64,
+         [](const R& r) { return columns_detail::optional(r.report.break_even_utilisation); }},
+        {"p95", "currency", Dtype::float64,
+         [](const R& r) { return Cell(r.report.spread ? r.report.spread->p95 : r.report.total); }},
+    };
+    return c;
+}
+
+/// A spot job's run, with the checkpoint interval and billing it ran with.
+inline const std::vector<Column<SpotJobResult>>& spot_job_columns() {
+    using R = SpotJobResult;
+    static const std::vector<Column<R>> c{
+        {"job", "", Dtype::text, [](const R& r) { return Cell(r.name); }},
+        {"checkpoint_interval_hours", "hours", Dtype::float64, [](const R& r) { return Cell(r.checkpoint_interval_hours); }},
+        {"price_per_hour", "currency per GPU-hour", Dtype::float64, [](const R& r) { return Cell(r.pricing.price_per_hour); }},
+        {"billing_increment_hours", "hours", Dtype::float64, [](const R& r) { return Cell(r.pricing.billing_increment_hours); }},
+        {"minimum_billed_hours", "hours", Dtype::float64, [](const R& r) { return Cell(r.pricing.minimum_billed_hours); }},
+        {"paths", "count", Dtype::int64, [](const R& r) { return Cell((long long)r.result.paths); }},
+        {"seed", "", Dtype::int64, [](const R& r) { return Cell((long long)r.result.seed); }},
+        {"wall_hours_mean", "hours", Dtype::float64, [](const R& r) { return Cell(r.result.wall_hours.mean); }},
+        {"billed_hours_mean", "hours", Dtype::float64, [](const R& r) { return Cell(r.result.billed_hours.mean); }},
+        {"charged_hours_mean", "hours", Dtype::float64, [](const R& r) { return Cell(r.result.charged_hours.mean); }},
+        {"cost_mean", "currency", Dtype::float64, [](const R& r) { return Cell(r.result.cost.mean); }},
+        {"cost_standard_error", "currency", Dtype::float64, [](const R& r) { return Cell(r.result.cost.standard_error); }},
+        {"cost_p50", "currency", Dtype::float64, [](const R& r) { return Cell(r.result.cost.p50); }},
+        {"cost_p95", "currency", Dtype::float64, [](const R& r) { return Cell(r.result.cost.p95); }},
+        {"interruptions_mean", "count", Dtype::float64, [](const R& r) { return Cell(r.result.interruptions.mean); }},
+        {"deadline_miss_probability", "fraction", Dtype::float64,
+         [](const R& r) { return Cell(r.result.deadline_miss_probability); }},
+    };
+    return c;
+}
+
+/// A plan over the scenario's futures: statistics of its total, means of the rest.
+inline const std::vector<Column<PlanDistribution>>& plan_columns() {
+    using R = PlanDistribution;
+    static const std::vector<Column<R>> c{
+        {"plan", "", Dtype::text, [](const R& r) { return Cell(r.plan); }},
+        {"currency", "", Dtype::text, [](const R& r) { return Cell(r.currency); }},
+        {"futures", "count", Dtype::int64, [](const R& r) { return Cell((long long)r.futures.size()); }},
+        {"total_mean", "currency", Dtype::float64, [](const R& r) { return Cell(r.total.mean); }},
+        {"total_standard_error", "currency", Dtype::float64, [](const R& r) { return Cell(r.total.standard_error); }},
+        {"total_p5", "currency", Dtype::float64, [](const R& r) { return Cell(r.total.p5); }},
+        {"total_p50", "currency", Dtype::float64, [](const R& r) { return Cell(r.total.p50); }},
+        {"total_p95", "currency", Dtype::float64, [](const R& r) { return Cell(r.total.p95); }},
+        {"total_cvar95", "currency", Dtype::float64, [](const R& r) { return Cell(r.total.cvar95); }},
+        {"npv_mean", "currency", Dtype::float64, [](const R& r) { return Cell(r.npv.mean); }},
+        {"regret_mean", "currency", Dtype::float64, [](const R& r) { return Cell(r.regret.mean); }},
+        {"best_fraction", "fraction", Dtype::float64, [](const R& r) { return Cell(r.best_fraction); }},
+        {"committed_utilisation", "fraction", Dtype::float64, [](const R& r) { return Cell(r.committed_utilisation); }},
+    };
+    return c;
+}
+
+inline const std::vector<Column<DeadlineRow>>& deadline_columns() {
+    using R = DeadlineRow;
+    static const std::vector<Column<R>> c{
+        {"deadline_job", "", Dtype::text, [](const R& r) { return Cell(r.job->name); }},
+        {"policy", "", Dtype::text, [](const R& r) { return Cell(r.policy); }},
+        {"paths", "count", Dtype::int64, [](const R& r) { return Cell((long long)r.job->comparison.paths); }},
+        {"seed", "", Dtype::int64, [](const R& r) { return Cell((long long)r.job->comparison.seed); }},
+        {"cost_mean", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost->mean); }},
+        {"cost_standard_error", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost->standard_error); }},
+        {"cost_p95", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost->p95); }},
+        {"deadline_miss_probability", "fraction", Dtype::float64, [](const R& r) { return Cell(r.deadline_miss_probability); }},
+    };
+    return c;
+}
+
+/// A way of running a workload (rank_offerings' rows): what it costs per epoch, per run and per
+/// million units of work.
+inline const std::vector<Column<WorkCostRow>>& ranking_columns() {
+    using R = WorkCostRow;
+    static const std::vector<Column<R>> c{
+        {"provider", "", Dtype::text, [](const R& r) { return Cell(r.provider); }},
+        {"region", "", Dtype::text, [](const R& r) { return Cell(r.region); }},
+        {"instance_type", "", Dtype::text, [](const R& r) { return Cell(r.instance_type); }},
+        {"gpus", "count", Dtype::int64, [](const R& r) { return Cell((long long)r.gpus); }},
+        {"catalog_gpu", "", Dtype::text, [](const R& r) { return Cell(r.catalog_gpu); }},
+        {"benchmark_gpu", "", Dtype::text, [](const R& r) { return Cell(r.benchmark_gpu); }},
+        {"match", "", Dtype::text, [](const R& r) { return Cell(std::string(to_text(r.match))); }},
+        {"buying", "", Dtype::text, [](const R& r) { return Cell(std::string(to_text(r.buying))); }},
+        {"terms", "", Dtype::text, [](const R& r) { return Cell(r.terms); }},
+        {"currency", "", Dtype::text, [](const R& r) { return Cell(r.currency); }},
+        {"price_per_hour", "currency", Dtype::float64, [](const R& r) { return Cell(r.price_per_hour); }},
+        {"throughput_per_second", "units per second", Dtype::float64, [](const R& r) { return Cell(r.throughput_per_second); }},
+        {"throughput_basis", "", Dtype::text, [](const R& r) { return Cell(r.throughput_basis); }},
+        {"hours_per_epoch", "hours", Dtype::float64, [](const R& r) { return Cell(r.hours_per_epoch); }},
+        {"run_hours", "hours", Dtype::float64, [](const R& r) { return Cell(r.run_hours); }},
+        {"run_hours_p95", "hours", Dtype::float64, [](const R& r) { return Cell(r.run_hours_p95); }},
+        {"cost_per_epoch", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost_per_epoch); }},
+        {"cost_per_run", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost_per_run); }},
+        {"cost_per_run_p95", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost_per_run_p95); }},
+        {"cost_per_run_standard_error", "currency", Dtype::float64,
+         [](const R& r) { return Cell(r.cost_per_run_standard_error); }},
+        {"cost_per_million", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost_per_million); }},
+        {"probability_within_deadline", "fraction", Dtype::float64,
+         [](const R& r) { return Cell(r.probability_within_deadline); }},
+        {"note", "", Dtype::text, [](const R& r) { return Cell(r.note); }},
+    };
+    return c;
+}
+
+/// A scenario's workloads: the workload's name, then ranking_columns().
+inline const std::vector<Column<WorkloadRow>>& workload_columns() {
+    static const std::vector<Column<WorkloadRow>> c = [] {
+        std::vector<Column<WorkloadRow>> out{
+            {"workload", "", Dtype::text, [](const WorkloadRow& r) { return Cell(*r.workload); }}};
+        for (const Column<WorkCostRow>& ranking : ranking_columns())
+            out.push_back({ranking.name, ranking.unit, ranking.dtype,
+                           [get = ranking.get](const WorkloadRow& r) { return get(*r.row); }});
+        return out;
+    }();
+    return c;
+}
+
+}  // namespace gputco

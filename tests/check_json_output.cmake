@@ -1,0 +1,14 @@
+# Runs PROGRAM with ARGS (a |-separated list) and fails unless it exits 0 and its standard output is
+# one JSON document (an example's --json).
+string(REPLACE "|" ";" args "${ARGS}")
+execute_process(COMMAND ${PROGRAM} ${args} OUTPUT_VARIABLE out RESULT_VARIABLE code)
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "${PROGRAM} exited with ${code}")
+endif()
+string(JSON type ERROR_VARIABLE error TYPE "${out}")
+if(error)
+  message(FATAL_ERROR "${PROGRAM} --json printed no JSON (${error}):\n${out}")
+endif()
+if(NOT type STREQUAL "OBJECT" AND NOT type STREQUAL "ARRAY")
+  message(FATAL_ERROR "${PROGRAM} --json printed a ${type}, not an object or array")
+endif()
