@@ -17,12 +17,13 @@ import itertools
 import json
 import os
 import re
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-import numpy as np
-import pandas as pd
+if TYPE_CHECKING:  # NumPy and pandas load on first use, so `import gputco` stays quick
+    import pandas as pd
 
 from . import _core
 from ._frames import Column, declare, frame, INFER, TEXT
@@ -171,7 +172,8 @@ def _node(scenario: dict, path: str) -> Any:
 
 
 def _python_value(value: Any) -> Any:
-    return value.item() if isinstance(value, np.generic) else value
+    numpy = sys.modules.get("numpy")  # a NumPy scalar exists only once NumPy is loaded
+    return value.item() if numpy is not None and isinstance(value, numpy.generic) else value
 
 
 class _Silent:
@@ -231,6 +233,8 @@ def latin_hypercube(ranges: Mapping[str, tuple[float, float]], samples: int, see
     strata paired at random (numpy's PCG64 seeded with seed)."""
     if samples < 1:
         raise ValueError(f"samples = {samples}: must be >= 1")
+    import numpy as np
+
     rng = np.random.Generator(np.random.PCG64(seed))
     columns = []
     for name, bounds in ranges.items():
@@ -331,6 +335,7 @@ def heat_map(scenario: Mapping | str | os.PathLike, x: tuple[str, Sequence[float
 def plot_tornado(table: pd.DataFrame, ax=None):
     """Horizontal bars from tornado(): each field's output at its low and high value."""
     import matplotlib.pyplot as plt
+    import numpy as np
 
     ax = ax or plt.subplots(figsize=(7, 0.5 + 0.45 * len(table)))[1]
     low_col = [c for c in table.columns if c.endswith("_at_low")][0]
