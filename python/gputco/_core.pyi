@@ -16,6 +16,7 @@ CheckpointMethodName = Literal["young", "daly", "exact"]
 ArrayLike = Union[npt.ArrayLike, "pd.Series[float]"]
 
 def _raise_invalid_input(message: str) -> None: ...
+def write_file_atomically(path: str, text: str) -> None: ...
 
 # ---------------------------------------------------------------- catalog
 class Source:

@@ -46,8 +46,8 @@ def _import(args: argparse.Namespace) -> int:
     if args.output == "-":
         sys.stdout.write(text)
     else:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        # A failure midway (full disk, file size limit) leaves the old catalog as it was.
+        _core.write_file_atomically(args.output, text)
     return 0
 
 

@@ -1,0 +1,58 @@
+"""Files read and written by the package: a write that fails midway leaves the old file byte for
+byte; a file that cannot be read is a ValueError naming it, and the command prints one line."""
+import os
+import pathlib
+import resource
+import signal
+import subprocess
+import sys
+
+import pytest
+
+import gputco
+
+DATA = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "price-formats"
+VMS = DATA / "skypilot_catalog_gcp_vms_gpu_excerpt_2026-04-02.csv"
+
+
+def prices(*args, file_limit=None, cwd=None):
+    """`python -m gputco.prices ...` in a child process, optionally under `ulimit -f` (KiB)."""
+    def limit():
+        if file_limit is not None:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit * 1024, file_limit * 1024))
+    # The child imports the same package as this process, from any working folder.
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(gputco.__file__)))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([package_root, os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-m", "gputco.prices", *map(str, args)], capture_output=True, text=True,
+                          preexec_fn=limit, cwd=cwd, env=env, timeout=300)
+
+
+def test_import_over_its_own_history_under_a_file_size_limit_keeps_the_catalog(tmp_path):
+    # The report: `ulimit -f 64; python -m gputco.prices import skypilot vms.csv --provider gcp
+    # --history catalog.json -o catalog.json` left 65,536 bytes of invalid JSON in place of the catalog.
+    catalog = tmp_path / "catalog.json"
+    catalog.write_text(gputco.Catalog.builtin().to_json())
+    before = catalog.read_bytes()
+    result = prices("import", "skypilot", VMS, "--provider", "gcp", "--history", "catalog.json", "-o", "catalog.json",
+                    file_limit=64, cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1] == 'error: path = "catalog.json": cannot be written: File too large'
+    assert "Traceback" not in result.stderr
+    assert catalog.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["catalog.json"]  # no temporary left behind
+    # Without the limit the same command replaces it with the catalog and its new dated prices.
+    result = prices("import", "skypilot", VMS, "--provider", "gcp", "--history", "catalog.json", "-o", "catalog.json",
+                    cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert len(catalog.read_bytes()) > 64 * 1024
+    assert catalog.read_bytes() != before
+    gputco.Catalog.from_json_file(catalog)  # a whole catalog
+
+
+def test_write_file_atomically_refuses_a_folder_and_keeps_a_file(tmp_path):
+    with pytest.raises(ValueError, match=rf'^path = "{tmp_path}": cannot be written: Is a directory$'):
+        gputco._core.write_file_atomically(str(tmp_path), "x")
+    target = tmp_path / "report.json"
+    gputco._core.write_file_atomically(str(target), "é" * 3)
+    assert target.read_bytes() == "é".encode() * 3
