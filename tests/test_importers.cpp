@@ -505,8 +505,21 @@ TEST_CASE("read_text_file: the size is checked before reading (sparse files, not
                          fmt::format("{} = {}: bytes: more than the limit of {} (max_bytes)", path.string(), limit + 1, limit).c_str(),
                          InvalidInput);
     fs::remove(path);
-    CHECK_THROWS_WITH_AS(read_text_file(path.string()), fmt::format("path = \"{}\": cannot be opened for reading", path.string()).c_str(),
+    CHECK_THROWS_WITH_AS(read_text_file(path.string()),
+                         fmt::format("path = \"{}\": cannot be opened for reading: No such file or directory", path.string()).c_str(),
                          InvalidInput);
+}
+
+TEST_CASE("a folder or a missing file is an error naming it, never the standard library's exception") {
+    // A folder opens; its first read threw "basic_filebuf::underflow error reading the file" out of
+    // the AWS offer reader.
+    namespace fs = std::filesystem;
+    const std::string folder = fs::temp_directory_path().string();
+    const std::string is_folder = fmt::format("path = \"{}\": is a directory, not a file", folder);
+    CHECK_THROWS_WITH_AS(read_text_file(folder), is_folder.c_str(), InvalidInput);
+    CHECK_THROWS_WITH_AS(import_aws_offer_file(folder, {}), is_folder.c_str(), InvalidInput);
+    CHECK_THROWS_WITH_AS(import_aws_offer_file(std::string("/no/such/offer.json"), {}),
+                         "path = \"/no/such/offer.json\": cannot be opened for reading: No such file or directory", InvalidInput);
 }
 
 TEST_CASE("Messages that quote the file in their rule are printable: control bytes as \\xNN") {

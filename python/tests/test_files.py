@@ -56,3 +56,48 @@ def test_write_file_atomically_refuses_a_folder_and_keeps_a_file(tmp_path):
     target = tmp_path / "report.json"
     gputco._core.write_file_atomically(str(target), "é" * 3)
     assert target.read_bytes() == "é".encode() * 3
+
+
+def test_a_file_that_cannot_be_read_is_a_value_error_naming_it(tmp_path):
+    # FileNotFoundError, IsADirectoryError and "basic_filebuf::underflow" escaped from these.
+    missing = tmp_path / "missing.json"
+    gone = f'^path = "{missing}": cannot be opened for reading: No such file or directory$'
+    folder = f'^path = "{tmp_path}": is a directory, not a file$'
+    for read in (gputco.SpotAvailability.from_json, gputco.import_aws_offer_file, gputco.load_scenario):
+        with pytest.raises(ValueError, match=gone):
+            read(missing)
+        with pytest.raises(ValueError, match=folder):
+            read(tmp_path)
+    with pytest.raises(ValueError, match=gone):
+        gputco.SpotAvailability.from_json(str(missing))
+
+
+def test_the_import_command_prints_one_line_for_a_file_it_cannot_read(tmp_path):
+    for fmt, target, reason in (("skypilot", tmp_path / "vms.csv", "cannot be opened for reading: No such file or directory"),
+                                ("azure", tmp_path, "is a directory, not a file"),
+                                ("aws-offer-file", tmp_path, "is a directory, not a file")):
+        result = prices("import", fmt, target, "--provider", "gcp", "-o", tmp_path / "out.json")
+        assert result.returncode == 2
+        assert result.stderr == f'error: path = "{target}": {reason}\n'
+    assert not (tmp_path / "out.json").exists()
+
+
+TRACE = '{"metadata": {"gap_seconds": 3600}, "data": [1, 0, 1]}'
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[1, 0, 1]", r'^trace = "array": must be a JSON object with metadata and data$'),
+    ("  null", r'^trace = "null": must be a JSON object with metadata and data$'),
+    ("\n\"a\"", r'^trace = "string": must be a JSON object with metadata and data$'),
+])
+def test_json_text_that_is_not_a_trace_is_read_as_text_not_taken_for_a_file_name(text, message):
+    with pytest.raises(ValueError, match=message):
+        gputco.SpotAvailability.from_json(text)
+
+
+def test_json_text_with_a_byte_order_mark_is_text(tmp_path):
+    for source in ("\ufeff" + TRACE, ("\ufeff" + TRACE).encode(), TRACE.encode()):
+        assert gputco.SpotAvailability.from_json(source).available_ticks() == 2
+    path = tmp_path / "null"  # a file whose name is JSON is read through a path object
+    path.write_bytes(("\ufeff" + TRACE).encode())
+    assert gputco.SpotAvailability.from_json(path).available_ticks() == 2

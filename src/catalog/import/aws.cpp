@@ -248,6 +248,11 @@ ImportResult import_aws_offer_file(std::istream& in, const ImportOptions& option
     return result;
 }
 
+ImportResult import_aws_offer_file(const std::string& path, const ImportOptions& options) {
+    std::ifstream in = open_input_file(path);
+    return import_aws_offer_file(in, options);
+}
+
 ImportResult import_aws_get_products(std::string_view json_text, const ImportOptions& options) {
     ImportResult result;
     Assembler assembler(result, options);

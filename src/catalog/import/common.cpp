@@ -2,6 +2,8 @@
 #include "common.hpp"
 
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
@@ -27,9 +29,21 @@ std::string ImportResult::report(std::string_view file) const {
 
 Catalog ImportResult::catalog() const { return Catalog(Catalog::builtin().gpus(), offerings); }
 
-std::string read_text_file(const std::string& path, std::size_t max_bytes) {
+std::ifstream open_input_file(const std::string& path) {
+    std::error_code error;
+    require(!std::filesystem::is_directory(path, error), "path", path, "is a directory, not a file");
+    errno = 0;
     std::ifstream in(path, std::ios::binary);
-    require(static_cast<bool>(in), "path", path, "cannot be opened for reading");
+    if (!in) {
+        const int reason = errno;
+        fail("path", path, reason ? fmt::format("cannot be opened for reading: {}", std::strerror(reason))
+                                  : std::string("cannot be opened for reading"));
+    }
+    return in;
+}
+
+std::string read_text_file(const std::string& path, std::size_t max_bytes) {
+    std::ifstream in = open_input_file(path);
     const std::string rule = fmt::format("bytes: more than the limit of {} (max_bytes)", max_bytes);
     // The size first: an oversized file is refused before any of it is read into memory.
     std::error_code error;
