@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "../core/yaml_check.hpp"
 #include "gputco/catalog/importers.hpp"
 #include "gputco/core/date.hpp"
 #include "gputco/core/error.hpp"
@@ -1017,6 +1018,8 @@ const std::vector<std::string>& scenario_output_names() {
 
 Scenario parse_scenario(std::string_view text, std::string_view file) {
     auto name = std::make_shared<const std::string>(file);
+    // Aliases past the node limit, before reading expands them (duplicate keys the reader reports itself).
+    detail::check_yaml(text, file, false);
     YAML::Node root;
     try {
         root = YAML::Load(std::string(text));

@@ -34,6 +34,9 @@ struct ImportOptions {
     /// fields are joined back into the last column (some Azure copies write Generation V1,V2 unquoted).
     bool join_extra_fields_into_last_column = false;
     std::size_t max_bytes = std::size_t(1) << 32;  ///< larger input is an error (4 GiB)
+    /// A streamed file (the AWS offer file) holds at most this many bytes (64 GiB): memory follows the
+    /// rows kept, not the file, so the limit only stops an input without end (a pipe, /dev/zero).
+    std::size_t max_streamed_bytes = std::size_t(1) << 36;
     std::size_t max_rows = 10'000'000;             ///< more rows is an error
     int max_depth = 64;                            ///< JSON/YAML nesting deeper than this is an error
     std::size_t max_skipped_listed = 10'000;       ///< skipped rows listed one by one; all are counted

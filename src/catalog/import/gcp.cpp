@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "../../core/yaml_check.hpp"
 #include "common.hpp"
 #include "gputco/catalog/gpu_names.hpp"
 
@@ -330,6 +331,9 @@ ImportResult import_cyclenerd_pricing_yml(std::string_view yaml_text, const Impo
             fmt::format("bytes: more than the limit of {} (ImportOptions::max_bytes)", options.max_bytes));
     // Every yaml-cpp exception ends here as InvalidInput: a syntax error while loading, or a node of
     // an unexpected kind that the checks above missed while reading.
+    // Before loading: aliases past the node limit (the walks below would expand them) and repeated
+    // keys (the loaded tree keeps both copies, and a lookup silently finds the first).
+    detail::check_yaml(yaml_text, file, true);
     try {
         const YAML::Node root = YAML::Load(std::string(yaml_text));
         check_depth(root, options.max_depth, file);
