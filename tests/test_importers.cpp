@@ -1,6 +1,7 @@
 // Each importer on the real excerpts in tests/data/price-formats (sources in its README): rows
 // checked by hand against the file, skipped rows accounted for, malformed input named to the letter.
 #include <filesystem>
+#include <limits>
 #include <random>
 #include <fstream>
 #include <sstream>
@@ -533,6 +534,9 @@ TEST_CASE("an endless input is read up to the size limit, then refused in the li
     CHECK_THROWS_WITH_AS(import_aws_offer_file(spaces, {.file = "offer.json", .max_streamed_bytes = 1 << 20}),
                          "offer.json = 1048577: bytes: more than the limit of 1048576 (ImportOptions::max_streamed_bytes)",
                          InvalidInput);
+    // No limit at all (the largest size_t) reads to the end.
+    std::istringstream small(R"({"products": {}, "terms": {}})");
+    CHECK(import_aws_offer_file(small, {.max_streamed_bytes = std::numeric_limits<std::size_t>::max()}).rows_read == 0);
     std::ifstream zero("/dev/zero", std::ios::binary);
     CHECK_THROWS_WITH_AS(import_aws_offer_file(zero, {.file = "/dev/zero"}), doctest::Contains("/dev/zero:1:1"), InvalidInput);
 }

@@ -385,7 +385,8 @@ public:
 protected:
     int_type underflow() override {
         // One byte past the limit at most, so the message names the first byte too many.
-        const std::size_t want = std::min<std::size_t>(chunk_.size(), max_bytes_ - std::min(read_, max_bytes_) + 1);
+        const std::size_t left = max_bytes_ - std::min(read_, max_bytes_);
+        const std::size_t want = left < chunk_.size() ? left + 1 : chunk_.size();
         std::streamsize n = 0;
         try {
             n = source_ ? source_->sgetn(chunk_.data(), static_cast<std::streamsize>(want)) : 0;
