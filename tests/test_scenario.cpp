@@ -71,6 +71,15 @@ TEST_CASE("every class of schema violation names file, line, column, field, valu
                          "plan.yaml:11:3: demand.gpus = 9: duplicate key (first at line 10)", InvalidInput);
 }
 
+TEST_CASE("a scenario file without end is refused at the size limit; a folder is said to be one") {
+    if (std::filesystem::exists("/dev/zero")) {
+        CHECK_THROWS_WITH_AS(load_scenario("/dev/zero"), "/dev/zero = 16842752: bytes: more than the limit of 16777216 (max_bytes)",
+                             InvalidInput);
+    }
+    const std::string folder = std::filesystem::temp_directory_path().string();
+    CHECK_THROWS_WITH_AS(load_scenario(folder), ("path = \"" + folder + "\": is a directory, not a file").c_str(), InvalidInput);
+}
+
 TEST_CASE("a YAML alias bomb is refused before it is read") {
     // "Billion laughs": 9 levels of 10 aliases stand for 10^9 nodes in 1 KB; reading ran past 20 s.
     std::string text = "version: 1\nx0: &x0 [a, a, a, a, a, a, a, a, a, a]\n";

@@ -63,9 +63,9 @@ def _text(scenario: Mapping | str | os.PathLike) -> tuple[str, str]:
 
 
 def _read_scenario_file(path: str) -> str:
-    """The file's text, read by the library (size limit; ValueError naming the file if it cannot be
-    read); bytes that are not UTF-8 are a ValueError too."""
-    data = _core._read_text_file(path)
+    """The file's text, read by the library (the scenario size limit; ValueError naming the file if it
+    cannot be read); bytes that are not UTF-8 are a ValueError too."""
+    data = _core._read_scenario_file(path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -136,3 +136,11 @@ def test_an_import_out_of_memory_is_a_memory_error_not_an_abort():
         outcomes.add(result.stdout.split()[0])
     assert outcomes <= {"ok", "MemoryError"}
     assert "ok" in outcomes  # the sweep reaches a cap that is enough
+
+
+def test_an_endless_scenario_file_is_refused_at_the_size_limit():
+    # /dev/zero was read until memory ran out.
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    with pytest.raises(ValueError, match=r"^/dev/zero = 16842752: bytes: more than the limit of 16777216 \(max_bytes\)$"):
+        gputco.load_scenario("/dev/zero")

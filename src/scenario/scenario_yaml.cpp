@@ -1033,10 +1033,14 @@ Scenario parse_scenario(std::string_view text, std::string_view file) {
     return read_scenario(Field(root, "", name), slash == std::string_view::npos ? "." : std::string(file.substr(0, slash)));
 }
 
-Scenario load_scenario(const std::string& path) {
+std::string read_scenario_file(const std::string& path) {
     // Through the importers' reader: a folder or a missing file is an error naming it, and a device or
-    // pipe without end is read only up to the size limit.
-    return parse_scenario(read_text_file(path), path);
+    // pipe without end is read only up to the limit.
+    return read_text_file(path, max_scenario_bytes);
+}
+
+Scenario load_scenario(const std::string& path) {
+    return parse_scenario(read_scenario_file(path), path);
 }
 
 }  // namespace gputco
