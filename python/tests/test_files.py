@@ -106,31 +106,40 @@ def test_json_text_with_a_byte_order_mark_is_text(tmp_path):
 OOM_CHILD = r'''
 import json, resource, sys
 import gputco
-records = json.load(open(sys.argv[1]))
-text = json.dumps([dict(records[i % len(records)], instance_type=f"p3.x{i}") for i in range(int(sys.argv[2]))])
-del records
+source, kind, copies, extra_mib = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+data = json.load(open(source))
+if kind == "ec2instances":  # records under new instance types
+    text = json.dumps([dict(data[i % len(data)], instance_type=f"p3.x{i}") for i in range(copies)])
+    read = gputco.import_ec2instances_json
+else:  # a GCP SKU page: the SKUs under new ids
+    skus = data["skus"]
+    text = json.dumps(dict(data, skus=[dict(skus[i % len(skus)], skuId=f"X{i}") for i in range(copies)]))
+    read = gputco.import_gcp_skus
+del data
 size = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmSize:")) * 1024
-extra = int(sys.argv[3]) << 20
-resource.setrlimit(resource.RLIMIT_AS, (size + extra, size + extra))
+resource.setrlimit(resource.RLIMIT_AS, (size + (extra_mib << 20), size + (extra_mib << 20)))
 try:
-    r = gputco.import_ec2instances_json(text, file="instances.json")
+    r = read(text, file="prices.json")
     print("ok", len(r.offerings))
 except MemoryError:
     print("MemoryError")
 '''
 
 
-def test_an_import_out_of_memory_is_a_memory_error_not_an_abort():
+@pytest.mark.parametrize("kind, source, copies", [
+    ("ec2instances", "ec2instances_info_instances_json_gpu_excerpt_2017-11-12.json", 2000),
+    ("gcp", "gcp_billing_catalog_skus_excerpt_2023-03-24_opencost.json", 30000),
+])
+def test_an_import_out_of_memory_is_a_memory_error_not_an_abort(kind, source, copies):
     # A 750 MB ec2instances file under a 4 GB cap died of SIGABRT: nlohmann's destructor allocates,
     # and the bad_alloc of destroying the file's DOM under the cap met a noexcept. Records are read
-    # one at a time now. The same at a small scale: 2,000 records (~25 MB) under caps from tight to
-    # ample, above what the process holds before the call; every outcome a clean one.
-    source = DATA / "ec2instances_info_instances_json_gpu_excerpt_2017-11-12.json"
+    # one at a time now. The same at a small scale (~25 MB) under caps from tight to ample, above what
+    # the process holds before the call; every outcome a clean one.
     package_root = os.path.dirname(os.path.dirname(os.path.abspath(gputco.__file__)))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([package_root, os.environ.get("PYTHONPATH", "")])}
     outcomes = set()
     for extra_mib in (8, 32, 64, 128, 256, 512):
-        result = subprocess.run([sys.executable, "-c", OOM_CHILD, str(source), "2000", str(extra_mib)],
+        result = subprocess.run([sys.executable, "-c", OOM_CHILD, str(DATA / source), kind, str(copies), str(extra_mib)],
                                 capture_output=True, text=True, env=env, timeout=300)
         assert result.returncode == 0, (extra_mib, result.returncode, result.stderr[-500:])
         outcomes.add(result.stdout.split()[0])
