@@ -162,10 +162,8 @@ namespace {
 }
 
 /// nlohmann keeps one of two equal keys silently: refused, as the catalog reader refuses it.
-void unique_key(const std::string& file, std::set<std::string>& keys, const std::string& key) {
-    if (!keys.insert(key).second) {
-        throw InvalidInput(fmt::format("{}: key = \"{}\": appears twice in one object", file, printable_utf8(key, 80)));
-    }
+[[noreturn]] void duplicate_key(const std::string& file, const std::string& key) {
+    throw InvalidInput(fmt::format("{}: key = \"{}\": appears twice in one object", file, printable_utf8(key, 80)));
 }
 
 /// The nesting limit and cancellation of parse_json, in a SAX pass that builds nothing. (nlohmann's
@@ -185,7 +183,7 @@ public:
     bool string(string_t&) override { return scalar(); }
     bool binary(binary_t&) override { return at(open_); }
     bool key(string_t& k) override {
-        unique_key(file_, keys_.back(), k);
+        if (!keys_.back().insert(k).second) duplicate_key(file_, k);
         return at(open_);
     }
     bool start_object(std::size_t) override {
@@ -208,7 +206,6 @@ public:
 private:
     bool at(int depth) {
         poll_.step();
-
         if (depth > max_depth_) {
             throw InvalidInput(fmt::format("{} = {}: nesting deeper than the limit of {} (ImportOptions::max_depth)",
                                            file_, depth, max_depth_));
@@ -277,7 +274,7 @@ public:
     bool string(std::string& v) { return scalar(json(std::move(v))); }
     bool binary(json::binary_t&) { return true; }
     bool key(std::string& k) {
-        unique_key(file_name(options_, "json"), frames_.back().keys, k);
+        if (!frames_.back().keys.insert(k).second) duplicate_key(file_name(options_, "json"), k);
         frames_.back().key = std::move(k);
         return true;
     }
