@@ -4,6 +4,8 @@
 //      20 is kept and one where 1 in 2 is: streamed, so memory follows the rows kept, not the file.
 //      Reference in the same run: parsing the same text into a DOM (nlohmann::json::parse).
 //   3. An AWS bulk offer file of ~300 MB on disk, streamed.
+//   4. ec2instances.info files and AWS GetProducts pages of 10,000 and 40,000 rows (the excerpts'
+//      records repeated under new names): the time per row must not grow with the rows.
 // Memory: peak resident set during the import minus resident set before (Linux VmHWM after
 // resetting it through /proc/self/clear_refs), so the input text already in memory is not counted.
 //
@@ -125,6 +127,44 @@ std::size_t write_offer_file(const std::string& path, std::size_t target_bytes, 
     return static_cast<std::size_t>(out.tellp());
 }
 
+std::string excerpt(const char* name) {
+    return gputco::read_text_file(std::string(GPUTCO_SOURCE_DIR) + "/tests/data/price-formats/" + name);
+}
+
+/// ec2instances.info records of the excerpt under new instance types, until `rows` region rows.
+std::string ec2instances_file(std::size_t rows) {
+    const nlohmann::json records = nlohmann::json::parse(excerpt("ec2instances_info_instances_json_gpu_excerpt_2017-11-12.json"));
+    nlohmann::json out = nlohmann::json::array();
+    std::size_t n = 0;
+    for (std::size_t i = 0; n < rows; ++i) {
+        nlohmann::json r = records[i % records.size()];
+        r["instance_type"] = fmt::format("p3.x{}", i);
+        n += r["pricing"].size();
+        out.push_back(std::move(r));
+    }
+    return out.dump();
+}
+
+/// A GetProducts page of `rows` copies of the excerpt's Linux shared-tenancy product under new SKUs.
+std::string get_products_page(std::size_t rows) {
+    const nlohmann::json page = nlohmann::json::parse(excerpt("aws_pricing_api_getproducts_m4.xlarge_eu-west-1_2019-01-16.json"));
+    std::string product;
+    for (const auto& e : page["PriceList"]) {
+        const nlohmann::json p = nlohmann::json::parse(e.get<std::string>());
+        const auto& a = p["product"]["attributes"];
+        if (a["operatingSystem"] == "Linux" && a["tenancy"] == "Shared" && a.value("preInstalledSw", "NA") == "NA") product = p.dump();
+    }
+    const std::string sku = nlohmann::json::parse(product)["product"]["sku"];
+    nlohmann::json list = nlohmann::json::array();
+    for (std::size_t i = 0; i < rows; ++i) {
+        std::string copy = product;
+        const std::string mine = fmt::format("SKU{:013}", i);
+        for (std::size_t at = copy.find(sku); at != std::string::npos; at = copy.find(sku, at + mine.size())) copy.replace(at, sku.size(), mine);
+        list.push_back(std::move(copy));
+    }
+    return nlohmann::json{{"FormatVersion", "aws_v1"}, {"PriceList", std::move(list)}}.dump();
+}
+
 }  // namespace
 
 int run_scenario(const std::string& scenario, int repeat, std::size_t azure_mb, std::size_t aws_mb) {
@@ -149,6 +189,19 @@ int run_scenario(const std::string& scenario, int repeat, std::size_t azure_mb, 
         ImportResult r;
         const Measure m = measure(repeat, [&] { r = import_azure_retail_prices(text, {.file = "azure.json"}); });
         fmt::print("{:<50} {:>7.1f} {:>8} {:>8} {:>9.3f} {:>9.1f}\n", fmt::format("Azure Retail Prices, 1 item in {} kept", keep_every),
+                   static_cast<double>(text.size()) / 1e6, r.rows_read, r.offerings.size(), m.seconds, m.peak_mib);
+    } else if (scenario.starts_with("ec2instances") || scenario.starts_with("getproducts")) {
+        const bool ec2 = scenario.starts_with("ec2instances");
+        const std::size_t rows = scenario.ends_with("10k") ? 10'000 : 40'000;
+        const std::string text = ec2 ? ec2instances_file(rows) : get_products_page(rows);
+        ImportResult r;
+        const Measure m = measure(repeat, [&] {
+            r = ec2 ? import_ec2instances_json(text, {.file = "instances.json"})
+                    : import_aws_get_products(text, {.file = "page.json", .include_cpu_instances = true});
+        });
+        fmt::print("{:<50} {:>7.1f} {:>8} {:>8} {:>9.3f} {:>9.1f}\n",
+                   fmt::format("{}, {} rows ({:.0f} us/row)", ec2 ? "ec2instances.info" : "AWS GetProducts page", rows,
+                               m.seconds / static_cast<double>(r.rows_read) * 1e6),
                    static_cast<double>(text.size()) / 1e6, r.rows_read, r.offerings.size(), m.seconds, m.peak_mib);
     } else if (scenario == "aws") {
         const std::string path = "bench_import_offer_file.json";
@@ -180,7 +233,8 @@ int main(int argc, char** argv) {
     // Each scenario in its own process, so one's freed heap does not hide the next one's peak.
     fmt::print("{:<50} {:>7} {:>8} {:>8} {:>9} {:>9}\n", "input", "MB", "rows", "kept", "seconds", "peak MiB");
     std::fflush(stdout);
-    for (const char* s : {"skypilot10k", "skypilot40k", "azure20", "azuredom", "azure2", "aws"}) {
+    for (const char* s : {"skypilot10k", "skypilot40k", "azure20", "azuredom", "azure2", "aws", "ec2instances10k",
+                          "ec2instances40k", "getproducts10k", "getproducts40k"}) {
         const std::string command =
             fmt::format("'{}' --scenario {} --repeat {} --azure-mb {} --aws-mb {}", argv[0], s, repeat, azure_mb, aws_mb);
         if (std::system(command.c_str()) != 0) return 1;

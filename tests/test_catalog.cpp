@@ -365,6 +365,8 @@ TEST_CASE("JSON: every bad input is named with its path") {
     CHECK_THROWS_WITH_AS(Catalog::from_json_file(data_dir + "no_such_file.json"),
                          ("catalog file = \"" + data_dir + "no_such_file.json\": cannot be opened").c_str(),
                          InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json_file(data_dir), ("catalog file = \"" + data_dir + "\": is a directory, not a file").c_str(),
+                         InvalidInput);
     CHECK_THROWS_WITH_AS(Catalog::from_json("[1, 2]"), "catalog = [1,2]: must be an object", InvalidInput);
     CHECK_THROWS_WITH_AS(Catalog::from_json(R"({"offering": []})"),
                          "offering = []: unknown field (known: format, version, gpus, offerings)",

@@ -1,6 +1,7 @@
 // Each importer on the real excerpts in tests/data/price-formats (sources in its README): rows
 // checked by hand against the file, skipped rows accounted for, malformed input named to the letter.
 #include <filesystem>
+#include <limits>
 #include <random>
 #include <fstream>
 #include <sstream>
@@ -505,8 +506,90 @@ TEST_CASE("read_text_file: the size is checked before reading (sparse files, not
                          fmt::format("{} = {}: bytes: more than the limit of {} (max_bytes)", path.string(), limit + 1, limit).c_str(),
                          InvalidInput);
     fs::remove(path);
-    CHECK_THROWS_WITH_AS(read_text_file(path.string()), fmt::format("path = \"{}\": cannot be opened for reading", path.string()).c_str(),
+    CHECK_THROWS_WITH_AS(read_text_file(path.string()),
+                         fmt::format("path = \"{}\": cannot be opened for reading: No such file or directory", path.string()).c_str(),
                          InvalidInput);
+}
+
+TEST_CASE("a folder or a missing file is an error naming it, never the standard library's exception") {
+    // A folder opens; its first read threw "basic_filebuf::underflow error reading the file" out of
+    // the AWS offer reader.
+    namespace fs = std::filesystem;
+    const std::string folder = fs::temp_directory_path().string();
+    const std::string is_folder = fmt::format("path = \"{}\": is a directory, not a file", folder);
+    CHECK_THROWS_WITH_AS(read_text_file(folder), is_folder.c_str(), InvalidInput);
+    CHECK_THROWS_WITH_AS(import_aws_offer_file(folder, {}), is_folder.c_str(), InvalidInput);
+    CHECK_THROWS_WITH_AS(import_aws_offer_file(std::string("/no/such/offer.json"), {}),
+                         "path = \"/no/such/offer.json\": cannot be opened for reading: No such file or directory", InvalidInput);
+}
+
+TEST_CASE("an endless input is read up to the size limit, then refused in the limit's words") {
+    // /dev/zero has no size to check first: read in chunks, it stops one chunk past the limit instead
+    // of growing a string until std::bad_alloc.
+    if (!std::filesystem::exists("/dev/zero")) return;
+    CHECK_THROWS_WITH_AS(read_text_file("/dev/zero", 1 << 20), "/dev/zero = 1114112: bytes: more than the limit of 1048576 (max_bytes)",
+                         InvalidInput);
+    // The streamed AWS offer file, too, at its own limit: endless white space.
+    std::istringstream spaces(std::string(3 << 20, ' '));
+    CHECK_THROWS_WITH_AS(import_aws_offer_file(spaces, {.file = "offer.json", .max_streamed_bytes = 1 << 20}),
+                         "offer.json = 1048577: bytes: more than the limit of 1048576 (ImportOptions::max_streamed_bytes)",
+                         InvalidInput);
+    // No limit at all (the largest size_t) reads to the end.
+    std::istringstream small(R"({"products": {}, "terms": {}})");
+    CHECK(import_aws_offer_file(small, {.max_streamed_bytes = std::numeric_limits<std::size_t>::max()}).rows_read == 0);
+    std::ifstream zero("/dev/zero", std::ios::binary);
+    CHECK_THROWS_WITH_AS(import_aws_offer_file(zero, {.file = "/dev/zero"}), doctest::Contains("/dev/zero:1:1"), InvalidInput);
+}
+
+TEST_CASE("every JSON reader refuses a top level that is a single value, and a key twice in one object") {
+    // An Azure Retail Prices file whose top level was null imported as zero rows.
+    const ImportOptions o{.file = "f.json"};
+    const std::string single = "f.json: / = (a single value): the top level must be an object or an array";
+    for (const std::string text : {"null", "  null", "5", "\"Items\"", "true"}) {
+        CAPTURE(text);
+        CHECK_THROWS_WITH_AS(import_azure_retail_prices(text, o), single.c_str(), InvalidInput);
+        CHECK_THROWS_WITH_AS(import_aws_get_products(text, o), single.c_str(), InvalidInput);
+        CHECK_THROWS_WITH_AS(import_gcp_skus(text, o), single.c_str(), InvalidInput);
+        CHECK_THROWS_WITH_AS(import_ec2instances_json(text, o), single.c_str(), InvalidInput);
+        std::istringstream in(text);
+        CHECK_THROWS_WITH_AS(import_aws_offer_file(in, o), single.c_str(), InvalidInput);
+    }
+    CHECK_THROWS_WITH_AS(import_azure_retail_prices(R"({"Items": null, "Count": 0})", o),
+                         "f.json: /Items = null: must be an array", InvalidInput);
+    CHECK_THROWS_WITH_AS(import_azure_retail_prices(R"({"Items": 7})", o), "f.json: /Items = 7: must be an array", InvalidInput);
+    const std::string twice = "f.json: key = \"Items\": appears twice in one object";
+    CHECK_THROWS_WITH_AS(import_azure_retail_prices(R"({"Items": [], "Items": []})", o), twice.c_str(), InvalidInput);
+    CHECK_THROWS_WITH_AS(import_gcp_skus(R"({"skus": [{"a": 1, "a": 2}]})", o),
+                         "f.json: key = \"a\": appears twice in one object", InvalidInput);
+    CHECK_THROWS_WITH_AS(import_ec2instances_json(R"([{"GPU": 1, "GPU": 2}])", o),
+                         "f.json: key = \"GPU\": appears twice in one object", InvalidInput);
+    CHECK_THROWS_WITH_AS(import_aws_get_products(R"({"PriceList": [], "PriceList": []})", o),
+                         "f.json: key = \"PriceList\": appears twice in one object", InvalidInput);
+    std::istringstream offer(R"({"products": {}, "terms": {}, "products": {}})");
+    CHECK_THROWS_WITH_AS(import_aws_offer_file(offer, o), "f.json: key = \"products\": appears twice in one object", InvalidInput);
+    // Equal keys in different objects are fine.
+    CHECK(import_azure_retail_prices(R"({"Items": [], "Count": 0, "x": {"Count": 1}})", o).offerings.empty());
+}
+
+TEST_CASE("Cyclenerd pricing.yml: a key twice in one mapping and an alias bomb are refused") {
+    const ImportOptions o{.file = "pricing.yml"};
+    // The loaded tree keeps both copies; reading found the first and imported silently.
+    CHECK_THROWS_WITH_AS(import_cyclenerd_pricing_yml("compute:\n  instance: {}\ncompute: {}\n", o),
+                         "pricing.yml:3:1: key = \"compute\": appears twice in one mapping (first at line 1)", InvalidInput);
+    // "Billion laughs": 9 levels of 10 aliases each stand for 10^9 nodes in a file of 1 KB; reading them
+    // ran past 20 s. The check stops at the node that passes the limit, counting without expanding.
+    std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+    for (int level = 1; level <= 9; ++level) {
+        bomb += fmt::format("a{}: &a{} [", level, level);
+        for (int k = 0; k < 10; ++k) bomb += fmt::format("{}*a{}", k ? ", " : "", level - 1);
+        bomb += "]\n";
+    }
+    bomb += "compute: {instance: {}}\n";
+    CHECK_THROWS_WITH_AS(import_cyclenerd_pricing_yml(bomb, o),
+                         "pricing.yml:7:45: yaml nodes = 10123463: more than the limit of 10000000 with aliases expanded",
+                         InvalidInput);
+    // Aliases well within the limit are read as before.
+    CHECK_NOTHROW(import_cyclenerd_pricing_yml("base: &b {hour: 1}\ncompute: {instance: {}}\nother: *b\n", o));
 }
 
 TEST_CASE("Messages that quote the file in their rule are printable: control bytes as \\xNN") {

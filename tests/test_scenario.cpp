@@ -71,6 +71,28 @@ TEST_CASE("every class of schema violation names file, line, column, field, valu
                          "plan.yaml:11:3: demand.gpus = 9: duplicate key (first at line 10)", InvalidInput);
 }
 
+TEST_CASE("a scenario file without end is refused at the size limit; a folder is said to be one") {
+    if (std::filesystem::exists("/dev/zero")) {
+        CHECK_THROWS_WITH_AS(load_scenario("/dev/zero"), "/dev/zero = 16842752: bytes: more than the limit of 16777216 (max_bytes)",
+                             InvalidInput);
+    }
+    const std::string folder = std::filesystem::temp_directory_path().string();
+    CHECK_THROWS_WITH_AS(load_scenario(folder), ("path = \"" + folder + "\": is a directory, not a file").c_str(), InvalidInput);
+}
+
+TEST_CASE("a YAML alias bomb is refused before it is read") {
+    // "Billion laughs": 9 levels of 10 aliases stand for 10^9 nodes in 1 KB; reading ran past 20 s.
+    std::string text = "version: 1\nx0: &x0 [a, a, a, a, a, a, a, a, a, a]\n";
+    for (int level = 1; level <= 9; ++level) {
+        text += fmt::format("x{}: &x{} [", level, level);
+        for (int k = 0; k < 10; ++k) text += fmt::format("{}*x{}", k ? ", " : "", level - 1);
+        text += "]\n";
+    }
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "bomb.yaml"),
+                         "bomb.yaml:8:45: yaml nodes = 10123465: more than the limit of 10000000 with aliases expanded",
+                         InvalidInput);
+}
+
 TEST_CASE("misspelt choices, unknown offerings, bad dates and YAML syntax errors") {
     std::string text = base();
     text.replace(text.find("payment: all_upfront"), 20, "payment: all_upfrnt");

@@ -73,7 +73,7 @@ TEST_CASE("price file errors name file, line, column, field, value and rule") {
     // a relative file resolves against the scenario's folder; the importer's message, at the import's
     // mapping ("    - " is 6 characters: column 7)
     CHECK_THROWS_WITH_AS(parse_scenario(importing("    - file: prices.csv"), "/x/plan.yaml"),
-                         "/x/plan.yaml:9:7: path = \"/x/prices.csv\": cannot be opened for reading", InvalidInput);
+                         "/x/plan.yaml:9:7: path = \"/x/prices.csv\": cannot be opened for reading: No such file or directory", InvalidInput);
     CHECK_THROWS_WITH_AS(parse_scenario(importing(data, "      format: skypilot_csv\n      published: 2026-02-30"),
                                         "/x/plan.yaml"),
                          "/x/plan.yaml:11:18: catalog.imports[0].published = \"2026-02-30\": must be a date YYYY-MM or "

@@ -117,6 +117,20 @@ TEST_CASE("interruption model errors name file, line, column, field, value and r
           "/data/plan.yaml:11:42: spot_jobs[0].interruptions.price_driven.reversion_per_hour = 0: must be > 0");
 }
 
+TEST_CASE("durations out of the library's range are reported at their place in the file") {
+    // work_hours: 1e308 was refused only by the engine, later, without file:line:column.
+    std::string text = job("    mtbf_hours: 5");
+    text.replace(text.find("work_hours: 10"), 14, "work_hours: 1e308");
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "p.yaml"),
+                         "p.yaml:8:17: spot_jobs[0].work_hours = 1e308: must be in [1e-09, 1e+09] hours", InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_scenario(job("    mtbf_hours: 1e31"), "p.yaml"),
+                         "p.yaml:10:17: spot_jobs[0].mtbf_hours = 1e31: must be in [1e-09, 1e+30] hours", InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_scenario(job("    mtbf_hours: 5", "", "2e9"), "p.yaml"),
+                         "p.yaml:9:29: spot_jobs[0].checkpoint_write_hours = 2e9: must be <= 1e+09 hours", InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_scenario(job("    mtbf_hours: 5", "    restart_hours: 1e308"), "p.yaml"),
+                         "p.yaml:11:20: spot_jobs[0].restart_hours = 1e308: must be <= 1e+09 hours", InvalidInput);
+}
+
 TEST_CASE("random interruption models round-trip through YAML exactly") {
     std::mt19937_64 rng(2014);
     std::uniform_real_distribution<double> unit(0.0, 1.0);

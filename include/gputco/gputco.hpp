@@ -1,6 +1,7 @@
 #pragma once
 // Everything gputco offers, in one include. The folders are the layers, data flowing down:
 // core → catalog → work → strategy → results → engines → optimise.
+#include "gputco/core/atomic_file.hpp"
 #include "gputco/core/date.hpp"
 #include "gputco/core/error.hpp"
 #include "gputco/core/random.hpp"

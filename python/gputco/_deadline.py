@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 from typing import Optional, Union
 
+from . import _core
 from ._core import DeadlineResult, MultiRegionResult, SpotAvailability, WindowSweep, _tick_decisions
 from ._frames import Column, declare, frame, TEXT
 
@@ -24,19 +25,34 @@ SWEEP_WINDOWS_VIEW = declare("WindowSweep.to_frame", [], index=Column("start_tic
                              extra="float64")  # a cost column per policy
 
 
+# A str is JSON text when, after white space and a UTF-8 byte-order mark, it starts with a character
+# that starts a JSON document ({, [ or ") or is a JSON word (null, true, false); anything else is a
+# file name. So '[1, 0, 1]' and '  null' are read (and refused as not a trace), never looked up as
+# files; a file whose name looks like JSON is read through a pathlib.Path (always a file).
+_JSON_WORDS = ("null", "true", "false")
+
+
+def _is_json_text(text: str) -> bool:
+    body = text.lstrip(" \t\r\n\ufeff")
+    return body[:1] in ("{", "[", '"') or body.rstrip(" \t\r\n") in _JSON_WORDS
+
+
 def _from_json(source: Union[str, bytes, os.PathLike], *, values: Optional[str] = None,
                nodes_needed: Optional[int] = None) -> SpotAvailability:
     """A trace in the Can't Be Late authors' JSON format, {"metadata": {"gap_seconds": N, ...},
-    "data": [n0, n1, ...]}, from JSON text or a file path. tick_hours is gap_seconds / 3600.
+    "data": [n0, n1, ...]}, from JSON text (str or bytes) or a file (a path-like, or a str that is not
+    JSON text: see _is_json_text). tick_hours is gap_seconds / 3600. A file that cannot be read is a
+    ValueError naming it.
 
     What a value means must be said by the file (metadata.values) or here: values="available" (one
     node, 1 = available), "available_nodes" (a count of nodes; available when >= nodes_needed) or
     "preempted" (one node, 1 = preempted). The result's `layout` says which reading was taken."""
-    if isinstance(source, bytes):
-        source = source.decode()
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and not source.lstrip().startswith("{")):
-        with open(source, encoding="utf-8") as f:
-            source = f.read()
+    if isinstance(source, str) and _is_json_text(source):
+        source = source.encode()
+    elif not isinstance(source, bytes):
+        source = _core._read_text_file(os.fspath(source))
+    if source.startswith(b"\xef\xbb\xbf"):  # a byte-order mark is no part of the JSON
+        source = source[3:]
     return SpotAvailability._from_json_text(source, values=values or "unstated", nodes_needed=nodes_needed or 0)
 
 

@@ -48,8 +48,7 @@ def load_scenario(path: str | os.PathLike) -> dict:
     import yaml  # a runtime dependency only of scenario files
 
     path = os.fspath(path)
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
+    text = _read_scenario_file(path)
     _core._scenario_canonical(text, path)  # the loader's checks, with the file's lines and columns
     scenario = yaml.safe_load(text)
     scenario["_file"] = os.path.abspath(path)  # relative catalog files resolve against it
@@ -61,8 +60,17 @@ def _text(scenario: Mapping | str | os.PathLike) -> tuple[str, str]:
         body = {k: v for k, v in scenario.items() if k != "_file"}
         return json.dumps(body), scenario.get("_file", "<scenario>")
     path = os.fspath(scenario)
-    with open(path, encoding="utf-8") as f:
-        return f.read(), path
+    return _read_scenario_file(path), path
+
+
+def _read_scenario_file(path: str) -> str:
+    """The file's text, read by the library (the scenario size limit; ValueError naming the file if it
+    cannot be read); bytes that are not UTF-8 are a ValueError too."""
+    data = _core._read_scenario_file(path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f'path = "{path}": byte {e.start} is not UTF-8') from None
 
 
 def run_scenario(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:

@@ -32,8 +32,7 @@ def _import(args: argparse.Namespace) -> int:
         result = _core.import_aws_offer_file(args.file, published=args.published or "",
                                              include_cpu_instances=args.include_cpu_instances)
     else:
-        with open(args.file, encoding="utf-8") as f:
-            text = f.read()
+        text = _core._read_text_file(args.file)  # up to the importers' size limit; errors name the file
         result = FORMATS[args.format](
             text, file=args.file, published=args.published or "", provider=args.provider or "",
             currency=args.currency, include_cpu_instances=args.include_cpu_instances,
@@ -46,8 +45,8 @@ def _import(args: argparse.Namespace) -> int:
     if args.output == "-":
         sys.stdout.write(text)
     else:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        # A failure midway (full disk, file size limit) leaves the old catalog as it was.
+        _core.write_file_atomically(args.output, text)
     return 0
 
 

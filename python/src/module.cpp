@@ -7,6 +7,7 @@ PYBIND11_MODULE(_core, m) {
     m.attr("__version__") = GPUTCO_VERSION;  // CMakeLists.txt's project version
     using namespace gputco::python;
     register_errors(m);
+    register_files(m);
     register_catalog(m);
     register_currency(m);
     register_import(m);

@@ -69,6 +69,7 @@ auto without_gil_until_ctrl_c(Call&& call) {
 }
 
 void register_errors(py::module_& m);
+void register_files(py::module_& m);
 void register_catalog(py::module_& m);
 void register_currency(py::module_& m);
 void register_import(py::module_& m);

@@ -76,11 +76,7 @@ void register_import(py::module_& m) {
             const std::string p = py::module_::import("os").attr("fspath")(path).cast<std::string>();
             const ImportOptions o = options(file.empty() ? p : std::move(file), std::move(published), "aws", "USD",
                                             std::move(operating_system), include_cpu_instances, false);
-            return without_gil_until_ctrl_c([&] {
-                std::ifstream in(p, std::ios::binary);
-                require(static_cast<bool>(in), "path", p, "cannot be opened for reading");
-                return import_aws_offer_file(in, o);
-            });
+            return without_gil_until_ctrl_c([&] { return import_aws_offer_file(p, o); });
         },
         py::arg("path"), py::kw_only(), py::arg("file") = "", py::arg("published") = "", py::arg("operating_system") = "linux",
         py::arg("include_cpu_instances") = false, "AWS Price List bulk offer file, streamed from `path`.");

@@ -42,6 +42,17 @@ py::list describe(const std::vector<Column<Row>>& columns) {
 
 void register_scenario(py::module_& m) {
     m.def(
+        "_read_scenario_file",
+        [](const std::string& path) {
+            std::string text;
+            {
+                py::gil_scoped_release release;
+                text = read_scenario_file(path);
+            }
+            return py::bytes(text);
+        },
+        py::arg("path"), "The scenario file's bytes, up to the scenario size limit (ValueError naming the file otherwise).");
+    m.def(
         "_scenario_canonical",
         [](const std::string& text, const std::string& file) { return to_yaml(parse_scenario(text, file)); },
         py::arg("text"), py::arg("file") = "<scenario>",

@@ -123,3 +123,14 @@ def test_command_line_import_then_query(tmp_path, capsys):
     assert prices.main(["import", "skypilot", str(DATA / "skypilot_format_azure_vms_gpu_excerpt_anycloud_2026-04-02.csv"),
                         "--provider", "azure"]) == 2
     assert "11 fields" in capsys.readouterr().err
+
+
+def test_readers_refuse_a_single_value_at_the_top_and_a_key_twice():
+    # Both imported as zero rows without an error.
+    with pytest.raises(ValueError, match=r"^prices\.json: / = \(a single value\): the top level must be an object or an array$"):
+        gputco.import_azure_retail_prices("null", file="prices.json")
+    with pytest.raises(ValueError, match=r"^prices\.json: /Items = null: must be an array$"):
+        gputco.import_azure_retail_prices('{"Items": null}', file="prices.json")
+    text = read("gcp_cyclenerd_pricing_yml_gpu_excerpt_2026-07-30.yml") + "compute: {}\n"
+    with pytest.raises(ValueError, match=r'^pricing\.yml:\d+:1: key = "compute": appears twice in one mapping \(first at line \d+\)$'):
+        gputco.import_cyclenerd_pricing_yml(text, file="pricing.yml")

@@ -462,6 +462,9 @@ Catalog Catalog::from_json(std::string_view json_text, const StopCheck& should_s
 }
 
 Catalog Catalog::from_json_file(const std::string& path, const StopCheck& should_stop) {
+    // A folder opens, then reads as empty text: said as what it is.
+    std::error_code folder;
+    require(!std::filesystem::is_directory(path, folder), "catalog file", path, "is a directory, not a file");
     std::ifstream in(path, std::ios::binary);
     require(in.good(), "catalog file", path, "cannot be opened");
     // Refuse an oversized file before reading it into memory.

@@ -53,9 +53,7 @@ Catalog import_price_file(const PriceFileImport& p, const std::string& base_dir)
     options.currency = p.currency;
     options.operating_system = p.operating_system;
     if (p.format == "aws_offer_file") {  // streamed: the bulk file may be gigabytes
-        std::ifstream in(path, std::ios::binary);
-        if (!in) fail("path", path, "cannot be opened for reading");
-        return import_aws_offer_file(in, options).catalog();
+        return import_aws_offer_file(path, options).catalog();
     }
     const std::string text = read_text_file(path);
     if (p.format == "skypilot_csv") return import_skypilot_csv(text, options).catalog();

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "../core/yaml_check.hpp"
+#include "gputco/catalog/importers.hpp"
 #include "gputco/core/date.hpp"
 #include "gputco/core/error.hpp"
 #include "gputco/core/limits.hpp"
@@ -111,6 +113,20 @@ public:
     double non_negative() const {
         const double v = number();
         if (v < 0) fail("must be >= 0");
+        return v;
+    }
+    /// A duration in hours within the library's range (a Job's work, its checkpoint interval, a mean
+    /// time between failures): refused here, at its place in the file, rather than by the engine later.
+    double duration() const {
+        const double v = number();
+        if (!(v >= limits::min_hours && v <= limits::max_hours))
+            fail(fmt::format("must be in [{:g}, {:g}] hours", limits::min_hours, limits::max_hours));
+        return v;
+    }
+    /// A duration that may be 0 (a checkpoint write, a restart, a wait), at most the library's limit.
+    double hours_or_zero() const {
+        const double v = non_negative();
+        if (v > limits::max_hours) fail(fmt::format("must be <= {:g} hours", limits::max_hours));
         return v;
     }
     double fraction() const {
@@ -514,20 +530,18 @@ SpotJobSpec read_spot_job(const Field& f, const std::string& base_dir) {
     SpotJobSpec j;
     j.name = m.get("name").text();
     const Field w = m.get("work_hours");
-    j.job.work_hours = w.number();
-    if (j.job.work_hours <= 0) w.fail("must be > 0");
+    j.job.work_hours = w.duration();
     if (auto v = m.find("checkpoint_interval_hours")) {
-        j.job.checkpoint_interval_hours = v->number();
-        if (j.job.checkpoint_interval_hours <= 0) v->fail("must be > 0");
+        j.job.checkpoint_interval_hours = v->duration();
     }
-    if (auto v = m.find("checkpoint_write_hours")) j.job.checkpoint_write_hours = v->non_negative();
+    if (auto v = m.find("checkpoint_write_hours")) j.job.checkpoint_write_hours = v->hours_or_zero();
     if (!m.has("checkpoint_interval_hours")) {  // the optimal interval needs the write's cost
         constexpr std::string_view rule = "must be > 0 for the optimal checkpoint interval (or give checkpoint_interval_hours)";
         const Field write = m.get("checkpoint_write_hours", rule);
         if (j.job.checkpoint_write_hours == 0) write.fail(rule);
     }
-    if (auto v = m.find("restart_hours")) j.job.restart_hours = v->non_negative();
-    if (auto v = m.find("capacity_wait_hours")) j.job.capacity_wait_hours = v->non_negative();
+    if (auto v = m.find("restart_hours")) j.job.restart_hours = v->hours_or_zero();
+    if (auto v = m.find("capacity_wait_hours")) j.job.capacity_wait_hours = v->hours_or_zero();
     if (auto v = m.find("deadline_hours")) {
         j.job.deadline_hours = v->number();
         if (j.job.deadline_hours <= 0) v->fail("must be > 0");
@@ -540,7 +554,8 @@ SpotJobSpec read_spot_job(const Field& f, const std::string& base_dir) {
     } else {
         const Field mtbf = m.get("mtbf_hours");
         j.mtbf_hours = mtbf.number();
-        if (j.mtbf_hours <= 0) mtbf.fail("must be > 0");
+        if (!(j.mtbf_hours >= limits::min_hours && j.mtbf_hours <= limits::max_mtbf_hours))  // as the checkpoint formulas take it
+            mtbf.fail(fmt::format("must be in [{:g}, {:g}] hours", limits::min_hours, limits::max_mtbf_hours));
     }
     if (auto v = m.find("price_per_gpu_hour")) j.price_per_gpu_hour = v->non_negative();
     if (auto v = m.find("paths")) {
@@ -1070,6 +1085,8 @@ const std::vector<std::string>& scenario_output_names() {
 
 Scenario parse_scenario(std::string_view text, std::string_view file) {
     auto name = std::make_shared<const std::string>(file);
+    // Aliases past the node limit, before reading expands them (duplicate keys the reader reports itself).
+    detail::check_yaml(text, file, false);
     YAML::Node root;
     try {
         root = YAML::Load(std::string(text));
@@ -1083,12 +1100,14 @@ Scenario parse_scenario(std::string_view text, std::string_view file) {
     return read_scenario(Field(root, "", name), slash == std::string_view::npos ? "." : std::string(file.substr(0, slash)));
 }
 
+std::string read_scenario_file(const std::string& path) {
+    // Through the importers' reader: a folder or a missing file is an error naming it, and a device or
+    // pipe without end is read only up to the limit.
+    return read_text_file(path, max_scenario_bytes);
+}
+
 Scenario load_scenario(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail("scenario", path, "cannot be read");
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return parse_scenario(buffer.str(), path);
+    return parse_scenario(read_scenario_file(path), path);
 }
 
 }  // namespace gputco

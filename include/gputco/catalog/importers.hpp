@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <istream>
 #include <map>
+#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,9 @@ struct ImportOptions {
     /// fields are joined back into the last column (some Azure copies write Generation V1,V2 unquoted).
     bool join_extra_fields_into_last_column = false;
     std::size_t max_bytes = std::size_t(1) << 32;  ///< larger input is an error (4 GiB)
+    /// A streamed file (the AWS offer file) holds at most this many bytes (64 GiB): memory follows the
+    /// rows kept, not the file, so the limit only stops an input without end (a pipe, /dev/zero).
+    std::size_t max_streamed_bytes = std::size_t(1) << 36;
     std::size_t max_rows = 10'000'000;             ///< more rows is an error
     int max_depth = 64;                            ///< JSON/YAML nesting deeper than this is an error
     std::size_t max_skipped_listed = 10'000;       ///< skipped rows listed one by one; all are counted
@@ -79,6 +83,8 @@ ImportResult import_aws_get_products(std::string_view json_text, const ImportOpt
 /// AWS Price List bulk offer file (AmazonEC2 offer index), read as a stream with a SAX parser so a
 /// multi-gigabyte file needs memory for the kept products only. Same terms as above.
 ImportResult import_aws_offer_file(std::istream& in, const ImportOptions& options);
+/// The same, streamed from the file at `path` (opened with open_input_file).
+ImportResult import_aws_offer_file(const std::string& path, const ImportOptions& options);
 
 /// GCP Cloud Billing Catalog API SKU pages ({"skus": [...]}): GPU, vCPU and RAM are separate SKUs,
 /// joined per machine type as vCPUs × core price + GiB × RAM price + GPUs × GPU price, for each
@@ -98,5 +104,9 @@ ImportResult import_ec2instances_json(std::string_view json_text, const ImportOp
 /// than `max_bytes` (the importers' default limit, 4 GiB): a file's size is checked before it is read,
 /// and a device or pipe, which has no size, is read up to the limit and no further.
 std::string read_text_file(const std::string& path, std::size_t max_bytes = ImportOptions{}.max_bytes);
+/// The file opened for reading, or InvalidInput saying why not: 'path = "<path>": cannot be opened
+/// for reading: No such file or directory' (the system's reason), or ': is a directory, not a file'
+/// (a folder opens, and its first read throws the standard library's "basic_filebuf::underflow").
+std::ifstream open_input_file(const std::string& path);
 
 }  // namespace gputco

@@ -4,6 +4,7 @@
 // end. Errors name the file, line, column and field path:
 //   plan.yaml:14:9: strategies[1].reserved.term_years = 2: must be 1 or 3
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -199,6 +200,12 @@ const std::vector<std::string>& scenario_output_names();
 
 /// Reads a scenario from YAML or JSON text; `file` names it in error messages.
 Scenario parse_scenario(std::string_view text, std::string_view file = "<scenario>");
+/// A scenario file holds at most this many bytes (16 MiB; the examples are a few KB): a device or
+/// pipe without end (/dev/zero) is refused after that much, not read into memory without bound.
+inline constexpr std::size_t max_scenario_bytes = std::size_t(16) << 20;
+/// A scenario file's text, up to max_scenario_bytes; InvalidInput naming the path when it cannot be
+/// read (missing, a folder) or is larger.
+std::string read_scenario_file(const std::string& path);
 /// Reads a scenario file (YAML or JSON).
 Scenario load_scenario(const std::string& path);
 /// The scenario as canonical YAML: parse_scenario(to_yaml(s)) gives s back (to_yaml of both is equal).

@@ -248,19 +248,22 @@ ImportResult import_aws_offer_file(std::istream& in, const ImportOptions& option
     return result;
 }
 
+ImportResult import_aws_offer_file(const std::string& path, const ImportOptions& options) {
+    std::ifstream in = open_input_file(path);
+    return import_aws_offer_file(in, options);
+}
+
 ImportResult import_aws_get_products(std::string_view json_text, const ImportOptions& options) {
     ImportResult result;
     Assembler assembler(result, options);
     const std::string file = assembler.file();
-    const json root = import::parse_json(json_text, options);
-    const auto list = root.find("PriceList");
-    if (!root.is_object() || list == root.end() || !list->is_array()) {
-        throw InvalidInput(fmt::format("{}: /PriceList = (missing): required (an array of products)", file));
-    }
-    std::vector<std::pair<json, std::string>> products;
-    for (std::size_t i = 0; i < list->size(); ++i) {
-        const std::string ptr = fmt::format("/PriceList/{}", i);
-        const json& entry = (*list)[i];
+    // One product at a time, streamed: memory follows one product, not the page (a page's DOM, every
+    // product's DOM kept for a second pass, and their destruction under a memory limit ended in
+    // std::terminate: nlohmann's destructor allocates).
+    bool listed = false;
+    const auto read_entry = [&](const import::JsonPath& p, const json& entry) {
+        listed = true;
+        const std::string ptr = import::pointer(p);
         json product;
         if (entry.is_string()) {  // the Query API double-encodes each product as a JSON string
             ImportOptions inner = options;
@@ -273,20 +276,30 @@ ImportResult import_aws_get_products(std::string_view json_text, const ImportOpt
         if (auto d = product.find("publicationDate"); d != product.end() && d->is_string()) {
             assembler.set_published(import::date_part(d->get<std::string>()));
         }
-        const auto p = product.find("product");
-        if (p == product.end()) throw InvalidInput(fmt::format("{}: {}/product = (missing): required", file, ptr));
-        assembler.product(read_product(*p, ptr, fmt::format("{}: {}/product", file, ptr), options, assembler.source()));
-        products.emplace_back(std::move(product), ptr);
-    }
-    for (const auto& [product, ptr] : products) {
-        const std::string sku = product["product"].value("sku", "");
+        const auto at = product.find("product");
+        if (at == product.end()) throw InvalidInput(fmt::format("{}: {}/product = (missing): required", file, ptr));
+        assembler.product(read_product(*at, ptr, fmt::format("{}: {}/product", file, ptr), options, assembler.source()));
+        const std::string sku = (*at).value("sku", "");
         const auto terms = product.find("terms");
-        if (terms == product.end()) continue;
+        if (terms == product.end()) return;
         for (const char* kind : {"OnDemand", "Reserved"}) {
             if (auto t = terms->find(kind); t != terms->end()) {
                 assembler.terms(sku, std::string_view(kind) == "Reserved", *t, fmt::format("{}/terms/{}", ptr, kind));
             }
         }
+    };
+    import::JsonStream stream;
+    stream.capture = [](const import::JsonPath& p) { return p.size() == 2 && p[0] == "PriceList"; };
+    stream.use = [&](const import::JsonPath& p, json&& entry) { read_entry(p, entry); };
+    stream.scalar = [&](const import::JsonPath& p, const json& value) {
+        if (p.size() == 1 && p[0] == "PriceList") {
+            throw InvalidInput(fmt::format("{}: /PriceList = {}: must be an array of products", file, import::preview(value)));
+        }
+    };
+    import::stream_json(json_text, options, stream);
+    if (!listed && (json_text.find("\"PriceList\"") == std::string_view::npos || json_text.find_first_not_of(" \t\r\n") == std::string_view::npos ||
+                    json_text[json_text.find_first_not_of(" \t\r\n")] != '{')) {
+        throw InvalidInput(fmt::format("{}: /PriceList = (missing): required (an array of products)", file));
     }
     assembler.finish();
     return result;

@@ -102,7 +102,12 @@ ImportResult import_azure_retail_prices(std::string_view json_text, const Import
         read_item(import::pointer(p), item);
     };
     bool page = false;
-    stream.scalar = [&](const import::JsonPath& p, const import::json&) { page = page || (p.size() == 1 && !std::isdigit(static_cast<unsigned char>(p[0][0]))); };
+    stream.scalar = [&](const import::JsonPath& p, const import::json& value) {
+        if (p.size() == 1 && p[0] == "Items") {  // null or a number would otherwise read as a page of no items
+            throw InvalidInput(fmt::format("{}: /Items = {}: must be an array", file, import::preview(value)));
+        }
+        page = page || (p.size() == 1 && !std::isdigit(static_cast<unsigned char>(p[0][0])));
+    };
     import::stream_json(json_text, options, stream);
     if (!saw_items && page && json_text.find("\"Items\"") == std::string_view::npos) throw InvalidInput(fmt::format("{}: /Items = (missing): required (an Azure Retail Prices page)", file));
     const std::string published = options.published.empty() ? "undated" : options.published;

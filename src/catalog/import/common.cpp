@@ -1,12 +1,16 @@
 // Shared parts of the importers, and ImportResult.
 #include "common.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -27,9 +31,21 @@ std::string ImportResult::report(std::string_view file) const {
 
 Catalog ImportResult::catalog() const { return Catalog(Catalog::builtin().gpus(), offerings); }
 
-std::string read_text_file(const std::string& path, std::size_t max_bytes) {
+std::ifstream open_input_file(const std::string& path) {
+    std::error_code error;
+    require(!std::filesystem::is_directory(path, error), "path", path, "is a directory, not a file");
+    errno = 0;
     std::ifstream in(path, std::ios::binary);
-    require(static_cast<bool>(in), "path", path, "cannot be opened for reading");
+    if (!in) {
+        const int reason = errno;
+        fail("path", path, reason ? fmt::format("cannot be opened for reading: {}", std::strerror(reason))
+                                  : std::string("cannot be opened for reading"));
+    }
+    return in;
+}
+
+std::string read_text_file(const std::string& path, std::size_t max_bytes) {
+    std::ifstream in = open_input_file(path);
     const std::string rule = fmt::format("bytes: more than the limit of {} (max_bytes)", max_bytes);
     // The size first: an oversized file is refused before any of it is read into memory.
     std::error_code error;
@@ -139,6 +155,17 @@ void malformed_json(std::string_view file, const std::exception& e) {
 
 namespace {
 
+/// A price file is an object or an array: a bare null, number or string at the top would read as a
+/// file without rows.
+[[noreturn]] void root_scalar(const std::string& file) {
+    throw InvalidInput(fmt::format("{}: / = (a single value): the top level must be an object or an array", file));
+}
+
+/// nlohmann keeps one of two equal keys silently: refused, as the catalog reader refuses it.
+[[noreturn]] void duplicate_key(const std::string& file, const std::string& key) {
+    throw InvalidInput(fmt::format("{}: key = \"{}\": appears twice in one object", file, printable_utf8(key, 80)));
+}
+
 /// The nesting limit and cancellation of parse_json, in a SAX pass that builds nothing. (nlohmann's
 /// callback parser would check during the DOM build, but it is quadratic in the length of an array of
 /// objects in 3.11.2: each object's end scans its whole parent array.) Depth as that callback counts
@@ -148,17 +175,26 @@ public:
     DepthCheck(std::string file, int max_depth, StopPoll& poll)
         : file_(std::move(file)), max_depth_(max_depth), poll_(poll) {}
 
-    bool null() override { return at(open_); }
-    bool boolean(bool) override { return at(open_); }
-    bool number_integer(number_integer_t) override { return at(open_); }
-    bool number_unsigned(number_unsigned_t) override { return at(open_); }
-    bool number_float(number_float_t, const string_t&) override { return at(open_); }
-    bool string(string_t&) override { return at(open_); }
+    bool null() override { return scalar(); }
+    bool boolean(bool) override { return scalar(); }
+    bool number_integer(number_integer_t) override { return scalar(); }
+    bool number_unsigned(number_unsigned_t) override { return scalar(); }
+    bool number_float(number_float_t, const string_t&) override { return scalar(); }
+    bool string(string_t&) override { return scalar(); }
     bool binary(binary_t&) override { return at(open_); }
-    bool key(string_t&) override { return at(open_); }
-    bool start_object(std::size_t) override { return open(); }
+    bool key(string_t& k) override {
+        if (!keys_.back().insert(k).second) duplicate_key(file_, k);
+        return at(open_);
+    }
+    bool start_object(std::size_t) override {
+        keys_.emplace_back();
+        return open();
+    }
     bool start_array(std::size_t) override { return open(); }
-    bool end_object() override { return close(); }
+    bool end_object() override {
+        keys_.pop_back();
+        return close();
+    }
     bool end_array() override { return close(); }
     bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
         error_ = e.what();
@@ -186,10 +222,16 @@ private:
         return at(open_);
     }
 
+    bool scalar() {
+        if (open_ == 0) root_scalar(file_);
+        return at(open_);
+    }
+
     std::string file_;
     int max_depth_;
     StopPoll& poll_;
     int open_ = 0;
+    std::vector<std::set<std::string>> keys_;  // the keys seen in each open object, innermost last
     std::string error_;
 };
 
@@ -232,6 +274,7 @@ public:
     bool string(std::string& v) { return scalar(json(std::move(v))); }
     bool binary(json::binary_t&) { return true; }
     bool key(std::string& k) {
+        if (!frames_.back().keys.insert(k).second) duplicate_key(file_name(options_, "json"), k);
         frames_.back().key = std::move(k);
         return true;
     }
@@ -248,6 +291,7 @@ private:
         bool array = false;
         std::size_t next = 0;
         std::string key;
+        std::set<std::string> keys;  // of an object, seen so far
     };
     /// The path element of the value starting now: its key, or its index in the enclosing array.
     std::string element() {
@@ -267,6 +311,7 @@ private:
     }
     bool scalar(json value) {
         poll_.step();
+        if (frames_.empty()) root_scalar(file_name(options_, "json"));
         if (!stack_.empty()) {
             add(std::move(value));
             if (!frames_.empty() && frames_.back().array) ++frames_.back().next;
@@ -294,7 +339,7 @@ private:
                 stack_.push_back(&captured_);
             }
         }
-        frames_.push_back(Frame{array, 0, {}});
+        frames_.push_back(Frame{array, 0, {}, {}});
         if (static_cast<int>(frames_.size()) > options_.max_depth) {
             fail(file_name(options_, "json"), static_cast<int>(frames_.size()),
                  fmt::format("nesting deeper than the limit of {} (ImportOptions::max_depth)", options_.max_depth));
@@ -326,9 +371,46 @@ private:
 
 }  // namespace
 
+/// A stream's bytes for nlohmann's reader (which calls the buffer directly, so nothing in between
+/// catches): at most `max_bytes`, then InvalidInput in the limit's words; a read error (a folder's
+/// "basic_filebuf::underflow") becomes InvalidInput naming the file.
+class LimitedBuffer : public std::streambuf {
+public:
+    LimitedBuffer(std::streambuf* source, std::size_t max_bytes, std::string file)
+        : source_(source), max_bytes_(max_bytes), file_(std::move(file)) {}
+
+protected:
+    int_type underflow() override {
+        // One byte past the limit at most, so the message names the first byte too many.
+        const std::size_t left = max_bytes_ - std::min(read_, max_bytes_);
+        const std::size_t want = left < chunk_.size() ? left + 1 : chunk_.size();
+        std::streamsize n = 0;
+        try {
+            n = source_ ? source_->sgetn(chunk_.data(), static_cast<std::streamsize>(want)) : 0;
+        } catch (const std::exception& e) {
+            fail("path", file_, fmt::format("cannot be read: {}", e.what()));
+        }
+        if (n <= 0) return traits_type::eof();
+        read_ += static_cast<std::size_t>(n);
+        require(read_ <= max_bytes_, file_, read_,
+                fmt::format("bytes: more than the limit of {} (ImportOptions::max_streamed_bytes)", max_bytes_));
+        setg(chunk_.data(), chunk_.data(), chunk_.data() + n);
+        return traits_type::to_int_type(chunk_[0]);
+    }
+
+private:
+    std::streambuf* source_;
+    std::size_t max_bytes_;
+    std::string file_;
+    std::size_t read_ = 0;
+    std::array<char, 1 << 16> chunk_{};
+};
+
 void stream_json(std::istream& in, const ImportOptions& options, const JsonStream& stream) {
+    LimitedBuffer buffer(in.rdbuf(), options.max_streamed_bytes, file_name(options, "json"));
+    std::istream limited(&buffer);
     Sax sax(options, stream);
-    json::sax_parse(in, &sax);
+    json::sax_parse(limited, &sax);
 }
 
 void stream_json(std::string_view text, const ImportOptions& options, const JsonStream& stream) {

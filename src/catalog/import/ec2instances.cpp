@@ -30,14 +30,10 @@ bool parse_term(std::string_view key, int& years, bool& convertible, Payment& pa
 
 ImportResult import_ec2instances_json(std::string_view json_text, const ImportOptions& options) {
     const std::string file = import::file_name(options, "instances.json");
-    import::json root = import::parse_json(json_text, options);
-    if (root.is_object()) root = import::json::array({std::move(root)});  // a single record
-    if (!root.is_array()) throw InvalidInput(fmt::format("{}: / = {}: must be an array of instance records", file, import::preview(root)));
     ImportResult result;
     const std::string published = options.published.empty() ? "undated" : options.published;
     const std::string name = fmt::format("ec2instances.info {}", file);
-    for (std::size_t i = 0; i < root.size(); ++i) {
-        const import::json& record = root[i];
+    const auto read_record = [&](std::size_t i, const import::json& record) {
         const std::string ptr = fmt::format("/{}", i);
         const std::string at = fmt::format("{}: {}", file, ptr);
         const std::string& type = import::json_text(record, "instance_type", at);
@@ -50,7 +46,7 @@ ImportResult import_ec2instances_json(std::string_view json_text, const ImportOp
             if (!options.include_cpu_instances) {
                 import::count_row(result, options);
                 import::skip(result, options, {ptr, "no GPU"});
-                continue;
+                return;
             }
             gpu = "none";
             gpus = 1;
@@ -117,7 +113,19 @@ ImportResult import_ec2instances_json(std::string_view json_text, const ImportOp
             o.validate(fmt::format("{}: {}", file, row));
             result.offerings.push_back(std::move(o));
         }
+    };
+    // A single record (an object) is small; an array of records is streamed one record at a time, so
+    // memory follows one record, not the file (a DOM of the whole file, destroyed under a memory
+    // limit, ended in std::terminate: nlohmann's destructor allocates).
+    const std::size_t first = json_text.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && json_text[first] == '{') {
+        read_record(0, import::parse_json(json_text, options));
+        return result;
     }
+    import::JsonStream stream;
+    stream.capture = [](const import::JsonPath& p) { return p.size() == 1; };
+    stream.use = [&](const import::JsonPath& p, import::json&& record) { read_record(std::stoul(p[0]), record); };
+    import::stream_json(json_text, options, stream);  // a single value at the top is refused there
     return result;
 }
 

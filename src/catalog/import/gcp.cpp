@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "../../core/yaml_check.hpp"
 #include "common.hpp"
 #include "gputco/catalog/gpu_names.hpp"
 
@@ -70,16 +71,12 @@ double unit_price(const json& sku, const std::string& at, std::string& currency,
 
 ImportResult import_gcp_skus(std::string_view json_text, const ImportOptions& options) {
     const std::string file = import::file_name(options, "skus.json");
-    const json root = import::parse_json(json_text, options);
-    const auto list = root.is_object() ? root.find("skus") : root.end();
-    if (!root.is_object() || list == root.end() || !list->is_array()) {
-        throw InvalidInput(fmt::format("{}: /skus = (missing): required (an array of SKUs)", file));
-    }
     ImportResult result;
     std::vector<Sku> skus;
-    for (std::size_t i = 0; i < list->size(); ++i) {
+    // One SKU at a time, streamed: memory follows the SKUs kept, not the page's DOM (whose destruction
+    // under a memory limit ended in std::terminate: nlohmann's destructor allocates).
+    const auto read_sku = [&](std::size_t i, const json& s) {
         import::count_row(result, options);
-        const json& s = (*list)[i];
         const std::string ptr = fmt::format("/skus/{}", i);
         const std::string at = fmt::format("{}: {}", file, ptr);
         const std::string& description = import::json_text(s, "description", at);
@@ -90,7 +87,7 @@ ImportResult import_gcp_skus(std::string_view json_text, const ImportOptions& op
         const auto usage = usage_of(usage_text);
         if (!usage) {
             import::skip(result, options, {ptr, fmt::format("usage type {}", usage_text)});
-            continue;
+            return;
         }
         Sku sku{i, group, {}, *usage, 0, {}, {}, {}};
         const std::string text = strip_prefix(description);
@@ -101,7 +98,7 @@ ImportResult import_gcp_skus(std::string_view json_text, const ImportOptions& op
             sku.what = text.substr(0, text.find(' '));  // "A2 Instance Core running in Americas" → "A2"
         } else {
             import::skip(result, options, {ptr, fmt::format("resource group {}", group)});
-            continue;
+            return;
         }
         sku.price = unit_price(s, at, sku.currency, sku.effective);
         if (auto r = s.find("serviceRegions"); r != s.end() && r->is_array()) {
@@ -110,6 +107,21 @@ ImportResult import_gcp_skus(std::string_view json_text, const ImportOptions& op
             }
         }
         skus.push_back(std::move(sku));
+    };
+    bool listed = false;
+    import::JsonStream stream;
+    stream.capture = [](const import::JsonPath& p) { return p.size() == 2 && p[0] == "skus"; };
+    stream.use = [&](const import::JsonPath& p, json&& sku) {
+        listed = true;
+        read_sku(std::stoul(p[1]), sku);
+    };
+    stream.scalar = [&](const import::JsonPath& p, const json&) {
+        if (p.size() == 1 && p[0] == "skus") throw InvalidInput(fmt::format("{}: /skus = (missing): required (an array of SKUs)", file));
+    };
+    import::stream_json(json_text, options, stream);
+    const std::size_t first = json_text.find_first_not_of(" \t\r\n");
+    if (!listed && (json_text.find("\"skus\"") == std::string_view::npos || first == std::string_view::npos || json_text[first] != '{')) {
+        throw InvalidInput(fmt::format("{}: /skus = (missing): required (an array of SKUs)", file));
     }
     // Index: (resource, what, usage, region) → SKU.
     std::map<std::tuple<std::string, std::string, Usage, std::string>, const Sku*> index;
@@ -330,6 +342,9 @@ ImportResult import_cyclenerd_pricing_yml(std::string_view yaml_text, const Impo
             fmt::format("bytes: more than the limit of {} (ImportOptions::max_bytes)", options.max_bytes));
     // Every yaml-cpp exception ends here as InvalidInput: a syntax error while loading, or a node of
     // an unexpected kind that the checks above missed while reading.
+    // Before loading: aliases past the node limit (the walks below would expand them) and repeated
+    // keys (the loaded tree keeps both copies, and a lookup silently finds the first).
+    detail::check_yaml(yaml_text, file, true);
     try {
         const YAML::Node root = YAML::Load(std::string(yaml_text));
         check_depth(root, options.max_depth, file);
