@@ -21,6 +21,8 @@
 #include "gputco/work/llm.hpp"
 #include "gputco/work/llm_gpus.hpp"
 #include "gputco/work/llm_serving.hpp"
+#include "gputco/bills/focus.hpp"
+#include "gputco/bills/bill.hpp"
 #include "gputco/strategy/strategy.hpp"
 #include "gputco/strategy/plan.hpp"
 #include "gputco/results/plan_distribution.hpp"

@@ -1,0 +1,125 @@
+#pragma once
+// From a FOCUS bill to gputco's inputs: hourly GPU demand per GPU model, instance type and region
+// (usage rows of GPU SKUs matched to the catalog), the unmatched compute SKUs with their spend, and
+// the FinOps figures (commitment utilisation, coverage, waste, effective savings rate, spend by
+// pricing category; definitions in docs/models.md, "FinOps figures of a bill").
+//
+//   const Bill bill = read_bill("focus.csv", Catalog::builtin());
+//   DemandProfile history = bill.demand("A100-40GB");   // whole 730-hour months, latest last
+//   double esr = bill.figures.effective_savings_rate();
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gputco/bills/focus.hpp"
+#include "gputco/catalog/catalog.hpp"
+#include "gputco/work/demand.hpp"
+
+namespace gputco {
+
+/// Sums over a bill's rows. The ratios are NaN when their denominator is 0 (nothing to state).
+struct FinOpsFigures {
+    double list_cost = 0;        ///< Σ ListCost of Usage rows (what the usage costs at list prices)
+    double contracted_cost = 0;  ///< Σ ContractedCost of Usage rows
+    double effective_cost = 0;   ///< Σ EffectiveCost of Usage rows, unused commitment included
+    double billed_cost = 0;      ///< Σ BilledCost of all rows (the invoice)
+    double used_commitment_cost = 0;    ///< Σ EffectiveCost, CommitmentDiscountStatus = Used
+    double unused_commitment_cost = 0;  ///< Σ EffectiveCost, CommitmentDiscountStatus = Unused: the waste
+    double covered_list_cost = 0;       ///< Σ ListCost of Usage rows with status Used
+    double eligible_list_cost = 0;      ///< Σ ListCost of Usage rows not Unused
+    std::array<double, 5> effective_by_pricing{};  ///< Usage rows' EffectiveCost by PricingCategory (index = enum)
+    std::array<double, 5> billed_by_charge{};      ///< BilledCost by ChargeCategory (index = enum)
+    std::size_t rows = 0;
+
+    /// Used / (Used + Unused) commitment cost.
+    double commitment_utilisation() const;
+    /// List cost covered by commitments / list cost of all usage that could be covered.
+    double coverage() const;
+    /// The unused commitment cost (= unused_commitment_cost).
+    double waste() const { return unused_commitment_cost; }
+    /// 1 − effective cost / list cost of the usage: what the discounts saved, net of waste.
+    double effective_savings_rate() const;
+    void add(const FocusRow& row);
+};
+
+/// Hourly GPUs of one (GPU model, instance type, region, provider). Hour i is [first_hour + i,
+/// first_hour + i + 1) in hours since 1970-01-01 UTC; gpus[i] = GPU-hours used in it.
+struct GpuSeries {
+    std::string provider, gpu, instance_type, region;
+    int gpus_per_unit = 1;  ///< GPUs per unit of ConsumedQuantity (instance-hour or GPU-hour)
+    std::int64_t first_hour = 0;
+    std::vector<double> gpus;
+    double gpu_hours = 0;       ///< Σ gpus
+    double list_cost = 0;       ///< Σ ListCost of its rows
+    double effective_cost = 0;  ///< Σ EffectiveCost of its rows
+    std::array<double, 5> gpu_hours_by_pricing{};  ///< by PricingCategory (index = enum)
+    /// Effective and list cost per GPU-hour (the customer's rate against list); NaN without hours.
+    double effective_per_gpu_hour() const;
+    double list_per_gpu_hour() const;
+};
+
+/// A compute SKU of the bill that names no GPU gputco knows, with what it cost.
+struct UnmatchedSku {
+    std::string sku_id, name;  ///< name: the instance type or description tried
+    std::size_t rows = 0;
+    double billed_cost = 0, effective_cost = 0;
+};
+
+struct BillOptions {
+    FocusOptions focus;
+    /// Rows whose ChargePeriodStart is in [window_start, window_end) (seconds since 1970 UTC) count;
+    /// others are checked but left out. Empty = no bound.
+    std::optional<std::int64_t> window_start, window_end;
+    /// SkuId → instance type, for SKUs the export does not name an instance for.
+    std::map<std::string, std::string> sku_instance_types;
+    /// At most this many series (GPU × instance × region): bounds memory with the span below.
+    std::size_t max_series = 10'000;
+};
+
+struct Bill {
+    std::string file;
+    FocusVersion version = FocusVersion::v1_2;
+    std::string currency;  ///< BillingCurrency, one per bill
+    std::size_t rows_read = 0, gpu_rows = 0;
+    std::vector<GpuSeries> series;         ///< sorted by provider, gpu, instance type, region
+    std::vector<UnmatchedSku> unmatched;   ///< by effective cost, largest first
+    FinOpsFigures figures;      ///< every row in the window
+    FinOpsFigures gpu_figures;  ///< the GPU rows only
+    /// The sum of the series (of `gpu` when given) over the bill's hours, cut to its latest whole
+    /// 730-hour months. Throws InvalidInput when that leaves no month or no series matches.
+    DemandProfile demand(const std::string& gpu = "") const;
+    /// The hours demand() covers: first hour (since 1970 UTC) and count.
+    std::pair<std::int64_t, std::size_t> demand_hours(const std::string& gpu = "") const;
+};
+
+/// Builds a Bill row by row (the CSV reader and the Python Parquet path both feed it).
+class BillBuilder {
+public:
+    BillBuilder(const Catalog& catalog, BillOptions options = {});
+    ~BillBuilder();
+    BillBuilder(BillBuilder&&) noexcept;
+    BillBuilder& operator=(BillBuilder&&) noexcept;
+    void add(const FocusRow& row);
+    /// `file` and `version` go into the Bill as given.
+    Bill finish(std::string file, FocusVersion version);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+/// Reads and reduces a FOCUS CSV file in one streamed pass.
+Bill read_bill(const std::string& path, const Catalog& catalog, const BillOptions& options = {});
+
+/// Reduces rows given as text (a header and records, e.g. aggregated from Parquet): row i is record i + 2.
+Bill bill_from_rows(const std::string& file, const std::vector<std::string>& header,
+                    const std::vector<std::vector<std::string>>& rows, const Catalog& catalog,
+                    const BillOptions& options = {});
+
+}  // namespace gputco
