@@ -14,6 +14,7 @@
 #include "gputco/core/error.hpp"
 #include "gputco/core/limits.hpp"
 #include "gputco/core/time.hpp"
+#include "fail_note.hpp"
 
 namespace gputco {
 
@@ -96,6 +97,15 @@ struct BillBuilder::State {
     std::unordered_map<std::string, UnmatchedSku> unmatched;
     /// Match by (provider, instance-type candidate): a map, so each distinct name is resolved once.
     std::unordered_map<std::string, std::optional<Match>> matches;
+    /// What a row's identifying texts resolved to: a series index, or an unmatched SKU.
+    struct RowKind {
+        long series = -1;
+        int gpus_per_unit = 0;
+        std::string unmatched_key, tried;
+    };
+    static constexpr std::size_t max_row_kinds = 1'000'000;
+    std::unordered_map<std::string, RowKind> row_kinds;
+    std::string key_buffer;
 
     std::optional<Match> resolve(const std::string& provider, const std::string& name) {
         const std::string key = provider + '\x1f' + name;
@@ -153,8 +163,9 @@ struct BillBuilder::State {
                           const std::string& file) {
         std::string key = fmt::format("{}\x1f{}\x1f{}\x1f{}", provider, m.gpu, m.instance_type, region);
         if (auto it = series_index.find(key); it != series_index.end()) return series[it->second];
-        require(series.size() < options.max_series, fmt::format("{}:{}", file, row.row), fmt::format("{} series", series.size() + 1),
-                fmt::format("more GPU series than the limit of {} (BillOptions::max_series)", options.max_series));
+        if (series.size() >= options.max_series)
+            bills::fail_note(fmt::format("{}:{}", file, row.row), fmt::format("{} series", series.size() + 1),
+                             fmt::format("more GPU series than the limit of {} (BillOptions::max_series)", options.max_series));
         series_index.emplace(std::move(key), series.size());
         GpuSeries s;
         s.provider = provider;
@@ -168,14 +179,16 @@ struct BillBuilder::State {
     }
 
     /// GPU-hours q over [start, end), each hour getting q × (its overlap / the period's length).
-    static void spread(GpuSeries& s, std::int64_t start, std::int64_t end, double gpu_hours, const std::string& where) {
+    static void spread(GpuSeries& s, std::int64_t start, std::int64_t end, double gpu_hours, const std::string& file,
+                       std::size_t row) {
         const std::int64_t first = start / 3600 - (start % 3600 < 0);
         const std::int64_t last = (end + 3599) / 3600;  // exclusive
         const std::int64_t max_span = std::int64_t(limits::max_horizon_months) * std::int64_t(whole_hours_per_month);
         const std::int64_t lo = std::min(first, s.gpus.empty() ? first : s.first_hour);
         const std::int64_t hi = std::max(last, s.first_hour + std::int64_t(s.gpus.size()));
-        require(hi - lo <= max_span, where, fmt::format("{} hours", hi - lo),
-                fmt::format("a GPU series spanning more than {} hours (100 years)", max_span));
+        if (hi - lo > max_span)
+            bills::fail_note(fmt::format("{}:{} ChargePeriodStart", file, row), fmt::format("{} hours", hi - lo),
+                             fmt::format("a GPU series spanning more than {} hours (100 years)", max_span));
         if (s.gpus.empty()) {
             s.first_hour = first;
         } else if (first < s.first_hour) {
@@ -222,14 +235,36 @@ void BillBuilder::add(const FocusRow& row) {
     const double unit_hours = hours_per_unit(row.consumed_unit);
     if (unit_hours == 0.0 || !(row.consumed_quantity > 0)) return;
     if (!row.service_category.empty() && row.service_category != "Compute") return;
-    const std::string provider = provider_key(row.provider);
-    auto [m, tried] = st.match(row, provider);
-    if (!m) {
-        const std::string key(row.sku_id.empty() ? std::string_view(tried) : row.sku_id);
-        UnmatchedSku& u = st.unmatched[key];
+    // The row's series (or unmatched SKU) depends only on these texts: resolved once per distinct
+    // combination, then found by one hash of a reused buffer.
+    std::string& key = st.key_buffer;
+    key.clear();
+    for (std::string_view part : {row.provider, row.sku_id, row.x_usage_type, row.x_sku_meter_name, row.region_id,
+                                  row.charge_description}) {
+        key.append(part);
+        key.push_back('\x1f');
+    }
+    auto kind = st.row_kinds.find(key);
+    if (kind == st.row_kinds.end()) {
+        if (st.row_kinds.size() >= State::max_row_kinds) st.row_kinds.clear();  // a cache: only speed is lost
+        const std::string provider = provider_key(row.provider);
+        auto [m, tried] = st.match(row, provider);
+        State::RowKind k;
+        if (m) {
+            k.series = long(&st.series_for(provider, *m, row.region_id, row, file) - st.series.data());
+            k.gpus_per_unit = m->gpus_per_unit;
+        } else {
+            k.unmatched_key = row.sku_id.empty() ? tried : std::string(row.sku_id);
+            k.tried = tried;
+        }
+        kind = st.row_kinds.emplace(key, std::move(k)).first;
+    }
+    const State::RowKind& k = kind->second;
+    if (k.series < 0) {
+        UnmatchedSku& u = st.unmatched[k.unmatched_key];
         if (u.rows == 0) {
             u.sku_id = std::string(row.sku_id);
-            u.name = tried;
+            u.name = k.tried;
         }
         ++u.rows;
         u.billed_cost += row.billed_cost;
@@ -238,9 +273,9 @@ void BillBuilder::add(const FocusRow& row) {
     }
     ++st.gpu_rows;
     st.gpu_figures.add(row);
-    GpuSeries& s = st.series_for(provider, *m, row.region_id, row, file);
-    const double gpu_hours = row.consumed_quantity * unit_hours * m->gpus_per_unit;
-    State::spread(s, row.period_start, row.period_end, gpu_hours, fmt::format("{}:{} ChargePeriodStart", file, row.row));
+    GpuSeries& s = st.series[std::size_t(k.series)];
+    const double gpu_hours = row.consumed_quantity * unit_hours * k.gpus_per_unit;
+    State::spread(s, row.period_start, row.period_end, gpu_hours, file, row.row);
     s.list_cost += row.list_cost;
     s.effective_cost += row.effective_cost;
     s.gpu_hours_by_pricing[std::size_t(row.pricing_category)] += gpu_hours;

@@ -34,8 +34,8 @@ constexpr std::array<Col, 10> mandatory{billed_cost, effective_cost, list_cost, 
                                          charge_category, charge_class, charge_period_start, charge_period_end,
                                          service_category};
 
-template <class E>
-E parse_value(std::string_view text, std::string_view field, bool nullable) {
+template <class E, class Where>
+E parse_value(std::string_view text, const Where& field, bool nullable) {
     if (text.empty() && nullable) return E{};
     for (const auto& [value, name] : EnumText<E>::names) {
         if (name == text && name != "(null)") return value;
@@ -49,7 +49,7 @@ E parse_value(std::string_view text, std::string_view field, bool nullable) {
         first = false;
     }
     if (nullable) rule += " or empty";
-    fail(field, text, rule);
+    fail(field(), text, rule);
 }
 
 }  // namespace
@@ -138,15 +138,15 @@ FocusRow FocusReader::parse(std::size_t row, const std::vector<std::string_view>
         double value = 0;
         const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
         if (t.empty()) bills::fail_note(where(c), "(null)", "must not be null");
-        require(ec == std::errc() && ptr == t.data() + t.size() && std::isfinite(value), where(c), t,
-                "must be a finite number");
+        if (!(ec == std::errc() && ptr == t.data() + t.size() && std::isfinite(value)))
+            fail(where(c), t, "must be a finite number");
         return value;
     };
     auto time = [&](Col c) {
         const std::string_view t = text(c);
         if (t.empty()) bills::fail_note(where(c), "(null)", "must not be null");
         const auto seconds = parse_focus_time(t);
-        require(seconds.has_value(), where(c), t, "must be an ISO 8601 UTC time such as 2024-01-01T00:00:00Z");
+        if (!seconds) fail(where(c), t, "must be an ISO 8601 UTC time such as 2024-01-01T00:00:00Z");
         return *seconds;
     };
     FocusRow r;
@@ -157,22 +157,23 @@ FocusRow FocusReader::parse(std::size_t row, const std::vector<std::string_view>
     r.contracted_cost = money(contracted_cost);
     r.billing_currency = text(billing_currency);
     if (r.billing_currency.empty()) bills::fail_note(where(billing_currency), "(null)", "must not be null");
-    r.charge_category = parse_value<ChargeCategory>(text(charge_category), where(charge_category), false);
+    r.charge_category = parse_value<ChargeCategory>(text(charge_category), [&] { return where(charge_category); }, false);
     const std::string_view klass = text(charge_class);
-    require(klass.empty() || klass == "Correction", where(charge_class), klass, "must be Correction or empty");
+    if (!(klass.empty() || klass == "Correction")) fail(where(charge_class), klass, "must be Correction or empty");
     r.correction = !klass.empty();
     r.period_start = time(charge_period_start);
     r.period_end = time(charge_period_end);
-    require(r.period_end > r.period_start, where(charge_period_end), text(charge_period_end),
-            fmt::format("must be after ChargePeriodStart ({})", text(charge_period_start)));
-    r.pricing_category = parse_value<PricingCategory>(text(pricing_category), where(pricing_category), true);
+    if (r.period_end <= r.period_start)
+        fail(where(charge_period_end), text(charge_period_end),
+             fmt::format("must be after ChargePeriodStart ({})", text(charge_period_start)));
+    r.pricing_category = parse_value<PricingCategory>(text(pricing_category), [&] { return where(pricing_category); }, true);
     const std::string_view quantity = text(consumed_quantity);
     if (quantity.empty()) {
         r.consumed_quantity = std::numeric_limits<double>::quiet_NaN();
     } else {
         const auto [ptr, ec] = std::from_chars(quantity.data(), quantity.data() + quantity.size(), r.consumed_quantity);
-        require(ec == std::errc() && ptr == quantity.data() + quantity.size() && std::isfinite(r.consumed_quantity),
-                where(consumed_quantity), quantity, "must be a finite number or empty");
+        if (!(ec == std::errc() && ptr == quantity.data() + quantity.size() && std::isfinite(r.consumed_quantity)))
+            fail(where(consumed_quantity), quantity, "must be a finite number or empty");
     }
     r.consumed_unit = text(consumed_unit);
     r.provider = text(index_[service_provider_name] >= 0 ? service_provider_name : provider_name);
@@ -187,10 +188,10 @@ FocusRow FocusReader::parse(std::size_t row, const std::vector<std::string_view>
     r.x_usage_type = text(x_usage_type);
     r.x_sku_meter_name = text(x_sku_meter_name);
     const std::string_view status = text(commitment_discount_status);
-    r.commitment_status = parse_value<CommitmentStatus>(status, where(commitment_discount_status), true);
+    r.commitment_status = parse_value<CommitmentStatus>(status, [&] { return where(commitment_discount_status); }, true);
     // The spec: null when CommitmentDiscountId is null; not null when it is not and the row is Usage.
     if (r.commitment_discount_id.empty()) {
-        require(status.empty(), where(commitment_discount_status), status, "must be empty when CommitmentDiscountId is empty");
+        if (!status.empty()) fail(where(commitment_discount_status), status, "must be empty when CommitmentDiscountId is empty");
     } else if (r.charge_category == ChargeCategory::usage) {
         if (status.empty())
             bills::fail_note(where(commitment_discount_status), "(null)",
