@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <memory>
 
@@ -210,34 +211,42 @@ public:
     /// Feeds `n` bytes; calls on_record(fields) for each complete record. `last` flushes the tail.
     template <class F>
     void feed(const char* data, std::size_t n, bool last, F&& on_record) {
-        for (std::size_t i = 0; i < n; ++i) {
-            const char c = data[i];
+        std::size_t i = 0;
+        while (i < n) {
             if (quoted_) {
-                if (c == '"') {
+                // Inside quotes everything up to the next quote is the field's text.
+                const char* q = static_cast<const char*>(std::memchr(data + i, '"', n - i));
+                const std::size_t end = q ? std::size_t(q - data) : n;
+                append(data + i, end - i);
+                i = end;
+                if (q) {
                     quoted_ = false;
                     quote_closed_ = true;
-                } else {
-                    push(c);
+                    ++i;
                 }
                 continue;
             }
+            // Outside quotes: copy the run of ordinary bytes at once, then act on the byte that ends it.
+            std::size_t end = i;
+            while (end < n && !special(data[end])) ++end;
+            if (end > i) {
+                quote_closed_ = false;
+                append(data + i, end - i);
+                i = end;
+                continue;
+            }
+            const char c = data[i++];
             if (c == '"') {
-                if (quote_closed_) {  // "" inside a quoted field: a literal quote
-                    push('"');
-                    quoted_ = true;
-                    quote_closed_ = false;
-                } else {
-                    quoted_ = true;
-                }
-                continue;
-            }
-            quote_closed_ = false;
-            if (c == ',') {
+                if (quote_closed_) append("\"", 1);  // "" inside a quoted field: a literal quote
+                quoted_ = true;
+                quote_closed_ = false;
+            } else if (c == ',') {
+                quote_closed_ = false;
                 ends_.push_back(buffer_.size());
             } else if (c == '\n') {
                 end_record(on_record);
-            } else if (c != '\r') {
-                push(c);
+            } else {
+                quote_closed_ = false;  // '\r' outside quotes: dropped (CRLF)
             }
         }
         if (last) {
@@ -248,8 +257,9 @@ public:
     std::size_t records() const { return record_; }
 
 private:
-    void push(char c) {
-        buffer_.push_back(c);
+    static bool special(char c) { return c == ',' || c == '\n' || c == '"' || c == '\r'; }
+    void append(const char* p, std::size_t n) {
+        buffer_.append(p, n);
         if (buffer_.size() > max_row_bytes_) {
             bills::fail_note(fmt::format("{}:{}", file_, record_ + 1), fmt::format("more than {} bytes", max_row_bytes_),
                  "a row longer than the limit (FocusOptions::max_row_bytes)");
