@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <numeric>
 #include <random>
 #include <string>
@@ -236,4 +237,33 @@ TEST_CASE("property: over seeded random bills, hourly demand sums to the usage r
             CHECK(bill.demand().gpus_per_hour().sum() == doctest::Approx(kept).epsilon(1e-12));
         }
     }
+}
+
+TEST_CASE("property: a bill fed in chunks of any size reads as the whole file does") {
+    for (const std::string name : {"aws_focus_1_2.csv", "azure_focuscost_1_0.csv", "gcp_focus_1_3.csv"}) {
+        std::ifstream in(data(name), std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const Bill whole = read_bill(data(name), Catalog::builtin());
+        for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+            std::mt19937_64 rng(seed);
+            BillStream stream(data(name), Catalog::builtin());
+            for (std::size_t at = 0; at < text.size();) {
+                const std::size_t n = std::min<std::size_t>(text.size() - at, 1 + rng() % 64);
+                stream.feed(std::string_view(text).substr(at, n));
+                at += n;
+            }
+            const Bill chunked = stream.finish();
+            INFO(name, " seed ", seed);
+            CHECK(chunked.version == whole.version);
+            CHECK(chunked.rows_read == whole.rows_read);
+            REQUIRE(chunked.series.size() == whole.series.size());
+            for (std::size_t i = 0; i < whole.series.size(); ++i) CHECK(chunked.series[i].gpus == whole.series[i].gpus);
+            CHECK(chunked.figures.effective_cost == whole.figures.effective_cost);
+            CHECK(chunked.figures.billed_cost == whole.figures.billed_cost);
+            CHECK(chunked.unmatched.size() == whole.unmatched.size());
+        }
+    }
+    BillStream open_quote("x.csv", Catalog::builtin());
+    open_quote.feed(head + "\n\"1");
+    CHECK_THROWS_WITH_AS(open_quote.finish(), "x.csv:2 = (end of file): inside a quoted field", InvalidInput);
 }

@@ -134,7 +134,8 @@ def read_focus(path: Union[str, os.PathLike], catalog=None, *, version: Optional
                window: Optional[Tuple[Any, Any]] = None, sku_instance_types: Optional[Mapping[str, str]] = None,
                max_row_bytes: int = _core.FOCUS_DEFAULT_MAX_ROW_BYTES,
                max_series: int = _core.BILL_DEFAULT_MAX_SERIES, batch_rows: int = 1 << 16) -> FocusBill:
-    """Reads a FOCUS 1.0–1.3 cost export: CSV streamed in C++ (memory bounded by the longest row), or
+    """Reads a FOCUS 1.0–1.3 cost export: CSV (or gzipped CSV, ``.gz``) streamed in C++ (memory bounded
+    by the longest row), or
     Parquet (``.parquet``; needs pyarrow) aggregated in Arrow batch by batch and handed to the same C++
     rows. `version` ("1.0" … "1.3") overrides the one read from the header; `window` = (start, end) keeps
     rows whose ChargePeriodStart is in [start, end) (UTC); `sku_instance_types` maps SkuId → instance
@@ -146,7 +147,14 @@ def read_focus(path: Union[str, os.PathLike], catalog=None, *, version: Optional
                    sku_instance_types=dict(sku_instance_types or {}), max_row_bytes=max_row_bytes,
                    max_series=max_series)
     path = os.fspath(path)
-    if path.endswith(".parquet"):
+    if path.endswith(".gz"):
+        import gzip
+        stream = _core._BillStream(path, catalog, **options)
+        with gzip.open(path, "rb") as f:
+            while chunk := f.read(1 << 20):  # decompressed 1 MiB at a time: memory stays bounded
+                stream.feed(chunk)
+        bill = stream.finish()
+    elif path.endswith(".parquet"):
         try:
             import pyarrow  # noqa: F401
         except ImportError as e:

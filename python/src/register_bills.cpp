@@ -122,6 +122,26 @@ void register_bills(py::module_& m) {
           py::arg("file"), py::arg("header"), py::arg("rows"), py::arg("catalog"), py::arg("version"),
           py::arg("window_start"), py::arg("window_end"), py::arg("sku_instance_types"), py::arg("max_row_bytes"),
           py::arg("max_series"));
+    py::class_<BillStream>(m, "_BillStream", "A FOCUS CSV fed in chunks (gzip decompressed in Python) and reduced.")
+        .def(py::init([](const std::string& file, const Catalog& catalog, const std::optional<std::string>& version,
+                         std::optional<std::int64_t> window_start, std::optional<std::int64_t> window_end,
+                         std::map<std::string, std::string> sku_instance_types, std::size_t max_row_bytes,
+                         std::size_t max_series) {
+                 return std::make_unique<BillStream>(file, catalog,
+                                                     bill_options(version, window_start, window_end,
+                                                                  std::move(sku_instance_types), max_row_bytes, max_series));
+             }),
+             py::arg("file"), py::arg("catalog"), py::arg("version"), py::arg("window_start"), py::arg("window_end"),
+             py::arg("sku_instance_types"), py::arg("max_row_bytes"), py::arg("max_series"),
+             py::keep_alive<1, 3>())  // the catalog outlives the stream
+        .def("feed",
+             [](BillStream& stream, const py::bytes& chunk) {
+                 const std::string_view bytes = chunk;
+                 py::gil_scoped_release release;
+                 stream.feed(bytes);
+             },
+             py::arg("chunk"))
+        .def("finish", &BillStream::finish);
     m.attr("FOCUS_DEFAULT_MAX_ROW_BYTES") = FocusOptions{}.max_row_bytes;
     m.attr("BILL_DEFAULT_MAX_SERIES") = BillOptions{}.max_series;
     m.attr("FOCUS_REQUIRED_COLUMNS") = [] {

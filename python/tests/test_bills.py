@@ -55,6 +55,24 @@ def test_window_and_sku_map():
     assert set(mapped.hourly["gpu"]) == {"A100-40GB", "A10G"}
 
 
+def test_gzip_is_streamed_and_gives_the_csv_result(tmp_path):
+    import gzip
+    for name in ("aws_focus_1_2.csv", "azure_focuscost_1_0.csv", "gcp_focus_1_3.csv"):
+        path = tmp_path / (name + ".gz")
+        path.write_bytes(gzip.compress((DATA / name).read_bytes()))
+        from_csv, from_gzip = gputco.read_focus(DATA / name), gputco.read_focus(path)
+        assert from_gzip.bill.file == str(path)
+        assert list(from_gzip.hourly["gpus"]) == list(from_csv.hourly["gpus"])
+        assert from_gzip.figures.equals(from_csv.figures)
+        assert from_gzip.unmatched.equals(from_csv.unmatched)
+    bad = tmp_path / "bad.csv.gz"
+    bad.write_bytes(gzip.compress((DATA / "aws_focus_1_2.csv").read_bytes().replace(b",Tax,", b",Duty,")))
+    with pytest.raises(ValueError) as e:
+        gputco.read_focus(bad)
+    assert str(e.value) == (f'{bad}:7 ChargeCategory = "Duty": must be one of Usage, Purchase, Tax, Credit, '
+                            "Adjustment")
+
+
 def test_errors_name_file_row_and_column(tmp_path):
     text = (DATA / "aws_focus_1_2.csv").read_text().replace(",Dynamic,", ",Spot,")
     bad = tmp_path / "bad.csv"

@@ -330,6 +330,23 @@ DemandProfile Bill::demand(const std::string& gpu) const {
     return DemandProfile::hourly(std::move(gpus));
 }
 
+namespace {
+BillOptions named(BillOptions options, const std::string& file) {
+    options.focus.file = file;
+    return options;
+}
+}  // namespace
+
+BillStream::BillStream(std::string file, const Catalog& catalog, BillOptions options)
+    : file_(std::move(file)),
+      builder_(catalog, named(options, file_)),
+      csv_(file_, [this](const FocusRow& row) { builder_.add(row); }, named(options, file_).focus) {}
+
+Bill BillStream::finish() {
+    csv_.finish();
+    return builder_.finish(file_, csv_.version());
+}
+
 Bill read_bill(const std::string& path, const Catalog& catalog, const BillOptions& options) {
     BillOptions opts = options;
     if (opts.focus.file.empty()) opts.focus.file = path;

@@ -294,33 +294,61 @@ private:
 
 }  // namespace
 
-std::size_t read_focus_csv(const std::string& path, const std::function<void(const FocusRow&)>& on_row,
-                           const FocusOptions& options, FocusVersion* version_read) {
-    const std::string file = options.file.empty() ? path : options.file;
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
-    require(in != nullptr, "path", path, "cannot be opened for reading");
-    CsvRecords records(file, options.max_row_bytes);
+struct FocusCsvStream::State {
+    State(std::string f, std::function<void(const FocusRow&)> r, const FocusOptions& o)
+        : file(std::move(f)), on_row(std::move(r)), options(o), records(file, o.max_row_bytes) {}
+    std::string file;
+    std::function<void(const FocusRow&)> on_row;
+    FocusOptions options;
+    CsvRecords records;
     std::optional<FocusReader> reader;
     std::size_t rows = 0;
-    auto on_record = [&](std::size_t number, const std::vector<std::string_view>& fields) {
-        if (!reader) {
-            std::vector<std::string> header(fields.begin(), fields.end());
-            reader.emplace(file, header, options.version);
-            return;
-        }
-        on_row(reader->parse(number, fields));
-        ++rows;
-    };
+
+    void feed(const char* data, std::size_t n, bool last) {
+        records.feed(data, n, last, [this](std::size_t number, const std::vector<std::string_view>& fields) {
+            if (!reader) {
+                reader.emplace(file, std::vector<std::string>(fields.begin(), fields.end()), options.version);
+                return;
+            }
+            on_row(reader->parse(number, fields));
+            ++rows;
+        });
+    }
+};
+
+FocusCsvStream::FocusCsvStream(std::string file, std::function<void(const FocusRow&)> on_row, const FocusOptions& options)
+    : state_(std::make_unique<State>(std::move(file), std::move(on_row), options)) {}
+FocusCsvStream::~FocusCsvStream() = default;
+FocusCsvStream::FocusCsvStream(FocusCsvStream&&) noexcept = default;
+FocusCsvStream& FocusCsvStream::operator=(FocusCsvStream&&) noexcept = default;
+
+void FocusCsvStream::feed(std::string_view bytes) { state_->feed(bytes.data(), bytes.size(), false); }
+
+std::size_t FocusCsvStream::finish() {
+    state_->feed(nullptr, 0, true);
+    if (!state_->reader)
+        bills::fail_note(fmt::format("{}:1", state_->file), "(empty file)", "must start with a FOCUS header row");
+    return state_->rows;
+}
+
+FocusVersion FocusCsvStream::version() const {
+    return state_->reader ? state_->reader->version() : state_->options.version.value_or(FocusVersion::v1_2);
+}
+
+std::size_t read_focus_csv(const std::string& path, const std::function<void(const FocusRow&)>& on_row,
+                           const FocusOptions& options, FocusVersion* version_read) {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
+    require(in != nullptr, "path", path, "cannot be opened for reading");
+    FocusCsvStream stream(options.file.empty() ? path : options.file, on_row, options);
     std::vector<char> chunk(std::size_t(1) << 20);
     for (;;) {
         const std::size_t n = std::fread(chunk.data(), 1, chunk.size(), in.get());
-        const bool last = n < chunk.size();
-        require(!(last && std::ferror(in.get())), "path", path, "read error");
-        records.feed(chunk.data(), n, last, on_record);
-        if (last) break;
+        require(!std::ferror(in.get()), "path", path, "read error");
+        stream.feed(std::string_view(chunk.data(), n));
+        if (n < chunk.size()) break;
     }
-    if (!reader) bills::fail_note(fmt::format("{}:1", file), "(empty file)", "must start with a FOCUS header row");
-    if (version_read) *version_read = reader->version();
+    const std::size_t rows = stream.finish();
+    if (version_read) *version_read = stream.version();
     return rows;
 }
 

@@ -114,6 +114,22 @@ private:
     std::unique_ptr<State> state_;
 };
 
+/// A FOCUS CSV fed in chunks (e.g. from a decompressor) and reduced as it comes.
+class BillStream {
+public:
+    /// `file` names the input in messages; `catalog` must outlive the stream.
+    BillStream(std::string file, const Catalog& catalog, BillOptions options = {});
+    BillStream(const BillStream&) = delete;  // the reader's callback points at this stream's builder
+    BillStream& operator=(const BillStream&) = delete;
+    void feed(std::string_view bytes) { csv_.feed(bytes); }
+    Bill finish();
+
+private:
+    std::string file_;
+    BillBuilder builder_;
+    FocusCsvStream csv_;
+};
+
 /// Reads and reduces a FOCUS CSV file in one streamed pass.
 Bill read_bill(const std::string& path, const Catalog& catalog, const BillOptions& options = {});
 

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -110,6 +111,26 @@ private:
     FocusVersion version_ = FocusVersion::v1_2;
     std::size_t column_count_ = 0;
     std::vector<int> index_;  ///< per known column (see focus.cpp), its position or -1
+};
+
+/// The CSV reader fed bytes in chunks of any size (a decompressor's output, a pipe): a record may
+/// straddle chunks. read_focus_csv is this fed from a file in 1 MiB chunks.
+class FocusCsvStream {
+public:
+    FocusCsvStream(std::string file, std::function<void(const FocusRow&)> on_row, const FocusOptions& options = {});
+    ~FocusCsvStream();
+    FocusCsvStream(FocusCsvStream&&) noexcept;
+    FocusCsvStream& operator=(FocusCsvStream&&) noexcept;
+    void feed(std::string_view bytes);
+    /// Ends the input (a last record without a newline is read); returns the number of data rows.
+    /// Throws InvalidInput inside a quoted field or when there was no header.
+    std::size_t finish();
+    /// The version read from the header (or given); 1.2 before the header.
+    FocusVersion version() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
 };
 
 /// Streams a CSV file (RFC 4180: quoted fields, doubled quotes, newlines inside quotes, CRLF) row by
