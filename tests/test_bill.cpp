@@ -94,6 +94,18 @@ TEST_CASE("AWS FOCUS 1.2 with AWS columns: demand and FinOps figures by hand") {
     CHECK(f.effective_by_pricing[pricing(PricingCategory::standard)] == doctest::Approx(27.192));  // 32 + 0.192 − 5
     CHECK(f.effective_by_pricing[pricing(PricingCategory::committed)] == 24);                     // 20 used + 4 unused
     CHECK(f.effective_by_pricing[pricing(PricingCategory::dynamic)] == 12);
+    // The Savings Plan: used 20, unused 4, its fee 24 billed, rows from 01:00 to 03:00.
+    REQUIRE(bill.commitments.size() == 1);
+    const CommitmentSummary& sp = bill.commitments[0];
+    CHECK(sp.id == "arn:aws:savingsplans::111122223333:savingsplan/sp-1");
+    CHECK(sp.type == "Compute Savings Plans");
+    CHECK(sp.used_cost == 20);
+    CHECK(sp.unused_cost == 4);
+    CHECK(sp.covered_list_cost == 32);
+    CHECK(sp.purchase_billed == 24);
+    CHECK(sp.utilisation() == doctest::Approx(20.0 / 24));
+    CHECK(sp.first_start == 1735689600 + 3600);
+    CHECK(sp.last_end == 1735689600 + 3 * 3600);
     // The GPU rows alone: list 96, effective 64 → ESR 1/3; coverage 32 / 96.
     CHECK(bill.gpu_figures.effective_savings_rate() == doctest::Approx(1.0 / 3));
     CHECK(bill.gpu_figures.coverage() == doctest::Approx(1.0 / 3));
@@ -120,6 +132,10 @@ TEST_CASE("Azure FocusCost 1.0 in EUR: a reservation half unused, spot, an adjus
     CHECK(f.contracted_cost == doctest::Approx(27 + 60 + 1.5));
     CHECK(f.billed_cost == doctest::Approx(47.5));                       // 12 + 36 − 2 + 1.5
     CHECK(f.billed_by_charge[charge(ChargeCategory::adjustment)] == -2);
+    REQUIRE(bill.commitments.size() == 1);
+    CHECK(bill.commitments[0].type == "Reservation");
+    CHECK(bill.commitments[0].utilisation() == 0.5);
+    CHECK(bill.commitments[0].purchase_billed == 36);
 }
 
 TEST_CASE("GCP FOCUS 1.3 in JPY: GPUs as their own SKUs, seconds and hours, a CUD partly unused") {
@@ -209,7 +225,7 @@ TEST_CASE("property: over seeded random bills, hourly demand sums to the usage r
                                 list, category, correction ? "Correction" : "", iso(start), iso(end),
                                 commitment == 0 ? "Standard" : "Committed", seconds ? hours * 3600 : hours,
                                 seconds ? "Seconds" : "Hrs", instance, regions[pick(regions.size())],
-                                commitment == 0 ? "" : "cd-1",
+                                commitment == 0 ? "" : (pick(2) ? "cd-1" : "cd-2"),
                                 commitment == 0 || !usage ? (commitment == 0 ? "" : "Used") : (commitment == 1 ? "Used" : "Unused"));
             if (usage) expected_list += list;
             if (usage && !correction && commitment != 2 && gpus > 0) expected += hours * gpus;
@@ -225,6 +241,14 @@ TEST_CASE("property: over seeded random bills, hourly demand sums to the usage r
         CHECK(total == doctest::Approx(expected).epsilon(1e-12));
         CHECK(series_total == doctest::Approx(expected).epsilon(1e-12));
         CHECK(bill.figures.list_cost == doctest::Approx(expected_list).epsilon(1e-12));
+        // The commitments' sums are the figures' commitment sums, split by id.
+        double used = 0, unused = 0;
+        for (const CommitmentSummary& c : bill.commitments) {
+            used += c.used_cost;
+            unused += c.unused_cost;
+        }
+        CHECK(used == doctest::Approx(bill.figures.used_commitment_cost).epsilon(1e-12));
+        CHECK(unused == doctest::Approx(bill.figures.unused_commitment_cost).epsilon(1e-12));
         // The demand history is the series' sum over the latest whole months of the bill's hours.
         if (expected > 0 && bill.series.front().gpus.size() >= 730) {
             const auto [first, count] = bill.demand_hours();

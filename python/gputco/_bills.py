@@ -29,6 +29,9 @@ FIGURES_VIEW = declare("FocusBill.figures", [
     "effective_savings_rate", "effective_standard", "effective_dynamic", "effective_committed", "effective_other",
     "effective_null", "billed_usage", "billed_purchase", "billed_tax", "billed_credit", "billed_adjustment"],
     index=Column("scope", TEXT))
+COMMITMENTS_VIEW = declare("FocusBill.commitments", [
+    Column("type", TEXT), "used_cost", "unused_cost", "utilisation", "covered_list_cost", "purchase_billed",
+    Column("first_start", INFER), Column("last_end", INFER)], index=Column("id", TEXT))
 UNMATCHED_VIEW = declare("FocusBill.unmatched", [
     Column("sku_id", TEXT), Column("name", TEXT), Column("rows", "int64"), "billed_cost", "effective_cost"])
 
@@ -60,6 +63,7 @@ class FocusBill:
     hourly: Any        # one row per hour and GPU series: time (UTC), provider, gpu, instance_type, region, gpus
     figures: Any       # FinOps figures, scope "all" (every row in the window) and "gpu" (the GPU rows)
     unmatched: Any     # compute SKUs naming no known GPU, by effective cost
+    commitments: Any   # one row per CommitmentDiscountId: used and unused cost, utilisation, fees, first and last hour
 
     @property
     def currency(self) -> str:
@@ -187,9 +191,14 @@ def _wrap(bill) -> FocusBill:
     unmatched = frame(UNMATCHED_VIEW, [{"sku_id": u.sku_id, "name": u.name, "rows": u.rows,
                                         "billed_cost": u.billed_cost, "effective_cost": u.effective_cost}
                                        for u in bill.unmatched])
-    for f in (hourly, figures, unmatched):
+    commitments = frame(COMMITMENTS_VIEW, [
+        {"id": c.id, "type": c.type, "used_cost": c.used_cost, "unused_cost": c.unused_cost,
+         "utilisation": c.utilisation, "covered_list_cost": c.covered_list_cost, "purchase_billed": c.purchase_billed,
+         "first_start": pd.Timestamp(c.first_start, unit="s", tz="UTC"),
+         "last_end": pd.Timestamp(c.last_end, unit="s", tz="UTC")} for c in bill.commitments])
+    for f in (hourly, figures, unmatched, commitments):
         f.attrs.update({"currency": bill.currency, "file": bill.file, "focus_version": bill.version})
-    return FocusBill(bill=bill, hourly=hourly, figures=figures, unmatched=unmatched)
+    return FocusBill(bill=bill, hourly=hourly, figures=figures, unmatched=unmatched, commitments=commitments)
 
 
 @dataclass

@@ -1157,7 +1157,19 @@ class UnmatchedSku:
     billed_cost: float
     effective_cost: float
 
+class CommitmentSummary:
+    id: str
+    type: str
+    used_cost: float
+    unused_cost: float
+    covered_list_cost: float
+    purchase_billed: float
+    first_start: int
+    last_end: int
+    utilisation: float
+
 class Bill:
+    commitments: List[CommitmentSummary]
     file: str
     version: str
     currency: str

@@ -82,6 +82,17 @@ void register_bills(py::module_& m) {
         .def_readonly("billed_cost", &UnmatchedSku::billed_cost)
         .def_readonly("effective_cost", &UnmatchedSku::effective_cost);
 
+    py::class_<CommitmentSummary>(m, "CommitmentSummary", "One commitment discount as the bill shows it.")
+        .def_readonly("id", &CommitmentSummary::id)
+        .def_readonly("type", &CommitmentSummary::type)
+        .def_readonly("used_cost", &CommitmentSummary::used_cost)
+        .def_readonly("unused_cost", &CommitmentSummary::unused_cost)
+        .def_readonly("covered_list_cost", &CommitmentSummary::covered_list_cost)
+        .def_readonly("purchase_billed", &CommitmentSummary::purchase_billed)
+        .def_readonly("first_start", &CommitmentSummary::first_start, "seconds since 1970-01-01 UTC")
+        .def_readonly("last_end", &CommitmentSummary::last_end, "seconds since 1970-01-01 UTC")
+        .def_property_readonly("utilisation", &CommitmentSummary::utilisation);
+
     py::class_<Bill>(m, "Bill", "A FOCUS bill reduced: GPU series, unmatched SKUs, FinOps figures.")
         .def_readonly("file", &Bill::file)
         .def_property_readonly("version", [](const Bill& b) { return std::string(to_text(b.version)); })
@@ -90,6 +101,7 @@ void register_bills(py::module_& m) {
         .def_readonly("gpu_rows", &Bill::gpu_rows)
         .def_readonly("series", &Bill::series)
         .def_readonly("unmatched", &Bill::unmatched)
+        .def_readonly("commitments", &Bill::commitments)
         .def_readonly("figures", &Bill::figures)
         .def_readonly("gpu_figures", &Bill::gpu_figures)
         .def("demand", &Bill::demand, py::arg("gpu") = "",

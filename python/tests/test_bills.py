@@ -32,6 +32,10 @@ def test_aws_bill_figures_and_hourly_demand():
     assert bill.unmatched.to_dict("records") == [
         {"sku_id": "M5L-OD", "name": "m5.large", "rows": 1, "billed_cost": 0.192, "effective_cost": 0.192}]
     assert bill.figures.attrs["currency"] == "USD"
+    sp = bill.commitments.loc["arn:aws:savingsplans::111122223333:savingsplan/sp-1"]
+    assert (sp["used_cost"], sp["unused_cost"], sp["purchase_billed"]) == (20, 4, 24)
+    assert sp["utilisation"] == pytest.approx(20 / 24)
+    assert str(sp["first_start"]) == "2025-01-01 01:00:00+00:00"
 
 
 @pytest.mark.parametrize("name, version, currency, hours", [

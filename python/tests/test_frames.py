@@ -114,6 +114,7 @@ CASES = {
          ["held_out_mean", "held_out_cvar95"])],
     "FocusBill.hourly": lambda f: [(focus_bill().hourly, [])],
     "FocusBill.figures": lambda f: [(focus_bill().figures, [])],
+    "FocusBill.commitments": lambda f: [(focus_bill().commitments, [])],
     "FocusBill.unmatched": lambda f: [(focus_bill().unmatched, []),
                                       (gputco.read_focus(ROOT / "tests" / "data" / "focus" / "azure_focuscost_1_0.csv").unmatched, [])],
 }

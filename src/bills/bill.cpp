@@ -49,6 +49,8 @@ void FinOpsFigures::add(const FocusRow& row) {
     if (row.commitment_status != CommitmentStatus::unused) eligible_list_cost += row.list_cost;
 }
 
+double CommitmentSummary::utilisation() const { return ratio(used_cost, used_cost + unused_cost); }
+
 double GpuSeries::effective_per_gpu_hour() const { return ratio(effective_cost, gpu_hours); }
 double GpuSeries::list_per_gpu_hour() const { return ratio(list_cost, gpu_hours); }
 
@@ -95,6 +97,7 @@ struct BillBuilder::State {
     std::vector<GpuSeries> series;
     std::unordered_map<std::string, std::size_t> series_index;
     std::unordered_map<std::string, UnmatchedSku> unmatched;
+    std::unordered_map<std::string, CommitmentSummary> commitments;
     /// Match by (provider, instance-type candidate): a map, so each distinct name is resolved once.
     std::unordered_map<std::string, std::optional<Match>> matches;
     /// What a row's identifying texts resolved to: a series index, or an unmatched SKU.
@@ -157,6 +160,34 @@ struct BillBuilder::State {
             if (tried.empty()) tried = std::string(d);
         }
         return {std::nullopt, tried};
+    }
+
+    void add_commitment(const FocusRow& row, const std::string& file) {
+        auto it = commitments.find(std::string(row.commitment_discount_id));
+        if (it == commitments.end()) {
+            if (commitments.size() >= options.max_commitments)
+                bills::fail_note(fmt::format("{}:{} CommitmentDiscountId", file, row.row),
+                                 fmt::format("{} commitments", commitments.size() + 1),
+                                 fmt::format("more than the limit of {} (BillOptions::max_commitments)",
+                                             options.max_commitments));
+            CommitmentSummary c;
+            c.id = std::string(row.commitment_discount_id);
+            c.first_start = row.period_start;
+            c.last_end = row.period_end;
+            it = commitments.emplace(c.id, std::move(c)).first;
+        }
+        CommitmentSummary& c = it->second;
+        if (c.type.empty()) c.type = std::string(row.commitment_discount_type);
+        c.first_start = std::min(c.first_start, row.period_start);
+        c.last_end = std::max(c.last_end, row.period_end);
+        if (row.charge_category == ChargeCategory::purchase) c.purchase_billed += row.billed_cost;
+        if (row.charge_category != ChargeCategory::usage) return;
+        if (row.commitment_status == CommitmentStatus::used) {
+            c.used_cost += row.effective_cost;
+            c.covered_list_cost += row.list_cost;
+        } else if (row.commitment_status == CommitmentStatus::unused) {
+            c.unused_cost += row.effective_cost;
+        }
     }
 
     GpuSeries& series_for(const std::string& provider, const Match& m, std::string_view region, const FocusRow& row,
@@ -228,6 +259,7 @@ void BillBuilder::add(const FocusRow& row) {
     if (st.options.window_start && row.period_start < *st.options.window_start) return;
     if (st.options.window_end && row.period_start >= *st.options.window_end) return;
     st.figures.add(row);
+    if (!row.commitment_discount_id.empty()) st.add_commitment(row, file);
     // Demand: Usage rows that ran something. Unused commitment rows are idle capacity, and corrections
     // re-state earlier invoices' money: neither is usage of this period.
     if (row.charge_category != ChargeCategory::usage || row.correction || row.commitment_status == CommitmentStatus::unused)
@@ -299,6 +331,9 @@ Bill BillBuilder::finish(std::string file, FocusVersion version) {
     std::sort(bill.unmatched.begin(), bill.unmatched.end(), [](const UnmatchedSku& a, const UnmatchedSku& b) {
         return std::tie(b.effective_cost, a.sku_id, a.name) < std::tie(a.effective_cost, b.sku_id, b.name);
     });
+    for (auto& [id, c] : st.commitments) bill.commitments.push_back(std::move(c));
+    std::sort(bill.commitments.begin(), bill.commitments.end(),
+              [](const CommitmentSummary& a, const CommitmentSummary& b) { return a.id < b.id; });
     state_ = std::make_unique<State>();
     return bill;
 }

@@ -71,6 +71,19 @@ struct UnmatchedSku {
     double billed_cost = 0, effective_cost = 0;
 };
 
+/// One commitment discount (Savings Plan, reservation, committed use discount) as the bill shows it:
+/// its rows with this CommitmentDiscountId in the window.
+struct CommitmentSummary {
+    std::string id, type;
+    double used_cost = 0;          ///< Σ EffectiveCost, status Used
+    double unused_cost = 0;        ///< Σ EffectiveCost, status Unused: its waste
+    double covered_list_cost = 0;  ///< Σ ListCost, status Used: what the covered usage lists at
+    double purchase_billed = 0;    ///< Σ BilledCost of its Purchase rows (fees paid in the window)
+    std::int64_t first_start = 0, last_end = 0;  ///< seconds since 1970 UTC, over its rows
+    /// used / (used + unused); NaN without either.
+    double utilisation() const;
+};
+
 struct BillOptions {
     FocusOptions focus;
     /// Rows whose ChargePeriodStart is in [window_start, window_end) (seconds since 1970 UTC) count;
@@ -80,6 +93,8 @@ struct BillOptions {
     std::map<std::string, std::string> sku_instance_types;
     /// At most this many series (GPU × instance × region): bounds memory with the span below.
     std::size_t max_series = 10'000;
+    /// At most this many distinct CommitmentDiscountIds.
+    std::size_t max_commitments = 10'000;
 };
 
 struct Bill {
@@ -89,6 +104,7 @@ struct Bill {
     std::size_t rows_read = 0, gpu_rows = 0;
     std::vector<GpuSeries> series;         ///< sorted by provider, gpu, instance type, region
     std::vector<UnmatchedSku> unmatched;   ///< by effective cost, largest first
+    std::vector<CommitmentSummary> commitments;  ///< by id
     FinOpsFigures figures;      ///< every row in the window
     FinOpsFigures gpu_figures;  ///< the GPU rows only
     /// The sum of the series (of `gpu` when given) over the bill's hours, cut to its latest whole
