@@ -162,8 +162,10 @@ struct BillBuilder::State {
         return {std::nullopt, tried};
     }
 
+    std::string commitment_key;  ///< reused: no allocation per row
     void add_commitment(const FocusRow& row, const std::string& file) {
-        auto it = commitments.find(std::string(row.commitment_discount_id));
+        commitment_key.assign(row.commitment_discount_id);
+        auto it = commitments.find(commitment_key);
         if (it == commitments.end()) {
             if (commitments.size() >= options.max_commitments)
                 bills::fail_note(fmt::format("{}:{} CommitmentDiscountId", file, row.row),

@@ -1,6 +1,7 @@
 // The FOCUS columns gputco reads, the spec's value rules, and the streamed CSV reader.
 #include "gputco/bills/focus.hpp"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -257,7 +258,13 @@ public:
     std::size_t records() const { return record_; }
 
 private:
-    static bool special(char c) { return c == ',' || c == '\n' || c == '"' || c == '\r'; }
+    /// The bytes that end a run outside quotes, as a table: one load per byte instead of four compares.
+    static constexpr std::array<bool, 256> special_bytes = [] {
+        std::array<bool, 256> t{};
+        t[','] = t['\n'] = t['"'] = t['\r'] = true;
+        return t;
+    }();
+    static bool special(char c) { return special_bytes[static_cast<unsigned char>(c)]; }
     void append(const char* p, std::size_t n) {
         buffer_.append(p, n);
         if (buffer_.size() > max_row_bytes_) {
