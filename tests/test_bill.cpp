@@ -187,6 +187,14 @@ TEST_CASE("bill errors name file, row and column") {
     CHECK_THROWS_WITH_AS(short_bill.demand(), "bill.hours = 1: must be >= 730 (one whole month of usage) to make a demand history",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(short_bill.demand("H100"), "bill.gpu = \"H100\": no GPU usage of it in the bill", InvalidInput);
+    // GPU rows under ServiceCategory "AI and Machine Learning" count; Storage rows do not.
+    const std::string ml = "1,1,1,1,USD,Usage,,2025-01-01T00:00:00Z,2025-01-01T01:00:00Z,Standard,2,Hrs,AWS,"
+                           "AI and Machine Learning,S,us-east-1,,,USE1-BoxUsage:p4d.24xlarge";
+    const std::string storage = "1,1,1,1,USD,Usage,,2025-01-01T00:00:00Z,2025-01-01T01:00:00Z,Standard,2,Hrs,AWS,"
+                                "Storage,S,us-east-1,,,USE1-BoxUsage:p4d.24xlarge";
+    const Bill categories = read_bill(temp_file("categories.csv", head + "\n" + ml + "\n" + storage + "\n"), Catalog::builtin());
+    REQUIRE(categories.series.size() == 1);
+    CHECK(categories.series[0].gpu_hours == 16);
     // The user's SKU map names an instance the export does not.
     BillOptions mapped;
     mapped.sku_instance_types["S"] = "p5.48xlarge";

@@ -268,7 +268,10 @@ void BillBuilder::add(const FocusRow& row) {
         return;
     const double unit_hours = hours_per_unit(row.consumed_unit);
     if (unit_hours == 0.0 || !(row.consumed_quantity > 0)) return;
-    if (!row.service_category.empty() && row.service_category != "Compute") return;
+    // FOCUS ServiceCategory: GPU machines are Compute, managed training/inference "AI and Machine Learning".
+    if (!row.service_category.empty() && row.service_category != "Compute" &&
+        row.service_category != "AI and Machine Learning")
+        return;
     // The row's series (or unmatched SKU) depends only on these texts: resolved once per distinct
     // combination, then found by one hash of a reused buffer.
     std::string& key = st.key_buffer;
