@@ -195,6 +195,14 @@ TEST_CASE("bill errors name file, row and column") {
     const Bill categories = read_bill(temp_file("categories.csv", head + "\n" + ml + "\n" + storage + "\n"), Catalog::builtin());
     REQUIRE(categories.series.size() == 1);
     CHECK(categories.series[0].gpu_hours == 16);
+    // A GPU billed in a unit that is not a time is reported with its spend, not dropped.
+    const std::string months = "5,5,5,5,USD,Usage,,2025-01-01T00:00:00Z,2025-01-01T01:00:00Z,Standard,2,Instance-Months,AWS,"
+                               "Compute,S,us-east-1,,,USE1-BoxUsage:p4d.24xlarge";
+    const Bill unit = read_bill(temp_file("unit.csv", head + "\n" + months + "\n"), Catalog::builtin());
+    CHECK(unit.series.empty());
+    REQUIRE(unit.unmatched.size() == 1);
+    CHECK(unit.unmatched[0].name == "p4d.24xlarge in Instance-Months (not a unit of time)");
+    CHECK(unit.unmatched[0].effective_cost == 5);
     // The user's SKU map names an instance the export does not.
     BillOptions mapped;
     mapped.sku_instance_types["S"] = "p5.48xlarge";

@@ -266,8 +266,8 @@ void BillBuilder::add(const FocusRow& row) {
     // re-state earlier invoices' money: neither is usage of this period.
     if (row.charge_category != ChargeCategory::usage || row.correction || row.commitment_status == CommitmentStatus::unused)
         return;
+    if (!(row.consumed_quantity > 0)) return;
     const double unit_hours = hours_per_unit(row.consumed_unit);
-    if (unit_hours == 0.0 || !(row.consumed_quantity > 0)) return;
     // FOCUS ServiceCategory: GPU machines are Compute, managed training/inference "AI and Machine Learning".
     if (!row.service_category.empty() && row.service_category != "Compute" &&
         row.service_category != "AI and Machine Learning")
@@ -287,21 +287,23 @@ void BillBuilder::add(const FocusRow& row) {
         const std::string provider = provider_key(row.provider);
         auto [m, tried] = st.match(row, provider);
         State::RowKind k;
+        k.tried = tried;
+        k.unmatched_key = row.sku_id.empty() ? tried : std::string(row.sku_id);
         if (m) {
             k.series = long(&st.series_for(provider, *m, row.region_id, row, file) - st.series.data());
             k.gpus_per_unit = m->gpus_per_unit;
-        } else {
-            k.unmatched_key = row.sku_id.empty() ? tried : std::string(row.sku_id);
-            k.tried = tried;
         }
         kind = st.row_kinds.emplace(key, std::move(k)).first;
     }
     const State::RowKind& k = kind->second;
-    if (k.series < 0) {
-        UnmatchedSku& u = st.unmatched[k.unmatched_key];
+    if (unit_hours == 0.0 && k.series < 0) return;  // neither a GPU nor compute time: not ours
+    if (k.series < 0 || unit_hours == 0.0) {
+        // A GPU in a unit that is not a time cannot become GPU-hours: reported, not dropped.
+        const bool unit = k.series >= 0;
+        UnmatchedSku& u = st.unmatched[unit ? k.unmatched_key + '\x1f' + std::string(row.consumed_unit) : k.unmatched_key];
         if (u.rows == 0) {
             u.sku_id = std::string(row.sku_id);
-            u.name = k.tried;
+            u.name = unit ? fmt::format("{} in {} (not a unit of time)", k.tried, row.consumed_unit) : k.tried;
         }
         ++u.rows;
         u.billed_cost += row.billed_cost;
@@ -329,6 +331,8 @@ Bill BillBuilder::finish(std::string file, FocusVersion version) {
     bill.figures = st.figures;
     bill.gpu_figures = st.gpu_figures;
     bill.series = std::move(st.series);
+    // A series made for a row whose hours could not be used (its unit is not a time) holds none.
+    std::erase_if(bill.series, [](const GpuSeries& s) { return s.gpus.empty(); });
     std::sort(bill.series.begin(), bill.series.end(), [](const GpuSeries& a, const GpuSeries& b) {
         return std::tie(a.provider, a.gpu, a.instance_type, a.region) < std::tie(b.provider, b.gpu, b.instance_type, b.region);
     });
