@@ -307,3 +307,23 @@ TEST_CASE("property: a bill fed in chunks of any size reads as the whole file do
     open_quote.feed(head + "\n\"1");
     CHECK_THROWS_WITH_AS(open_quote.finish(), "x.csv:2 = (end of file): inside a quoted field", InvalidInput);
 }
+
+TEST_CASE("at_bill_rates: the offering at what the bill paid per GPU-hour") {
+    const Bill bill = read_bill(data("aws_focus_1_2.csv"), Catalog::builtin());
+    const Offering& p4d = Catalog::builtin().offering("aws", "p4d.24xlarge", "us-east-1");
+    const Offering billed = at_bill_rates(p4d, bill, bill.series[0]);
+    // Standard: 8 GPU-hours for 32 (the refund is a correction, not in the series) → 4 per GPU-hour × 8 GPUs.
+    CHECK(billed.on_demand_hourly == 32);
+    // Dynamic: 8 GPU-hours for 12 → 1.5 × 8 = 12 per instance-hour.
+    REQUIRE(billed.spot_hourly.has_value());
+    CHECK(*billed.spot_hourly == 12);
+    CHECK(billed.reserved.size() == p4d.reserved.size());
+    CHECK(billed.notes.find("on demand at the bill's effective rate (32 per instance-hour); spot at the bill's effective "
+                            "rate (12 per instance-hour)") != std::string::npos);
+    const Offering eur = p4d.converted("EUR", 0.9);
+    CHECK_THROWS_WITH_AS(at_bill_rates(eur, bill, bill.series[0]),
+                         "offering.currency = \"EUR\": must be the bill's currency (USD): convert the offering first", InvalidInput);
+    const Offering& h100 = Catalog::builtin().offering("aws", "p5.48xlarge", "us-east-1");
+    CHECK_THROWS_WITH_AS(at_bill_rates(h100, bill, bill.series[0]),
+                         "series.gpu = \"A100-40GB\": must be the offering's GPU (H100)", InvalidInput);
+}

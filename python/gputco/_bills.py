@@ -19,7 +19,7 @@ from typing import Any, Mapping, Optional, Sequence, Tuple, Union
 from . import _core
 from ._frames import Column, declare, frame, INFER, TEXT
 
-__all__ = ["FocusBill", "BillPlan", "read_focus", "recommend_from_bill"]
+__all__ = ["FocusBill", "BillPlan", "offering_at_bill_rates", "read_focus", "recommend_from_bill"]
 
 HOURLY_VIEW = declare("FocusBill.hourly", [
     Column("time", INFER), Column("provider", TEXT), Column("gpu", TEXT),
@@ -201,6 +201,16 @@ def _wrap(bill) -> FocusBill:
     return FocusBill(bill=bill, hourly=hourly, figures=figures, unmatched=unmatched, commitments=commitments)
 
 
+def offering_at_bill_rates(bill: FocusBill, offering):
+    """`offering` priced at what the bill paid (gputco.at_bill_rates) for the bill's series of the same
+    provider, instance type and region."""
+    for s in bill.bill.series:
+        if (s.provider, s.instance_type, s.region) == (offering.provider, offering.instance_type, offering.region):
+            return _core.at_bill_rates(offering, bill.bill, s)
+    raise ValueError(f"offering = {offering.provider}/{offering.region}/{offering.instance_type}: "
+                     "no usage of it in the bill")
+
+
 @dataclass
 class BillPlan:
     """What recommend_from_bill returns."""
@@ -210,22 +220,26 @@ class BillPlan:
     futures: Any   # the fitted futures the plan was chosen on
     held_out: Any  # fresh futures of the same model the plan and the baselines are judged on
     result: Any    # gputco.RecommendResult: plan, summary, baselines (recommended vs lookback advice)
+    offering: Any  # the offering planned with (at the bill's rates with bill_rates=True)
     figures: Any   # the bill's FinOps figures (FocusBill.figures)
 
 
 def recommend_from_bill(bill: FocusBill, offering, *, gpu: Optional[str] = None, horizon_months: int = 36,
                         futures: int = 200, held_out: int = 400, seed: int = 1,
                         baseline_term_years: int = 1, baseline_payment: str = "all_upfront",
-                        **keywords) -> BillPlan:
+                        bill_rates: bool = False, **keywords) -> BillPlan:
     """The bill's GPU-hours per hour (of `gpu`, default the offering's GPU) as a history; demand futures
     fitted to it (DemandModel.from_history: the bootstrap of its month-to-month changes and its
     hour-of-week shape); the recommended plan over `horizon_months` on those futures, judged on
     `held_out` fresh ones beside all on demand and the providers' 7/30/60-day lookback advice on the
-    same history. Other keywords go to recommend (commitments, spot, cvar95_limit, ...). The futures
+    same history. With `bill_rates=True` the offering is priced at what the bill paid for it
+    (offering_at_bill_rates). Other keywords go to recommend (commitments, spot, cvar95_limit, ...). The futures
     start where the history ends; prices are the offering's (convert it to the bill's currency first
     when they differ)."""
     if not isinstance(bill, FocusBill):
         raise TypeError(f"bill = {bill!r}: must be a FocusBill (gputco.read_focus), not {type(bill).__name__}")
+    if bill_rates:
+        offering = offering_at_bill_rates(bill, offering)
     history = bill.demand(gpu or offering.gpu)
     model = _core.DemandModel.from_history(history)
     horizon = _core.Horizon.months(horizon_months)
@@ -235,4 +249,4 @@ def recommend_from_bill(bill: FocusBill, offering, *, gpu: Optional[str] = None,
     result = recommend(fitted, offering, held_out=fresh, history=history, baseline_term_years=baseline_term_years,
                        baseline_payment=baseline_payment, **keywords)
     return BillPlan(history=history, model=model, futures=fitted, held_out=fresh, result=result,
-                    figures=bill.figures)
+                    offering=offering, figures=bill.figures)

@@ -1147,6 +1147,7 @@ class GpuSeries:
     list_cost: float
     effective_cost: float
     gpu_hours_by_pricing_category: dict[str, float]
+    effective_by_pricing_category: dict[str, float]
     effective_per_gpu_hour: float
     list_per_gpu_hour: float
 
@@ -1195,6 +1196,8 @@ class _BillStream:
                  max_series: int) -> None: ...
     def feed(self, chunk: bytes) -> None: ...
     def finish(self) -> Bill: ...
+
+def at_bill_rates(offering: Offering, bill: Bill, series: GpuSeries) -> Offering: ...
 
 FOCUS_DEFAULT_MAX_ROW_BYTES: int
 BILL_DEFAULT_MAX_SERIES: int

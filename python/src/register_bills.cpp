@@ -70,6 +70,8 @@ void register_bills(py::module_& m) {
         .def_readonly("gpu_hours", &GpuSeries::gpu_hours)
         .def_readonly("list_cost", &GpuSeries::list_cost)
         .def_readonly("effective_cost", &GpuSeries::effective_cost)
+        .def_property_readonly("effective_by_pricing_category",
+                               [](const GpuSeries& s) { return by_name<PricingCategory>(s.effective_by_pricing); })
         .def_property_readonly("gpu_hours_by_pricing_category",
                                [](const GpuSeries& s) { return by_name<PricingCategory>(s.gpu_hours_by_pricing); })
         .def_property_readonly("effective_per_gpu_hour", &GpuSeries::effective_per_gpu_hour)
@@ -154,6 +156,9 @@ void register_bills(py::module_& m) {
              },
              py::arg("chunk"))
         .def("finish", &BillStream::finish);
+    m.def("at_bill_rates", &at_bill_rates, py::arg("offering"), py::arg("bill"), py::arg("series"),
+          "The offering with on-demand and spot prices at what the bill paid per GPU-hour for the series "
+          "(its Standard and Dynamic rows' EffectiveCost); reservations kept.");
     m.attr("FOCUS_DEFAULT_MAX_ROW_BYTES") = FocusOptions{}.max_row_bytes;
     m.attr("BILL_DEFAULT_MAX_SERIES") = BillOptions{}.max_series;
     m.attr("FOCUS_REQUIRED_COLUMNS") = [] {

@@ -171,6 +171,26 @@ def test_bill_to_plan_end_to_end(tmp_path):
     # Demand never falls below ~8 GPUs: reserving beats all on demand on the held-out futures.
     assert baselines["mean"].iloc[0] < baselines.loc["all on demand", "mean"]
     assert plan.figures is bill.figures
+    # At the bill's own rates (on demand 32.77 per instance-hour, as the catalog's 32.7726 rounded up).
+    at_rates = gputco.recommend_from_bill(bill, p4d, horizon_months=12, futures=20, held_out=20, seed=3,
+                                          commitments=[gputco.CommitmentOption(term_years=1, payment="all_upfront")],
+                                          review_months=12, bill_rates=True)
+    assert at_rates.offering.on_demand_hourly == pytest.approx(32.77)
+
+
+def test_offering_at_bill_rates():
+    bill = gputco.read_focus(DATA / "aws_focus_1_2.csv")
+    p4d = gputco.catalog().offering("aws", "p4d.24xlarge", "us-east-1")
+    billed = gputco.offering_at_bill_rates(bill, p4d)
+    assert billed.on_demand_hourly == 32  # 8 Standard GPU-hours for 32, × 8 GPUs
+    assert billed.spot_hourly == 12       # 8 Dynamic GPU-hours for 12, × 8 GPUs
+    p5 = gputco.catalog().offering("aws", "p5.48xlarge", "us-east-1")
+    with pytest.raises(ValueError) as e:
+        gputco.offering_at_bill_rates(bill, p5)
+    assert str(e.value) == "offering = aws/us-east-1/p5.48xlarge: no usage of it in the bill"
+    with pytest.raises(ValueError) as e:
+        gputco.at_bill_rates(p5, bill.bill, bill.bill.series[0])
+    assert str(e.value) == "series.gpu = \"A100-40GB\": must be the offering's GPU (H100)"
 
 
 def test_recommend_from_bill_needs_a_bill():

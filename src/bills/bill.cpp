@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "gputco/catalog/gpu_names.hpp"
 #include "gputco/core/error.hpp"
@@ -318,6 +319,7 @@ void BillBuilder::add(const FocusRow& row) {
     s.list_cost += row.list_cost;
     s.effective_cost += row.effective_cost;
     s.gpu_hours_by_pricing[std::size_t(row.pricing_category)] += gpu_hours;
+    s.effective_by_pricing[std::size_t(row.pricing_category)] += row.effective_cost;
 }
 
 Bill BillBuilder::finish(std::string file, FocusVersion version) {
@@ -389,6 +391,32 @@ BillStream::BillStream(std::string file, const Catalog& catalog, BillOptions opt
 Bill BillStream::finish() {
     csv_.finish();
     return builder_.finish(file_, csv_.version());
+}
+
+Offering at_bill_rates(const Offering& offering, const Bill& bill, const GpuSeries& series) {
+    require(series.gpu == offering.gpu, "series.gpu", series.gpu, fmt::format("must be the offering's GPU ({})", offering.gpu));
+    require(bill.currency == offering.currency, "offering.currency", offering.currency,
+            fmt::format("must be the bill's currency ({}): convert the offering first", bill.currency));
+    Offering out = offering;
+    std::vector<std::string> notes;
+    auto rate = [&](PricingCategory c) -> std::optional<double> {
+        const double hours = series.gpu_hours_by_pricing[std::size_t(c)];
+        if (!(hours > 0)) return std::nullopt;
+        return series.effective_by_pricing[std::size_t(c)] / hours * offering.gpus_per_instance;
+    };
+    if (auto r = rate(PricingCategory::standard)) {
+        out.on_demand_hourly = *r;
+        notes.push_back(fmt::format("on demand at the bill's effective rate ({:.4g} per instance-hour)", *r));
+    } else {
+        notes.push_back("on demand at the catalog price (no Standard hours in the bill)");
+    }
+    if (auto r = rate(PricingCategory::dynamic)) {
+        out.spot_hourly = *r;
+        notes.push_back(fmt::format("spot at the bill's effective rate ({:.4g} per instance-hour)", *r));
+    }
+    out.notes = fmt::format("{}{}{} ({})", offering.notes, offering.notes.empty() ? "" : "; ", fmt::join(notes, "; "), bill.file);
+    out.validate();
+    return out;
 }
 
 Bill read_bill(const std::string& path, const Catalog& catalog, const BillOptions& options) {

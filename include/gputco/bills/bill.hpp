@@ -59,6 +59,7 @@ struct GpuSeries {
     double list_cost = 0;       ///< Σ ListCost of its rows
     double effective_cost = 0;  ///< Σ EffectiveCost of its rows
     std::array<double, 5> gpu_hours_by_pricing{};  ///< by PricingCategory (index = enum)
+    std::array<double, 5> effective_by_pricing{};  ///< EffectiveCost by PricingCategory (index = enum)
     /// Effective and list cost per GPU-hour (the customer's rate against list); NaN without hours.
     double effective_per_gpu_hour() const;
     double list_per_gpu_hour() const;
@@ -113,6 +114,12 @@ struct Bill {
     /// The hours demand() covers: first hour (since 1970 UTC) and count.
     std::pair<std::int64_t, std::size_t> demand_hours(const std::string& gpu = "") const;
 };
+
+/// `offering` with its on-demand and spot prices replaced by what the bill paid for them: the
+/// EffectiveCost per GPU-hour of the series' Standard rows (Dynamic rows for spot) × GPUs per instance,
+/// so negotiated discounts carry into the plan. A price the series has no hours for is kept, and said
+/// so in the notes. Throws InvalidInput when the series' GPU or the bill's currency is not the offering's.
+Offering at_bill_rates(const Offering& offering, const Bill& bill, const GpuSeries& series);
 
 /// Builds a Bill row by row (the CSV reader and the Python Parquet path both feed it).
 class BillBuilder {
