@@ -22,6 +22,7 @@
 #include "gputco/work/llm_gpus.hpp"
 #include "gputco/work/llm_serving.hpp"
 #include "gputco/bills/focus.hpp"
+#include "gputco/bills/finops.hpp"
 #include "gputco/bills/bill.hpp"
 #include "gputco/strategy/strategy.hpp"
 #include "gputco/strategy/plan.hpp"
