@@ -87,6 +87,13 @@ TEST_CASE("a good row is read; column order is free and unknown columns are igno
     CHECK(kept[0] == "S1");
 }
 
+TEST_CASE("a UTF-8 byte order mark before the header is not part of the first column's name") {
+    const std::string path = temp_file("bom.csv", "\xEF\xBB\xBF" + header + "\n" + good_row + "\n");
+    std::size_t rows = 0;
+    read_focus_csv(path, [&](const FocusRow& r) { rows += r.billed_cost == 1.0; });
+    CHECK(rows == 1);
+}
+
 TEST_CASE("quoted fields: commas, doubled quotes and newlines inside quotes") {
     const std::string row = "1,1,2,2,USD,Usage,,2025-01-01T00:00:00Z,2025-01-01T01:00:00Z,Standard,1,Hrs,AWS,Compute,"
                             "\"S,\"\"1\"\"\n2\",,,\"{\"\"a\"\": 1}\"";
