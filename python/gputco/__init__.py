@@ -192,6 +192,8 @@ from ._spot import simulate_spot
 from ._plan import compare_frame  # (importing _plan adds PlanDistribution.summary / to_frame / monthly_bands)
 from ._recommend import (RecommendResult, cost_risk_frontier, hindsight_plan_totals, recommend, recommend_options,
                          recommend_plan)
+from ._core import Bill, CommitmentSummary, FinOpsFigures, GpuSeries, UnmatchedSku, at_bill_rates
+from ._bills import BillPlan, FocusBill, offering_at_bill_rates, read_focus, recommend_from_bill
 
 from ._core import __version__  # written once, in CMakeLists.txt
 from ._html import install as _install_html
@@ -246,6 +248,8 @@ __all__ = [
     "OwnedOption", "PlanOptions", "RecommendOptions", "RiskLimits", "recommend_options",
     "load_scenario", "run_scenario", "run_spot_jobs", "run_plans", "run_deadline_jobs", "run_workloads", "sweep", "latin_hypercube", "tornado", "heat_map",
     "plot_tornado", "plot_heat_map",
+    "Bill", "BillPlan", "CommitmentSummary", "FinOpsFigures", "FocusBill", "GpuSeries", "UnmatchedSku", "at_bill_rates", "offering_at_bill_rates", "read_focus",
+    "recommend_from_bill",
 ]
 
 # Wrong argument types raise TypeError naming the parameter ("work_hours = 'x': must be a number,

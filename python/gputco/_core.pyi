@@ -1127,3 +1127,89 @@ def offering_for_baselines(offering: Offering, commitment: CommitmentOption) -> 
 def _scenario_canonical(text: str, file: str = "<scenario>") -> str: ...
 def _run_scenario(text: str, file: str = "<scenario>") -> tuple[list[dict], list[dict], list[dict], list[dict], list[dict]]: ...
 def _columns(result: Literal["strategies", "spot_jobs", "plans", "deadline_jobs", "workloads", "ranking"]) -> list[tuple[str, str, str]]: ...
+
+# ---------------------------------------------------------------- bills (gputco/_bills.py wraps these)
+class FinOpsFigures:
+    list_cost: float
+    contracted_cost: float
+    effective_cost: float
+    billed_cost: float
+    used_commitment_cost: float
+    unused_commitment_cost: float
+    covered_list_cost: float
+    eligible_list_cost: float
+    rows: int
+    commitment_utilisation: float
+    coverage: float
+    waste: float
+    effective_savings_rate: float
+    effective_by_pricing_category: dict[str, float]
+    billed_by_charge_category: dict[str, float]
+
+class GpuSeries:
+    provider: str
+    gpu: str
+    instance_type: str
+    region: str
+    gpus_per_unit: int
+    first_hour: int
+    gpus: np.ndarray
+    gpu_hours: float
+    list_cost: float
+    effective_cost: float
+    gpu_hours_by_pricing_category: dict[str, float]
+    effective_by_pricing_category: dict[str, float]
+    effective_per_gpu_hour: float
+    list_per_gpu_hour: float
+
+class UnmatchedSku:
+    sku_id: str
+    name: str
+    rows: int
+    billed_cost: float
+    effective_cost: float
+
+class CommitmentSummary:
+    id: str
+    type: str
+    used_cost: float
+    unused_cost: float
+    covered_list_cost: float
+    purchase_billed: float
+    first_start: int
+    last_end: int
+    utilisation: float
+
+class Bill:
+    commitments: List[CommitmentSummary]
+    file: str
+    version: str
+    currency: str
+    rows_read: int
+    gpu_rows: int
+    series: List[GpuSeries]
+    unmatched: List[UnmatchedSku]
+    figures: FinOpsFigures
+    gpu_figures: FinOpsFigures
+    def demand(self, gpu: str = "") -> DemandProfile: ...
+    def demand_hours(self, gpu: str = "") -> Tuple[int, int]: ...
+
+def _read_bill(path: str, catalog: Catalog, version: Optional[str], window_start: Optional[int],
+               window_end: Optional[int], sku_instance_types: dict[str, str], max_row_bytes: int,
+               max_series: int) -> Bill: ...
+def _bill_from_rows(file: str, header: Sequence[str], rows: Sequence[Sequence[str]], catalog: Catalog,
+                    version: Optional[str], window_start: Optional[int], window_end: Optional[int],
+                    sku_instance_types: dict[str, str], max_row_bytes: int, max_series: int) -> Bill: ...
+
+class _BillStream:
+    def __init__(self, file: str, catalog: Catalog, version: Optional[str], window_start: Optional[int],
+                 window_end: Optional[int], sku_instance_types: dict[str, str], max_row_bytes: int,
+                 max_series: int) -> None: ...
+    def feed(self, chunk: bytes) -> None: ...
+    def finish(self) -> Bill: ...
+
+def at_bill_rates(offering: Offering, bill: Bill, series: GpuSeries) -> Offering: ...
+
+FOCUS_DEFAULT_MAX_ROW_BYTES: int
+BILL_DEFAULT_MAX_SERIES: int
+FOCUS_REQUIRED_COLUMNS: dict[str, List[str]]

@@ -24,4 +24,5 @@ PYBIND11_MODULE(_core, m) {
     register_plan(m);
     register_recommend(m);
     register_scenario(m);
+    register_bills(m);
 }

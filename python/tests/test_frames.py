@@ -34,6 +34,10 @@ def regions():
     return [gputco.SpotRegion("us-east-1a", a, 0.9731), gputco.SpotRegion("us-east-1b", b, 1.10)]
 
 
+def focus_bill():
+    return gputco.read_focus(ROOT / "tests" / "data" / "focus" / "aws_focus_1_2.csv")
+
+
 def scenario(name):
     return gputco.load_scenario(ROOT / "examples" / "scenarios" / name)
 
@@ -109,6 +113,11 @@ CASES = {
         (recommended(f["p4d"], f["plans"]).frontier, []),
         (recommended(f["p4d"], f["plans"], cvar95_limits=[1e9], held_out=f["plans"][1]).frontier,
          ["held_out_mean", "held_out_cvar95"])],
+    "FocusBill.hourly": lambda f: [(focus_bill().hourly, [])],
+    "FocusBill.figures": lambda f: [(focus_bill().figures, [])],
+    "FocusBill.commitments": lambda f: [(focus_bill().commitments, [])],
+    "FocusBill.unmatched": lambda f: [(focus_bill().unmatched, []),
+                                      (gputco.read_focus(ROOT / "tests" / "data" / "focus" / "azure_focuscost_1_0.csv").unmatched, [])],
 }
 
 TEXT_DTYPE = pd.Series(["text"]).dtype  # pandas' default string dtype (object before pandas 3)

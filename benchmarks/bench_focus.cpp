@@ -1,0 +1,178 @@
+// Reducing a FOCUS CSV export to hourly GPU demand: rows per second and memory.
+//   A synthetic AWS-style FOCUS 1.2 export (default 2 million rows, ~500 MB on disk) of 24 GPU series
+//   (instance types × regions) over a year of hours, with on-demand, Savings Plan used and unused, spot,
+//   a split hour every 7th row, taxes, credits and non-GPU compute, is written to a temporary file and
+//   read back by read_bill (streamed CSV, checked rows, catalog matching, hourly spreading, FinOps sums).
+//   Reference in the same run: a plain pass over the same file that reads it in the same 1 MiB chunks
+//   and only splits lines (memchr for '\n'), i.e. the I/O and the newline scan every reader pays.
+// Memory: peak resident set during the read minus resident set before (VmHWM reset through
+// /proc/self/clear_refs), as bench_import does.
+//
+// Usage: bench_focus [--rows N] [--repeat N]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "gputco/bills/bill.hpp"
+
+namespace {
+
+long status_kib(const char* field) {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind(field, 0) == 0) return std::stol(line.substr(std::strlen(field) + 1));
+    }
+    return -1;
+}
+
+void reset_peak() { std::ofstream("/proc/self/clear_refs") << "5"; }
+
+struct Measure {
+    double seconds = 1e300;
+    double peak_mib = 0;
+};
+
+template <class F>
+Measure best_of(int repeat, F&& run) {
+    Measure m;
+    for (int r = 0; r < repeat; ++r) {
+        reset_peak();
+        const long before = status_kib("VmRSS:");
+        const auto t0 = std::chrono::steady_clock::now();
+        run();
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        m.seconds = std::min(m.seconds, s);
+        m.peak_mib = std::max(m.peak_mib, double(status_kib("VmHWM:") - before) / 1024.0);
+    }
+    return m;
+}
+
+std::string iso(long long seconds) {
+    const long long days = seconds / 86400, rest = seconds % 86400;
+    const long long z = days + 719468, era = z / 146097, doe = z - era * 146097;
+    const long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+    const long long d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9, y = yoe + era * 400 + (m <= 2);
+    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", y, m, d, rest / 3600, rest % 3600 / 60, rest % 60);
+}
+
+/// Writes `rows` data rows; returns the file's size in bytes.
+std::size_t write_export(const std::string& path, std::size_t rows) {
+    const char* header =
+        "BilledCost,BillingAccountId,BillingCurrency,ChargeCategory,ChargeClass,ChargeDescription,ChargePeriodEnd,"
+        "ChargePeriodStart,CommitmentDiscountId,CommitmentDiscountStatus,CommitmentDiscountType,ConsumedQuantity,"
+        "ConsumedUnit,ContractedCost,EffectiveCost,ListCost,PricingCategory,ProviderName,RegionId,ResourceId,"
+        "ServiceCategory,ServiceName,SkuId,x_Operation,x_UsageType\n";
+    const std::vector<std::string> instances{"p4d.24xlarge", "p5.48xlarge", "g5.xlarge", "g6.12xlarge",
+                                             "g5.48xlarge", "p4de.24xlarge", "g6e.xlarge", "p3.16xlarge"};
+    const std::vector<std::string> regions{"us-east-1", "us-west-2", "eu-west-1"};
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> out(std::fopen(path.c_str(), "wb"), &std::fclose);
+    std::fputs(header, out.get());
+    const long long t0 = 1735689600;  // 2025-01-01T00:00Z
+    std::string line;
+    std::uint64_t x = 88172645463325252ULL;  // xorshift: the same file every run
+    auto next = [&] { x ^= x << 13; x ^= x >> 7; x ^= x << 17; return x; };
+    for (std::size_t i = 0; i < rows; ++i) {
+        const std::uint64_t r = next();
+        const std::string& instance = instances[r % instances.size()];
+        const std::string& region = regions[(r >> 8) % regions.size()];
+        const long long hour = (long long)((r >> 16) % 8760);
+        const bool split = i % 7 == 0;
+        const long long start = t0 + hour * 3600 + (split ? 1800 : 0);
+        const std::string from = iso(start), to = iso(start + 3600);
+        const double quantity = double((r >> 32) % 8 + 1);
+        const int kind = int((r >> 40) % 20);
+        const std::string usage = fmt::format("USE1-{}:{}", kind < 4 ? "SpotUsage" : "BoxUsage", instance);
+        if (kind < 4) {
+            line = fmt::format("{:.4f},111122223333,USD,Usage,,Spot {},{},{},,,,{},Hrs,{:.4f},{:.4f},{:.4f},Dynamic,AWS,{},"
+                               "i-{:08x},Compute,Amazon Elastic Compute Cloud,SKU{},RunInstances:SV001,{}\n",
+                               quantity * 9.8, instance, to, from, quantity, quantity * 32.77, quantity * 9.8,
+                               quantity * 32.77, region, r & 0xffffffff, r % 97, usage);
+        } else if (kind < 10) {
+            line = fmt::format("0,111122223333,USD,Usage,,{} covered by Savings Plan,{},{},arn:aws:savingsplans::1:sp/1,Used,"
+                               "Compute Savings Plans,{},Hrs,{:.4f},{:.4f},{:.4f},Committed,AWS,{},i-{:08x},Compute,"
+                               "Amazon Elastic Compute Cloud,SKU{},RunInstances,{}\n",
+                               instance, to, from, quantity, quantity * 32.77, quantity * 20.1, quantity * 32.77, region,
+                               r & 0xffffffff, r % 97, usage);
+        } else if (kind == 10) {
+            line = fmt::format("0,111122223333,USD,Usage,,Savings Plan unused,{},{},arn:aws:savingsplans::1:sp/1,Unused,"
+                               "Compute Savings Plans,,,0,{:.4f},0,Committed,AWS,{},,Compute,Amazon Elastic Compute Cloud,,,"
+                               "ComputeSP:1yrNoUpfront\n",
+                               to, from, quantity * 20.1, region);
+        } else if (kind == 11) {
+            line = fmt::format("{:.4f},111122223333,USD,{},,Tax or credit,{},{},,,,,,0,{:.4f},0,,AWS,{},,Compute,"
+                               "Amazon Elastic Compute Cloud,,,\n",
+                               (r & 1) ? 1.5 : -2.0, (r & 1) ? "Tax" : "Credit", to, from, (r & 1) ? 1.5 : -2.0, region);
+        } else if (kind == 12) {
+            line = fmt::format("0.096,111122223333,USD,Usage,,m5.large,{},{},,,,1,Hrs,0.096,0.096,0.096,Standard,AWS,{},"
+                               "i-{:08x},Compute,Amazon Elastic Compute Cloud,M5L,RunInstances,USE1-BoxUsage:m5.large\n",
+                               to, from, region, r & 0xffffffff);
+        } else {
+            line = fmt::format("{:.4f},111122223333,USD,Usage,,On Demand {},{},{},,,,{},Hrs,{:.4f},{:.4f},{:.4f},Standard,AWS,{},"
+                               "i-{:08x},Compute,Amazon Elastic Compute Cloud,SKU{},RunInstances,{}\n",
+                               quantity * 32.77, instance, to, from, quantity, quantity * 32.77, quantity * 32.77,
+                               quantity * 32.77, region, r & 0xffffffff, r % 97, usage);
+        }
+        std::fputs(line.c_str(), out.get());
+    }
+    std::fflush(out.get());
+    return std::filesystem::file_size(path);
+}
+
+/// The reference: the same chunks, lines counted with memchr.
+std::size_t split_lines(const std::string& path) {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
+    std::vector<char> chunk(std::size_t(1) << 20);
+    std::size_t lines = 0;
+    for (;;) {
+        const std::size_t n = std::fread(chunk.data(), 1, chunk.size(), in.get());
+        const char* p = chunk.data();
+        const char* end = p + n;
+        while ((p = static_cast<const char*>(std::memchr(p, '\n', std::size_t(end - p)))) != nullptr) {
+            ++lines;
+            ++p;
+        }
+        if (n < chunk.size()) break;
+    }
+    return lines;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::size_t rows = 2'000'000;
+    int repeat = 3;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (std::strcmp(argv[i], "--rows") == 0) rows = std::stoul(argv[i + 1]);
+        if (std::strcmp(argv[i], "--repeat") == 0) repeat = std::stoi(argv[i + 1]);
+    }
+    const std::string path = (std::filesystem::temp_directory_path() / "gputco_bench_focus.csv").string();
+    const std::size_t bytes = write_export(path, rows);
+    fmt::print("FOCUS export: {} rows, {:.1f} MB\n", rows, double(bytes) / 1e6);
+    std::size_t lines = 0;
+    const Measure plain = best_of(repeat, [&] { lines = split_lines(path); });
+    gputco::Bill bill;
+    const gputco::Catalog& catalog = gputco::Catalog::builtin();
+    const Measure reduce = best_of(repeat, [&] { bill = gputco::read_bill(path, catalog); });
+    fmt::print("plain line split : {:.3f} s, {:.2f} M rows/s, {:.0f} MB/s, peak +{:.1f} MiB ({} lines)\n", plain.seconds,
+               double(rows) / plain.seconds / 1e6, double(bytes) / plain.seconds / 1e6, plain.peak_mib, lines);
+    fmt::print("read_bill        : {:.3f} s, {:.2f} M rows/s, {:.0f} MB/s, peak +{:.1f} MiB\n", reduce.seconds,
+               double(rows) / reduce.seconds / 1e6, double(bytes) / reduce.seconds / 1e6, reduce.peak_mib);
+    fmt::print("ratio read_bill / plain: {:.1f}x the time\n", reduce.seconds / plain.seconds);
+    double gpu_hours = 0;
+    for (const auto& s : bill.series) gpu_hours += s.gpu_hours;
+    fmt::print("{} series, {:.0f} GPU-hours, {} unmatched SKUs, ESR {:.4f}, utilisation {:.4f}\n", bill.series.size(),
+               gpu_hours, bill.unmatched.size(), bill.figures.effective_savings_rate(),
+               bill.figures.commitment_utilisation());
+    std::filesystem::remove(path);
+    return 0;
+}
