@@ -165,7 +165,7 @@ def test_bill_to_plan_end_to_end(tmp_path):
     assert plan.model.base_gpus == pytest.approx(np.asarray(history.gpus_per_hour)[-730:].mean())
     baselines = plan.result.baselines
     names = list(baselines.index)
-    assert names[0] == str(plan.result.plan)
+    assert names[0] == plan.result.plan.name  # the recommended plan first
     assert "all on demand" in names
     assert any("30" in n for n in names)  # the provider-style 30-day lookback advice
     # Demand never falls below ~8 GPUs: reserving beats all on demand on the held-out futures.

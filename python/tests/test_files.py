@@ -82,7 +82,7 @@ def test_the_import_command_prints_one_line_for_a_file_it_cannot_read(tmp_path):
     assert not (tmp_path / "out.json").exists()
 
 
-TRACE = '{"metadata": {"gap_seconds": 3600}, "data": [1, 0, 1]}'
+TRACE = '{"metadata": {"gap_seconds": 3600, "values": "available"}, "data": [1, 0, 1]}'
 
 
 @pytest.mark.parametrize("text, message", [
