@@ -1,14 +1,10 @@
-// gputco: run, compare and check scenario files; browse the catalog; simulate a spot job.
-//
-// Exit codes: 0 success; 1 unexpected error; 2 bad input (a scenario that does not load, bad flags);
-// 3 compare: a figure moved beyond a --fail-above limit; 130 stopped by Ctrl-C.
+// The gputco command's work, from its arguments to its exit code (main.cpp only wires it to the process).
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,6 +16,7 @@
 #include <gputco/gputco.hpp>
 #include <gputco/scenario/scenario.hpp>
 
+#include "command.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "threshold.hpp"
@@ -29,9 +26,10 @@ using gputco::cli::Table;
 
 namespace {
 
-std::atomic<bool> interrupted{false};
-extern "C" void on_sigint(int) { interrupted.store(true); }
-
+// Where run_command() writes and what stops it (one command at a time).
+std::FILE* out_file = stdout;
+std::FILE* err_file = stderr;
+StopCheck stop_check;
 
 double p95(const CostReport& r) { return r.spread ? r.spread->p95 : r.total; }
 
@@ -55,11 +53,11 @@ ResultTables tables_of(const Scenario& s, const ScenarioResult& result) {
             cli::table_of(deadline_columns(), deadline), cli::table_of(workload_columns(), workloads)};
 }
 
-bool should_stop() { return interrupted.load(); }
+bool should_stop() { return stop_check && stop_check(); }
 
 /// run_scenario with a progress bar on stderr when it is a terminal; the bar's line is cleared after.
 ScenarioResult run_with_progress(const Scenario& s) {
-    cli::ProgressBar bar(stderr);
+    cli::ProgressBar bar(err_file);
     try {
         ScenarioResult result = run_scenario(s, should_stop,
                                              [&](const std::string& task, std::size_t done, std::size_t total,
@@ -72,7 +70,7 @@ ScenarioResult run_with_progress(const Scenario& s) {
     }
 }
 
-void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
+void print(const std::string& text) { std::fputs(text.c_str(), out_file); }
 
 /// The defaults that change a scenario's answer, said above its tables: how capacity is bought and
 /// how each mix rounds its shares.
@@ -185,7 +183,7 @@ int compare(const std::string& before_path, const std::string& after_path, const
     for (const Figures& b : before)
         if (!find(after, b.name)) t.rows.push_back({b.name + " (removed)", b.total, Cell(), Cell(), Cell(), Cell()});
     print(cli::render(t, format));
-    for (const auto& breach : breaches) fmt::print(stderr, "gputco: {}\n", cli::describe(breach));
+    for (const auto& breach : breaches) fmt::print(err_file, "gputco: {}\n", cli::describe(breach));
     return breaches.empty() ? 0 : 3;
 }
 
@@ -223,7 +221,7 @@ int catalog(const OfferingQuery& criteria, const std::string& currency, const st
 int spot(const SpotJobRequest& request, const std::string& format) {
     SpotJobRequest r = request;
     r.options.should_stop = should_stop;
-    cli::ProgressBar bar(stderr);
+    cli::ProgressBar bar(err_file);
     r.options.progress = [&](std::size_t done, std::size_t total) { bar.update("spot job spot", done, total, "paths"); };  // named as a scenario names its job
     SpotJobRun run = [&] {
         try {
@@ -240,18 +238,21 @@ int spot(const SpotJobRequest& request, const std::string& format) {
     return 0;
 }
 
-}  // namespace
-
 /// Standard output was not fully written (a full disk, a closed pipe): an error, not a success.
 int finish_output(int code) {
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-        fmt::print(stderr, "gputco: error: cannot write to standard output\n");
+    if (std::fflush(out_file) != 0 || std::ferror(out_file)) {
+        fmt::print(err_file, "gputco: error: cannot write to standard output\n");
         return code == 0 ? 1 : code;
     }
     return code;
 }
 
-int main(int argc, char** argv) {
+}  // namespace
+
+int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* err, StopCheck should_stop) {
+    out_file = out;
+    err_file = err;
+    stop_check = std::move(should_stop);
     CLI::App app{"gputco: the total cost of renting GPUs, from scenario files"};
     app.set_version_flag("--version", std::string("gputco ") + GPUTCO_VERSION);
     app.require_subcommand(1);
@@ -318,10 +319,12 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e);
+        std::ostringstream out_text, err_text;  // help, version or the error, to out and err
+        const int code = app.exit(e, out_text, err_text);
+        std::fputs(out_text.str().c_str(), out_file);
+        std::fputs(err_text.str().c_str(), err_file);
         return finish_output(code == 0 ? 0 : 2);
     }
-    std::signal(SIGINT, on_sigint);
     int code = 1;
     try {
         if (run_cmd->parsed()) code = run(run_paths, format);
@@ -334,9 +337,9 @@ int main(int argc, char** argv) {
             for (const auto& path : validate_paths) {
                 try {
                     load(path);
-                    fmt::print("{}: ok\n", path);
+                    fmt::print(out_file, "{}: ok\n", path);
                 } catch (const InvalidInput& e) {
-                    fmt::print(stderr, "{}\n", e.what());
+                    fmt::print(err_file, "{}\n", e.what());
                     code = 2;
                 }
             }
@@ -346,13 +349,13 @@ int main(int argc, char** argv) {
             code = spot(spot_request, format);
         }
     } catch (const Cancelled&) {
-        fmt::print(stderr, "gputco: stopped\n");
+        fmt::print(err_file, "gputco: stopped\n");
         code = 130;
     } catch (const InvalidInput& e) {
-        fmt::print(stderr, "gputco: {}\n", e.what());
+        fmt::print(err_file, "gputco: {}\n", e.what());
         code = 2;
     } catch (const std::exception& e) {
-        fmt::print(stderr, "gputco: error: {}\n", e.what());
+        fmt::print(err_file, "gputco: error: {}\n", e.what());
         code = 1;
     }
     return finish_output(code);
