@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-SMALL = settings(max_examples=40, derandomize=True, deadline=None, database=None,
+SMALL = settings(max_examples=50, derandomize=True, deadline=None, database=None,
                  suppress_health_check=[HealthCheck.too_slow])
 MESSAGE = re.compile(r"^\S.* = .*: \S.*", re.DOTALL)
 
