@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "fuzz_bytes.hpp"
 #include "fuzz_check.hpp"
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/core/limits.hpp"
@@ -23,32 +24,7 @@ namespace {
 
 using namespace gputco;
 namespace known = gputco::fuzz::known;
-
-/// Reads the fuzzer's bytes in order; past the end every value is 0.
-class Bytes {
-public:
-    Bytes(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-    std::uint8_t byte() { return at_ < size_ ? data_[at_++] : 0; }
-    /// One of n choices, n <= 256.
-    unsigned choice(unsigned n) { return byte() % n; }
-    double number() {
-        unsigned char raw[sizeof(double)] = {};
-        for (auto& b : raw) b = byte();
-        double value;
-        std::memcpy(&value, raw, sizeof value);
-        const double size = std::abs(value);
-        extreme_ = extreme_ || (std::isfinite(value) && (size > 1e12 || (size > 0 && size < 1e-12)));
-        return value;
-    }
-    /// Whether a finite number above 1e12 or below 1e-12 (not 0) in magnitude has been read.
-    bool extreme() const { return extreme_; }
-
-private:
-    const std::uint8_t* data_;
-    std::size_t size_;
-    std::size_t at_ = 0;
-    bool extreme_ = false;
-};
+using gputco::fuzz::Bytes;
 
 void check_summary(std::string_view name, const Summary& s) {
     for (double v : {s.mean, s.p50, s.p90, s.p95, s.p99, s.min, s.max}) fuzz::check_finite(name, v);

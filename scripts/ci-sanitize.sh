@@ -2,8 +2,8 @@
 # The sanitizer and fuzzing steps of CI (.ci/run calls it after the README's test command); developers
 # can run it as it is. Four steps, each failing on any report:
 #   1. the doctest suites built with AddressSanitizer + UndefinedBehaviorSanitizer (clang),
-#   2. every fuzz target for GPUTCO_FUZZ_SECONDS (default 25) seconds (scripts/fuzz.sh): 11 targets,
-#      under 6 minutes with the replay of fuzz/findings/,
+#   2. every fuzz target for GPUTCO_FUZZ_SECONDS (default 25) seconds (scripts/fuzz.sh): 14 targets,
+#      about 7 minutes with the replay of fuzz/findings/,
 #   3. the multi-threaded spot engine's suite built with ThreadSanitizer,
 #   4. the spot lane kernels and sample columns under Valgrind's memcheck (reads of uninitialised
 #      memory, which neither sanitizer above reports: the columns are sized without zero-fill).

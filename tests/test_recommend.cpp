@@ -208,6 +208,14 @@ TEST_CASE("bad options are rejected with the field, value and rule") {
     options.spot = {{.name = "bad", .overhead = 0.5, .availability = 1, .price_per_gpu_hour = {}}};
     CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options),
                          "options.spot[0].overhead = 0.5: must be finite and >= 1 (billed per useful hour)", InvalidInput);
+    // Every plan costs >= 0, so a negative CVaR limit is a mistake; one of -5.8e303 made Clp abort
+    // (assertion thisObj <= COIN_DBL_MAX, found by fuzz_plan) instead of reporting no plan.
+    for (const double limit : {-1.0, -5.8e303}) {
+        options = {};
+        options.limits.cvar95 = limit;
+        CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options),
+                             fmt::format("limits.cvar95 = {:g}: must be finite and >= 0", limit).c_str(), InvalidInput);
+    }
 }
 
 TEST_CASE("over random problems: never worse than all on demand; upfront and committed-share limits hold; spot priced exactly") {

@@ -171,7 +171,8 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
     require(o.max_count >= 0.0, "options.max_count", o.max_count, "must be >= 0");
     require(o.max_blocks >= 1 && o.max_blocks <= 730, "options.max_blocks", o.max_blocks, "must be in [1, 730]");
     require_positive("options.time_limit_seconds", o.time_limit_seconds);
-    if (o.limits.cvar95) require_finite("limits.cvar95", *o.limits.cvar95);
+    // Every plan costs >= 0, so a negative limit is a mistake (and one near -DBL_MAX made Clp abort).
+    if (o.limits.cvar95) require_non_negative("limits.cvar95", *o.limits.cvar95);
     if (o.limits.upfront_per_period) require_non_negative("limits.upfront_per_period", *o.limits.upfront_per_period);
     require(o.limits.upfront_period_months >= 1, "limits.upfront_period_months", o.limits.upfront_period_months,
             "must be >= 1");

@@ -66,7 +66,7 @@ struct OwnedOption {
 /// Limits on the answer; each is off when empty. Money limits are in the offering's currency and
 /// measured as the objective is (total, or NPV when annual_discount_rate > 0 and objective = npv).
 struct RiskLimits {
-    std::optional<double> cvar95;            ///< mean cost of the worst ⌈5% n⌉ futures, at most this
+    std::optional<double> cvar95;            ///< mean cost of the worst ⌈5% n⌉ futures, at most this (>= 0)
     /// Upfront paid in any `upfront_period_months` window: reservations' upfront and owned capex.
     std::optional<double> upfront_per_period;
     int upfront_period_months = 3;            ///< periods start at month 0 (quarters by default)

@@ -1,0 +1,362 @@
+// The gputco command's work, from its arguments to its exit code (main.cpp only wires it to the process).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <gputco/app/columns.hpp>
+#include <gputco/app/spot_job.hpp>
+#include <gputco/gputco.hpp>
+#include <gputco/scenario/scenario.hpp>
+
+#include "command.hpp"
+#include "output.hpp"
+#include "progress.hpp"
+#include "threshold.hpp"
+
+using namespace gputco;
+using gputco::cli::Table;
+
+namespace {
+
+// Where run_command() writes and what stops it (one command at a time).
+std::FILE* out_file = stdout;
+std::FILE* err_file = stderr;
+StopCheck stop_check;
+
+double p95(const CostReport& r) { return r.spread ? r.spread->p95 : r.total; }
+
+/// The tables of a scenario's results, in the columns the library declares (app/columns.hpp).
+struct ResultTables {
+    Table strategies, spot, plans, deadline, workloads;
+};
+
+ResultTables tables_of(const Scenario& s, const ScenarioResult& result) {
+    static const std::vector<std::string> default_outputs{"total", "npv", "savings", "savings_fraction", "p95"};
+    std::vector<std::string> strategy_outputs{"strategy", "currency"};
+    for (const auto& o : s.outputs.empty() ? default_outputs : s.outputs) strategy_outputs.push_back(o);
+    std::vector<DeadlineRow> deadline;
+    for (const auto& j : result.deadline_jobs)
+        for (auto& r : deadline_rows(j)) deadline.push_back(std::move(r));
+    std::vector<WorkloadRow> workloads;
+    for (const auto& w : result.workloads)
+        for (const auto& r : workload_rows(w)) workloads.push_back(r);
+    return {cli::table_of(strategy_columns(), result.strategies, strategy_outputs),
+            cli::table_of(spot_job_columns(), result.spot_jobs), cli::table_of(plan_columns(), result.plans),
+            cli::table_of(deadline_columns(), deadline), cli::table_of(workload_columns(), workloads)};
+}
+
+bool should_stop() { return stop_check && stop_check(); }
+
+/// run_scenario with a progress bar on stderr when it is a terminal; the bar's line is cleared after.
+ScenarioResult run_with_progress(const Scenario& s) {
+    cli::ProgressBar bar(err_file);
+    try {
+        ScenarioResult result = run_scenario(s, should_stop,
+                                             [&](const std::string& task, std::size_t done, std::size_t total,
+                                                 std::string_view unit) { bar.update(task, done, total, unit); });
+        bar.finish();
+        return result;
+    } catch (...) {
+        bar.finish();
+        throw;
+    }
+}
+
+void print(const std::string& text) { std::fputs(text.c_str(), out_file); }
+
+/// The defaults that change a scenario's answer, said above its tables: how capacity is bought and
+/// how each mix rounds its shares.
+std::string assumptions_line(const Scenario& s) {
+    std::string line = fmt::format("Bought in: {}", to_text(s.units));
+    std::vector<std::string> mixes;
+    for (const NamedStrategy& named : s.strategies)
+        if (const Mix* mix = std::get_if<Mix>(&named.strategy))
+            mixes.push_back(fmt::format("{} ({})", to_text(mix->rounding), named.name));
+    if (!mixes.empty()) line += fmt::format("; mix shares rounded: {}", fmt::join(mixes, ", "));
+    return line;
+}
+
+/// A scenario file, or standard input for "-".
+Scenario load(const std::string& path) {
+    if (path != "-") return load_scenario(path);
+    const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+    return parse_scenario(text, "<stdin>");
+}
+
+/// Every file's results; JSON: one object per file (an array when several are given).
+int run(const std::vector<std::string>& paths, const std::string& format) {
+    nlohmann::ordered_json documents = nlohmann::ordered_json::array();
+    bool first = true;
+    for (const std::string& path : paths) {
+        const Scenario s = load(path);
+        const ScenarioResult result = run_with_progress(s);
+        const ResultTables t = tables_of(s, result);
+        if (format == "json") {
+            nlohmann::ordered_json doc;
+            doc["scenario"] = s.name;
+            doc["file"] = path;
+            doc["units"] = std::string(to_text(s.units));
+            doc["spot_jobs"] = cli::to_json(t.spot);
+            doc["deadline_jobs"] = cli::to_json(t.deadline);
+            doc["strategies"] = cli::to_json(t.strategies);
+            doc["plans"] = cli::to_json(t.plans);
+            doc["workloads"] = cli::to_json(t.workloads);
+            documents.push_back(std::move(doc));
+        } else if (format == "csv") {  // one table: strategies, else plans, else spot jobs, else deadline jobs, else workloads
+            std::string csv = cli::render(!result.strategies.empty()    ? t.strategies
+                                          : !result.plans.empty()         ? t.plans
+                                          : !result.spot_jobs.empty()     ? t.spot
+                                          : !result.deadline_jobs.empty() ? t.deadline
+                                                                          : t.workloads,
+                                          "csv");
+            if (!first) csv.erase(0, csv.find('\n') + 1);  // the header once; rows of the same shape follow
+            print(csv);
+        } else {
+            if (!first) print("\n");
+            if (format == "table") print(fmt::format("{}\n", s.name));
+            print(assumptions_line(s) + "\n\n");
+            std::vector<std::string> parts;
+            if (!result.spot_jobs.empty()) parts.push_back(cli::render(t.spot, format));
+            if (!result.deadline_jobs.empty()) parts.push_back(cli::render(t.deadline, format));
+            if (!result.strategies.empty()) parts.push_back(cli::render(t.strategies, format));
+            if (!result.plans.empty()) parts.push_back(cli::render(t.plans, format));
+            if (!result.workloads.empty()) parts.push_back(cli::render(t.workloads, format));
+            print(fmt::format("{}", fmt::join(parts, "\n")));
+        }
+        first = false;
+    }
+    if (format == "json") print((paths.size() == 1 ? documents[0] : documents).dump(1) + "\n");
+    return 0;
+}
+
+/// What compare compares: total, NPV and P95 of each strategy, and of each plan (means over its
+/// futures, P95 of its total), the plans under "plan <name>".
+struct Figures {
+    std::string name;
+    double total = 0, npv = 0, p95 = 0;
+};
+
+std::vector<Figures> figures(const ScenarioResult& result) {
+    std::vector<Figures> out;
+    for (const auto& [name, report] : result.strategies) out.push_back({name, report.total, report.npv, p95(report)});
+    for (const PlanDistribution& d : result.plans)
+        out.push_back({"plan " + d.plan, d.total.mean, d.npv.mean, d.total.p95});
+    return out;
+}
+
+int compare(const std::string& before_path, const std::string& after_path, const std::string& format,
+            const std::vector<std::string>& fail_above) {
+    std::vector<cli::ChangeLimit> limits;
+    for (const auto& text : fail_above) limits.push_back(cli::ChangeLimit::parse(text));
+    const std::vector<Figures> before = figures(run_with_progress(load(before_path)));
+    const std::vector<Figures> after = figures(run_with_progress(load(after_path)));
+    const auto find = [](const std::vector<Figures>& list, const std::string& name) {
+        const auto it = std::find_if(list.begin(), list.end(), [&](const Figures& f) { return f.name == name; });
+        return it == list.end() ? nullptr : &*it;
+    };
+    Table t;
+    t.columns = {"strategy", "total_before", "total_after", "total_change", "npv_change", "p95_change"};
+    std::vector<cli::LimitBreach> breaches;
+    for (const Figures& a : after) {
+        const Figures* b = find(before, a.name);
+        if (!b) continue;
+        t.rows.push_back({a.name, b->total, a.total, a.total - b->total, a.npv - b->npv, a.p95 - b->p95});
+        const std::pair<std::string, std::pair<double, double>> moves[] = {
+            {"total", {b->total, a.total}}, {"npv", {b->npv, a.npv}}, {"p95", {b->p95, a.p95}}};
+        for (const auto& [metric, values] : moves)
+            for (const auto& limit : limits)
+                if (std::find(limit.metrics.begin(), limit.metrics.end(), metric) != limit.metrics.end() &&
+                    limit.exceeded(values.first, values.second))
+                    breaches.push_back({a.name, metric, values.first, values.second, limit.shown()});
+    }
+    // Rows in only one of the two files have nothing to compare: they never breach a limit.
+    for (const Figures& a : after)
+        if (!find(before, a.name)) t.rows.push_back({a.name + " (new)", Cell(), a.total, Cell(), Cell(), Cell()});
+    for (const Figures& b : before)
+        if (!find(after, b.name)) t.rows.push_back({b.name + " (removed)", b.total, Cell(), Cell(), Cell(), Cell()});
+    print(cli::render(t, format));
+    for (const auto& breach : breaches) fmt::print(err_file, "gputco: {}\n", cli::describe(breach));
+    return breaches.empty() ? 0 : 3;
+}
+
+/// Today's date (UTC), the default date of the exchange rates.
+Date today() {
+    const auto days = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+    const std::chrono::year_month_day ymd{days};
+    return Date{int(ymd.year()), int(unsigned(ymd.month())), int(unsigned(ymd.day()))};
+}
+
+/// The offerings Catalog.query finds (GPU names in any provider's spelling, by family), ranked by
+/// on-demand price per GPU-hour in one currency at the dated rate shown in `conversion`.
+int catalog(const OfferingQuery& criteria, const std::string& currency, const std::string& date, const std::string& file,
+            const std::string& format) {
+    const Catalog cat = file.empty() ? Catalog::builtin() : Catalog::builtin().overridden_by(Catalog::from_json_file(file));
+    const Date at = date.empty() ? today() : Date::parse(date, "--rates-date");
+    const std::vector<RankedOffering> ranked =
+        rank_by_gpu_hour_price(gputco::query(cat, criteria), currency, ExchangeRates::builtin(), at);
+    Table t;
+    t.columns = {"provider", "region", "instance_type", "gpu", "gpus", "currency", "on_demand_per_gpu_hour",
+                 "spot_per_gpu_hour", "as_of", "ranked_currency", "ranked_per_gpu_hour", "conversion"};
+    for (const RankedOffering& r : ranked) {
+        const Offering& o = r.offering;
+        const auto spot = o.spot_per_gpu_hour();
+        t.rows.push_back({o.provider, o.region, o.instance_type, o.gpu, (long long)o.gpus_per_instance, o.currency,
+                          o.on_demand_per_gpu_hour(), spot ? Cell(*spot) : Cell(), o.source.as_of, r.currency,
+                          r.per_gpu_hour, r.conversion});
+    }
+    if (format == "table") print(fmt::format("Ranked in {} at the rates in force on {}\n", currency, at.iso()));
+    print(cli::render(t, format));
+    return 0;
+}
+
+/// One spot job from flags: Poisson interruptions, priced by the flags alone (continuous billing).
+int spot(const SpotJobRequest& request, const std::string& format) {
+    SpotJobRequest r = request;
+    r.options.should_stop = should_stop;
+    cli::ProgressBar bar(err_file);
+    r.options.progress = [&](std::size_t done, std::size_t total) { bar.update("spot job spot", done, total, "paths"); };  // named as a scenario names its job
+    SpotJobRun run = [&] {
+        try {
+            SpotJobRun out = run_spot_job(r);
+            bar.finish();
+            return out;
+        } catch (...) {
+            bar.finish();
+            throw;
+        }
+    }();
+    const std::vector<SpotJobResult> jobs{{"spot", run.checkpoint_interval_hours, std::move(run.result), run.pricing}};
+    print(cli::render(cli::table_of(spot_job_columns(), jobs), format));
+    return 0;
+}
+
+/// Standard output was not fully written (a full disk, a closed pipe): an error, not a success.
+int finish_output(int code) {
+    if (std::fflush(out_file) != 0 || std::ferror(out_file)) {
+        fmt::print(err_file, "gputco: error: cannot write to standard output\n");
+        return code == 0 ? 1 : code;
+    }
+    return code;
+}
+
+}  // namespace
+
+int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* err, StopCheck should_stop) {
+    out_file = out;
+    err_file = err;
+    stop_check = std::move(should_stop);
+    CLI::App app{"gputco: the total cost of renting GPUs, from scenario files"};
+    app.set_version_flag("--version", std::string("gputco ") + GPUTCO_VERSION);
+    app.require_subcommand(1);
+    app.option_defaults()->always_capture_default();
+    app.footer("A file \"-\" is standard input. Exit codes: 0 success, 1 unexpected error (or output that "
+               "could not be written), 2 bad input, 3 compare: a change beyond --fail-above, 130 stopped by Ctrl-C.");
+    std::string format = "table";
+    const auto add_format = [&](CLI::App* sub) {
+        sub->add_option("--format", format, "table, json, csv or markdown")
+            ->check(CLI::IsMember({"table", "json", "csv", "markdown"}));
+    };
+
+    std::string scenario_path, other_path;
+    std::vector<std::string> run_paths;
+    CLI::App* run_cmd = app.add_subcommand("run", "run scenario files and report every strategy");
+    run_cmd->add_option("scenarios", run_paths, "scenario files (YAML or JSON); - reads standard input")->required();
+    add_format(run_cmd);
+
+    CLI::App* compare_cmd = app.add_subcommand("compare", "what changes in total, NPV and P95 between two scenarios");
+    compare_cmd->add_option("before", scenario_path, "the scenario as it was")->required();
+    compare_cmd->add_option("after", other_path, "the scenario as it is")->required();
+    add_format(compare_cmd);
+    std::vector<std::string> fail_above;
+    compare_cmd->add_option("--fail-above", fail_above,
+                            "exit with code 3 when total, NPV or P95 of a strategy moves by more than this: "
+                            "an amount (500) or a percentage of the value before (2.5%), for one figure "
+                            "with total:, npv: or p95: in front (p95:5%); may be repeated");
+
+    std::vector<std::string> validate_paths;
+    CLI::App* validate_cmd = app.add_subcommand("validate", "check scenario files without running them");
+    validate_cmd->add_option("scenarios", validate_paths, "scenario files; - reads standard input")->required();
+
+    OfferingQuery query;
+    double min_memory = 0;
+    std::string catalog_file, currency = "USD", rates_date;
+    CLI::App* catalog_cmd = app.add_subcommand("catalog", "list offerings, cheapest per GPU-hour first, in one currency");
+    catalog_cmd->add_option("--gpu", query.gpu, "GPU name in any spelling, matched by family: a100, A100-80GB, Tesla T4");
+    catalog_cmd->add_option("--provider", query.provider, "provider, e.g. aws");
+    catalog_cmd->add_option("--region", query.region, "region, e.g. us-east-1");
+    catalog_cmd->add_option("--min-memory-gb", min_memory, "least GPU memory in GB");
+    catalog_cmd->add_option("--catalog", catalog_file, "a catalog JSON file overriding the built-in rows");
+    catalog_cmd->add_option("--currency", currency, "rank every price in this currency");
+    catalog_cmd->add_option("--rates-date", rates_date, "convert at the exchange rates in force on this date "
+                                                       "(YYYY-MM-DD; default today)");
+    add_format(catalog_cmd);
+
+    SpotJobRequest spot_request;
+    double mtbf_hours = 0, price = 0;
+    CLI::App* spot_cmd = app.add_subcommand("spot", "simulate one spot job (Poisson interruptions), priced by the "
+                                                    "flags alone, billed continuously");
+    spot_cmd->add_option("--work-hours", spot_request.job.work_hours, "useful work, hours")->required()->default_str("");
+    spot_cmd->add_option("--mtbf-hours", mtbf_hours, "mean time between interruptions, hours")->required()->default_str("");
+    spot_cmd->add_option("--price", price, "spot price per hour")->required()->default_str("");
+    spot_cmd->add_option("--checkpoint-write-hours", spot_request.job.checkpoint_write_hours, "time to write a checkpoint");
+    spot_cmd->add_option("--checkpoint-interval-hours", spot_request.job.checkpoint_interval_hours,
+                         "work between checkpoints (0: the optimal interval for the MTBF)");
+    spot_cmd->add_option("--restart-hours", spot_request.job.restart_hours, "reload after an interruption, billed");
+    spot_cmd->add_option("--capacity-wait-hours", spot_request.job.capacity_wait_hours, "wait for capacity, not billed");
+    spot_request.options.paths = 20000;
+    spot_cmd->add_option("--paths", spot_request.options.paths, "Monte Carlo paths");
+    spot_cmd->add_option("--seed", spot_request.options.seed, "random seed");
+    add_format(spot_cmd);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        std::ostringstream out_text, err_text;  // help, version or the error, to out and err
+        const int code = app.exit(e, out_text, err_text);
+        std::fputs(out_text.str().c_str(), out_file);
+        std::fputs(err_text.str().c_str(), err_file);
+        return finish_output(code == 0 ? 0 : 2);
+    }
+    int code = 1;
+    try {
+        if (run_cmd->parsed()) code = run(run_paths, format);
+        else if (compare_cmd->parsed()) code = compare(scenario_path, other_path, format, fail_above);
+        else if (catalog_cmd->parsed()) {
+            if (min_memory > 0) query.min_gpu_memory_gb = min_memory;
+            code = catalog(query, currency, rates_date, catalog_file, format);
+        } else if (validate_cmd->parsed()) {
+            code = 0;
+            for (const auto& path : validate_paths) {
+                try {
+                    load(path);
+                    fmt::print(out_file, "{}: ok\n", path);
+                } catch (const InvalidInput& e) {
+                    fmt::print(err_file, "{}\n", e.what());
+                    code = 2;
+                }
+            }
+        } else if (spot_cmd->parsed()) {
+            spot_request.model = Poisson{.mtbf_hours = mtbf_hours};
+            spot_request.prices.price_per_hour = price;
+            code = spot(spot_request, format);
+        }
+    } catch (const Cancelled&) {
+        fmt::print(err_file, "gputco: stopped\n");
+        code = 130;
+    } catch (const InvalidInput& e) {
+        fmt::print(err_file, "gputco: {}\n", e.what());
+        code = 2;
+    } catch (const std::exception& e) {
+        fmt::print(err_file, "gputco: error: {}\n", e.what());
+        code = 1;
+    }
+    return finish_output(code);
+}
