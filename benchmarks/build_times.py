@@ -154,7 +154,11 @@ def main() -> int:
 
     print("\nstart-up, best of 20:")
     bare = best_of([sys.executable, "-c", "pass"])
-    with_import = best_of([sys.executable, "-c", "import gputco"], cwd=tempfile.gettempdir())
+    try:
+        with_import = best_of([sys.executable, "-c", "import gputco"], cwd=tempfile.gettempdir())
+    except subprocess.CalledProcessError:
+        print(f"| import gputco | not importable by {sys.executable} (run this script with the venv's python) |")
+        return 1
     print(f"| import gputco | {1000 * (with_import - bare):.0f} ms (interpreter alone {1000 * bare:.0f} ms) |")
     command = shutil.which("gputco")
     if command:
