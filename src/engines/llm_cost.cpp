@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "pricing.hpp"
+
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/spot.hpp"
 
@@ -51,18 +53,6 @@ void place(Row& row, const Offering& o) {
 template <class Row>
 std::string key(const Row& r) {
     return fmt::format("{}/{}/{}/{}", r.provider, r.region, r.instance_type, to_string(r.buying));
-}
-
-// Hours charged for one launch of `hours` under the offering's billing (as rank_offerings bills a run).
-double charged_hours(double hours, const Offering& o) {
-    const double increment = o.billing_increment_seconds / 3600.0;
-    double charged = hours;
-    if (increment > 0) {
-        const double steps = hours / increment;
-        const double whole = std::floor(steps);
-        charged = (steps - whole <= 1e-9 * std::max(1.0, whole) ? whole : whole + 1) * increment;
-    }
-    return std::max(charged, o.minimum_billed_seconds / 3600.0);
 }
 
 const ReservedPrice* cheapest_reservation(const Offering& o) {
@@ -111,7 +101,7 @@ void add_training(LlmTrainingRanking& out, const Offering& o, const Catalog& cat
         LlmTrainingRow row = base;
         row.buying = BuyingWay::on_demand;
         row.price_per_hour = base.instances * o.on_demand_hourly;
-        row.cost_per_run = base.instances * charged_hours(base.run_hours, o) * o.on_demand_hourly;
+        row.cost_per_run = base.instances * pricing::charged_hours(base.run_hours, o) * o.on_demand_hourly;
         finish(row);
     }
     if (options.reserved) {

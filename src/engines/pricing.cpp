@@ -86,4 +86,15 @@ void add_credits_and_total(MonthlyCashFlow& flow, const Discounts& discounts, do
                  flow.operating + flow.resale;
 }
 
+double charged_hours(double hours, const Offering& o) {
+    const double increment = o.billing_increment_seconds / 3600.0;
+    double charged = hours;
+    if (increment > 0) {
+        const double steps = hours / increment;
+        const double whole = std::floor(steps);
+        charged = (steps - whole <= 1e-9 * std::max(1.0, whole) ? whole : whole + 1) * increment;
+    }
+    return std::max(charged, o.minimum_billed_seconds / 3600.0);
+}
+
 }  // namespace gputco::pricing

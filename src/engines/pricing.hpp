@@ -1,6 +1,7 @@
 #pragma once
-// Pricing shared by the cost engine (cost.cpp) and the plan engine (plan_engine.cpp): reservation
-// and spot prices from an offering, owned hardware's costs by month, and the month's credits. One
+// Pricing shared by the cost engine (cost.cpp) and the plan engine (plan_engine.cpp), and by the costs
+// per unit of work (work_cost.cpp, llm_cost.cpp): reservation and spot prices from an offering, the
+// hours an offering bills for one run, owned hardware's costs by month, and the month's credits. One
 // code, so the two engines cannot drift apart (the plan engine reproduces evaluate() to the cent).
 #include <optional>
 #include <string>
@@ -59,5 +60,9 @@ struct PricedOwned {
 /// `free_hours_left` is the pool still unused, reduced here.
 void add_credits_and_total(MonthlyCashFlow& flow, const Discounts& discounts, double on_demand_hours,
                            double on_demand_price, double& free_hours_left);
+
+/// Hours `offering` charges for one launch running `hours`: rounded up to its billing increment (a
+/// run within 1e-9 of a whole number of increments is that number), at least its minimum billed time.
+double charged_hours(double hours, const Offering& offering);
 
 }  // namespace gputco::pricing

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "pricing.hpp"
+
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/work/scaling.hpp"
 
@@ -75,18 +77,6 @@ std::variant<Rate, std::string> rate_for(const GpuMatch& match, const Catalog& c
         case MatchKind::none: break;
     }
     return fmt::format("no measurement: {}", match.note);
-}
-
-// Hours charged for one launch of `hours` under the offering's billing.
-double charged_hours(double hours, const Offering& o) {
-    const double increment = o.billing_increment_seconds / 3600.0;
-    double charged = hours;
-    if (increment > 0) {
-        const double steps = hours / increment;
-        const double whole = std::floor(steps);
-        charged = (steps - whole <= 1e-9 * std::max(1.0, whole) ? whole : whole + 1) * increment;
-    }
-    return std::max(charged, o.minimum_billed_seconds / 3600.0);
 }
 
 void finish(WorkCostRow& row, const Workload& w, double deadline_hours) {
@@ -203,7 +193,7 @@ void add_priced(WorkRanking& out, const Offering& o, const std::string& conversi
         WorkCostRow row = base;
         row.buying = BuyingWay::on_demand;
         row.price_per_hour = o.on_demand_hourly;
-        row.cost_per_run = charged_hours(compute_hours, o) * o.on_demand_hourly;
+        row.cost_per_run = pricing::charged_hours(compute_hours, o) * o.on_demand_hourly;
         finish(row, w, options.deadline_hours);
         out.rows.push_back(row);
     }
