@@ -6,7 +6,7 @@
 //   Reference in the same run: a plain pass over the same file that reads it in the same 1 MiB chunks
 //   and only splits lines (memchr for '\n'), i.e. the I/O and the newline scan every reader pays.
 // Memory: peak resident set during the read minus resident set before (VmHWM reset through
-// /proc/self/clear_refs), as bench_import does.
+// /proc/self/clear_refs; benchmarks/peak_memory.hpp, as bench_import), the largest of the runs.
 //
 // Usage: bench_focus [--rows N] [--repeat N]
 #include <algorithm>
@@ -17,43 +17,23 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "peak_memory.hpp"
 
 #include "gputco/bills/bill.hpp"
 
 namespace {
 
-long status_kib(const char* field) {
-    std::ifstream in("/proc/self/status");
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind(field, 0) == 0) return std::stol(line.substr(std::strlen(field) + 1));
-    }
-    return -1;
-}
+using bench::Measure;
 
-void reset_peak() { std::ofstream("/proc/self/clear_refs") << "5"; }
-
-struct Measure {
-    double seconds = 1e300;
-    double peak_mib = 0;
-};
-
+// The largest peak of the runs.
 template <class F>
-Measure best_of(int repeat, F&& run) {
-    Measure m;
-    for (int r = 0; r < repeat; ++r) {
-        reset_peak();
-        const long before = status_kib("VmRSS:");
-        const auto t0 = std::chrono::steady_clock::now();
-        run();
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        m.seconds = std::min(m.seconds, s);
-        m.peak_mib = std::max(m.peak_mib, double(status_kib("VmHWM:") - before) / 1024.0);
-    }
-    return m;
+Measure measure(int repeat, F&& run) {
+    return bench::measure(repeat, std::forward<F>(run), bench::PeakOf::largest_run);
 }
 
 std::string iso(long long seconds) {
@@ -159,10 +139,10 @@ int main(int argc, char** argv) {
     const std::size_t bytes = write_export(path, rows);
     fmt::print("FOCUS export: {} rows, {:.1f} MB\n", rows, double(bytes) / 1e6);
     std::size_t lines = 0;
-    const Measure plain = best_of(repeat, [&] { lines = split_lines(path); });
+    const Measure plain = measure(repeat, [&] { lines = split_lines(path); });
     gputco::Bill bill;
     const gputco::Catalog& catalog = gputco::Catalog::builtin();
-    const Measure reduce = best_of(repeat, [&] { bill = gputco::read_bill(path, catalog); });
+    const Measure reduce = measure(repeat, [&] { bill = gputco::read_bill(path, catalog); });
     fmt::print("plain line split : {:.3f} s, {:.2f} M rows/s, {:.0f} MB/s, peak +{:.1f} MiB ({} lines)\n", plain.seconds,
                double(rows) / plain.seconds / 1e6, double(bytes) / plain.seconds / 1e6, plain.peak_mib, lines);
     fmt::print("read_bill        : {:.3f} s, {:.2f} M rows/s, {:.0f} MB/s, peak +{:.1f} MiB\n", reduce.seconds,

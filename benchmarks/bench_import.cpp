@@ -16,44 +16,23 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "peak_memory.hpp"
 
 #include "gputco/catalog/importers.hpp"
 
 namespace {
 
-long status_kib(const char* field) {
-    std::ifstream in("/proc/self/status");
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind(field, 0) == 0) return std::stol(line.substr(std::strlen(field) + 1));
-    }
-    return -1;
-}
+using bench::Measure;
 
-void reset_peak() { std::ofstream("/proc/self/clear_refs") << "5"; }
-
-struct Measure {
-    double seconds = 1e300;
-    double peak_mib = 0;
-};
-
+// The first run's peak: the allocator still clean.
 template <class F>
 Measure measure(int repeat, F&& run) {
-    Measure m;
-    for (int i = 0; i < repeat; ++i) {
-        reset_peak();
-        const long before = status_kib("VmRSS:");
-        const auto t0 = std::chrono::steady_clock::now();
-        run();
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const long peak = status_kib("VmHWM:");
-        m.seconds = std::min(m.seconds, s);
-        if (i == 0) m.peak_mib = static_cast<double>(peak - before) / 1024.0;  // first run: allocator still clean
-    }
-    return m;
+    return bench::measure(repeat, std::forward<F>(run), bench::PeakOf::first_run);
 }
 
 std::string skypilot_csv(int rows) {
