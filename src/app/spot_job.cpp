@@ -32,10 +32,8 @@ SpotPricing spot_job_pricing(const SpotPriceInputs& in) {
         const Offering& o = *in.offering;
         if (!in.price_per_hour && !o.spot_per_gpu_hour())
             fail(in.price_field, "none", fmt::format("offering {} lists no spot price", o.key()));
-        if (o.spot_per_gpu_hour()) pricing.price_per_hour = *o.spot_per_gpu_hour();
-        pricing.on_demand_price_per_hour = o.on_demand_per_gpu_hour();
-        pricing.billing_increment_hours = o.billing_increment_seconds / 3600.0;
-        pricing.minimum_billed_hours = o.minimum_billed_seconds / 3600.0;
+        pricing = SpotPricing::billed_as(o, o.spot_per_gpu_hour().value_or(pricing.price_per_hour),
+                                         o.on_demand_per_gpu_hour());
     }
     if (in.price_per_hour) pricing.price_per_hour = *in.price_per_hour;
     if (in.on_demand_price_per_hour) pricing.on_demand_price_per_hour = *in.on_demand_price_per_hour;

@@ -131,11 +131,8 @@ void add_training(LlmTrainingRanking& out, const Offering& o, const Catalog& cat
             std::min(base.run_hours, optimal_checkpoint_interval(base.checkpoint_write_hours, cluster_mtbf));
         job.restart_hours = s.restart_hours;
         job.capacity_wait_hours = s.capacity_wait_hours;
-        SpotPricing pricing;
-        pricing.price_per_hour = base.instances * *o.spot_hourly;
-        pricing.on_demand_price_per_hour = base.instances * o.on_demand_hourly;
-        pricing.billing_increment_hours = o.billing_increment_seconds / 3600.0;
-        pricing.minimum_billed_hours = o.minimum_billed_seconds / 3600.0;
+        const SpotPricing pricing =
+            SpotPricing::billed_as(o, base.instances * *o.spot_hourly, base.instances * o.on_demand_hourly);
         SimulationOptions simulation = s.simulation;
         if (!simulation.should_stop) simulation.should_stop = options.should_stop;
         try {

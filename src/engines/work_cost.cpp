@@ -98,11 +98,7 @@ WorkCostRow spot_row(WorkCostRow row, const Offering& o, double compute_hours, c
     job.restart_hours = s.restart_hours;
     job.capacity_wait_hours = s.capacity_wait_hours;
     job.deadline_hours = options.deadline_hours;
-    SpotPricing pricing;
-    pricing.price_per_hour = *o.spot_hourly;
-    pricing.on_demand_price_per_hour = o.on_demand_hourly;
-    pricing.billing_increment_hours = o.billing_increment_seconds / 3600.0;
-    pricing.minimum_billed_hours = o.minimum_billed_seconds / 3600.0;
+    const SpotPricing pricing = SpotPricing::billed_as(o, *o.spot_hourly, o.on_demand_hourly);
     SimulationOptions simulation = s.simulation;
     if (!simulation.should_stop) simulation.should_stop = options.should_stop;
     const SpotResult r = simulate_spot(job, Poisson{.mtbf_hours = s.mtbf_hours}, pricing, simulation);

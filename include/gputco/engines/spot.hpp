@@ -92,6 +92,8 @@ struct SpotPricing {
     /// The offering's per-GPU spot and on-demand prices and its billing increment and minimum (seconds
     /// converted to hours). Throws InvalidInput naming offering.spot_hourly if it lists no spot price.
     static SpotPricing from_offering(const Offering& offering);
+    /// Prices as given, billing (increment and minimum, seconds converted to hours) as `offering` bills.
+    static SpotPricing billed_as(const Offering& offering, double price_per_hour, double on_demand_price_per_hour);
 };
 
 /// One value per path, in path order (empty when SimulationOptions::keep_samples is false).

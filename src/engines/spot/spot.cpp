@@ -57,9 +57,13 @@ void SpotPricing::validate() const {
 SpotPricing SpotPricing::from_offering(const Offering& offering) {
     const auto spot = offering.spot_per_gpu_hour();
     if (!spot) fail("offering.spot_hourly", "none", fmt::format("offering {} lists no spot price", offering.key()));
+    return billed_as(offering, *spot, offering.on_demand_per_gpu_hour());
+}
+
+SpotPricing SpotPricing::billed_as(const Offering& offering, double price_per_hour, double on_demand_price_per_hour) {
     SpotPricing pricing;
-    pricing.price_per_hour = *spot;
-    pricing.on_demand_price_per_hour = offering.on_demand_per_gpu_hour();
+    pricing.price_per_hour = price_per_hour;
+    pricing.on_demand_price_per_hour = on_demand_price_per_hour;
     pricing.billing_increment_hours = offering.billing_increment_seconds / 3600.0;
     pricing.minimum_billed_hours = offering.minimum_billed_seconds / 3600.0;
     return pricing;
