@@ -8,6 +8,7 @@ find_package(Boost 1.74 REQUIRED CONFIG)    # header-only parts: Random, Math
 find_package(fmt 9 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)   # private: JSON catalog and report I/O
 find_package(Threads REQUIRED)
+find_package(ZLIB REQUIRED)                # private: gzip-compressed cost exports (.csv.gz), read as streamed
 find_package(yaml-cpp 0.7 REQUIRED)       # private: Cyclenerd pricing.yml importer and scenario files (line and column of every node)
 # private: COIN-OR CBC, the mixed-integer solver behind recommend_plan (Debian coinor-libcbc-dev)
 find_package(PkgConfig REQUIRED)

@@ -10,7 +10,7 @@ set -euo pipefail
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
 
 packages=(libeigen3-dev libboost-dev libboost-math-dev libfmt-dev doctest-dev nlohmann-json3-dev libyaml-cpp-dev
-          coinor-libcbc-dev pkg-config libcli11-dev)
+          coinor-libcbc-dev pkg-config libcli11-dev zlib1g-dev)
 command -v g++ >/dev/null 2>&1 || packages+=(g++)
 command -v cmake >/dev/null 2>&1 || packages+=(cmake)
 command -v make >/dev/null 2>&1 || packages+=(make)

@@ -12,9 +12,11 @@
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <zlib.h>
 
 #include "gputco/bills/bill.hpp"
 #include "gputco/core/error.hpp"
+#include "gputco/core/gzip_file.hpp"
 
 using namespace gputco;
 
@@ -46,7 +48,64 @@ std::string iso(std::int64_t seconds) {
     return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", y, m, d, rest / 3600, rest % 3600 / 60, rest % 60);
 }
 
+/// `text` gzip-compressed into a temporary file, as `members` concatenated gzip members (exports split
+/// by size are sometimes joined so), through zlib's own writer.
+std::string temp_gzip(const std::string& name, const std::string& text, int members = 1) {
+    const auto path = (std::filesystem::temp_directory_path() / ("gputco_test_bill_" + name)).string();
+    std::filesystem::remove(path);
+    const std::size_t step = (text.size() + std::size_t(members) - 1) / std::size_t(members);
+    for (int k = 0; k < members; ++k) {
+        gzFile out = gzopen(path.c_str(), "ab");
+        REQUIRE(out != nullptr);
+        const std::string part = text.substr(std::min(text.size(), std::size_t(k) * step), step);
+        REQUIRE(gzwrite(out, part.data(), unsigned(part.size())) == int(part.size()));
+        REQUIRE(gzclose(out) == Z_OK);
+    }
+    return path;
+}
+
+std::string file_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 }  // namespace
+
+TEST_CASE("gzip exports read as their CSV does, streamed; damaged ones are refused by name") {
+    for (const char* name : {"aws_focus_1_2.csv", "azure_focuscost_1_0.csv", "gcp_focus_1_3.csv"}) {
+        CAPTURE(name);
+        const std::string text = file_text(data(name));
+        const Bill plain = read_bill(data(name), Catalog::builtin());
+        for (int members : {1, 3}) {
+            const std::string gz = temp_gzip(std::string(name) + ".gz", text, members);
+            CHECK(is_gzip_file(gz));
+            CHECK_FALSE(is_gzip_file(data(name)));
+            const Bill packed = read_bill(gz, Catalog::builtin());
+            CHECK(packed.file == gz);
+            CHECK(packed.rows_read == plain.rows_read);
+            REQUIRE(packed.series.size() == plain.series.size());
+            for (std::size_t i = 0; i < plain.series.size(); ++i) CHECK(packed.series[i].gpus == plain.series[i].gpus);
+            CHECK(packed.figures.effective_cost == plain.figures.effective_cost);
+            CHECK(packed.figures.billed_cost == plain.figures.billed_cost);
+        }
+    }
+    // Small chunks give the same bytes as one large one.
+    const std::string gz = temp_gzip("chunks.csv.gz", file_text(data("aws_focus_1_2.csv")), 2);
+    std::string whole, pieces;
+    read_file_chunks(gz, [&](std::string_view b) { whole += b; });
+    read_file_chunks(gz, [&](std::string_view b) { CHECK(b.size() <= 7); pieces += b; }, 7);
+    CHECK(whole == file_text(data("aws_focus_1_2.csv")));
+    CHECK(pieces == whole);
+    // Cut short: the reader says so instead of reducing half a file.
+    std::string bytes = file_text(gz);
+    bytes.resize(bytes.size() / 2);
+    const std::string cut = temp_file("cut.csv.gz", bytes);
+    CHECK_THROWS_WITH_AS(read_bill(cut, Catalog::builtin()),
+                         fmt::format("path = \"{}\": is damaged gzip data (unexpected end of file)", cut).c_str(),
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(read_file_chunks("/nonexistent/bill.csv.gz", [](std::string_view) {}),
+                         "path = \"/nonexistent/bill.csv.gz\": cannot be opened for reading", InvalidInput);
+}
 
 TEST_CASE("AWS FOCUS 1.2 with AWS columns: demand and FinOps figures by hand") {
     const Bill bill = read_bill(data("aws_focus_1_2.csv"), Catalog::builtin());

@@ -35,12 +35,11 @@ COMMITMENTS_VIEW = declare("FocusBill.commitments", [
 UNMATCHED_VIEW = declare("FocusBill.unmatched", [
     Column("sku_id", TEXT), Column("name", TEXT), Column("rows", "int64"), "billed_cost", "effective_cost"])
 
-# The columns the Parquet path keeps: the C++ reader's text columns (grouped) and its amounts (summed).
-_SUMMED = ("BilledCost", "EffectiveCost", "ListCost", "ContractedCost", "ConsumedQuantity")
-_GROUPED = ("BillingCurrency", "ChargeCategory", "ChargeClass", "ChargePeriodStart", "ChargePeriodEnd",
-            "PricingCategory", "ConsumedUnit", "ProviderName", "ServiceProviderName", "ServiceCategory", "SkuId",
-            "SkuPriceId", "RegionId", "CommitmentDiscountId", "CommitmentDiscountType", "CommitmentDiscountStatus",
-            "ChargeDescription", "x_UsageType", "x_SkuMeterName")
+# A Parquet export is reduced before C++ reads it: grouped by the text columns the reader uses, the
+# amounts summed (the lists live in C++: FocusReader::grouped_columns, summed_columns).
+_GROUPED = _core.FOCUS_GROUPED_COLUMNS
+_SUMMED = _core.FOCUS_SUMMED_COLUMNS
+PARQUET_ENGINES = ("arrow", "duckdb", "dask")
 
 
 def _figures_row(f) -> dict:
@@ -90,7 +89,13 @@ def _window(window) -> Tuple[Optional[int], Optional[int]]:
     return seconds(start), seconds(end)
 
 
-def _parquet_rows(path: str, batch_rows: int):
+def _text_rows(header, columns, count):
+    """Rows of text for the C++ reader: None as an empty field, floats as repr (no digit lost)."""
+    return [["" if c[i] is None else (repr(c[i]) if isinstance(c[i], float) else str(c[i])) for c in columns]
+            for i in range(count)]
+
+
+def _parquet_rows_arrow(path: str, batch_rows: int):
     """Header and rows of the Parquet file aggregated in Arrow: one row per distinct combination of the
     grouped columns, amounts summed. Read batch by batch (never whole); the partial sums are re-aggregated
     whenever they grow past a batch, so memory follows the distinct combinations, not the rows."""
@@ -126,22 +131,85 @@ def _parquet_rows(path: str, batch_rows: int):
             partial = aggregate(partial)
     partial = aggregate(partial) if partial is not None else None
     header = grouped + summed
-    rows = []
-    if partial is not None:
-        columns = [partial.column(n).to_pylist() for n in header]
-        for i in range(partial.num_rows):
-            rows.append(["" if c[i] is None else (repr(c[i]) if isinstance(c[i], float) else str(c[i])) for c in columns])
-    return header, rows
+    if partial is None:
+        return header, []
+    return header, _text_rows(header, [partial.column(n).to_pylist() for n in header], partial.num_rows)
+
+
+def _parquet_rows_duckdb(path: str):
+    """The same reduction in DuckDB, which streams the files (a glob or a folder of them too) and spills
+    to disk past its memory limit: for exports larger than memory."""
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("SET TimeZone = 'UTC'")
+    source = f"read_parquet({_sql_text(path)})"
+    types = dict(con.execute(f"SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM {source})").fetchall())
+    grouped = [c for c in _GROUPED if c in types]
+    summed = [c for c in _SUMMED if c in types]
+
+    def text(name):
+        if types[name].startswith("TIMESTAMP"):
+            return f"strftime(\"{name}\", '%Y-%m-%dT%H:%M:%SZ') AS \"{name}\""
+        return f"CAST(\"{name}\" AS VARCHAR) AS \"{name}\""
+
+    keys = ", ".join(f"\"{n}\"" for n in grouped)
+    select = ", ".join([text(n) for n in grouped] + [f"SUM(CAST(\"{n}\" AS DOUBLE)) AS \"{n}\"" for n in summed])
+    rows = con.execute(f"SELECT {select} FROM {source} GROUP BY {keys}").fetchall()
+    header = grouped + summed
+    return header, _text_rows(header, list(zip(*rows)) if rows else [[] for _ in header], len(rows))
+
+
+def _parquet_rows_dask(path: str):
+    """The same reduction on Dask (dask.dataframe over the Parquet files, a glob or a folder of them):
+    for exports spread over a cluster. Each partition is grouped where it lies; only the sums travel."""
+    import dask.dataframe as dd
+    import pandas as pd
+
+    frame = dd.read_parquet(path)
+    grouped = [c for c in _GROUPED if c in frame.columns]
+    summed = [c for c in _SUMMED if c in frame.columns]
+    frame = frame[grouped + summed]
+
+    def as_text(part):
+        out = pd.DataFrame(index=part.index)
+        for name in grouped:
+            column = part[name]
+            if pd.api.types.is_datetime64_any_dtype(column):
+                text = column.dt.strftime("%Y-%m-%dT%H:%M:%SZ")
+            else:
+                text = column.astype("string")
+            out[name] = text.astype(object).where(column.notna(), "")
+        for name in summed:
+            out[name] = part[name].astype("float64")
+        return out
+
+    meta = pd.DataFrame({**{n: pd.Series(dtype=object) for n in grouped},
+                         **{n: pd.Series(dtype="float64") for n in summed}})
+    reduced = (frame.map_partitions(as_text, meta=meta)
+               .groupby(grouped, dropna=False, sort=False)[summed].sum(min_count=1)
+               .compute().reset_index())
+    header = grouped + summed
+    columns = [[None if (isinstance(v, float) and v != v) else v for v in reduced[n].tolist()] for n in header]
+    return header, _text_rows(header, columns, len(reduced))
+
+
+def _sql_text(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
 
 
 def read_focus(path: Union[str, os.PathLike], catalog=None, *, version: Optional[str] = None,
                window: Optional[Tuple[Any, Any]] = None, sku_instance_types: Optional[Mapping[str, str]] = None,
                max_row_bytes: int = _core.FOCUS_DEFAULT_MAX_ROW_BYTES,
-               max_series: int = _core.BILL_DEFAULT_MAX_SERIES, batch_rows: int = 1 << 16) -> FocusBill:
-    """Reads a FOCUS 1.0–1.3 cost export: CSV (or gzipped CSV, ``.gz``) streamed in C++ (memory bounded
-    by the longest row), or
-    Parquet (``.parquet``; needs pyarrow) aggregated in Arrow batch by batch and handed to the same C++
-    rows. `version` ("1.0" … "1.3") overrides the one read from the header; `window` = (start, end) keeps
+               max_series: int = _core.BILL_DEFAULT_MAX_SERIES, batch_rows: int = 1 << 16,
+               engine: str = "arrow") -> FocusBill:
+    """Reads a FOCUS 1.0–1.3 cost export: CSV, plain or gzip-compressed (``.csv.gz``, told by its first
+    bytes), streamed and decompressed in C++ (memory bounded by the longest row), or
+    Parquet (``.parquet``, or a glob or folder of them with the duckdb and dask engines) reduced to the
+    columns the reader uses (``FOCUS_GROUPED_COLUMNS`` grouped, ``FOCUS_SUMMED_COLUMNS`` summed) and
+    handed to the same C++ rows: by `engine` "arrow" (pyarrow, batch by batch), "duckdb" (streams and
+    spills: exports larger than memory) or "dask" (a cluster's partitions); all three give the same bill.
+    `version` ("1.0" … "1.3") overrides the one read from the header; `window` = (start, end) keeps
     rows whose ChargePeriodStart is in [start, end) (UTC); `sku_instance_types` maps SkuId → instance
     type for SKUs the export does not name one for. Bad files raise ValueError naming file, row and column
     (for Parquet, the row of the aggregated table)."""
@@ -151,19 +219,22 @@ def read_focus(path: Union[str, os.PathLike], catalog=None, *, version: Optional
                    sku_instance_types=dict(sku_instance_types or {}), max_row_bytes=max_row_bytes,
                    max_series=max_series)
     path = os.fspath(path)
-    if path.endswith(".gz"):
-        import gzip
-        stream = _core._BillStream(path, catalog, **options)
-        with gzip.open(path, "rb") as f:
-            while chunk := f.read(1 << 20):  # decompressed 1 MiB at a time: memory stays bounded
-                stream.feed(chunk)
-        bill = stream.finish()
-    elif path.endswith(".parquet"):
+    if engine not in PARQUET_ENGINES:
+        raise ValueError(f"engine = {engine!r}: must be one of {', '.join(PARQUET_ENGINES)}")
+    parquet = path.endswith(".parquet") or os.path.isdir(path) or any(c in path for c in "*?[")
+    if parquet:
+        module = {"arrow": "pyarrow", "duckdb": "duckdb", "dask": "dask.dataframe"}[engine]
         try:
-            import pyarrow  # noqa: F401
+            __import__(module)
         except ImportError as e:
-            raise ImportError("read_focus of a .parquet file needs pyarrow (pip install pyarrow)") from e
-        header, rows = _parquet_rows(path, batch_rows)
+            raise ImportError(f"read_focus of Parquet with engine={engine!r} needs {module.split('.')[0]} "
+                              f"(pip install {module.split('.')[0]})") from e
+        if engine == "arrow":
+            header, rows = _parquet_rows_arrow(path, batch_rows)
+        elif engine == "duckdb":
+            header, rows = _parquet_rows_duckdb(path)
+        else:
+            header, rows = _parquet_rows_dask(path)
         bill = _core._bill_from_rows(f"{path} (aggregated)", header, rows, catalog, **options)
     else:
         bill = _core._read_bill(path, catalog, **options)

@@ -1211,5 +1211,7 @@ class _BillStream:
 def at_bill_rates(offering: Offering, bill: Bill, series: GpuSeries) -> Offering: ...
 
 FOCUS_DEFAULT_MAX_ROW_BYTES: int
+FOCUS_GROUPED_COLUMNS: tuple[str, ...]
+FOCUS_SUMMED_COLUMNS: tuple[str, ...]
 BILL_DEFAULT_MAX_SERIES: int
 FOCUS_REQUIRED_COLUMNS: dict[str, List[str]]

@@ -136,7 +136,7 @@ void register_bills(py::module_& m) {
           py::arg("file"), py::arg("header"), py::arg("rows"), py::arg("catalog"), py::arg("version"),
           py::arg("window_start"), py::arg("window_end"), py::arg("sku_instance_types"), py::arg("max_row_bytes"),
           py::arg("max_series"));
-    py::class_<BillStream>(m, "_BillStream", "A FOCUS CSV fed in chunks (gzip decompressed in Python) and reduced.")
+    py::class_<BillStream>(m, "_BillStream", "A FOCUS CSV fed in chunks (from any byte source) and reduced.")
         .def(py::init([](const std::string& file, const Catalog& catalog, const std::optional<std::string>& version,
                          std::optional<std::int64_t> window_start, std::optional<std::int64_t> window_end,
                          std::map<std::string, std::string> sku_instance_types, std::size_t max_row_bytes,
@@ -160,6 +160,9 @@ void register_bills(py::module_& m) {
           "The offering with on-demand and spot prices at what the bill paid per GPU-hour for the series "
           "(its Standard and Dynamic rows' EffectiveCost); reservations kept.");
     m.attr("FOCUS_DEFAULT_MAX_ROW_BYTES") = FocusOptions{}.max_row_bytes;
+    // What a Parquet export is reduced to before it is read (FocusReader::grouped_columns, summed_columns).
+    m.attr("FOCUS_GROUPED_COLUMNS") = py::tuple(py::cast(FocusReader::grouped_columns()));
+    m.attr("FOCUS_SUMMED_COLUMNS") = py::tuple(py::cast(FocusReader::summed_columns()));
     m.attr("BILL_DEFAULT_MAX_SERIES") = BillOptions{}.max_series;
     m.attr("FOCUS_REQUIRED_COLUMNS") = [] {
         py::dict out;

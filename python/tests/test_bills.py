@@ -115,6 +115,43 @@ def test_parquet_is_aggregated_in_arrow_and_gives_the_csv_result(tmp_path):
         assert list(from_parquet.unmatched["effective_cost"]) == pytest.approx(list(from_csv.unmatched["effective_cost"]))
 
 
+@pytest.mark.parametrize("engine", ["duckdb", "dask"])
+def test_parquet_engines_give_the_arrow_result(tmp_path, engine):
+    pytest.importorskip("pyarrow.parquet")
+    pytest.importorskip({"duckdb": "duckdb", "dask": "dask.dataframe"}[engine])
+    import pyarrow.csv as pa_csv
+    import pyarrow.parquet as pq
+    for name in ("aws_focus_1_2.csv", "azure_focuscost_1_0.csv", "gcp_focus_1_3.csv"):
+        table = pa_csv.read_csv(DATA / name)
+        folder = tmp_path / name.replace(".csv", "")
+        folder.mkdir()
+        half = table.num_rows // 2  # an export in two files, read as one through a glob
+        pq.write_table(table.slice(0, half), folder / "part-0.parquet")
+        pq.write_table(table.slice(half), folder / "part-1.parquet")
+        pq.write_table(table, tmp_path / "whole.parquet")
+        arrow = gputco.read_focus(tmp_path / "whole.parquet")
+        other = gputco.read_focus(str(folder / "*.parquet"), engine=engine)
+        assert other.bill.file == f"{folder / '*.parquet'} (aggregated)"
+        assert list(other.hourly["gpus"]) == pytest.approx(list(arrow.hourly["gpus"]), rel=1e-12)
+        for column in arrow.figures.columns:
+            for scope in ("all", "gpu"):
+                a, b = arrow.figures.loc[scope, column], other.figures.loc[scope, column]
+                assert (math.isnan(a) and math.isnan(b)) or b == pytest.approx(a, rel=1e-12), (name, scope, column)
+        assert list(other.unmatched["sku_id"]) == list(arrow.unmatched["sku_id"])
+    with pytest.raises(ValueError) as e:
+        gputco.read_focus(tmp_path / "whole.parquet", engine="spark")
+    assert str(e.value) == "engine = 'spark': must be one of arrow, duckdb, dask"
+
+
+def test_the_reduction_columns_are_the_readers():
+    # Every column the C++ reader parses, except ResourceId, is kept; amounts are summed.
+    assert gputco._core.FOCUS_SUMMED_COLUMNS == ("BilledCost", "EffectiveCost", "ListCost", "ContractedCost",
+                                                 "ConsumedQuantity")
+    assert "ResourceId" not in gputco._core.FOCUS_GROUPED_COLUMNS
+    assert {"ChargePeriodStart", "SkuId", "x_UsageType", "CommitmentDiscountStatus"} <= set(
+        gputco._core.FOCUS_GROUPED_COLUMNS)
+
+
 def write_bill(path, hours, seed):
     """A generated AWS FOCUS bill: p4d.24xlarge instances each hour (a weekday/weekend pattern with
     noise, growing), half of the first 2 instances under a Savings Plan, the rest on demand, some spot."""

@@ -2,6 +2,8 @@
 // the series' hours and the SKUs seen, never the rows).
 #include "gputco/bills/bill.hpp"
 
+#include "gputco/core/gzip_file.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -394,6 +396,11 @@ Offering at_bill_rates(const Offering& offering, const Bill& bill, const GpuSeri
 }
 
 Bill read_bill(const std::string& path, const Catalog& catalog, const BillOptions& options) {
+    if (is_gzip_file(path)) {  // .csv.gz exports: decompressed as they are read
+        BillStream stream(options.focus.file.empty() ? path : options.focus.file, catalog, options);
+        read_file_chunks(path, [&](std::string_view bytes) { stream.feed(bytes); });
+        return stream.finish();
+    }
     BillOptions opts = options;
     if (opts.focus.file.empty()) opts.focus.file = path;
     BillBuilder builder(catalog, opts);

@@ -1,6 +1,7 @@
 // The FOCUS columns gputco reads, the spec's value rules, and the streamed CSV reader.
 #include "gputco/bills/focus.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -102,6 +103,21 @@ std::vector<std::string> FocusReader::required_columns(FocusVersion version) {
     std::vector<std::string> out;
     for (Col c : mandatory) out.emplace_back(names[c]);
     out.emplace_back(names[version == FocusVersion::v1_3 ? service_provider_name : provider_name]);
+    return out;
+}
+
+std::vector<std::string> FocusReader::summed_columns() {
+    return {std::string(names[billed_cost]), std::string(names[effective_cost]), std::string(names[list_cost]),
+            std::string(names[contracted_cost]), std::string(names[consumed_quantity])};
+}
+
+std::vector<std::string> FocusReader::grouped_columns() {
+    std::vector<std::string> out;
+    const std::vector<std::string> summed = summed_columns();
+    for (int c = 0; c < known_count; ++c) {
+        const std::string name(names[std::size_t(c)]);
+        if (c != resource_id && std::find(summed.begin(), summed.end(), name) == summed.end()) out.push_back(name);
+    }
     return out;
 }
 

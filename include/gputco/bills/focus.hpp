@@ -105,6 +105,12 @@ public:
     std::size_t column_count() const { return column_count_; }
     /// The columns required for `version`, in the spec's spelling.
     static std::vector<std::string> required_columns(FocusVersion version);
+    /// What an export may be reduced to before it is read (an engine such as DuckDB, Arrow or Dask
+    /// grouping a Parquet export): group by `grouped_columns()` and sum `summed_columns()`, and the bill
+    /// is the same, because no other column is read and the amounts only ever add up. ResourceId is
+    /// left out: a bill does not use it, and it would keep one row per instance.
+    static std::vector<std::string> grouped_columns();
+    static std::vector<std::string> summed_columns();
 
 private:
     std::string file_;
