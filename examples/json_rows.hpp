@@ -17,6 +17,7 @@ inline nlohmann::ordered_json number(double x) {
 
 inline nlohmann::ordered_json cell_json(const gputco::Cell& cell) {
     if (const auto* s = std::get_if<std::string>(&cell)) return *s;
+    if (const auto* b = std::get_if<bool>(&cell)) return *b;
     if (const auto* i = std::get_if<long long>(&cell)) return *i;
     if (const auto* d = std::get_if<double>(&cell)) return number(*d);
     return nullptr;

@@ -11,16 +11,17 @@ from ._frames import Column, declare, frame, TEXT
 __all__ = ["RecommendResult", "cost_risk_frontier", "hindsight_plan_totals", "recommend", "recommend_options",
            "recommend_plan"]
 
-BASELINES_VIEW = declare("RecommendResult.baselines", [
-    "mean", "standard_error", "p95", "cvar95", "regret_mean", "regret_p95", "best_fraction"],
-    index=Column("plan", TEXT), extra="float64")  # + regret_vs_bound_mean, _p95 with hindsight_bound
-SUMMARY_VIEW = declare("RecommendResult.summary", [
-    "in_sample_mean", "in_sample_p95", "in_sample_cvar95", "held_out_mean", "held_out_standard_error",
-    "held_out_p95", "held_out_cvar95", "solver_objective", Column("proven_optimal", "bool"), Column("status", TEXT),
-    "solve_seconds"], index=Column("plan", TEXT))
-FRONTIER_VIEW = declare("RecommendResult.frontier", [
-    "cvar95_limit", Column("feasible", "bool"), "mean", "cvar95", "p95", Column("plan", TEXT), Column("reason", TEXT)],
-    extra="float64")  # + held_out_mean, held_out_cvar95 with held_out
+def _view(name: str, result: str, index: Optional[str] = None):
+    """A frame declared from the library's own column list for that result (app/recommend_study.hpp),
+    indexed by `index` when given."""
+    columns = [Column(n, TEXT if dtype == "object" else dtype) for n, _unit, dtype in _core._columns(result)]
+    return declare(name, [c for c in columns if c.name != index],
+                   index=next((c for c in columns if c.name == index), None))
+
+
+SUMMARY_VIEW = _view("RecommendResult.summary", "recommend_summary", index="plan")
+BASELINES_VIEW = _view("RecommendResult.baselines", "recommend_baselines", index="plan")
+FRONTIER_VIEW = _view("RecommendResult.frontier", "recommend_frontier")
 
 
 def recommend_options(*, commitments=(), start_months=(), review_months: int = 6, unit: str = "gpus",
@@ -97,100 +98,21 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
     (a RecommendOptions, or the keyword arguments of recommend_plan: commitments, start_months,
     review_months, spot, cvar95_limit, upfront_per_period, committed_share, discounts, ...).
 
-    With `held_out` (fresh futures of the same model) the plan is judged there, beside the baselines:
-    all on demand, provider-style lookback advice (7/30/60 days of `history`) and the newsvendor on
-    `history` (both for `baseline_term_years` / `baseline_payment`), and the best of those plans in
-    hindsight per future (regret). `cvar95_limits` gives the frontier (in sample, and on `held_out`
-    when given: columns held_out_mean, held_out_cvar95). With `hindsight_bound=True` each judged
-    future's own optimum over the same decision is solved too (hindsight_plan_totals, one small MIP a
-    future): a lower bound on every plan, added as the last row, and regret_vs_bound_mean / _p95
-    columns measure each plan against it."""
+    With `held_out` (fresh futures of the same model) the plan is judged there, at `held_out_prices`
+    or, when not given, at the prices it was fitted to (the summary's judged_prices says which),
+    beside the baselines: all on demand, provider-style lookback advice (7/30/60 days of `history`)
+    and the newsvendor on `history` (both for `baseline_term_years` / `baseline_payment`), and the
+    best of those plans in hindsight per future (regret). `cvar95_limits` gives the frontier (in
+    sample, and on `held_out` when given: held_out_mean, held_out_cvar95). With `hindsight_bound=True`
+    each judged future's own optimum over the same decision is solved too (hindsight_plan_totals, one
+    small MIP a future): a lower bound on every plan, added as the last row, and regret_vs_bound_mean
+    / _p95 measure each plan against it. The study runs in C++ (the same as `gputco recommend`);
+    Releases the GIL; Ctrl-C stops it (KeyboardInterrupt)."""
     options = _options(options, keywords)
-    rec = recommend_plan(futures, offering, options, prices=prices)
-    # The baselines buy what the options allow, at the same prices (gputco/app/study.hpp).
-    first = options.commitments[0] if options.commitments else None
-    if baseline_term_years is None:
-        baseline_term_years = first.term_years if first is not None else 1
-    if baseline_payment is None:
-        baseline_payment = first.payment if first is not None else "all_upfront"
-    if first is not None and first.term_years == baseline_term_years and first.payment == baseline_payment:
-        offering = _core.offering_for_baselines(offering, first)
-    plan = rec.plan
-    eval_kw = {"discounts": options.plan_options.discounts,
-               "annual_discount_rate": options.plan_options.annual_discount_rate,
-               "threads": options.plan_options.threads}
-    judged_on = held_out if held_out is not None else futures
-    judged_prices = held_out_prices if held_out is not None else prices
-
-    plans = [plan]
-    if history is not None:
-        plans += [p for p in _core.baseline_plans(history, offering, baseline_term_years, baseline_payment,
-                                                  discounts=options.plan_options.discounts)]
-    else:
-        on_demand = _core.Plan([], name="all on demand")
-        plans.append(on_demand)
-    results = _core.compare_plans(plans, judged_on, offering, prices=judged_prices, **eval_kw)
-    rows = []
-    for r in results:
-        rows.append({"plan": r.plan, "mean": r.total.mean, "standard_error": r.total.standard_error,
-                     "p95": r.total.p95, "cvar95": r.total.cvar95, "regret_mean": r.regret.mean,
-                     "regret_p95": r.regret.p95, "best_fraction": r.best_fraction})
-    # The best reservation level of the baseline term in hindsight, future by future (a real optimum
-    # of that family: no plan of it beats it in any future).
-    import numpy as np
-    hindsight, _ = _core.hindsight_reservation_totals(judged_on, offering, baseline_term_years, baseline_payment,
-                                                      prices=judged_prices, **eval_kw)
-    h = _core.distribution_of(list(np.asarray(hindsight)))
-    rows.append({"plan": f"best in hindsight: {baseline_term_years}y {baseline_payment} level per future",
-                 "mean": h.mean, "standard_error": h.standard_error, "p95": h.p95, "cvar95": h.cvar95,
-                 "regret_mean": float("nan"), "regret_p95": float("nan"), "best_fraction": float("nan")})
-    if hindsight_bound:
-        bound = hindsight_plan_totals(judged_on, offering, options, prices=judged_prices)
-        totals = np.asarray(bound.totals)
-        measure = options.objective  # the bound's measure: "total" or "npv"
-        for row, r in zip(rows, results):
-            gap = r.to_frame()[measure].to_numpy() - totals
-            row["regret_vs_bound_mean"] = float(gap.mean())
-            row["regret_vs_bound_p95"] = float(np.quantile(gap, 0.95))
-        if measure == "total":  # the one-family optimum: inside the decision when its renewals are allowed starts
-            gap = np.asarray(hindsight) - totals
-            rows[-1]["regret_vs_bound_mean"] = float(gap.mean())
-            rows[-1]["regret_vs_bound_p95"] = float(np.quantile(gap, 0.95))
-        b = _core.distribution_of(list(totals))
-        rows.append({"plan": "best plan in hindsight per future (a lower bound)" + ("" if bound.exact else ", not proven"),
-                     "mean": b.mean, "standard_error": b.standard_error, "p95": b.p95, "cvar95": b.cvar95,
-                     "regret_mean": float("nan"), "regret_p95": float("nan"), "best_fraction": float("nan"),
-                     "regret_vs_bound_mean": 0.0, "regret_vs_bound_p95": 0.0})
-    bound_columns = ["regret_vs_bound_mean", "regret_vs_bound_p95"] if hindsight_bound else []
-    for row in rows:  # no regret against the bound where it is not measured (hindsight row with npv)
-        for column in bound_columns:
-            row.setdefault(column, float("nan"))
-    baselines = frame(BASELINES_VIEW, rows, extra=bound_columns)
-    out = results[0]
-    summary = frame(SUMMARY_VIEW, [{
-        "plan": str(plan),
-        "in_sample_mean": rec.in_sample.total.mean, "in_sample_p95": rec.in_sample.total.p95,
-        "in_sample_cvar95": rec.in_sample.total.cvar95,
-        "held_out_mean": out.total.mean, "held_out_standard_error": out.total.standard_error,
-        "held_out_p95": out.total.p95, "held_out_cvar95": out.total.cvar95,
-        "solver_objective": rec.solver_objective, "proven_optimal": rec.proven_optimal, "status": rec.status,
-        "solve_seconds": rec.solve_seconds,
-    }])
-    if cvar95_limits:
-        points = cost_risk_frontier(futures, offering, cvar95_limits, options, prices=prices)
-        frontier_rows = []
-        for p in points:
-            row = {"cvar95_limit": p.cvar95_limit, "feasible": p.feasible, "mean": p.mean, "cvar95": p.cvar95,
-                   "p95": p.p95, "plan": p.plan, "reason": p.reason}  # infeasible: NaN figures and why
-            if held_out is not None:
-                judged = (_core.evaluate_plan(p.recommended, held_out, offering, prices=held_out_prices, **eval_kw)
-                          if p.feasible else None)
-                row["held_out_mean"] = judged.total.mean if judged else float("nan")
-                row["held_out_cvar95"] = judged.total.cvar95 if judged else float("nan")
-            frontier_rows.append(row)
-        frontier = frame(FRONTIER_VIEW, frontier_rows,
-                         extra=["held_out_mean", "held_out_cvar95"] if held_out is not None else [])
-    else:
-        frontier = frame(FRONTIER_VIEW, [])
-    return RecommendResult(plan=plan, recommendation=rec, distribution=out.to_frame(), summary=summary,
-                           frontier=frontier, baselines=baselines)
+    summary, baselines, frontier, rec, judged, _plans = _core._run_recommend_study(
+        futures, offering, options, prices=prices, held_out=held_out, held_out_prices=held_out_prices,
+        history=history, baseline_term_years=baseline_term_years, baseline_payment=baseline_payment,
+        hindsight_bound=hindsight_bound, cvar95_limits=list(cvar95_limits or []))
+    return RecommendResult(plan=rec.plan, recommendation=rec, distribution=judged.to_frame(),
+                           summary=frame(SUMMARY_VIEW, summary), frontier=frame(FRONTIER_VIEW, frontier),
+                           baselines=frame(BASELINES_VIEW, baselines))

@@ -5,40 +5,12 @@
 #include <pybind11/stl.h>
 
 #include <gputco/app/columns.hpp>
+#include <gputco/app/recommend_study.hpp>
 #include <gputco/scenario/scenario.hpp>
 
+#include "register_columns.hpp"
+
 namespace gputco::python {
-
-namespace {
-
-py::object to_python(const Cell& cell) {
-    if (const auto* t = std::get_if<std::string>(&cell)) return py::str(*t);
-    if (const auto* i = std::get_if<long long>(&cell)) return py::int_(*i);
-    if (const auto* d = std::get_if<double>(&cell)) return py::float_(*d);
-    return py::none();
-}
-
-/// One dict per item, in the library's columns for that result (app/columns.hpp).
-template <class Row>
-py::list rows_of(const std::vector<Column<Row>>& columns, const std::vector<Row>& items) {
-    py::list rows;
-    for (const Row& item : items) {
-        py::dict row;
-        for (const auto& c : columns) row[py::str(c.name)] = to_python(c.get(item));
-        rows.append(row);
-    }
-    return rows;
-}
-
-/// (name, unit, dtype) of each column: what gputco/_scenario.py declares its frames with.
-template <class Row>
-py::list describe(const std::vector<Column<Row>>& columns) {
-    py::list out;
-    for (const auto& c : columns) out.append(py::make_tuple(std::string(c.name), std::string(c.unit), std::string(dtype_name(c.dtype))));
-    return out;
-}
-
-}  // namespace
 
 void register_scenario(py::module_& m) {
     m.def(
@@ -88,7 +60,12 @@ void register_scenario(py::module_& m) {
             if (result == "deadline_jobs") return describe(deadline_columns());
             if (result == "workloads") return describe(workload_columns());
             if (result == "ranking") return describe(ranking_columns());
-            fail("result", result, "must be one of strategies, spot_jobs, plans, deadline_jobs, workloads, ranking");
+            if (result == "recommend_summary") return describe(study_summary_columns());
+            if (result == "recommend_baselines") return describe(study_baseline_columns());
+            if (result == "recommend_frontier") return describe(study_frontier_columns());
+            fail("result", result,
+                 "must be one of strategies, spot_jobs, plans, deadline_jobs, workloads, ranking, recommend_summary, "
+                 "recommend_baselines, recommend_frontier");
         },
         py::arg("result"), "The columns of a scenario's result, as the library declares them: (name, unit, dtype).");
 }

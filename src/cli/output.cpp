@@ -13,6 +13,7 @@ namespace {
 /// apply, "nan"/"inf" as such.
 std::string text(const Cell& cell, bool exact) {
     if (const auto* s = std::get_if<std::string>(&cell)) return *s;
+    if (const auto* b = std::get_if<bool>(&cell)) return *b ? "true" : "false";
     if (const auto* i = std::get_if<long long>(&cell)) return std::to_string(*i);
     if (const auto* d = std::get_if<double>(&cell)) {
         if (exact || !std::isfinite(*d)) return fmt::format("{}", *d);
@@ -40,6 +41,7 @@ nlohmann::ordered_json to_json(const Table& t) {
             const Cell& cell = row[c];
             nlohmann::ordered_json& v = object[t.columns[c]];
             if (const auto* s = std::get_if<std::string>(&cell)) v = *s;
+            else if (const auto* b = std::get_if<bool>(&cell)) v = *b;
             else if (const auto* i = std::get_if<long long>(&cell)) v = *i;
             else if (const auto* d = std::get_if<double>(&cell); d && std::isfinite(*d)) v = *d;
             else v = nullptr;  // does not apply, or not finite

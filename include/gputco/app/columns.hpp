@@ -18,13 +18,19 @@
 namespace gputco {
 
 /// One cell: none (a figure that does not apply: empty in CSV, null in JSON, NaN/<NA> in pandas),
-/// a number, a whole number or text.
-using Cell = std::variant<std::monostate, double, long long, std::string>;
+/// a yes/no, a number, a whole number or text.
+using Cell = std::variant<std::monostate, bool, double, long long, std::string>;
 
-enum class Dtype { text, float64, int64 };
+enum class Dtype { text, float64, int64, boolean };
 
 inline std::string_view dtype_name(Dtype d) {
-    return d == Dtype::text ? "object" : d == Dtype::float64 ? "float64" : "int64";
+    switch (d) {
+        case Dtype::text: return "object";
+        case Dtype::float64: return "float64";
+        case Dtype::int64: return "int64";
+        case Dtype::boolean: return "bool";
+    }
+    return "object";
 }
 
 template <class Row>

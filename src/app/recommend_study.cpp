@@ -1,0 +1,182 @@
+// A recommendation study (include/gputco/app/recommend_study.hpp): the plan, the baselines people
+// would pick, the hindsight level and bound, the frontier, all priced by the plan engine the same way.
+#include "gputco/app/recommend_study.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gputco/app/study.hpp"
+#include "gputco/results/statistics.hpp"
+
+namespace gputco {
+namespace {
+
+/// The plan options the judging runs with: the recommendation's own (discounts, NPV rate, threads,
+/// Ctrl-C and progress).
+const PlanOptions& judging_options(const RecommendOptions& options) { return options.plan_options; }
+
+StudyBaselineRow row_of(const PlanDistribution& d) {
+    return {d.plan, d.total, d.regret.mean, d.regret.p95, d.best_fraction, std::nullopt, std::nullopt};
+}
+
+/// Each future's figure the objective measures: the total, or the NPV.
+double measured(const FutureOutcome& f, Objective objective) {
+    return objective == Objective::expected_npv ? f.npv : f.total;
+}
+
+/// Mean and type-7 P95 of a − b, future by future.
+std::pair<double, double> gap_figures(const std::vector<double>& a, const std::vector<double>& b) {
+    std::vector<double> gap(a.size());
+    for (std::size_t f = 0; f < a.size(); ++f) gap[f] = a[f] - b[f];
+    double sum = 0;
+    for (double g : gap) sum += g;
+    return {sum / double(gap.size()), quantile(gap, 0.95)};
+}
+
+}  // namespace
+
+RecommendStudy run_recommend_study(const DemandFutures& futures, const Offering& offering,
+                                   const RecommendOptions& options, const PricePaths& prices,
+                                   const StudyInputs& inputs) {
+    RecommendStudy study;
+    study.recommendation = recommend_plan(futures, offering, options, prices);
+
+    // The baselines buy what the options allow, at the same prices (app/study.hpp).
+    const CommitmentOption* first = options.commitments.empty() ? nullptr : &options.commitments.front();
+    study.baseline_term_years = inputs.baseline_term_years.value_or(first ? first->term_years : 1);
+    study.baseline_payment = inputs.baseline_payment.value_or(first ? first->payment : Payment::all_upfront);
+    const Offering judged_offering =
+        first && first->term_years == study.baseline_term_years && first->payment == study.baseline_payment
+            ? offering_for_baselines(offering, *first)
+            : offering;
+
+    study.held_out = inputs.held_out != nullptr;
+    const DemandFutures& judged_on = study.held_out ? *inputs.held_out : futures;
+    const PricePaths& judged_prices = study.held_out && inputs.held_out_prices ? *inputs.held_out_prices : prices;
+    study.judged_prices = judged_prices.empty() ? "list" : &judged_prices == &prices ? "fitted" : "given";
+    const PlanOptions& eval = judging_options(options);
+
+    std::vector<Plan> plans{study.recommendation.plan};
+    if (inputs.history) {
+        PlanOptions baseline_options;
+        baseline_options.discounts = options.plan_options.discounts;
+        for (Plan& p : baseline_plans(*inputs.history, judged_offering, study.baseline_term_years,
+                                      study.baseline_payment, baseline_options))
+            plans.push_back(std::move(p));
+    } else {
+        plans.push_back(Plan{.name = "all on demand"});
+    }
+    const std::vector<PlanDistribution> results = compare_plans(plans, judged_on, judged_offering, judged_prices, eval);
+    study.judged = results.front();
+    for (const PlanDistribution& r : results) study.baselines.push_back(row_of(r));
+
+    // The best reservation level of the baseline term in hindsight, future by future: a real optimum
+    // of that family, which no plan of it beats in any future.
+    const std::vector<double> hindsight =
+        hindsight_reservation_totals(judged_on, judged_offering, study.baseline_term_years, study.baseline_payment,
+                                     judged_prices, eval);
+    study.baselines.push_back({fmt::format("best in hindsight: {}y {} level per future", study.baseline_term_years,
+                                           to_text(study.baseline_payment)),
+                               distribution_of(hindsight)});
+
+    if (inputs.hindsight_bound) {
+        const HindsightBound bound = hindsight_plan_totals(judged_on, judged_offering, options, judged_prices);
+        study.bound_exact = bound.exact;
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            std::vector<double> figures(results[i].futures.size());
+            for (std::size_t f = 0; f < figures.size(); ++f) figures[f] = measured(results[i].futures[f], options.objective);
+            const auto [mean, p95] = gap_figures(figures, bound.totals);
+            study.baselines[i].regret_vs_bound_mean = mean;
+            study.baselines[i].regret_vs_bound_p95 = p95;
+        }
+        if (options.objective == Objective::expected_total) {  // the one-family optimum is measured in totals
+            const auto [mean, p95] = gap_figures(hindsight, bound.totals);
+            study.baselines.back().regret_vs_bound_mean = mean;
+            study.baselines.back().regret_vs_bound_p95 = p95;
+        }
+        StudyBaselineRow row{std::string("best plan in hindsight per future (a lower bound)") +
+                                 (bound.exact ? "" : ", not proven"),
+                             distribution_of(bound.totals)};
+        row.regret_vs_bound_mean = 0.0;
+        row.regret_vs_bound_p95 = 0.0;
+        study.baselines.push_back(std::move(row));
+    }
+
+    if (!inputs.cvar95_limits.empty()) {
+        for (FrontierPoint& p : cost_risk_frontier(futures, offering, inputs.cvar95_limits, options, prices)) {
+            StudyFrontierRow row{std::move(p)};
+            if (study.held_out && row.point.feasible) {
+                const PlanDistribution d = evaluate_plan(row.point.recommended, judged_on, offering, judged_prices, eval);
+                row.held_out_mean = d.total.mean;
+                row.held_out_cvar95 = d.total.cvar95;
+            }
+            study.frontier.push_back(std::move(row));
+        }
+    }
+    return study;
+}
+
+namespace {
+Cell opt(const std::optional<double>& v) { return v ? Cell(*v) : Cell(); }
+}  // namespace
+
+const std::vector<Column<RecommendStudy>>& study_summary_columns() {
+    using S = RecommendStudy;
+    static const std::vector<Column<S>> c{
+        {"plan", "", Dtype::text, [](const S& s) { return Cell(describe(s.recommendation.plan)); }},
+        {"in_sample_mean", "currency", Dtype::float64, [](const S& s) { return Cell(s.recommendation.in_sample.total.mean); }},
+        {"in_sample_p95", "currency", Dtype::float64, [](const S& s) { return Cell(s.recommendation.in_sample.total.p95); }},
+        {"in_sample_cvar95", "currency", Dtype::float64,
+         [](const S& s) { return Cell(s.recommendation.in_sample.total.cvar95); }},
+        {"held_out_mean", "currency", Dtype::float64, [](const S& s) { return Cell(s.judged.total.mean); }},
+        {"held_out_standard_error", "currency", Dtype::float64,
+         [](const S& s) { return Cell(s.judged.total.standard_error); }},
+        {"held_out_p95", "currency", Dtype::float64, [](const S& s) { return Cell(s.judged.total.p95); }},
+        {"held_out_cvar95", "currency", Dtype::float64, [](const S& s) { return Cell(s.judged.total.cvar95); }},
+        {"judged_on", "", Dtype::text,
+         [](const S& s) { return Cell(std::string(s.held_out ? "held-out futures" : "fitted futures")); }},
+        {"judged_prices", "", Dtype::text, [](const S& s) { return Cell(s.judged_prices); }},
+        {"solver_objective", "currency", Dtype::float64, [](const S& s) { return Cell(s.recommendation.solver_objective); }},
+        {"proven_optimal", "", Dtype::boolean, [](const S& s) { return Cell(s.recommendation.proven_optimal); }},
+        {"status", "", Dtype::text, [](const S& s) { return Cell(s.recommendation.status); }},
+        {"solve_seconds", "seconds", Dtype::float64, [](const S& s) { return Cell(s.recommendation.solve_seconds); }},
+    };
+    return c;
+}
+
+const std::vector<Column<StudyBaselineRow>>& study_baseline_columns() {
+    using R = StudyBaselineRow;
+    static const std::vector<Column<R>> c{
+        {"plan", "", Dtype::text, [](const R& r) { return Cell(r.plan); }},
+        {"mean", "currency", Dtype::float64, [](const R& r) { return Cell(r.total.mean); }},
+        {"standard_error", "currency", Dtype::float64, [](const R& r) { return Cell(r.total.standard_error); }},
+        {"p95", "currency", Dtype::float64, [](const R& r) { return Cell(r.total.p95); }},
+        {"cvar95", "currency", Dtype::float64, [](const R& r) { return Cell(r.total.cvar95); }},
+        {"regret_mean", "currency", Dtype::float64, [](const R& r) { return opt(r.regret_mean); }},
+        {"regret_p95", "currency", Dtype::float64, [](const R& r) { return opt(r.regret_p95); }},
+        {"best_fraction", "fraction", Dtype::float64, [](const R& r) { return opt(r.best_fraction); }},
+        {"regret_vs_bound_mean", "currency", Dtype::float64, [](const R& r) { return opt(r.regret_vs_bound_mean); }},
+        {"regret_vs_bound_p95", "currency", Dtype::float64, [](const R& r) { return opt(r.regret_vs_bound_p95); }},
+    };
+    return c;
+}
+
+const std::vector<Column<StudyFrontierRow>>& study_frontier_columns() {
+    using R = StudyFrontierRow;
+    static const std::vector<Column<R>> c{
+        {"cvar95_limit", "currency", Dtype::float64, [](const R& r) { return Cell(r.point.cvar95_limit); }},
+        {"feasible", "", Dtype::boolean, [](const R& r) { return Cell(r.point.feasible); }},
+        {"mean", "currency", Dtype::float64,
+         [](const R& r) { return std::isnan(r.point.mean) ? Cell() : Cell(r.point.mean); }},
+        {"cvar95", "currency", Dtype::float64,
+         [](const R& r) { return std::isnan(r.point.cvar95) ? Cell() : Cell(r.point.cvar95); }},
+        {"p95", "currency", Dtype::float64, [](const R& r) { return std::isnan(r.point.p95) ? Cell() : Cell(r.point.p95); }},
+        {"plan", "", Dtype::text, [](const R& r) { return Cell(r.point.plan); }},
+        {"reason", "", Dtype::text, [](const R& r) { return Cell(r.point.reason); }},
+        {"held_out_mean", "currency", Dtype::float64, [](const R& r) { return opt(r.held_out_mean); }},
+        {"held_out_cvar95", "currency", Dtype::float64, [](const R& r) { return opt(r.held_out_cvar95); }},
+    };
+    return c;
+}
+
+}  // namespace gputco
