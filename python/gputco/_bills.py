@@ -24,34 +24,27 @@ __all__ = ["FocusBill", "BillPlan", "offering_at_bill_rates", "read_focus", "rec
 HOURLY_VIEW = declare("FocusBill.hourly", [
     Column("time", INFER), Column("provider", TEXT), Column("gpu", TEXT),
     Column("instance_type", TEXT), Column("region", TEXT), "gpus"])
-FIGURES_VIEW = declare("FocusBill.figures", [
-    "list_cost", "contracted_cost", "effective_cost", "billed_cost", "commitment_utilisation", "coverage", "waste",
-    "effective_savings_rate", "effective_standard", "effective_dynamic", "effective_committed", "effective_other",
-    "effective_null", "billed_usage", "billed_purchase", "billed_tax", "billed_credit", "billed_adjustment"],
-    index=Column("scope", TEXT))
-COMMITMENTS_VIEW = declare("FocusBill.commitments", [
-    Column("type", TEXT), "used_cost", "unused_cost", "utilisation", "covered_list_cost", "purchase_billed",
-    Column("first_start", INFER), Column("last_end", INFER)], index=Column("id", TEXT))
-UNMATCHED_VIEW = declare("FocusBill.unmatched", [
-    Column("sku_id", TEXT), Column("name", TEXT), Column("rows", "int64"), "billed_cost", "effective_cost"])
+
+
+def _view(name: str, result: str, index: Optional[str] = None, times: Sequence[str] = ()):
+    """A frame declared from the library's column list for `result` (app/bill_plan.hpp), indexed by
+    `index`; the `times` columns (ISO text in C++) become UTC timestamps here."""
+    columns = [Column(n, INFER if n in times else TEXT if dtype == "object" else dtype)
+               for n, _unit, dtype in _core._columns(result)]
+    return declare(name, [c for c in columns if c.name != index],
+                   index=next((c for c in columns if c.name == index), None))
+
+
+FIGURES_VIEW = _view("FocusBill.figures", "bill_figures", index="scope")
+SERIES_VIEW = _view("FocusBill.series", "bill_series", times=("first_hour",))
+COMMITMENTS_VIEW = _view("FocusBill.commitments", "bill_commitments", index="id", times=("first_start", "last_end"))
+UNMATCHED_VIEW = _view("FocusBill.unmatched", "bill_unmatched")
 
 # A Parquet export is reduced before C++ reads it: grouped by the text columns the reader uses, the
 # amounts summed (the lists live in C++: FocusReader::grouped_columns, summed_columns).
 _GROUPED = _core.FOCUS_GROUPED_COLUMNS
 _SUMMED = _core.FOCUS_SUMMED_COLUMNS
 PARQUET_ENGINES = ("arrow", "duckdb", "dask")
-
-
-def _figures_row(f) -> dict:
-    pricing = f.effective_by_pricing_category
-    charge = f.billed_by_charge_category
-    return {"list_cost": f.list_cost, "contracted_cost": f.contracted_cost, "effective_cost": f.effective_cost,
-            "billed_cost": f.billed_cost, "commitment_utilisation": f.commitment_utilisation,
-            "coverage": f.coverage, "waste": f.waste, "effective_savings_rate": f.effective_savings_rate,
-            "effective_standard": pricing["Standard"], "effective_dynamic": pricing["Dynamic"],
-            "effective_committed": pricing["Committed"], "effective_other": pricing["Other"],
-            "effective_null": pricing["(null)"], "billed_usage": charge["Usage"], "billed_purchase": charge["Purchase"],
-            "billed_tax": charge["Tax"], "billed_credit": charge["Credit"], "billed_adjustment": charge["Adjustment"]}
 
 
 @dataclass
@@ -63,6 +56,7 @@ class FocusBill:
     figures: Any       # FinOps figures, scope "all" (every row in the window) and "gpu" (the GPU rows)
     unmatched: Any     # compute SKUs naming no known GPU, by effective cost
     commitments: Any   # one row per CommitmentDiscountId: used and unused cost, utilisation, fees, first and last hour
+    series: Any = None  # one row per GPU series: hours, GPU-hours, list and effective cost per GPU-hour
 
     @property
     def currency(self) -> str:
@@ -257,29 +251,25 @@ def _wrap(bill) -> FocusBill:
                                unit="s", utc=True),
         **{n: [v for chunk in parts[n] for v in chunk] for n in ("provider", "gpu", "instance_type", "region")},
         "gpus": np.concatenate(parts["gpus"]) if parts["gpus"] else np.zeros(0)})
-    figures = frame(FIGURES_VIEW, [{"scope": "all", **_figures_row(bill.figures)},
-                                   {"scope": "gpu", **_figures_row(bill.gpu_figures)}])
-    unmatched = frame(UNMATCHED_VIEW, [{"sku_id": u.sku_id, "name": u.name, "rows": u.rows,
-                                        "billed_cost": u.billed_cost, "effective_cost": u.effective_cost}
-                                       for u in bill.unmatched])
-    commitments = frame(COMMITMENTS_VIEW, [
-        {"id": c.id, "type": c.type, "used_cost": c.used_cost, "unused_cost": c.unused_cost,
-         "utilisation": c.utilisation, "covered_list_cost": c.covered_list_cost, "purchase_billed": c.purchase_billed,
-         "first_start": pd.Timestamp(c.first_start, unit="s", tz="UTC"),
-         "last_end": pd.Timestamp(c.last_end, unit="s", tz="UTC")} for c in bill.commitments])
-    for f in (hourly, figures, unmatched, commitments):
+    tables = _core._bill_tables(bill)
+
+    def timed(rows, times):  # ISO text from C++ as UTC timestamps
+        return [{k: (pd.Timestamp(v) if k in times else v) for k, v in row.items()} for row in rows]
+
+    figures = frame(FIGURES_VIEW, tables["figures"])
+    series = frame(SERIES_VIEW, timed(tables["series"], ("first_hour",)))
+    unmatched = frame(UNMATCHED_VIEW, tables["unmatched"])
+    commitments = frame(COMMITMENTS_VIEW, timed(tables["commitments"], ("first_start", "last_end")))
+    for f in (hourly, figures, unmatched, commitments, series):
         f.attrs.update({"currency": bill.currency, "file": bill.file, "focus_version": bill.version})
-    return FocusBill(bill=bill, hourly=hourly, figures=figures, unmatched=unmatched, commitments=commitments)
+    return FocusBill(bill=bill, hourly=hourly, figures=figures, unmatched=unmatched, commitments=commitments,
+                     series=series)
 
 
 def offering_at_bill_rates(bill: FocusBill, offering):
     """`offering` priced at what the bill paid (gputco.at_bill_rates) for the bill's series of the same
     provider, instance type and region."""
-    for s in bill.bill.series:
-        if (s.provider, s.instance_type, s.region) == (offering.provider, offering.instance_type, offering.region):
-            return _core.at_bill_rates(offering, bill.bill, s)
-    raise ValueError(f"offering = {offering.provider}/{offering.region}/{offering.instance_type}: "
-                     "no usage of it in the bill")
+    return _core.at_bill_rates(offering, bill.bill, _core._bill_series_of(bill.bill, offering))
 
 
 @dataclass
@@ -298,26 +288,27 @@ class BillPlan:
 def recommend_from_bill(bill: FocusBill, offering, *, gpu: Optional[str] = None, horizon_months: int = 36,
                         futures: int = 200, held_out: int = 400, seed: int = 1,
                         baseline_term_years: int = 1, baseline_payment: str = "all_upfront",
-                        bill_rates: bool = False, **keywords) -> BillPlan:
+                        bill_rates: bool = False, hindsight_bound: bool = False,
+                        cvar95_limits: Optional[Sequence[float]] = None, options=None, **keywords) -> BillPlan:
     """The bill's GPU-hours per hour (of `gpu`, default the offering's GPU) as a history; demand futures
     fitted to it (DemandModel.from_history: the bootstrap of its month-to-month changes and its
     hour-of-week shape); the recommended plan over `horizon_months` on those futures, judged on
     `held_out` fresh ones beside all on demand and the providers' 7/30/60-day lookback advice on the
     same history. With `bill_rates=True` the offering is priced at what the bill paid for it
-    (offering_at_bill_rates). Other keywords go to recommend (commitments, spot, cvar95_limit, ...). The futures
-    start where the history ends; prices are the offering's (convert it to the bill's currency first
-    when they differ)."""
+    (offering_at_bill_rates). Other keywords go to recommend (commitments, spot, cvar95_limit, ...). The
+    futures start where the history ends; prices are the offering's (convert it to the bill's currency
+    first when they differ). Runs in C++, as `gputco recommend --bill` does (app/bill_plan.hpp)."""
     if not isinstance(bill, FocusBill):
         raise TypeError(f"bill = {bill!r}: must be a FocusBill (gputco.read_focus), not {type(bill).__name__}")
-    if bill_rates:
-        offering = offering_at_bill_rates(bill, offering)
-    history = bill.demand(gpu or offering.gpu)
-    model = _core.DemandModel.from_history(history)
-    horizon = _core.Horizon.months(horizon_months)
-    fitted = _core.DemandFutures.generate(model, horizon, futures, seed)
-    fresh = _core.DemandFutures.generate(model, horizon, held_out, seed + 1)
-    from ._recommend import recommend
-    result = recommend(fitted, offering, held_out=fresh, history=history, baseline_term_years=baseline_term_years,
-                       baseline_payment=baseline_payment, **keywords)
+    from ._recommend import RecommendResult, _options, SUMMARY_VIEW, BASELINES_VIEW, FRONTIER_VIEW
+    history, model, fitted, fresh, planned, study = _core._recommend_from_bill(
+        bill.bill, offering, _options(options, keywords), gpu=gpu or "", horizon_months=horizon_months,
+        futures=futures, held_out=held_out, seed=seed, bill_rates=bill_rates,
+        baseline_term_years=baseline_term_years, baseline_payment=baseline_payment,
+        hindsight_bound=hindsight_bound, cvar95_limits=list(cvar95_limits or []))
+    summary, baselines, frontier, rec, judged, _plans = study
+    result = RecommendResult(plan=rec.plan, recommendation=rec, distribution=judged.to_frame(),
+                             summary=frame(SUMMARY_VIEW, summary), frontier=frame(FRONTIER_VIEW, frontier),
+                             baselines=frame(BASELINES_VIEW, baselines))
     return BillPlan(history=history, model=model, futures=fitted, held_out=fresh, result=result,
-                    offering=offering, figures=bill.figures)
+                    offering=planned, figures=bill.figures)

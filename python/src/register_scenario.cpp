@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <gputco/app/columns.hpp>
+#include <gputco/app/bill_plan.hpp>
 #include <gputco/app/recommend_study.hpp>
 #include <gputco/scenario/scenario.hpp>
 
@@ -63,9 +64,13 @@ void register_scenario(py::module_& m) {
             if (result == "recommend_summary") return describe(study_summary_columns());
             if (result == "recommend_baselines") return describe(study_baseline_columns());
             if (result == "recommend_frontier") return describe(study_frontier_columns());
+            if (result == "bill_figures") return describe(bill_figures_columns());
+            if (result == "bill_series") return describe(bill_series_columns());
+            if (result == "bill_unmatched") return describe(bill_unmatched_columns());
+            if (result == "bill_commitments") return describe(bill_commitment_columns());
             fail("result", result,
                  "must be one of strategies, spot_jobs, plans, deadline_jobs, workloads, ranking, recommend_summary, "
-                 "recommend_baselines, recommend_frontier");
+                 "recommend_baselines, recommend_frontier, bill_figures, bill_series, bill_unmatched, bill_commitments");
         },
         py::arg("result"), "The columns of a scenario's result, as the library declares them: (name, unit, dtype).");
 }

@@ -224,7 +224,7 @@ def test_offering_at_bill_rates():
     p5 = gputco.catalog().offering("aws", "p5.48xlarge", "us-east-1")
     with pytest.raises(ValueError) as e:
         gputco.offering_at_bill_rates(bill, p5)
-    assert str(e.value) == "offering = aws/us-east-1/p5.48xlarge: no usage of it in the bill"
+    assert str(e.value) == 'offering = "aws/us-east-1/p5.48xlarge": no usage of it in the bill'
     with pytest.raises(ValueError) as e:
         gputco.at_bill_rates(p5, bill.bill, bill.bill.series[0])
     assert str(e.value) == "series.gpu = \"A100-40GB\": must be the offering's GPU (H100)"

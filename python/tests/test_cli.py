@@ -312,3 +312,47 @@ def test_run_prints_the_cost_per_run_of_each_workload_as_the_library_ranks_it(gp
     # the CSV of a scenario with workloads only is the workload table
     csv = gputco_cmd("run", path, "--format", "csv").stdout.splitlines()
     assert csv[0].startswith("workload,provider,region,instance_type") and len(csv) == 10
+
+
+def test_bill_and_recommend_from_a_gzipped_bill_give_pythons_answer(gputco, tmp_path):
+    """`gputco bill` and `gputco recommend --bill` read a .csv.gz export in C++ and give the same tables
+    and the same recommendation, figure for figure, as gputco.read_focus and recommend_from_bill."""
+    import gzip
+    from test_bills import write_bill
+    plain = tmp_path / "generated.csv"
+    write_bill(plain, 2 * 730, seed=7)
+    packed = tmp_path / "generated.csv.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    bill = gputco.read_focus(packed)
+
+    shown = json.loads(gputco_cmd("bill", packed, "--format", "json").stdout)
+    assert shown["file"] == str(packed) and shown["currency"] == "USD"
+    for row in shown["figures"]:
+        for column, value in row.items():
+            expected = bill.figures.loc[row["scope"], column] if column != "scope" else row["scope"]
+            assert value == expected or (value is None and expected != expected), (row["scope"], column)
+    assert [s["gpu_hours"] for s in shown["series"]] == list(bill.series["gpu_hours"])
+
+    out = json.loads(gputco_cmd("recommend", "--bill", packed, "--offering", "aws/p4d.24xlarge/us-east-1",
+                                "--horizon-months", 12, "--futures", 30, "--held-out", 40, "--seed", 3,
+                                "--commitment", "1y:all_upfront", "--review-months", 12, "--format", "json").stdout)
+    p4d = gputco.catalog().offering("aws", "p4d.24xlarge", "us-east-1")
+    plan = gputco.recommend_from_bill(bill, p4d, horizon_months=12, futures=30, held_out=40, seed=3,
+                                      commitments=[gputco.CommitmentOption(term_years=1, payment="all_upfront")],
+                                      review_months=12)
+    summary = plan.result.summary.reset_index().iloc[0]
+    for column in ("plan", "held_out_mean", "held_out_p95", "commitment_utilisation", "coverage",
+                   "effective_savings_rate", "judged_prices"):
+        assert out["summary"][column] == summary[column], column
+    assert [b["plan"] for b in out["baselines"]] == list(plan.result.baselines.index)
+    assert [b["mean"] for b in out["baselines"]] == list(plan.result.baselines["mean"])
+    assert out["history_months"] == 2
+
+    bad = gputco_cmd("recommend", "--bill", packed, "--offering", "aws", check=False)
+    assert bad.returncode == 2
+    assert bad.stderr == ('gputco: --offering = "aws": must be provider/instance_type or '
+                          'provider/instance_type/region, e.g. aws/p4d.24xlarge/us-east-1\n')
+    bad = gputco_cmd("recommend", "--bill", packed, "--offering", "aws/p4d.24xlarge", "--commitment", "1:all",
+                     check=False)
+    assert bad.stderr == ('gputco: --commitment = "1:all": must be <years>y:<payment>, e.g. 1y:all_upfront or '
+                          '3y:no_upfront\n')

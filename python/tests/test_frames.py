@@ -115,6 +115,7 @@ CASES = {
     "FocusBill.hourly": lambda f: [(focus_bill().hourly, [])],
     "FocusBill.figures": lambda f: [(focus_bill().figures, [])],
     "FocusBill.commitments": lambda f: [(focus_bill().commitments, [])],
+    "FocusBill.series": lambda f: [(focus_bill().series, [])],
     "FocusBill.unmatched": lambda f: [(focus_bill().unmatched, []),
                                       (gputco.read_focus(ROOT / "tests" / "data" / "focus" / "azure_focuscost_1_0.csv").unmatched, [])],
 }

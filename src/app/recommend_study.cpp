@@ -69,6 +69,18 @@ RecommendStudy run_recommend_study(const DemandFutures& futures, const Offering&
     const std::vector<PlanDistribution> results = compare_plans(plans, judged_on, judged_offering, judged_prices, eval);
     study.judged = results.front();
     for (const PlanDistribution& r : results) study.baselines.push_back(row_of(r));
+    {
+        double used = 0, demanded = 0;
+        for (const FutureOutcome& f : study.judged.futures) used += f.committed_used_gpu_hours, demanded += f.demand_gpu_hours;
+        study.commitment_utilisation = study.judged.committed_utilisation;
+        study.coverage = demanded > 0 ? used / demanded : 0.0;
+        // All on demand is among the compared plans (a baseline, with or without a history).
+        const auto on_demand = std::find_if(plans.begin(), plans.end(), [](const Plan& p) {
+            return p.commitments.empty() && p.owned.empty() && !p.spot;
+        });
+        const double on_demand_mean = results[std::size_t(on_demand - plans.begin())].total.mean;
+        study.effective_savings_rate = on_demand_mean > 0 ? 1.0 - study.judged.total.mean / on_demand_mean : 0.0;
+    }
 
     // The best reservation level of the baseline term in hindsight, future by future: a real optimum
     // of that family, which no plan of it beats in any future.
@@ -133,6 +145,9 @@ const std::vector<Column<RecommendStudy>>& study_summary_columns() {
          [](const S& s) { return Cell(s.judged.total.standard_error); }},
         {"held_out_p95", "currency", Dtype::float64, [](const S& s) { return Cell(s.judged.total.p95); }},
         {"held_out_cvar95", "currency", Dtype::float64, [](const S& s) { return Cell(s.judged.total.cvar95); }},
+        {"commitment_utilisation", "fraction", Dtype::float64, [](const S& s) { return Cell(s.commitment_utilisation); }},
+        {"coverage", "fraction", Dtype::float64, [](const S& s) { return Cell(s.coverage); }},
+        {"effective_savings_rate", "fraction", Dtype::float64, [](const S& s) { return Cell(s.effective_savings_rate); }},
         {"judged_on", "", Dtype::text,
          [](const S& s) { return Cell(std::string(s.held_out ? "held-out futures" : "fitted futures")); }},
         {"judged_prices", "", Dtype::text, [](const S& s) { return Cell(s.judged_prices); }},

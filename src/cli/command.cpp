@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <gputco/app/bill_plan.hpp>
 #include <gputco/app/columns.hpp>
 #include <gputco/app/spot_job.hpp>
 #include <gputco/gputco.hpp>
@@ -238,6 +239,120 @@ int spot(const SpotJobRequest& request, const std::string& format) {
     return 0;
 }
 
+/// "provider/instance_type[/region]" in `cat` (the first listed region when none is given).
+const Offering& offering_named(const Catalog& cat, const std::string& text) {
+    const auto first = text.find('/');
+    require(first != std::string::npos && first > 0 && first + 1 < text.size(), "--offering", text,
+            "must be provider/instance_type or provider/instance_type/region, e.g. aws/p4d.24xlarge/us-east-1");
+    const auto second = text.find('/', first + 1);
+    const std::string provider = text.substr(0, first);
+    const std::string instance = text.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
+    const std::string region = second == std::string::npos ? "" : text.substr(second + 1);
+    return cat.offering(provider, instance, region);
+}
+
+/// A bill's tables in the library's columns (app/bill_plan.hpp); JSON: one object of tables.
+nlohmann::ordered_json bill_json(const Bill& bill) {
+    nlohmann::ordered_json doc;
+    doc["file"] = bill.file;
+    doc["focus_version"] = std::string(to_text(bill.version));
+    doc["currency"] = bill.currency;
+    doc["rows"] = bill.rows_read;
+    doc["figures"] = cli::to_json(cli::table_of(bill_figures_columns(), bill_figures_rows(bill)));
+    doc["series"] = cli::to_json(cli::table_of(bill_series_columns(), bill.series));
+    doc["commitments"] = cli::to_json(cli::table_of(bill_commitment_columns(), bill.commitments));
+    doc["unmatched"] = cli::to_json(cli::table_of(bill_unmatched_columns(), bill.unmatched));
+    return doc;
+}
+
+std::string bill_text(const Bill& bill, const std::string& format) {
+    std::string out;
+    if (format == "table")
+        out += fmt::format("{}: FOCUS {}, {} rows, {} GPU rows, in {}\n\n", bill.file, to_text(bill.version), bill.rows_read,
+                           bill.gpu_rows, bill.currency);
+    out += cli::render(cli::table_of(bill_figures_columns(), bill_figures_rows(bill)), format);
+    if (format == "csv") return out;  // one table
+    out += "\n" + cli::render(cli::table_of(bill_series_columns(), bill.series), format);
+    if (!bill.commitments.empty()) out += "\n" + cli::render(cli::table_of(bill_commitment_columns(), bill.commitments), format);
+    if (!bill.unmatched.empty()) out += "\n" + cli::render(cli::table_of(bill_unmatched_columns(), bill.unmatched), format);
+    return out;
+}
+
+/// `gputco bill FILE`: what a FOCUS export holds, as gputco reads it.
+int bill(const std::string& path, const std::string& catalog_file, const std::string& format) {
+    const Catalog cat = catalog_file.empty() ? Catalog::builtin()
+                                             : Catalog::builtin().overridden_by(Catalog::from_json_file(catalog_file));
+    const Bill b = read_bill(path, cat);
+    print(format == "json" ? bill_json(b).dump(1) + "\n" : bill_text(b, format));
+    return 0;
+}
+
+/// `gputco recommend --bill FILE --offering ...`: the bill's history to a plan (app/bill_plan.hpp),
+/// judged on fresh futures beside the providers' lookback advice, with the FinOps figures of the bill
+/// and of the plan.
+int recommend(const std::string& bill_path, const std::string& offering_text, const std::string& catalog_file,
+              const RecommendOptions& options, const BillPlanOptions& plan_options, const std::string& format) {
+    const Catalog cat = catalog_file.empty() ? Catalog::builtin()
+                                             : Catalog::builtin().overridden_by(Catalog::from_json_file(catalog_file));
+    const Bill b = read_bill(bill_path, cat);
+    RecommendOptions o = options;
+    o.plan_options.should_stop = should_stop;
+    cli::ProgressBar bar(err_file);
+    o.plan_options.progress = [&](std::size_t done, std::size_t total) { bar.update("recommend", done, total, "futures"); };
+    BillPlan plan = [&] {
+        try {
+            BillPlan p = recommend_from_bill(b, offering_named(cat, offering_text), o, plan_options);
+            bar.finish();
+            return p;
+        } catch (...) {
+            bar.finish();
+            throw;
+        }
+    }();
+    const Table summary = cli::table_of(study_summary_columns(), std::vector<RecommendStudy>{plan.study});
+    const Table baselines = cli::table_of(study_baseline_columns(), plan.study.baselines);
+    const Table frontier = cli::table_of(study_frontier_columns(), plan.study.frontier);
+    if (format == "json") {
+        nlohmann::ordered_json doc;
+        doc["offering"] = plan.offering.key();
+        doc["currency"] = plan.offering.currency;
+        doc["history_months"] = plan.history.horizon().month_count();
+        doc["summary"] = cli::to_json(summary)[0];
+        doc["baselines"] = cli::to_json(baselines);
+        doc["frontier"] = cli::to_json(frontier);
+        doc["bill"] = bill_json(b);
+        print(doc.dump(1) + "\n");
+        return 0;
+    }
+    if (format == "csv") {
+        print(cli::render(baselines, "csv"));  // one table: the plans compared
+        return 0;
+    }
+    if (format == "table")
+        print(fmt::format("History from {}: {} whole months, {:.1f} GPU-hours of {}; planned on {} ({}), {} months "
+                          "ahead, judged on held-out futures at {} prices\n\n",
+                          b.file, plan.history.horizon().month_count(), plan.history.total_gpu_hours(),
+                          plan_options.gpu.empty() ? plan.offering.gpu : plan_options.gpu, plan.offering.key(),
+                          plan.offering.currency, plan_options.horizon_months, plan.study.judged_prices));
+    print(cli::render(summary, format) + "\n" + cli::render(baselines, format));
+    if (!plan.study.frontier.empty()) print("\n" + cli::render(frontier, format));
+    print("\n" + bill_text(b, format));
+    return 0;
+}
+
+/// "1y:all_upfront" → the commitment option the recommender may buy.
+CommitmentOption commitment_option(const std::string& text) {
+    const auto colon = text.find(':');
+    require(colon != std::string::npos && colon > 1 && text[colon - 1] == 'y', "--commitment", text,
+            "must be <years>y:<payment>, e.g. 1y:all_upfront or 3y:no_upfront");
+    int years = 0;
+    const std::string number = text.substr(0, colon - 1);
+    require(number.find_first_not_of("0123456789") == std::string::npos && number.size() <= 2, "--commitment", text,
+            "must be <years>y:<payment>, e.g. 1y:all_upfront or 3y:no_upfront");
+    years = std::stoi(number);
+    return CommitmentOption{years, parse_payment(text.substr(colon + 1), "--commitment payment")};
+}
+
 /// Standard output was not fully written (a full disk, a closed pipe): an error, not a success.
 int finish_output(int code) {
     if (std::fflush(out_file) != 0 || std::ferror(out_file)) {
@@ -316,6 +431,42 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
     spot_cmd->add_option("--seed", spot_request.options.seed, "random seed");
     add_format(spot_cmd);
 
+    std::string bill_path;
+    CLI::App* bill_cmd = app.add_subcommand("bill", "read a FOCUS cost export (CSV, gzip or not): FinOps figures, "
+                                                    "GPU series, commitments, unmatched SKUs");
+    bill_cmd->add_option("file", bill_path, "the FOCUS 1.0-1.3 export")->required();
+    bill_cmd->add_option("--catalog", catalog_file, "a catalog JSON file overriding the built-in rows");
+    add_format(bill_cmd);
+
+    std::string offering_text;
+    std::vector<std::string> commitment_texts;
+    RecommendOptions recommend_options;
+    BillPlanOptions bill_plan;
+    double cvar95_limit = 0;
+    std::string baseline_payment = std::string(to_text(bill_plan.baseline_payment));
+    CLI::App* recommend_cmd = app.add_subcommand(
+        "recommend", "recommend a plan from a FOCUS bill: futures fitted to its GPU history, judged on fresh ones "
+                     "beside all on demand and the providers' 7/30/60-day advice");
+    recommend_cmd->add_option("--bill", bill_path, "the FOCUS export the history comes from")->required();
+    recommend_cmd->add_option("--offering", offering_text, "provider/instance_type[/region], e.g. aws/p4d.24xlarge/us-east-1")
+        ->required();
+    recommend_cmd->add_option("--catalog", catalog_file, "a catalog JSON file overriding the built-in rows");
+    recommend_cmd->add_option("--gpu", bill_plan.gpu, "the history's GPU (default: the offering's)");
+    recommend_cmd->add_option("--horizon-months", bill_plan.horizon_months, "months ahead to plan");
+    recommend_cmd->add_option("--futures", bill_plan.futures, "futures the plan is fitted to");
+    recommend_cmd->add_option("--held-out", bill_plan.held_out, "fresh futures it is judged on");
+    recommend_cmd->add_option("--seed", bill_plan.seed, "random seed (fitted futures; held out: seed + 1)");
+    recommend_cmd->add_flag("--bill-rates", bill_plan.bill_rates, "price the offering at what the bill paid for it");
+    recommend_cmd->add_option("--commitment", commitment_texts,
+                              "a commitment the plan may buy, <years>y:<payment> (1y:all_upfront); may be repeated; "
+                              "default: every reservation the offering lists");
+    recommend_cmd->add_option("--review-months", recommend_options.review_months, "commitments may start every this many months");
+    recommend_cmd->add_option("--cvar95-limit", cvar95_limit, "at most this mean cost of the worst 5% of futures")
+        ->default_str("none");  // applied only when given
+    recommend_cmd->add_option("--baseline-term-years", bill_plan.baseline_term_years, "the baselines' reservation term");
+    recommend_cmd->add_option("--baseline-payment", baseline_payment, "the baselines' payment");
+    add_format(recommend_cmd);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -343,6 +494,13 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
                     code = 2;
                 }
             }
+        } else if (bill_cmd->parsed()) {
+            code = bill(bill_path, catalog_file, format);
+        } else if (recommend_cmd->parsed()) {
+            for (const auto& text : commitment_texts) recommend_options.commitments.push_back(commitment_option(text));
+            if (recommend_cmd->count("--cvar95-limit") > 0) recommend_options.limits.cvar95 = cvar95_limit;
+            bill_plan.baseline_payment = parse_payment(baseline_payment, "--baseline-payment");
+            code = recommend(bill_path, offering_text, catalog_file, recommend_options, bill_plan, format);
         } else if (spot_cmd->parsed()) {
             spot_request.model = Poisson{.mtbf_hours = mtbf_hours};
             spot_request.prices.price_per_hour = price;

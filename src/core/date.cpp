@@ -70,6 +70,26 @@ long long Date::days_since_epoch() const {
     return era * 146097 + doe - 719468;
 }
 
+Date Date::from_days_since_epoch(long long days) {
+    // Civil from days (H. Hinnant), the inverse of days_since_epoch.
+    const long long z = days + 719468;
+    const long long era = (z >= 0 ? z : z - 146096) / 146097;
+    const long long doe = z - era * 146097;
+    const long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const long long mp = (5 * doy + 2) / 153;
+    const int day = int(doy - (153 * mp + 2) / 5 + 1);
+    const int month = int(mp < 10 ? mp + 3 : mp - 9);
+    return Date{int(yoe + era * 400 + (month <= 2 ? 1 : 0)), month, day};
+}
+
+std::string iso_utc(long long seconds) {
+    const long long days = seconds >= 0 ? seconds / 86400 : -((-seconds + 86399) / 86400);
+    const long long rest = seconds - days * 86400;
+    return fmt::format("{}T{:02}:{:02}:{:02}Z", Date::from_days_since_epoch(days).iso(), rest / 3600, rest % 3600 / 60,
+                       rest % 60);
+}
+
 std::string Date::iso() const { return fmt::format("{:04}-{:02}-{:02}", year, month, day); }
 
 }  // namespace gputco

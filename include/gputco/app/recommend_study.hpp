@@ -67,6 +67,12 @@ struct RecommendStudy {
     std::vector<StudyBaselineRow> baselines;  ///< recommended, baselines, hindsight level, [bound]
     std::vector<StudyFrontierRow> frontier;
     std::optional<bool> bound_exact;  ///< set when the bound was solved: whether it is proven
+    /// The FinOps figures of the recommended plan on the judged futures, as a bill would show them
+    /// after it is bought (docs/models.md, "FinOps figures of a plan"): committed GPU-hours used /
+    /// paid, committed GPU-hours used / demanded, and 1 − its mean / all on demand's mean.
+    double commitment_utilisation = 0;
+    double coverage = 0;
+    double effective_savings_rate = 0;
 };
 
 /// Runs the study. Throws InvalidInput as recommend_plan and compare_plans do.

@@ -19,11 +19,16 @@ struct Date {
     static bool is_date(std::string_view text);
     /// Days since 1970-01-01 (negative before).
     long long days_since_epoch() const;
+    /// The date `days` days after 1970-01-01 (the inverse of days_since_epoch).
+    static Date from_days_since_epoch(long long days);
     /// "YYYY-MM-DD".
     std::string iso() const;
 
     auto operator<=>(const Date&) const = default;
     bool operator==(const Date&) const = default;
 };
+
+/// "YYYY-MM-DDTHH:MM:SSZ" of `seconds` since 1970-01-01 UTC, as FOCUS writes a time.
+std::string iso_utc(long long seconds);
 
 }  // namespace gputco

@@ -1,0 +1,69 @@
+#pragma once
+// From a FOCUS bill to a plan, as every front door runs it (Python's gputco.recommend_from_bill,
+// `gputco recommend --bill`, examples/bill_to_plan): the bill's GPU-hours per hour as a history,
+// demand futures fitted to it, the recommendation study on them, and the bill's tables in one column
+// list each.
+//
+//   const Bill bill = read_bill("focus.csv.gz", Catalog::builtin());
+//   const BillPlan plan = recommend_from_bill(bill, p4d, options);
+//   plan.study.baselines;   // recommended vs all on demand vs the providers' 7/30/60-day advice
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gputco/app/columns.hpp"
+#include "gputco/app/recommend_study.hpp"
+#include "gputco/bills/bill.hpp"
+
+namespace gputco {
+
+struct BillPlanOptions {
+    std::string gpu;              ///< the history's GPU; default: the offering's
+    int horizon_months = 36;      ///< how far the plan looks ahead, from where the history ends
+    std::size_t futures = 200;    ///< futures the plan is fitted to (seed)
+    std::size_t held_out = 400;   ///< fresh futures it is judged on (seed + 1)
+    std::uint64_t seed = 1;
+    /// Price the offering at what the bill paid for it (at_bill_rates of its series).
+    bool bill_rates = false;
+    int baseline_term_years = 1;
+    Payment baseline_payment = Payment::all_upfront;
+    bool hindsight_bound = false;
+    std::vector<double> cvar95_limits;
+};
+
+struct BillPlan {
+    DemandProfile history;  ///< the bill's hourly GPUs over its latest whole months
+    DemandModel model;      ///< DemandModel::from_history(history)
+    DemandFutures futures;  ///< fitted
+    DemandFutures held_out; ///< judged on
+    Offering offering;      ///< planned with (at the bill's rates with bill_rates)
+    RecommendStudy study;
+};
+
+/// The series of `bill` bought on `offering` (same provider, instance type and region). Throws
+/// InvalidInput "offering = <provider>/<region>/<instance>: no usage of it in the bill".
+const GpuSeries& bill_series_of(const Bill& bill, const Offering& offering);
+
+/// The bill's history of `options.gpu` (default the offering's GPU), futures fitted to it
+/// (DemandModel::from_history: the bootstrap of its month-to-month changes and its hour-of-week shape)
+/// starting where it ends, and the recommendation study over `options.horizon_months` judged on fresh
+/// futures beside all on demand and the providers' lookback advice on the same history. Prices are the
+/// offering's (convert it to the bill's currency first when they differ). Throws InvalidInput.
+BillPlan recommend_from_bill(const Bill& bill, const Offering& offering, const RecommendOptions& options = {},
+                             const BillPlanOptions& plan_options = {});
+
+/// The FinOps figures of a bill as rows: scope "all" (every row in the window), "gpu" (GPU rows).
+struct BillFiguresRow {
+    std::string scope;
+    const FinOpsFigures* figures;
+};
+std::vector<BillFiguresRow> bill_figures_rows(const Bill& bill);
+
+/// The columns of a bill's tables, for every front door.
+const std::vector<Column<BillFiguresRow>>& bill_figures_columns();
+const std::vector<Column<GpuSeries>>& bill_series_columns();
+const std::vector<Column<UnmatchedSku>>& bill_unmatched_columns();
+const std::vector<Column<CommitmentSummary>>& bill_commitment_columns();
+
+}  // namespace gputco

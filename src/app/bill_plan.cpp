@@ -1,0 +1,133 @@
+// From a FOCUS bill to a plan, and the bill's tables (include/gputco/app/bill_plan.hpp).
+#include "gputco/app/bill_plan.hpp"
+
+#include <cmath>
+
+#include "gputco/core/date.hpp"
+
+namespace gputco {
+
+const GpuSeries& bill_series_of(const Bill& bill, const Offering& offering) {
+    for (const GpuSeries& s : bill.series)
+        if (s.provider == offering.provider && s.instance_type == offering.instance_type && s.region == offering.region)
+            return s;
+    fail("offering", fmt::format("{}/{}/{}", offering.provider, offering.region, offering.instance_type),
+         "no usage of it in the bill");
+}
+
+BillPlan recommend_from_bill(const Bill& bill, const Offering& offering, const RecommendOptions& options,
+                             const BillPlanOptions& plan_options) {
+    require(plan_options.horizon_months >= 1 && plan_options.horizon_months <= limits::max_horizon_months,
+            "horizon_months", plan_options.horizon_months,
+            fmt::format("must be in [1, {}]", limits::max_horizon_months));
+    require(plan_options.futures >= 1, "futures", plan_options.futures, "must be >= 1");
+    require(plan_options.held_out >= 1, "held_out", plan_options.held_out, "must be >= 1");
+    const Offering planned = plan_options.bill_rates ? at_bill_rates(offering, bill, bill_series_of(bill, offering)) : offering;
+    DemandProfile history = bill.demand(plan_options.gpu.empty() ? offering.gpu : plan_options.gpu);
+    DemandModel model = DemandModel::from_history(history);
+    const Horizon horizon = Horizon::months(plan_options.horizon_months);
+    DemandFutures futures = DemandFutures::generate(model, horizon, plan_options.futures, plan_options.seed);
+    DemandFutures held_out = DemandFutures::generate(model, horizon, plan_options.held_out, plan_options.seed + 1);
+    StudyInputs in;
+    in.held_out = &held_out;
+    in.history = &history;
+    in.baseline_term_years = plan_options.baseline_term_years;
+    in.baseline_payment = plan_options.baseline_payment;
+    in.hindsight_bound = plan_options.hindsight_bound;
+    in.cvar95_limits = plan_options.cvar95_limits;
+    RecommendStudy study = run_recommend_study(futures, planned, options, {}, in);
+    return BillPlan{std::move(history), std::move(model), std::move(futures), std::move(held_out), planned,
+                    std::move(study)};
+}
+
+std::vector<BillFiguresRow> bill_figures_rows(const Bill& bill) {
+    return {{"all", &bill.figures}, {"gpu", &bill.gpu_figures}};
+}
+
+namespace {
+/// A ratio that is NaN when there is nothing to state: none, not a number.
+Cell ratio(double v) { return std::isnan(v) ? Cell() : Cell(v); }
+}  // namespace
+
+const std::vector<Column<BillFiguresRow>>& bill_figures_columns() {
+    using R = BillFiguresRow;
+    const auto pricing = [](PricingCategory c) {
+        return [c](const R& r) { return Cell(r.figures->effective_by_pricing[std::size_t(c)]); };
+    };
+    const auto charge = [](ChargeCategory c) {
+        return [c](const R& r) { return Cell(r.figures->billed_by_charge[std::size_t(c)]); };
+    };
+    static const std::vector<Column<R>> c{
+        {"scope", "", Dtype::text, [](const R& r) { return Cell(r.scope); }},
+        {"list_cost", "currency", Dtype::float64, [](const R& r) { return Cell(r.figures->list_cost); }},
+        {"contracted_cost", "currency", Dtype::float64, [](const R& r) { return Cell(r.figures->contracted_cost); }},
+        {"effective_cost", "currency", Dtype::float64, [](const R& r) { return Cell(r.figures->effective_cost); }},
+        {"billed_cost", "currency", Dtype::float64, [](const R& r) { return Cell(r.figures->billed_cost); }},
+        {"commitment_utilisation", "fraction", Dtype::float64,
+         [](const R& r) { return ratio(r.figures->commitment_utilisation()); }},
+        {"coverage", "fraction", Dtype::float64, [](const R& r) { return ratio(r.figures->coverage()); }},
+        {"waste", "currency", Dtype::float64, [](const R& r) { return Cell(r.figures->waste()); }},
+        {"effective_savings_rate", "fraction", Dtype::float64,
+         [](const R& r) { return ratio(r.figures->effective_savings_rate()); }},
+        {"effective_standard", "currency", Dtype::float64, pricing(PricingCategory::standard)},
+        {"effective_dynamic", "currency", Dtype::float64, pricing(PricingCategory::dynamic)},
+        {"effective_committed", "currency", Dtype::float64, pricing(PricingCategory::committed)},
+        {"effective_other", "currency", Dtype::float64, pricing(PricingCategory::other)},
+        {"effective_null", "currency", Dtype::float64, pricing(PricingCategory::none)},
+        {"billed_usage", "currency", Dtype::float64, charge(ChargeCategory::usage)},
+        {"billed_purchase", "currency", Dtype::float64, charge(ChargeCategory::purchase)},
+        {"billed_tax", "currency", Dtype::float64, charge(ChargeCategory::tax)},
+        {"billed_credit", "currency", Dtype::float64, charge(ChargeCategory::credit)},
+        {"billed_adjustment", "currency", Dtype::float64, charge(ChargeCategory::adjustment)},
+    };
+    return c;
+}
+
+const std::vector<Column<GpuSeries>>& bill_series_columns() {
+    using S = GpuSeries;
+    static const std::vector<Column<S>> c{
+        {"provider", "", Dtype::text, [](const S& s) { return Cell(s.provider); }},
+        {"gpu", "", Dtype::text, [](const S& s) { return Cell(s.gpu); }},
+        {"instance_type", "", Dtype::text, [](const S& s) { return Cell(s.instance_type); }},
+        {"region", "", Dtype::text, [](const S& s) { return Cell(s.region); }},
+        {"first_hour", "", Dtype::text, [](const S& s) { return Cell(iso_utc(s.first_hour * 3600)); }},
+        {"hours", "hours", Dtype::int64, [](const S& s) { return Cell((long long)s.gpus.size()); }},
+        {"gpu_hours", "GPU-hours", Dtype::float64, [](const S& s) { return Cell(s.gpu_hours); }},
+        {"list_cost", "currency", Dtype::float64, [](const S& s) { return Cell(s.list_cost); }},
+        {"effective_cost", "currency", Dtype::float64, [](const S& s) { return Cell(s.effective_cost); }},
+        {"list_per_gpu_hour", "currency per GPU-hour", Dtype::float64, [](const S& s) { return ratio(s.list_per_gpu_hour()); }},
+        {"effective_per_gpu_hour", "currency per GPU-hour", Dtype::float64,
+         [](const S& s) { return ratio(s.effective_per_gpu_hour()); }},
+    };
+    return c;
+}
+
+const std::vector<Column<UnmatchedSku>>& bill_unmatched_columns() {
+    using U = UnmatchedSku;
+    static const std::vector<Column<U>> c{
+        {"sku_id", "", Dtype::text, [](const U& u) { return Cell(u.sku_id); }},
+        {"name", "", Dtype::text, [](const U& u) { return Cell(u.name); }},
+        {"rows", "count", Dtype::int64, [](const U& u) { return Cell((long long)u.rows); }},
+        {"billed_cost", "currency", Dtype::float64, [](const U& u) { return Cell(u.billed_cost); }},
+        {"effective_cost", "currency", Dtype::float64, [](const U& u) { return Cell(u.effective_cost); }},
+    };
+    return c;
+}
+
+const std::vector<Column<CommitmentSummary>>& bill_commitment_columns() {
+    using C = CommitmentSummary;
+    static const std::vector<Column<C>> c{
+        {"id", "", Dtype::text, [](const C& x) { return Cell(x.id); }},
+        {"type", "", Dtype::text, [](const C& x) { return Cell(x.type); }},
+        {"used_cost", "currency", Dtype::float64, [](const C& x) { return Cell(x.used_cost); }},
+        {"unused_cost", "currency", Dtype::float64, [](const C& x) { return Cell(x.unused_cost); }},
+        {"utilisation", "fraction", Dtype::float64, [](const C& x) { return ratio(x.utilisation()); }},
+        {"covered_list_cost", "currency", Dtype::float64, [](const C& x) { return Cell(x.covered_list_cost); }},
+        {"purchase_billed", "currency", Dtype::float64, [](const C& x) { return Cell(x.purchase_billed); }},
+        {"first_start", "", Dtype::text, [](const C& x) { return Cell(iso_utc(x.first_start)); }},
+        {"last_end", "", Dtype::text, [](const C& x) { return Cell(iso_utc(x.last_end)); }},
+    };
+    return c;
+}
+
+}  // namespace gputco
