@@ -80,9 +80,16 @@ TEST_CASE("monthly series hold the last price in force each month and see only t
     CHECK(all[0].log_price[2] == std::log(10.0));  // March: January's price still in force
     CHECK(all[0].log_price[3] == std::log(9.0));   // April: the last price seen in April
     CHECK(all[1].log_price.size() == 1);
+    // Seen from mid-April: January to March, March's price the one in force since January (the file
+    // records every change, and the series is observed later, so no change was missed).
     const auto past = monthly_log_series(obs, Date::parse("2025-04-15"));
-    CHECK(past[0].log_price.size() == 4);
-    CHECK(past[0].log_price[3] == std::log(8.0));
+    REQUIRE(past.size() == 2);
+    CHECK(past[0].log_price.size() == 3);
+    CHECK(past[0].log_price[2] == std::log(10.0));
+    // Seen from July: through June, April's last price held since.
+    const auto later = monthly_log_series(obs, Date::parse("2025-07-01"));
+    CHECK(later[0].log_price.size() == 6);
+    CHECK(later[0].log_price[5] == std::log(9.0));
     CHECK_THROWS_WITH_AS(monthly_log_series({{"a", Date::parse("2025-01-01"), -1.0}}),
                          "observations[0].price = -1: must be finite and > 0", InvalidInput);
 }

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <numbers>
 
 #include <Eigen/Dense>
@@ -17,8 +19,21 @@ namespace gputco {
 namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-// Bounds of the search: below these a rate is indistinguishable from 0 over decades of months.
-constexpr double min_reversion = 1e-6, min_jump_rate = 1e-6, min_jump_sd = 1e-4;
+// Bounds of the search (natural units, per month). Below the lower ones a rate is indistinguishable
+// from 0 over decades of months; the upper ones are far past any price seen, and keep the search off
+// the flat directions a series that never moves leaves (κ, μ_J, s_J are then not identified).
+struct Bound {
+    double lo, hi;
+    double to(double u) const { return lo + (hi - lo) / (1 + std::exp(-u)); }
+    double from(double x) const {
+        const double f = std::clamp((x - lo) / (hi - lo), 1e-6, 1 - 1e-6);
+        return std::log(f / (1 - f));
+    }
+    bool at(double x) const { return x - lo < 1e-4 * (hi - lo) || hi - x < 1e-4 * (hi - lo); }
+};
+constexpr Bound reversion_bound{1e-6, 3}, drift_bound{-0.1, 0.1}, jump_rate_bound{1e-6, 3}, jump_mean_bound{-2, 2},
+    jump_sd_bound{1e-4, 2};
+constexpr double max_volatility = 1;
 
 /// Parameters as a vector in this order: κ, σ, g, λ, μ_J, s_J.
 Eigen::VectorXd to_vector(const LogPriceProcess& p) {
@@ -146,50 +161,61 @@ ProcessFit fit_log_price_process(const std::vector<std::vector<double>>& series,
     const int max_jumps = options.max_jumps_per_month;
     const double sigma_min = options.min_volatility;
 
-    // Unconstrained coordinates u ↔ natural parameters.
+    // Unconstrained coordinates u ↔ natural parameters, each bounded by a logistic map.
     const bool with_jumps = options.jumps;
+    const Bound volatility_bound{sigma_min, std::max(max_volatility, 2 * sigma_min)};
     auto natural = [&](const Eigen::VectorXd& u) {
         LogPriceProcess p;
-        p.reversion = min_reversion + std::exp(u[0]);
-        p.volatility = sigma_min + std::exp(u[1]);
-        p.drift = u[2];
+        p.reversion = reversion_bound.to(u[0]);
+        p.volatility = volatility_bound.to(u[1]);
+        p.drift = drift_bound.to(u[2]);
         if (with_jumps) {
-            p.jump_rate = min_jump_rate + std::exp(u[3]);
-            p.jump_mean = u[4];
-            p.jump_sd = min_jump_sd + std::exp(u[5]);
+            p.jump_rate = jump_rate_bound.to(u[3]);
+            p.jump_mean = jump_mean_bound.to(u[4]);
+            p.jump_sd = jump_sd_bound.to(u[5]);
         }
         return p;
     };
     auto objective = [&](const Eigen::VectorXd& u) { return log_likelihood(natural(u), series, max_jumps); };
-    Eigen::VectorXd u0(with_jumps ? 6 : 3), scale(u0.size());
-    u0[0] = std::log(0.05);
-    u0[1] = std::log(std::max(sd, 2 * sigma_min) - sigma_min);
-    u0[2] = mean;
-    scale << Eigen::VectorXd::Constant(u0.size(), 1.0);
-    scale[2] = std::max(sd, 1e-3);
+    Eigen::VectorXd u0(with_jumps ? 6 : 3);
+    u0[0] = reversion_bound.from(0.05);
+    u0[1] = volatility_bound.from(with_jumps ? std::max(sd / 3, 2 * sigma_min) : std::max(sd, 2 * sigma_min));
+    u0[2] = drift_bound.from(std::clamp(mean, -0.05, 0.05));
     if (with_jumps) {
-        u0[1] = std::log(std::max(sd / 3, 2 * sigma_min) - sigma_min);
-        u0[3] = std::log(0.05);
-        u0[4] = 0;
-        u0[5] = std::log(std::max(2 * sd, 0.02));
-        scale[4] = std::max(sd, 0.01);
+        u0[3] = jump_rate_bound.from(0.05);
+        u0[4] = jump_mean_bound.from(0);
+        u0[5] = jump_sd_bound.from(std::max(2 * sd, 0.02));
     }
-    // Two restarts from the last optimum: Nelder–Mead can stall on a ridge of the mixture likelihood.
+    const Eigen::VectorXd scale = Eigen::VectorXd::Constant(u0.size(), 1.0);
+    // Nelder–Mead can stall on a ridge of the mixture likelihood: start from small, medium and large
+    // jumps, restart twice from each optimum, keep the best.
     Eigen::VectorXd u = u0;
-    for (int round = 0; round < 3; ++round) u = nelder_mead(objective, u, scale, options.max_iterations);
+    double best = -std::numeric_limits<double>::infinity();
+    for (const double jump_sd : {0.0, 0.1, 0.4}) {
+        Eigen::VectorXd start = u0;
+        if (with_jumps && jump_sd > 0) start[5] = jump_sd_bound.from(jump_sd);
+        if (!with_jumps && jump_sd > 0) break;
+        for (int round = 0; round < 3; ++round) start = nelder_mead(objective, start, scale, options.max_iterations);
+        const double value = objective(start);
+        if (value > best) {
+            best = value;
+            u = start;
+        }
+    }
     fit.process = natural(u);
     fit.log_likelihood = objective(u);
 
     // Standard errors: inverse observed information over the parameters not at a bound.
     const Eigen::VectorXd theta = to_vector(fit.process);
     std::vector<int> free;
-    if (fit.process.reversion > 1e-4) free.push_back(0);
-    if (fit.process.volatility > sigma_min * 1.01 + 1e-6) free.push_back(1);
-    free.push_back(2);
-    if (with_jumps && fit.process.jump_rate > 1e-4) {
-        free.push_back(3);
-        free.push_back(4);
-        if (fit.process.jump_sd > 10 * min_jump_sd) free.push_back(5);
+    const LogPriceProcess& e = fit.process;
+    if (!reversion_bound.at(e.reversion)) free.push_back(0);
+    if (!volatility_bound.at(e.volatility)) free.push_back(1);
+    if (!drift_bound.at(e.drift)) free.push_back(2);
+    if (with_jumps && !jump_rate_bound.at(e.jump_rate)) {
+        if (!jump_rate_bound.at(e.jump_rate)) free.push_back(3);
+        if (!jump_mean_bound.at(e.jump_mean)) free.push_back(4);
+        if (!jump_sd_bound.at(e.jump_sd)) free.push_back(5);
     }
     const auto k = Eigen::Index(free.size());
     Eigen::MatrixXd hessian(k, k);
@@ -225,11 +251,15 @@ ProcessFit fit_log_price_process(const std::vector<std::vector<double>>& series,
 
 std::vector<MonthlySeries> monthly_log_series(const std::vector<PriceObservation>& observations,
                                               const std::optional<Date>& until) {
+    auto index = [](const Date& d) { return d.year * 12 + d.month - 1; };
     std::vector<std::string> names;
     std::map<std::string, std::vector<std::pair<Date, double>>> by_name;
+    std::map<std::string, int> last_month;  // over every observation: the span the file covers
     for (std::size_t i = 0; i < observations.size(); ++i) {
         const PriceObservation& o = observations[i];
         require_positive(fmt::format("observations[{}].price", i), o.price);
+        auto [last, fresh] = last_month.try_emplace(o.series, index(o.date));
+        if (!fresh) last->second = std::max(last->second, index(o.date));
         if (until && !(o.date < *until)) continue;
         auto [it, added] = by_name.try_emplace(o.series);
         if (added) names.push_back(o.series);
@@ -239,8 +269,9 @@ std::vector<MonthlySeries> monthly_log_series(const std::vector<PriceObservation
     for (const std::string& name : names) {
         auto& obs = by_name[name];
         std::stable_sort(obs.begin(), obs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        auto index = [](const Date& d) { return d.year * 12 + d.month - 1; };
-        const int first = index(obs.front().first), last = index(obs.back().first);
+        const int first = index(obs.front().first);
+        const int last = until ? std::min(last_month[name], index(*until) - 1) : last_month[name];
+        if (last < first) continue;
         MonthlySeries s{name, Date{obs.front().first.year, obs.front().first.month, 1}, {}};
         s.log_price.resize(std::size_t(last - first + 1));
         std::size_t next = 0;
@@ -252,6 +283,130 @@ std::vector<MonthlySeries> monthly_log_series(const std::vector<PriceObservation
         out.push_back(std::move(s));
     }
     return out;
+}
+
+namespace {
+
+/// Fields of one CSV line (RFC 4180 quotes: "a,b" and "" inside quotes).
+std::vector<std::string> csv_fields(const std::string& line) {
+    std::vector<std::string> out(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') { out.back() += '"'; ++i; }
+        else if (c == '"') quoted = !quoted;
+        else if (c == ',' && !quoted) out.emplace_back();
+        else if (c != '\r') out.back() += c;
+    }
+    return out;
+}
+
+ProcessFit fit_or_still(const std::vector<std::vector<double>>& series, const FitOptions& options) {
+    std::size_t transitions = 0, count = 0;
+    for (const auto& s : series) {
+        if (s.size() >= 2) { transitions += s.size() - 1; ++count; }
+    }
+    if (transitions >= 8) return fit_log_price_process(series, options);
+    ProcessFit still;
+    still.transitions = transitions;
+    still.series = count;
+    still.standard_error = {nan, nan, nan, nan, nan, nan};
+    return still;
+}
+
+}  // namespace
+
+std::vector<PriceRecord> read_price_history_csv(const std::string& path) {
+    std::ifstream in(path);
+    require(bool(in), "path", path, "cannot be opened for reading");
+    std::string line;
+    std::getline(in, line);
+    const std::vector<std::string> header = csv_fields(line);
+    auto column = [&](std::string_view name) {
+        const auto it = std::find(header.begin(), header.end(), name);
+        require(it != header.end(), fmt::format("{}: header", path), line, fmt::format("must have a column {}", name));
+        return std::size_t(it - header.begin());
+    };
+    const std::size_t date = column("date"), provider = column("provider"), region = column("region"),
+                      instance = column("instance_type"), gpu = column("gpu"), option = column("option"),
+                      price = column("usd_per_hour"), repo = column("source_repo"), file = column("source_path"),
+                      commit = column("source_commit");
+    std::vector<PriceRecord> out;
+    for (int number = 2; std::getline(in, line); ++number) {
+        if (line.empty() || line == "\r") continue;
+        const std::vector<std::string> f = csv_fields(line);
+        const std::string where = fmt::format("{}:{}", path, number);
+        require(f.size() == header.size(), where, f.size(), fmt::format("must have {} columns", header.size()));
+        PriceRecord r;
+        r.observation.series = f[provider] + "/" + f[region] + "/" + f[instance];
+        r.observation.date = Date::parse(f[date], where + ".date");
+        double value = nan;
+        std::istringstream(f[price]) >> value;
+        r.observation.price = require_positive(where + ".usd_per_hour", value);
+        r.gpu = f[gpu];
+        r.option = f[option];
+        require(r.option == "on_demand" || r.option == "spot" || r.option == "reserved_1y" || r.option == "reserved_3y",
+                where + ".option", r.option, "must be on_demand, spot, reserved_1y or reserved_3y");
+        r.source = f[repo] + " " + f[file] + " " + f[commit];
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+DynamicsFit fit_price_dynamics(const std::vector<PriceRecord>& records, std::string_view gpu, const FitOptions& options,
+                               const std::optional<Date>& until) {
+    std::map<std::string, std::vector<PriceObservation>> by_option;
+    for (const PriceRecord& r : records) {
+        if (r.gpu == gpu) by_option[r.option].push_back(r.observation);
+    }
+    auto monthly = [&](const std::string& option) { return monthly_log_series(by_option[option], until); };
+    auto index = [](const Date& d) { return d.year * 12 + d.month - 1; };
+    const std::vector<MonthlySeries> od = monthly("on_demand");
+    std::vector<std::vector<double>> od_values;
+    for (const auto& s : od) od_values.push_back(s.log_price);
+    // log(option / on-demand) over the months both are known, and the paired monthly changes.
+    auto spreads = [&](const std::string& option, std::vector<std::pair<double, double>>* changes) {
+        std::vector<std::vector<double>> out;
+        for (const MonthlySeries& s : monthly(option)) {
+            const auto match = std::find_if(od.begin(), od.end(), [&](const MonthlySeries& o) { return o.name == s.name; });
+            if (match == od.end()) continue;
+            const int first = std::max(index(s.first_month), index(match->first_month));
+            const int last = std::min(index(s.first_month) + int(s.log_price.size()),
+                                      index(match->first_month) + int(match->log_price.size()));
+            std::vector<double> spread;
+            for (int m = first; m < last; ++m) {
+                const double o = match->log_price[std::size_t(m - index(match->first_month))];
+                spread.push_back(s.log_price[std::size_t(m - index(s.first_month))] - o);
+                if (changes && m > first) {
+                    const double o_prev = match->log_price[std::size_t(m - 1 - index(match->first_month))];
+                    changes->emplace_back(o - o_prev, spread.back() - spread[spread.size() - 2]);
+                }
+            }
+            if (!spread.empty()) out.push_back(std::move(spread));
+        }
+        return out;
+    };
+    DynamicsFit fit;
+    std::vector<std::pair<double, double>> paired;
+    fit.on_demand = fit_or_still(od_values, options);
+    fit.spot_spread = fit_or_still(spreads("spot", &paired), options);
+    fit.reserved_1y_spread = fit_or_still(spreads("reserved_1y", nullptr), options);
+    fit.reserved_3y_spread = fit_or_still(spreads("reserved_3y", nullptr), options);
+    fit.dynamics.on_demand = fit.on_demand.process;
+    fit.dynamics.spot_spread = fit.spot_spread.process;
+    fit.dynamics.reserved_1y_spread = fit.reserved_1y_spread.process;
+    fit.dynamics.reserved_3y_spread = fit.reserved_3y_spread.process;
+    // Pearson correlation of paired monthly changes; its standard error (1 − ρ²)/√(n − 1).
+    double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+    for (const auto& [a, b] : paired) { sa += a; sb += b; saa += a * a; sbb += b * b; sab += a * b; }
+    const double n = double(paired.size());
+    const double va = saa - sa * sa / std::max(n, 1.0), vb = sbb - sb * sb / std::max(n, 1.0);
+    if (n >= 3 && va > 1e-12 && vb > 1e-12) {
+        const double rho = std::clamp((sab - sa * sb / n) / std::sqrt(va * vb), -1.0, 1.0);
+        fit.dynamics.spot_correlation = rho;
+        fit.spot_correlation_standard_error = (1 - rho * rho) / std::sqrt(n - 1);
+    }
+    return fit;
 }
 
 }  // namespace gputco

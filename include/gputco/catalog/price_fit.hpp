@@ -14,7 +14,9 @@
 //
 //   const ProcessFit fit = fit_log_price_process({series_a, series_b});
 //   fit.process.jump_rate;  fit.standard_error.jump_rate;
+#include <limits>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -59,9 +61,10 @@ struct PriceObservation {
 
 /// Monthly log prices of each series: month k's value is the last observation in or before month k
 /// (list prices hold until changed), from the month of the first observation to the month of the last.
-/// With `until`, observations on or after it are ignored (a forecast made at `until` sees only the
-/// past). Series come in order of first appearance. Throws InvalidInput naming observations[i].price
-/// when a price is not finite and > 0.
+/// With `until`, observations on or after it are ignored (a forecast made then sees only the past) and
+/// a series runs to the month before `until`'s if it was observed that long: the files record every
+/// change, so a price with no later change is still in force. Series come in order of first
+/// appearance. Throws InvalidInput naming observations[i].price when a price is not finite and > 0.
 struct MonthlySeries {
     std::string name;
     Date first_month;            ///< the 1st of month 0
@@ -69,5 +72,32 @@ struct MonthlySeries {
 };
 std::vector<MonthlySeries> monthly_log_series(const std::vector<PriceObservation>& observations,
                                               const std::optional<Date>& until = std::nullopt);
+
+/// One row of a price-history file (data/price_history/*.csv, columns date, provider, region,
+/// instance_type, gpu, option, usd_per_hour, source_repo, source_path, source_commit): the observation's
+/// series is "provider/region/instance_type"; option is on_demand, spot, reserved_1y or reserved_3y.
+struct PriceRecord {
+    PriceObservation observation;
+    std::string gpu;
+    std::string option;
+    std::string source;  ///< "repo path commit", as the file gives them
+};
+
+/// The rows of a price-history CSV file. Throws InvalidInput naming the file, line and column when a
+/// column is missing, a date or price does not parse, or an option is not one of the four.
+std::vector<PriceRecord> read_price_history_csv(const std::string& path);
+
+/// A PriceDynamics fitted to one GPU family's records: on-demand on the on-demand log prices, the spot
+/// and reservation spreads on log(option price / on-demand price) over the months both are known,
+/// each by fit_log_price_process; spot_correlation is the correlation of the monthly changes of
+/// on-demand and of the spot spread (0 when either does not move). A component with fewer than 8
+/// monthly transitions stays at zero (no movement) with transitions < 8 and NaN standard errors.
+struct DynamicsFit {
+    PriceDynamics dynamics;
+    ProcessFit on_demand, spot_spread, reserved_1y_spread, reserved_3y_spread;
+    double spot_correlation_standard_error = std::numeric_limits<double>::quiet_NaN();
+};
+DynamicsFit fit_price_dynamics(const std::vector<PriceRecord>& records, std::string_view gpu,
+                               const FitOptions& options = {}, const std::optional<Date>& until = std::nullopt);
 
 }  // namespace gputco
