@@ -39,6 +39,7 @@ struct Score {
 };
 
 std::string pm(double value, double se) {
+    if (se == 0) return fmt::format("{:.4g} (held)", value);
     return std::isfinite(se) ? fmt::format("{:.4g} ± {:.2g}", value, se) : fmt::format("{:.4g} (at bound)", value);
 }
 
@@ -68,7 +69,8 @@ int main(int argc, char** argv) {
                                  .spot_factor = 0.8, .reserved_factor = 0.8});
     const PricePaths falls = price_paths(downward, Horizon::months(24), samples, 7);
 
-    nlohmann::json out = {{"backtest", nlohmann::json::array()}, {"fitted", nlohmann::json::array()}};
+    nlohmann::json out = {{"backtest", nlohmann::json::array()}, {"fitted", nlohmann::json::array()},
+                          {"notes", nlohmann::json::array()}};
     std::string table =
         "| family | option | months ahead | forecasts | P5–P95 coverage, fitted | P5–P95 coverage, prices only fall | "
         "mean abs log error, fitted median | price stays | prices only fall |\n|---|---|---|---|---|---|---|---|---|\n";
@@ -140,6 +142,7 @@ int main(int argc, char** argv) {
     std::string params =
         "| family | component | transitions | κ /month | σ /√month | g /month | λ /month | μ_J | s_J |\n"
         "|---|---|---|---|---|---|---|---|---|\n";
+    std::string notes;
     for (const std::string family : {"A100", "H100", "L4"}) {
         const DynamicsFit fit = fit_price_dynamics(records, family);
         const std::pair<const char*, const ProcessFit*> parts[] = {{"on-demand", &fit.on_demand},
@@ -158,11 +161,16 @@ int main(int argc, char** argv) {
         }
         params += fmt::format("| {} | spot correlation ρ | | {} | | | | | |\n", family,
                               pm(fit.dynamics.spot_correlation, fit.spot_correlation_standard_error));
+        for (const std::string& note : fit.notes) {
+            notes += fmt::format("- {}, {}\n", family, note);
+            out["notes"].push_back(family + ", " + note);
+        }
     }
     if (json) {
         fmt::print("{}\n", out.dump(2));
     } else {
-        fmt::print("Back-test ({} price records from {})\n\n{}\nFitted to all the data\n\n{}", records.size(), dir, table, params);
+        fmt::print("Back-test ({} price records from {})\n\n{}\nFitted to all the data\n\n{}\n{}", records.size(), dir, table,
+                   params, notes);
     }
     return 0;
 }

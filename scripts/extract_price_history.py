@@ -82,7 +82,20 @@ def gcp_prices(text: str):
         elif instance and in_cost and region and indent == 10 and key in GCP_FIELDS and value.strip():
             option, scale = GCP_FIELDS[key]
             prices[(instance, region, option)] = float(value) * scale
-    return prices
+    return plausible(prices)
+
+
+def plausible(prices):
+    """Drops spot and commitment prices that are not at least 0.1 % below on-demand, or commitments below a fifth of
+    it: listing errors upstream (e.g. a2-ultragpu-1g's 1-year price at $0.69/h for one week of 2022,
+    a3-megagpu-8g's at $6.99/h against $88/h on demand)."""
+    out = {}
+    for (instance, region, option), price in prices.items():
+        on_demand = prices.get((instance, region, "on_demand"))
+        low = 0.2 * on_demand if on_demand and option.startswith("reserved") else 0.0
+        if option == "on_demand" or (on_demand and low <= price < 0.999 * on_demand):
+            out[(instance, region, option)] = price
+    return out
 
 
 SKYPILOT_REGIONS = ("us-east-1", "us-central1", "eastus")  # one per cloud: Lambda lists one price in every region

@@ -93,3 +93,54 @@ TEST_CASE("monthly series hold the last price in force each month and see only t
     CHECK_THROWS_WITH_AS(monthly_log_series({{"a", Date::parse("2025-01-01"), -1.0}}),
                          "observations[0].price = -1: must be finite and > 0", InvalidInput);
 }
+
+TEST_CASE("a held reversion is not fitted and has no uncertainty") {
+    const LogPriceProcess truth{.volatility = 0.02, .jump_rate = 0.1, .jump_mean = 0.1, .jump_sd = 0.05};
+    const auto series = as_series(simulate_log_prices(truth, 36, 40, 8));
+    FitOptions options;
+    options.fixed_reversion = 0.0;
+    const ProcessFit fit = fit_log_price_process(series, options);
+    CHECK(fit.process.reversion == 0.0);
+    CHECK(fit.standard_error.reversion == 0.0);
+    check_recovered(fit.process.volatility, fit.standard_error.volatility, truth.volatility, "volatility");
+    check_recovered(fit.process.jump_mean, fit.standard_error.jump_mean, truth.jump_mean, "jump_mean");
+    options.fixed_reversion = -1.0;
+    CHECK_THROWS_WITH_AS(fit_log_price_process(series, options), "options.fixed_reversion = -1: must be finite and >= 0",
+                         InvalidInput);
+}
+
+TEST_CASE("a family's dynamics from records: spreads over on-demand, and a list price's unidentified reversion held at 0") {
+    // Two offerings; on-demand jumps once each and is seen for years after; the 1-year price is a
+    // constant 40% below on-demand, then its discount deepens by 10% in its last month.
+    std::vector<PriceRecord> records;
+    auto add = [&](const char* series, const char* date, const char* option, double price) {
+        PriceRecord r;
+        r.observation = {series, Date::parse(date), price};
+        r.gpu = "X";
+        r.option = option;
+        records.push_back(r);
+    };
+    for (const char* s : {"p/r/a", "p/r/b"}) {
+        add(s, "2022-01-01", "on_demand", 10);
+        add(s, "2023-01-01", "on_demand", 8);
+        add(s, "2025-01-01", "on_demand", 8);
+        add(s, "2022-01-01", "reserved_1y", 6);
+        add(s, "2023-01-01", "reserved_1y", 4.8);
+        add(s, "2024-06-01", "reserved_1y", 4.32);
+        add(s, "2022-01-01", "spot", 3);
+        add(s, "2025-01-01", "spot", 3);
+    }
+    add("p/r/a", "2022-01-01", "on_demand", 10);  // a record of another family is ignored
+    records.back().gpu = "Y";
+    const DynamicsFit fit = fit_price_dynamics(records, "X");
+    CHECK(fit.on_demand.transitions == 2u * 36u);
+    CHECK(fit.reserved_1y_spread.transitions == 2u * 29u);
+    CHECK(fit.dynamics.reserved_1y_spread.jump_mean == doctest::Approx(std::log(0.9)).epsilon(0.01));
+    // The 1-year spread's only move is in its last month: how long it lasts is not identified.
+    CHECK(fit.dynamics.reserved_1y_spread.reversion == 0.0);
+    REQUIRE(!fit.notes.empty());
+    CHECK(fit.notes.back().rfind("reserved_1y_spread: reversion not identified", 0) == 0);
+    CHECK(fit.spot_spread.transitions == 2u * 36u);
+    CHECK(fit.reserved_3y_spread.transitions == 0u);
+    CHECK(std::isnan(fit.reserved_3y_spread.standard_error.jump_rate));
+}

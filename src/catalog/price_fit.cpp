@@ -140,6 +140,7 @@ ProcessFit fit_log_price_process(const std::vector<std::vector<double>>& series,
     require(options.max_jumps_per_month >= 1 && options.max_jumps_per_month <= 20, "options.max_jumps_per_month",
             options.max_jumps_per_month, "must be in [1, 20]");
     require(options.max_iterations >= 100, "options.max_iterations", options.max_iterations, "must be >= 100");
+    if (options.fixed_reversion) require_non_negative("options.fixed_reversion", *options.fixed_reversion);
     ProcessFit fit;
     double sum = 0, sum2 = 0;
     for (std::size_t s = 0; s < series.size(); ++s) {
@@ -166,7 +167,7 @@ ProcessFit fit_log_price_process(const std::vector<std::vector<double>>& series,
     const Bound volatility_bound{sigma_min, std::max(max_volatility, 2 * sigma_min)};
     auto natural = [&](const Eigen::VectorXd& u) {
         LogPriceProcess p;
-        p.reversion = reversion_bound.to(u[0]);
+        p.reversion = options.fixed_reversion ? *options.fixed_reversion : reversion_bound.to(u[0]);
         p.volatility = volatility_bound.to(u[1]);
         p.drift = drift_bound.to(u[2]);
         if (with_jumps) {
@@ -209,7 +210,7 @@ ProcessFit fit_log_price_process(const std::vector<std::vector<double>>& series,
     const Eigen::VectorXd theta = to_vector(fit.process);
     std::vector<int> free;
     const LogPriceProcess& e = fit.process;
-    if (!reversion_bound.at(e.reversion)) free.push_back(0);
+    if (!options.fixed_reversion && !reversion_bound.at(e.reversion)) free.push_back(0);
     if (!volatility_bound.at(e.volatility)) free.push_back(1);
     if (!drift_bound.at(e.drift)) free.push_back(2);
     if (with_jumps && !jump_rate_bound.at(e.jump_rate)) {
@@ -236,6 +237,7 @@ ProcessFit fit_log_price_process(const std::vector<std::vector<double>>& series,
     }
     Eigen::VectorXd se = Eigen::VectorXd::Constant(6, nan);
     if (!with_jumps) se[3] = se[4] = se[5] = 0;  // fixed at 0 by the option
+    if (options.fixed_reversion) se[0] = 0;
     const Eigen::MatrixXd information = -hessian;
     Eigen::LDLT<Eigen::MatrixXd> ldlt(information);
     if (k > 0 && ldlt.info() == Eigen::Success && ldlt.isPositive() && information.allFinite()) {
@@ -388,10 +390,23 @@ DynamicsFit fit_price_dynamics(const std::vector<PriceRecord>& records, std::str
     };
     DynamicsFit fit;
     std::vector<std::pair<double, double>> paired;
-    fit.on_demand = fit_or_still(od_values, options);
+    // A list price whose κ ends at its upper bound with no standard error: not identified; held instead.
+    auto list_price = [&](const std::vector<std::vector<double>>& series, const char* name) {
+        ProcessFit f = fit_or_still(series, options);
+        if (f.transitions >= 8 && f.process.reversion >= 0.999 * reversion_bound.hi && !options.fixed_reversion) {
+            FitOptions held = options;
+            held.fixed_reversion = 0.0;
+            f = fit_log_price_process(series, held);
+            fit.notes.push_back(fmt::format("{}: reversion not identified (the fit ends at its bound {}); fitted "
+                                            "again with reversion = 0, a list price holding until changed",
+                                            name, reversion_bound.hi));
+        }
+        return f;
+    };
+    fit.on_demand = list_price(od_values, "on_demand");
     fit.spot_spread = fit_or_still(spreads("spot", &paired), options);
-    fit.reserved_1y_spread = fit_or_still(spreads("reserved_1y", nullptr), options);
-    fit.reserved_3y_spread = fit_or_still(spreads("reserved_3y", nullptr), options);
+    fit.reserved_1y_spread = list_price(spreads("reserved_1y", nullptr), "reserved_1y_spread");
+    fit.reserved_3y_spread = list_price(spreads("reserved_3y", nullptr), "reserved_3y_spread");
     fit.dynamics.on_demand = fit.on_demand.process;
     fit.dynamics.spot_spread = fit.spot_spread.process;
     fit.dynamics.reserved_1y_spread = fit.reserved_1y_spread.process;

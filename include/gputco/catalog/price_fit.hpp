@@ -33,6 +33,8 @@ struct FitOptions {
     int max_jumps_per_month = 4;  ///< terms of the Poisson mixture, in [1, 20]
     bool jumps = true;            ///< false fits a pure OU with drift (λ = 0), e.g. for spot spreads
     int max_iterations = 4000;    ///< Nelder–Mead iterations, ≥ 100
+    /// κ held at this value (≥ 0) instead of fitted; its standard error is then 0.
+    std::optional<double> fixed_reversion;
 };
 
 struct ProcessFit {
@@ -92,9 +94,13 @@ std::vector<PriceRecord> read_price_history_csv(const std::string& path);
 /// each by fit_log_price_process; spot_correlation is the correlation of the monthly changes of
 /// on-demand and of the spot spread (0 when either does not move). A component with fewer than 8
 /// monthly transitions stays at zero (no movement) with transitions < 8 and NaN standard errors.
+/// On-demand and the reservation spreads are list prices: where their κ is not identified (the fit
+/// ends at κ's upper bound: no series is observed long after its jumps) they are fitted again with
+/// κ = 0, "a list price holds until changed", and `notes` says so.
 struct DynamicsFit {
     PriceDynamics dynamics;
     ProcessFit on_demand, spot_spread, reserved_1y_spread, reserved_3y_spread;
+    std::vector<std::string> notes;
     double spot_correlation_standard_error = std::numeric_limits<double>::quiet_NaN();
 };
 DynamicsFit fit_price_dynamics(const std::vector<PriceRecord>& records, std::string_view gpu,
