@@ -25,4 +25,6 @@ PYBIND11_MODULE(_core, m) {
     register_recommend(m);
     register_scenario(m);
     register_bills(m);
+    // The stochastic price model (after register_plan: PricePaths, GenerationLaunch).
+    register_price_dynamics(m);
 }
