@@ -86,6 +86,11 @@ TEST_CASE("monthly series hold the last price in force each month and see only t
     REQUIRE(past.size() == 2);
     CHECK(past[0].log_price.size() == 3);
     CHECK(past[0].log_price[2] == std::log(10.0));
+    // Seen from June: through May, though the last observation before June is in April (a is
+    // observed again in late June, so April's price was still in force in May).
+    const auto june = monthly_log_series(obs, Date::parse("2025-06-01"));
+    CHECK(june[0].log_price.size() == 5);
+    CHECK(june[0].log_price[4] == std::log(9.0));
     // Seen from July: through June, April's last price held since.
     const auto later = monthly_log_series(obs, Date::parse("2025-07-01"));
     CHECK(later[0].log_price.size() == 6);
