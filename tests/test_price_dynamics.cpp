@@ -138,6 +138,9 @@ TEST_CASE("bad dynamics name the field, the value and the rule") {
     CHECK_THROWS_WITH_AS(simulate_price_paths(d, Horizon::years(1), 10, 1, 1),
                          "price_model.launches[0].first_month = 20: must be in [0, 12) (the horizon's months)",
                          InvalidInput);
+    d.launches[0] = {.probability = 1.5, .first_month = 2, .last_month = 3};
+    CHECK_THROWS_WITH_AS(simulate_price_paths(d, Horizon::years(1), 10, 1, 1),
+                         "price_model.launches[0].probability = 1.5: must be in [0, 1]", InvalidInput);
 }
 
 TEST_CASE("the forward price implied by 1- and 3-year prices") {

@@ -126,12 +126,12 @@ PricePaths simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::si
     validate(d.reserved_3y_spread, "price_dynamics.reserved_3y_spread");
     require(d.spot_correlation >= -1 && d.spot_correlation <= 1, "price_dynamics.spot_correlation", d.spot_correlation,
             "must be in [-1, 1]");
-    // The launches' rules are price_paths()'s: run it once on them alone (no draws), for its checks.
+    // The launches' rules are price_paths()'s (one place): run it on them alone for one future, for its
+    // checks; its messages name them price_model.launches[i].
     const int months = horizon.month_count();
-    {
+    if (!d.launches.empty()) {
         PriceModel launches_only;
         launches_only.launches = d.launches;
-        for (auto& l : launches_only.launches) l.probability = 0;
         (void)price_paths(launches_only, horizon, 1, seed);
     }
 
