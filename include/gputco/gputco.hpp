@@ -12,6 +12,8 @@
 #include "gputco/catalog/importers.hpp"
 #include "gputco/catalog/query.hpp"
 #include "gputco/catalog/price_schedule.hpp"
+#include "gputco/catalog/price_dynamics.hpp"
+#include "gputco/catalog/price_fit.hpp"
 #include "gputco/work/demand.hpp"
 #include "gputco/work/demand_futures.hpp"
 #include "gputco/work/job.hpp"

@@ -195,6 +195,10 @@ from ._recommend import (RecommendResult, cost_risk_frontier, hindsight_plan_tot
 from ._core import Bill, CommitmentSummary, FinOpsFigures, GpuSeries, UnmatchedSku, at_bill_rates
 from ._bills import BillPlan, FocusBill, offering_at_bill_rates, read_focus, recommend_from_bill
 
+# The stochastic price model: prices that move both ways, fitted to dated history (docs/models.md, section 12).
+from ._core import (DynamicsFit, LogPriceProcess, PriceDynamics, PriceRecord, ProcessFit, fit_log_price_process,
+                    fit_price_dynamics, implied_forward_hourly, read_price_history_csv, simulate_log_prices,
+                    simulate_price_paths)
 from ._core import __version__  # written once, in CMakeLists.txt
 from ._html import install as _install_html
 
@@ -250,6 +254,8 @@ __all__ = [
     "plot_tornado", "plot_heat_map",
     "Bill", "BillPlan", "CommitmentSummary", "FinOpsFigures", "FocusBill", "GpuSeries", "UnmatchedSku", "at_bill_rates", "offering_at_bill_rates", "read_focus",
     "recommend_from_bill",
+    "DynamicsFit", "LogPriceProcess", "PriceDynamics", "PriceRecord", "ProcessFit", "fit_log_price_process",
+    "fit_price_dynamics", "implied_forward_hourly", "read_price_history_csv", "simulate_log_prices", "simulate_price_paths",
 ]
 
 # Wrong argument types raise TypeError naming the parameter ("work_hours = 'x': must be a number,

@@ -1215,3 +1215,65 @@ FOCUS_GROUPED_COLUMNS: tuple[str, ...]
 FOCUS_SUMMED_COLUMNS: tuple[str, ...]
 BILL_DEFAULT_MAX_SERIES: int
 FOCUS_REQUIRED_COLUMNS: dict[str, List[str]]
+
+# The stochastic price model (catalog/price_dynamics.hpp, catalog/price_fit.hpp).
+class LogPriceProcess:
+    reversion: float
+    volatility: float
+    drift: float
+    jump_rate: float
+    jump_mean: float
+    jump_sd: float
+    def __init__(self, *, reversion: float = ..., volatility: float = ..., drift: float = ..., jump_rate: float = ...,
+                 jump_mean: float = ..., jump_sd: float = ...) -> None: ...
+    def to_dict(self) -> dict[str, float]: ...
+
+class PriceDynamics:
+    on_demand: LogPriceProcess
+    spot_spread: LogPriceProcess
+    spot_correlation: float
+    reserved_1y_spread: LogPriceProcess
+    reserved_3y_spread: LogPriceProcess
+    launches: List[GenerationLaunch]
+    def __init__(self, *, on_demand: LogPriceProcess = ..., spot_spread: LogPriceProcess = ...,
+                 spot_correlation: float = ..., reserved_1y_spread: LogPriceProcess = ...,
+                 reserved_3y_spread: LogPriceProcess = ..., launches: List[GenerationLaunch] = ...) -> None: ...
+
+def simulate_price_paths(dynamics: PriceDynamics, horizon: Horizon, futures: int, seed: int, *, term_years: int = ...,
+                         threads: int = ...) -> PricePaths: ...
+def simulate_log_prices(process: LogPriceProcess, months: int, paths: int, seed: int, *,
+                        initial_deviation: float = ...) -> np.ndarray: ...
+def implied_forward_hourly(one_year_hourly: float, three_year_hourly: float) -> float: ...
+
+class ProcessFit:
+    process: LogPriceProcess
+    standard_error: LogPriceProcess
+    log_likelihood: float
+    transitions: int
+    series: int
+
+def fit_log_price_process(series: List[List[float]], *, min_volatility: float = ..., max_jumps_per_month: int = ...,
+                          jumps: bool = ..., max_iterations: int = ...,
+                          fixed_reversion: Optional[float] = ...) -> ProcessFit: ...
+
+class PriceRecord:
+    series: str
+    date: str
+    price: float
+    gpu: str
+    option: str
+    source: str
+
+def read_price_history_csv(path: str) -> List[PriceRecord]: ...
+
+class DynamicsFit:
+    dynamics: PriceDynamics
+    on_demand: ProcessFit
+    spot_spread: ProcessFit
+    reserved_1y_spread: ProcessFit
+    reserved_3y_spread: ProcessFit
+    spot_correlation_standard_error: float
+    notes: List[str]
+
+def fit_price_dynamics(records: List[PriceRecord], gpu: str, *, until: Optional[str] = ..., min_volatility: float = ...,
+                       max_jumps_per_month: int = ..., max_iterations: int = ...) -> DynamicsFit: ...

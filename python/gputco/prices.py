@@ -3,6 +3,10 @@
     python -m gputco.prices import skypilot gcp/vms.csv --provider gcp --published 2026-04-02 -o gcp.json
     python -m gputco.prices import azure prices.json --published 2026-08-22 --history catalog.json -o catalog.json
     python -m gputco.prices query --catalog gcp.json --gpu A100 --has-spot --currency USD --date 2026-04-02
+    python -m gputco.prices fit data/price_history --gpu A100 [--until 2025-01]
+
+`fit` fits the stochastic price model (docs/models.md, section 12) to a GPU family's dated prices (the
+CSV files of data/price_history/) and prints each component's parameters with standard errors.
 
 `import` writes the catalog JSON the library reads (Catalog.from_json_file) and prints how many rows
 were read, kept and skipped, by reason. With --history the new prices are added to an existing
@@ -11,8 +15,11 @@ catalog as dated snapshots (Catalog.with_snapshots).
 from __future__ import annotations
 
 import argparse
+import glob
+import math
+import os
 import sys
-from typing import Optional, Sequence
+from typing import List, Optional, Sequence
 
 from . import _core
 from ._catalog import catalog as builtin_catalog  # noqa: F401  (adds Catalog.query)
@@ -63,6 +70,45 @@ def _query(args: argparse.Namespace) -> int:
     return 0
 
 
+def load_price_history(path: str) -> List["_core.PriceRecord"]:
+    """The price records of a price-history CSV file, or of every *.csv in a directory (sorted by name)."""
+    files = sorted(glob.glob(os.path.join(path, "*.csv"))) if os.path.isdir(path) else [path]
+    records: List[_core.PriceRecord] = []
+    for name in files:
+        records.extend(_core.read_price_history_csv(name))
+    return records
+
+
+def fit_family(path: str, gpu: str, until: Optional[str] = None) -> "_core.DynamicsFit":
+    """The PriceDynamics of GPU family `gpu` fitted to the history at `path` (file or directory), from
+    data before `until` (YYYY-MM[-DD]) only if given."""
+    return _core.fit_price_dynamics(load_price_history(path), gpu, until=until)
+
+
+def fit_table(fit: "_core.DynamicsFit") -> str:
+    """A text table of a DynamicsFit: per component the estimates ± standard errors."""
+    names = ["reversion", "volatility", "drift", "jump_rate", "jump_mean", "jump_sd"]
+
+    def cell(value: float, se: float) -> str:
+        if se == 0:
+            return f"{value:.4g} (held)"
+        return f"{value:.4g} ± {se:.2g}" if math.isfinite(se) else f"{value:.4g} (at bound)"
+
+    lines = ["component      transitions  " + "  ".join(f"{n:>22}" for n in names)]
+    for label in ("on_demand", "spot_spread", "reserved_1y_spread", "reserved_3y_spread"):
+        part = getattr(fit, label)
+        cells = [cell(getattr(part.process, n), getattr(part.standard_error, n)) for n in names]
+        lines.append(f"{label:<18} {part.transitions:>7}  " + "  ".join(f"{c:>22}" for c in cells))
+    lines.append(f"spot_correlation {cell(fit.dynamics.spot_correlation, fit.spot_correlation_standard_error)}")
+    lines.extend(f"note: {n}" for n in fit.notes)
+    return "\n".join(lines)
+
+
+def _fit(args: argparse.Namespace) -> int:
+    print(fit_table(fit_family(args.history, args.gpu, until=args.until)))
+    return 0
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gputco.prices", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -93,6 +139,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     q.add_argument("--date", help="date of the exchange rates (default: --as-of, else today)")
     q.add_argument("--limit", type=int, default=20)
     q.set_defaults(run=_query)
+    f = sub.add_parser("fit", help="fit the price model to a GPU family's dated prices")
+    f.add_argument("history", help="a price-history CSV or a directory of them (data/price_history)")
+    f.add_argument("--gpu", required=True, help="GPU family as in the files' gpu column, e.g. A100")
+    f.add_argument("--until", help="use only prices dated before this (YYYY-MM or YYYY-MM-DD)")
+    f.set_defaults(run=_fit)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

@@ -26,4 +26,6 @@ PYBIND11_MODULE(_core, m) {
     register_scenario(m);
     register_bills(m);
     register_study(m);
+    // The stochastic price model (after register_plan: PricePaths, GenerationLaunch).
+    register_price_dynamics(m);
 }

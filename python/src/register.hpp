@@ -85,6 +85,7 @@ void register_work(py::module_& m);
 void register_llm(py::module_& m);
 void register_plan(py::module_& m);
 void register_recommend(py::module_& m);
+void register_price_dynamics(py::module_& m);
 void register_scenario(py::module_& m);
 void register_bills(py::module_& m);
 void register_study(py::module_& m);

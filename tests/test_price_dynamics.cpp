@@ -1,0 +1,149 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "gputco/catalog/price_dynamics.hpp"
+#include "gputco/core/error.hpp"
+#include "gputco/core/random.hpp"
+
+using namespace gputco;
+
+namespace {
+
+struct Moments {
+    double mean = 0, variance = 0;
+};
+Moments moments(const Eigen::ArrayXd& x) {
+    const double mean = x.mean();
+    return {mean, (x - mean).square().sum() / double(x.size() - 1)};
+}
+
+}  // namespace
+
+TEST_CASE("an OU log price has the closed-form mean and variance at every month") {
+    const LogPriceProcess p{.reversion = 0.2, .volatility = 0.05, .drift = -0.01};
+    const std::size_t n = 40'000;
+    const Eigen::ArrayXXd x = simulate_log_prices(p, 25, n, 7, 0.1);
+    CHECK(x.row(0).isApproxToConstant(0.1));
+    for (int m : {1, 6, 24}) {
+        const double phi_m = std::exp(-p.reversion * m);
+        const double mean = p.drift * m + phi_m * 0.1;
+        const double variance = p.volatility * p.volatility * (1 - phi_m * phi_m) / (2 * p.reversion);
+        const Moments got = moments(x.row(m).transpose());
+        CHECK(std::abs(got.mean - mean) <= 4 * std::sqrt(variance / double(n)));
+        CHECK(std::abs(got.variance - variance) <= 4 * variance * std::sqrt(2.0 / double(n - 1)));
+    }
+}
+
+TEST_CASE("compound-Poisson jumps of both signs add λ m μ_J to the mean and λ m (μ_J² + s_J²) to the variance") {
+    const LogPriceProcess p{.volatility = 0.01, .drift = 0.002, .jump_rate = 0.15, .jump_mean = -0.05, .jump_sd = 0.2};
+    const std::size_t n = 40'000;
+    const int m = 24;
+    const Eigen::ArrayXXd x = simulate_log_prices(p, m + 1, n, 11);
+    const double mean = p.drift * m + p.jump_rate * m * p.jump_mean;
+    const double variance = p.volatility * p.volatility * m + p.jump_rate * m * (p.jump_mean * p.jump_mean + p.jump_sd * p.jump_sd);
+    const Moments got = moments(x.row(m).transpose());
+    CHECK(std::abs(got.mean - mean) <= 4 * std::sqrt(variance / double(n)));
+    // Rises happen: the jumps have both signs.
+    CHECK((x.row(m) > 0.2).count() > 0);
+    CHECK((x.row(m) < -0.2).count() > 0);
+}
+
+TEST_CASE("spot's spread shocks correlate with on-demand's at spot_correlation") {
+    PriceDynamics d;
+    d.on_demand = {.volatility = 0.03};
+    d.spot_spread = {.reversion = 0.5, .volatility = 0.1};
+    d.spot_correlation = -0.6;
+    const std::size_t n = 40'000;
+    const PricePaths paths = simulate_price_paths(d, Horizon::months(2), n, 3, 1);
+    const Eigen::ArrayXd od = paths.on_demand.row(1).transpose().log();
+    const Eigen::ArrayXd spread = (paths.spot.row(1) / paths.on_demand.row(1)).transpose().log();
+    const Eigen::ArrayXd a = od - od.mean(), b = spread - spread.mean();
+    const double rho = (a * b).sum() / std::sqrt(a.square().sum() * b.square().sum());
+    CHECK(std::abs(rho - d.spot_correlation) <= 4 * (1 - 0.36) / std::sqrt(double(n)));
+}
+
+TEST_CASE("1- and 3-year reservation factors move separately; month 0 is the list price") {
+    PriceDynamics d;
+    d.on_demand = {.reversion = 0.05, .volatility = 0.02, .jump_rate = 0.1, .jump_mean = -0.1, .jump_sd = 0.1};
+    d.reserved_1y_spread = {.drift = 0.01};
+    d.reserved_3y_spread = {.drift = -0.02};
+    const PricePaths one = simulate_price_paths(d, Horizon::years(1), 100, 5, 1);
+    const PricePaths three = simulate_price_paths(d, Horizon::years(1), 100, 5, 3);
+    CHECK((one.on_demand == three.on_demand).all());
+    for (Eigen::Index f = 0; f < 100; ++f) {
+        CHECK(one.on_demand(0, f) == 1.0);
+        CHECK(one.spot(0, f) == 1.0);
+        CHECK(one.reserved(0, f) == 1.0);
+        CHECK(std::log(one.reserved(11, f) / one.on_demand(11, f)) == doctest::Approx(0.11).epsilon(1e-12));
+        CHECK(std::log(three.reserved(11, f) / three.on_demand(11, f)) == doctest::Approx(-0.22).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("every factor is finite and > 0 and the paths do not depend on the thread count, over random models") {
+    Xoshiro256pp engine(99);
+    auto uniform = [&](double lo, double hi) { return lo + (hi - lo) * double(engine() >> 11) * 0x1.0p-53; };
+    for (int trial = 0; trial < 30; ++trial) {
+        PriceDynamics d;
+        auto random_process = [&] {
+            return LogPriceProcess{.reversion = uniform(0, 1), .volatility = uniform(0, 0.2), .drift = uniform(-0.02, 0.02),
+                                   .jump_rate = uniform(0, 0.5), .jump_mean = uniform(-0.3, 0.3), .jump_sd = uniform(0, 0.3)};
+        };
+        d.on_demand = random_process();
+        d.spot_spread = random_process();
+        d.reserved_1y_spread = random_process();
+        d.reserved_3y_spread = random_process();
+        d.spot_correlation = uniform(-1, 1);
+        d.launches.push_back({.probability = uniform(0, 1), .first_month = 3, .last_month = 20, .on_demand_factor = 0.8,
+                              .spot_factor = 0.7, .reserved_factor = 0.9});
+        const auto seed = engine();
+        const PricePaths a = simulate_price_paths(d, Horizon::years(2), 203, seed, 3, 1);
+        const PricePaths b = simulate_price_paths(d, Horizon::years(2), 203, seed, 3, 3);
+        CHECK((a.on_demand == b.on_demand).all());
+        CHECK((a.spot == b.spot).all());
+        CHECK((a.reserved == b.reserved).all());
+        CHECK((a.launch_month == b.launch_month).all());
+        CHECK(a.on_demand.allFinite());
+        CHECK((a.on_demand > 0).all());
+        CHECK((a.spot > 0).all());
+        CHECK((a.reserved > 0).all());
+    }
+}
+
+TEST_CASE("a launch multiplies the factors from its month on") {
+    PriceDynamics d;
+    d.launches.push_back({.probability = 1, .first_month = 5, .last_month = 5, .on_demand_factor = 0.5,
+                          .spot_factor = 0.25, .reserved_factor = 0.75});
+    const PricePaths p = simulate_price_paths(d, Horizon::years(1), 3, 1, 1);
+    CHECK(p.launch_month(0, 2) == 5);
+    CHECK(p.on_demand(4, 2) == 1.0);
+    CHECK(p.on_demand(5, 2) == 0.5);
+    CHECK(p.spot(11, 2) == 0.25);
+    CHECK(p.reserved(11, 2) == 0.75);
+}
+
+TEST_CASE("bad dynamics name the field, the value and the rule") {
+    PriceDynamics d;
+    d.on_demand.volatility = -1;
+    CHECK_THROWS_WITH_AS(simulate_price_paths(d, Horizon::years(1), 10, 1, 1),
+                         "price_dynamics.on_demand.volatility = -1: must be finite and >= 0", InvalidInput);
+    d.on_demand.volatility = 0;
+    d.spot_correlation = 1.5;
+    CHECK_THROWS_WITH_AS(simulate_price_paths(d, Horizon::years(1), 10, 1, 1),
+                         "price_dynamics.spot_correlation = 1.5: must be in [-1, 1]", InvalidInput);
+    d.spot_correlation = 0;
+    CHECK_THROWS_WITH_AS(simulate_price_paths(d, Horizon::years(1), 10, 1, 2), "term_years = 2: must be 1 or 3",
+                         InvalidInput);
+    d.launches.push_back({.probability = 1, .first_month = 20, .last_month = 20});
+    CHECK_THROWS_WITH_AS(simulate_price_paths(d, Horizon::years(1), 10, 1, 1),
+                         "price_model.launches[0].first_month = 20: must be in [0, 12) (the horizon's months)",
+                         InvalidInput);
+    d.launches[0] = {.probability = 1.5, .first_month = 2, .last_month = 3};
+    CHECK_THROWS_WITH_AS(simulate_price_paths(d, Horizon::years(1), 10, 1, 1),
+                         "price_model.launches[0].probability = 1.5: must be in [0, 1]", InvalidInput);
+}
+
+TEST_CASE("the forward price implied by 1- and 3-year prices") {
+    CHECK(implied_forward_hourly(2.0, 1.5) == 1.25);  // 3 × 1.5 = 2 + 2 × 1.25
+    CHECK_THROWS_WITH_AS(implied_forward_hourly(0, 1), "one_year_hourly = 0: must be finite and > 0", InvalidInput);
+}

@@ -1,0 +1,151 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "gputco/catalog/price_fit.hpp"
+#include "gputco/core/error.hpp"
+
+using namespace gputco;
+
+namespace {
+
+std::vector<std::vector<double>> as_series(const Eigen::ArrayXXd& x) {
+    std::vector<std::vector<double>> out;
+    for (Eigen::Index j = 0; j < x.cols(); ++j) out.emplace_back(x.col(j).data(), x.col(j).data() + x.rows());
+    return out;
+}
+
+/// |estimate − truth| ≤ 4 standard errors, each standard error finite and > 0.
+void check_recovered(double estimate, double se, double truth, const char* name) {
+    INFO(name << ": estimate " << estimate << ", standard error " << se << ", truth " << truth);
+    CHECK(std::isfinite(se));
+    CHECK(se > 0);
+    CHECK(std::abs(estimate - truth) <= 4 * se);
+}
+
+}  // namespace
+
+TEST_CASE("maximum likelihood recovers a jump-diffusion's parameters from paths it simulated, within 4 standard errors") {
+    const LogPriceProcess truths[] = {
+        {.reversion = 0.08, .volatility = 0.02, .drift = -0.004, .jump_rate = 0.1, .jump_mean = -0.08, .jump_sd = 0.15},
+        {.reversion = 0.3, .volatility = 0.05, .drift = 0.003, .jump_rate = 0.05, .jump_mean = 0.2, .jump_sd = 0.1},
+    };
+    std::uint64_t seed = 17;
+    for (const LogPriceProcess& truth : truths) {
+        const auto series = as_series(simulate_log_prices(truth, 48, 60, seed++));
+        const ProcessFit fit = fit_log_price_process(series);
+        CHECK(fit.transitions == 60u * 47u);
+        CHECK(fit.series == 60u);
+        check_recovered(fit.process.reversion, fit.standard_error.reversion, truth.reversion, "reversion");
+        check_recovered(fit.process.volatility, fit.standard_error.volatility, truth.volatility, "volatility");
+        check_recovered(fit.process.drift, fit.standard_error.drift, truth.drift, "drift");
+        check_recovered(fit.process.jump_rate, fit.standard_error.jump_rate, truth.jump_rate, "jump_rate");
+        check_recovered(fit.process.jump_mean, fit.standard_error.jump_mean, truth.jump_mean, "jump_mean");
+        check_recovered(fit.process.jump_sd, fit.standard_error.jump_sd, truth.jump_sd, "jump_sd");
+        // The optimum is a maximum: the truth does not score higher.
+        CHECK(fit.log_likelihood >= log_likelihood(truth, series));
+    }
+}
+
+TEST_CASE("without jumps the fit is an OU with drift, and its jump parameters are 0 with no uncertainty") {
+    const LogPriceProcess truth{.reversion = 0.25, .volatility = 0.08, .drift = -0.002};
+    const auto series = as_series(simulate_log_prices(truth, 36, 40, 5));
+    const ProcessFit fit = fit_log_price_process(series, {.jumps = false});
+    check_recovered(fit.process.reversion, fit.standard_error.reversion, truth.reversion, "reversion");
+    check_recovered(fit.process.volatility, fit.standard_error.volatility, truth.volatility, "volatility");
+    check_recovered(fit.process.drift, fit.standard_error.drift, truth.drift, "drift");
+    CHECK(fit.process.jump_rate == 0);
+    CHECK(fit.standard_error.jump_rate == 0);
+}
+
+TEST_CASE("a fit needs 8 transitions and finite values") {
+    CHECK_THROWS_WITH_AS(fit_log_price_process({{0, 0.1, 0.2}, {1}}),
+                         "series (monthly transitions) = 2: must hold at least 8 monthly transitions to fit", InvalidInput);
+    CHECK_THROWS_WITH_AS(fit_log_price_process({{0, NAN}}), "series[0][1] = nan: must be a finite number", InvalidInput);
+    CHECK_THROWS_WITH_AS(fit_log_price_process({{0, 1}}, {.min_volatility = 0}),
+                         "options.min_volatility = 0: must be finite and > 0", InvalidInput);
+}
+
+TEST_CASE("monthly series hold the last price in force each month and see only the past before `until`") {
+    const std::vector<PriceObservation> obs = {
+        {"a", Date::parse("2025-01-15"), 10.0}, {"b", Date::parse("2025-03-02"), 4.0},
+        {"a", Date::parse("2025-04-01"), 8.0},  {"a", Date::parse("2025-04-20"), 9.0},
+        {"a", Date::parse("2025-06-30"), 9.0},
+    };
+    const auto all = monthly_log_series(obs);
+    REQUIRE(all.size() == 2);
+    CHECK(all[0].name == "a");
+    CHECK(all[0].first_month == Date::parse("2025-01-01"));
+    REQUIRE(all[0].log_price.size() == 6);  // January to June
+    CHECK(all[0].log_price[2] == std::log(10.0));  // March: January's price still in force
+    CHECK(all[0].log_price[3] == std::log(9.0));   // April: the last price seen in April
+    CHECK(all[1].log_price.size() == 1);
+    // Seen from mid-April: January to March, March's price the one in force since January (the file
+    // records every change, and the series is observed later, so no change was missed).
+    const auto past = monthly_log_series(obs, Date::parse("2025-04-15"));
+    REQUIRE(past.size() == 2);
+    CHECK(past[0].log_price.size() == 3);
+    CHECK(past[0].log_price[2] == std::log(10.0));
+    // Seen from June: through May, though the last observation before June is in April (a is
+    // observed again in late June, so April's price was still in force in May).
+    const auto june = monthly_log_series(obs, Date::parse("2025-06-01"));
+    CHECK(june[0].log_price.size() == 5);
+    CHECK(june[0].log_price[4] == std::log(9.0));
+    // Seen from July: through June, April's last price held since.
+    const auto later = monthly_log_series(obs, Date::parse("2025-07-01"));
+    CHECK(later[0].log_price.size() == 6);
+    CHECK(later[0].log_price[5] == std::log(9.0));
+    CHECK_THROWS_WITH_AS(monthly_log_series({{"a", Date::parse("2025-01-01"), -1.0}}),
+                         "observations[0].price = -1: must be finite and > 0", InvalidInput);
+}
+
+TEST_CASE("a held reversion is not fitted and has no uncertainty") {
+    const LogPriceProcess truth{.volatility = 0.02, .jump_rate = 0.1, .jump_mean = 0.1, .jump_sd = 0.05};
+    const auto series = as_series(simulate_log_prices(truth, 36, 40, 8));
+    FitOptions options;
+    options.fixed_reversion = 0.0;
+    const ProcessFit fit = fit_log_price_process(series, options);
+    CHECK(fit.process.reversion == 0.0);
+    CHECK(fit.standard_error.reversion == 0.0);
+    check_recovered(fit.process.volatility, fit.standard_error.volatility, truth.volatility, "volatility");
+    check_recovered(fit.process.jump_mean, fit.standard_error.jump_mean, truth.jump_mean, "jump_mean");
+    options.fixed_reversion = -1.0;
+    CHECK_THROWS_WITH_AS(fit_log_price_process(series, options), "options.fixed_reversion = -1: must be finite and >= 0",
+                         InvalidInput);
+}
+
+TEST_CASE("a family's dynamics from records: spreads over on-demand, and a list price's unidentified reversion held at 0") {
+    // Two offerings; on-demand jumps once each and is seen for years after; the 1-year price is a
+    // constant 40% below on-demand, then its discount deepens by 10% in its last month.
+    std::vector<PriceRecord> records;
+    auto add = [&](const char* series, const char* date, const char* option, double price) {
+        PriceRecord r;
+        r.observation = {series, Date::parse(date), price};
+        r.gpu = "X";
+        r.option = option;
+        records.push_back(r);
+    };
+    for (const char* s : {"p/r/a", "p/r/b"}) {
+        add(s, "2022-01-01", "on_demand", 10);
+        add(s, "2023-01-01", "on_demand", 8);
+        add(s, "2025-01-01", "on_demand", 8);
+        add(s, "2022-01-01", "reserved_1y", 6);
+        add(s, "2023-01-01", "reserved_1y", 4.8);
+        add(s, "2024-06-01", "reserved_1y", 4.32);
+        add(s, "2022-01-01", "spot", 3);
+        add(s, "2025-01-01", "spot", 3);
+    }
+    add("p/r/a", "2022-01-01", "on_demand", 10);  // a record of another family is ignored
+    records.back().gpu = "Y";
+    const DynamicsFit fit = fit_price_dynamics(records, "X");
+    CHECK(fit.on_demand.transitions == 2u * 36u);
+    CHECK(fit.reserved_1y_spread.transitions == 2u * 29u);
+    CHECK(fit.dynamics.reserved_1y_spread.jump_mean == doctest::Approx(std::log(0.9)).epsilon(0.01));
+    // The 1-year spread's only move is in its last month: how long it lasts is not identified.
+    CHECK(fit.dynamics.reserved_1y_spread.reversion == 0.0);
+    REQUIRE(!fit.notes.empty());
+    CHECK(fit.notes.back().rfind("reserved_1y_spread: reversion not identified", 0) == 0);
+    CHECK(fit.spot_spread.transitions == 2u * 36u);
+    CHECK(fit.reserved_3y_spread.transitions == 0u);
+    CHECK(std::isnan(fit.reserved_3y_spread.standard_error.jump_rate));
+}
