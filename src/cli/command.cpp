@@ -13,7 +13,9 @@
 
 #include <gputco/app/columns.hpp>
 #include <gputco/app/spot_job.hpp>
+#include <gputco/core/atomic_file.hpp>
 #include <gputco/gputco.hpp>
+#include <gputco/report/scenario_report.hpp>
 #include <gputco/scenario/scenario.hpp>
 
 #include "command.hpp"
@@ -134,6 +136,23 @@ int run(const std::vector<std::string>& paths, const std::string& format) {
         first = false;
     }
     if (format == "json") print((paths.size() == 1 ? documents[0] : documents).dump(1) + "\n");
+    return 0;
+}
+
+/// The scenarios' HTML report, to `output` (written whole or not at all) or standard output for "-".
+int report(const std::vector<std::string>& paths, const std::string& output) {
+    std::vector<ReportInput> inputs;
+    for (const std::string& path : paths) {
+        Scenario s = load(path);
+        ScenarioResult result = run_with_progress(s);
+        inputs.push_back({path, std::move(s), std::move(result)});
+    }
+    std::string command = "gputco report";
+    for (const std::string& path : paths) command += " " + path;
+    command += " -o " + output;
+    const std::string page = scenario_report(inputs, GPUTCO_VERSION, command);
+    if (output == "-") print(page);
+    else write_file_atomically(output, page);
     return 0;
 }
 
@@ -281,6 +300,13 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
                             "an amount (500) or a percentage of the value before (2.5%), for one figure "
                             "with total:, npv: or p95: in front (p95:5%); may be repeated");
 
+    std::vector<std::string> report_paths;
+    std::string report_output = "-";
+    CLI::App* report_cmd = app.add_subcommand("report", "run scenario files and write one self-contained HTML page "
+                                                        "(summary, tables, charts, prices with their sources)");
+    report_cmd->add_option("scenarios", report_paths, "scenario files; - reads standard input")->required();
+    report_cmd->add_option("-o,--output", report_output, "the HTML file to write; - for standard output");
+
     std::vector<std::string> validate_paths;
     CLI::App* validate_cmd = app.add_subcommand("validate", "check scenario files without running them");
     validate_cmd->add_option("scenarios", validate_paths, "scenario files; - reads standard input")->required();
@@ -328,6 +354,7 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
     int code = 1;
     try {
         if (run_cmd->parsed()) code = run(run_paths, format);
+        else if (report_cmd->parsed()) code = report(report_paths, report_output);
         else if (compare_cmd->parsed()) code = compare(scenario_path, other_path, format, fail_above);
         else if (catalog_cmd->parsed()) {
             if (min_memory > 0) query.min_gpu_memory_gb = min_memory;
