@@ -42,7 +42,6 @@ std::string grouped(const std::string& plain) {
 
 std::string number(double value, std::string_view unit) {
     if (!std::isfinite(value)) return fmt::format("{}", value);
-    if (value == 0) return "0";
     if (unit == "currency") return grouped(fmt::format("{:.2f}", value));
     if (std::abs(value) < 1) return fmt::format("{:.4g}", value);
     return grouped(fmt::format("{:.4f}", value));
@@ -100,9 +99,11 @@ h3 { font-size: 1.1rem; margin: 1.5rem 0 0.5rem; }
 .card dt { color: var(--muted); }
 .card dd { margin: 0; font-variant-numeric: tabular-nums; font-weight: 600; }
 .scroll { overflow-x: auto; max-width: 100%; }
+.scroll > table { width: max-content; }
+code { overflow-wrap: anywhere; }
 table { border-collapse: collapse; font-size: 0.875rem; font-variant-numeric: tabular-nums; margin: 0.5rem 0 1rem; }
 caption { text-align: left; font-weight: 600; padding: 0.25rem 0; }
-th, td { border: 1px solid var(--rule); padding: 0.25rem 0.5rem; vertical-align: top; }
+th, td { border: 1px solid var(--rule); padding: 0.25rem 0.5rem; vertical-align: top; max-width: 22rem; }
 thead th { background: var(--panel); text-align: left; }
 tbody th { text-align: left; font-weight: 600; min-width: 8rem; }
 td.num { text-align: right; white-space: nowrap; }
@@ -112,6 +113,7 @@ details { margin: 0.25rem 0 1rem; }
 summary { cursor: pointer; color: var(--accent); }
 pre { background: var(--panel); padding: 0.75rem; overflow-x: auto; font-size: 0.8rem; }
 .up { background: #ffebe9; } .down { background: #dafbe1; }
+ins { background: #dafbe1; text-decoration: none; } del { background: #ffebe9; text-decoration: none; }
 @media print { .scroll { overflow: visible; } details { display: block; } }
 )";
 

@@ -206,7 +206,8 @@ Figure bar_chart(const Labels& l, const std::vector<Bar>& bars, const std::strin
     }
     std::string legend_svg;
     double used = 0;
-    if (!marker_name.empty()) used = legend(legend_svg, {{l.y_label, colour(0)}, {marker_name, colour(1)}}, plot_bottom + 58);
+    const bool markers = std::any_of(bars.begin(), bars.end(), [](const Bar& b) { return b.marker.has_value(); });
+    if (!marker_name.empty() && markers) used = legend(legend_svg, {{l.y_label, colour(0)}, {marker_name, colour(1)}}, plot_bottom + 58);
     Figure f;
     f.svg = open_svg(l, plot_bottom + 44 + used + (used > 0 ? 8 : 0)) + body + legend_svg + "</svg>\n";
     f.caption = l.description;
@@ -247,7 +248,10 @@ Figure scatter_chart(const Labels& l, const std::vector<Point>& points, bool fro
     }
     for (std::size_t i = 0; i < points.size(); ++i) {
         body += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"{}\" fill-opacity=\"0.8\"/>\n", x(points[i].x), y(points[i].y), colour(0));
-        body += text(x(points[i].x) + 7, y(points[i].y) - 5, std::to_string(i + 1));
+        // A few points carry their names too; many would overlap, so they carry their numbers only.
+        const std::string name = points.size() <= 6 ? std::to_string(i + 1) + " " + points[i].label : std::to_string(i + 1);
+        const bool right_half = x(points[i].x) > (x.from + x.to) / 2;
+        body += text(x(points[i].x) + (right_half ? -7 : 7), y(points[i].y) - 7, name, right_half ? "end" : "start");
     }
     Figure f;
     f.svg = open_svg(l, plot_bottom + 44) + body + "</svg>\n";
