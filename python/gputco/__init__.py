@@ -194,6 +194,7 @@ from ._recommend import (RecommendResult, cost_risk_frontier, hindsight_plan_tot
                          recommend_plan)
 from ._core import Bill, CommitmentSummary, FinOpsFigures, GpuSeries, UnmatchedSku, at_bill_rates
 from ._bills import BillPlan, FocusBill, offering_at_bill_rates, read_focus, recommend_from_bill
+from ._report import report
 
 from ._core import __version__  # written once, in CMakeLists.txt
 from ._html import install as _install_html
@@ -250,6 +251,7 @@ __all__ = [
     "plot_tornado", "plot_heat_map",
     "Bill", "BillPlan", "CommitmentSummary", "FinOpsFigures", "FocusBill", "GpuSeries", "UnmatchedSku", "at_bill_rates", "offering_at_bill_rates", "read_focus",
     "recommend_from_bill",
+    "report",
 ]
 
 # Wrong argument types raise TypeError naming the parameter ("work_hours = 'x': must be a number,

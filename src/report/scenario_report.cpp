@@ -334,6 +334,12 @@ std::string prices_section(const Scenario& s, const ScenarioResult& r) {
 
 }  // namespace
 
+std::string summary_cards(const Scenario& s, const ScenarioResult& r) {
+    std::string out = "<ul class=\"cards\">\n";
+    for (const Headline& h : headlines(s, r)) out += card(h);
+    return out + "</ul>\n";
+}
+
 std::string scenario_report(const std::vector<ReportInput>& inputs, const std::string& version, const std::string& command) {
     std::string body = fmt::format("<header>\n<h1>{}</h1>\n<p class=\"meta\">gputco {} &middot; made by <code>{}</code></p>\n</header>\n",
                                    inputs.size() == 1 ? escape(inputs[0].scenario.name) : "gputco report", escape(version),
@@ -342,9 +348,7 @@ std::string scenario_report(const std::vector<ReportInput>& inputs, const std::s
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         if (inputs.size() > 1)
             body += fmt::format("<h3><a href=\"#s{}\">{}</a></h3>\n", i + 1, escape(inputs[i].scenario.name));
-        body += "<ul class=\"cards\">\n";
-        for (const Headline& h : headlines(inputs[i].scenario, inputs[i].result)) body += card(h);
-        body += "</ul>\n";
+        body += summary_cards(inputs[i].scenario, inputs[i].result);
     }
     body += "</section>\n";
     Ids id;

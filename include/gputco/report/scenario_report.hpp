@@ -42,6 +42,10 @@ struct Headline {
 /// on_demand_only if run); each workload's cheapest way per run (against its cheapest on-demand row).
 std::vector<Headline> headlines(const Scenario& scenario, const ScenarioResult& result);
 
+/// The summary of one scenario as the page shows it: a list of cards (<ul class="cards">), each
+/// figure a <data> element whose value is the exact number and whose data-source is its source.
+std::string summary_cards(const Scenario& scenario, const ScenarioResult& result);
+
 struct ReportInput {
     std::string file;  ///< as given on the command line ("-" for standard input)
     Scenario scenario;
