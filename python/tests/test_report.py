@@ -198,3 +198,15 @@ def test_compare_as_a_pull_request_comment_and_a_page(tmp_path):
     deleted = re.findall(r"<del>- ([^<]*)</del>", page)
     assert any("fraction: 0.6" in line for line in inserted) and any("fraction: 0.7" in line for line in deleted)
     assert any("reserved 3y (40% off)" in line for line in inserted)
+
+
+def test_report_errors_name_the_file_and_write_nothing(tmp_path):
+    out = tmp_path / "report.html"
+    r = subprocess.run([command(), "report", tmp_path / "missing.yaml", "-o", out], capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stderr == f'gputco: path = "{tmp_path / "missing.yaml"}": cannot be opened for reading: No such file or directory\n'
+    assert not out.exists()
+    target = tmp_path / "no_such_dir" / "report.html"
+    r = subprocess.run([command(), "report", EXAMPLES[0], "-o", target], capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stderr == f'gputco: path = "{target}": cannot be written: No such file or directory\n'
