@@ -209,3 +209,53 @@ def test_report_errors_name_the_file_and_write_nothing(tmp_path):
     r = subprocess.run([command(), "report", EXAMPLES[0], "-o", target], capture_output=True, text=True)
     assert r.returncode == 2
     assert r.stderr == f'gputco: path = "{target}": cannot be written: No such file or directory\n'
+
+
+def summary_figures(page):
+    summary = page.split('<h2 id="summary">', 1)[1].split("</section>", 1)[0]
+    return re.findall(r'<dt>([^<]*)</dt><dd><data value="([^"]*)" data-source="([^"]*)">([^<]*)</data>', summary)
+
+
+def test_summary_numbers_are_their_sources_for_many_seeded_scenarios(gputco):
+    """The same property over random strategies and plans: demand, discounts, mix fractions, futures,
+    commitments (seeded, so a failure reproduces)."""
+    import json
+    import random
+
+    from gputco import _core
+
+    rng = random.Random(35)
+    for trial in range(40):
+        f = round(rng.uniform(0.05, 0.95), 3)
+        scenario = {
+            "version": 1, "name": f"random {trial}", "horizon_months": rng.choice([6, 12, 36]), "seed": trial,
+            "annual_discount_rate": rng.choice([0, 0.05, 0.1]),
+            "offering": {"provider": "gcp", "instance_type": "a2-highgpu-8g", "region": "us-central1"},
+            "demand": {"kind": "linear_growth", "start_gpus": rng.randint(1, 16), "end_gpus": rng.randint(1, 40)},
+            "strategies": [
+                {"name": "on-demand", "on_demand": {}},
+                {"name": "reserved", "reserved": {"term_years": rng.choice([1, 3]), "payment": "no_upfront",
+                                                  "discount": round(rng.uniform(0, 0.7), 3)}},
+                {"name": "mix", "mix": {"tranches": [
+                    {"fraction": f, "reserved": {"term_years": 1, "payment": "no_upfront", "discount": 0.3}},
+                    {"fraction": round(1 - f, 3), "on_demand": {}}]}},
+            ],
+        }
+        if trial % 2:
+            scenario["futures"] = {"count": rng.randint(20, 200), "base_gpus": rng.randint(1, 16),
+                                   "monthly_log_growth": rng.uniform(-0.02, 0.05), "monthly_log_volatility": rng.uniform(0, 0.1)}
+            scenario["plans"] = [{"name": "stay on demand"}] + [
+                {"name": f"commit {k}", "commitments": [{"count": rng.randint(1, 3), "unit": "instances",
+                                                          "term_years": rng.choice([1, 3]), "payment": "no_upfront"}]}
+                for k in range(rng.randint(1, 3))]
+        page = gputco.report(scenario)
+        strategies, spot, plans, deadline, workloads = _core._run_scenario(json.dumps(scenario), "<scenario>")
+        rows = {"strategies": strategies, "spot_jobs": spot, "plans": plans, "deadline_jobs": deadline, "workloads": workloads}
+        figures = summary_figures(page)
+        assert len(figures) == 5 + (6 if trial % 2 else 0)
+        for label, value, source, text_shown in figures:
+            assert float(value) == evaluate(source, rows), (trial, label, source)
+            assert text_shown == shown(float(value), label, source, rows), (trial, label)
+            if label == "expected cost":
+                result, _, column = source.split("/")
+                assert float(value) == min(r[column] for r in rows[result])
