@@ -73,6 +73,7 @@ std::string render(const Table& t) {
             const std::string text = escape(cell_text(row[c], t.units[c]));
             if (c == 0) out += fmt::format("<th scope=\"row\">{}</th>", text);
             else if (numeric) out += fmt::format("<td class=\"num\">{}</td>", text);
+            else if (text.size() > 80) out += fmt::format("<td class=\"long\">{}</td>", text);  // a note: wide, not tall
             else out += fmt::format("<td>{}</td>", text);
         }
         out += "</tr>\n";
@@ -107,6 +108,7 @@ th, td { border: 1px solid var(--rule); padding: 0.25rem 0.5rem; vertical-align:
 thead th { background: var(--panel); text-align: left; }
 tbody th { text-align: left; font-weight: 600; min-width: 8rem; }
 td.num { text-align: right; white-space: nowrap; }
+td.long { min-width: 26rem; max-width: 40rem; font-size: 0.8rem; }
 figure { margin: 1rem 0; }
 figure svg { width: 100%; max-width: 44rem; height: auto; display: block; }
 details { margin: 0.25rem 0 1rem; }
