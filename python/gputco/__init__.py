@@ -194,6 +194,7 @@ from ._recommend import (RecommendResult, cost_risk_frontier, hindsight_plan_tot
                          recommend_plan)
 from ._core import Bill, CommitmentSummary, FinOpsFigures, GpuSeries, UnmatchedSku, at_bill_rates
 from ._bills import BillPlan, FocusBill, offering_at_bill_rates, read_focus, recommend_from_bill
+from ._report import report
 
 # The stochastic price model: prices that move both ways, fitted to dated history (docs/models.md, section 12).
 from ._core import (DynamicsFit, LogPriceProcess, PriceDynamics, PriceRecord, ProcessFit, fit_log_price_process,
@@ -256,6 +257,7 @@ __all__ = [
     "recommend_from_bill",
     "DynamicsFit", "LogPriceProcess", "PriceDynamics", "PriceRecord", "ProcessFit", "fit_log_price_process",
     "fit_price_dynamics", "implied_forward_hourly", "read_price_history_csv", "simulate_log_prices", "simulate_price_paths",
+    "report",
 ]
 
 # Wrong argument types raise TypeError naming the parameter ("work_hours = 'x': must be a number,

@@ -28,4 +28,5 @@ PYBIND11_MODULE(_core, m) {
     register_study(m);
     // The stochastic price model (after register_plan: PricePaths, GenerationLaunch).
     register_price_dynamics(m);
+    register_report(m);
 }

@@ -14,7 +14,10 @@
 #include <gputco/app/bill_plan.hpp>
 #include <gputco/app/columns.hpp>
 #include <gputco/app/spot_job.hpp>
+#include <gputco/core/atomic_file.hpp>
 #include <gputco/gputco.hpp>
+#include <gputco/report/compare_report.hpp>
+#include <gputco/report/scenario_report.hpp>
 #include <gputco/scenario/scenario.hpp>
 
 #include "command.hpp"
@@ -31,8 +34,6 @@ namespace {
 std::FILE* out_file = stdout;
 std::FILE* err_file = stderr;
 StopCheck stop_check;
-
-double p95(const CostReport& r) { return r.spread ? r.spread->p95 : r.total; }
 
 /// The tables of a scenario's results, in the columns the library declares (app/columns.hpp).
 struct ResultTables {
@@ -138,52 +139,68 @@ int run(const std::vector<std::string>& paths, const std::string& format) {
     return 0;
 }
 
-/// What compare compares: total, NPV and P95 of each strategy, and of each plan (means over its
-/// futures, P95 of its total), the plans under "plan <name>".
-struct Figures {
-    std::string name;
-    double total = 0, npv = 0, p95 = 0;
-};
-
-std::vector<Figures> figures(const ScenarioResult& result) {
-    std::vector<Figures> out;
-    for (const auto& [name, report] : result.strategies) out.push_back({name, report.total, report.npv, p95(report)});
-    for (const PlanDistribution& d : result.plans)
-        out.push_back({"plan " + d.plan, d.total.mean, d.npv.mean, d.total.p95});
-    return out;
+/// The scenarios' HTML report, to `output` (written whole or not at all) or standard output for "-".
+int report(const std::vector<std::string>& paths, const std::string& output) {
+    std::vector<ReportInput> inputs;
+    for (const std::string& path : paths) {
+        Scenario s = load(path);
+        ScenarioResult result = run_with_progress(s);
+        inputs.push_back({path, std::move(s), std::move(result)});
+    }
+    std::string command = "gputco report";
+    for (const std::string& path : paths) command += " " + path;
+    command += " -o " + output;
+    const std::string page = scenario_report(inputs, GPUTCO_VERSION, command);
+    if (output == "-") print(page);
+    else write_file_atomically(output, page);
+    return 0;
 }
 
+/// What moves between two scenarios (compare_results: every strategy and plan in both). The table,
+/// JSON and CSV list the figures; markdown and html are the forms for a pull request
+/// (compare_report.hpp), to `output` or standard output.
 int compare(const std::string& before_path, const std::string& after_path, const std::string& format,
-            const std::vector<std::string>& fail_above) {
+            const std::vector<std::string>& fail_above, const std::string& output) {
     std::vector<cli::ChangeLimit> limits;
     for (const auto& text : fail_above) limits.push_back(cli::ChangeLimit::parse(text));
-    const std::vector<Figures> before = figures(run_with_progress(load(before_path)));
-    const std::vector<Figures> after = figures(run_with_progress(load(after_path)));
-    const auto find = [](const std::vector<Figures>& list, const std::string& name) {
-        const auto it = std::find_if(list.begin(), list.end(), [&](const Figures& f) { return f.name == name; });
-        return it == list.end() ? nullptr : &*it;
-    };
+    ReportInput before{before_path, load(before_path), {}};
+    before.result = run_with_progress(before.scenario);
+    ReportInput after{after_path, load(after_path), {}};
+    after.result = run_with_progress(after.scenario);
     Table t;
     t.columns = {"strategy", "total_before", "total_after", "total_change", "npv_change", "p95_change"};
     std::vector<cli::LimitBreach> breaches;
-    for (const Figures& a : after) {
-        const Figures* b = find(before, a.name);
-        if (!b) continue;
-        t.rows.push_back({a.name, b->total, a.total, a.total - b->total, a.npv - b->npv, a.p95 - b->p95});
+    for (const ComparedRow& row : compare_results(before.result, after.result)) {
+        if (!row.before) {  // rows in only one of the two files have nothing to compare: they never breach a limit
+            t.rows.push_back({row.name + " (new)", Cell(), row.after->total, Cell(), Cell(), Cell()});
+            continue;
+        }
+        if (!row.after) {
+            t.rows.push_back({row.name + " (removed)", row.before->total, Cell(), Cell(), Cell(), Cell()});
+            continue;
+        }
+        const auto& b = *row.before;
+        const auto& a = *row.after;
+        t.rows.push_back({row.name, b.total, a.total, a.total - b.total, a.npv - b.npv, a.p95 - b.p95});
         const std::pair<std::string, std::pair<double, double>> moves[] = {
-            {"total", {b->total, a.total}}, {"npv", {b->npv, a.npv}}, {"p95", {b->p95, a.p95}}};
+            {"total", {b.total, a.total}}, {"npv", {b.npv, a.npv}}, {"p95", {b.p95, a.p95}}};
         for (const auto& [metric, values] : moves)
             for (const auto& limit : limits)
                 if (std::find(limit.metrics.begin(), limit.metrics.end(), metric) != limit.metrics.end() &&
                     limit.exceeded(values.first, values.second))
-                    breaches.push_back({a.name, metric, values.first, values.second, limit.shown()});
+                    breaches.push_back({row.name, metric, values.first, values.second, limit.shown()});
     }
-    // Rows in only one of the two files have nothing to compare: they never breach a limit.
-    for (const Figures& a : after)
-        if (!find(before, a.name)) t.rows.push_back({a.name + " (new)", Cell(), a.total, Cell(), Cell(), Cell()});
-    for (const Figures& b : before)
-        if (!find(after, b.name)) t.rows.push_back({b.name + " (removed)", b.total, Cell(), Cell(), Cell(), Cell()});
-    print(cli::render(t, format));
+    std::string text;
+    if (format == "html") {
+        text = compare_html(before, after, GPUTCO_VERSION,
+                            fmt::format("gputco compare {} {} --format html -o {}", before_path, after_path, output));
+    } else if (format == "markdown") {
+        text = compare_markdown(before, after, GPUTCO_VERSION);
+    } else {
+        text = cli::render(t, format);
+    }
+    if (output == "-") print(text);
+    else write_file_atomically(output, text);
     for (const auto& breach : breaches) fmt::print(err_file, "gputco: {}\n", cli::describe(breach));
     return breaches.empty() ? 0 : 3;
 }
@@ -389,12 +406,23 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
     CLI::App* compare_cmd = app.add_subcommand("compare", "what changes in total, NPV and P95 between two scenarios");
     compare_cmd->add_option("before", scenario_path, "the scenario as it was")->required();
     compare_cmd->add_option("after", other_path, "the scenario as it is")->required();
-    add_format(compare_cmd);
+    compare_cmd->add_option("--format", format, "table, json, csv, markdown (a pull request comment, changes in bold) "
+                                                "or html (a page, changes shaded)")
+        ->check(CLI::IsMember({"table", "json", "csv", "markdown", "html"}));
+    std::string compare_output = "-";
+    compare_cmd->add_option("-o,--output", compare_output, "the file to write; - for standard output");
     std::vector<std::string> fail_above;
     compare_cmd->add_option("--fail-above", fail_above,
                             "exit with code 3 when total, NPV or P95 of a strategy moves by more than this: "
                             "an amount (500) or a percentage of the value before (2.5%), for one figure "
                             "with total:, npv: or p95: in front (p95:5%); may be repeated");
+
+    std::vector<std::string> report_paths;
+    std::string report_output = "-";
+    CLI::App* report_cmd = app.add_subcommand("report", "run scenario files and write one self-contained HTML page "
+                                                        "(summary, tables, charts, prices with their sources)");
+    report_cmd->add_option("scenarios", report_paths, "scenario files; - reads standard input")->required();
+    report_cmd->add_option("-o,--output", report_output, "the HTML file to write; - for standard output");
 
     std::vector<std::string> validate_paths;
     CLI::App* validate_cmd = app.add_subcommand("validate", "check scenario files without running them");
@@ -479,7 +507,8 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
     int code = 1;
     try {
         if (run_cmd->parsed()) code = run(run_paths, format);
-        else if (compare_cmd->parsed()) code = compare(scenario_path, other_path, format, fail_above);
+        else if (report_cmd->parsed()) code = report(report_paths, report_output);
+        else if (compare_cmd->parsed()) code = compare(scenario_path, other_path, format, fail_above, compare_output);
         else if (catalog_cmd->parsed()) {
             if (min_memory > 0) query.min_gpu_memory_gb = min_memory;
             code = catalog(query, currency, rates_date, catalog_file, format);
