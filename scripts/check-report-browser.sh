@@ -8,13 +8,18 @@
 # GPUTCO_COMMAND defaults to build/src/cli/gputco; OUT_DIR (default build/report-browser) receives
 # each page, its screenshot (.png, 1280 px wide), its DOM and Chromium's log. Chromium is installed
 # with apt-get when missing and this runs as root (GPUTCO_INSTALL_CHROMIUM=0: never). Exit 77 (ctest's
-# SKIP) with the reason when Chromium is not there or cannot start; 1 when a page fails a check.
+# SKIP) with the reason when Chromium is not there or cannot start — unless GPUTCO_REQUIRE_BROWSER=1
+# (CI sets it), when that is a failure too; 1 when a page fails a check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gputco=${1:-build/src/cli/gputco}
 out=${2:-build/report-browser}
 python=${PYTHON:-python3}
 skip() {
+  if [ "${GPUTCO_REQUIRE_BROWSER:-0}" = 1 ]; then
+    echo "FAIL (GPUTCO_REQUIRE_BROWSER=1): $*"
+    exit 1
+  fi
   echo "SKIP: $*"
   exit 77
 }

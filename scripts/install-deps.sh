@@ -5,7 +5,7 @@
 # installs an arm64 cross compiler and qemu, for the test that the same seed gives the same numbers on
 # arm64 (cross_isa_arm64; CI sets it, without them that test is left out). With GPUTCO_SANITIZE=1 it
 # also installs clang and its sanitizer and libFuzzer runtimes, and Valgrind (scripts/ci-sanitize.sh,
-# scripts/fuzz.sh).
+# scripts/fuzz.sh). With GPUTCO_REQUIRE_BROWSER=1 it also installs Chromium, for the report pages' check.
 set -euo pipefail
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
 
@@ -25,6 +25,8 @@ else
 fi
 if [ "${GPUTCO_CROSS_CHECK:-0}" = 1 ]; then packages+=(g++-aarch64-linux-gnu qemu-user); fi
 if [ "${GPUTCO_SANITIZE:-0}" = 1 ]; then packages+=(clang-14 libclang-rt-14-dev valgrind); fi
+# CI renders the example reports in headless Chromium (scripts/check-report-browser.sh).
+if [ "${GPUTCO_REQUIRE_BROWSER:-0}" = 1 ]; then packages+=(chromium); fi
 
 missing=()
 for p in "${packages[@]}"; do
