@@ -262,6 +262,11 @@ TEST_CASE("bill errors name file, row and column") {
     REQUIRE(unit.unmatched.size() == 1);
     CHECK(unit.unmatched[0].name == "p4d.24xlarge in Instance-Months (not a unit of time)");
     CHECK(unit.unmatched[0].effective_cost == 5);
+    // A name that is not UTF-8 is refused where it is read, not kept as bytes no front door can show.
+    const std::string latin1 = "1,1,1,1,USD,Usage,,2025-01-01T00:00:00Z,2025-01-01T01:00:00Z,Standard,1,Hrs,AWS,Compute,S,"
+                               "us-east-1,,,Caf\xe9";
+    CHECK_THROWS_WITH_AS(read_bill(temp_file("latin1.csv", head + "\n" + latin1 + "\n"), Catalog::builtin(), options),
+                         "bill.csv:2 x_UsageType = \"Caf\\xE9\": must be UTF-8 text", InvalidInput);
     // The user's SKU map names an instance the export does not.
     BillOptions mapped;
     mapped.sku_instance_types["S"] = "p5.48xlarge";

@@ -18,9 +18,10 @@ REGION_INDEX_VIEW = declare("MultiRegionResult.to_frame", [*TICKS_VIEW.columns, 
                             index="tick")
 REGION_NAME_VIEW = declare("MultiRegionResult.to_frame(names)", [*TICKS_VIEW.columns, Column("region", TEXT)],
                            index="tick")
+# The summary's columns and rows come from C++ (app/columns.hpp: sweep_summary_columns, sweep_summary_rows).
 SWEEP_SUMMARY_VIEW = declare("WindowSweep.summary", [
-    "mean", "standard_error", "p50", "p95", "max", Column("deadline_misses", "int64"), "miss_rate", "gap_closed"],
-    index=Column("policy", TEXT))
+    Column(n, TEXT if dtype == "object" else dtype) for n, _unit, dtype in _core._columns("deadline_sweep_summary")
+    if n != "policy"], index=Column("policy", TEXT))
 SWEEP_WINDOWS_VIEW = declare("WindowSweep.to_frame", [], index=Column("start_tick", "uint64"),
                              extra="float64")  # a cost column per policy
 
@@ -64,16 +65,7 @@ def _tick_frame(self: DeadlineResult):
 def _sweep_summary(self: WindowSweep):
     """The summary table, one row per policy (and "omniscient" when computed): mean, standard_error, p50, p95,
     max, deadline_misses, miss_rate and gap_closed (share of the Greedy-to-optimum gap closed)."""
-    windows = len(self.window_starts)
-    rows = []
-    for o in self.policies:
-        rows.append({"policy": o.policy, "mean": o.cost.mean, "standard_error": o.cost.standard_error, "p50": o.cost.p50,
-                     "p95": o.cost.p95, "max": o.cost.max, "deadline_misses": o.deadline_misses,
-                     "miss_rate": o.deadline_misses / windows, "gap_closed": o.gap_closed})
-    if self.omniscient_cost is not None:
-        c = self.omniscient_cost
-        rows.append({"policy": "omniscient", "mean": c.mean, "standard_error": c.standard_error, "p50": c.p50,
-                     "p95": c.p95, "max": c.max, "deadline_misses": 0, "miss_rate": 0.0, "gap_closed": 1.0})
+    rows = _core._sweep_summary_rows(self)
     return frame(SWEEP_SUMMARY_VIEW, rows)
 
 

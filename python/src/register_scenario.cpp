@@ -15,6 +15,9 @@ namespace gputco::python {
 
 void register_scenario(py::module_& m) {
     m.def(
+        "_sweep_summary_rows", [](const WindowSweep& sweep) { return rows_of(sweep_summary_columns(), sweep_summary_rows(sweep)); },
+        py::arg("sweep"), "A deadline sweep's summary rows in the library's columns (app/columns.hpp).");
+    m.def(
         "_read_scenario_file",
         [](const std::string& path) {
             std::string text;
@@ -64,13 +67,14 @@ void register_scenario(py::module_& m) {
             if (result == "recommend_summary") return describe(study_summary_columns());
             if (result == "recommend_baselines") return describe(study_baseline_columns());
             if (result == "recommend_frontier") return describe(study_frontier_columns());
+            if (result == "deadline_sweep_summary") return describe(sweep_summary_columns());
             if (result == "bill_figures") return describe(bill_figures_columns());
             if (result == "bill_series") return describe(bill_series_columns());
             if (result == "bill_unmatched") return describe(bill_unmatched_columns());
             if (result == "bill_commitments") return describe(bill_commitment_columns());
             fail("result", result,
                  "must be one of strategies, spot_jobs, plans, deadline_jobs, workloads, ranking, recommend_summary, "
-                 "recommend_baselines, recommend_frontier, bill_figures, bill_series, bill_unmatched, bill_commitments");
+                 "recommend_baselines, recommend_frontier, deadline_sweep_summary, bill_figures, bill_series, bill_unmatched, bill_commitments");
         },
         py::arg("result"), "The columns of a scenario's result, as the library declares them: (name, unit, dtype).");
 }

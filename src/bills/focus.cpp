@@ -151,6 +151,13 @@ FocusRow FocusReader::parse(std::size_t row, const std::vector<std::string_view>
     }
     auto text = [&](Col c) -> std::string_view { return index_[c] < 0 ? std::string_view() : fields[std::size_t(index_[c])]; };
     auto where = [&](Col c) { return fmt::format("{}:{} {}", file_, row, names[c]); };
+    // Text the bill keeps (names shown in tables, Python str): FOCUS files are UTF-8, and a field that
+    // is not would reach a user as bytes no front door can show.
+    auto kept = [&](Col c) -> std::string_view {
+        const std::string_view t = text(c);
+        if (!is_utf8(t)) fail(where(c), t, "must be UTF-8 text");
+        return t;
+    };
     auto money = [&](Col c) {
         const std::string_view t = text(c);
         double value = 0;
@@ -173,7 +180,7 @@ FocusRow FocusReader::parse(std::size_t row, const std::vector<std::string_view>
     r.effective_cost = money(effective_cost);
     r.list_cost = money(list_cost);
     r.contracted_cost = money(contracted_cost);
-    r.billing_currency = text(billing_currency);
+    r.billing_currency = kept(billing_currency);
     if (r.billing_currency.empty()) bills::fail_note(where(billing_currency), "(null)", "must not be null");
     r.charge_category = parse_value<ChargeCategory>(text(charge_category), [&] { return where(charge_category); }, false);
     const std::string_view klass = text(charge_class);
@@ -193,18 +200,18 @@ FocusRow FocusReader::parse(std::size_t row, const std::vector<std::string_view>
         if (!(ec == std::errc() && ptr == quantity.data() + quantity.size() && std::isfinite(r.consumed_quantity)))
             fail(where(consumed_quantity), quantity, "must be a finite number or empty");
     }
-    r.consumed_unit = text(consumed_unit);
-    r.provider = text(index_[service_provider_name] >= 0 ? service_provider_name : provider_name);
-    r.service_category = text(service_category);
-    r.sku_id = text(sku_id);
-    r.sku_price_id = text(sku_price_id);
-    r.region_id = text(region_id);
-    r.resource_id = text(resource_id);
-    r.commitment_discount_id = text(commitment_discount_id);
-    r.commitment_discount_type = text(commitment_discount_type);
-    r.charge_description = text(charge_description);
-    r.x_usage_type = text(x_usage_type);
-    r.x_sku_meter_name = text(x_sku_meter_name);
+    r.consumed_unit = kept(consumed_unit);
+    r.provider = kept(index_[service_provider_name] >= 0 ? service_provider_name : provider_name);
+    r.service_category = kept(service_category);
+    r.sku_id = kept(sku_id);
+    r.sku_price_id = kept(sku_price_id);
+    r.region_id = kept(region_id);
+    r.resource_id = kept(resource_id);
+    r.commitment_discount_id = kept(commitment_discount_id);
+    r.commitment_discount_type = kept(commitment_discount_type);
+    r.charge_description = kept(charge_description);
+    r.x_usage_type = kept(x_usage_type);
+    r.x_sku_meter_name = kept(x_sku_meter_name);
     const std::string_view status = text(commitment_discount_status);
     r.commitment_status = parse_value<CommitmentStatus>(status, [&] { return where(commitment_discount_status); }, true);
     // The spec: null when CommitmentDiscountId is null; not null when it is not and the row is Usage.

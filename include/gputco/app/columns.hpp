@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "gputco/engines/deadline_sweep.hpp"
 #include "gputco/scenario/scenario.hpp"
 
 namespace gputco {
@@ -149,6 +150,41 @@ inline const std::vector<Column<DeadlineRow>>& deadline_columns() {
         {"cost_standard_error", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost->standard_error); }},
         {"cost_p95", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost->p95); }},
         {"deadline_miss_probability", "fraction", Dtype::float64, [](const R& r) { return Cell(r.deadline_miss_probability); }},
+    };
+    return c;
+}
+
+/// A deadline sweep's summary as rows: one per policy, then "omniscient" when computed (no misses,
+/// the whole Greedy-to-optimum gap closed by definition).
+struct SweepSummaryRow {
+    std::string policy;
+    const Summary* cost;
+    long long deadline_misses;
+    double miss_rate;  ///< misses / windows
+    double gap_closed;
+};
+inline std::vector<SweepSummaryRow> sweep_summary_rows(const WindowSweep& sweep) {
+    std::vector<SweepSummaryRow> rows;
+    const double windows = double(sweep.window_starts.size());
+    for (const WindowPolicyOutcome& o : sweep.policies)
+        rows.push_back({std::string(to_text(o.policy)), &o.cost, (long long)o.deadline_misses,
+                        windows > 0 ? double(o.deadline_misses) / windows : 0.0, o.gap_closed});
+    if (sweep.omniscient_cost) rows.push_back({"omniscient", &*sweep.omniscient_cost, 0, 0.0, 1.0});
+    return rows;
+}
+
+inline const std::vector<Column<SweepSummaryRow>>& sweep_summary_columns() {
+    using R = SweepSummaryRow;
+    static const std::vector<Column<R>> c{
+        {"policy", "", Dtype::text, [](const R& r) { return Cell(r.policy); }},
+        {"mean", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost->mean); }},
+        {"standard_error", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost->standard_error); }},
+        {"p50", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost->p50); }},
+        {"p95", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost->p95); }},
+        {"max", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost->max); }},
+        {"deadline_misses", "count", Dtype::int64, [](const R& r) { return Cell(r.deadline_misses); }},
+        {"miss_rate", "fraction", Dtype::float64, [](const R& r) { return Cell(r.miss_rate); }},
+        {"gap_closed", "fraction", Dtype::float64, [](const R& r) { return Cell(r.gap_closed); }},
     };
     return c;
 }
