@@ -12,10 +12,8 @@
 namespace gputco {
 namespace {
 
-/// A strategy as the Mix it stands for: a single strategy is one tranche of the whole fleet, counted
-/// without rounding.
-Mix as_mix(const Strategy& strategy) {
-    if (const auto* mix = std::get_if<Mix>(&strategy)) return *mix;
+/// A single strategy as the Mix it stands for: one tranche of the whole fleet, counted without rounding.
+Mix single_tranche(const Strategy& strategy) {
     Tranche single{1.0, OnDemand{}};
     if (const auto* reserved = std::get_if<Reserved>(&strategy)) single.kind = *reserved;
     if (const auto* owned = std::get_if<Owned>(&strategy)) single.kind = *owned;
@@ -30,14 +28,15 @@ struct PricedStrategy {
 
 PricedStrategy price_strategy(const Strategy& strategy, const DemandProfile& demand, const Offering& offering,
                               const PlanOptions& plan_options, Units units) {
-    const Mix mix = as_mix(strategy);
-    const bool is_mix = std::holds_alternative<Mix>(strategy);
+    const Mix* given = std::get_if<Mix>(&strategy);
+    const Mix single = given ? Mix{} : single_tranche(strategy);
+    const Mix& mix = given ? *given : single;
     PricedStrategy out;
     const Plan plan = plan_from_mix(mix, demand.peak_gpus(), units, offering.gpus_per_instance);
     out.plan = plan_core::price_plan(plan, offering, plan_options, demand.horizon().month_count(),
                                      plan_core::Naming::mix);
     out.context.fleet_gpus = mix.fleet_gpus ? *mix.fleet_gpus : demand.peak_gpus();
-    if (is_mix) out.context.rounding = mix.rounding;
+    if (given) out.context.rounding = mix.rounding;
     return out;
 }
 

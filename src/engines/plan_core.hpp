@@ -142,6 +142,39 @@ void price_month(const PricedPlan& plan, int m, const Month* demand, const Facto
             flow.on_demand_paid_gpu_hours =
                 g == 1 ? flow.on_demand_gpu_hours
                        : instruments::paid_between(*demand, low, std::numeric_limits<double>::infinity(), g);
+        } else if (plan.spots.size() == 1) {
+            // One spot share (the usual case): the two cases below without the list — the hours with
+            // spot (weight a) leave the demand above it, the others (1 − a) all above the tiers.
+            const PricedSpot& s = plan.spots.front();
+            const double availability = s.availabilities[std::size_t(m)];
+            const double price = s.price_per_gpu_hour * factors.spot(m) * s.overheads[std::size_t(m)];
+            const double high = low + s.gpus;
+            const double rest = 1.0 - availability;
+            constexpr double infinity = std::numeric_limits<double>::infinity();
+            if (availability == 0) {
+                flow.on_demand_gpu_hours = 0.0 + (total - served_below);
+                flow.on_demand_paid_gpu_hours = 0.0 + (g == 1 ? total - served_below
+                                                               : instruments::paid_between(*demand, low, infinity, g));
+            } else {
+                const double served_up_to_high = demand->served_up_to(high);
+                const double served = availability * (served_up_to_high - served_below);
+                const double paid = g == 1 ? served : availability * instruments::paid_between(*demand, low, high, g);
+                flow.spot_gpu_hours += served;
+                flow.spot_paid_gpu_hours += paid;
+                flow.spot += paid * price;
+                scratch.spot_costs[0] += paid * price;
+                double on_demand = 0, on_demand_paid = 0;
+                if (availability < 1.0) {
+                    const double below = rest * (total - served_below);
+                    on_demand += below;
+                    on_demand_paid += g == 1 ? below : rest * instruments::paid_between(*demand, low, infinity, g);
+                }
+                const double above = availability * (total - served_up_to_high);
+                on_demand += above;
+                on_demand_paid += g == 1 ? above : availability * instruments::paid_between(*demand, high, infinity, g);
+                flow.on_demand_gpu_hours = on_demand;
+                flow.on_demand_paid_gpu_hours = on_demand_paid;
+            }
         } else {
             // Spot capacity is there in a share `availability` of the hours, where it serves what it can
             // of the demand left; in the other hours that demand stays for the next share. Each spot

@@ -104,22 +104,38 @@ void for_each_chunk(std::size_t futures, unsigned threads, const StopCheck& shou
     if (progress) progress(futures, futures);
 }
 
-/// Type-7 quantile by selection (O(n), reorders `samples`); the arithmetic of quantile_sorted().
-double select_quantile(std::vector<double>& samples, double q) {
-    const double h = double(samples.size() - 1) * q;
-    const auto k = std::size_t(std::floor(h));
-    std::nth_element(samples.begin(), samples.begin() + std::ptrdiff_t(k), samples.end());
+/// The order statistic k of samples[first, last) (which holds it) put in place, and the next one
+/// (the least of (k, last)): what a type-7 quantile interpolates between.
+std::pair<double, double> select_pair(std::vector<double>& samples, std::size_t first, std::size_t k, std::size_t last) {
+    const auto at = [&](std::size_t i) { return samples.begin() + std::ptrdiff_t(i); };
+    std::nth_element(at(first), at(k), at(last));
     const double low = samples[k];
-    if (k + 1 >= samples.size()) return low;
-    const double high = *std::min_element(samples.begin() + std::ptrdiff_t(k) + 1, samples.end());
-    return low + (h - double(k)) * (high - low);
+    const double high = k + 1 < last ? *std::min_element(at(k + 1), at(last)) : low;
+    return {low, high};
 }
 
+/// Type-7 quantile from an order statistic and its successor (quantile_sorted()'s arithmetic).
+double interpolate(std::size_t n, double q, std::pair<double, double> pair) {
+    const double h = double(n - 1) * q;
+    const double k = std::floor(h);
+    return std::size_t(k) + 1 >= n ? pair.first : pair.first + (h - k) * (pair.second - pair.first);
+}
+
+/// P5, P50 and P95 by selection (O(n), reorders `samples`): the median first, then P5 among the
+/// samples below it and P95 among those above, so each later selection sees about half of them.
 MonthlyBand band_of(int month, std::vector<double>& samples) {
     double sum = 0;
     for (double x : samples) sum += x;
-    const double p5 = select_quantile(samples, 0.05), p50 = select_quantile(samples, 0.5);
-    return MonthlyBand{month, sum / double(samples.size()), p5, p50, select_quantile(samples, 0.95)};
+    const std::size_t n = samples.size();
+    const auto rank = [n](double q) { return std::size_t(std::floor(double(n - 1) * q)); };
+    const std::size_t k50 = rank(0.5), k5 = rank(0.05), k95 = rank(0.95);
+    const double p50 = interpolate(n, 0.5, select_pair(samples, 0, k50, n));
+    // Every sample before k50 is <= samples[k50] <= every one after it.
+    const double p95 = k95 > k50 ? interpolate(n, 0.95, select_pair(samples, k50 + 1, k95, n))
+                                 : interpolate(n, 0.95, select_pair(samples, 0, k95, n));
+    const double p5 = k5 < k50 ? interpolate(n, 0.05, select_pair(samples, 0, k5, k50 + 1))
+                               : interpolate(n, 0.05, select_pair(samples, 0, k5, n));
+    return MonthlyBand{month, sum / double(n), p5, p50, p95};
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 
 namespace gputco {
 Plan plan_from_mix(const Mix& mix, double default_fleet_gpus) {
-    return plan_from_mix(mix, default_fleet_gpus, Units::gpus, 1);
+    Plan plan = plan_from_mix(mix, default_fleet_gpus, Units::gpus, 1);
+    plan.name = describe(Strategy{mix});
+    return plan;
 }
 
 Plan plan_from_mix(const Mix& mix, double default_fleet_gpus, Units units, int gpus_per_instance) {
@@ -17,7 +19,6 @@ Plan plan_from_mix(const Mix& mix, double default_fleet_gpus, Units units, int g
     const double fleet = mix.fleet_gpus ? require_non_negative("mix.fleet_gpus", *mix.fleet_gpus)
                                         : require_non_negative("fleet_gpus", default_fleet_gpus);
     Plan plan;
-    plan.name = describe(Strategy{mix});
     plan.billing = units;
     // Cloud shares are bought in whole units (instances or GPUs); owned hardware by the GPU.
     const double unit = units == Units::instances ? gpus_per_instance : 1;

@@ -103,7 +103,8 @@ Plan plan_from_mix(const Mix& mix, double default_fleet_gpus);
 /// The plan a Mix stands for in `units` on an offering of `gpus_per_instance` GPUs per instance (what
 /// evaluate() prices): with Units::instances, reserved and spot shares are whole instances (each share
 /// / gpus_per_instance rounded as the mix says, `none` rounding up) and on-demand and spot are billed
-/// per instance each hour; owned hardware is counted in GPUs either way.
+/// per instance each hour; owned hardware is counted in GPUs either way. The plan is left unnamed
+/// (describe() then lists its parts); the overload above names it after the mix.
 Plan plan_from_mix(const Mix& mix, double default_fleet_gpus, Units units, int gpus_per_instance);
 
 /// "3y all_upfront × 8 GPUs @0 + 1y no_upfront × 8 GPUs @9 + on-demand", unless the plan has a name.
