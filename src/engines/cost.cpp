@@ -32,7 +32,7 @@ PricedStrategy price_strategy(const Strategy& strategy, const DemandProfile& dem
     const Mix single = given ? Mix{} : single_tranche(strategy);
     const Mix& mix = given ? *given : single;
     PricedStrategy out;
-    const Plan plan = plan_from_mix(mix, demand.peak_gpus(), units, offering.gpus_per_instance);
+    const Plan plan = plan_from_mix_in_units(mix, demand.peak_gpus(), units, offering.gpus_per_instance);
     out.plan = plan_core::price_plan(plan, offering, plan_options, demand.horizon().month_count(),
                                      plan_core::Naming::mix);
     out.context.fleet_gpus = mix.fleet_gpus ? *mix.fleet_gpus : demand.peak_gpus();

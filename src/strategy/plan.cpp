@@ -3,12 +3,12 @@
 
 namespace gputco {
 Plan plan_from_mix(const Mix& mix, double default_fleet_gpus) {
-    Plan plan = plan_from_mix(mix, default_fleet_gpus, Units::gpus, 1);
+    Plan plan = plan_from_mix_in_units(mix, default_fleet_gpus, Units::gpus, 1);
     plan.name = describe(Strategy{mix});
     return plan;
 }
 
-Plan plan_from_mix(const Mix& mix, double default_fleet_gpus, Units units, int gpus_per_instance) {
+Plan plan_from_mix_in_units(const Mix& mix, double default_fleet_gpus, Units units, int gpus_per_instance) {
     require(!mix.tranches.empty(), "mix.tranches.size", mix.tranches.size(), "must be >= 1");
     mix.validate();
     double fraction_sum = 0;

@@ -105,7 +105,7 @@ Plan plan_from_mix(const Mix& mix, double default_fleet_gpus);
 /// / gpus_per_instance rounded as the mix says, `none` rounding up) and on-demand and spot are billed
 /// per instance each hour; owned hardware is counted in GPUs either way. The plan is left unnamed
 /// (describe() then lists its parts); the overload above names it after the mix.
-Plan plan_from_mix(const Mix& mix, double default_fleet_gpus, Units units, int gpus_per_instance);
+Plan plan_from_mix_in_units(const Mix& mix, double default_fleet_gpus, Units units, int gpus_per_instance);
 
 /// "3y all_upfront × 8 GPUs @0 + 1y no_upfront × 8 GPUs @9 + on-demand", unless the plan has a name.
 std::string describe(const Plan& plan);
