@@ -120,17 +120,12 @@ void price_month(const PricedPlan& plan, int m, const Month* demand, const Facto
     }
     for (const PricedCommitment& c : plan.commitments) {
         if (!c.active(m, plan.horizon_months)) continue;
-        const int bought = c.term_start(m);  // the term keeps the prices of the month it was bought
-        const double price_factor = factors.reserved(bought);
-        if (m == bought) flow.upfront += c.upfront_per_gpu * c.gpus * price_factor;
-        flow.reserved_recurring += c.hourly_per_gpu * c.gpus * hours_per_month * price_factor;
-        const double paid_hours = c.gpus * hours_per_month;
-        flow.reserved_gpu_hours += paid_hours;
+        const double price_factor = factors.reserved(c.term_start(m));  // the prices of the month it was bought
         const double used = next_tier(c.gpus);
-        flow.reserved_used_gpu_hours += used;
+        c.add_month(m, price_factor, used, flow);
         if (out) {
             const double rate = c.effective_per_gpu_hour() * price_factor;
-            out->stranded_unused += (paid_hours - used) * rate;
+            out->stranded_unused += (c.gpus * hours_per_month - used) * rate;
             if (in_horizon) out->stranded_above_market += used * std::max(0.0, rate - on_demand_price);
         }
     }

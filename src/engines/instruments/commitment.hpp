@@ -7,6 +7,7 @@
 
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/engines/plan_engine.hpp"
+#include "gputco/results/report.hpp"
 #include "gputco/strategy/plan.hpp"
 
 namespace gputco::instruments {
@@ -34,6 +35,15 @@ struct PricedCommitment {
     int last_month(int horizon) const {  // one past the last month paid
         const int last_start = renew ? start + (horizon - 1 - start) / term_months * term_months : start;
         return last_start + term_months;
+    }
+    /// Month m's fees and hours into `flow` (m in a term): the upfront when the term starts, the hourly
+    /// fee for every hour, both at `price_factor` (the price path's factor in the month the term was
+    /// bought); `used` of its GPU-hours served demand.
+    void add_month(int m, double price_factor, double used, MonthlyCashFlow& flow) const {
+        if (m == term_start(m)) flow.upfront += upfront_per_gpu * gpus * price_factor;
+        flow.reserved_recurring += hourly_per_gpu * gpus * hours_per_month * price_factor;
+        flow.reserved_gpu_hours += gpus * hours_per_month;
+        flow.reserved_used_gpu_hours += used;
     }
 };
 
