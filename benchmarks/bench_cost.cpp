@@ -1,8 +1,11 @@
 // Speed of the deterministic cost engine over a 3-year hourly demand profile (26,280 hours), in whole
 // instances (the default) and in the GPU-level view: one evaluate() of each strategy, and a batch of
 // K = 100 strategies (reservation shares 0%..99%) by evaluate_batch() against 100 evaluate() calls,
-// all in the same run, beside a reference: one plain pass summing the same hourly array. Building the
-// profile (which sorts each month's hours once) is timed too. Prints microseconds and ratios.
+// all in the same run, beside a reference: one plain pass summing the same hourly array, and beside the
+// cost engine evaluate() was before it became the plan engine on one future (frozen in
+// tests/legacy/legacy_cost.cpp, compiled here with the same flags), interleaved round by round so that
+// both see the same load. Building the profile (which sorts each month's hours once) is timed too.
+// Prints microseconds and ratios.
 //
 //   build/benchmarks/bench_cost
 #include <algorithm>
@@ -13,6 +16,8 @@
 #include <fmt/format.h>
 
 #include <gputco/gputco.hpp>
+
+#include "legacy/legacy_cost.hpp"
 
 using namespace gputco;
 using Clock = std::chrono::steady_clock;
@@ -72,10 +77,16 @@ int main() {
         options.units = units;
         fmt::print("\n{} ({} GPUs per unit)\n", units == Units::instances ? "whole instances" : "GPU-level view",
                    units == Units::instances ? azure.gpus_per_instance : 1);
-        fmt::print("{:<38}{:>14}{:>22}\n", "strategy", "us / evaluate", "ratio to reference");
+        fmt::print("{:<38}{:>14}{:>22}{:>16}{:>14}\n", "strategy", "us / evaluate", "ratio to reference",
+                   "us / legacy", "new / legacy");
         for (const Case& c : cases) {
-            const double us = best_microseconds([&] { sink = evaluate(c.strategy, demand, azure, options).total; });
-            fmt::print("{:<38}{:>14.1f}{:>22.1f}\n", c.name, us, us / reference);
+            double us = 1e300, legacy_us = 1e300;
+            for (int round = 0; round < 20; ++round) {  // alternate, so both see the same load
+                us = std::min(us, best_microseconds([&] { sink = evaluate(c.strategy, demand, azure, options).total; }, 100, 3));
+                legacy_us = std::min(legacy_us, best_microseconds(
+                    [&] { sink = legacy::evaluate(c.strategy, demand, azure, options).total; }, 100, 3));
+            }
+            fmt::print("{:<38}{:>14.1f}{:>22.1f}{:>16.1f}{:>14.2f}\n", c.name, us, us / reference, legacy_us, us / legacy_us);
         }
         std::vector<Strategy> sweep;
         for (int k = 0; k < 100; ++k) {
@@ -88,8 +99,11 @@ int main() {
         }, 1, 60);
         const double batch = best_microseconds([&] { sink = evaluate_batch(sweep, demand, azure, options).back().npv; },
                                                1, 60);
+        const double legacy_batch = best_microseconds(
+            [&] { sink = legacy::evaluate_batch(sweep, demand, azure, options).back().npv; }, 1, 60);
         fmt::print("K = 100 reservation shares: 100 evaluate() {:.0f} us ({:.1f} us each), evaluate_batch() {:.0f} us: "
-                   "{:.1f}x\n", calls, calls / 100, batch, calls / batch);
+                   "{:.1f}x; legacy evaluate_batch() {:.0f} us (new / legacy {:.2f})\n", calls, calls / 100, batch,
+                   calls / batch, legacy_batch, batch / legacy_batch);
     }
     return 0;
 }

@@ -6,6 +6,8 @@
 //   hourly pass   one pass over the same futures as hourly profiles, Σ min(demand, capacity) for
 //                 the ladder's one capacity (what an hour-by-hour engine does per tier), measured
 //                 on 100 futures and scaled to F.
+//   legacy        the plan engine before it became the one engine (frozen in tests/legacy/legacy_plan.cpp,
+//                 same flags), the same call on the same data, rounds alternating with the engine's.
 // Then DemandFutures::from_profiles (explicit scenarios), which copies each month from the profiles'
 // sorted months, beside sorting every month again into new shapes as it did before, in the same run.
 // Prints milliseconds (best of several rounds) and ratios; `--threads N` (default 1).
@@ -13,6 +15,7 @@
 //   build/benchmarks/bench_plan [--threads N]
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -21,6 +24,8 @@
 #include <fmt/format.h>
 
 #include <gputco/gputco.hpp>
+
+#include "legacy/legacy_plan.hpp"
 
 using namespace gputco;
 using Clock = std::chrono::steady_clock;
@@ -35,6 +40,21 @@ double best_milliseconds(F&& call, int rounds) {
         call();
         const std::chrono::duration<double, std::milli> elapsed = Clock::now() - start;
         best = std::min(best, elapsed.count());
+    }
+    return best;
+}
+
+/// Best of `rounds` calls in CPU milliseconds of the calling thread (the engine runs on it with one
+/// thread): on a machine shared with other builds, time spent waiting for the core is not counted.
+template <class F>
+double best_cpu_milliseconds(F&& call, int rounds) {
+    double best = 1e300;
+    for (int r = 0; r < rounds; ++r) {
+        timespec start{}, end{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+        call();
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end);
+        best = std::min(best, double(end.tv_sec - start.tv_sec) * 1e3 + double(end.tv_nsec - start.tv_nsec) * 1e-6);
     }
     return best;
 }
@@ -62,7 +82,7 @@ Plan ladder() {
 struct Row {
     std::size_t futures;
     int months;
-    double engine_ms, levels_ms, hourly_ms;
+    double engine_ms, levels_ms, hourly_ms, legacy_ms, engine_cpu_ms, legacy_cpu_ms;
 };
 
 Row measure(std::size_t futures, int months, unsigned threads, int rounds) {
@@ -72,7 +92,18 @@ Row measure(std::size_t futures, int months, unsigned threads, int rounds) {
     const Plan plan = ladder();
     PlanOptions options;
     options.threads = threads;
-    const double engine = best_milliseconds([&] { sink = evaluate_plan(plan, demand, p4d, {}, options).total.mean; }, rounds);
+    double engine = 1e300, legacy_engine = 1e300, engine_cpu = 1e300, legacy_cpu = 1e300;
+    for (int r = 0; r < rounds; ++r) {  // alternate, so both see the same load
+        engine = std::min(engine, best_milliseconds([&] { sink = evaluate_plan(plan, demand, p4d, {}, options).total.mean; }, 1));
+        legacy_engine = std::min(
+            legacy_engine, best_milliseconds([&] { sink = legacy::evaluate_plan(plan, demand, p4d, {}, options).total.mean; }, 1));
+        if (threads == 1) {
+            engine_cpu = std::min(engine_cpu, best_cpu_milliseconds(
+                [&] { sink = evaluate_plan(plan, demand, p4d, {}, options).total.mean; }, 1));
+            legacy_cpu = std::min(legacy_cpu, best_cpu_milliseconds(
+                [&] { sink = legacy::evaluate_plan(plan, demand, p4d, {}, options).total.mean; }, 1));
+        }
+    }
     const double levels = best_milliseconds(
         [&] {
             double total = 0;
@@ -96,7 +127,7 @@ Row measure(std::size_t futures, int months, unsigned threads, int rounds) {
                               },
                               rounds) *
                           double(futures) / double(hourly_futures);
-    return {futures, months, engine, levels, hourly};
+    return {futures, months, engine, levels, hourly, legacy_engine, engine_cpu, legacy_cpu};
 }
 
 /// Explicit scenarios: DemandFutures::from_profiles over `count` hourly profiles of `months` (each
@@ -143,14 +174,19 @@ int main(int argc, char** argv) {
         if (std::strcmp(argv[i], "--threads") == 0) threads = unsigned(std::stoul(argv[i + 1]));
     }
     fmt::print("plan engine, ladder + spot + on-demand, {} thread(s); best of 5 rounds\n", threads);
-    fmt::print("{:>8} {:>7} {:>11} {:>14} {:>9} {:>15} {:>11} {:>13}\n", "futures", "months", "engine ms",
-               "ns/future-month", "levels ms", "engine/levels", "hourly ms", "hourly/engine");
+    fmt::print("{:>8} {:>7} {:>11} {:>14} {:>9} {:>15} {:>11} {:>13} {:>11} {:>14}\n", "futures", "months", "engine ms",
+               "ns/future-month", "levels ms", "engine/levels", "hourly ms", "hourly/engine", "legacy ms",
+               "engine/legacy");
+    fmt::print("(then, on one thread: CPU ms of the engine and of the legacy engine, and their ratio)\n");
     const std::pair<std::size_t, int> cases[] = {{1000, 36}, {10000, 12}, {10000, 36}, {10000, 60}, {100000, 36}};
     for (const auto& [futures, months] : cases) {
         const Row r = measure(futures, months, threads, 5);
-        fmt::print("{:>8} {:>7} {:>11.2f} {:>14.1f} {:>9.3f} {:>15.0f} {:>11.1f} {:>13.0f}\n", r.futures, r.months,
-                   r.engine_ms, r.engine_ms * 1e6 / double(r.futures) / r.months, r.levels_ms, r.engine_ms / r.levels_ms,
-                   r.hourly_ms, r.hourly_ms / r.engine_ms);
+        fmt::print("{:>8} {:>7} {:>11.2f} {:>14.1f} {:>9.3f} {:>15.0f} {:>11.1f} {:>13.0f} {:>11.2f} {:>14.2f}\n", r.futures,
+                   r.months, r.engine_ms, r.engine_ms * 1e6 / double(r.futures) / r.months, r.levels_ms,
+                   r.engine_ms / r.levels_ms, r.hourly_ms, r.hourly_ms / r.engine_ms, r.legacy_ms, r.engine_ms / r.legacy_ms);
+        if (threads == 1)
+            fmt::print("{:>8} {:>7}   CPU: engine {:.2f} ms, legacy {:.2f} ms, engine/legacy {:.2f}\n", "", "",
+                       r.engine_cpu_ms, r.legacy_cpu_ms, r.engine_cpu_ms / r.legacy_cpu_ms);
     }
     fmt::print("\nexplicit scenarios (DemandFutures::from_profiles), best of 5 rounds\n");
     fmt::print("{:>8} {:>7} {:>17} {:>17} {:>14} {:>16}\n", "profiles", "months", "from_profiles ms",

@@ -7,6 +7,8 @@
 #include <random>
 
 #include "gputco/engines/cost.hpp"
+#include "gputco/engines/plan_engine.hpp"
+#include "gputco/strategy/plan.hpp"
 
 namespace gputco::testing {
 
@@ -130,6 +132,53 @@ public:
         if (coin(0.3)) e.annual_discount_rate = uniform(-0.2, 0.3);
         e.units = coin() ? Units::instances : Units::gpus;
         return e;
+    }
+
+    /// A plan over `horizon` months: commitments (in GPUs or instances, any start month, renewed or
+    /// lapsing), owned purchases at any month, up to three spot shares (with periods and samples), billed
+    /// per GPU or per instance.
+    Plan plan(const Offering& o, int horizon) {
+        Plan p;
+        p.billing = coin() ? Units::instances : Units::gpus;
+        for (int k = integer(0, 3); k > 0; --k) {
+            const Reserved r = reserved(o);
+            Commitment c{.count = coin() ? double(integer(0, 4)) : uniform(0, 12),
+                         .unit = coin(0.3) ? CountUnit::instances : CountUnit::gpus,
+                         .term_years = r.term_years,
+                         .payment = r.payment,
+                         .start_month = coin(0.5) ? 0 : integer(0, horizon - 1),
+                         .renewal = r.renewal,
+                         .discount = r.discount};
+            p.commitments.push_back(c);
+        }
+        for (int k = integer(0, 2) - 1; k > 0; --k)
+            p.owned.push_back(OwnedPurchase{coin(0.1) ? 0.0 : uniform(0, 8), coin() ? 0 : integer(0, horizon - 1), owned()});
+        for (int k = integer(0, 3); k > 0; --k) {
+            const SpotTranche t = spot(o);
+            SpotShare share{.gpus = uniform(0, 8), .price_per_gpu_hour = t.price_per_gpu_hour, .overhead = t.overhead,
+                            .availability = t.availability};
+            int month = 0;
+            while (coin(0.3) && month + 1 < horizon) {
+                month = integer(month + 1, horizon - 1);
+                share.periods.push_back({month, uniform(1, 1.6), coin(0.3) ? 1.0 : uniform(0, 1)});
+            }
+            if (coin(0.3)) share.overhead_samples = {uniform(1, 2), uniform(1, 2), uniform(1, 2)};
+            if (p.spot) {
+                p.more_spot.push_back(share);
+            } else {
+                p.spot = share;
+            }
+        }
+        return p;
+    }
+
+    /// The options of evaluate() as the plan engine's, on one thread.
+    static PlanOptions plan_options(const EvaluationOptions& e) {
+        PlanOptions p;
+        p.discounts = e.discounts;
+        p.annual_discount_rate = e.annual_discount_rate;
+        p.threads = 1;
+        return p;
     }
 
 private:

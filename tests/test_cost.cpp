@@ -648,3 +648,35 @@ TEST_CASE("the 70/30 mix on 12 GPUs of 8-GPU instances: the rounding cost of who
     CHECK(spot.months[0].on_demand_paid_gpu_hours == Approx(2920.0));
     CHECK(spot.total == Approx(2920.0 + 9344.0));
 }
+
+TEST_CASE("an owned tranche of 0 GPUs pays no staff (no fleet to run)") {
+    // 1% of 10 GPUs rounds to 0 owned GPUs: no capex, no power, and no staff either.
+    Owned owned{.capex_per_gpu = 20000, .staff_per_month = 1000};
+    const Mix mix{{{0.01, owned}, {0.99, OnDemand{}}}, 10.0, Rounding::nearest};
+    const auto report = evaluate(mix, DemandProfile::constant(4, Horizon::months(6)), a100_offering(), gpu_view());
+    for (const MonthlyCashFlow& f : report.months) {
+        CHECK(f.owned_gpu_hours == 0);
+        CHECK(f.operating == 0);
+    }
+    CHECK(report.total == Approx(4 * 6 * 730 * 3.2));  // all on demand
+    // With one GPU the staff is paid every month.
+    const Mix one{{{0.1, owned}, {0.9, OnDemand{}}}, 10.0, Rounding::nearest};
+    const auto owning = evaluate(one, DemandProfile::constant(4, Horizon::months(6)), a100_offering(), gpu_view());
+    CHECK(owning.months[0].operating >= 1000.0);
+}
+
+TEST_CASE("spread: every spot tranche with samples moves the total, at the same quantile") {
+    // Two spot tranches of 2 GPUs at $1.00/GPU-h serve 4 GPUs of demand all year: 8,760 h × 2 GPUs ×
+    // $1 = 17,520 each at overhead 1. Samples {1, 2} and {1, 3}: path 0 adds nothing, path 1 adds
+    // 17,520 × 1 + 17,520 × 2 = 52,560 to the total of 35,040.
+    const Mix mix{{{0.5, SpotTranche{.overhead = 1.0, .overhead_samples = {2.0, 1.0}}},
+                   {0.5, SpotTranche{.overhead = 1.0, .overhead_samples = {1.0, 3.0}}}},
+                  4.0,
+                  Rounding::nearest};
+    const auto report = evaluate(mix, DemandProfile::constant(4, Horizon::years(1)), a100_offering(), gpu_view());
+    CHECK(report.total == Approx(35040.0));
+    REQUIRE(report.spread.has_value());
+    CHECK(report.spread->mean == Approx(35040.0 + 52560.0 / 2));
+    CHECK(report.spread->p05 == Approx(35040.0 + 0.05 * 52560.0));  // type 7 between the two paths
+    CHECK(report.spread->p99 == Approx(35040.0 + 0.99 * 52560.0));
+}

@@ -181,3 +181,151 @@ TEST_CASE("invariant: reports are finite and non-negative for every valid input"
         if (r.break_even_utilisation) REQUIRE(*r.break_even_utilisation >= 0);
     }
 }
+
+// The same invariants for plans (commitments at any month, owned purchases, several spot shares with
+// periods, GPUs or whole instances) through evaluate_plan() on the demand as its one future, whose mean
+// flows are then that future's flows.
+namespace {
+
+PlanDistribution one_future(const Plan& plan, const DemandProfile& demand, const Offering& o, const PlanOptions& options) {
+    return evaluate_plan(plan, DemandFutures::from_profile(demand), o, {}, options);
+}
+
+}  // namespace
+
+TEST_CASE("invariant (plans): every demanded GPU-hour is served exactly once, by exactly one instrument") {
+    Inputs in(911);
+    for (int i = 0; i < cases; ++i) {
+        const Offering o = in.offering();
+        const DemandProfile demand = in.demand();
+        const Plan plan = in.plan(o, demand.horizon().month_count());
+        const PlanDistribution d = one_future(plan, demand, o, Inputs::plan_options(in.options()));
+        CAPTURE(i);
+        double served = 0;
+        for (const MonthlyCashFlow& f : d.mean_months) {
+            const double month = f.owned_used_gpu_hours + f.reserved_used_gpu_hours + f.spot_gpu_hours + f.on_demand_gpu_hours;
+            REQUIRE(std::abs(month - f.used_gpu_hours) <= tolerance(f.used_gpu_hours));
+            REQUIRE(f.reserved_used_gpu_hours <= f.reserved_gpu_hours + tolerance(f.reserved_gpu_hours));
+            REQUIRE(f.owned_used_gpu_hours <= f.owned_gpu_hours + tolerance(f.owned_gpu_hours));
+            REQUIRE(f.spot_paid_gpu_hours >= f.spot_gpu_hours - tolerance(f.spot_gpu_hours));
+            REQUIRE(f.on_demand_paid_gpu_hours >= f.on_demand_gpu_hours - tolerance(f.on_demand_gpu_hours));
+            served += month;
+        }
+        REQUIRE(std::abs(served - demand.total_gpu_hours()) <= tolerance(demand.total_gpu_hours()));
+        REQUIRE(std::abs(d.futures[0].demand_gpu_hours - demand.total_gpu_hours()) <= tolerance(demand.total_gpu_hours()));
+    }
+}
+
+TEST_CASE("invariant (plans): the empty plan costs the demand times the effective on-demand price, to the cent") {
+    Inputs in(912);
+    for (int i = 0; i < cases; ++i) {
+        const Offering o = in.offering();
+        const DemandProfile demand = in.demand();
+        Plan plan;
+        plan.billing = in.coin() ? Units::instances : Units::gpus;
+        PlanOptions options = Inputs::plan_options(in.options());
+        options.annual_discount_rate = 0;
+        const PlanDistribution d = one_future(plan, demand, o, options);
+        const int g = plan.billing == Units::instances ? o.gpus_per_instance : 1;
+        double paid = 0;
+        for (const double h : demand.gpus_per_hour()) paid += paid_for(h, g);
+        const auto& dis = options.discounts;
+        const double expected = std::max(0.0, paid - dis.free_gpu_hours) * o.on_demand_per_gpu_hour() *
+                                dis.region_price_factor * (1 - dis.plan_discount) * dis.voucher_price_factor;
+        CAPTURE(i);
+        REQUIRE(std::abs(d.total.mean - expected) <= 0.005);
+    }
+}
+
+TEST_CASE("invariant (plans): the hindsight reservation is no worse than all on-demand, nor one GPU more or fewer") {
+    Inputs in(913);
+    for (int i = 0; i < cases / 4; ++i) {  // each case prices every candidate count
+        const Offering o = in.offering();
+        const DemandProfile demand = in.demand();
+        const Reserved reserved = in.reserved(o);
+        PlanOptions options = Inputs::plan_options(in.options());
+        if (reserved.discount) continue;  // hindsight prices the catalog's reservation
+        const DemandFutures futures = DemandFutures::from_profile(demand);
+        std::vector<double> best_gpus;
+        const std::vector<double> best =
+            hindsight_reservation_totals(futures, o, reserved.term_years, reserved.payment, {}, options, &best_gpus);
+        const auto total_at = [&](double c) {
+            Plan p;
+            if (c > 0)
+                p.commitments.push_back(Commitment{.count = c, .term_years = reserved.term_years, .payment = reserved.payment,
+                                                   .renewal = Renewal::renew});
+            return evaluate_plan(p, futures, o, {}, options).total.mean;
+        };
+        CAPTURE(i);
+        REQUIRE(std::abs(best[0] - total_at(best_gpus[0])) <= tolerance(best[0]));
+        REQUIRE(best[0] <= total_at(0) + tolerance(best[0]));
+        REQUIRE(best[0] <= total_at(best_gpus[0] + 1) + tolerance(best[0]));
+        if (best_gpus[0] >= 1) REQUIRE(best[0] <= total_at(best_gpus[0] - 1) + tolerance(best[0]));
+    }
+}
+
+TEST_CASE("invariant (plans): cost is non-decreasing in every price and in demand; free hours and vouchers never raise it") {
+    Inputs in(914);
+    for (int i = 0; i < cases; ++i) {
+        const Offering o = in.offering();
+        const DemandProfile demand = in.demand();
+        const Plan plan = in.plan(o, demand.horizon().month_count());
+        PlanOptions options = Inputs::plan_options(in.options());
+        options.annual_discount_rate = 0;
+        const double base = one_future(plan, demand, o, options).total.mean;
+        const double slack = tolerance(base);
+        const double up = in.uniform(1.0, 1.5);
+        CAPTURE(i);
+        CAPTURE(up);
+        Offering dearer = o;
+        dearer.on_demand_hourly *= up;
+        if (dearer.spot_hourly) *dearer.spot_hourly *= up;
+        for (ReservedPrice& p : dearer.reserved) {
+            p.upfront *= up;
+            p.hourly *= up;
+        }
+        REQUIRE(one_future(plan, demand, dearer, options).total.mean >= base - slack);
+        Offering on_demand_only = o;
+        on_demand_only.on_demand_hourly *= up;
+        REQUIRE(one_future(plan, demand, on_demand_only, options).total.mean >= base - slack);
+        PlanOptions region = options;
+        region.discounts.region_price_factor *= up;
+        REQUIRE(one_future(plan, demand, o, region).total.mean >= base - slack);
+        Eigen::ArrayXd more = demand.gpus_per_hour();
+        for (auto& h : more) h += in.coin(0.3) ? in.uniform(0, 3) : 0.0;
+        REQUIRE(one_future(plan, DemandProfile::hourly(more), o, options).total.mean >= base - slack);
+        PlanOptions free = options;
+        free.discounts.free_gpu_hours += in.uniform(0, 2000);
+        REQUIRE(one_future(plan, demand, o, free).total.mean <= base + slack);
+        PlanOptions voucher = options;
+        voucher.discounts.voucher_price_factor *= in.uniform(0.1, 1.0);
+        REQUIRE(one_future(plan, demand, o, voucher).total.mean <= base + slack);
+    }
+}
+
+TEST_CASE("invariant (plans): flows are finite and non-negative for every valid plan") {
+    Inputs in(915);
+    for (int i = 0; i < cases; ++i) {
+        const Offering o = in.offering();
+        const DemandProfile demand = in.demand();
+        const Plan plan = in.plan(o, demand.horizon().month_count());
+        const PlanDistribution d = one_future(plan, demand, o, Inputs::plan_options(in.options()));
+        CAPTURE(i);
+        for (const MonthlyCashFlow& f : d.mean_months) {
+            for (const double amount : {f.upfront, f.reserved_recurring, f.on_demand, f.spot, f.capex, f.operating,
+                                        f.used_gpu_hours, f.reserved_gpu_hours, f.spot_gpu_hours, f.on_demand_gpu_hours,
+                                        f.spot_paid_gpu_hours, f.on_demand_paid_gpu_hours, f.owned_gpu_hours}) {
+                REQUIRE(std::isfinite(amount));
+                REQUIRE(amount >= 0);
+            }
+            REQUIRE(f.credits <= 0);
+            REQUIRE(f.resale <= 0);
+            REQUIRE(std::isfinite(f.total));
+        }
+        REQUIRE(std::isfinite(d.total.mean));
+        REQUIRE(d.total.mean >= 0);
+        REQUIRE(std::isfinite(d.npv.mean));
+        REQUIRE(std::isfinite(d.futures[0].stranded_unused));
+        REQUIRE(d.futures[0].stranded_unused >= -tolerance(d.total.mean));
+    }
+}

@@ -449,9 +449,20 @@ TEST_CASE("bad input names the field") {
     CHECK_THROWS_WITH_AS(plan_from_mix(Mix{{{1.0, SpotTranche{.overhead = 1e7}}}}, 4),
                          "spot.overhead = 10000000: must be <= 1e+06", InvalidInput);
 
-    Mix two_spots{{{0.5, SpotTranche{}}, {0.5, SpotTranche{}}}, {}, Rounding::nearest};
-    CHECK_THROWS_WITH_AS(plan_from_mix(two_spots, 4), "mix.tranches[1] = \"spot\": a plan takes one spot tranche",
-                         InvalidInput);
+}
+
+TEST_CASE("plan_from_mix keeps every spot tranche, in order, with its samples") {
+    Mix two_spots{{{0.5, SpotTranche{.overhead = 1.1}}, {0.5, SpotTranche{.overhead = 1.2, .overhead_samples = {1.3, 1.1}}}},
+                  {},
+                  Rounding::nearest};
+    const Plan plan = plan_from_mix(two_spots, 4);
+    REQUIRE(plan.spot);
+    CHECK(plan.spot->overhead == 1.1);
+    REQUIRE(plan.more_spot.size() == 1);
+    CHECK(plan.more_spot[0].overhead == 1.2);
+    CHECK(plan.more_spot[0].overhead_samples == std::vector<double>{1.3, 1.1});
+    CHECK(describe(Plan{.commitments = {}, .owned = {}, .spot = plan.spot, .more_spot = plan.more_spot}) ==
+          "spot 2 GPUs + spot 2 GPUs + on-demand");
 }
 
 TEST_CASE("a commitment in another currency is converted at the dated rate given, never silently") {

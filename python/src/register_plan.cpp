@@ -117,7 +117,8 @@ void register_plan(py::module_& m) {
         .def_readonly("gpus", &SpotShare::gpus)
         .def_readonly("price_per_gpu_hour", &SpotShare::price_per_gpu_hour)
         .def_readonly("overhead", &SpotShare::overhead)
-        .def_readonly("availability", &SpotShare::availability);
+        .def_readonly("availability", &SpotShare::availability)
+        .def_readonly("overhead_samples", &SpotShare::overhead_samples);
 
     py::class_<Plan>(m, "Plan",
                      "Commitments bought at given months, owned hardware, a spot share and on-demand for the "
@@ -134,6 +135,8 @@ void register_plan(py::module_& m) {
         .def_readonly("commitments", &Plan::commitments)
         .def_readonly("owned", &Plan::owned)
         .def_readonly("spot", &Plan::spot)
+        .def_readonly("more_spot", &Plan::more_spot)
+        .def_property_readonly("billing", [](const Plan& p) { return std::string(to_string(p.billing)); })
         .def("__str__", [](const Plan& p) {  // what it buys, after its name if it has one
             Plan parts = p;
             parts.name.clear();

@@ -10,134 +10,21 @@
 #include <limits>
 #include <thread>
 
-#include "pricing.hpp"
+#include "plan_core.hpp"
 
 namespace gputco {
 namespace {
 
 constexpr std::size_t futures_per_chunk = 256;  // fixed, so sums do not depend on the thread count
 
-struct PricedCommitment {
-    double gpus = 0;
-    double upfront_per_gpu = 0;
-    double hourly_per_gpu = 0;
-    int start = 0;
-    int term_months = 12;
-    bool renew = false;
-    double effective_per_gpu_hour() const { return hourly_per_gpu + upfront_per_gpu / (term_months * hours_per_month); }
-    /// Start month of the term running in month m (m >= start).
-    int term_start(int m) const { return start + (m - start) / term_months * term_months; }
-    bool active(int m, int horizon) const {
-        if (m < start) return false;
-        return renew ? term_start(m) < horizon : m < start + term_months;
-    }
-    int last_month(int horizon) const {  // one past the last month paid
-        const int last_start = renew ? start + (horizon - 1 - start) / term_months * term_months : start;
-        return last_start + term_months;
-    }
-};
+using plan_core::PricedCommitment;
+using plan_core::PricedPlan;
 
-using pricing::PricedOwned;
-
-struct PricedSpot {
-    double gpus = 0;
-    double price_per_gpu_hour = 0;
-    std::vector<double> overhead;      ///< per month of the horizon
-    std::vector<double> availability;  ///< per month of the horizon
-};
-
-struct PricedPlan {
-    std::vector<PricedOwned> owned;
-    std::vector<PricedCommitment> commitments;
-    std::optional<PricedSpot> spot;
-    double on_demand_per_gpu_hour = 0;
-    int horizon_months = 0;
-    int report_months = 0;
-};
-
-PricedCommitment price_commitment(const Commitment& c, std::size_t i, const Offering& plan_offering,
-                                  const PlanOptions& options, int horizon, std::vector<std::string>& conversions) {
-    const Discounts& discounts = options.discounts;
-    const std::string field = fmt::format("plan.commitments[{}]", i);
-    Offering offering = c.offering ? *c.offering : plan_offering;
-    if (c.offering) {
-        offering.validate(field + ".offering");
-        if (offering.currency != plan_offering.currency) {
-            require(options.conversion.has_value(), field + ".offering.currency", offering.currency,
-                    fmt::format("must be {}, the plan's currency, unless a dated exchange rate is given "
-                                "(PlanOptions::conversion)",
-                                plan_offering.currency));
-            const RateQuote quote =
-                options.conversion->rates.quote(offering.currency, plan_offering.currency, options.conversion->date);
-            conversions.push_back(fmt::format("{}: {} converted to {} at {:.6g} ({})", field, offering.key(),
-                                              plan_offering.currency, quote.rate, quote.describe()));
-            offering = options.conversion->rates.convert(offering, plan_offering.currency, options.conversion->date);
-        }
-    }
-    require_at_most(field + ".count", c.count, limits::max_gpus);
-    require(c.term_years >= 1 && c.term_years <= 5, field + ".term_years", c.term_years, "must be in [1, 5]");
-    require(c.start_month >= 0 && c.start_month < horizon, field + ".start_month", c.start_month,
-            fmt::format("must be in [0, {}) (the horizon's months)", horizon));
-    PricedCommitment priced;
-    priced.gpus = c.unit == CountUnit::instances ? c.count * offering.gpus_per_instance : c.count;
-    require(priced.gpus <= limits::max_gpus, field + ".count", c.count,
-            fmt::format("makes {:g} GPUs, more than {:g}", priced.gpus, limits::max_gpus));
-    priced.start = c.start_month;
-    priced.term_months = c.term_years * months_per_year;
-    priced.renew = c.renewal == Renewal::renew;
-    const pricing::ReservationPrice price = pricing::reservation(field, c.term_years, c.payment, c.discount, offering,
-                                                                 discounts.region_price_factor, "discount");
-    priced.upfront_per_gpu = price.upfront_per_gpu;
-    priced.hourly_per_gpu = price.hourly_per_gpu;
-    return priced;
-}
-
+/// The plan priced for `horizon` months, the options checked first.
 PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOptions& options, int horizon,
                       std::vector<std::string>* conversions = nullptr) {
-    std::vector<std::string> notes;
-    offering.validate();
-    options.discounts.validate();
-    require_discount_rate("annual_discount_rate", options.annual_discount_rate);
-    PricedPlan priced;
-    priced.horizon_months = horizon;
-    priced.report_months = horizon;
-    priced.on_demand_per_gpu_hour = offering.on_demand_per_gpu_hour() * options.discounts.region_price_factor;
-    for (std::size_t i = 0; i < plan.owned.size(); ++i) {
-        const OwnedPurchase& o = plan.owned[i];
-        const std::string field = fmt::format("plan.owned[{}]", i);
-        require_at_most(field + ".gpus", o.gpus, limits::max_gpus);
-        require(o.month >= 0 && o.month < horizon, field + ".month", o.month,
-                fmt::format("must be in [0, {}) (the horizon's months)", horizon));
-        o.terms.validate();
-        priced.owned.push_back(PricedOwned{o.gpus, o.month, o.terms});
-    }
-    for (std::size_t i = 0; i < plan.commitments.size(); ++i) {
-        priced.commitments.push_back(price_commitment(plan.commitments[i], i, offering, options, horizon, notes));
-        priced.report_months = std::max(priced.report_months, priced.commitments.back().last_month(horizon));
-    }
-    if (plan.spot) {
-        const SpotShare& s = *plan.spot;
-        PricedSpot spot;
-        spot.gpus = require_at_most("plan.spot.gpus", s.gpus, limits::max_gpus);
-        spot.price_per_gpu_hour = pricing::spot_price("plan.spot.price_per_gpu_hour", s.price_per_gpu_hour, offering,
-                                                      options.discounts.region_price_factor);
-        pricing::check_spot_terms("plan.spot", s.overhead, s.availability);
-        spot.overhead.assign(std::size_t(horizon), s.overhead);
-        spot.availability.assign(std::size_t(horizon), s.availability);
-        for (std::size_t i = 0; i < s.periods.size(); ++i) {
-            const SpotPeriod& p = s.periods[i];
-            const std::string field = fmt::format("plan.spot.periods[{}]", i);
-            const int after = i == 0 ? -1 : s.periods[i - 1].first_month;
-            require(p.first_month > after && p.first_month < horizon, field + ".first_month", p.first_month,
-                    fmt::format("must be in ({}, {}) (after the previous period, inside the horizon)", after, horizon));
-            pricing::check_spot_terms(field, p.overhead, p.availability);
-            std::fill(spot.overhead.begin() + p.first_month, spot.overhead.end(), p.overhead);
-            std::fill(spot.availability.begin() + p.first_month, spot.availability.end(), p.availability);
-        }
-        priced.spot = std::move(spot);
-    }
-    if (conversions) *conversions = std::move(notes);
-    return priced;
+    plan_core::check_options(offering, options.discounts, options.annual_discount_rate);
+    return plan_core::price_plan(plan, offering, options, horizon, plan_core::Naming::plan, conversions);
 }
 
 void check_prices(const PricePaths& prices, const DemandFutures& futures) {
@@ -152,78 +39,30 @@ void check_prices(const PricePaths& prices, const DemandFutures& futures) {
 /// given, its flows added to `sums` by category.
 FutureOutcome run_future(const PricedPlan& plan, const DemandFutures& futures, const PricePaths& prices,
                          std::size_t f, const PlanOptions& options, double* month_totals,
-                         std::vector<MonthlyCashFlow>* sums) {
+                         std::vector<MonthlyCashFlow>* sums, plan_core::Scratch& scratch) {
     const int horizon = plan.horizon_months;
-    const Discounts& discounts = options.discounts;
     const double monthly_factor = std::pow(1.0 + options.annual_discount_rate, 1.0 / months_per_year);
-    const Eigen::Index col = prices.empty() ? 0 : prices.column(f);
-    const auto factor = [&](const Eigen::ArrayXXd& table, int m) { return prices.empty() ? 1.0 : table(m, col); };
+    const plan_core::Factors factors{prices.empty() ? nullptr : &prices, prices.empty() ? 0 : prices.column(f)};
     FutureOutcome out;
-    double free_hours_left = discounts.free_gpu_hours;
+    double free_hours_left = options.discounts.free_gpu_hours;
     double discount = 1;
+    scratch.spot_costs.assign(plan.spots.size(), 0.0);
     for (int m = 0; m < plan.report_months; ++m) {
         MonthlyCashFlow flow;
-        flow.month = m;
         const bool in_horizon = m < horizon;
-        const double level = in_horizon ? futures.level(f, m) : 0.0;
-        const MonthShape* shape = in_horizon ? &futures.shape(f, m) : nullptr;
-        const double demand = in_horizon ? level * shape->total() : 0.0;
-        const double on_demand_price = in_horizon ? plan.on_demand_per_gpu_hour * factor(prices.on_demand, m) : 0.0;
-        const auto served_up_to = [&](double capacity) { return in_horizon ? shape->served_up_to(level, capacity) : 0.0; };
-        flow.used_gpu_hours = demand;
-        double capacity = 0, served = 0;  // capacity of the tiers so far and what they serve
-
-        for (const PricedOwned& o : plan.owned) {
-            if (!in_horizon || m < o.month) continue;
-            capacity += o.gpus;
-            const double upto = served_up_to(capacity), busy = upto - served;
-            served = upto;
-            o.add_month(m, horizon, busy, flow);
-        }
-        for (const PricedCommitment& c : plan.commitments) {
-            if (!c.active(m, horizon)) continue;
-            const int bought = c.term_start(m);  // the term keeps the prices of the month it was bought
-            const double price_factor = factor(prices.reserved, bought);
-            if (m == bought) flow.upfront += c.upfront_per_gpu * c.gpus * price_factor;
-            flow.reserved_recurring += c.hourly_per_gpu * c.gpus * hours_per_month * price_factor;
-            const double paid_hours = c.gpus * hours_per_month;
-            flow.reserved_gpu_hours += paid_hours;
-            capacity += c.gpus;
-            const double upto = served_up_to(capacity), used = upto - served;
-            served = upto;
-            flow.reserved_used_gpu_hours += used;
-            const double rate = c.effective_per_gpu_hour() * price_factor;
-            out.stranded_unused += (paid_hours - used) * rate;
-            if (in_horizon) out.stranded_above_market += used * std::max(0.0, rate - on_demand_price);
-        }
-        double spot_served = 0;
-        if (plan.spot && in_horizon) {
-            // Spot capacity is there in a fraction `availability` of hours; otherwise on-demand serves.
-            const PricedSpot& s = *plan.spot;
-            const auto month = std::size_t(m);
-            spot_served = s.availability[month] * (served_up_to(capacity + s.gpus) - served);
-            flow.spot_gpu_hours = spot_served;
-            flow.spot = spot_served * s.price_per_gpu_hour * factor(prices.spot, m) * s.overhead[month];
-        }
-        flow.on_demand_gpu_hours = std::max(0.0, demand - served - spot_served);
-        flow.on_demand = flow.on_demand_gpu_hours * on_demand_price;
-        // Plans count in GPUs (evaluate()'s Units::gpus): what is paid for is what is served.
-        flow.on_demand_paid_gpu_hours = flow.on_demand_gpu_hours;
-        flow.spot_paid_gpu_hours = flow.spot_gpu_hours;
-
-        pricing::add_credits_and_total(flow, discounts, flow.on_demand_gpu_hours, on_demand_price, free_hours_left);
-
+        const plan_core::FutureMonth month{in_horizon ? &futures.shape(f, m) : nullptr,
+                                           in_horizon ? futures.level(f, m) : 0.0};
+        plan_core::price_month(plan, m, in_horizon ? &month : nullptr, factors, options.discounts, free_hours_left,
+                               flow, scratch, &out);
         out.total += flow.total;
         out.npv += flow.total / discount;
         discount *= monthly_factor;
-        out.demand_gpu_hours += demand;
+        out.demand_gpu_hours += flow.used_gpu_hours;
         out.committed_spend += flow.upfront + flow.reserved_recurring;
         out.committed_gpu_hours += flow.reserved_gpu_hours;
         out.committed_used_gpu_hours += flow.reserved_used_gpu_hours;
         if (month_totals) month_totals[m] = flow.total;
-        if (sums) {
-            add_fields(monthly_cash_flow_fields, (*sums)[std::size_t(m)], flow);
-        }
+        if (sums) add_fields(monthly_cash_flow_fields, (*sums)[std::size_t(m)], flow);
     }
     return out;
 }
@@ -265,22 +104,38 @@ void for_each_chunk(std::size_t futures, unsigned threads, const StopCheck& shou
     if (progress) progress(futures, futures);
 }
 
-/// Type-7 quantile by selection (O(n), reorders `samples`); the arithmetic of quantile_sorted().
-double select_quantile(std::vector<double>& samples, double q) {
-    const double h = double(samples.size() - 1) * q;
-    const auto k = std::size_t(std::floor(h));
-    std::nth_element(samples.begin(), samples.begin() + std::ptrdiff_t(k), samples.end());
+/// The order statistic k of samples[first, last) (which holds it) put in place, and the next one
+/// (the least of (k, last)): what a type-7 quantile interpolates between.
+std::pair<double, double> select_pair(std::vector<double>& samples, std::size_t first, std::size_t k, std::size_t last) {
+    const auto at = [&](std::size_t i) { return samples.begin() + std::ptrdiff_t(i); };
+    std::nth_element(at(first), at(k), at(last));
     const double low = samples[k];
-    if (k + 1 >= samples.size()) return low;
-    const double high = *std::min_element(samples.begin() + std::ptrdiff_t(k) + 1, samples.end());
-    return low + (h - double(k)) * (high - low);
+    const double high = k + 1 < last ? *std::min_element(at(k + 1), at(last)) : low;
+    return {low, high};
 }
 
+/// Type-7 quantile from an order statistic and its successor (quantile_sorted()'s arithmetic).
+double interpolate(std::size_t n, double q, std::pair<double, double> pair) {
+    const double h = double(n - 1) * q;
+    const double k = std::floor(h);
+    return std::size_t(k) + 1 >= n ? pair.first : pair.first + (h - k) * (pair.second - pair.first);
+}
+
+/// P5, P50 and P95 by selection (O(n), reorders `samples`): the median first, then P5 among the
+/// samples below it and P95 among those above, so each later selection sees about half of them.
 MonthlyBand band_of(int month, std::vector<double>& samples) {
     double sum = 0;
     for (double x : samples) sum += x;
-    const double p5 = select_quantile(samples, 0.05), p50 = select_quantile(samples, 0.5);
-    return MonthlyBand{month, sum / double(samples.size()), p5, p50, select_quantile(samples, 0.95)};
+    const std::size_t n = samples.size();
+    const auto rank = [n](double q) { return std::size_t(std::floor(double(n - 1) * q)); };
+    const std::size_t k50 = rank(0.5), k5 = rank(0.05), k95 = rank(0.95);
+    const double p50 = interpolate(n, 0.5, select_pair(samples, 0, k50, n));
+    // Every sample before k50 is <= samples[k50] <= every one after it.
+    const double p95 = k95 > k50 ? interpolate(n, 0.95, select_pair(samples, k50 + 1, k95, n))
+                                 : interpolate(n, 0.95, select_pair(samples, 0, k95, n));
+    const double p5 = k5 < k50 ? interpolate(n, 0.05, select_pair(samples, 0, k5, k50 + 1))
+                               : interpolate(n, 0.05, select_pair(samples, 0, k5, n));
+    return MonthlyBand{month, sum / double(n), p5, p50, p95};
 }
 
 }  // namespace
@@ -304,8 +159,10 @@ PlanDistribution evaluate_plan(const Plan& plan, const DemandFutures& futures, c
     std::vector<std::vector<MonthlyCashFlow>> chunk_sums(chunks, std::vector<MonthlyCashFlow>(months));
     for_each_chunk(n, options.threads, options.should_stop, options.progress, [&](std::size_t chunk) {
         const std::size_t last = std::min(n, (chunk + 1) * futures_per_chunk);
+        plan_core::Scratch scratch;
         for (std::size_t f = chunk * futures_per_chunk; f < last; ++f) {
-            result.futures[f] = run_future(priced, futures, prices, f, options, &month_totals[f * months], &chunk_sums[chunk]);
+            result.futures[f] =
+                run_future(priced, futures, prices, f, options, &month_totals[f * months], &chunk_sums[chunk], scratch);
         }
     });
 
@@ -460,6 +317,7 @@ std::vector<double> hindsight_reservation_totals(const DemandFutures& futures, c
     if (best_gpus) best_gpus->assign(n, 0.0);
     for_each_chunk(n, options.threads, options.should_stop, options.progress, [&](std::size_t chunk) {
         PricedPlan trial = priced;
+        plan_core::Scratch scratch;
         const std::size_t last = std::min(n, (chunk + 1) * futures_per_chunk);
         for (std::size_t f = chunk * futures_per_chunk; f < last; ++f) {
             double peak = 0;
@@ -469,7 +327,7 @@ std::vector<double> hindsight_reservation_totals(const DemandFutures& futures, c
             double best = std::numeric_limits<double>::infinity(), best_c = 0;
             const auto consider = [&](double c) {
                 trial.commitments[0].gpus = c;
-                const double total = run_future(trial, futures, prices, f, options, nullptr, nullptr).total;
+                const double total = run_future(trial, futures, prices, f, options, nullptr, nullptr, scratch).total;
                 if (total < best) best = total, best_c = c;
             };
             const double top = std::ceil(peak);

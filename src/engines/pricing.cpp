@@ -70,7 +70,7 @@ void PricedOwned::add_month(int m, int horizon_months, double busy, MonthlyCashF
     flow.operating += busy * busy_power_per_hour() + (available - busy) * idle_power_per_hour() +
                       gpus * (terms.colocation_per_gpu_month +
                               terms.maintenance_fraction_per_year * terms.capex_per_gpu / months_per_year) +
-                      terms.staff_per_month;
+                      (gpus > 0 ? terms.staff_per_month : 0.0);  // no fleet, no staff
 }
 
 void add_credits_and_total(MonthlyCashFlow& flow, const Discounts& discounts, double on_demand_hours,

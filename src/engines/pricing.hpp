@@ -2,7 +2,7 @@
 // Pricing shared by the cost engine (cost.cpp) and the plan engine (plan_engine.cpp), and by the costs
 // per unit of work (work_cost.cpp, llm_cost.cpp): reservation and spot prices from an offering, the
 // hours an offering bills for one run, owned hardware's costs by month, and the month's credits. One
-// code, so the two engines cannot drift apart (the plan engine reproduces evaluate() to the cent).
+// code for the one engine (plan_core.hpp) and the recommender's objective.
 #include <optional>
 #include <string>
 #include <string_view>

@@ -3,6 +3,12 @@
 
 namespace gputco {
 Plan plan_from_mix(const Mix& mix, double default_fleet_gpus) {
+    Plan plan = plan_from_mix_in_units(mix, default_fleet_gpus, Units::gpus, 1);
+    plan.name = describe(Strategy{mix});
+    return plan;
+}
+
+Plan plan_from_mix_in_units(const Mix& mix, double default_fleet_gpus, Units units, int gpus_per_instance) {
     require(!mix.tranches.empty(), "mix.tranches.size", mix.tranches.size(), "must be >= 1");
     mix.validate();
     double fraction_sum = 0;
@@ -13,10 +19,15 @@ Plan plan_from_mix(const Mix& mix, double default_fleet_gpus) {
     const double fleet = mix.fleet_gpus ? require_non_negative("mix.fleet_gpus", *mix.fleet_gpus)
                                         : require_non_negative("fleet_gpus", default_fleet_gpus);
     Plan plan;
-    plan.name = describe(Strategy{mix});
+    plan.billing = units;
+    // Cloud shares are bought in whole units (instances or GPUs); owned hardware by the GPU.
+    const double unit = units == Units::instances ? gpus_per_instance : 1;
+    const Rounding unit_rounding = unit > 1 && mix.rounding == Rounding::none ? Rounding::up : mix.rounding;
     for (std::size_t i = 0; i < mix.tranches.size(); ++i) {
         const Tranche& tranche = mix.tranches[i];
-        const double gpus = round_count(tranche.fraction * fleet, mix.rounding);
+        const double share = tranche.fraction * fleet;
+        const double gpus = std::holds_alternative<Owned>(tranche.kind) ? round_count(share, mix.rounding)
+                                                                         : unit * round_count(share / unit, unit_rounding);
         if (const auto* reserved = std::get_if<Reserved>(&tranche.kind)) {
             plan.commitments.push_back(Commitment{.count = gpus,
                                                   .unit = CountUnit::gpus,
@@ -29,8 +40,13 @@ Plan plan_from_mix(const Mix& mix, double default_fleet_gpus) {
         } else if (const auto* owned = std::get_if<Owned>(&tranche.kind)) {
             plan.owned.push_back(OwnedPurchase{gpus, 0, *owned});
         } else if (const auto* spot = std::get_if<SpotTranche>(&tranche.kind)) {
-            require(!plan.spot, fmt::format("mix.tranches[{}]", i), "spot", "a plan takes one spot tranche");
-            plan.spot = SpotShare{gpus, spot->price_per_gpu_hour, spot->overhead, spot->availability, {}};
+            SpotShare part{gpus, spot->price_per_gpu_hour, spot->overhead, spot->availability, {},
+                            spot->overhead_samples};
+            if (plan.spot) {
+                plan.more_spot.push_back(std::move(part));
+            } else {
+                plan.spot = std::move(part);
+            }
         }
     }
     return plan;
@@ -47,6 +63,7 @@ std::string describe(const Plan& plan) {
                         c.renewal == Renewal::renew ? " renewed" : ""));
     }
     if (plan.spot) add(fmt::format("spot {:g} GPUs", plan.spot->gpus));
+    for (const SpotShare& s : plan.more_spot) add(fmt::format("spot {:g} GPUs", s.gpus));
     add("on-demand");
     return name;
 }

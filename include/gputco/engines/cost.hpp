@@ -1,6 +1,7 @@
 #pragma once
 // The deterministic cost engine: a strategy, a demand profile and an offering in, monthly cash flows
-// and the figures planners compare out.
+// and the figures planners compare out. The strategy is priced as the Plan it stands for by the plan
+// engine (plan_engine.hpp) on the profile as its one future.
 //
 //   const CostReport report = evaluate(hybrid, demand, catalog.offering("azure", "Standard_ND96asr_v4"));
 //   fmt::print("{}\n", report);

@@ -1,8 +1,9 @@
 #pragma once
 // The plan engine: a plan (commitments bought at given months, owned hardware, spot, on-demand) over
-// many demand futures and price paths in, the distribution of its cost out. With one future and
-// constant prices it gives the cash flows of evaluate() with Units::gpus to the cent (tested over
-// random mixes): on-demand and spot are paid per GPU-hour, not per whole instance.
+// many demand futures and price paths in, the distribution of its cost out. It is the one engine for
+// money: evaluate() is this engine on one deterministic future (docs/design.md, "One engine"), so with
+// one future and constant prices it gives evaluate()'s cash flows, per GPU or per whole instance
+// (Plan::billing).
 //
 //   const DemandFutures futures = DemandFutures::generate(model, Horizon::years(3), 10'000, 42);
 //   const PricePaths prices = price_paths(price_model, Horizon::years(3), futures.count(), 7);

@@ -75,21 +75,37 @@ struct SpotShare {
     double overhead = 1.0;
     double availability = 1.0;
     std::vector<SpotPeriod> periods;
+    /// Optional per-path overheads (as SpotTranche::overhead_samples): evaluate() then reports the
+    /// spread of the total, every spot share with samples taking its path at the same quantile.
+    std::vector<double> overhead_samples;
 };
 
-/// Each hour demand is served by owned GPUs first, then the commitments in order, then spot, then on
-/// demand (which takes everything above).
+/// Each hour demand is served by owned GPUs first, then the commitments in order, then the spot shares
+/// in order (`spot`, then `more_spot`), then on demand (which takes everything above).
 struct Plan {
     std::string name;  ///< shown in results; default: a description
     std::vector<Commitment> commitments;
     std::vector<OwnedPurchase> owned;
     std::optional<SpotShare> spot;
+    /// Further spot shares after `spot` (a Mix with several spot tranches), each splitting the hours
+    /// it is available in independently of the others.
+    std::vector<SpotShare> more_spot;
+    /// How on-demand and spot hours are paid: per GPU (the default of plans) or per whole instance of
+    /// the plan's offering each hour (evaluate()'s default, Units::instances).
+    Units billing = Units::gpus;
 };
 
 /// The plan a Mix stands for in GPUs (evaluate() with Units::gpus): each tranche's share of the fleet
 /// (`mix.fleet_gpus`, else `default_fleet_gpus`, usually the demand's peak) rounded as the mix says, reservations starting in
-/// month 0 with the tranche's renewal. At most one spot tranche. Throws InvalidInput as evaluate() does.
+/// month 0 with the tranche's renewal, spot tranches in order. Throws InvalidInput as evaluate() does.
 Plan plan_from_mix(const Mix& mix, double default_fleet_gpus);
+
+/// The plan a Mix stands for in `units` on an offering of `gpus_per_instance` GPUs per instance (what
+/// evaluate() prices): with Units::instances, reserved and spot shares are whole instances (each share
+/// / gpus_per_instance rounded as the mix says, `none` rounding up) and on-demand and spot are billed
+/// per instance each hour; owned hardware is counted in GPUs either way. The plan is left unnamed
+/// (describe() then lists its parts); the overload above names it after the mix.
+Plan plan_from_mix_in_units(const Mix& mix, double default_fleet_gpus, Units units, int gpus_per_instance);
 
 /// "3y all_upfront × 8 GPUs @0 + 1y no_upfront × 8 GPUs @9 + on-demand", unless the plan has a name.
 std::string describe(const Plan& plan);

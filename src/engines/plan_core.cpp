@@ -1,0 +1,189 @@
+// The one engine for money (plan_core.hpp): pricing a plan once, its flows on a demand profile, and
+// the report's extras (break-even, spread, assumptions).
+#include "plan_core.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "gputco/core/limits.hpp"
+#include "gputco/results/statistics.hpp"
+
+namespace gputco::plan_core {
+
+void check_options(const Offering& offering, const Discounts& discounts, double annual_discount_rate) {
+    offering.validate();
+    discounts.validate();
+    require_discount_rate("annual_discount_rate", annual_discount_rate);
+}
+
+PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOptions& options, int horizon,
+                      Naming naming, std::vector<std::string>* conversions) {
+    std::vector<std::string> notes;
+    const double region = options.discounts.region_price_factor;
+    PricedPlan priced;
+    priced.horizon_months = horizon;
+    priced.report_months = horizon;
+    priced.on_demand_per_gpu_hour = offering.on_demand_per_gpu_hour() * region;
+    priced.gpus_per_unit = plan.billing == Units::instances ? offering.gpus_per_instance : 1;
+    // In the order a Mix's tranches are checked when it came from one, else by kind.
+    for (std::size_t i = 0; i < plan.owned.size(); ++i)
+        priced.owned.push_back(instruments::price_owned(plan.owned[i], i, naming, horizon));
+    for (std::size_t i = 0; i < plan.commitments.size(); ++i) {
+        priced.commitments.push_back(
+            instruments::price_commitment(plan.commitments[i], i, naming, offering, options, horizon, notes));
+        priced.report_months = std::max(priced.report_months, priced.commitments.back().last_month(horizon));
+    }
+    if (plan.spot) priced.spots.push_back(instruments::price_spot(*plan.spot, 0, naming, offering, region, horizon));
+    for (std::size_t i = 0; i < plan.more_spot.size(); ++i)
+        priced.spots.push_back(instruments::price_spot(plan.more_spot[i], i + 1, naming, offering, region, horizon));
+    if (conversions) *conversions = std::move(notes);
+    return priced;
+}
+
+void profile_cash_flows(const PricedPlan& plan, const DemandProfile& demand, const Discounts& discounts,
+                        std::vector<MonthlyCashFlow>& flows, Scratch& scratch) {
+    const SortedMonths& months = demand.sorted_months();
+    flows.assign(std::size_t(plan.report_months), MonthlyCashFlow{});
+    scratch.spot_costs.assign(plan.spots.size(), 0.0);
+    double free_hours_left = discounts.free_gpu_hours;
+    const Factors list_prices;
+    for (int m = 0; m < plan.report_months; ++m) {
+        const ProfileMonth month{&months, m};
+        price_month(plan, m, m < plan.horizon_months ? &month : nullptr, list_prices, discounts, free_hours_left,
+                    flows[std::size_t(m)], scratch, nullptr);
+    }
+}
+
+double npv_of(std::span<const MonthlyCashFlow> flows, double annual_rate) {
+    const double monthly_factor = std::pow(1.0 + annual_rate, 1.0 / months_per_year);
+    double npv = 0;
+    double discount = 1;
+    for (const auto& f : flows) {
+        npv += f.total / discount;
+        discount *= monthly_factor;
+    }
+    return npv;
+}
+
+std::optional<double> break_even_utilisation(const PricedPlan& plan, const Discounts& discounts) {
+    // Against the on-demand price the user pays for one more hour: after the plan discount. Vouchers
+    // scale reserved and on-demand spend alike but not owned hardware; free hours are a fixed pool that
+    // does not change the price of the next hour.
+    const double on_demand_paid = plan.on_demand_per_gpu_hour * (1.0 - discounts.plan_discount);
+    std::optional<double> out;
+    if (!plan.owned.empty() && on_demand_paid > 0) {
+        // Owning one GPU at utilisation u costs fixed + idle + u (busy − idle) per hour; renting, u p.
+        const PricedOwned& o = plan.owned.front();
+        const double margin =
+            on_demand_paid * discounts.voucher_price_factor - (o.busy_power_per_hour() - o.idle_power_per_hour());
+        // margin <= 0: no utilisation pays back, so there is no break-even (none, not +infinity).
+        if (margin > 0) out = (o.fixed_per_gpu_hour() + o.idle_power_per_hour()) / margin;
+    } else if (!plan.commitments.empty() && on_demand_paid > 0) {
+        out = plan.commitments.front().effective_per_gpu_hour() / on_demand_paid;
+    }
+    // A margin or paid price of almost nothing asks for a utilisation beyond any double: that never
+    // pays back either.
+    if (out && !std::isfinite(*out)) out.reset();
+    return out;
+}
+
+std::optional<int> break_even_month(std::span<const MonthlyCashFlow> flows, std::span<const MonthlyCashFlow> baseline) {
+    const std::size_t n = std::max(flows.size(), baseline.size());
+    std::vector<double> gap(n);  // cumulative plan − cumulative baseline
+    double cumulative = 0;
+    for (std::size_t m = 0; m < n; ++m) {
+        if (m < flows.size()) cumulative += flows[m].total;
+        if (m < baseline.size()) cumulative -= baseline[m].total;
+        gap[m] = cumulative;
+    }
+    const double tolerance = 1e-9 * std::max(1.0, std::abs(cumulative));
+    std::optional<int> month;
+    for (std::size_t m = n; m-- > 0;) {
+        if (gap[m] > tolerance) break;
+        month = int(m) + 1;
+    }
+    return month;
+}
+
+namespace {
+
+/// Type-7 quantile q of ascending samples.
+double sorted_quantile(const std::vector<double>& sorted, double q) {
+    const double h = double(sorted.size() - 1) * q;
+    const auto k = std::size_t(h);
+    if (k + 1 >= sorted.size()) return sorted.back();
+    return sorted[k] + (h - double(k)) * (sorted[k + 1] - sorted[k]);
+}
+
+}  // namespace
+
+std::optional<CostSpread> spot_spread(const PricedPlan& plan, const Scratch& scratch, double total,
+                                      double voucher_price_factor) {
+    std::size_t paths = 0;
+    for (const PricedSpot& s : plan.spots) paths = std::max(paths, s.overhead_samples.size());
+    if (paths == 0) return std::nullopt;
+    // Path k takes quantile k / (paths − 1) of every share's samples (the k-th sample itself when the
+    // share has `paths` of them): its spend scales with its overhead, so each share adds its spend ×
+    // (sample / overhead − 1), after vouchers.
+    std::vector<double> totals(paths, total);
+    for (std::size_t i = 0; i < plan.spots.size(); ++i) {
+        const PricedSpot& s = plan.spots[i];
+        if (s.overhead_samples.empty()) continue;
+        const double per_unit_overhead = voucher_price_factor * scratch.spot_costs[i] / s.overhead;
+        for (std::size_t k = 0; k < paths; ++k) {
+            const double o = s.overhead_samples.size() == paths
+                                 ? s.overhead_samples[k]
+                                 : sorted_quantile(s.overhead_samples, paths == 1 ? 0.5 : double(k) / double(paths - 1));
+            totals[k] += per_unit_overhead * (o - s.overhead);
+        }
+    }
+    const Summary summary = summarize(totals);
+    return CostSpread{summary.mean, quantile(totals, 0.05), summary.p50, summary.p95, summary.p99};
+}
+
+std::vector<std::string> describe_assumptions(const PricedPlan& plan, const DemandProfile& demand,
+                                              const Offering& offering, const Discounts& d,
+                                              double annual_discount_rate, const AssumptionContext& context) {
+    std::vector<std::string> lines;
+    const auto& c = offering.currency;
+    lines.push_back(fmt::format("offering {} ({}×{}), list prices from {} ({})", offering.key(),
+                                offering.gpus_per_instance, offering.gpu, offering.source.name,
+                                offering.source.as_of));
+    for (std::string& line :
+         instruments::on_demand_assumptions(offering, plan.on_demand_per_gpu_hour, d.region_price_factor))
+        lines.push_back(std::move(line));
+    lines.push_back(fmt::format("demand: {} months × 730 h, mean {:.3f} GPUs, peak {:.3f} GPUs, {:.0f} GPU-h; "
+                                "fleet {:g} GPUs",
+                                demand.horizon().month_count(), demand.mean_gpus(), demand.peak_gpus(),
+                                demand.total_gpu_hours(), context.fleet_gpus));
+    if (context.rounding)  // a default that changes the answer, said out loud
+        lines.push_back(fmt::format("mix shares of the fleet rounded: {} ({})", to_text(*context.rounding),
+                                    *context.rounding == Rounding::none ? "fractional GPUs kept"
+                                                                        : "to whole GPUs, or whole instances"));
+    if (plan.gpus_per_unit > 1) {
+        lines.push_back(fmt::format("bought in whole instances of {} GPUs: reserved and spot shares rounded to "
+                                    "instances, on-demand and spot paid per instance each hour, part-filled ones in "
+                                    "full",
+                                    plan.gpus_per_unit));
+    } else if (offering.gpus_per_instance > 1) {
+        lines.push_back(fmt::format("counted in single GPUs (the GPU-level view), although {} sells instances of {} "
+                                    "GPUs",
+                                    offering.provider, offering.gpus_per_instance));
+    }
+    for (const auto& r : plan.commitments) lines.push_back(instruments::describe_commitment(r, c, plan.on_demand_per_gpu_hour));
+    for (const auto& o : plan.owned) lines.push_back(instruments::describe_owned(o, c));
+    for (const auto& s : plan.spots) lines.push_back(instruments::describe_spot(s, c));
+    if (plan.report_months > demand.horizon().month_count()) {
+        lines.push_back(fmt::format("reservation terms run {} months past the horizon and are paid in full",
+                                    plan.report_months - demand.horizon().month_count()));
+    }
+    if (d.free_gpu_hours > 0) lines.push_back(fmt::format("{:g} free on-demand GPU-hours", d.free_gpu_hours));
+    if (d.plan_discount > 0) lines.push_back(fmt::format("plan discount {:g}% on on-demand spend", 100 * d.plan_discount));
+    if (d.voucher_price_factor < 1) lines.push_back(fmt::format("vouchers: pay {:g}% of the bill", 100 * d.voucher_price_factor));
+    lines.push_back(fmt::format("cash flows at the start of each month; NPV at {:g}%/year", 100 * annual_discount_rate));
+    return lines;
+}
+
+}  // namespace gputco::plan_core

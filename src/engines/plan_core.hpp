@@ -1,0 +1,249 @@
+#pragma once
+// The one engine for money (docs/design.md, "One engine"): a Plan priced once (PricedPlan: every
+// instrument checked and its prices resolved), then month by month against a demand month — a
+// DemandProfile's month (evaluate(), evaluate_batch()) or one future's month (evaluate_plan(),
+// compare_plans(), hindsight_reservation_totals()). Each hour demand is served by owned GPUs, then the
+// commitments in order, then the spot shares, then on demand; on-demand and spot pay per GPU or per
+// whole instance (Plan::billing).
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gputco/catalog/catalog.hpp"
+#include "gputco/engines/plan_engine.hpp"
+#include "gputco/results/plan_distribution.hpp"
+#include "gputco/results/report.hpp"
+#include "gputco/work/demand.hpp"
+#include "gputco/work/demand_futures.hpp"
+#include "instruments/commitment.hpp"
+#include "instruments/on_demand.hpp"
+#include "instruments/owned.hpp"
+#include "instruments/spot.hpp"
+#include "pricing.hpp"
+
+namespace gputco::plan_core {
+
+using instruments::Naming;
+using instruments::PricedCommitment;
+using instruments::PricedOwned;
+using instruments::PricedSpot;
+
+struct PricedPlan {
+    std::vector<PricedOwned> owned;
+    std::vector<PricedCommitment> commitments;
+    std::vector<PricedSpot> spots;
+    double on_demand_per_gpu_hour = 0;
+    int gpus_per_unit = 1;  ///< the instance size when billed per instance, else 1
+    int horizon_months = 0;
+    int report_months = 0;  ///< horizon_months, or more while a term bought inside it runs
+};
+
+/// The checks on an offering and options that do not depend on the plan.
+void check_options(const Offering& offering, const Discounts& discounts, double annual_discount_rate);
+
+/// Every instrument of `plan` checked and priced (the options are checked by check_options). Notes of
+/// currency conversions go to `conversions`.
+PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOptions& options, int horizon,
+                      Naming naming, std::vector<std::string>* conversions = nullptr);
+
+/// A month of a DemandProfile: its sorted hours as they are (level 1).
+struct ProfileMonth {
+    const SortedMonths* months;
+    int m;
+    double total() const { return months->total(m); }
+    double served_up_to(double capacity) const { return months->served_up_to(m, capacity); }
+    double peak() const { return months->peak(m); }
+    std::span<const double> sorted() const { return months->sorted(m); }
+    double level() const { return 1.0; }
+};
+
+/// A month of one demand future: its shape scaled by its level.
+struct FutureMonth {
+    const MonthShape* shape;
+    double scale;
+    double total() const { return scale * shape->total(); }
+    double served_up_to(double capacity) const { return shape->served_up_to(scale, capacity); }
+    double peak() const { return scale * shape->sorted.back(); }
+    std::span<const double> sorted() const { return shape->sorted; }
+    double level() const { return scale; }
+};
+
+/// The price path's factors of one future (all 1 without a path).
+struct Factors {
+    const PricePaths* prices = nullptr;
+    Eigen::Index column = 0;
+    double on_demand(int m) const { return prices ? prices->on_demand(m, column) : 1.0; }
+    double reserved(int m) const { return prices ? prices->reserved(m, column) : 1.0; }
+    double spot(int m) const { return prices ? prices->spot(m, column) : 1.0; }
+};
+
+/// One share of the hours while spot shares split them: its weight, the GPUs of the tiers below (so
+/// its load each hour is d − low) and S(low), the GPU-hours those tiers serve.
+struct HoursCase {
+    double weight = 1;
+    double low = 0;
+    double served_below = 0;
+};
+
+/// Buffers of one evaluation, kept across the futures of a chunk or the strategies of a batch.
+struct Scratch {
+    std::vector<HoursCase> cases;
+    std::vector<double> spot_costs;  ///< per spot share: its spend so far (before credits)
+};
+
+/// Month m's flows into `flow` (zeroed by the caller), `demand` null past the horizon. `free_hours_left`
+/// is the pool of free on-demand hours still unused; `out`, when given, collects the commitments'
+/// stranded spend; `scratch.spot_costs` (sized to the spot shares) adds each share's spend.
+template <class Month>
+void price_month(const PricedPlan& plan, int m, const Month* demand, const Factors& factors, const Discounts& discounts,
+                 double& free_hours_left, MonthlyCashFlow& flow, Scratch& scratch, FutureOutcome* out) {
+    flow.month = m;
+    const bool in_horizon = demand != nullptr;
+    const double total = in_horizon ? demand->total() : 0.0;
+    const double on_demand_price = in_horizon ? plan.on_demand_per_gpu_hour * factors.on_demand(m) : 0.0;
+    flow.used_gpu_hours = total;
+    double low = 0, served_below = 0;  // GPUs of the tiers so far and the GPU-hours they serve
+    const auto next_tier = [&](double gpus) {  // GPU-hours the next tier of `gpus` serves
+        low += gpus;
+        const double served = in_horizon ? demand->served_up_to(low) : 0.0;
+        const double used = served - served_below;
+        served_below = served;
+        return used;
+    };
+    if (in_horizon) {
+        for (const PricedOwned& o : plan.owned) {
+            if (m < o.month) continue;
+            o.add_month(m, plan.horizon_months, next_tier(o.gpus), flow);
+        }
+    }
+    for (const PricedCommitment& c : plan.commitments) {
+        if (!c.active(m, plan.horizon_months)) continue;
+        const double price_factor = factors.reserved(c.term_start(m));  // the prices of the month it was bought
+        const double used = next_tier(c.gpus);
+        c.add_month(m, price_factor, used, flow);
+        if (out) {
+            const double rate = c.effective_per_gpu_hour() * price_factor;
+            out->stranded_unused += (c.gpus * hours_per_month - used) * rate;
+            if (in_horizon) out->stranded_above_market += used * std::max(0.0, rate - on_demand_price);
+        }
+    }
+    if (in_horizon) {
+        const int g = plan.gpus_per_unit;
+        if (plan.spots.empty()) {
+            // Everything above the tiers runs on demand.
+            flow.on_demand_gpu_hours = std::max(0.0, total - served_below);
+            flow.on_demand_paid_gpu_hours =
+                g == 1 ? flow.on_demand_gpu_hours
+                       : instruments::paid_between(*demand, low, std::numeric_limits<double>::infinity(), g);
+        } else if (plan.spots.size() == 1) {
+            // One spot share (the usual case): the two cases below without the list — the hours with
+            // spot (weight a) leave the demand above it, the others (1 − a) all above the tiers.
+            const PricedSpot& s = plan.spots.front();
+            const double availability = s.availabilities[std::size_t(m)];
+            const double price = s.price_per_gpu_hour * factors.spot(m) * s.overheads[std::size_t(m)];
+            const double high = low + s.gpus;
+            const double rest = 1.0 - availability;
+            constexpr double infinity = std::numeric_limits<double>::infinity();
+            if (availability == 0) {
+                flow.on_demand_gpu_hours = 0.0 + (total - served_below);
+                flow.on_demand_paid_gpu_hours = 0.0 + (g == 1 ? total - served_below
+                                                               : instruments::paid_between(*demand, low, infinity, g));
+            } else {
+                const double served_up_to_high = demand->served_up_to(high);
+                const double served = availability * (served_up_to_high - served_below);
+                const double paid = g == 1 ? served : availability * instruments::paid_between(*demand, low, high, g);
+                flow.spot_gpu_hours += served;
+                flow.spot_paid_gpu_hours += paid;
+                flow.spot += paid * price;
+                scratch.spot_costs[0] += paid * price;
+                double on_demand = 0, on_demand_paid = 0;
+                if (availability < 1.0) {
+                    const double below = rest * (total - served_below);
+                    on_demand += below;
+                    on_demand_paid += g == 1 ? below : rest * instruments::paid_between(*demand, low, infinity, g);
+                }
+                const double above = availability * (total - served_up_to_high);
+                on_demand += above;
+                on_demand_paid += g == 1 ? above : availability * instruments::paid_between(*demand, high, infinity, g);
+                flow.on_demand_gpu_hours = on_demand;
+                flow.on_demand_paid_gpu_hours = on_demand_paid;
+            }
+        } else {
+            // Spot capacity is there in a share `availability` of the hours, where it serves what it can
+            // of the demand left; in the other hours that demand stays for the next share. Each spot
+            // share splits the hours into weighted cases (independently of the others), so whole
+            // instances are paid for the demand each case really leaves, not for its average.
+            auto& cases = scratch.cases;
+            cases.assign(1, HoursCase{1.0, low, served_below});
+            const double spot_factor = factors.spot(m);
+            for (std::size_t i = 0; i < plan.spots.size(); ++i) {
+                const PricedSpot& s = plan.spots[i];
+                const double availability = s.availabilities[std::size_t(m)];
+                const double price = s.price_per_gpu_hour * spot_factor * s.overheads[std::size_t(m)];
+                const std::size_t before = cases.size();
+                for (std::size_t c = 0; c < before; ++c) {
+                    const double weight = cases[c].weight * availability;
+                    if (weight == 0) continue;
+                    const double high = cases[c].low + s.gpus;
+                    const double served_up_to_high = demand->served_up_to(high);
+                    const double served = weight * (served_up_to_high - cases[c].served_below);
+                    const double paid = g == 1 ? served : weight * instruments::paid_between(*demand, cases[c].low, high, g);
+                    flow.spot_gpu_hours += served;
+                    flow.spot_paid_gpu_hours += paid;
+                    flow.spot += paid * price;
+                    scratch.spot_costs[i] += paid * price;
+                    const HoursCase left{weight, high, served_up_to_high};
+                    if (availability < 1.0) {
+                        cases[c].weight -= weight;  // the hours without spot keep their demand
+                        cases.push_back(left);
+                    } else {
+                        cases[c] = HoursCase{cases[c].weight, high, served_up_to_high};
+                    }
+                }
+            }
+            for (const HoursCase& c : cases) {
+                const double served = c.weight * (total - c.served_below);
+                flow.on_demand_gpu_hours += served;
+                flow.on_demand_paid_gpu_hours +=
+                    g == 1 ? served
+                           : c.weight * instruments::paid_between(*demand, c.low, std::numeric_limits<double>::infinity(), g);
+            }
+        }
+    }
+    flow.on_demand = flow.on_demand_paid_gpu_hours * on_demand_price;
+    pricing::add_credits_and_total(flow, discounts, flow.on_demand_paid_gpu_hours, on_demand_price, free_hours_left);
+}
+
+/// The flows of `plan` on `demand` (every report month) into `flows`, spend per spot share into
+/// `scratch.spot_costs`.
+void profile_cash_flows(const PricedPlan& plan, const DemandProfile& demand, const Discounts& discounts,
+                        std::vector<MonthlyCashFlow>& flows, Scratch& scratch);
+
+/// NPV of monthly totals at an annual rate, cash at the start of each month.
+double npv_of(std::span<const MonthlyCashFlow> flows, double annual_rate);
+
+/// The utilisation at which the plan's first owned tranche (else its first commitment) costs what
+/// on-demand does at the price paid for one more hour; none when nothing pays back.
+std::optional<double> break_even_utilisation(const PricedPlan& plan, const Discounts& discounts);
+
+/// 1-based count of months after which the cumulative cost stays at or below the baseline's.
+std::optional<int> break_even_month(std::span<const MonthlyCashFlow> flows, std::span<const MonthlyCashFlow> baseline);
+
+/// The spread of `total` over the spot shares' overhead samples: the total is linear in each share's
+/// overhead, and every share with samples takes the same quantile of its samples (a conservative,
+/// fully correlated spread; with one share, exactly its samples). None when no share has samples.
+std::optional<CostSpread> spot_spread(const PricedPlan& plan, const Scratch& scratch, double total,
+                                      double voucher_price_factor);
+
+/// What a plan's report says it assumed (offering, prices, demand, each instrument, credits, NPV).
+struct AssumptionContext {
+    double fleet_gpus = 0;
+    std::optional<Rounding> rounding;  ///< a Mix's rounding of its shares
+};
+std::vector<std::string> describe_assumptions(const PricedPlan& plan, const DemandProfile& demand,
+                                              const Offering& offering, const Discounts& discounts,
+                                              double annual_discount_rate, const AssumptionContext& context);
+
+}  // namespace gputco::plan_core
