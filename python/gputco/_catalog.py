@@ -145,3 +145,28 @@ def query(
 
 
 Catalog.query = query  # type: ignore[attr-defined]
+
+
+SPREAD_VIEW = declare("Catalog.price_spread", [
+    Column("gpu", TEXT), Column("offerings", "int64"), Column("min"), Column("median"), Column("max"),
+    Column("cheapest", TEXT), Column("dearest", TEXT), Column("currency", TEXT)])
+
+
+def price_spread_frame(self: Catalog, *, price: str = "on_demand", currency: str = "USD", date=None, rates=None, **criteria):
+    """Per GPU, the min, median and max price per GPU-hour across the offerings `criteria` select
+    (Catalog.query's keywords), in one `currency` at `date`'s exchange rates (default today), with
+    the cheapest and dearest offering's key. One row per GPU, sorted by name."""
+    import datetime
+
+    from ._core import ExchangeRates, price_spread, query_offerings, rank_by_gpu_hour_price
+
+    found = query_offerings(self, **{k: ("" if v is None else v) if k in ("gpu", "provider", "region", "currency", "provider_kind")
+                                     else v for k, v in criteria.items()})
+    when = date if date is not None else datetime.date.today()
+    ranked = rank_by_gpu_hour_price(found, currency, rates if rates is not None else ExchangeRates.builtin(), str(when), price)
+    rows = [dict(gpu=s.gpu, offerings=s.offerings, min=s.min, median=s.median, max=s.max, cheapest=s.cheapest,
+                 dearest=s.dearest, currency=currency) for s in price_spread(ranked)]
+    return frame(SPREAD_VIEW, rows)
+
+
+Catalog.price_spread = price_spread_frame  # type: ignore[attr-defined]

@@ -103,3 +103,23 @@ def test_cross_check_names_both_sources_and_the_one_used(catalog):
     assert d.first == mine.on_demand_hourly == 55.04 and d.second == 98.32 and d.used == "first"
     assert d.relative == pytest.approx(98.32 / 55.04 - 1)
     assert "differ by 78.6% (more than 10%); using 55.04" in d.message()
+
+
+def test_price_spread_table_and_plot(catalog, tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from gputco import plots
+
+    spread = catalog.price_spread(date="2026-12-05")
+    h100 = spread.set_index("gpu").loc["H100"]
+    assert h100["min"] == pytest.approx(2.40) and h100["max"] == pytest.approx(12.29)
+    assert h100["cheapest"] == "vast/global/H100-SXM-median" and h100["currency"] == "USD"
+    ranked = gputco.rank_by_gpu_hour_price(catalog.find(gpu="H100"), "USD", gputco.ExchangeRates(), "2026-12-05")
+    prices = sorted(r.per_gpu_hour for r in ranked)
+    assert h100["offerings"] == len(prices) and h100["median"] == pytest.approx(float(np.median(prices)))
+    neo = catalog.price_spread(date="2026-12-05", provider_kind="neocloud")
+    assert set(neo["gpu"]) >= {"H100", "H200", "B200", "MI300X"}
+    ax = plots.plot_price_spread(spread)
+    assert len(ax.get_yticklabels()) == len(spread)
+    ax.figure.savefig(tmp_path / "spread.png")

@@ -336,3 +336,14 @@ def test_catalog_shows_kind_and_age_flags_stale_prices_and_warns_when_a_file_dis
                              "hyperscalers.json, 2026-11-09) and 110.08 (my quote, 2026-12-01) differ by 100.0% (more than "
                              "10%); using 110.08 (my quote, 2026-12-01) (the file's row replaces the built-in one)\n")
     assert [r["on_demand_per_gpu_hour"] for r in json.loads(result.stdout) if r["instance_type"] == "p5.48xlarge"] == [13.76]
+
+
+def test_catalog_spread_is_the_library_spread(catalog):
+    out = json.loads(gputco_cmd("catalog", "--spread", "--rates-date", "2026-12-05", "--format", "json").stdout)
+    by_gpu = {r["gpu"]: r for r in out}
+    frame = catalog.price_spread(date="2026-12-05").set_index("gpu")
+    assert set(by_gpu) == set(frame.index)
+    for gpu, row in by_gpu.items():
+        assert (row["min_per_gpu_hour"], row["median_per_gpu_hour"], row["max_per_gpu_hour"]) == tuple(
+            frame.loc[gpu, ["min", "median", "max"]])
+    assert by_gpu["H100"]["cheapest"] == "vast/global/H100-SXM-median"

@@ -197,7 +197,7 @@ Date today() {
 /// The offerings Catalog.query finds (GPU names in any provider's spelling, by family), ranked by
 /// on-demand price per GPU-hour in one currency at the dated rate shown in `conversion`.
 int catalog(const OfferingQuery& criteria, const std::string& currency, const std::string& date, const std::string& file,
-            const std::string& format) {
+            const std::string& format, bool spread) {
     Catalog cat = Catalog::builtin();
     if (!file.empty()) {
         const Catalog mine = Catalog::from_json_file(file);
@@ -212,6 +212,16 @@ int catalog(const OfferingQuery& criteria, const std::string& currency, const st
     const Date at = date.empty() ? today() : Date::parse(date, "--rates-date");
     const std::vector<RankedOffering> ranked =
         rank_by_gpu_hour_price(gputco::query(cat, criteria), currency, ExchangeRates::builtin(), at);
+    if (spread) {  // one row per GPU: min, median and max per GPU-hour across the offerings found
+        Table t;
+        t.columns = {"gpu", "offerings", "min_per_gpu_hour", "median_per_gpu_hour", "max_per_gpu_hour", "cheapest", "dearest",
+                     "currency"};
+        for (const GpuPriceSpread& g : price_spread(ranked))
+            t.rows.push_back({g.gpu, (long long)g.offerings, g.min, g.median, g.max, g.cheapest, g.dearest, currency});
+        if (format == "table") print(fmt::format("Price spread per GPU-hour in {} at the rates in force on {}\n", currency, at.iso()));
+        print(cli::render(t, format));
+        return 0;
+    }
     Table t;
     t.columns = {"provider", "kind", "region", "instance_type", "gpu", "gpus", "currency", "on_demand_per_gpu_hour",
                  "spot_per_gpu_hour", "as_of", "price_age_days", "stale", "ranked_currency", "ranked_per_gpu_hour", "conversion"};
@@ -315,6 +325,8 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
     catalog_cmd->add_option("--currency", currency, "rank every price in this currency");
     catalog_cmd->add_option("--rates-date", rates_date, "convert at the exchange rates in force on this date "
                                                        "(YYYY-MM-DD; default today)");
+    bool spread = false;
+    catalog_cmd->add_flag("--spread", spread, "one row per GPU: min, median and max per GPU-hour across the offerings");
     add_format(catalog_cmd);
 
     SpotJobRequest spot_request;
@@ -350,7 +362,7 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
         else if (catalog_cmd->parsed()) {
             if (min_memory > 0) query.min_gpu_memory_gb = min_memory;
             if (!provider_kind_text.empty()) query.provider_kind = parse<ProviderKind>(provider_kind_text, "--provider-kind");
-            code = catalog(query, currency, rates_date, catalog_file, format);
+            code = catalog(query, currency, rates_date, catalog_file, format, spread);
         } else if (validate_cmd->parsed()) {
             code = 0;
             for (const auto& path : validate_paths) {
