@@ -713,3 +713,29 @@ TEST_CASE("GPU names of 2026: each card its own name") {
     CHECK(instance_gpus("azure", "Standard_ND96isr_MI300X_v5")->count == 8);
     CHECK(instance_gpus("gcp", "a4x-highgpu-4g")->gpu == "GB200");
 }
+
+TEST_CASE("ec2instances.info older layouts: no GPU field, an operating system's price as a bare string") {
+    // The 2017-11-12 excerpt's p3.2xlarge record cut down to what older files held: no "GPU" key and
+    // "linux": "<on-demand price>" in place of {"ondemand": ..., "reserved": ...}.
+    const std::string text = R"([
+      {"instance_type": "p3.2xlarge", "pricing": {"us-east-1": {"linux": "3.06", "mswin": "3.584"}}},
+      {"instance_type": "g2.2xlarge", "pricing": {"us-east-1": {"linux": "0.65"}}},
+      {"instance_type": "p3.8xlarge", "pricing": {"us-east-1": {"linux": {"ondemand": "12.24"}}}}
+    ])";
+    const ImportResult r = import_ec2instances_json(text, {.file = "instances.json", .published = "2017-10-01"});
+    check_accounting(r);
+    REQUIRE(r.offerings.size() == 2);
+    const Offering& p3 = find(r, "us-east-1", "p3.2xlarge");
+    CHECK(p3.gpu == "V100");
+    CHECK(p3.gpus_per_instance == 1);  // from the AWS GPU table, the file has no GPU field
+    CHECK(p3.on_demand_hourly == 3.06);
+    CHECK(p3.source.row == "/0/pricing/us-east-1/linux");
+    CHECK(find(r, "us-east-1", "p3.8xlarge").gpus_per_instance == 4);
+    // g2 (GRID K520) is not in the table: reported under its own reason, never as a CPU instance.
+    CHECK(r.skipped_reasons.at("no GPU field, and not a GPU type of the AWS table (gpu_names.hpp)") == 1);
+    CHECK(r.skipped_reasons.count("no GPU") == 0);
+    CHECK_THROWS_WITH_AS(
+        import_ec2instances_json(R"([{"instance_type": "p3.2xlarge", "pricing": {"us-east-1": {"linux": "x"}}}])",
+                                 {.file = "instances.json"}),
+        "instances.json: /0/pricing/us-east-1/linux = \"x\": must be a number", InvalidInput);
+}
