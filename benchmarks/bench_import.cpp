@@ -6,6 +6,8 @@
 //   3. An AWS bulk offer file of ~300 MB on disk, streamed.
 //   4. ec2instances.info files and AWS GetProducts pages of 10,000 and 40,000 rows (the excerpts'
 //      records repeated under new names): the time per row must not grow with the rows.
+//   5. A Cyclenerd pricing.yml of about 4 MB (the size of the real file): the excerpt's machine blocks
+//      repeated under new machine-type names (target: 0.5 s and 50 MiB).
 // Memory: peak resident set during the import minus resident set before (Linux VmHWM after
 // resetting it through /proc/self/clear_refs), so the input text already in memory is not counted.
 //
@@ -144,6 +146,31 @@ std::string get_products_page(std::size_t rows) {
     return nlohmann::json{{"FormatVersion", "aws_v1"}, {"PriceList", std::move(list)}}.dump();
 }
 
+/// A Cyclenerd pricing.yml of at least `bytes`: the excerpt's header, then its machine blocks again and
+/// again under new machine-type names ("a2-highgpu-1g-c3").
+std::string cyclenerd_file(std::size_t bytes) {
+    const std::string text = excerpt("gcp_cyclenerd_pricing_yml_gpu_excerpt_2026-07-30.yml");
+    const std::string marker = "  instance:\n";
+    const std::size_t body = text.find(marker) + marker.size();
+    const std::string head = text.substr(0, body), blocks = text.substr(body);
+    std::string out = head;
+    for (int copy = 0; out.size() < bytes; ++copy) {
+        std::string renamed;
+        std::size_t at = 0;
+        while (at < blocks.size()) {
+            const std::size_t end = std::min(blocks.find('\n', at), blocks.size());
+            std::string line = blocks.substr(at, end - at);
+            // A machine type's line: four spaces, a name, a colon.
+            if (line.size() > 5 && line.compare(0, 4, "    ") == 0 && line[4] != ' ' && line.back() == ':')
+                line = line.substr(0, line.size() - 1) + fmt::format("-c{}:", copy);
+            renamed += line + "\n";
+            at = end + 1;
+        }
+        out += renamed;
+    }
+    return out;
+}
+
 }  // namespace
 
 int run_scenario(const std::string& scenario, int repeat, std::size_t azure_mb, std::size_t aws_mb) {
@@ -182,6 +209,12 @@ int run_scenario(const std::string& scenario, int repeat, std::size_t azure_mb, 
                    fmt::format("{}, {} rows ({:.0f} us/row)", ec2 ? "ec2instances.info" : "AWS GetProducts page", rows,
                                m.seconds / static_cast<double>(r.rows_read) * 1e6),
                    static_cast<double>(text.size()) / 1e6, r.rows_read, r.offerings.size(), m.seconds, m.peak_mib);
+    } else if (scenario == "cyclenerd") {
+        const std::string text = cyclenerd_file(4'000'000);
+        ImportResult r;
+        const Measure m = measure(repeat, [&] { r = import_cyclenerd_pricing_yml(text, {.file = "pricing.yml"}); });
+        fmt::print("{:<50} {:>7.1f} {:>8} {:>8} {:>9.3f} {:>9.1f}\n", "Cyclenerd pricing.yml (excerpt blocks repeated)",
+                   static_cast<double>(text.size()) / 1e6, r.rows_read, r.offerings.size(), m.seconds, m.peak_mib);
     } else if (scenario == "aws") {
         const std::string path = "bench_import_offer_file.json";
         const std::size_t bytes = write_offer_file(path, aws_mb * 1'000'000, 50);
@@ -213,7 +246,7 @@ int main(int argc, char** argv) {
     fmt::print("{:<50} {:>7} {:>8} {:>8} {:>9} {:>9}\n", "input", "MB", "rows", "kept", "seconds", "peak MiB");
     std::fflush(stdout);
     for (const char* s : {"skypilot10k", "skypilot40k", "azure20", "azuredom", "azure2", "aws", "ec2instances10k",
-                          "ec2instances40k", "getproducts10k", "getproducts40k"}) {
+                          "ec2instances40k", "getproducts10k", "getproducts40k", "cyclenerd"}) {
         const std::string command =
             fmt::format("'{}' --scenario {} --repeat {} --azure-mb {} --aws-mb {}", argv[0], s, repeat, azure_mb, aws_mb);
         if (std::system(command.c_str()) != 0) return 1;

@@ -78,7 +78,8 @@ int main(int argc, char** argv) {
     }
     out = example::text_sink(json);
     try {
-        const Offering& p4d = Catalog::builtin().offering("aws", "p4d.24xlarge", "us-east-1");
+        // The plan starts in 2025-01, before AWS's June 2025 cut: the list prices in force then.
+        const Offering p4d = Catalog::builtin().offering("aws", "p4d.24xlarge", "us-east-1").price_at(Date{2025, 1, 1});
         const Horizon horizon = Horizon::years(3);
 
         // 8 GPUs today; with probability 0.6 a project adds 8 more in a month of the first year;

@@ -230,8 +230,9 @@ TEST_CASE("currency conversion multiplies every price by the rate") {
 
 TEST_CASE("built-in catalog: providers, GPUs and cross references") {
     const Catalog& c = Catalog::builtin();
-    CHECK(c.providers() == std::vector<std::string>{"alibaba", "aws", "azure", "gcp", "huawei", "lambda",
-                                                    "paperspace", "tencent"});
+    CHECK(c.providers() == std::vector<std::string>{"alibaba", "aws", "azure", "coreweave", "gcp", "huawei", "hyperstack",
+                                                    "lambda", "nebius", "paperspace", "runpod", "tencent", "tensorwave",
+                                                    "vast", "vultr"});
     for (const char* name : {"A100-40GB", "A100-80GB", "H100", "H200", "T4", "V100", "V100-32GB", "V100S",
                              "A10", "A10G", "L4", "RTX-6000-Ada", "RTX-A6000", "MI250X", "MI300X"}) {
         CAPTURE(name);
@@ -273,8 +274,9 @@ TEST_CASE("built-in: AWS p3.2xlarge 2017 reservation rates (ec2instances.info, 2
     CHECK_FALSE(p3.reserved_price(2, Payment::no_upfront));
 }
 
-TEST_CASE("built-in: AWS p4d.24xlarge reservations and the 70/30 blend of docs/models.md") {
-    const Offering& p4d = Catalog::builtin().offering("aws", "p4d.24xlarge", "us-east-1");
+TEST_CASE("built-in: AWS p4d.24xlarge reservations and the 70/30 blend of docs/models.md (before the June 2025 cut)") {
+    const Offering& listed = Catalog::builtin().offering("aws", "p4d.24xlarge", "us-east-1");
+    const Offering p4d = listed.price_at(Date{2025, 5, 31});
     CHECK(p4d.on_demand_hourly == 32.7726);
     CHECK(p4d.gpus_per_instance == 8);
     const double r3 = p4d.reserved_price(3, Payment::all_upfront)->effective_hourly();
@@ -283,12 +285,102 @@ TEST_CASE("built-in: AWS p4d.24xlarge reservations and the 70/30 blend of docs/m
     CHECK(0.7 * r3 + 0.3 * p4d.on_demand_hourly == doctest::Approx(18.581).epsilon(1e-5));
     const double r1 = p4d.reserved_price(1, Payment::all_upfront)->effective_hourly();
     CHECK(1 - r1 / p4d.on_demand_hourly == doctest::Approx(0.384));
-    // The default region is the first listed: the pre-cut us-east-1 price.
     CHECK(Catalog::builtin().offering("aws", "p4d.24xlarge").region == "us-east-1");
-    // AWS's June-2025 cut, from the offering's dated history: May keeps the old price.
-    CHECK(p4d.price_at(Date{2025, 5, 15}).on_demand_hourly == 32.7726);
-    CHECK(p4d.price_at(Date{2025, 6, 1}).on_demand_hourly == 21.96);
     CHECK(Catalog::builtin().as_of(Date{2025, 7, 1}).offering("aws", "p4d.24xlarge", "us-east-1").on_demand_hourly == 21.96);
+}
+
+TEST_CASE("built-in: AWS's June 2025 cut on every affected instance and purchase option, as AWS published it") {
+    const Catalog& c = Catalog::builtin();
+    // AWS News Blog 2025-06-05: on demand -33% P4d/P4de, -44% P5, -25% P5en, from 2025-06-01.
+    struct Cut {
+        const char* instance;
+        double before, after, published;
+    };
+    for (const Cut& cut : {Cut{"p4d.24xlarge", 32.7726, 21.96, 0.33}, Cut{"p4de.24xlarge", 40.96575, 27.4470525, 0.33},
+                           Cut{"p5.48xlarge", 98.32, 55.04, 0.44}, Cut{"p5en.48xlarge", 84.8, 63.296, 0.25}}) {
+        CAPTURE(cut.instance);
+        const Offering& o = c.offering("aws", cut.instance, "us-east-1");
+        CHECK(o.on_demand_hourly == cut.after);  // the listed price is today's
+        CHECK(o.effective_from == Date{2025, 6, 1});
+        CHECK(o.price_at(Date{2025, 5, 31}).on_demand_hourly == cut.before);
+        CHECK(o.price_at(Date{2026, 1, 1}).on_demand_hourly == cut.after);
+        // AWS rounds its list prices: the published percentage within half a point.
+        CHECK(1 - cut.after / cut.before == doctest::Approx(cut.published).epsilon(0.02));
+    }
+    // Savings Plans by their own percentages per term (EC2 Instance SP: P4d 1 yr -31%, 3 yr -25%).
+    const Offering& p4d = c.offering("aws", "p4d.24xlarge", "us-east-1");
+    const Offering pre = p4d.price_at(Date{2025, 5, 31});
+    CHECK(p4d.reserved_price(1, Payment::all_upfront)->upfront ==
+          doctest::Approx(pre.reserved_price(1, Payment::all_upfront)->upfront * 0.69));
+    CHECK(p4d.reserved_price(3, Payment::all_upfront)->upfront ==
+          doctest::Approx(pre.reserved_price(3, Payment::all_upfront)->upfront * 0.75));
+    // as_of keeps the offerings that existed then, at their pre-cut prices.
+    const Catalog end_2024 = c.as_of(Date{2024, 12, 31});
+    CHECK(end_2024.offering("aws", "p4d.24xlarge", "us-east-1").on_demand_hourly == 32.7726);
+    CHECK(end_2024.offering("aws", "p5.48xlarge", "us-east-1").on_demand_hourly == 98.32);
+    // Spot is a market price: the 2025-H1 quote carries on.
+    CHECK(*p4d.spot_hourly == *pre.spot_hourly);
+}
+
+TEST_CASE("built-in: every offering lists its newest price, so the catalog answers at today's prices") {
+    const Date today{2026, 12, 5};
+    for (const Offering& o : Catalog::builtin().offerings()) {
+        CAPTURE(o.key());
+        for (const PriceSnapshot& s : o.history) {
+            REQUIRE(o.effective_from);
+            CHECK(s.effective_from < *o.effective_from);
+        }
+        if (o.effective_from) CHECK(*o.effective_from <= today);
+        CHECK(o.price_at(today) == [&] { Offering x = o; x.history.clear(); return x; }());
+    }
+}
+
+TEST_CASE("built-in: Lambda at its current list, with the dated rises") {
+    const Catalog& c = Catalog::builtin();
+    const Offering& h100 = c.offering("lambda", "gpu_8x_h100_sxm5");
+    CHECK(h100.on_demand_per_gpu_hour() == doctest::Approx(3.99));  // lambda.ai/instances, 2026-09-20
+    CHECK(h100.price_at(Date{2025, 12, 11}).on_demand_per_gpu_hour() == doctest::Approx(2.99));
+    CHECK(h100.price_at(Date{2026, 4, 2}).on_demand_hourly == 27.52);  // SkyPilot catalog, 2026-04-02
+    const Offering& b200 = c.offering("lambda", "gpu_8x_b200_sxm6");
+    CHECK(b200.on_demand_per_gpu_hour() == doctest::Approx(6.69));
+    CHECK(b200.price_at(Date{2026, 1, 1}).on_demand_per_gpu_hour() == doctest::Approx(4.99));
+    // Prices go up too: +33.4% and +34.1% between Dec 2025 and Sep 2026.
+    CHECK(3.99 / 2.99 - 1 == doctest::Approx(0.334).epsilon(0.002));
+    CHECK(b200.on_demand_hourly / b200.price_at(Date{2025, 12, 31}).on_demand_hourly - 1 ==
+          doctest::Approx(0.341).epsilon(0.002));
+    CHECK(c.offering("lambda", "gpu_8x_a100").on_demand_hourly == doctest::Approx(15.92));  // 8 x 1.99
+    CHECK(c.offering("lambda", "gpu_8x_a100").gpu == "A100-40GB");
+}
+
+TEST_CASE("built-in: one price per provider, checked by hand against its source") {
+    const Catalog& c = Catalog::builtin();
+    CHECK(c.offering("aws", "p5.48xlarge", "us-east-1").on_demand_hourly == 55.04);
+    CHECK(c.offering("azure", "Standard_ND96is_MI300X_v5", "eastus2").on_demand_per_gpu_hour() == 6.0);
+    CHECK(c.offering("gcp", "a3-highgpu-8g", "us-central1").on_demand_hourly == doctest::Approx(88.49).epsilon(1e-4));
+    CHECK(c.offering("lambda", "gpu_1x_gh200").on_demand_hourly == 2.29);
+    CHECK(c.offering("nebius", "gpu-h200-sxm_8gpu-128vcpu-1600gb", "eu-north1").on_demand_hourly == 28.00);
+    CHECK(*c.offering("nebius", "gpu-h200-sxm_8gpu-128vcpu-1600gb", "eu-north1").spot_hourly == 11.60);
+    CHECK(c.offering("hyperstack", "NVIDIA-B200").on_demand_hourly == 6.00);
+    CHECK(c.offering("runpod", "1x_H100-SXM_SECURE").on_demand_hourly == 3.99);
+    CHECK(c.offering("vast", "H100-SXM-median").on_demand_hourly == 2.40);
+    CHECK(c.offering("coreweave", "HGX-H100").on_demand_per_gpu_hour() == doctest::Approx(6.16));
+    CHECK(c.offering("paperspace", "H100").on_demand_hourly == 3.09);
+    CHECK(c.offering("alibaba", "gn6i").gpu == "T4");  // gn6i carries T4s, whatever the seeds say
+    CHECK(c.offering("azure", "Standard_NC40ads_H100_v5").gpu == "H100-NVL");
+    CHECK(c.offering("tencent", "GT4.41XLARGE948").on_demand_hourly == 32.78328);
+}
+
+TEST_CASE("built-in: H200, B200 and MI300X from at least three providers each, with dates") {
+    const Catalog& c = Catalog::builtin();
+    for (const char* gpu : {"H200", "B200", "MI300X"}) {
+        CAPTURE(gpu);
+        std::set<std::string> providers;
+        for (const Offering& o : c.find({}, gpu)) {
+            CHECK(o.effective_from.has_value());
+            providers.insert(o.provider);
+        }
+        CHECK(providers.size() >= 3);
+    }
 }
 
 TEST_CASE("built-in: other spot checks against the reference data") {
@@ -308,7 +400,7 @@ TEST_CASE("built-in: other spot checks against the reference data") {
     CHECK(a2.reserved_price(1, Payment::no_upfront)->hourly == doctest::Approx(2.3142070));
     CHECK(a2.minimum_billed_seconds == 60);
 
-    CHECK(c.offering("lambda", "gpu_8x_a100").on_demand_per_gpu_hour() == doctest::Approx(1.29));  // 10.32/8
+    CHECK(c.offering("lambda", "gpu_8x_a100").on_demand_per_gpu_hour() == doctest::Approx(1.99));  // 15.92/8
     CHECK_FALSE(c.offering("lambda", "gpu_8x_a100").spot_hourly);
     CHECK(c.offering("tencent", "GN7", "ap-beijing").currency == "CNY");
     CHECK(c.offering("huawei", "GP60").gpu == "V100S");

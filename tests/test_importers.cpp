@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include "gputco/catalog/gpu_names.hpp"
 #include "gputco/catalog/importers.hpp"
 
 using namespace gputco;
@@ -101,6 +102,11 @@ TEST_CASE("SkyPilot Azure layout: unquoted V1,V2 rows are an error unless joined
     const Offering& nd = find(r, "eastus", "Standard_ND96asr_v4");
     CHECK(nd.gpu == "A100-40GB");
     CHECK(nd.on_demand_per_gpu_hour() == doctest::Approx(27.197 / 8));
+    // Line 6: Standard_NC40ads_H100_v5,H100,1,...: written "H100", but the size carries an H100 NVL.
+    const Offering& nvl = find(r, "eastus", "Standard_NC40ads_H100_v5");
+    CHECK(nvl.gpu == "H100-NVL");
+    CHECK(nvl.notes == "the file names the GPU \"H100\"; the instance type carries H100-NVL (provider's size table)");
+    CHECK(find(r, "eastus", "Standard_ND96isr_H100_v5").gpu == "H100");
 }
 
 TEST_CASE("SkyPilot community Tencent layout, prices in the currency the option names") {
@@ -130,10 +136,10 @@ TEST_CASE("SkyPilot CSV malformed input, to the letter") {
     CHECK_THROWS_WITH_AS(import_skypilot_csv("InstanceType,AcceleratorName,AcceleratorCount,Price,Region\np3.2xlarge,V100,1,3.06\n", o),
                          "vms.csv:2 = \"4 fields\": the header has 5", InvalidInput);
     CHECK_THROWS_WITH_AS(import_skypilot_csv("InstanceType,AcceleratorName,AcceleratorCount,Price,Region\np3.2xlarge,V100,1.5,3.06,us-east-1\n", o),
-                         "vms.csv:2: AcceleratorCount = \"1.5\": must be a whole number >= 1 and <= 1e6", InvalidInput);
+                         "vms.csv:2: AcceleratorCount = \"1.5\": must be a whole number >= 1 and <= 1e6, or 1/n of one GPU (0.5, 0.333, 0.25, ...)", InvalidInput);
     // Beyond int: rejected by its range, not converted (that was undefined behaviour).
     CHECK_THROWS_WITH_AS(import_skypilot_csv("InstanceType,AcceleratorName,AcceleratorCount,Price,Region\np3.2xlarge,V100,1e66,3.06,us-east-1\n", o),
-                         "vms.csv:2: AcceleratorCount = \"1e66\": must be a whole number >= 1 and <= 1e6", InvalidInput);
+                         "vms.csv:2: AcceleratorCount = \"1e66\": must be a whole number >= 1 and <= 1e6, or 1/n of one GPU (0.5, 0.333, 0.25, ...)", InvalidInput);
     CHECK_THROWS_WITH_AS(import_skypilot_csv("", o), "vms.csv = \"\": is empty (no header line)", InvalidInput);
     CHECK_THROWS_WITH_AS(import_skypilot_csv("a\n", ImportOptions{.file = "vms.csv"}),
                          "options.provider = \"\": must name the cloud of a SkyPilot vms.csv (aws, azure, gcp, lambda, alibaba, tencent)",
@@ -609,4 +615,127 @@ TEST_CASE("Messages that quote the file in their rule are printable: control byt
                          "page.json: /1/currencyCode = \"USD\": differs from an earlier item of Standard_NC80adis_H100_v5 "
                          "in east\\x00us (U\\x07D)",
                          InvalidInput);
+}
+
+TEST_CASE("SkyPilot: a share of one GPU is an offering of its own unit, never a whole GPU") {
+    // The layout of SkyPilot-format azure/vms.csv; Azure's NV A10 v5 sizes rent 1/6, 1/3 and 1/2 of an
+    // A10 (24 GB), written 0.167, 0.333 and 0.5 with the share's memory in GpuInfo.
+    const std::string csv =
+        "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,Generation\n"
+        "Standard_NV12ads_A10_v5,A10,0.333,12,110,\"{'Gpus': [{'Name': 'A10', 'Count': 0.333, 'MemoryInfo': {'SizeInMiB': 8192}}]}\",0.908,0.1816,eastus,V2\n"
+        "Standard_NV6ads_A10_v5,A10,0.167,6,55,,0.454,,eastus,V2\n"
+        "Standard_NV36ads_A10_v5,A10,1,36,440,,3.2,0.64,eastus,V2\n"
+        "Standard_NVx_A10,A10,0.4,6,55,,0.5,,eastus,V2\n";
+    CHECK_THROWS_WITH_AS(import_skypilot_csv(csv, {.file = "azure/vms.csv", .provider = "azure"}),
+                         "azure/vms.csv:5: AcceleratorCount = \"0.4\": must be a whole number >= 1 and <= 1e6, or 1/n of one GPU "
+                         "(0.5, 0.333, 0.25, ...)",
+                         InvalidInput);
+    const std::string good = csv.substr(0, csv.rfind("Standard_NVx"));
+    const ImportResult r = import_skypilot_csv(good, {.file = "azure/vms.csv", .published = "2026-04-02", .provider = "azure"});
+    check_accounting(r);
+    REQUIRE(r.offerings.size() == 3);
+    const Offering& third = find(r, "eastus", "Standard_NV12ads_A10_v5");
+    CHECK(third.gpu == "A10/3");
+    CHECK(third.gpus_per_instance == 1);
+    CHECK(third.on_demand_per_gpu_hour() == 0.908);  // per share-hour: the unit is the share
+    CHECK(*third.spot_hourly == 0.1816);
+    CHECK(third.notes == "a 1/3 share of one A10 (AcceleratorCount 0.333): one unit is the share");
+    CHECK(find(r, "eastus", "Standard_NV6ads_A10_v5").gpu == "A10/6");
+    CHECK(find(r, "eastus", "Standard_NV36ads_A10_v5").gpu == "A10");
+    const auto share = parse_gpu_share("A10/3");
+    REQUIRE(share);
+    CHECK(share->card == "A10");
+    CHECK(share->share_of == 3);
+    CHECK_FALSE(parse_gpu_share("A100-80GB"));
+    CHECK_FALSE(parse_gpu_share("x/1"));
+}
+
+TEST_CASE("SkyPilot GCP: every accelerator-optimised family joins its GPU row (a3 1/2/4/8, edge, ultra; a4; g4)") {
+    // Host rows without accelerator plus GPU rows without instance type, as skypilot's gcp/vms.csv.
+    const std::string csv =
+        "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,Price,SpotPrice\n"
+        "a3-highgpu-1g,26,234,,,,us-central1,us-central1-a,1.0,0.5\n"            // 2
+        "a3-highgpu-2g,52,468,,,,us-central1,us-central1-a,2.0,1.0\n"            // 3
+        "a3-ultragpu-8g,224,2952,,,,us-central1,us-central1-a,8.0,4.0\n"         // 4
+        "a4-highgpu-8g,224,3968,,,,us-central1,us-central1-a,9.0,4.5\n"          // 5
+        "g4-standard-48,48,180,,,,us-central1,us-central1-a,1.5,0.7\n"           // 6
+        "a3-edgegpu-8g,208,1872,,,,us-central1,us-central1-a,7.0,\n"             // 7
+        ",,,H100,1,,us-central1,us-central1-a,10.0,6.0\n"                        // 8
+        ",,,H100,2,,us-central1,us-central1-a,20.0,12.0\n"                       // 9
+        ",,,H200,8,,us-central1,us-central1-a,80.0,40.0\n"                       // 10
+        ",,,B200,8,,us-central1,us-central1-a,90.0,30.0\n"                       // 11
+        ",,,RTXPRO6000,1,,us-central1,us-central1-a,3.0,1.0\n"                   // 12
+        ",,,H100,8,,us-central1,us-central1-a,80.0,48.0\n";                      // 13
+    const ImportResult r = import_skypilot_csv(csv, {.file = "gcp/vms.csv", .published = "2026-04-02", .provider = "gcp"});
+    check_accounting(r);
+    CHECK(r.skipped_count == 0);
+    CHECK(find(r, "us-central1", "a3-highgpu-1g", "us-central1-a").on_demand_hourly == 11.0);
+    CHECK(find(r, "us-central1", "a3-highgpu-2g", "us-central1-a").gpus_per_instance == 2);
+    const Offering& ultra = find(r, "us-central1", "a3-ultragpu-8g", "us-central1-a");
+    CHECK(ultra.gpu == "H200");
+    CHECK(ultra.on_demand_hourly == 88.0);
+    CHECK(ultra.source.row == "lines 4+10");
+    CHECK(find(r, "us-central1", "a4-highgpu-8g", "us-central1-a").gpu == "B200");
+    CHECK(find(r, "us-central1", "g4-standard-48", "us-central1-a").gpu == "RTX-PRO-6000");
+    CHECK(find(r, "us-central1", "a3-edgegpu-8g", "us-central1-a").gpu == "H100");
+    CHECK_FALSE(find(r, "us-central1", "a3-edgegpu-8g", "us-central1-a").spot_hourly);  // host row has no spot
+}
+
+TEST_CASE("Cyclenerd pricing.yml: a family whose GPU key is new (g4) joins through the machine-type table") {
+    const ImportResult r = import_cyclenerd_pricing_yml(
+        "compute:\n  instance:\n    g4-standard-96:\n      cpu: 96\n      ram: 360\n      nvidia-rtx-pro-6000-vws: 2\n"
+        "      cost:\n        us-central1:\n          hour: 9.5\n          hour_spot: 3.1\n"
+        "    a4-highgpu-8g:\n      cpu: 224\n      ram: 3968\n      cost:\n        us-central1:\n          hour: 90.2\n",
+        {.file = "pricing.yml"});
+    check_accounting(r);
+    REQUIRE(r.offerings.size() == 2);
+    const Offering& g4 = find(r, "us-central1", "g4-standard-96");
+    CHECK(g4.gpu == "RTX-PRO-6000");
+    CHECK(g4.gpus_per_instance == 2);
+    CHECK(find(r, "us-central1", "a4-highgpu-8g").gpu == "B200");
+    CHECK(find(r, "us-central1", "a4-highgpu-8g").gpus_per_instance == 8);
+}
+
+TEST_CASE("GPU names of 2026: each card its own name") {
+    CHECK(normalise_gpu_name("H100 PCIe") == "H100-PCIe");
+    CHECK(normalise_gpu_name("H100 NVL") == "H100-NVL");
+    CHECK(normalise_gpu_name("H100-SXM") == "H100");
+    CHECK(normalise_gpu_name("NVIDIA B200") == "B200");
+    CHECK(normalise_gpu_name("B300") == "B300");
+    CHECK(normalise_gpu_name("GB200") == "GB200");
+    CHECK(normalise_gpu_name("RTX PRO 6000") == "RTX-PRO-6000");
+    CHECK(normalise_gpu_name("RTXPRO6000") == "RTX-PRO-6000");
+    CHECK(normalise_gpu_name("AMD Instinct MI325X") == "MI325X");
+    CHECK(normalise_gpu_name("L40S") == "L40S");
+    CHECK(normalise_gpu_name("RTX 6000") == "RTX 6000");  // Quadro RTX 6000 (Turing): a third card, unchanged
+    CHECK(instance_gpus("aws", "p5.4xlarge")->count == 1);
+    CHECK(instance_gpus("aws", "p6-b200.48xlarge")->gpu == "B200");
+    CHECK(instance_gpus("azure", "Standard_ND96isr_MI300X_v5")->count == 8);
+    CHECK(instance_gpus("gcp", "a4x-highgpu-4g")->gpu == "GB200");
+}
+
+TEST_CASE("ec2instances.info older layouts: no GPU field, an operating system's price as a bare string") {
+    // The 2017-11-12 excerpt's p3.2xlarge record cut down to what older files held: no "GPU" key and
+    // "linux": "<on-demand price>" in place of {"ondemand": ..., "reserved": ...}.
+    const std::string text = R"([
+      {"instance_type": "p3.2xlarge", "pricing": {"us-east-1": {"linux": "3.06", "mswin": "3.584"}}},
+      {"instance_type": "g2.2xlarge", "pricing": {"us-east-1": {"linux": "0.65"}}},
+      {"instance_type": "p3.8xlarge", "pricing": {"us-east-1": {"linux": {"ondemand": "12.24"}}}}
+    ])";
+    const ImportResult r = import_ec2instances_json(text, {.file = "instances.json", .published = "2017-10-01"});
+    check_accounting(r);
+    REQUIRE(r.offerings.size() == 2);
+    const Offering& p3 = find(r, "us-east-1", "p3.2xlarge");
+    CHECK(p3.gpu == "V100");
+    CHECK(p3.gpus_per_instance == 1);  // from the AWS GPU table, the file has no GPU field
+    CHECK(p3.on_demand_hourly == 3.06);
+    CHECK(p3.source.row == "/0/pricing/us-east-1/linux");
+    CHECK(find(r, "us-east-1", "p3.8xlarge").gpus_per_instance == 4);
+    // g2 (GRID K520) is not in the table: reported under its own reason, never as a CPU instance.
+    CHECK(r.skipped_reasons.at("no GPU field, and not a GPU type of the AWS table (gpu_names.hpp)") == 1);
+    CHECK(r.skipped_reasons.count("no GPU") == 0);
+    CHECK_THROWS_WITH_AS(
+        import_ec2instances_json(R"([{"instance_type": "p3.2xlarge", "pricing": {"us-east-1": {"linux": "x"}}}])",
+                                 {.file = "instances.json"}),
+        "instances.json: /0/pricing/us-east-1/linux = \"x\": must be a number", InvalidInput);
 }

@@ -207,8 +207,9 @@ TEST_CASE("instances count whole instances of the commitment's offering") {
 
 TEST_CASE("a scheduled price cut changes on-demand hours from its date and leaves earlier reservations at their price") {
     const Catalog& catalog = Catalog::builtin();
-    const Offering& p4d = catalog.offering("aws", "p4d.24xlarge", "us-east-1");
-    const PriceChange cut = aws_june_2025_price_cut(p4d);
+    // The plan starts in 2025-01: the prices in force before the cut.
+    const Offering p4d = catalog.offering("aws", "p4d.24xlarge", "us-east-1").price_at(Date{2025, 1, 1});
+    const PriceChange cut = aws_june_2025_price_cut(catalog.offering("aws", "p4d.24xlarge", "us-east-1"));
     CHECK(cut.date == "2025-06");
     CHECK(cut.on_demand_factor == Approx(21.96 / 32.7726));
     PriceModel model;

@@ -48,8 +48,38 @@ TEST_CASE("the June 2025 AWS cut, from the catalog's rows before and after") {
     CHECK(p5.spot_factor == 1.0);
     CHECK_THROWS_WITH_AS(aws_june_2025_price_cut(catalog.offering("aws", "p3.2xlarge", "us-east-1")),
                          "offering = \"aws/us-east-1/p3.2xlarge\": the June 2025 cut is recorded for "
-                         "aws/us-east-1/p4d.24xlarge and aws/us-east-1/p5.48xlarge only",
+                         "aws/us-east-1 p4d.24xlarge, p4de.24xlarge, p5.48xlarge and p5en.48xlarge only",
                          InvalidInput);
+    CHECK_THROWS_WITH_AS(aws_june_2025_price_cut(catalog.offering("aws", "p5.48xlarge", "us-east-1"), 2),
+                         "term_years = 2: must be 0, 1 or 3", InvalidInput);
+}
+
+TEST_CASE("the June 2025 AWS cut per purchase option, as AWS published it") {
+    const Catalog& catalog = Catalog::builtin();
+    auto cut = [&](const char* instance, int term) {
+        return aws_june_2025_price_cut(catalog.offering("aws", instance, "us-east-1"), term);
+    };
+    // On demand: -33% P4d/P4de, -44% P5, -25% P5en (the catalog's prices, rounded by AWS).
+    CHECK(cut("p4de.24xlarge", 0).on_demand_factor == Approx(0.67));
+    CHECK(cut("p5en.48xlarge", 0).on_demand_factor == Approx(63.296 / 84.8));
+    // Savings Plans by their own percentages per term.
+    CHECK(cut("p4d.24xlarge", 1).reserved_factor == Approx(1 - 0.31));  // EC2 Instance SP 1 yr
+    CHECK(cut("p4d.24xlarge", 3).reserved_factor == Approx(1 - 0.25));  // EC2 Instance SP 3 yr
+    CHECK(cut("p5.48xlarge", 3).reserved_factor == Approx(1 - 0.45));
+    CHECK(cut("p5.48xlarge", 1).reserved_factor == Approx(1 - 0.44));   // no EC2 Instance figure: Compute SP 1 yr
+    CHECK(cut("p5en.48xlarge", 3).reserved_factor == Approx(1 - 0.26));
+    CHECK(cut("p5en.48xlarge", 1).reserved_factor == Approx(1 - 0.25));
+    // No term: the on-demand ratio, and the source says so.
+    const PriceChange plain = cut("p5.48xlarge", 0);
+    CHECK(plain.reserved_factor == plain.on_demand_factor);
+    CHECK(plain.source.find("no term given") != std::string::npos);
+    CHECK(cut("p5.48xlarge", 3).source.find("45% lower (EC2 Instance Savings Plan") != std::string::npos);
+    REQUIRE(aws_june_2025_cut_table().size() == 4);
+    for (const AwsJune2025Cut& row : aws_june_2025_cut_table()) {
+        CAPTURE(row.instance_type);
+        const Offering& o = catalog.offering("aws", row.instance_type, "us-east-1");
+        CHECK(1 - o.on_demand_hourly / o.price_at(Date{2025, 5, 31}).on_demand_hourly == Approx(row.on_demand).epsilon(0.02));
+    }
 }
 
 TEST_CASE("bad price models name the field") {

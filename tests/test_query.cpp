@@ -1,4 +1,5 @@
 // Catalog queries: each filter, GPU names across providers, ranking in one currency.
+#include <algorithm>
 #include <set>
 
 #include <doctest/doctest.h>
@@ -81,11 +82,15 @@ TEST_CASE("rank_by_gpu_hour_price: one currency, rates from the table, no silent
     // Spot ranks only offerings with a spot price; 3-year reservations by the cheapest effective rate.
     const auto spot = rank_by_gpu_hour_price(query(c, {}), "USD", ExchangeRates::builtin(), Date{2025, 1, 1}, PriceKind::spot);
     for (const RankedOffering& r : spot) CHECK(r.offering.spot_hourly.has_value());
-    const auto r3 = rank_by_gpu_hour_price({c.offering("aws", "p4d.24xlarge")}, "USD", ExchangeRates(), Date{2025, 1, 1},
-                                           PriceKind::reserved_3y);
+    const Offering p4d_before_cut = c.offering("aws", "p4d.24xlarge").price_at(Date{2025, 5, 31});
+    const auto r3 = rank_by_gpu_hour_price({p4d_before_cut}, "USD", ExchangeRates(), Date{2025, 1, 1}, PriceKind::reserved_3y);
     REQUIRE(r3.size() == 1);
     // (18.581 - 0.3 x 32.7726) / 0.7 = 12.4987 $/h per instance, / 8 GPUs = 1.56234 $/GPU-h.
     CHECK(r3[0].per_gpu_hour == doctest::Approx((18.581 - 0.3 * 32.7726) / 0.7 / 8));
+    // Today's (listed) price: 25% lower after AWS's 3-year EC2 Instance Savings Plan cut of June 2025.
+    const auto today = rank_by_gpu_hour_price({c.offering("aws", "p4d.24xlarge")}, "USD", ExchangeRates(), Date{2025, 1, 1},
+                                              PriceKind::reserved_3y);
+    CHECK(today[0].per_gpu_hour == doctest::Approx(0.75 * (18.581 - 0.3 * 32.7726) / 0.7 / 8));
     CHECK_THROWS_WITH_AS(parse_price_kind("cheap"), "price = \"cheap\": must be one of on_demand, spot, reserved_1y, reserved_3y",
                          InvalidInput);
 }
@@ -105,4 +110,64 @@ TEST_CASE("Imported rows join the same GPU names: Azure, GCP and Lambda A100 40 
     std::set<std::string> providers;
     for (const Offering& o : query(c, q)) providers.insert(o.provider);
     CHECK(providers == std::set<std::string>{"azure", "gcp"});
+}
+
+TEST_CASE("provider kinds: hyperscalers, neoclouds and a marketplace, queryable") {
+    CHECK(provider_kind("aws") == ProviderKind::hyperscaler);
+    CHECK(provider_kind("lambda") == ProviderKind::neocloud);
+    CHECK(provider_kind("vast") == ProviderKind::marketplace);
+    CHECK(provider_kind("mycloud") == ProviderKind::unknown);
+    const Catalog& c = Catalog::builtin();
+    std::size_t total = 0;
+    for (const ProviderKind kind : {ProviderKind::hyperscaler, ProviderKind::neocloud, ProviderKind::marketplace}) {
+        OfferingQuery q;
+        q.provider_kind = kind;
+        const auto rows = query(c, q);
+        CHECK_FALSE(rows.empty());
+        for (const Offering& o : rows) CHECK(provider_kind(o.provider) == kind);
+        total += rows.size();
+    }
+    CHECK(total == c.offerings().size());  // every built-in provider has a kind
+    // Neoclouds beside hyperscalers: the H200 of both kinds.
+    OfferingQuery h200;
+    h200.gpu = "H200";
+    h200.provider_kind = ProviderKind::neocloud;
+    CHECK(query(c, h200).size() >= 2);  // Nebius, Hyperstack, CoreWeave
+}
+
+TEST_CASE("price spread per GPU: min, median and max per GPU-hour, by hand") {
+    auto offering = [](std::string provider, std::string gpu, int gpus, double price) {
+        Offering o;
+        o.provider = std::move(provider);
+        o.region = "r";
+        o.instance_type = "x";
+        o.gpu = std::move(gpu);
+        o.gpus_per_instance = gpus;
+        o.on_demand_hourly = price;
+        o.source = {"test", "2026-12-05"};
+        return o;
+    };
+    const std::vector<Offering> rows{offering("a", "H100", 8, 8 * 12.29), offering("b", "H100", 1, 2.69),
+                                     offering("c", "H100", 8, 8 * 3.99), offering("d", "H100", 1, 2.95),
+                                     offering("e", "B200", 8, 8 * 6.69)};
+    const auto spread = price_spread(rank_by_gpu_hour_price(rows, "USD", ExchangeRates(), Date{2026, 12, 5}));
+    REQUIRE(spread.size() == 2);
+    CHECK(spread[0].gpu == "B200");
+    CHECK(spread[0].min == doctest::Approx(6.69));
+    CHECK(spread[0].median == doctest::Approx(6.69));
+    CHECK(spread[1].gpu == "H100");
+    CHECK(spread[1].offerings == 4);
+    CHECK(spread[1].min == doctest::Approx(2.69));
+    CHECK(spread[1].median == doctest::Approx((2.95 + 3.99) / 2));  // even count: mean of the middle two
+    CHECK(spread[1].max == doctest::Approx(12.29));
+    CHECK(spread[1].cheapest == "b/r/x");
+    CHECK(spread[1].dearest == "a/r/x");
+    // The built-in market: H100 SXM from about $2.4 (Vast.ai median) to $12.29 (Azure) per GPU-hour.
+    OfferingQuery q;
+    q.currency = "USD";
+    const auto market = price_spread(rank_by_gpu_hour_price(query(Catalog::builtin(), q), "USD", ExchangeRates(), Date{2026, 12, 5}));
+    const auto h100 = std::find_if(market.begin(), market.end(), [](const GpuPriceSpread& s) { return s.gpu == "H100"; });
+    REQUIRE(h100 != market.end());
+    CHECK(h100->min <= 2.5);
+    CHECK(h100->max >= 11);
 }

@@ -89,8 +89,8 @@ TEST_CASE("the scenario's rows are rank_offerings()'s, bit for bit, with seed + 
     }
 
     // By hand: 1,281,167 images × 90 epochs = 115,305,030 images at 11,439 images/s (8× A100 80GB SXM4,
-    // mixed) = 10,079.99 s; p4d bills per second: 10,080 s = 2.8 h × $32.7726 = $91.76328; per epoch
-    // / 90 = $1.019592; per million images $91.76328 / 115.30503 = $0.795831.
+    // mixed) = 10,079.99 s; p4d bills per second: 10,080 s = 2.8 h × $21.96 (after AWS's June 2025 cut)
+    // = $61.488; per epoch / 90 = $0.683200; per million images $61.488 / 115.30503 = $0.533272.
     const auto on_demand = [&](std::string_view type) {
         for (const WorkCostRow& row : mine.rows)
             if (row.instance_type == type && row.buying == BuyingWay::on_demand) return row;
@@ -99,9 +99,9 @@ TEST_CASE("the scenario's rows are rank_offerings()'s, bit for bit, with seed + 
     };
     const WorkCostRow p4d = on_demand("p4d.24xlarge");
     CHECK(p4d.throughput_per_second == 11439);
-    CHECK(p4d.cost_per_run == doctest::Approx(2.8 * 32.7726).epsilon(1e-12));
-    CHECK(p4d.cost_per_epoch == doctest::Approx(2.8 * 32.7726 / 90).epsilon(1e-12));
-    CHECK(p4d.cost_per_million == doctest::Approx(2.8 * 32.7726 / 115.30503).epsilon(1e-12));
+    CHECK(p4d.cost_per_run == doctest::Approx(2.8 * 21.96).epsilon(1e-12));
+    CHECK(p4d.cost_per_epoch == doctest::Approx(2.8 * 21.96 / 90).epsilon(1e-12));
+    CHECK(p4d.cost_per_million == doctest::Approx(2.8 * 21.96 / 115.30503).epsilon(1e-12));
     // Azure bills by the minute: 10,079.99 s → 168 min = 2.8 h × $27.197 = $76.1516.
     CHECK(on_demand("Standard_ND96asr_v4").cost_per_run == doctest::Approx(2.8 * 27.197).epsilon(1e-12));
 }
@@ -156,7 +156,7 @@ TEST_CASE("every class of workload violation names file, line, column, field, va
     // the library's own rule, at the field it is about: 500 GB fits no GPU of the catalog
     CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 1281167", "    memory_gb: 500\n"), "w.yaml"),
                          "w.yaml:10:16: workloads[0].memory_gb = 500: fits no GPU of the catalog (the largest, "
-                         "MI300X, has 192 GB)",
+                         "B300, has 288 GB)",
                          InvalidInput);
     // unknown key, at the key, with the nearest allowed name
     CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 1281167", "    epoch: 90\n"), "w.yaml"),
@@ -177,8 +177,9 @@ TEST_CASE("every class of workload violation names file, line, column, field, va
                          "w.yaml:10:12: workloads[0].gpus[0] = \"A100-40G\": not a GPU of the catalog; did you mean "
                          "\"A100-40GB\"?",
                          InvalidInput);
-    CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 1281167", "    gpus: [MI300X]\n"), "w.yaml"),
-                         "w.yaml:10:12: workloads[0].gpus[0] = \"MI300X\": no offering of the catalog has this GPU",
+    // MI250X: a GPU of the catalog no offering rents (MI300X has offerings since the 2026 market).
+    CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 1281167", "    gpus: [MI250X]\n"), "w.yaml"),
+                         "w.yaml:10:12: workloads[0].gpus[0] = \"MI250X\": no offering of the catalog has this GPU",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(
         parse_scenario(base("    work_per_epoch: 1281167",

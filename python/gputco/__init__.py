@@ -39,6 +39,14 @@ from ._core import (
     import_skypilot_csv,
     normalise_gpu_name,
     rank_by_gpu_hour_price,
+    # the market: provider kinds, price spread, price age and cross-source checks
+    GpuPriceSpread,
+    PRICE_DISAGREEMENT_TOLERANCE,
+    PriceDisagreement,
+    STALE_PRICE_AGE_DAYS,
+    cross_check,
+    price_spread,
+    provider_kind,
     # money and exchange rates
     ExchangeRate,
     ExchangeRates,
@@ -221,6 +229,8 @@ __all__ = [
     "ImportResult", "RankedOffering", "SkippedRow", "import_aws_get_products", "import_aws_offer_file",
     "import_azure_retail_prices", "import_cyclenerd_pricing_yml", "import_ec2instances_json", "import_gcp_skus",
     "import_skypilot_csv", "normalise_gpu_name", "rank_by_gpu_hour_price",
+    "GpuPriceSpread", "PRICE_DISAGREEMENT_TOLERANCE", "PriceDisagreement", "STALE_PRICE_AGE_DAYS", "cross_check",
+    "price_spread", "provider_kind",
     "ExpectedSpotTime", "Job", "expected_spot_time", "optimal_checkpoint_interval", "checkpoint_interval_or_default",
     "segment_count",
     "Poisson", "PriceDriven", "ProviderRules", "Trace", "Weibull", "advisor_bucket",

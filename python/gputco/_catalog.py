@@ -77,10 +77,12 @@ def offerings_frame(
 Catalog.offerings_frame = offerings_frame  # type: ignore[attr-defined]
 
 
-QUERY_COLUMNS = [*OFFERING_COLUMNS, "zone", "effective_from", "price", "per_gpu_hour", "per_gpu_hour_currency", "conversion"]
+QUERY_COLUMNS = [*OFFERING_COLUMNS, "zone", "effective_from", "price", "per_gpu_hour", "per_gpu_hour_currency", "conversion",
+                 "provider_kind", "price_age_days", "stale"]
 QUERY_VIEW = declare("Catalog.query", [
     *OFFERINGS_VIEW.columns, Column("zone", TEXT), Column("effective_from", TEXT), Column("price", TEXT),
-    Column("per_gpu_hour"), Column("per_gpu_hour_currency", TEXT), Column("conversion", TEXT)])
+    Column("per_gpu_hour"), Column("per_gpu_hour_currency", TEXT), Column("conversion", TEXT),
+    Column("provider_kind", TEXT), Column("price_age_days", "Int64"), Column("stale", "boolean")])
 
 
 def query(
@@ -95,6 +97,7 @@ def query(
     has_spot: Optional[bool] = None,
     has_reservations: Optional[bool] = None,
     as_of=None,
+    provider_kind: Optional[str] = None,
     sort_currency: Optional[str] = "USD",
     price: str = "on_demand",
     rates=None,
@@ -103,7 +106,9 @@ def query(
     """Offerings meeting every given criterion as a DataFrame, cheapest per GPU-hour first.
 
     `gpu` takes any provider's spelling ("a100", "Nvidia Tesla T4"); `as_of` looks at the prices in
-    force at that date. Rows are ranked by `price` ("on_demand", "spot", "reserved_1y",
+    force at that date; `provider_kind` is "hyperscaler", "neocloud" or "marketplace". Ranked rows
+    carry each price's age in days at `date` and a stale flag (older than STALE_PRICE_AGE_DAYS, or
+    undated). Rows are ranked by `price` ("on_demand", "spot", "reserved_1y",
     "reserved_3y") per GPU-hour in `sort_currency`, converted with `rates` (default: the built-in
     ExchangeRates) at `date` (default: `as_of`, else today); offerings without that price are left
     out, and a missing exchange rate raises ValueError. With sort_currency=None the rows keep catalog
@@ -111,18 +116,20 @@ def query(
     """
     import datetime
 
-    from ._core import ExchangeRates, query_offerings, rank_by_gpu_hour_price
+    from ._core import ExchangeRates, provider_kind as kind_of, query_offerings, rank_by_gpu_hour_price
 
     found = query_offerings(
         self, gpu=gpu or "", min_gpu_memory_gb=min_gpu_memory_gb, gpus_per_instance=gpus_per_instance,
         provider=provider or "", region=region or "", currency=currency or "", has_spot=has_spot,
-        has_reservations=has_reservations, as_of=None if as_of is None else str(as_of))
+        has_reservations=has_reservations, as_of=None if as_of is None else str(as_of),
+        provider_kind=provider_kind or "")
     rows = []
     if sort_currency is None:
         for o in found:
             row = _offering_row(o)
             row.update(zone=o.zone, effective_from=o.effective_from, price=price, per_gpu_hour=math.nan,
-                       per_gpu_hour_currency=o.currency, conversion="")
+                       per_gpu_hour_currency=o.currency, conversion="", provider_kind=kind_of(o.provider),
+                       price_age_days=None, stale=None)
             rows.append(row)
     else:
         when = date if date is not None else (as_of if as_of is not None else datetime.date.today())
@@ -131,9 +138,35 @@ def query(
             o = ranked.offering
             row = _offering_row(o)
             row.update(zone=o.zone, effective_from=o.effective_from, price=price, per_gpu_hour=ranked.per_gpu_hour,
-                       per_gpu_hour_currency=ranked.currency, conversion=ranked.conversion)
+                       per_gpu_hour_currency=ranked.currency, conversion=ranked.conversion,
+                       provider_kind=kind_of(o.provider), price_age_days=ranked.price_age_days, stale=ranked.stale)
             rows.append(row)
     return frame(QUERY_VIEW, rows)
 
 
 Catalog.query = query  # type: ignore[attr-defined]
+
+
+SPREAD_VIEW = declare("Catalog.price_spread", [
+    Column("gpu", TEXT), Column("offerings", "int64"), Column("min"), Column("median"), Column("max"),
+    Column("cheapest", TEXT), Column("dearest", TEXT), Column("currency", TEXT)])
+
+
+def price_spread_frame(self: Catalog, *, price: str = "on_demand", currency: str = "USD", date=None, rates=None, **criteria):
+    """Per GPU, the min, median and max price per GPU-hour across the offerings `criteria` select
+    (Catalog.query's keywords), in one `currency` at `date`'s exchange rates (default today), with
+    the cheapest and dearest offering's key. One row per GPU, sorted by name."""
+    import datetime
+
+    from ._core import ExchangeRates, price_spread, query_offerings, rank_by_gpu_hour_price
+
+    found = query_offerings(self, **{k: ("" if v is None else v) if k in ("gpu", "provider", "region", "currency", "provider_kind")
+                                     else v for k, v in criteria.items()})
+    when = date if date is not None else datetime.date.today()
+    ranked = rank_by_gpu_hour_price(found, currency, rates if rates is not None else ExchangeRates.builtin(), str(when), price)
+    rows = [dict(gpu=s.gpu, offerings=s.offerings, min=s.min, median=s.median, max=s.max, cheapest=s.cheapest,
+                 dearest=s.dearest, currency=currency) for s in price_spread(ranked)]
+    return frame(SPREAD_VIEW, rows)
+
+
+Catalog.price_spread = price_spread_frame  # type: ignore[attr-defined]

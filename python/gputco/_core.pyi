@@ -42,6 +42,8 @@ class GpuSpec:
     fp32_tflops: float
     tdp_watts: float
     source: Source
+    notes: str
+    interconnect: str
 
 class ReservedPrice:
     def __init__(self, *, term_years: int = 1, payment: PaymentName = "no_upfront", upfront: float = 0.0,
@@ -215,11 +217,36 @@ class RankedOffering:
     per_gpu_hour: float
     currency: str
     conversion: str
+    price_age_days: Optional[int]
+    stale: bool
+
+STALE_PRICE_AGE_DAYS: int
+PRICE_DISAGREEMENT_TOLERANCE: float
+def provider_kind(provider: str) -> str: ...
+class PriceDisagreement:
+    key: str
+    first: float
+    second: float
+    first_source: Source
+    second_source: Source
+    relative: float
+    used: str
+    def message(self) -> str: ...
+def cross_check(first: Catalog, second: Catalog, tolerance: float = ...) -> list[PriceDisagreement]: ...
+class GpuPriceSpread:
+    gpu: str
+    offerings: int
+    min: float
+    median: float
+    max: float
+    cheapest: str
+    dearest: str
+def price_spread(ranked: Sequence[RankedOffering]) -> list[GpuPriceSpread]: ...
 
 def query_offerings(catalog: Catalog, *, gpu: str = "", min_gpu_memory_gb: Optional[float] = None,
                     gpus_per_instance: Optional[int] = None, provider: str = "", region: str = "", currency: str = "",
                     has_spot: Optional[bool] = None, has_reservations: Optional[bool] = None,
-                    as_of: Optional[str] = None) -> list[Offering]: ...
+                    as_of: Optional[str] = None, provider_kind: str = "") -> list[Offering]: ...
 def rank_by_gpu_hour_price(offerings: Sequence[Offering], currency: str, rates: ExchangeRates, date: str,
                            price: str = "on_demand") -> list[RankedOffering]: ...
 
@@ -968,7 +995,7 @@ class PricePaths:
     launch_month: np.ndarray
 
 def price_paths(model: PriceModel, horizon: Horizon, futures: int, seed: int) -> PricePaths: ...
-def aws_june_2025_price_cut(offering: Offering) -> PriceChange: ...
+def aws_june_2025_price_cut(offering: Offering, term_years: int = 0) -> PriceChange: ...
 
 class Distribution:
     mean: float

@@ -11,7 +11,7 @@ from ._core import DeadlineJob, DeadlineResult, MultiRegionResult, CostReport, D
 from ._spot import SAMPLE_COLUMNS
 
 __all__ = ["plot_cumulative_cost", "plot_spot_distribution", "plot_savings_vs_utilisation",
-           "plot_deadline_decisions", "plot_cost_vs_time", "plot_cost_fan", "plot_frontier"]
+           "plot_deadline_decisions", "plot_cost_vs_time", "plot_cost_fan", "plot_frontier", "plot_price_spread"]
 
 
 def _axes(ax):
@@ -275,4 +275,23 @@ def plot_frontier(frontier, risk: str = "cvar95", ax=None, currency: str = ""):
     ax.set_title("Cost-risk frontier: the plan of least mean cost under each CVaR95 limit")
     ax.grid(True, alpha=0.3)
     ax.legend()
+    return ax
+
+
+def plot_price_spread(spread, ax=None):
+    """The spread of each GPU's price per GPU-hour (Catalog.price_spread's frame): a bar from min to
+    max, the median marked, GPUs by median price; the count of offerings beside each bar."""
+    ax = _axes(ax)
+    rows = spread.sort_values("median").reset_index(drop=True)
+    y = np.arange(len(rows))
+    ax.hlines(y, rows["min"], rows["max"], linewidth=6, alpha=0.4, label="min to max")
+    ax.plot(rows["median"], y, "k|", markersize=14, label="median")
+    for i, r in rows.iterrows():
+        ax.annotate(f" {r['offerings']}", (r["max"], i), va="center", fontsize=8)
+    ax.set_yticks(y)
+    ax.set_yticklabels(rows["gpu"])
+    currency = rows["currency"].iloc[0] if len(rows) else ""
+    ax.set_xlabel(f"price per GPU-hour ({currency})")
+    ax.set_title("Price spread per GPU across offerings (count at the right)")
+    ax.legend(loc="lower right")
     return ax

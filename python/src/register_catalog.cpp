@@ -57,6 +57,8 @@ void register_catalog(py::module_& m) {
         .def_readonly("fp32_tflops", &GpuSpec::fp32_tflops)
         .def_readonly("tdp_watts", &GpuSpec::tdp_watts)
         .def_readonly("source", &GpuSpec::source)
+        .def_readonly("notes", &GpuSpec::notes)
+        .def_readonly("interconnect", &GpuSpec::interconnect)
         .def("__repr__", [](const GpuSpec& g) {
             return fmt::format("GpuSpec(name='{}', vendor='{}', memory_gb={})", g.name, g.vendor,
                                g.memory_gb);

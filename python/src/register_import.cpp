@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <gputco/catalog/gpu_names.hpp>
 #include <gputco/catalog/importers.hpp>
+#include <gputco/catalog/price_trust.hpp>
 #include <gputco/catalog/query.hpp>
 
 namespace gputco::python {
@@ -88,14 +89,44 @@ void register_import(py::module_& m) {
         .def_readonly("offering", &RankedOffering::offering)
         .def_readonly("per_gpu_hour", &RankedOffering::per_gpu_hour)
         .def_readonly("currency", &RankedOffering::currency)
-        .def_readonly("conversion", &RankedOffering::conversion);
+        .def_readonly("conversion", &RankedOffering::conversion)
+        .def_readonly("price_age_days", &RankedOffering::price_age_days)
+        .def_readonly("stale", &RankedOffering::stale);
+
+    m.def("provider_kind", [](std::string_view provider) { return std::string(to_string(provider_kind(provider))); },
+          py::arg("provider"), "'hyperscaler', 'neocloud', 'marketplace' or 'unknown'.");
+    m.attr("STALE_PRICE_AGE_DAYS") = stale_price_age_days;
+    m.attr("PRICE_DISAGREEMENT_TOLERANCE") = price_disagreement_tolerance;
+    py::class_<PriceDisagreement>(m, "PriceDisagreement", "One offering priced differently by two sources.")
+        .def_readonly("key", &PriceDisagreement::key)
+        .def_readonly("first", &PriceDisagreement::first)
+        .def_readonly("second", &PriceDisagreement::second)
+        .def_readonly("first_source", &PriceDisagreement::first_source)
+        .def_readonly("second_source", &PriceDisagreement::second_source)
+        .def_readonly("relative", &PriceDisagreement::relative)
+        .def_readonly("used", &PriceDisagreement::used)
+        .def("message", &PriceDisagreement::message)
+        .def("__repr__", &PriceDisagreement::message);
+    m.def("cross_check", &cross_check, py::arg("first"), py::arg("second"),
+          py::arg("tolerance") = price_disagreement_tolerance,
+          "Offerings of both catalogs whose on-demand prices differ by more than `tolerance` of the lower one.");
+    py::class_<GpuPriceSpread>(m, "GpuPriceSpread", "Min, median and max price per GPU-hour of one GPU.")
+        .def_readonly("gpu", &GpuPriceSpread::gpu)
+        .def_readonly("offerings", &GpuPriceSpread::offerings)
+        .def_readonly("min", &GpuPriceSpread::min)
+        .def_readonly("median", &GpuPriceSpread::median)
+        .def_readonly("max", &GpuPriceSpread::max)
+        .def_readonly("cheapest", &GpuPriceSpread::cheapest)
+        .def_readonly("dearest", &GpuPriceSpread::dearest);
+    m.def("price_spread", &price_spread, py::arg("ranked"), "Per GPU, the spread of ranked prices per GPU-hour.");
 
     m.def(
         "query_offerings",
         [](const Catalog& catalog, std::string gpu, std::optional<double> min_gpu_memory_gb, std::optional<int> gpus_per_instance,
            std::string provider, std::string region, std::string currency, std::optional<bool> has_spot,
-           std::optional<bool> has_reservations, std::optional<std::string> as_of) {
+           std::optional<bool> has_reservations, std::optional<std::string> as_of, std::string provider_kind) {
             OfferingQuery q;
+            if (!provider_kind.empty()) q.provider_kind = parse<ProviderKind>(provider_kind, "provider_kind");
             q.gpu = std::move(gpu);
             q.min_gpu_memory_gb = min_gpu_memory_gb;
             q.gpus_per_instance = gpus_per_instance;
@@ -110,7 +141,7 @@ void register_import(py::module_& m) {
         py::arg("catalog"), py::kw_only(), py::arg("gpu") = "", py::arg("min_gpu_memory_gb") = py::none(),
         py::arg("gpus_per_instance") = py::none(), py::arg("provider") = "", py::arg("region") = "", py::arg("currency") = "",
         py::arg("has_spot") = py::none(), py::arg("has_reservations") = py::none(), py::arg("as_of") = py::none(),
-        "Offerings meeting every given criterion (Catalog.query returns them as a DataFrame).");
+        py::arg("provider_kind") = "", "Offerings meeting every given criterion (Catalog.query returns them as a DataFrame).");
     m.def(
         "rank_by_gpu_hour_price",
         [](const std::vector<Offering>& offerings, std::string_view currency, const ExchangeRates& rates,

@@ -236,8 +236,9 @@ void register_plan(py::module_& m) {
         .def_property_readonly("reserved", [](const PricePaths& p) { return matrix(p.reserved); })
         .def_property_readonly("launch_month", [](const PricePaths& p) { return matrix(p.launch_month.cast<double>()); });
     m.def("price_paths", &price_paths, py::arg("model"), py::arg("horizon"), py::arg("futures"), py::arg("seed"));
-    m.def("aws_june_2025_price_cut", &aws_june_2025_price_cut, py::arg("offering"),
-          "AWS's June 2025 P4d/P5 cut as a dated PriceChange of that offering.");
+    m.def("aws_june_2025_price_cut", &aws_june_2025_price_cut, py::arg("offering"), py::arg("term_years") = 0,
+          "AWS's June 2025 P4d/P4de/P5/P5en cut as a dated PriceChange of that offering; with term_years 1 or 3, "
+          "commitments by AWS's published Savings Plan cut for that term.");
 
     py::class_<Distribution>(m, "Distribution", "Mean ± standard error, P5/P50/P95 and CVaR95 over futures.")
         .def_readonly("mean", &Distribution::mean)

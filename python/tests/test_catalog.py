@@ -71,3 +71,55 @@ def test_find_returns_offerings(catalog):
     assert found and all(o.provider == "aws" for o in found)
     assert all(isinstance(o.spot_hourly, float) or o.spot_hourly is None for o in found)
     assert not any(math.isnan(o.on_demand_hourly) for o in found)
+
+
+def test_the_2026_market_by_provider_kind_with_ages_and_spread(catalog):
+    neo = catalog.query(gpu="H200", provider_kind="neocloud", date="2026-12-05")
+    assert len(neo) >= 2 and set(neo["provider_kind"]) == {"neocloud"}
+    assert set(neo["provider"]) >= {"nebius", "hyperstack"}
+    # Every ranked price shows its age at the date asked; undated seed prices are stale.
+    rows = catalog.query(currency="CNY", date="2026-12-05")
+    assert rows["stale"].all()
+    lambda_h100 = catalog.query(provider="lambda", gpu="H100", date="2026-12-05")
+    assert (lambda_h100["price_age_days"] == 76).all()  # the 2026-09-20 list
+    assert not lambda_h100["stale"].any() and gputco.STALE_PRICE_AGE_DAYS == 365
+    assert gputco.provider_kind("vast") == "marketplace" and gputco.provider_kind("mine") == "unknown"
+    with pytest.raises(ValueError, match='provider_kind = "cheap": must be one of hyperscaler'):
+        catalog.query(provider_kind="cheap")
+    ranked = gputco.rank_by_gpu_hour_price(catalog.find(gpu="H100"), "USD", gputco.ExchangeRates(), "2026-12-05")
+    spread = {s.gpu: s for s in gputco.price_spread(ranked)}["H100"]
+    assert spread.min == pytest.approx(2.40) and spread.max == pytest.approx(12.29)
+    assert spread.min <= spread.median <= spread.max and spread.cheapest == "vast/global/H100-SXM-median"
+
+
+def test_cross_check_names_both_sources_and_the_one_used(catalog):
+    mine = gputco.Catalog.from_json(catalog.to_json()).offering("aws", "p5.48xlarge", "us-east-1")
+    other = gputco.Offering(provider="aws", region="us-east-1", instance_type="p5.48xlarge", gpu="H100",
+                            gpus_per_instance=8, on_demand_hourly=98.32,
+                            source=gputco.Source(name="an old quote", as_of="2025-01"))
+    found = gputco.cross_check(catalog, gputco.Catalog([], [other]))
+    assert [d.key for d in found] == ["aws/us-east-1/p5.48xlarge"]
+    d = found[0]
+    assert d.first == mine.on_demand_hourly == 55.04 and d.second == 98.32 and d.used == "first"
+    assert d.relative == pytest.approx(98.32 / 55.04 - 1)
+    assert "differ by 78.6% (more than 10%); using 55.04" in d.message()
+
+
+def test_price_spread_table_and_plot(catalog, tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from gputco import plots
+
+    spread = catalog.price_spread(date="2026-12-05")
+    h100 = spread.set_index("gpu").loc["H100"]
+    assert h100["min"] == pytest.approx(2.40) and h100["max"] == pytest.approx(12.29)
+    assert h100["cheapest"] == "vast/global/H100-SXM-median" and h100["currency"] == "USD"
+    ranked = gputco.rank_by_gpu_hour_price(catalog.find(gpu="H100"), "USD", gputco.ExchangeRates(), "2026-12-05")
+    prices = sorted(r.per_gpu_hour for r in ranked)
+    assert h100["offerings"] == len(prices) and h100["median"] == pytest.approx(float(np.median(prices)))
+    neo = catalog.price_spread(date="2026-12-05", provider_kind="neocloud")
+    assert set(neo["gpu"]) >= {"H100", "H200", "B200", "MI300X"}
+    ax = plots.plot_price_spread(spread)
+    assert len(ax.get_yticklabels()) == len(spread)
+    ax.figure.savefig(tmp_path / "spread.png")

@@ -302,10 +302,11 @@ def test_run_prints_the_cost_per_run_of_each_workload_as_the_library_ranks_it(gp
                     "cost_per_million", "probability_within_deadline"):
             assert row[key] == want[key]  # the same number, every digit
     # By hand: 1,281,167 images × 90 epochs / 11,439 images/s (8× A100, mixed) = 10,079.99 s, billed
-    # as 10,080 s = 2.8 h (AWS and GCP by the second, Azure by the minute): × $32.7726 = $91.76 on p4d,
+    # as 10,080 s = 2.8 h (AWS and GCP by the second, Azure by the minute): × $21.96 = $61.49 on p4d (after
+    # AWS's June 2025 cut),
     # × $27.197 = $76.15 on ND96asr_v4, × $29.38708 = $82.28 on a2-highgpu-8g.
     on_demand = {r["instance_type"]: r for r in rows if r["buying"] == "on_demand"}
-    assert on_demand["p4d.24xlarge"]["cost_per_run"] == pytest.approx(2.8 * 32.7726, abs=1e-9)
+    assert on_demand["p4d.24xlarge"]["cost_per_run"] == pytest.approx(2.8 * 21.96, abs=1e-9)
     assert on_demand["Standard_ND96asr_v4"]["cost_per_run"] == pytest.approx(76.15, abs=0.005)
     assert on_demand["a2-highgpu-8g"]["cost_per_run"] == pytest.approx(82.28, abs=0.005)
     assert on_demand["p4d.24xlarge"]["run_hours"] == pytest.approx(10079.99 / 3600, abs=1e-5)
@@ -356,3 +357,37 @@ def test_bill_and_recommend_from_a_gzipped_bill_give_pythons_answer(gputco, tmp_
                      check=False)
     assert bad.stderr == ('gputco: --commitment = "1:all": must be <years>y:<payment>, e.g. 1y:all_upfront or '
                           '3y:no_upfront\n')
+
+
+def test_catalog_shows_kind_and_age_flags_stale_prices_and_warns_when_a_file_disagrees(tmp_path):
+    out = json.loads(gputco_cmd("catalog", "--gpu", "H200", "--rates-date", "2026-12-05", "--format", "json").stdout)
+    assert {r["kind"] for r in out} >= {"hyperscaler", "neocloud"}
+    nebius = [r for r in out if r["provider"] == "nebius"]
+    assert nebius and all(r["price_age_days"] == 0 and r["stale"] == "" for r in nebius)
+    neo = json.loads(gputco_cmd("catalog", "--provider-kind", "neocloud", "--format", "json").stdout)
+    assert neo and {r["kind"] for r in neo} == {"neocloud"}
+    table = gputco_cmd("catalog", "--gpu", "T4", "--rates-date", "2026-12-05").stdout
+    assert "prices are stale: older than 365 days on 2026-12-05, or undated" in table
+    # A file's row 2x the built-in p5.48xlarge: a warning naming both sources and the one used.
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps({"offerings": [{
+        "provider": "aws", "region": "us-east-1", "instance_type": "p5.48xlarge", "gpu": "H100", "gpus_per_instance": 8,
+        "on_demand_hourly": 110.08, "source": {"name": "my quote", "as_of": "2026-12-01"}}]}))
+    result = gputco_cmd("catalog", "--gpu", "H100", "--catalog", mine, "--format", "json")
+    assert result.stderr == ("gputco: warning: aws/us-east-1/p5.48xlarge: 55.04 (AWS News Blog, 'Announcing up to 45% "
+                             "price reduction for Amazon EC2 NVIDIA GPU-accelerated instances' (-44% on demand); price: AWS "
+                             "EC2 On-Demand pricing as recorded by datareceipts/data-receipts 109-gpu-pricing/"
+                             "hyperscalers.json, 2026-11-09) and 110.08 (my quote, 2026-12-01) differ by 100.0% (more than "
+                             "10%); using 110.08 (my quote, 2026-12-01) (the file's row replaces the built-in one)\n")
+    assert [r["on_demand_per_gpu_hour"] for r in json.loads(result.stdout) if r["instance_type"] == "p5.48xlarge"] == [13.76]
+
+
+def test_catalog_spread_is_the_library_spread(catalog):
+    out = json.loads(gputco_cmd("catalog", "--spread", "--rates-date", "2026-12-05", "--format", "json").stdout)
+    by_gpu = {r["gpu"]: r for r in out}
+    frame = catalog.price_spread(date="2026-12-05").set_index("gpu")
+    assert set(by_gpu) == set(frame.index)
+    for gpu, row in by_gpu.items():
+        assert (row["min_per_gpu_hour"], row["median_per_gpu_hour"], row["max_per_gpu_hour"]) == tuple(
+            frame.loc[gpu, ["min", "median", "max"]])
+    assert by_gpu["H100"]["cheapest"] == "vast/global/H100-SXM-median"

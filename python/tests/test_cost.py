@@ -14,7 +14,8 @@ RESERVED_3Y = gputco.Reserved(term_years=3, payment="all_upfront")
 
 @pytest.fixture(scope="module")
 def p4d(catalog):
-    return catalog.offering("aws", "p4d.24xlarge")
+    # The reference figures are priced before AWS's June 2025 cut.
+    return catalog.offering("aws", "p4d.24xlarge").price_at("2025-05-31")
 
 
 def test_reference_discounts(p4d):

@@ -89,6 +89,8 @@ CASES = {
     "Catalog.query": lambda f: [(gputco.catalog().query(gpu="a100"), []),
                                 (gputco.catalog().query(gpu="a100", sort_currency=None), []),
                                 (gputco.catalog().query(gpu="no such GPU"), [])],
+    "Catalog.price_spread": lambda f: [(gputco.catalog().price_spread(date="2026-12-05"), []),
+                                       (gputco.catalog().price_spread(gpu="no such GPU"), [])],
     "rank_offerings": lambda f: [(gputco.rank_offerings(
         gputco.Workload(model="resnet50", work_per_epoch=1_281_167, epochs=90), spot=False, owned=False), [])],
     "seed_audit": lambda f: [(gputco.seed_audit(), [])],

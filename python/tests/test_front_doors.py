@@ -90,17 +90,18 @@ def test_issue_24_5_a_weibull_job_without_an_interval_gives_the_same_run_everywh
 
 
 def test_issue_24_6_catalog_matches_as_query_does_and_ranks_in_one_currency(gputco, catalog):
-    out = json.loads(run("catalog", "--gpu", "A100", "--rates-date", "2025-06-01", "--format", "json").stdout)
-    expected = catalog.query(gpu="A100", sort_currency="USD", date="2025-06-01")
+    # T4: offered in USD and in CNY (alibaba gn6i, tencent GN7, the seeds' list prices).
+    out = json.loads(run("catalog", "--gpu", "T4", "--rates-date", "2025-06-01", "--format", "json").stdout)
+    expected = catalog.query(gpu="T4", sort_currency="USD", date="2025-06-01")
     assert len(out) == len(expected) >= 8
     assert [r["instance_type"] for r in out] == list(expected["instance_type"])
     ranked = [r["ranked_per_gpu_hour"] for r in out]
     assert ranked == sorted(ranked) and {r["ranked_currency"] for r in out} == {"USD"}
     cny = [r for r in out if r["currency"] == "CNY"]
     assert cny and all("CNY" in r["conversion"] for r in cny)  # the rate used, with its source and date
-    lower = json.loads(run("catalog", "--gpu", "a100", "--rates-date", "2025-06-01", "--format", "json").stdout)
+    lower = json.loads(run("catalog", "--gpu", "t4", "--rates-date", "2025-06-01", "--format", "json").stdout)
     assert lower == out
-    table = run("catalog", "--gpu", "A100", "--rates-date", "2025-06-01").stdout
+    table = run("catalog", "--gpu", "T4", "--rates-date", "2025-06-01").stdout
     assert table.startswith("Ranked in USD at the rates in force on 2025-06-01\n")
 
 

@@ -53,11 +53,14 @@ def test_malformed_json_names_file_line_and_column():
 def test_price_at_and_as_of():
     catalog = gputco.catalog()
     p4d = catalog.offering("aws", "p4d.24xlarge", "us-east-1")
-    assert [s.effective_from for s in p4d.history] == ["2025-06-01"]
+    # Listed: today's price, in force since AWS's June 2025 cut; history: the launch price.
+    assert p4d.effective_from == "2025-06-01" and p4d.on_demand_hourly == 21.96
+    assert [s.effective_from for s in p4d.history] == ["2020-11-02"]
     assert p4d.price_at("2025-05-31").on_demand_hourly == 32.7726
     assert p4d.price_at("2025-06-01").on_demand_hourly == 21.96
-    with pytest.raises(ValueError, match=r'^date = "2024-12-31": before the first price of aws/us-east-1/p4d.24xlarge'):
-        p4d.price_at("2024-12-31")
+    assert p4d.price_at("2024-12-31").on_demand_hourly == 32.7726  # it existed then: as_of keeps it
+    with pytest.raises(ValueError, match=r'^date = "2020-11-01": before the first price of aws/us-east-1/p4d.24xlarge'):
+        p4d.price_at("2020-11-01")
     assert catalog.as_of("2025-07-01").offering("aws", "p5.48xlarge", "us-east-1").on_demand_hourly == 55.04
 
 

@@ -73,6 +73,7 @@ void GpuSpec::validate(std::string_view field) const {
     require_positive(join(field, "tdp_watts"), tdp_watts);
     validate_source(field, source);
     require_utf8(join(field, "notes"), notes);
+    require_utf8(join(field, "interconnect"), interconnect);
 }
 
 void require_gpus_per_instance(std::string_view field, long long gpus) {

@@ -251,7 +251,7 @@ Source read_source(const json& j, const std::string& path) {
 GpuSpec read_gpu(const json& j, const std::string& path) {
     Reader r(j, path,
              {"name", "vendor", "memory_gb", "memory_bandwidth_gbps", "fp16_tflops", "fp32_tflops",
-              "tdp_watts", "source", "notes"});
+              "tdp_watts", "source", "notes", "interconnect"});
     GpuSpec g;
     g.name = r.text("name");
     g.vendor = r.text("vendor");
@@ -262,6 +262,7 @@ GpuSpec read_gpu(const json& j, const std::string& path) {
     g.tdp_watts = r.number("tdp_watts");
     g.source = read_source(r.required("source"), r.path("source"));
     g.notes = r.text_or("notes", "");
+    g.interconnect = r.text_or("interconnect", "");
     g.validate(path);
     return g;
 }
@@ -371,6 +372,7 @@ json write_gpu(const GpuSpec& g) {
               {"tdp_watts", g.tdp_watts},
               {"source", write_source(g.source)}};
     if (!g.notes.empty()) j["notes"] = g.notes;
+    if (!g.interconnect.empty()) j["interconnect"] = g.interconnect;
     return j;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <utility>
 
 namespace gputco {
@@ -34,23 +35,43 @@ std::string normalise_gpu_name(std::string_view provider_name, double memory_gib
         return "A100-40GB";
     }
     if (key.starts_with("H100")) {
-        if (contains(key, "NVL")) return "H100-NVL";
-        return "H100";  // H100-MEGA (GCP a3-mega) is the same SXM card with more network
+        if (contains(key, "NVL")) return "H100-NVL";  // before "NVLINK"-free PCIe: "H100 NVL" is its own card
+        if (contains(key, "PCIE")) return "H100-PCIe";
+        return "H100";  // SXM5; H100-MEGA (GCP a3-mega) is the same SXM card with more network
     }
+    if (key.starts_with("GB200")) return "GB200";
+    if (key.starts_with("B200")) return "B200";
+    if (key.starts_with("B300")) return "B300";
+    if (key.starts_with("RTXPRO6000")) return "RTX-PRO-6000";
     if (key.starts_with("H200")) return "H200";
     if (key == "V100" || key == "V10016GB") return memory_gib > 20 ? "V100-32GB" : "V100";
     if (key.starts_with("V100") && contains(key, "32")) return "V100-32GB";
     if (key == "V100S") return "V100S";
-    static const std::array<std::pair<std::string_view, std::string_view>, 12> same{{
+    static const std::array<std::pair<std::string_view, std::string_view>, 13> same{{
         {"T4", "T4"}, {"L4", "L4"}, {"A10G", "A10G"}, {"A10", "A10"}, {"L40S", "L40S"}, {"K80", "K80"},
         {"M60", "M60"}, {"P100", "P100"}, {"P4", "P4"}, {"MI300X", "MI300X"}, {"MI250X", "MI250X"},
-        {"GH200", "GH200"}}};
+        {"GH200", "GH200"}, {"MI325X", "MI325X"}}};
     for (auto [from, to] : same) {
         if (key == from) return std::string(to);
     }
     if (key == "A6000" || key == "RTXA6000") return "RTX-A6000";
     if (key == "RTX6000ADA" || key == "RTX6000ADAGENERATION") return "RTX-6000-Ada";
+    // "RTX 6000" alone is the Turing Quadro RTX 6000 (Lambda's gpu_1x_rtx6000), a third card: left unchanged.
     return std::string(provider_name);
+}
+
+std::string gpu_share_name(std::string_view card, int share_of) {
+    return std::string(card) + "/" + std::to_string(share_of);
+}
+
+std::optional<GpuShare> parse_gpu_share(std::string_view gpu) {
+    const std::size_t slash = gpu.rfind('/');
+    if (slash == std::string_view::npos || slash == 0 || slash + 1 == gpu.size()) return std::nullopt;
+    int n = 0;
+    const std::string_view digits = gpu.substr(slash + 1);
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+    if (ec != std::errc{} || end != digits.data() + digits.size() || n < 2) return std::nullopt;
+    return GpuShare{std::string(gpu.substr(0, slash)), n};
 }
 
 std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string_view instance_type) {
@@ -66,7 +87,8 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
         static constexpr Family families[] = {
             {"p2", "K80"},   {"p3", "V100"},    {"p3dn", "V100-32GB"}, {"p4d", "A100-40GB"}, {"p4de", "A100-80GB"},
             {"p5", "H100"},  {"p5e", "H200"},   {"p5en", "H200"},      {"g3", "M60"},        {"g4dn", "T4"},
-            {"g5", "A10G"},  {"g6", "L4"},      {"g6e", "L40S"},
+            {"g5", "A10G"},  {"g6", "L4"},      {"g6e", "L40S"},       {"p6-b200", "B200"},  {"p6-b300", "B300"},
+            {"p6e-gb200", "GB200"},
         };
         // GPUs per size (AWS instance type pages).
         struct Size {
@@ -84,7 +106,8 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
             {"g5", "24xlarge", 4},    {"g5", "48xlarge", 8},    {"g6", "xlarge", 1},      {"g6", "2xlarge", 1},
             {"g6", "4xlarge", 1},     {"g6", "8xlarge", 1},     {"g6", "16xlarge", 1},    {"g6", "12xlarge", 4},
             {"g6", "24xlarge", 4},    {"g6", "48xlarge", 8},    {"g6e", "xlarge", 1},     {"g6e", "2xlarge", 1},
-            {"g6e", "12xlarge", 4},   {"g6e", "24xlarge", 4},   {"g6e", "48xlarge", 8},
+            {"g6e", "12xlarge", 4},   {"g6e", "24xlarge", 4},   {"g6e", "48xlarge", 8},   {"p5", "4xlarge", 1},
+            {"p6-b200", "48xlarge", 8}, {"p6-b300", "48xlarge", 8}, {"p6e-gb200", "36xlarge", 4},
         };
         for (const Family& f : families) {
             if (f.family != family) continue;
@@ -107,7 +130,13 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
             {"a2-megagpu-16g", "A100-40GB", 16, 96, 1360}, {"a2-ultragpu-1g", "A100-80GB", 1, 12, 170},
             {"a2-ultragpu-2g", "A100-80GB", 2, 24, 340},   {"a2-ultragpu-4g", "A100-80GB", 4, 48, 680},
             {"a2-ultragpu-8g", "A100-80GB", 8, 96, 1360},  {"a3-highgpu-8g", "H100", 8, 208, 1872},
-            {"a3-megagpu-8g", "H100", 8, 208, 1872},       {"g2-standard-4", "L4", 1, 4, 16},
+            {"a3-megagpu-8g", "H100", 8, 208, 1872},       {"a3-highgpu-1g", "H100", 1, 26, 234},
+            {"a3-highgpu-2g", "H100", 2, 52, 468},         {"a3-highgpu-4g", "H100", 4, 104, 936},
+            {"a3-edgegpu-8g", "H100", 8, 208, 1872},       {"a3-ultragpu-8g", "H200", 8, 224, 2952},
+            {"a4-highgpu-8g", "B200", 8, 224, 3968},       {"a4x-highgpu-4g", "GB200", 4, 140, 884},
+            {"g4-standard-48", "RTX-PRO-6000", 1, 48, 180}, {"g4-standard-96", "RTX-PRO-6000", 2, 96, 360},
+            {"g4-standard-192", "RTX-PRO-6000", 4, 192, 720}, {"g4-standard-384", "RTX-PRO-6000", 8, 384, 1440},
+            {"g2-standard-4", "L4", 1, 4, 16},
             {"g2-standard-8", "L4", 1, 8, 32},             {"g2-standard-12", "L4", 1, 12, 48},
             {"g2-standard-16", "L4", 1, 16, 64},           {"g2-standard-24", "L4", 2, 24, 96},
             {"g2-standard-32", "L4", 1, 32, 128},          {"g2-standard-48", "L4", 4, 48, 192},
@@ -134,7 +163,8 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
             {"Standard_NC12s_v3", "V100-PCIe", 2},             {"Standard_NC24s_v3", "V100-PCIe", 4},
             {"Standard_NC24rs_v3", "V100-PCIe", 4},            {"Standard_ND40rs_v2", "V100-32GB", 8},
             {"Standard_NV36ads_A10_v5", "A10", 1},             {"Standard_NV72ads_A10_v5", "A10", 2},
-            {"Standard_ND96is_MI300X_v5", "MI300X", 8},
+            {"Standard_ND96is_MI300X_v5", "MI300X", 8},        {"Standard_ND96isr_MI300X_v5", "MI300X", 8},
+            {"Standard_ND128isr_NDR_GB200_v6", "GB200", 4},
         };
         for (const Size& s : sizes) {
             if (s.size == instance_type) return InstanceGpus{std::string(s.gpu), s.gpus, 0, 0};

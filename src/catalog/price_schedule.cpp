@@ -89,11 +89,25 @@ PricePaths price_paths(const PriceModel& model, Horizon horizon, std::size_t fut
     return paths;
 }
 
-PriceChange aws_june_2025_price_cut(const Offering& offering) {
-    const bool known = offering.provider == "aws" && offering.region == "us-east-1" &&
-                       (offering.instance_type == "p4d.24xlarge" || offering.instance_type == "p5.48xlarge");
+const std::vector<AwsJune2025Cut>& aws_june_2025_cut_table() {
+    // Cells as the blog's table gives them, in its order (P4d and P4de share a row of the table).
+    static const std::vector<AwsJune2025Cut> table{
+        {"p4d.24xlarge", 0.33, 0.31, 0.25, 0.31, std::nullopt},
+        {"p4de.24xlarge", 0.33, 0.31, 0.25, 0.31, std::nullopt},
+        {"p5.48xlarge", 0.44, std::nullopt, 0.45, 0.44, 0.25},
+        {"p5en.48xlarge", 0.25, std::nullopt, 0.26, 0.25, std::nullopt},
+    };
+    return table;
+}
+
+PriceChange aws_june_2025_price_cut(const Offering& offering, int term_years) {
+    const auto& table = aws_june_2025_cut_table();
+    const auto row = std::find_if(table.begin(), table.end(),
+                                  [&](const AwsJune2025Cut& r) { return r.instance_type == offering.instance_type; });
+    const bool known = offering.provider == "aws" && offering.region == "us-east-1" && row != table.end();
     require(known, "offering", offering.key(),
-            "the June 2025 cut is recorded for aws/us-east-1/p4d.24xlarge and aws/us-east-1/p5.48xlarge only");
+            "the June 2025 cut is recorded for aws/us-east-1 p4d.24xlarge, p4de.24xlarge, p5.48xlarge and p5en.48xlarge only");
+    require(term_years == 0 || term_years == 1 || term_years == 3, "term_years", term_years, "must be 0, 1 or 3");
     // Both prices are dated rows of the built-in catalog's history for this offering.
     const Offering& listed = Catalog::builtin().offering("aws", offering.instance_type, "us-east-1");
     const Offering before = listed.price_at(Date::parse("2025-05-31", "date"));
@@ -101,11 +115,22 @@ PriceChange aws_june_2025_price_cut(const Offering& offering) {
     PriceChange cut;
     cut.date = "2025-06";
     cut.on_demand_factor = after.on_demand_hourly / before.on_demand_hourly;
-    cut.reserved_factor = cut.on_demand_factor;
-    cut.source = fmt::format("{}: on-demand {} → {} USD/h ({}, {}); reservations bought from then on at the same ratio "
-                             "(assumed: AWS cut Savings Plans too, figures not recorded); spot unchanged",
-                             offering.instance_type, before.on_demand_hourly, after.on_demand_hourly,
-                             after.source.name, after.source.as_of);
+    const std::optional<double> instance_plan = term_years == 1 ? row->instance_savings_plan_1y : row->instance_savings_plan_3y;
+    const std::optional<double> compute_plan = term_years == 1 ? row->compute_savings_plan_1y : row->compute_savings_plan_3y;
+    std::string reserved;
+    if (term_years != 0 && (instance_plan || compute_plan)) {
+        const double reduction = instance_plan ? *instance_plan : *compute_plan;
+        cut.reserved_factor = 1 - reduction;
+        reserved = fmt::format("{}-year commitments bought from then on {:g}% lower ({} Savings Plan, AWS News Blog 2025-06-05)",
+                               term_years, reduction * 100, instance_plan ? "EC2 Instance" : "Compute");
+    } else {
+        cut.reserved_factor = cut.on_demand_factor;
+        reserved = term_years == 0 ? "reservations bought from then on at the same ratio (no term given)"
+                                   : fmt::format("{}-year reservations at the same ratio (AWS published no {}-year Savings Plan cut for {})",
+                                                 term_years, term_years, offering.instance_type);
+    }
+    cut.source = fmt::format("{}: on-demand {} → {} USD/h ({}, {}); {}; spot unchanged", offering.instance_type,
+                             before.on_demand_hourly, after.on_demand_hourly, after.source.name, after.source.as_of, reserved);
     return cut;
 }
 

@@ -4,12 +4,32 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "gputco/catalog/gpu_names.hpp"
+#include "gputco/catalog/price_trust.hpp"
 
 namespace gputco {
+
+ProviderKind provider_kind(std::string_view provider) {
+    // Known sellers of the built-in catalog; a hyperscaler sells far more than GPUs.
+    static constexpr std::pair<std::string_view, ProviderKind> kinds[] = {
+        {"aws", ProviderKind::hyperscaler},       {"azure", ProviderKind::hyperscaler},
+        {"gcp", ProviderKind::hyperscaler},       {"alibaba", ProviderKind::hyperscaler},
+        {"tencent", ProviderKind::hyperscaler},   {"huawei", ProviderKind::hyperscaler},
+        {"lambda", ProviderKind::neocloud},       {"nebius", ProviderKind::neocloud},
+        {"runpod", ProviderKind::neocloud},       {"hyperstack", ProviderKind::neocloud},
+        {"paperspace", ProviderKind::neocloud},   {"coreweave", ProviderKind::neocloud},
+        {"tensorwave", ProviderKind::neocloud},   {"vultr", ProviderKind::neocloud},
+        {"vast", ProviderKind::marketplace},
+    };
+    for (const auto& [name, kind] : kinds)
+        if (name == provider) return kind;
+    return ProviderKind::unknown;
+}
 
 std::vector<Offering> query(const Catalog& catalog, const OfferingQuery& q) {
     if (q.min_gpu_memory_gb) require_non_negative("query.min_gpu_memory_gb", *q.min_gpu_memory_gb);
@@ -21,6 +41,7 @@ std::vector<Offering> query(const Catalog& catalog, const OfferingQuery& q) {
     for (const Offering& o : source.offerings()) {
         if (!gpu.empty() && o.gpu != gpu && normalise_gpu_name(o.gpu) != gpu) continue;
         if (!q.provider.empty() && o.provider != q.provider) continue;
+        if (q.provider_kind && provider_kind(o.provider) != *q.provider_kind) continue;
         if (!q.region.empty() && o.region != q.region) continue;
         if (!q.currency.empty() && o.currency != q.currency) continue;
         if (q.gpus_per_instance && o.gpus_per_instance != *q.gpus_per_instance) continue;
@@ -66,10 +87,26 @@ std::vector<RankedOffering> rank_by_gpu_hour_price(const std::vector<Offering>& 
         const auto price = instance_hour_price(o, kind);
         if (!price) continue;
         const RateQuote q = rates.quote(o.currency, currency, date);
-        out.push_back(RankedOffering{o, *price / o.gpus_per_instance * q.rate, std::string(currency), q.describe()});
+        out.push_back(RankedOffering{o, *price / o.gpus_per_instance * q.rate, std::string(currency), q.describe(),
+                                     price_age_days(o, date), is_stale(o, date)});
     }
     std::stable_sort(out.begin(), out.end(),
                      [](const RankedOffering& a, const RankedOffering& b) { return a.per_gpu_hour < b.per_gpu_hour; });
+    return out;
+}
+
+std::vector<GpuPriceSpread> price_spread(const std::vector<RankedOffering>& ranked) {
+    std::map<std::string, std::vector<const RankedOffering*>> by_gpu;
+    for (const RankedOffering& r : ranked) by_gpu[r.offering.gpu].push_back(&r);
+    std::vector<GpuPriceSpread> out;
+    for (auto& [gpu, rows] : by_gpu) {
+        std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) { return a->per_gpu_hour < b->per_gpu_hour; });
+        const std::size_t n = rows.size();
+        GpuPriceSpread s{gpu, n, rows.front()->per_gpu_hour, 0, rows.back()->per_gpu_hour,
+                         rows.front()->offering.key(), rows.back()->offering.key()};
+        s.median = n % 2 ? rows[n / 2]->per_gpu_hour : 0.5 * (rows[n / 2 - 1]->per_gpu_hour + rows[n / 2]->per_gpu_hour);
+        out.push_back(std::move(s));
+    }
     return out;
 }
 

@@ -215,23 +215,49 @@ Date today() {
 /// The offerings Catalog.query finds (GPU names in any provider's spelling, by family), ranked by
 /// on-demand price per GPU-hour in one currency at the dated rate shown in `conversion`.
 int catalog(const OfferingQuery& criteria, const std::string& currency, const std::string& date, const std::string& file,
-            const std::string& format) {
-    const Catalog cat = file.empty() ? Catalog::builtin() : Catalog::builtin().overridden_by(Catalog::from_json_file(file));
+            const std::string& format, bool spread) {
+    Catalog cat = Catalog::builtin();
+    if (!file.empty()) {
+        const Catalog mine = Catalog::from_json_file(file);
+        // Two sources of one offering: the file's row replaces the built-in one; say so when they disagree.
+        for (const PriceDisagreement& d : cross_check(Catalog::builtin(), mine)) {
+            PriceDisagreement used = d;
+            used.used = "second";  // overridden_by: the file wins, whatever the dates
+            fmt::print(err_file, "gputco: warning: {} (the file's row replaces the built-in one)\n", used.message());
+        }
+        cat = cat.overridden_by(mine);
+    }
     const Date at = date.empty() ? today() : Date::parse(date, "--rates-date");
     const std::vector<RankedOffering> ranked =
         rank_by_gpu_hour_price(gputco::query(cat, criteria), currency, ExchangeRates::builtin(), at);
+    if (spread) {  // one row per GPU: min, median and max per GPU-hour across the offerings found
+        Table t;
+        t.columns = {"gpu", "offerings", "min_per_gpu_hour", "median_per_gpu_hour", "max_per_gpu_hour", "cheapest", "dearest",
+                     "currency"};
+        for (const GpuPriceSpread& g : price_spread(ranked))
+            t.rows.push_back({g.gpu, (long long)g.offerings, g.min, g.median, g.max, g.cheapest, g.dearest, currency});
+        if (format == "table") print(fmt::format("Price spread per GPU-hour in {} at the rates in force on {}\n", currency, at.iso()));
+        print(cli::render(t, format));
+        return 0;
+    }
     Table t;
-    t.columns = {"provider", "region", "instance_type", "gpu", "gpus", "currency", "on_demand_per_gpu_hour",
-                 "spot_per_gpu_hour", "as_of", "ranked_currency", "ranked_per_gpu_hour", "conversion"};
+    t.columns = {"provider", "kind", "region", "instance_type", "gpu", "gpus", "currency", "on_demand_per_gpu_hour",
+                 "spot_per_gpu_hour", "as_of", "price_age_days", "stale", "ranked_currency", "ranked_per_gpu_hour", "conversion"};
+    std::size_t stale = 0;
     for (const RankedOffering& r : ranked) {
         const Offering& o = r.offering;
         const auto spot = o.spot_per_gpu_hour();
-        t.rows.push_back({o.provider, o.region, o.instance_type, o.gpu, (long long)o.gpus_per_instance, o.currency,
-                          o.on_demand_per_gpu_hour(), spot ? Cell(*spot) : Cell(), o.source.as_of, r.currency,
-                          r.per_gpu_hour, r.conversion});
+        stale += r.stale;
+        t.rows.push_back({o.provider, std::string(to_string(provider_kind(o.provider))), o.region, o.instance_type, o.gpu,
+                          (long long)o.gpus_per_instance, o.currency, o.on_demand_per_gpu_hour(), spot ? Cell(*spot) : Cell(),
+                          o.source.as_of, r.price_age_days ? Cell(*r.price_age_days) : Cell(), std::string(r.stale ? "yes" : ""),
+                          r.currency, r.per_gpu_hour, r.conversion});
     }
     if (format == "table") print(fmt::format("Ranked in {} at the rates in force on {}\n", currency, at.iso()));
     print(cli::render(t, format));
+    if (format == "table" && stale > 0)
+        print(fmt::format("{} of {} prices are stale: older than {} days on {}, or undated\n", stale, ranked.size(),
+                          stale_price_age_days, at.iso()));
     return 0;
 }
 
@@ -435,11 +461,15 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
     catalog_cmd->add_option("--gpu", query.gpu, "GPU name in any spelling, matched by family: a100, A100-80GB, Tesla T4");
     catalog_cmd->add_option("--provider", query.provider, "provider, e.g. aws");
     catalog_cmd->add_option("--region", query.region, "region, e.g. us-east-1");
+    std::string provider_kind_text;
+    catalog_cmd->add_option("--provider-kind", provider_kind_text, "hyperscaler, neocloud or marketplace");
     catalog_cmd->add_option("--min-memory-gb", min_memory, "least GPU memory in GB");
     catalog_cmd->add_option("--catalog", catalog_file, "a catalog JSON file overriding the built-in rows");
     catalog_cmd->add_option("--currency", currency, "rank every price in this currency");
     catalog_cmd->add_option("--rates-date", rates_date, "convert at the exchange rates in force on this date "
                                                        "(YYYY-MM-DD; default today)");
+    bool spread = false;
+    catalog_cmd->add_flag("--spread", spread, "one row per GPU: min, median and max per GPU-hour across the offerings");
     add_format(catalog_cmd);
 
     SpotJobRequest spot_request;
@@ -511,7 +541,8 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
         else if (compare_cmd->parsed()) code = compare(scenario_path, other_path, format, fail_above, compare_output);
         else if (catalog_cmd->parsed()) {
             if (min_memory > 0) query.min_gpu_memory_gb = min_memory;
-            code = catalog(query, currency, rates_date, catalog_file, format);
+            if (!provider_kind_text.empty()) query.provider_kind = parse<ProviderKind>(provider_kind_text, "--provider-kind");
+            code = catalog(query, currency, rates_date, catalog_file, format, spread);
         } else if (validate_cmd->parsed()) {
             code = 0;
             for (const auto& path : validate_paths) {

@@ -133,7 +133,14 @@ void add_priced(WorkRanking& out, const Offering& o, const std::string& conversi
 void add_offering(WorkRanking& out, const Offering& o, const Catalog& catalog, const ThroughputTable& table,
                   const RankOptions& options) {
     const Workload& w = out.workload;
-    const GpuSpec& spec = catalog.gpu(o.gpu);
+    // An offering of a GPU the catalog has no spec for (an imported row) is reported, not fatal.
+    const auto known = std::find_if(catalog.gpus().begin(), catalog.gpus().end(),
+                                    [&](const GpuSpec& g) { return g.name == o.gpu; });
+    if (known == catalog.gpus().end()) {
+        out.skipped.push_back({o.key(), fmt::format("{}: no GPU spec in the catalog (memory and peak TFLOPS unknown)", o.gpu)});
+        return;
+    }
+    const GpuSpec& spec = *known;
     if (w.memory_gb > spec.memory_gb) {
         out.skipped.push_back({o.key(), fmt::format("needs {:g} GB per GPU; {} has {:g} GB", w.memory_gb, o.gpu, spec.memory_gb)});
         return;

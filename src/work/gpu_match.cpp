@@ -15,7 +15,17 @@ const std::vector<GpuMatch>& builtin_gpu_matches() {
         {"A100-80GB-PCIe", measured, "A100 80GB PCIe", ""},
         {"H100", measured, "H100 80GB SXM5", ""},
         {"H100-NVL", none, "", "H100 NVL (94 GB, 400 W) was not benchmarked; the H100 PCIe rows are a different card"},
+        {"H100-PCIe", measured, "H100 80GB PCIe", ""},
         {"H200", none, "", "not benchmarked"},
+        {"GH200", measured, "GH200 96GB", ""},
+        {"B200", measured, "B200 192GB SXM5",
+         "the benchmark row names 192 GB; the rented HGX B200 GPUs expose 180 GB: same chip and clocks"},
+        {"B300", none, "", "not benchmarked (Blackwell Ultra); no sibling measured at its clocks"},
+        {"GB200", none, "", "not benchmarked (GB200 NVL72: a B200-class GPU at a higher power limit in a 72-GPU NVLink domain)"},
+        {"L40S", proxy, "RTX 6000 Ada",
+         "the RTX 6000 Ada was benchmarked: same AD102 chip and 48 GB, 864 vs 960 GB/s, so memory-bound models "
+         "run a few per cent slower than shown"},
+        {"RTX-PRO-6000", none, "", "not benchmarked (Blackwell workstation/server card)"},
         {"T4", estimate, "V100",
          "not benchmarked; estimate from the V100 rows by peak TFLOPS (65/125 mixed, 8.1/15.7 FP32); "
          "T4's memory bandwidth ratio is lower (320/900), so the estimate is optimistic"},
@@ -33,6 +43,7 @@ const std::vector<GpuMatch>& builtin_gpu_matches() {
         {"RTX-A6000", measured, "RTX A6000", ""},
         {"MI250X", none, "", "AMD GPUs were not benchmarked (another software stack: no fair peak-FLOPS estimate)"},
         {"MI300X", none, "", "AMD GPUs were not benchmarked (another software stack: no fair peak-FLOPS estimate)"},
+        {"MI325X", none, "", "AMD GPUs were not benchmarked (another software stack: no fair peak-FLOPS estimate)"},
     };
     return table;
 }

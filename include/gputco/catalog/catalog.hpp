@@ -55,6 +55,9 @@ struct GpuSpec {
     double tdp_watts = 0;
     Source source;
     std::string notes;         ///< caveats, e.g. where a seed's figure differs from the datasheet
+    /// GPU-to-GPU link as the datasheet states it, e.g. "NVLink 4, 900 GB/s"; empty if not recorded.
+    /// (FP8/FP4 peaks live with the LLM figures, work/llm_gpus.hpp.)
+    std::string interconnect;
 
     /// Throws InvalidInput naming the first field that breaks a rule (non-empty name, vendor and
     /// source; every figure finite and > 0). `field` prefixes the names, e.g. "gpus[3]".

@@ -14,10 +14,24 @@ namespace gputco {
 /// 80 GB where the name does not. Names it does not know are returned unchanged.
 std::string normalise_gpu_name(std::string_view provider_name, double memory_gib = 0);
 
+/// A share of one GPU (a VM with 1/n of a card, e.g. Azure's NV12ads_A10_v5 with a third of an A10) is
+/// an offering of its own unit: its `gpu` is "<card>/<n>" ("A10/3") and gpus_per_instance counts
+/// those units, so prices per unit-hour stay honest (a third of an A10 is not an A10) and nothing that
+/// needs the card's throughput or memory mistakes it for a whole card.
+std::string gpu_share_name(std::string_view card, int share_of);
+/// The card and n of a share name ("A10/3" → {"A10", 3}); nullopt for a whole GPU's name.
+struct GpuShare {
+    std::string card;
+    int share_of = 0;
+};
+std::optional<GpuShare> parse_gpu_share(std::string_view gpu);
+
 /// The GPU model and count of a cloud instance type whose price file does not name its GPU:
-/// AWS families (p3, p3dn, p4d, p4de, p5, p5e, p5en, g4dn, g5, g6, g6e, p2, g3), GCP machine types
-/// (a2-highgpu-Ng, a2-ultragpu-Ng, a2-megagpu-16g, a3-highgpu-8g, a3-megagpu-8g, g2-standard-N) and
-/// Azure sizes (NC A100 v4, ND A100 v4, ND H100/H200 v5, NC H100 v5, NC T4 v3, NCv3, NDv2, NV A10 v5, ND MI300X v5).
+/// AWS families (p3, p3dn, p4d, p4de, p5, p5e, p5en, p6-b200, p6-b300, p6e-gb200, g4dn, g5, g6, g6e, p2,
+/// g3), GCP machine types (a2-highgpu-Ng, a2-ultragpu-Ng, a2-megagpu-16g, a3-highgpu-Ng, a3-edgegpu-8g,
+/// a3-megagpu-8g, a3-ultragpu-8g, a4-highgpu-8g, a4x-highgpu-4g, g2-standard-N, g4-standard-N) and Azure
+/// sizes (NC A100 v4, ND A100 v4, ND H100/H200 v5, NC H100 v5, NC T4 v3, NCv3, NDv2, NV A10 v5, ND MI300X
+/// v5, ND GB200 v6).
 /// The count is from the provider's instance documentation; nullopt when the type is not known.
 struct InstanceGpus {
     std::string gpu;  ///< canonical name

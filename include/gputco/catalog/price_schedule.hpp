@@ -12,6 +12,7 @@
 //                              .on_demand_factor = 0.8, .spot_factor = 0.7, .reserved_factor = 0.8});
 //   const PricePaths paths = price_paths(prices, Horizon::years(3), 10'000, 42);
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,11 +73,27 @@ int month_index(std::string_view start, std::string_view date, std::string_view 
 /// factor not finite and > 0, a dated change without `start`).
 PricePaths price_paths(const PriceModel& model, Horizon horizon, std::size_t futures, std::uint64_t seed);
 
-/// AWS's June 2025 price cut for P4d and P5 (p4d.24xlarge $32.77 → $21.96/h, p5.48xlarge $98.32 →
-/// $55.04/h on demand) as a dated change of `offering` (one of those two, us-east-1), read from the
-/// built-in catalog's rows before and after the cut. AWS cut Savings Plan prices too; lacking the
-/// figures, reservations bought from the cut on take the on-demand ratio (an assumption the source
-/// names). Spot prices are left alone (they are a market, not a list).
-PriceChange aws_june_2025_price_cut(const Offering& offering);
+/// One row of AWS's June 2025 GPU price cut as AWS published it (AWS News Blog, 2025-06-05, "Announcing
+/// up to 45% price reduction for Amazon EC2 NVIDIA GPU-accelerated instances"): the reduction of each
+/// purchase option from the 2025-05-31 price, on demand from 2025-06-01, Savings Plans bought after
+/// 2025-06-04. nullopt where the table shows "–".
+struct AwsJune2025Cut {
+    std::string instance_type;
+    double on_demand = 0;
+    std::optional<double> instance_savings_plan_1y, instance_savings_plan_3y;
+    std::optional<double> compute_savings_plan_1y, compute_savings_plan_3y;
+};
+/// The table's rows for the instance types the catalog holds: p4d.24xlarge, p4de.24xlarge,
+/// p5.48xlarge, p5en.48xlarge.
+const std::vector<AwsJune2025Cut>& aws_june_2025_cut_table();
+
+/// AWS's June 2025 price cut (p4d.24xlarge $32.77 → $21.96/h, p4de.24xlarge −33%, p5.48xlarge $98.32 →
+/// $55.04/h, p5en.48xlarge $84.80 → $63.296/h on demand) as a dated change of `offering` (one of the
+/// table's instance types, us-east-1), the on-demand factor read from the built-in catalog's rows before
+/// and after the cut. Commitments bought from the cut on: with `term_years` 1 or 3, the EC2 Instance
+/// Savings Plan reduction AWS published for that term (the Compute Savings Plan one where the blog
+/// gives no EC2 Instance figure); with 0, or where neither is published, the on-demand ratio (an
+/// assumption the source names). Spot prices are left alone (they are a market, not a list).
+PriceChange aws_june_2025_price_cut(const Offering& offering, int term_years = 0);
 
 }  // namespace gputco

@@ -15,6 +15,24 @@
 
 namespace gputco {
 
+/// What kind of seller a provider is: a hyperscaler (a general cloud), a neocloud (a GPU cloud selling
+/// its own machines) or a marketplace (hosts' asks, prices vary by offer).
+enum class ProviderKind { hyperscaler, neocloud, marketplace, unknown };
+template <>
+struct EnumText<ProviderKind> {
+    static constexpr std::array<EnumName<ProviderKind>, 4> names{{
+        {ProviderKind::hyperscaler, "hyperscaler"},
+        {ProviderKind::neocloud, "neocloud"},
+        {ProviderKind::marketplace, "marketplace"},
+        {ProviderKind::unknown, "unknown"},
+    }};
+};
+inline std::string_view to_string(ProviderKind kind) { return to_text(kind); }
+/// The kind of a provider the catalog knows (aws, azure, gcp, alibaba, tencent, huawei: hyperscaler;
+/// lambda, nebius, runpod, hyperstack, paperspace, coreweave, tensorwave, vultr: neocloud; vast:
+/// marketplace); unknown for any other name (a user's own provider).
+ProviderKind provider_kind(std::string_view provider);
+
 /// Criteria an offering must meet; empty ones are not checked.
 struct OfferingQuery {
     std::string gpu;                        ///< any provider's spelling ("a100", "Nvidia Tesla T4"), normalised
@@ -26,6 +44,7 @@ struct OfferingQuery {
     std::optional<bool> has_spot;
     std::optional<bool> has_reservations;
     std::optional<Date> as_of;              ///< look at the prices in force at this date (Catalog::as_of)
+    std::optional<ProviderKind> provider_kind;
 };
 
 /// The offerings of `catalog` that meet every criterion, in catalog order. Throws InvalidInput for
@@ -55,14 +74,29 @@ struct RankedOffering {
     double per_gpu_hour = 0;   ///< in `currency`
     std::string currency;
     std::string conversion;    ///< the rate used ("same currency" or RateQuote::describe())
+    std::optional<long long> price_age_days;  ///< at the ranking's date (price_trust.hpp); nullopt: undated
+    bool stale = false;        ///< older than stale_price_age_days at the ranking's date, or undated
 };
 
 /// `offerings` sorted by price per GPU-hour of `kind` in `currency` (cheapest first; ties keep their
 /// order). Reserved prices rank by the cheapest effective rate over the payment options of the term
 /// (standard class). Offerings without that price are left out. Prices in another currency are
-/// converted at the rate in force at `date`; a missing rate throws InvalidInput.
+/// converted at the rate in force at `date`; a missing rate throws InvalidInput. Each row carries its
+/// price's age at `date` and is flagged stale beyond stale_price_age_days (price_trust.hpp).
 std::vector<RankedOffering> rank_by_gpu_hour_price(const std::vector<Offering>& offerings, std::string_view currency,
                                                    const ExchangeRates& rates, const Date& date,
                                                    PriceKind kind = PriceKind::on_demand);
+
+/// The spread of one GPU's price per GPU-hour across offerings (one currency).
+struct GpuPriceSpread {
+    std::string gpu;
+    std::size_t offerings = 0;
+    double min = 0, median = 0, max = 0;  ///< per GPU-hour; median of an even count is the mean of the middle two
+    std::string cheapest, dearest;         ///< Offering::key() of the min and the max
+};
+
+/// Per GPU (sorted by name), the min, median and max of `ranked`'s per-GPU-hour prices; all in one
+/// currency, so pass the output of rank_by_gpu_hour_price.
+std::vector<GpuPriceSpread> price_spread(const std::vector<RankedOffering>& ranked);
 
 }  // namespace gputco

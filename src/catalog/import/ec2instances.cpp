@@ -37,8 +37,18 @@ ImportResult import_ec2instances_json(std::string_view json_text, const ImportOp
         const std::string ptr = fmt::format("/{}", i);
         const std::string at = fmt::format("{}: {}", file, ptr);
         const std::string& type = import::json_text(record, "instance_type", at);
-        if (!record.contains("GPU")) throw InvalidInput(fmt::format("{}/GPU = (missing): required", at));
-        const double gpu_count = import::json_number(record["GPU"], at + "/GPU");
+        // Files written before the GPU field existed: the count from the AWS GPU table; a type not in it
+        // is reported under its own reason, never taken for a CPU instance.
+        double gpu_count = 0;
+        if (record.contains("GPU")) {
+            gpu_count = import::json_number(record["GPU"], at + "/GPU");
+        } else if (const auto known = instance_gpus("aws", type)) {
+            gpu_count = known->count;
+        } else {
+            import::count_row(result, options);
+            import::skip(result, options, {ptr, "no GPU field, and not a GPU type of the AWS table (gpu_names.hpp)"});
+            return;
+        }
         require(gpu_count >= 0 && gpu_count == static_cast<int>(gpu_count), at + "/GPU", gpu_count, "must be a whole number >= 0");
         std::string gpu;
         int gpus = static_cast<int>(gpu_count);
@@ -71,13 +81,20 @@ ImportResult import_ec2instances_json(std::string_view json_text, const ImportOp
                 import::skip(result, options, {fmt::format("{}/pricing/{}", ptr, region), fmt::format("no {} prices", options.operating_system)});
                 continue;
             }
-            const auto on_demand = prices->find("ondemand");
-            if (on_demand == prices->end() || (on_demand->is_string() && on_demand->get<std::string>().empty())) {
+            // Older files give an operating system's on-demand price as a bare string ("linux": "0.65").
+            const bool bare = prices->is_string() || prices->is_number();
+            const auto on_demand = bare ? prices : prices->find("ondemand");
+            if ((!bare && on_demand == prices->end()) || (on_demand->is_string() && on_demand->get<std::string>().empty())) {
                 import::skip(result, options, {row, "no on-demand price"});
                 continue;
             }
             Offering o = import::new_offering("aws", region, type, gpu, gpus, Source{name, published, row});
-            o.on_demand_hourly = import::json_number(*on_demand, fmt::format("{}: {}/ondemand", file, row));
+            o.on_demand_hourly = import::json_number(*on_demand, fmt::format("{}: {}{}", file, row, bare ? "" : "/ondemand"));
+            if (bare) {  // no spot or reserved prices in that layout
+                o.validate(fmt::format("{}: {}", file, row));
+                result.offerings.push_back(std::move(o));
+                continue;
+            }
             if (const auto spot = prices->find("spot_avg"); spot != prices->end()) {
                 o.spot_hourly = import::json_number(*spot, fmt::format("{}: {}/spot_avg", file, row));
                 o.notes = "spot: ec2instances.info average spot price";

@@ -290,6 +290,14 @@ ImportResult read_pricing_yml(const YAML::Node& root, const std::string& file, c
             import::skip(result, options, {at, "no cost block"});
             continue;
         }
+        if (gpus < 1) {
+            // A machine type whose block names its GPU by a key this reader does not know (a newer
+            // family): GCP's machine-type table still tells its GPU and count.
+            if (const auto shape = instance_gpus("gcp", type)) {
+                gpu = shape->gpu;
+                gpus = shape->count;
+            }
+        }
         if (gpus < 1 && !options.include_cpu_instances) {
             for (const auto& region : cost) {
                 import::count_row(result, options);

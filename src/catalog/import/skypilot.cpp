@@ -41,13 +41,14 @@ std::string_view gcp_accelerator_row_name(std::string_view type) {
     if (type.starts_with("a3-highgpu")) return "H100";
     if (type.starts_with("a3-megagpu")) return "H100-MEGA";
     if (type.starts_with("g2-standard")) return "L4";
-    return {};
+    return {};  // newer families (a3-ultragpu, a4, g4, ...): found by canonical GPU name instead
 }
 
 struct Row {
     std::size_t line;
     std::string type, accelerator, region, zone;
     int count = 0;
+    int share_of = 0;  ///< n when the row rents 1/n of one GPU; 0 for whole GPUs
     double memory_gib = 0;
     std::optional<double> price, spot;
 };
@@ -106,10 +107,18 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
         if (c_acc) r.accelerator = f[*c_acc];
         if (c_count && !f[*c_count].empty()) {
             const double n = import::number(f[*c_count], where + ": AcceleratorCount");
-            // Range first: converting a number beyond int (1e66) to compare it is undefined behaviour.
-            require(n >= 1 && n <= 1e6 && n == std::floor(n), where + ": AcceleratorCount", f[*c_count],
-                    "must be a whole number >= 1 and <= 1e6");
-            r.count = static_cast<int>(n);
+            // A share of one GPU (Azure NV A10 v5: 0.167, 0.333, 0.5) is a real offering: its unit is
+            // the share, 1/share_of GPUs (gpu_share_name). The file rounds 1/3 to 0.333, so within 1%.
+            const double shares = n > 0 && n < 1 ? std::round(1 / n) : 0;
+            if (shares >= 2 && shares <= 1024 && std::abs(shares * n - 1) <= 0.01) {
+                r.count = 1;
+                r.share_of = static_cast<int>(shares);
+            } else {
+                // Range first: converting a number beyond int (1e66) to compare it is undefined behaviour.
+                require(n >= 1 && n <= 1e6 && n == std::floor(n), where + ": AcceleratorCount", f[*c_count],
+                        "must be a whole number >= 1 and <= 1e6, or 1/n of one GPU (0.5, 0.333, 0.25, ...)");
+                r.count = static_cast<int>(n);
+            }
         }
         if (c_info) r.memory_gib = gpu_memory_gib(f[*c_info]);
         if (!f[c_price].empty()) r.price = import::number(f[c_price], where + ": Price");
@@ -123,11 +132,19 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
     const bool gcp = options.provider == "gcp";
     // GCP prices a GPU VM in two rows: the machine (no accelerator) and its GPUs (no instance type).
     std::map<std::tuple<std::string, std::string, std::string, int>, const Row*> gcp_gpu_rows;
+    // The same rows by canonical GPU name, for machine types whose SkyPilot GPU name is not in
+    // gcp_accelerator_row_name; a canonical key two names share (H100, H100-MEGA) is not used.
+    std::map<std::tuple<std::string, std::string, std::string, int>, const Row*> gcp_gpu_rows_canonical;
     std::map<const Row*, bool> gcp_gpu_used;
     if (gcp) {
         for (const Row& r : rows) {
             if (r.type.empty() && !r.accelerator.empty()) {
                 gcp_gpu_rows[{r.region, r.zone, r.accelerator, r.count}] = &r;
+                const auto key = std::make_tuple(r.region, r.zone, normalise_gpu_name(r.accelerator, r.memory_gib), r.count);
+                if (auto [it, fresh] = gcp_gpu_rows_canonical.emplace(key, &r); !fresh && it->second &&
+                                                                                it->second->accelerator != r.accelerator) {
+                    it->second = nullptr;
+                }
                 gcp_gpu_used[&r] = false;
             }
         }
@@ -157,12 +174,20 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
                     continue;
                 }
             } else {
-                auto it = gcp_gpu_rows.find({r.region, r.zone, std::string(gcp_accelerator_row_name(r.type)), shape->count});
-                if (it == gcp_gpu_rows.end() || !it->second->price) {
+                const std::string_view row_name = gcp_accelerator_row_name(r.type);
+                const Row* found = nullptr;
+                if (!row_name.empty()) {
+                    const auto it = gcp_gpu_rows.find({r.region, r.zone, std::string(row_name), shape->count});
+                    if (it != gcp_gpu_rows.end()) found = it->second;
+                } else if (const auto it = gcp_gpu_rows_canonical.find({r.region, r.zone, shape->gpu, shape->count});
+                           it != gcp_gpu_rows_canonical.end()) {
+                    found = it->second;
+                }
+                if (!found || !found->price) {
                     import::skip(result, options, {row, "GCP machine row without its GPU row in the file"});
                     continue;
                 }
-                const Row& g = *it->second;
+                const Row& g = *found;
                 gcp_gpu_used[&g] = true;
                 gpu = shape->gpu;
                 count = shape->count;
@@ -179,8 +204,21 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
             }
             gpu = "none";
             count = 1;
+        } else if (r.share_of) {
+            // GpuInfo gives the share's memory: the card's is share_of times it.
+            const std::string card = normalise_gpu_name(r.accelerator, r.memory_gib * r.share_of);
+            gpu = gpu_share_name(card, r.share_of);
+            note = fmt::format("a 1/{} share of one {} (AcceleratorCount {:.3g}): one unit is the share", r.share_of, card,
+                               1.0 / r.share_of);
         } else {
             gpu = normalise_gpu_name(r.accelerator, r.memory_gib);
+            // The provider's size table knows the card where the file's name does not: Azure's
+            // NC40ads_H100_v5 is written "H100" but carries an H100 NVL (94 GB), not the SXM5 part.
+            if (const auto known = instance_gpus(options.provider, r.type); known && known->count == r.count && known->gpu != gpu) {
+                note = fmt::format("the file names the GPU \"{}\"; the instance type carries {} (provider's size table)",
+                                   r.accelerator, known->gpu);
+                gpu = known->gpu;
+            }
         }
         Offering o = import::new_offering(options.provider, r.region, r.type, gpu, count, std::move(source));
         o.zone = r.zone;
