@@ -34,6 +34,7 @@
 #include "gputco/engines/cost.hpp"
 #include "gputco/engines/deadline.hpp"
 #include "gputco/engines/deadline_regions.hpp"
+#include "gputco/engines/serving.hpp"
 #include "gputco/engines/deadline_sweep.hpp"
 #include "gputco/engines/interruption.hpp"
 #include "gputco/engines/plan_engine.hpp"
