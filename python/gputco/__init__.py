@@ -97,6 +97,14 @@ from ._core import (
     omniscient_multi_region_cost,
     simulate_multi_region,
     sweep_windows,
+    # serving on spot across zones
+    ServingCandidate,
+    ServingPlan,
+    ServingResult,
+    choose_serving_plan,
+    serving_lower_bound,
+    serving_policies,
+    simulate_serving,
     # demand
     DemandProfile,
     DemandStep,
@@ -229,6 +237,8 @@ __all__ = [
     "MultiRegionResult", "SpotRegion", "WindowPolicyOutcome", "WindowSweep", "common_tick_hours",
     "deadline_policies", "deadline_tranche", "omniscient_multi_region_cost", "simulate_multi_region",
     "sweep_windows",
+    "ServingCandidate", "ServingPlan", "ServingResult", "choose_serving_plan", "serving_lower_bound",
+    "serving_policies", "simulate_serving",
     "DemandProfile", "DemandStep", "Horizon",
     "CostReport", "CostSpread", "Discounts", "Mix", "MonthlyCashFlow", "OnDemand", "Owned", "Reserved",
     "SpotTranche", "Tranche", "describe", "evaluate", "evaluate_batch", "spot_tranche",

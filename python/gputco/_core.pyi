@@ -541,6 +541,49 @@ def simulate_multi_region(job: DeadlineJob, regions: Sequence[SpotRegion], polic
 def omniscient_multi_region_cost(job: DeadlineJob, regions: Sequence[SpotRegion],
                                  on_demand_price_per_hour: float) -> float: ...
 
+# ---------------------------------------------------------------- serving on spot across zones
+ServingPolicyName = Literal["static_spread", "even_spread_fallback", "spot_hedge"]
+
+class ServingResult:
+    cost: float
+    on_demand_only_cost: float
+    saving: float
+    spot_hours: float
+    on_demand_hours: float
+    hours: float
+    availability: float
+    ready_histogram: List[int]
+    launches: int
+    preemptions: int
+    @property
+    def ready(self) -> npt.NDArray[np.uint32]: ...
+
+class ServingCandidate:
+    @property
+    def policy(self) -> ServingPolicyName: ...
+    extra_spot: int
+    on_demand_base: int
+    result: ServingResult
+    meets_target: bool
+
+class ServingPlan:
+    candidates: List[ServingCandidate]
+    best: Optional[int]
+    lower_bound: ServingResult
+
+def serving_policies() -> List[ServingPolicyName]: ...
+def simulate_serving(zones: Sequence[SpotRegion], policy: ServingPolicyName, *, target_replicas: int,
+                     on_demand_price_per_hour: float, extra_spot: int = 0, on_demand_base: int = 0,
+                     launch_hours: float = 0.0, notice_hours: float = 0.0,
+                     tick_hours: Optional[float] = None) -> ServingResult: ...
+def serving_lower_bound(zones: Sequence[SpotRegion], *, target_replicas: int, on_demand_price_per_hour: float,
+                        tick_hours: Optional[float] = None) -> ServingResult: ...
+def choose_serving_plan(zones: Sequence[SpotRegion], *, target_replicas: int, on_demand_price_per_hour: float,
+                        availability_target: float = 0.999, policies: Optional[Sequence[ServingPolicyName]] = None,
+                        max_extra: int = 4, max_on_demand_base: int = 0, launch_hours: float = 0.0,
+                        notice_hours: float = 0.0, tick_hours: Optional[float] = None,
+                        threads: int = 0) -> ServingPlan: ...
+
 # ---------------------------------------------------------------- demand
 class Horizon:
     @staticmethod

@@ -25,4 +25,5 @@ PYBIND11_MODULE(_core, m) {
     register_recommend(m);
     register_scenario(m);
     register_bills(m);
+    register_serving(m);
 }

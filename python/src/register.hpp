@@ -87,5 +87,6 @@ void register_plan(py::module_& m);
 void register_recommend(py::module_& m);
 void register_scenario(py::module_& m);
 void register_bills(py::module_& m);
+void register_serving(py::module_& m);
 
 }  // namespace gputco::python
