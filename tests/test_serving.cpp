@@ -225,9 +225,9 @@ TEST_CASE("instant re-placement: the policies and the bound equal a direct count
                 if (zones[z].availability.available[t]) {
                     spot += share;
                     even_cost += static_cast<double>(share) * zones[z].spot_price_per_hour;
+                    static_cost += static_cast<double>(share) * zones[z].spot_price_per_hour;
                 }
             }
-            static_cost = even_cost;
             even_cost += static_cast<double>(n > spot ? n - spot : 0) * config.on_demand_price_per_hour;
             static_meeting += spot >= n ? 1 : 0;
         }
@@ -236,6 +236,7 @@ TEST_CASE("instant re-placement: the policies and the bound equal a direct count
         CHECK(even.availability == 1.0);
         const auto spread = simulate_serving(zones, config, ServingPolicy::static_spread);
         CHECK(spread.availability == doctest::Approx(static_cast<double>(static_meeting) / static_cast<double>(ticks)));
+        CHECK(spread.cost == doctest::Approx(static_cost).epsilon(1e-12));
         check_consistent(spread, ticks, n);
         check_consistent(even, ticks, n);
     }
@@ -282,9 +283,9 @@ TEST_CASE("the real three-zone trace: each zone's share, worked out from the tex
     const auto zones = real_trace_zones(0.918);
     CHECK(zones[0].availability.ticks() == 20158);
     // Shares rounded, as docs and tests/data's note state them.
-    CHECK(std::round(1000.0 * zones[0].availability.available_ticks() / 20158.0) == 467);
-    CHECK(std::round(1000.0 * zones[1].availability.available_ticks() / 20158.0) == 759);
-    CHECK(std::round(1000.0 * zones[2].availability.available_ticks() / 20158.0) == 883);
+    CHECK(std::round(1000.0 * static_cast<double>(zones[0].availability.available_ticks()) / 20158.0) == 467);
+    CHECK(std::round(1000.0 * static_cast<double>(zones[1].availability.available_ticks()) / 20158.0) == 759);
+    CHECK(std::round(1000.0 * static_cast<double>(zones[2].availability.available_ticks()) / 20158.0) == 883);
     // Instant re-placement: SpotHedge with E = 0 is the bound, tick for tick.
     const ServingConfig config{.target_replicas = 4, .on_demand_price_per_hour = 3.06, .tick_hours = 195.0 / 3600.0};
     const auto hedge = simulate_serving(zones, config, ServingPolicy::spot_hedge);
@@ -399,4 +400,59 @@ TEST_CASE("the chosen plan is the cheapest candidate meeting the target, over ra
     CHECK_THROWS_WITH_AS(gputco::choose_serving_plan({{"a", flags("1"), 1.0}}, {.target_replicas = 1, .on_demand_price_per_hour = 1},
                                              {.availability_target = 0}),
                          "search.availability_target = 0: must be in (0, 1]", InvalidInput);
+}
+
+TEST_CASE("a fallback that finds no on-demand waits for it") {
+    // One zone down in ticks 10-14, N = 2, no launch delay; on-demand has no capacity in ticks 10-11, so
+    // the fallback starts at 12: two ticks with none ready, on-demand for ticks 12-14 only.
+    const std::vector<SpotRegion> zones{{"a", flags("11111111110000011111"), 1.0}};
+    const ServingConfig config{.target_replicas = 2, .on_demand_price_per_hour = 3.0};
+    const auto r = simulate_serving(zones, flags("11111111110011111111"), config, ServingPolicy::even_spread_fallback);
+    CHECK(r.on_demand_hours == 6);
+    CHECK(r.cost == 30 + 6 * 3.0);
+    CHECK(r.ready_histogram == std::vector<std::size_t>{2, 0, 18});
+    // A running on-demand replica is not taken back when capacity goes.
+    const auto kept = simulate_serving(zones, flags("11111111111000000000"), config, ServingPolicy::even_spread_fallback);
+    CHECK(kept.availability == 1.0);
+    CHECK(kept.on_demand_hours == 10);
+    CHECK_THROWS_WITH_AS(simulate_serving(zones, flags("1"), config, ServingPolicy::spot_hedge),
+                         "on_demand.ticks = 1: must equal zones[0]'s 20", InvalidInput);
+}
+
+TEST_CASE("with on-demand always there the on-demand trace changes nothing, over random traces") {
+    gputco::Xoshiro256pp rng(8);
+    for (int trial = 0; trial < 100; ++trial) {
+        const std::size_t ticks = 1 + rng() % 120;
+        const auto zones = random_zones(rng, ticks, false);
+        const ServingConfig config{.target_replicas = 1 + rng() % 4, .extra_spot = rng() % 2, .on_demand_base = rng() % 2,
+                                   .on_demand_price_per_hour = 3.0, .launch_hours = static_cast<double>(rng() % 3),
+                                   .notice_hours = static_cast<double>(rng() % 3)};
+        const auto always = SpotAvailability::always_available(ticks);
+        for (const auto policy : gputco::all_serving_policies()) {
+            const auto a = simulate_serving(zones, config, policy);
+            const auto b = simulate_serving(zones, always, config, policy);
+            CHECK(a.cost == b.cost);
+            CHECK(a.ready == b.ready);
+        }
+        // Less on-demand capacity never buys more on-demand hours for the fallback with no delay.
+        const auto od = SpotAvailability::markov({.mean_up_hours = 5, .mean_down_hours = 2}, ticks, 1.0, rng());
+        ServingConfig instant = config;
+        instant.launch_hours = 0;
+        instant.notice_hours = 0;
+        const auto full = simulate_serving(zones, instant, ServingPolicy::even_spread_fallback);
+        const auto scarce = simulate_serving(zones, od, instant, ServingPolicy::even_spread_fallback);
+        CHECK(scarce.availability <= full.availability);
+    }
+    // The Monte Carlo with capacity risk: availability falls, and it is the same on any thread count.
+    const std::vector<SpotRegion> names{{"a", {}, 0.9}, {"b", {}, 1.0}};
+    const std::vector<gputco::ZoneProcess> processes(2, {.up = gputco::Poisson{.mtbf_hours = 6}, .mean_down_hours = 2});
+    const ServingConfig config{.target_replicas = 2, .on_demand_price_per_hour = 3.0, .launch_hours = 1};
+    gputco::ServingMonteCarlo mc{.paths = 20, .ticks = 500, .seed = 4, .correlation = 0.5};
+    const auto sure = simulate_serving_paths(names, processes, config, ServingPolicy::spot_hedge, mc);
+    mc.on_demand_capacity = gputco::OnDemandCapacity{.unavailable_share = 0.3, .mean_wait_hours = 3};
+    const auto risky = simulate_serving_paths(names, processes, config, ServingPolicy::spot_hedge, mc);
+    mc.threads = 2;
+    const auto risky2 = simulate_serving_paths(names, processes, config, ServingPolicy::spot_hedge, mc);
+    CHECK(risky.mean_availability < sure.mean_availability);
+    CHECK(risky.mean_cost == risky2.mean_cost);
 }

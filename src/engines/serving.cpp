@@ -1,9 +1,13 @@
 // Serving on spot: the tick loop and the three policies (rules in serving.hpp and docs/models.md).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <tuple>
 
+#include <fmt/format.h>
+
+#include "gputco/core/error.hpp"
 #include "gputco/engines/serving.hpp"
 #include "serving_checks.hpp"
 
@@ -36,8 +40,8 @@ std::vector<std::uint32_t> next_down_ticks(const SpotAvailability& trace) {
 class ServingRun {
 public:
     ServingRun(const std::vector<SpotRegion>& zones, const ServingConfig& config, ServingPolicy policy,
-               std::size_t ticks)
-        : zones_(zones), config_(config), policy_(policy), ticks_(ticks), spot_(zones.size()),
+               std::size_t ticks, const SpotAvailability* on_demand)
+        : zones_(zones), config_(config), policy_(policy), ticks_(ticks), on_demand_(on_demand), spot_(zones.size()),
           spot_ticks_(zones.size(), 0), active_(zones.size(), true), doomed_(zones.size(), false),
           launch_ticks_(static_cast<Tick>(config.launch_ticks())), notice_ticks_(config.notice_ticks()) {
         if (notice_ticks_ > 0) {
@@ -158,7 +162,9 @@ private:
                 if (!doomed_[z]) ready_spot += spot_[z].ready(now, launch_ticks_);
             if (ready_spot < config_.target_replicas) target = std::max(target, config_.target_replicas - ready_spot);
         }
-        while (od_.size() < target) od_.launched.push_back(launch_tick(now));
+        // No on-demand capacity this tick: the launches wait for the next.
+        const bool od_capacity = !on_demand_ || on_demand_->available[static_cast<std::size_t>(now)];
+        while (od_capacity && od_.size() < target) od_.launched.push_back(launch_tick(now));
         while (od_.size() > target) od_.launched.pop_back();
     }
 
@@ -166,6 +172,7 @@ private:
     const ServingConfig& config_;
     ServingPolicy policy_;
     std::size_t ticks_;
+    const SpotAvailability* on_demand_;  // null: on-demand always available
     std::vector<Replicas> spot_;
     Replicas od_;
     std::vector<std::size_t> spot_ticks_;
@@ -184,7 +191,17 @@ private:
 ServingResult simulate_serving(const std::vector<SpotRegion>& zones, const ServingConfig& config,
                                ServingPolicy policy) {
     const std::size_t ticks = serving_detail::check_zones(zones, config);
-    return ServingRun(zones, config, policy, ticks).run();
+    return ServingRun(zones, config, policy, ticks, nullptr).run();
+}
+
+ServingResult simulate_serving(const std::vector<SpotRegion>& zones, const SpotAvailability& on_demand,
+                               const ServingConfig& config, ServingPolicy policy) {
+    const std::size_t ticks = serving_detail::check_zones(zones, config);
+    require(on_demand.ticks() == ticks, "on_demand.ticks", on_demand.ticks(), fmt::format("must equal zones[0]'s {}", ticks));
+    const double stated = on_demand.tick_hours;
+    require(stated == 0 || std::abs(stated - config.tick_hours) <= 1e-9 * config.tick_hours, "on_demand.tick_hours",
+            stated, fmt::format("must equal serving.tick_hours = {:g} (resample the trace first)", config.tick_hours));
+    return ServingRun(zones, config, policy, ticks, &on_demand).run();
 }
 
 }  // namespace gputco

@@ -121,13 +121,20 @@ ServingPathsResult simulate_serving_paths(const std::vector<SpotRegion>& names_a
     ServingConfig quiet = config;
     quiet.record_ready = false;
     serving_detail::check_zones(zones_of_path(0), quiet);
+    if (options.on_demand_capacity) options.on_demand_capacity->process().validate(config.tick_hours);
 
     ServingPathsResult result;
     result.paths.resize(options.paths);
     std::vector<double> bounds(options.paths);
     serving_detail::parallel_for(options.paths, options.threads, [&](std::size_t i) {
         const auto zones = zones_of_path(i);
-        result.paths[i] = simulate_serving(zones, quiet, policy);
+        if (options.on_demand_capacity) {
+            const auto od = SpotAvailability::markov(options.on_demand_capacity->process(), options.ticks,
+                                                     config.tick_hours, splitmix64(splitmix64(options.seed + i)));
+            result.paths[i] = simulate_serving(zones, od, quiet, policy);
+        } else {
+            result.paths[i] = simulate_serving(zones, quiet, policy);
+        }
         bounds[i] = serving_lower_bound(zones, quiet).cost;
     });
     const auto n = static_cast<double>(options.paths);

@@ -12,7 +12,8 @@
 // Model, in whole ticks of config.tick_hours:
 // - A zone with spot capacity in tick t (its trace says available) hosts any number of replicas; a
 //   zone without capacity preempts every spot replica in it at the start of the tick.
-// - On-demand is always available (capacity risk is not modelled here).
+// - On-demand is always available, unless an on-demand trace says otherwise (the overload below):
+//   then an on-demand launch in a tick without capacity does not happen and is tried again next tick.
 // - A launched replica is billed from its launch tick and ready launch_hours later; at tick 0 the
 //   first fleet is ready at once (the service starts warm), as is the all-on-demand baseline.
 // - With a notice of k ticks the policy sees a zone's loss k ticks ahead: it launches replacements
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "gputco/core/enum_text.hpp"
+#include "gputco/engines/capacity_risk.hpp"     // OnDemandCapacity
 #include "gputco/engines/deadline_regions.hpp"  // SpotRegion: a zone's name, trace and spot price
 #include "gputco/engines/interruption.hpp"
 
@@ -106,11 +108,16 @@ struct ServingResult {
 /// another tick, a spot price not finite and > 0 (named zones[i].spot_price_per_hour), or a bad config.
 ServingResult simulate_serving(const std::vector<SpotRegion>& zones, const ServingConfig& config,
                                ServingPolicy policy);
+/// The same with on-demand capacity only where `on_demand` says (same length as the zones' traces, and
+/// the same tick): the fallback may find none. Running on-demand replicas are not taken back. With
+/// on-demand available in every tick it is the run above.
+ServingResult simulate_serving(const std::vector<SpotRegion>& zones, const SpotAvailability& on_demand,
+                               const ServingConfig& config, ServingPolicy policy);
 
 /// The omniscient lower bound: in every tick, N replicas at the cheapest price on offer in that tick
 /// (on-demand, or the spot price of a zone with capacity). Knowing the trace, no schedule that keeps
 /// >= N ready in every tick costs less; with launch_hours = 0 it is reached exactly (ready = N always).
-/// E, the on-demand base and the notice play no part.
+/// E, the on-demand base and the notice play no part; on-demand counts as always available.
 ServingResult serving_lower_bound(const std::vector<SpotRegion>& zones, const ServingConfig& config);
 
 /// How a zone's spot capacity comes and goes when no trace is given: capacity lasts an up period drawn
@@ -136,6 +143,9 @@ struct ServingMonteCarlo {
     std::uint64_t seed = 0;
     double correlation = 0;  ///< see generate_zone_availability
     unsigned threads = 1;    ///< workers; 0 = all cores. Results do not depend on it.
+    /// On-demand that may not be there: path i's on-demand trace from capacity.process() with seed
+    /// splitmix64(splitmix64(seed + i)). None: always available.
+    std::optional<OnDemandCapacity> on_demand_capacity;
 };
 
 struct ServingPathsResult {
