@@ -78,16 +78,18 @@ void register_serving(py::module_& m) {
         "simulate_serving",
         [](const std::vector<SpotRegion>& zones, std::string_view policy, std::size_t target_replicas,
            double on_demand_price_per_hour, std::size_t extra_spot, std::size_t on_demand_base, double launch_hours,
-           double notice_hours, std::optional<double> tick_hours) {
+           double notice_hours, std::optional<double> tick_hours, std::optional<SpotAvailability> on_demand) {
             const auto config = serving_config(zones, target_replicas, extra_spot, on_demand_base,
                                                on_demand_price_per_hour, launch_hours, notice_hours, tick_hours);
+            if (on_demand) return simulate_serving(zones, *on_demand, config, parse_serving_policy(policy));
             return simulate_serving(zones, config, parse_serving_policy(policy));
         },
         py::arg("zones"), py::arg("policy"), py::kw_only(), py::arg("target_replicas"),
         py::arg("on_demand_price_per_hour"), py::arg("extra_spot") = std::size_t{0},
         py::arg("on_demand_base") = std::size_t{0}, py::arg("launch_hours") = 0.0, py::arg("notice_hours") = 0.0,
-        py::arg("tick_hours") = std::nullopt,
-        "Runs a serving policy over the zones' traces (tick_hours defaults to the traces' stated tick).");
+        py::arg("tick_hours") = std::nullopt, py::arg("on_demand") = std::nullopt,
+        "Runs a serving policy over the zones' traces (tick_hours defaults to the traces' stated tick); "
+        "on_demand, a trace, says when on-demand has capacity (default: always).");
 
     m.def(
         "serving_lower_bound",

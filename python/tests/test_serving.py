@@ -30,6 +30,11 @@ def test_a_launch_delay_leaves_a_gap_that_a_notice_closes():
                                      launch_hours=2, notice_hours=2)
     assert warned.availability == 1.0
     np.testing.assert_array_equal(warned.ready, np.full(20, 2, dtype=np.uint32))
+    # On-demand with no capacity in ticks 10-11 (no launch delay): the fallback waits until 12.
+    scarce = gputco.simulate_serving(zones, "even_spread_fallback", target_replicas=2, on_demand_price_per_hour=3.0,
+                                     on_demand=gputco.SpotAvailability([1] * 10 + [0] * 2 + [1] * 8))
+    assert scarce.on_demand_hours == 6
+    assert scarce.ready_histogram == [2, 0, 18]
 
 
 def test_the_real_trace_each_policy_and_the_bound():
