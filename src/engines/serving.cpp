@@ -28,15 +28,6 @@ struct Replicas {
     }
 };
 
-// next_down[t] = the first tick >= t without capacity, or `ticks`: a replica alive at t is doomed if
-// its zone goes down within the notice.
-std::vector<std::uint32_t> next_down_ticks(const SpotAvailability& trace) {
-    const std::size_t ticks = trace.ticks();
-    std::vector<std::uint32_t> next(ticks + 1, static_cast<std::uint32_t>(ticks));
-    for (std::size_t t = ticks; t-- > 0;) next[t] = trace.available[t] ? next[t + 1] : static_cast<std::uint32_t>(t);
-    return next;
-}
-
 class ServingRun {
 public:
     ServingRun(const std::vector<SpotRegion>& zones, const ServingConfig& config, ServingPolicy policy,
@@ -44,10 +35,7 @@ public:
         : zones_(zones), config_(config), policy_(policy), ticks_(ticks), on_demand_(on_demand), spot_(zones.size()),
           spot_ticks_(zones.size(), 0), active_(zones.size(), true), doomed_(zones.size(), false),
           launch_ticks_(static_cast<Tick>(config.launch_ticks())), notice_ticks_(config.notice_ticks()) {
-        if (notice_ticks_ > 0) {
-            next_down_.reserve(zones.size());
-            for (const auto& zone : zones) next_down_.push_back(next_down_ticks(zone.availability));
-        }
+        next_down_.assign(zones.size(), 0);
         // static spread: zone z's share of N + E, dealt round robin.
         const std::size_t spot_target = config.target_replicas + config.extra_spot;
         for (std::size_t z = 0; z < zones.size(); ++z)
@@ -100,11 +88,16 @@ private:
     }
 
     // With a notice, a zone that loses capacity within it is known now; SpotHedge counts that as a
-    // preemption of the zone.
+    // preemption of the zone. next_down_[z], the first tick after t without capacity in z, only moves
+    // forward: O(ticks) per zone in all, no memory per tick.
     void mark_doomed(std::size_t t) {
         for (std::size_t z = 0; z < zones_.size(); ++z) {
-            doomed_[z] = notice_ticks_ > 0 && has_capacity(z, t) && next_down_[z][t + 1] < ticks_ &&
-                         next_down_[z][t + 1] <= t + notice_ticks_;
+            doomed_[z] = false;
+            if (notice_ticks_ == 0 || !has_capacity(z, t)) continue;
+            std::size_t& next = next_down_[z];
+            if (next <= t) next = t + 1;
+            while (next < ticks_ && next <= t + notice_ticks_ && has_capacity(z, next)) ++next;
+            doomed_[z] = next < ticks_ && next <= t + notice_ticks_;
             if (doomed_[z] && spot_[z].size() > 0) active_[z] = false;
         }
     }
@@ -180,7 +173,7 @@ private:
     std::vector<bool> active_;  // SpotHedge: active (true) or preempted zone
     std::vector<bool> doomed_;
     std::vector<std::size_t> quota_;
-    std::vector<std::vector<std::uint32_t>> next_down_;
+    std::vector<std::size_t> next_down_;  // per zone: a tick after t, <= the first without capacity
     Tick launch_ticks_;
     std::size_t notice_ticks_;
     ServingResult result_;
