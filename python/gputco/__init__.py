@@ -97,7 +97,11 @@ from ._core import (
     omniscient_multi_region_cost,
     simulate_multi_region,
     sweep_windows,
-    # serving on spot across zones
+    # serving on spot across zones; on-demand capacity risk
+    DeadlineCapacityRisk,
+    OnDemandCapacity,
+    deadline_capacity_risk,
+    simulate_deadline_with_capacity,
     ServingCandidate,
     ServingPlan,
     ServingResult,
@@ -239,6 +243,7 @@ __all__ = [
     "sweep_windows",
     "ServingCandidate", "ServingPlan", "ServingResult", "choose_serving_plan", "serving_lower_bound",
     "serving_policies", "simulate_serving",
+    "DeadlineCapacityRisk", "OnDemandCapacity", "deadline_capacity_risk", "simulate_deadline_with_capacity",
     "DemandProfile", "DemandStep", "Horizon",
     "CostReport", "CostSpread", "Discounts", "Mix", "MonthlyCashFlow", "OnDemand", "Owned", "Reserved",
     "SpotTranche", "Tranche", "describe", "evaluate", "evaluate_batch", "spot_tranche",

@@ -585,6 +585,27 @@ def choose_serving_plan(zones: Sequence[SpotRegion], *, target_replicas: int, on
                         notice_hours: float = 0.0, tick_hours: Optional[float] = None,
                         threads: int = 0) -> ServingPlan: ...
 
+class OnDemandCapacity:
+    def __init__(self, *, unavailable_share: float, mean_wait_hours: float = 1.0, source: str = "") -> None: ...
+    unavailable_share: float
+    mean_wait_hours: float
+    source: str
+    def process(self) -> MarkovAvailability: ...
+
+class DeadlineCapacityRisk:
+    deadline_met_probability: float
+    capacity_found_probability: float
+    mean_cost: float
+    cost_standard_error: float
+    paths: int
+
+def simulate_deadline_with_capacity(job: DeadlineJob, spot: SpotAvailability, on_demand: SpotAvailability,
+                                    policy: DeadlinePolicyName, spot_price_per_hour: float,
+                                    on_demand_price_per_hour: float) -> DeadlineResult: ...
+def deadline_capacity_risk(job: DeadlineJob, spot: MarkovAvailability, capacity: OnDemandCapacity,
+                           policy: DeadlinePolicyName, spot_price_per_hour: float, on_demand_price_per_hour: float,
+                           *, paths: int = 1000, seed: int = 0) -> DeadlineCapacityRisk: ...
+
 # ---------------------------------------------------------------- demand
 class Horizon:
     @staticmethod

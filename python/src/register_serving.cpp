@@ -1,5 +1,5 @@
 // Serving on spot across zones: replicas, extra spot, on-demand fallback and the plan search, on the
-// zones' traces (SpotRegion). Policies are strings ("static_spread", "even_spread_fallback",
+// zones' traces (SpotRegion); and on-demand capacity that may not be there (capacity_risk.hpp). Policies are strings ("static_spread", "even_spread_fallback",
 // "spot_hedge"). The search runs without the GIL.
 #include "register.hpp"
 
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <gputco/engines/capacity_risk.hpp>
 #include <gputco/engines/serving.hpp>
 
 namespace gputco::python {
@@ -127,6 +128,58 @@ void register_serving(py::module_& m) {
         py::arg("tick_hours") = std::nullopt, py::arg("threads") = 0u,
         "The cheapest (policy, extra spot, on-demand base) keeping >= target_replicas ready for availability_target "
         "of the ticks, with every candidate's figures.");
+
+    // ------------------------------------------------------------------ on-demand capacity risk
+    py::class_<OnDemandCapacity>(m, "OnDemandCapacity",
+                                 "Share of time on-demand has no capacity and the mean wait (stated assumptions).")
+        .def(py::init([](double unavailable_share, double mean_wait_hours, std::string source) {
+                 OnDemandCapacity c{unavailable_share, mean_wait_hours, std::move(source)};
+                 c.validate();
+                 return c;
+             }),
+             py::kw_only(), py::arg("unavailable_share"), py::arg("mean_wait_hours") = 1.0, py::arg("source") = "")
+        .def_readonly("unavailable_share", &OnDemandCapacity::unavailable_share)
+        .def_readonly("mean_wait_hours", &OnDemandCapacity::mean_wait_hours)
+        .def_readonly("source", &OnDemandCapacity::source)
+        .def("process", &OnDemandCapacity::process);
+
+    py::class_<DeadlineCapacityRisk>(m, "DeadlineCapacityRisk", "A deadline policy when on-demand may not be there.")
+        .def_readonly("deadline_met_probability", &DeadlineCapacityRisk::deadline_met_probability)
+        .def_readonly("capacity_found_probability", &DeadlineCapacityRisk::capacity_found_probability)
+        .def_readonly("mean_cost", &DeadlineCapacityRisk::mean_cost)
+        .def_readonly("cost_standard_error", &DeadlineCapacityRisk::cost_standard_error)
+        .def_readonly("paths", &DeadlineCapacityRisk::paths)
+        .def("__repr__", [](const DeadlineCapacityRisk& r) {
+            return fmt::format("DeadlineCapacityRisk(deadline_met_probability={:.6g}, capacity_found_probability={:.6g}, "
+                               "mean_cost={:.6g})",
+                               r.deadline_met_probability, r.capacity_found_probability, r.mean_cost);
+        });
+
+    m.def(
+        "simulate_deadline_with_capacity",
+        [](const DeadlineJob& job, const SpotAvailability& spot, const SpotAvailability& on_demand,
+           std::string_view policy, double spot_price_per_hour, double on_demand_price_per_hour) {
+            return simulate_deadline_with_capacity(job, spot, on_demand, parse_deadline_policy(policy),
+                                                   spot_price_per_hour, on_demand_price_per_hour);
+        },
+        py::arg("job"), py::arg("spot"), py::arg("on_demand"), py::arg("policy"), py::arg("spot_price_per_hour"),
+        py::arg("on_demand_price_per_hour"),
+        "A deadline policy where an on-demand launch needs capacity in the on-demand trace (else the tick idles).");
+
+    m.def(
+        "deadline_capacity_risk",
+        [](const DeadlineJob& job, const MarkovAvailability& spot, const OnDemandCapacity& capacity,
+           std::string_view policy, double spot_price_per_hour, double on_demand_price_per_hour, std::size_t paths,
+           std::uint64_t seed) {
+            const DeadlinePolicy p = parse_deadline_policy(policy);
+            py::gil_scoped_release release;
+            return deadline_capacity_risk(job, spot, capacity, p, spot_price_per_hour, on_demand_price_per_hour,
+                                          {.paths = paths, .seed = seed});
+        },
+        py::arg("job"), py::arg("spot"), py::arg("capacity"), py::arg("policy"), py::arg("spot_price_per_hour"),
+        py::arg("on_demand_price_per_hour"), py::kw_only(), py::arg("paths") = std::size_t{1000},
+        py::arg("seed") = std::uint64_t{0},
+        "P(deadline met), P(every on-demand launch found capacity) and the mean cost over generated traces.");
 }
 
 }  // namespace gputco::python

@@ -89,3 +89,19 @@ def test_messages_name_the_field():
                                    policies=["spot_hedge", "x"])
     with pytest.raises(ValueError, match=r"^search.availability_target = 1.5: must be in \(0, 1\]$"):
         gputco.choose_serving_plan(zones, target_replicas=1, on_demand_price_per_hour=3.0, availability_target=1.5)
+
+
+def test_a_deadline_failover_that_finds_no_on_demand():
+    # Greedy, d = 0, C0 = 4 h due at 6 h, spot never: on-demand at slack 0 (tick 2) finds none until 3.
+    job = gputco.DeadlineJob(compute_hours=4, deadline_hours=6)
+    r = gputco.simulate_deadline_with_capacity(job, gputco.SpotAvailability([0] * 6),
+                                               gputco.SpotAvailability([0, 0, 0, 1, 1, 1]), "greedy", 1.0, 3.0)
+    assert (r.finish_hours, r.met_deadline, r.cost) == (7, False, 12)
+    # On-demand only with no slack meets its deadline iff its first launch finds capacity: 1 - u.
+    capacity = gputco.OnDemandCapacity(unavailable_share=0.25, mean_wait_hours=2, source="assumption")
+    risk = gputco.deadline_capacity_risk(gputco.DeadlineJob(compute_hours=6, deadline_hours=7, changeover_hours=1),
+                                         gputco.MarkovAvailability(mean_up_hours=5, mean_down_hours=2), capacity,
+                                         "on_demand_only", 1.0, 3.0, paths=4000, seed=2)
+    assert abs(risk.deadline_met_probability - 0.75) <= 4 * (0.75 * 0.25 / 4000) ** 0.5
+    with pytest.raises(ValueError, match=r"^capacity.unavailable_share = 1: must be in \[0, 1\)$"):
+        gputco.OnDemandCapacity(unavailable_share=1)
