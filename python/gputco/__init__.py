@@ -197,6 +197,7 @@ from ._cost import evaluate_batch
 from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame / to_json)
 from ._scenario import (heat_map, latin_hypercube, load_scenario, plot_heat_map, plot_tornado,
                         run_deadline_jobs, run_plans, run_scenario, run_spot_jobs, run_workloads, sweep, tornado)
+from ._scenario import run_services  # services on spot across zones
 from . import _deadline as _deadline  # noqa: F401  (adds SpotAvailability.from_json, WindowSweep.summary / to_frame)
 from ._work import (cheapest_within, llm_serving_cost, llm_training_cost, rank_offerings, rank_offerings_raw, seed_audit,
                     throughput_frame)
@@ -243,6 +244,7 @@ __all__ = [
     "sweep_windows",
     "ServingCandidate", "ServingPlan", "ServingResult", "choose_serving_plan", "serving_lower_bound",
     "serving_policies", "simulate_serving",
+    "run_services",
     "DeadlineCapacityRisk", "OnDemandCapacity", "deadline_capacity_risk", "simulate_deadline_with_capacity",
     "DemandProfile", "DemandStep", "Horizon",
     "CostReport", "CostSpread", "Discounts", "Mix", "MonthlyCashFlow", "OnDemand", "Owned", "Reserved",

@@ -80,6 +80,21 @@ void register_scenario(py::module_& m) {
         py::arg("text"), py::arg("file") = "<scenario>",
         "Runs a scenario: (strategy rows, spot job rows, plan rows, deadline job rows, workload rows) as lists of dicts.");
     m.def(
+        "_run_scenario_services",
+        [](const std::string& text, const std::string& file) {
+            ScenarioResult result;
+            {
+                py::gil_scoped_release release;
+                result = run_scenario(parse_scenario(text, file));
+            }
+            std::vector<ServiceRow> rows;
+            for (const auto& v : result.services)
+                for (auto& r : service_rows(v)) rows.push_back(std::move(r));
+            return rows_of(service_columns(), rows);
+        },
+        py::arg("text"), py::arg("file") = "<scenario>",
+        "Runs a scenario: its services' rows (per policy its best candidate, the bound) as a list of dicts.");
+    m.def(
         "_columns",
         [](const std::string& result) -> py::list {
             if (result == "strategies") return describe(strategy_columns());
@@ -88,7 +103,9 @@ void register_scenario(py::module_& m) {
             if (result == "deadline_jobs") return describe(deadline_columns());
             if (result == "workloads") return describe(workload_columns());
             if (result == "ranking") return describe(ranking_columns());
-            fail("result", result, "must be one of strategies, spot_jobs, plans, deadline_jobs, workloads, ranking");
+            if (result == "services") return describe(service_columns());
+            fail("result", result,
+                 "must be one of strategies, spot_jobs, plans, deadline_jobs, workloads, ranking, services");
         },
         py::arg("result"), "The columns of a scenario's result, as the library declares them: (name, unit, dtype).");
 }

@@ -105,3 +105,21 @@ def test_a_deadline_failover_that_finds_no_on_demand():
     assert abs(risk.deadline_met_probability - 0.75) <= 4 * (0.75 * 0.25 / 4000) ** 0.5
     with pytest.raises(ValueError, match=r"^capacity.unavailable_share = 1: must be in \[0, 1\)$"):
         gputco.OnDemandCapacity(unavailable_share=1)
+
+
+def test_a_scenario_with_a_service_runs_in_python_as_in_the_library():
+    path = Path(__file__).resolve().parents[2] / "examples" / "scenarios" / "serve_on_spot.yaml"
+    rows = gputco.run_services(path)
+    assert list(rows["policy"]) == ["static_spread", "even_spread_fallback", "spot_hedge", "omniscient_bound"]
+    assert list(rows["chosen"]).count("yes") == 1
+    # The chosen row is the search's best, run here directly.
+    zones = [gputco.SpotRegion(z, gputco.SpotAvailability.from_json(DATA / f"{z}_v100_1.json", **ONE), 0.9731)
+             for z in ZONES]
+    plan = gputco.choose_serving_plan(zones, target_replicas=4, on_demand_price_per_hour=3.06,
+                                      availability_target=0.99, max_extra=4, max_on_demand_base=4,
+                                      launch_hours=0.21666666666666667)
+    best = plan.candidates[plan.best]
+    chosen = rows[rows["chosen"] == "yes"].iloc[0]
+    assert (chosen["policy"], chosen["extra_spot"], chosen["on_demand_base"]) == \
+        (best.policy, best.extra_spot, best.on_demand_base)
+    assert chosen["cost"] == best.result.cost

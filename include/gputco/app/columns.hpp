@@ -182,14 +182,15 @@ inline const std::vector<Column<DeadlineRow>>& deadline_columns() {
 
 inline const std::vector<Column<ServiceRow>>& service_columns() {
     using R = ServiceRow;
+    // Counts as float64: the bound's row has none (NaN in pandas, null in JSON).
     const auto count = [](std::size_t ServingCandidate::*field) {
-        return [field](const R& r) { return r.candidate ? Cell((long long)(r.candidate->*field)) : Cell(); };
+        return [field](const R& r) { return r.candidate ? Cell(static_cast<double>(r.candidate->*field)) : Cell(); };
     };
     static const std::vector<Column<R>> c{
         {"service", "", Dtype::text, [](const R& r) { return Cell(r.service->name); }},
         {"policy", "", Dtype::text, [](const R& r) { return Cell(r.policy); }},
-        {"extra_spot", "count", Dtype::int64, count(&ServingCandidate::extra_spot)},
-        {"on_demand_base", "count", Dtype::int64, count(&ServingCandidate::on_demand_base)},
+        {"extra_spot", "count", Dtype::float64, count(&ServingCandidate::extra_spot)},
+        {"on_demand_base", "count", Dtype::float64, count(&ServingCandidate::on_demand_base)},
         {"cost", "currency", Dtype::float64, [](const R& r) { return Cell(r.result->cost); }},
         {"on_demand_only_cost", "currency", Dtype::float64, [](const R& r) { return Cell(r.result->on_demand_only_cost); }},
         {"saving", "fraction", Dtype::float64, [](const R& r) { return Cell(r.result->saving); }},
