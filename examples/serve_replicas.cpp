@@ -167,6 +167,19 @@ int main(int argc, char** argv) {
             fmt::print(out, "no candidate meets {}%\n", 100 * goal);
         }
         doc["search"].push_back(entry);
+        if (goal != target) continue;
+        // Price against assurance: every candidate that no cheaper one matches in availability.
+        doc["frontier"] = nlohmann::ordered_json::array();
+        if (out) fmt::print(out, "\nprice against assurance (the frontier of the {} candidates):\n", plan.candidates.size());
+        for (const std::size_t i : serving_frontier(plan)) {
+            const auto& c = plan.candidates[i];
+            doc["frontier"].push_back({{"policy", to_string(c.policy)}, {"extra_spot", c.extra_spot},
+                                       {"on_demand_base", c.on_demand_base}, {"cost", number(c.result.cost)},
+                                       {"availability", number(c.result.availability)}});
+            if (out)
+                fmt::print(out, "  {:>9.3f}%  ${:>7.0f}  {}, E = {}, base {}\n", 100 * c.result.availability,
+                           c.result.cost, to_string(c.policy), c.extra_spot, c.on_demand_base);
+        }
     }
     if (!series_path.empty()) {
         std::ofstream csv(series_path);

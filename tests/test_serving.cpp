@@ -456,3 +456,33 @@ TEST_CASE("with on-demand always there the on-demand trace changes nothing, over
     CHECK(risky.mean_availability < sure.mean_availability);
     CHECK(risky.mean_cost == risky2.mean_cost);
 }
+
+TEST_CASE("the frontier of cost against availability holds the cheapest candidate for every target") {
+    gputco::Xoshiro256pp rng(21);
+    for (int trial = 0; trial < 40; ++trial) {
+        const std::size_t ticks = 30 + rng() % 150;
+        const auto zones = random_zones(rng, ticks, false);
+        const ServingConfig config{.target_replicas = 1 + rng() % 3, .on_demand_price_per_hour = 3.0,
+                                   .launch_hours = static_cast<double>(rng() % 3)};
+        const auto plan = choose_serving_plan(zones, config, {.max_extra = 2, .max_on_demand_base = config.target_replicas});
+        const auto frontier = gputco::serving_frontier(plan);
+        REQUIRE(!frontier.empty());
+        for (std::size_t k = 1; k < frontier.size(); ++k) {
+            const auto& a = plan.candidates[frontier[k - 1]].result;
+            const auto& b = plan.candidates[frontier[k]].result;
+            CHECK(a.cost <= b.cost);
+            CHECK(a.availability < b.availability);
+        }
+        // Every candidate's availability as a target: the cheapest meeting it, by brute force, is on it.
+        for (const auto& target : plan.candidates) {
+            double cheapest = 1e300;
+            for (const auto& c : plan.candidates)
+                if (c.result.availability >= target.result.availability) cheapest = std::min(cheapest, c.result.cost);
+            bool found = false;
+            for (const std::size_t i : frontier)
+                found = found || (plan.candidates[i].result.availability >= target.result.availability &&
+                                  plan.candidates[i].result.cost == cheapest);
+            CHECK(found);
+        }
+    }
+}

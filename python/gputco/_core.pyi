@@ -572,6 +572,7 @@ class ServingPlan:
     lower_bound: ServingResult
 
 def serving_policies() -> List[ServingPolicyName]: ...
+def serving_frontier(plan: ServingPlan) -> List[int]: ...
 def simulate_serving(zones: Sequence[SpotRegion], policy: ServingPolicyName, *, target_replicas: int,
                      on_demand_price_per_hour: float, extra_spot: int = 0, on_demand_base: int = 0,
                      launch_hours: float = 0.0, notice_hours: float = 0.0,

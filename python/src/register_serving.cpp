@@ -69,6 +69,8 @@ void register_serving(py::module_& m) {
         .def_readonly("best", &ServingPlan::best)
         .def_readonly("lower_bound", &ServingPlan::lower_bound);
 
+    m.def("serving_frontier", &serving_frontier, py::arg("plan"),
+          "Indices of the candidates on the frontier of cost against availability, cheapest first.");
     m.def("serving_policies", [] {
         std::vector<std::string> names;
         for (const ServingPolicy p : all_serving_policies()) names.emplace_back(to_string(p));

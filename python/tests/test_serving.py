@@ -75,6 +75,11 @@ def test_the_plan_is_the_cheapest_candidate_meeting_the_target():
                                     launch_hours=4 * 195 / 3600)
     assert again.cost == best.result.cost
     assert plan.lower_bound.availability == 1.0
+    # The frontier: cost and availability both rise along it; the best for 0.99 is on it.
+    frontier = gputco.serving_frontier(plan)
+    points = [(plan.candidates[i].result.cost, plan.candidates[i].result.availability) for i in frontier]
+    assert points == sorted(points) and all(a[1] < b[1] for a, b in zip(points, points[1:]))
+    assert plan.best in frontier
 
 
 def test_messages_name_the_field():

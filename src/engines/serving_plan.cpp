@@ -1,4 +1,7 @@
 // Serving: the search for the cheapest configuration that meets an availability target.
+#include <algorithm>
+#include <numeric>
+
 #include <fmt/format.h>
 
 #include "gputco/core/error.hpp"
@@ -42,6 +45,21 @@ ServingPlan choose_serving_plan(const std::vector<SpotRegion>& zones, const Serv
     quiet.record_ready = false;
     plan.lower_bound = serving_lower_bound(zones, quiet);
     return plan;
+}
+
+std::vector<std::size_t> serving_frontier(const ServingPlan& plan) {
+    const auto& c = plan.candidates;
+    std::vector<std::size_t> order(c.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    // Cheapest first; among equal costs the most available, then the first.
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        if (c[a].result.cost != c[b].result.cost) return c[a].result.cost < c[b].result.cost;
+        return c[a].result.availability > c[b].result.availability;
+    });
+    std::vector<std::size_t> frontier;
+    for (const std::size_t i : order)
+        if (frontier.empty() || c[i].result.availability > c[frontier.back()].result.availability) frontier.push_back(i);
+    return frontier;
 }
 
 }  // namespace gputco

@@ -192,4 +192,10 @@ struct ServingPlan {
 ServingPlan choose_serving_plan(const std::vector<SpotRegion>& zones, const ServingConfig& config,
                                 const ServingSearch& search);
 
+/// Price against assurance: the indices of the candidates on the frontier of cost against availability,
+/// cheapest first, each strictly more available than the one before, and none beaten by another
+/// candidate that is as available and cheaper (ties: the first). For any target, the cheapest
+/// candidate meeting it is on the frontier.
+std::vector<std::size_t> serving_frontier(const ServingPlan& plan);
+
 }  // namespace gputco
