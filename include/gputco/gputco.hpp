@@ -37,6 +37,8 @@
 #include "gputco/engines/cost.hpp"
 #include "gputco/engines/deadline.hpp"
 #include "gputco/engines/deadline_regions.hpp"
+#include "gputco/engines/serving.hpp"
+#include "gputco/engines/capacity_risk.hpp"
 #include "gputco/engines/deadline_sweep.hpp"
 #include "gputco/engines/interruption.hpp"
 #include "gputco/engines/plan_engine.hpp"

@@ -105,6 +105,19 @@ from ._core import (
     omniscient_multi_region_cost,
     simulate_multi_region,
     sweep_windows,
+    # serving on spot across zones; on-demand capacity risk
+    DeadlineCapacityRisk,
+    OnDemandCapacity,
+    deadline_capacity_risk,
+    simulate_deadline_with_capacity,
+    ServingCandidate,
+    ServingPlan,
+    ServingResult,
+    choose_serving_plan,
+    serving_frontier,
+    serving_lower_bound,
+    serving_policies,
+    simulate_serving,
     # demand
     DemandProfile,
     DemandStep,
@@ -193,6 +206,7 @@ from ._cost import evaluate_batch
 from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame / to_json)
 from ._scenario import (heat_map, latin_hypercube, load_scenario, plot_heat_map, plot_tornado,
                         run_deadline_jobs, run_plans, run_scenario, run_spot_jobs, run_workloads, sweep, tornado)
+from ._scenario import run_services  # services on spot across zones
 from . import _deadline as _deadline  # noqa: F401  (adds SpotAvailability.from_json, WindowSweep.summary / to_frame)
 from ._work import (cheapest_within, llm_serving_cost, llm_training_cost, rank_offerings, rank_offerings_raw, seed_audit,
                     throughput_frame)
@@ -244,6 +258,10 @@ __all__ = [
     "MultiRegionResult", "SpotRegion", "WindowPolicyOutcome", "WindowSweep", "common_tick_hours",
     "deadline_policies", "deadline_tranche", "omniscient_multi_region_cost", "simulate_multi_region",
     "sweep_windows",
+    "ServingCandidate", "ServingPlan", "ServingResult", "choose_serving_plan", "serving_frontier", "serving_lower_bound",
+    "serving_policies", "simulate_serving",
+    "run_services",
+    "DeadlineCapacityRisk", "OnDemandCapacity", "deadline_capacity_risk", "simulate_deadline_with_capacity",
     "DemandProfile", "DemandStep", "Horizon",
     "CostReport", "CostSpread", "Discounts", "Mix", "MonthlyCashFlow", "OnDemand", "Owned", "Reserved",
     "SpotTranche", "Tranche", "describe", "evaluate", "evaluate_batch", "spot_tranche",

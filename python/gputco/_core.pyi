@@ -568,6 +568,72 @@ def simulate_multi_region(job: DeadlineJob, regions: Sequence[SpotRegion], polic
 def omniscient_multi_region_cost(job: DeadlineJob, regions: Sequence[SpotRegion],
                                  on_demand_price_per_hour: float) -> float: ...
 
+# ---------------------------------------------------------------- serving on spot across zones
+ServingPolicyName = Literal["static_spread", "even_spread_fallback", "spot_hedge"]
+
+class ServingResult:
+    cost: float
+    on_demand_only_cost: float
+    saving: float
+    spot_hours: float
+    on_demand_hours: float
+    hours: float
+    availability: float
+    ready_histogram: List[int]
+    launches: int
+    preemptions: int
+    @property
+    def ready(self) -> npt.NDArray[np.uint32]: ...
+
+class ServingCandidate:
+    @property
+    def policy(self) -> ServingPolicyName: ...
+    extra_spot: int
+    on_demand_base: int
+    result: ServingResult
+    meets_target: bool
+
+class ServingPlan:
+    candidates: List[ServingCandidate]
+    best: Optional[int]
+    lower_bound: ServingResult
+
+def serving_policies() -> List[ServingPolicyName]: ...
+def serving_frontier(plan: ServingPlan) -> List[int]: ...
+def simulate_serving(zones: Sequence[SpotRegion], policy: ServingPolicyName, *, target_replicas: int,
+                     on_demand_price_per_hour: float, extra_spot: int = 0, on_demand_base: int = 0,
+                     launch_hours: float = 0.0, notice_hours: float = 0.0,
+                     tick_hours: Optional[float] = None,
+                     on_demand: Optional[SpotAvailability] = None) -> ServingResult: ...
+def serving_lower_bound(zones: Sequence[SpotRegion], *, target_replicas: int, on_demand_price_per_hour: float,
+                        tick_hours: Optional[float] = None) -> ServingResult: ...
+def choose_serving_plan(zones: Sequence[SpotRegion], *, target_replicas: int, on_demand_price_per_hour: float,
+                        availability_target: float = 0.999, policies: Optional[Sequence[ServingPolicyName]] = None,
+                        max_extra: int = 4, max_on_demand_base: int = 0, launch_hours: float = 0.0,
+                        notice_hours: float = 0.0, tick_hours: Optional[float] = None,
+                        threads: int = 0) -> ServingPlan: ...
+
+class OnDemandCapacity:
+    def __init__(self, *, unavailable_share: float, mean_wait_hours: float = 1.0, source: str = "") -> None: ...
+    unavailable_share: float
+    mean_wait_hours: float
+    source: str
+    def process(self) -> MarkovAvailability: ...
+
+class DeadlineCapacityRisk:
+    deadline_met_probability: float
+    capacity_found_probability: float
+    mean_cost: float
+    cost_standard_error: float
+    paths: int
+
+def simulate_deadline_with_capacity(job: DeadlineJob, spot: SpotAvailability, on_demand: SpotAvailability,
+                                    policy: DeadlinePolicyName, spot_price_per_hour: float,
+                                    on_demand_price_per_hour: float) -> DeadlineResult: ...
+def deadline_capacity_risk(job: DeadlineJob, spot: MarkovAvailability, capacity: OnDemandCapacity,
+                           policy: DeadlinePolicyName, spot_price_per_hour: float, on_demand_price_per_hour: float,
+                           *, paths: int = 1000, seed: int = 0) -> DeadlineCapacityRisk: ...
+
 # ---------------------------------------------------------------- demand
 class Horizon:
     @staticmethod
@@ -1153,6 +1219,7 @@ def offering_for_baselines(offering: Offering, commitment: CommitmentOption) -> 
 # scenario files (gputco/_scenario.py wraps these)
 def _scenario_canonical(text: str, file: str = "<scenario>") -> str: ...
 def _run_scenario(text: str, file: str = "<scenario>") -> tuple[list[dict], list[dict], list[dict], list[dict], list[dict]]: ...
+def _run_scenario_services(text: str, file: str = "<scenario>") -> list[dict]: ...
 def _columns(result: Literal["strategies", "spot_jobs", "plans", "deadline_jobs", "workloads", "ranking"]) -> list[tuple[str, str, str]]: ...
 
 # the HTML report (gputco/_report.py wraps it)

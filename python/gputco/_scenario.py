@@ -94,6 +94,16 @@ def run_deadline_jobs(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
     return frame(DEADLINE_JOBS_VIEW, deadline)
 
 
+SERVICES_VIEW = _library_view("run_services", "services")
+
+
+def run_services(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
+    """The scenario's services on spot: per service and policy its cheapest candidate meeting the
+    availability target (else its most available one), the omniscient bound, and the chosen plan."""
+    text, file = _text(scenario)
+    return frame(SERVICES_VIEW, _core._run_scenario_services(text, file))
+
+
 PLANS_VIEW = _library_view("run_plans", "plans")
 PLAN_COLUMNS = tuple(PLANS_VIEW.names)
 # A sweep asks every strategy and plan for the same outputs; a plan's are statistics over its futures.

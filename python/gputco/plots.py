@@ -7,11 +7,12 @@ from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
 
-from ._core import DeadlineJob, DeadlineResult, MultiRegionResult, CostReport, Discounts, DemandProfile, Horizon, Mix, OnDemand, Offering, Reserved, SpotResult, evaluate
+from ._core import DeadlineJob, DeadlineResult, MultiRegionResult, ServingResult, CostReport, Discounts, DemandProfile, Horizon, Mix, OnDemand, Offering, Reserved, SpotResult, evaluate
 from ._spot import SAMPLE_COLUMNS
 
 __all__ = ["plot_cumulative_cost", "plot_spot_distribution", "plot_savings_vs_utilisation",
-           "plot_deadline_decisions", "plot_cost_vs_time", "plot_cost_fan", "plot_frontier", "plot_price_spread"]
+           "plot_deadline_decisions", "plot_cost_vs_time", "plot_cost_fan", "plot_frontier", "plot_price_spread",
+           "plot_ready_replicas"]
 
 
 def _axes(ax):
@@ -294,4 +295,25 @@ def plot_price_spread(spread, ax=None):
     ax.set_xlabel(f"price per GPU-hour ({currency})")
     ax.set_title("Price spread per GPU across offerings (count at the right)")
     ax.legend(loc="lower right")
+    return ax
+
+
+def plot_ready_replicas(results: Union[ServingResult, dict], target_replicas: Optional[int] = None, ax=None):
+    """Ready replicas over the trace, one step line per serving run (a dict: label -> ServingResult, e.g.
+    one per policy), the target N as a dashed line, and each run's availability and cost in its label."""
+    ax = _axes(ax)
+    runs = [(None, results)] if isinstance(results, ServingResult) else list(results.items())
+    for label, r in runs:
+        ready = np.asarray(r.ready)
+        if len(ready) == 0:
+            raise ValueError("results: a run without its per-tick ready replicas")
+        hours = np.arange(len(ready)) * (r.hours / len(ready))
+        name = f"{label}: " if label else ""
+        ax.step(hours, ready, where="post", linewidth=0.8,
+                label=f"{name}{100 * r.availability:.2f}% with >= N, cost {r.cost:,.0f}")
+    if target_replicas is not None:
+        ax.axhline(target_replicas, color="black", linestyle="--", linewidth=0.8, label=f"N = {target_replicas}")
+    ax.set_xlabel("hours from start")
+    ax.set_ylabel("ready replicas")
+    ax.legend(loc="lower left", fontsize=8)
     return ax

@@ -29,4 +29,5 @@ PYBIND11_MODULE(_core, m) {
     // The stochastic price model (after register_plan: PricePaths, GenerationLaunch).
     register_price_dynamics(m);
     register_report(m);
+    register_serving(m);
 }

@@ -90,5 +90,6 @@ void register_scenario(py::module_& m);
 void register_bills(py::module_& m);
 void register_study(py::module_& m);
 void register_report(py::module_& m);
+void register_serving(py::module_& m);
 
 }  // namespace gputco::python

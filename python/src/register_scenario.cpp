@@ -56,6 +56,21 @@ void register_scenario(py::module_& m) {
         py::arg("text"), py::arg("file") = "<scenario>",
         "Runs a scenario: (strategy rows, spot job rows, plan rows, deadline job rows, workload rows) as lists of dicts.");
     m.def(
+        "_run_scenario_services",
+        [](const std::string& text, const std::string& file) {
+            ScenarioResult result;
+            {
+                py::gil_scoped_release release;
+                result = run_scenario(parse_scenario(text, file));
+            }
+            std::vector<ServiceRow> rows;
+            for (const auto& v : result.services)
+                for (auto& r : service_rows(v)) rows.push_back(std::move(r));
+            return rows_of(service_columns(), rows);
+        },
+        py::arg("text"), py::arg("file") = "<scenario>",
+        "Runs a scenario: its services' rows (per policy its best candidate, the bound) as a list of dicts.");
+    m.def(
         "_columns",
         [](const std::string& result) -> py::list {
             if (result == "strategies") return describe(strategy_columns());
@@ -68,13 +83,15 @@ void register_scenario(py::module_& m) {
             if (result == "recommend_baselines") return describe(study_baseline_columns());
             if (result == "recommend_frontier") return describe(study_frontier_columns());
             if (result == "deadline_sweep_summary") return describe(sweep_summary_columns());
+            if (result == "services") return describe(service_columns());
             if (result == "bill_figures") return describe(bill_figures_columns());
             if (result == "bill_series") return describe(bill_series_columns());
             if (result == "bill_unmatched") return describe(bill_unmatched_columns());
             if (result == "bill_commitments") return describe(bill_commitment_columns());
             fail("result", result,
                  "must be one of strategies, spot_jobs, plans, deadline_jobs, workloads, ranking, recommend_summary, "
-                 "recommend_baselines, recommend_frontier, deadline_sweep_summary, bill_figures, bill_series, bill_unmatched, bill_commitments");
+                 "recommend_baselines, recommend_frontier, deadline_sweep_summary, services, bill_figures, bill_series, "
+                 "bill_unmatched, bill_commitments");
         },
         py::arg("result"), "The columns of a scenario's result, as the library declares them: (name, unit, dtype).");
 }

@@ -53,10 +53,10 @@ def test_every_format_runs_every_example(fmt):
     for path in EXAMPLES:
         out = gputco_cmd("run", path, "--format", fmt).stdout
         report = json.loads(gputco_cmd("run", path, "--format", "json").stdout)
-        # each format (CSV: strategies, else plans, else spot jobs, else deadline jobs, else workloads)
-        # names every row
+        # each format (CSV: strategies, else plans, else spot jobs, else deadline jobs, else services,
+        # else workloads) names every row
         rows = (report["strategies"] or report["plans"] or report["spot_jobs"] or report["deadline_jobs"]
-                or report["workloads"])
+                or report.get("services") or report["workloads"])
         assert rows and all(next(iter(r.values())) in out for r in rows)
 
 

@@ -102,6 +102,7 @@ CASES = {
     "run_scenario": lambda f: [(gputco.run_scenario(scenario("a100_three_year.yaml")), [])],
     "run_spot_jobs": lambda f: [(gputco.run_spot_jobs(scenario("spot_training_job.yaml")), [])],
     "run_deadline_jobs": lambda f: [(gputco.run_deadline_jobs(scenario("deadline_job.yaml")), [])],
+    "run_services": lambda f: [(gputco.run_services(scenario("serve_on_spot.yaml")), [])],
     "run_plans": lambda f: [(gputco.run_plans(scenario("plans_under_uncertain_demand.yaml")), [])],
     "run_workloads": lambda f: [(gputco.run_workloads(scenario("resnet50_cost_per_run.yaml")), [])],
     "sweep": lambda f: [(gputco.sweep(scenario(LADDER), {"demand.annual_growth_rate": [0.0, 0.2]}, outputs=("total",)),

@@ -88,6 +88,21 @@ def test_deadline_decisions(tmp_path):
     _png(ax, tmp_path / "regions.png")
 
 
+def test_ready_replicas(tmp_path):
+    zones = [gputco.SpotRegion("a", gputco.SpotAvailability([1] * 10 + [0] * 5 + [1] * 5), 1.0),
+             gputco.SpotRegion("b", gputco.SpotAvailability([1] * 20), 1.2)]
+    runs = {p: gputco.simulate_serving(zones, p, target_replicas=2, on_demand_price_per_hour=3.0, launch_hours=2)
+            for p in gputco.serving_policies()}
+    ax = plots.plot_ready_replicas(runs, target_replicas=2)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[-1] == "N = 2"
+    assert labels[0] == f"static_spread: {100 * runs['static_spread'].availability:.2f}% with >= N, " \
+                        f"cost {runs['static_spread'].cost:,.0f}"
+    # One step line per run, through its ready counts.
+    assert [list(line.get_ydata()) for line in ax.get_lines()[:3]] == [list(r.ready) for r in runs.values()]
+    _png(ax, tmp_path / "ready.png")
+
+
 def test_frontier_points_are_the_frames(tmp_path):
     frontier = pd.DataFrame({"cvar95_limit": [3.0, 2.5, 1.0], "feasible": [True, True, False],
                              "mean": [1.0, 1.2, 0.0], "cvar95": [2.9, 2.5, 0.0], "p95": [2.0, 2.1, 0.0],

@@ -38,6 +38,7 @@ StopCheck stop_check;
 /// The tables of a scenario's results, in the columns the library declares (app/columns.hpp).
 struct ResultTables {
     Table strategies, spot, plans, deadline, workloads;
+    Table services;
 };
 
 ResultTables tables_of(const Scenario& s, const ScenarioResult& result) {
@@ -50,9 +51,13 @@ ResultTables tables_of(const Scenario& s, const ScenarioResult& result) {
     std::vector<WorkloadRow> workloads;
     for (const auto& w : result.workloads)
         for (const auto& r : workload_rows(w)) workloads.push_back(r);
+    std::vector<ServiceRow> services;
+    for (const auto& v : result.services)
+        for (auto& r : service_rows(v)) services.push_back(std::move(r));
     return {cli::table_of(strategy_columns(), result.strategies, strategy_outputs),
             cli::table_of(spot_job_columns(), result.spot_jobs), cli::table_of(plan_columns(), result.plans),
-            cli::table_of(deadline_columns(), deadline), cli::table_of(workload_columns(), workloads)};
+            cli::table_of(deadline_columns(), deadline), cli::table_of(workload_columns(), workloads),
+            cli::table_of(service_columns(), services)};
 }
 
 bool should_stop() { return stop_check && stop_check(); }
@@ -111,12 +116,14 @@ int run(const std::vector<std::string>& paths, const std::string& format) {
             doc["strategies"] = cli::to_json(t.strategies);
             doc["plans"] = cli::to_json(t.plans);
             doc["workloads"] = cli::to_json(t.workloads);
+            if (!result.services.empty()) doc["services"] = cli::to_json(t.services);
             documents.push_back(std::move(doc));
-        } else if (format == "csv") {  // one table: strategies, else plans, else spot jobs, else deadline jobs, else workloads
+        } else if (format == "csv") {  // one table: strategies, else plans, else spot jobs, else deadline jobs, else services, else workloads
             std::string csv = cli::render(!result.strategies.empty()    ? t.strategies
                                           : !result.plans.empty()         ? t.plans
                                           : !result.spot_jobs.empty()     ? t.spot
                                           : !result.deadline_jobs.empty() ? t.deadline
+                                          : !result.services.empty()      ? t.services
                                                                           : t.workloads,
                                           "csv");
             if (!first) csv.erase(0, csv.find('\n') + 1);  // the header once; rows of the same shape follow
@@ -131,6 +138,7 @@ int run(const std::vector<std::string>& paths, const std::string& format) {
             if (!result.strategies.empty()) parts.push_back(cli::render(t.strategies, format));
             if (!result.plans.empty()) parts.push_back(cli::render(t.plans, format));
             if (!result.workloads.empty()) parts.push_back(cli::render(t.workloads, format));
+            if (!result.services.empty()) parts.push_back(cli::render(t.services, format));
             print(fmt::format("{}", fmt::join(parts, "\n")));
         }
         first = false;

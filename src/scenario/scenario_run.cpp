@@ -153,6 +153,16 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         result.deadline_jobs.push_back(std::move(r));
     }
 
+    for (const ServiceSpec& spec : s.services) {
+        ServiceResult r;
+        r.name = spec.name;
+        r.on_demand_price_per_hour = spec.on_demand_price_per_hour.value_or(offering.on_demand_hourly);
+        if (should_stop && should_stop()) throw Cancelled("run_scenario: stopped");
+        r.plan = choose_serving_plan(spec.regions(), spec.config(r.on_demand_price_per_hour), spec.search);
+        if (progress) progress("service " + spec.name, 1, 1, "searches");
+        result.services.push_back(std::move(r));
+    }
+
     EvaluationOptions options;
     options.discounts = s.discounts;
     options.annual_discount_rate = s.annual_discount_rate;

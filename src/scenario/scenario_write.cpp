@@ -306,6 +306,28 @@ void write_deadline_job(YAML::Emitter& out, const DeadlineJobSpec& d) {
     out << YAML::EndMap;
 }
 
+void write_service(YAML::Emitter& out, const ServiceSpec& v) {
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << v.name;
+    out << YAML::Key << "replicas" << YAML::Value << v.replicas;
+    out << YAML::Key << "zones" << YAML::Value << YAML::BeginSeq;
+    for (const ServiceZoneSpec& z : v.zones)
+        out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << z.name
+            << YAML::Key << "trace" << YAML::Value << YAML::DoubleQuoted << z.trace_file << YAML::Key
+            << "spot_price_per_hour" << YAML::Value << number(z.spot_price_per_hour) << YAML::EndMap;
+    out << YAML::EndSeq;
+    out << YAML::Key << "launch_hours" << YAML::Value << number(v.launch_hours);
+    out << YAML::Key << "notice_hours" << YAML::Value << number(v.notice_hours);
+    if (v.on_demand_price_per_hour)
+        out << YAML::Key << "on_demand_price_per_hour" << YAML::Value << number(*v.on_demand_price_per_hour);
+    out << YAML::Key << "availability_target" << YAML::Value << number(v.search.availability_target);
+    out << YAML::Key << "policies" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const ServingPolicy p : v.search.policies) out << std::string(to_string(p));
+    out << YAML::EndSeq;
+    out << YAML::Key << "max_extra" << YAML::Value << v.search.max_extra;
+    out << YAML::Key << "max_on_demand_base" << YAML::Value << v.search.max_on_demand_base;
+    out << YAML::EndMap;
+}
+
 void write_workload(YAML::Emitter& out, const WorkloadSpec& w) {
     const Workload& work = w.workload;
     out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << work.name;
@@ -406,7 +428,13 @@ std::string to_yaml(const Scenario& s) {
         for (const DeadlineJobSpec& d : s.deadline_jobs) write_deadline_job(out, d);
         out << YAML::EndSeq;
     }
-    if (!s.strategies.empty() || (s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty() && s.workloads.empty())) {
+    if (!s.services.empty()) {
+        out << YAML::Key << "services" << YAML::Value << YAML::BeginSeq;
+        for (const ServiceSpec& v : s.services) write_service(out, v);
+        out << YAML::EndSeq;
+    }
+    if (!s.strategies.empty() ||
+        (s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty() && s.workloads.empty() && s.services.empty())) {
         out << YAML::Key << "strategies" << YAML::Value << YAML::BeginSeq;
         for (const NamedStrategy& n : s.strategies) write_strategy(out, n);
         out << YAML::EndSeq;

@@ -5,6 +5,7 @@
 // <figure>_mean, _standard_error, _p5, _p50, _p95, _cvar95.
 //
 //   for (const auto& c : spot_job_columns()) row[c.name] = c.get(result.spot_jobs[0]);
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -54,6 +55,38 @@ inline std::vector<DeadlineRow> deadline_rows(const DeadlineJobResult& j) {
     for (const DeadlinePolicyOutcome& p : j.comparison.policies)
         rows.push_back({&j, std::string(to_string(p.policy)), &p.cost, p.deadline_miss_probability});
     if (j.comparison.omniscient_cost) rows.push_back({&j, "omniscient", &*j.comparison.omniscient_cost, 0.0});
+    return rows;
+}
+
+/// A service's search as rows: per policy its cheapest candidate meeting the target (else its most
+/// available one), then the omniscient bound; `chosen` marks the plan's best.
+struct ServiceRow {
+    const ServiceResult* service;
+    std::string policy;
+    const ServingCandidate* candidate;  ///< null for the bound
+    const ServingResult* result;
+    bool chosen;
+};
+inline std::vector<ServiceRow> service_rows(const ServiceResult& s) {
+    std::vector<ServiceRow> rows;
+    const auto& candidates = s.plan.candidates;
+    std::vector<ServingPolicy> policies;
+    for (const auto& c : candidates)
+        if (std::find(policies.begin(), policies.end(), c.policy) == policies.end()) policies.push_back(c.policy);
+    for (const ServingPolicy p : policies) {
+        const ServingCandidate* pick = nullptr;
+        for (const auto& c : candidates) {
+            if (c.policy != p) continue;
+            const bool better = !pick || (c.meets_target && !pick->meets_target) ||
+                                (c.meets_target == pick->meets_target &&
+                                 (c.meets_target ? c.result.cost < pick->result.cost
+                                                 : c.result.availability > pick->result.availability));
+            if (better) pick = &c;
+        }
+        const bool chosen = s.plan.best && &candidates[*s.plan.best] == pick;
+        rows.push_back({&s, std::string(to_string(p)), pick, &pick->result, chosen});
+    }
+    rows.push_back({&s, "omniscient_bound", nullptr, &s.plan.lower_bound, false});
     return rows;
 }
 
@@ -185,6 +218,28 @@ inline const std::vector<Column<SweepSummaryRow>>& sweep_summary_columns() {
         {"deadline_misses", "count", Dtype::int64, [](const R& r) { return Cell(r.deadline_misses); }},
         {"miss_rate", "fraction", Dtype::float64, [](const R& r) { return Cell(r.miss_rate); }},
         {"gap_closed", "fraction", Dtype::float64, [](const R& r) { return Cell(r.gap_closed); }},
+    };
+    return c;
+}
+
+inline const std::vector<Column<ServiceRow>>& service_columns() {
+    using R = ServiceRow;
+    // Counts as float64: the bound's row has none (NaN in pandas, null in JSON).
+    const auto count = [](std::size_t ServingCandidate::*field) {
+        return [field](const R& r) { return r.candidate ? Cell(static_cast<double>(r.candidate->*field)) : Cell(); };
+    };
+    static const std::vector<Column<R>> c{
+        {"service", "", Dtype::text, [](const R& r) { return Cell(r.service->name); }},
+        {"policy", "", Dtype::text, [](const R& r) { return Cell(r.policy); }},
+        {"extra_spot", "count", Dtype::float64, count(&ServingCandidate::extra_spot)},
+        {"on_demand_base", "count", Dtype::float64, count(&ServingCandidate::on_demand_base)},
+        {"cost", "currency", Dtype::float64, [](const R& r) { return Cell(r.result->cost); }},
+        {"on_demand_only_cost", "currency", Dtype::float64, [](const R& r) { return Cell(r.result->on_demand_only_cost); }},
+        {"saving", "fraction", Dtype::float64, [](const R& r) { return Cell(r.result->saving); }},
+        {"availability", "fraction", Dtype::float64, [](const R& r) { return Cell(r.result->availability); }},
+        {"on_demand_hours", "hours", Dtype::float64, [](const R& r) { return Cell(r.result->on_demand_hours); }},
+        {"spot_hours", "hours", Dtype::float64, [](const R& r) { return Cell(r.result->spot_hours); }},
+        {"chosen", "", Dtype::text, [](const R& r) { return Cell(std::string(r.chosen ? "yes" : "no")); }},
     };
     return c;
 }

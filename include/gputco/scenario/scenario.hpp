@@ -16,6 +16,7 @@
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/engines/cost.hpp"
 #include "gputco/engines/deadline.hpp"
+#include "gputco/engines/serving.hpp"
 #include "gputco/engines/spot.hpp"
 #include "gputco/engines/work_cost.hpp"
 #include "gputco/results/plan_distribution.hpp"
@@ -117,6 +118,31 @@ struct DeadlineJobSpec {
     bool omniscient = false;  ///< also the cost of the schedule that knows each trace in advance
 };
 
+/// A service kept at `replicas` ready replicas on spot over zones, each with an availability trace in
+/// the Can't Be Late JSON format (read as available-instance counts with one needed) and a spot price;
+/// choose_serving_plan() finds the cheapest policy, extra spot E and on-demand base meeting
+/// `search.availability_target`. The tick is the traces'; on-demand is priced at the offering's
+/// per-instance price unless given.
+struct ServiceZoneSpec {
+    std::string name;
+    std::string trace_file;          ///< as written, relative to the scenario's folder
+    double spot_price_per_hour = 0;  ///< > 0
+    SpotAvailability availability;   ///< read from trace_file on loading
+};
+struct ServiceSpec {
+    std::string name;
+    std::vector<ServiceZoneSpec> zones;
+    std::size_t replicas = 1;
+    double launch_hours = 0;
+    double notice_hours = 0;
+    std::optional<double> on_demand_price_per_hour;
+    ServingSearch search;
+
+    /// The zones as the serving engine takes them, and the config (without E and base, which the search sets).
+    std::vector<SpotRegion> regions() const;
+    ServingConfig config(double on_demand_price) const;
+};
+
 /// A strategy under a name. A spot tranche may name a spot job (`job`): its overhead then comes from
 /// that job's simulation (spot_tranche()).
 struct NamedStrategy {
@@ -175,6 +201,7 @@ struct Scenario {
     std::vector<NamedStrategy> strategies;
     std::vector<SpotJobSpec> spot_jobs;
     std::vector<DeadlineJobSpec> deadline_jobs;
+    std::vector<ServiceSpec> services;  ///< services on spot across zones
     std::optional<FuturesSpec> futures;
     std::vector<Plan> plans;  ///< plans over time, priced on the offering, over the futures
     std::vector<WorkloadSpec> workloads;  ///< cost per unit of work of training jobs
@@ -231,6 +258,11 @@ struct DeadlineJobResult {
     double spot_price_per_hour = 0, on_demand_price_per_hour = 0;
     DeadlineComparison comparison;
 };
+struct ServiceResult {
+    std::string name;
+    double on_demand_price_per_hour = 0;
+    ServingPlan plan;
+};
 struct WorkloadResult {
     std::string name;
     WorkRanking ranking;  ///< rows cheapest run first, in the scenario's currency; skipped with reasons
@@ -239,6 +271,7 @@ struct ScenarioResult {
     std::string scenario;
     std::vector<SpotJobResult> spot_jobs;
     std::vector<DeadlineJobResult> deadline_jobs;
+    std::vector<ServiceResult> services;
     std::vector<StrategyResult> strategies;
     /// One per plan, in order; with several plans each future's regret is against the cheapest of them.
     std::vector<PlanDistribution> plans;

@@ -1,0 +1,137 @@
+// Deadline policies when the on-demand failover may find no capacity (capacity_risk.hpp).
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "deadline_rules.hpp"
+#include "gputco/core/error.hpp"
+#include "gputco/core/random.hpp"
+#include "gputco/engines/capacity_risk.hpp"
+
+namespace gputco {
+
+namespace {
+
+void require_covers(std::string_view field, const SpotAvailability& trace, const DeadlineJob& job) {
+    const double tick = trace.tick_hours;
+    require(tick == 0 || std::abs(tick - job.tick_hours) <= 1e-9 * job.tick_hours, fmt::format("{}.tick_hours", field),
+            tick, fmt::format("must equal deadline_job.tick_hours = {} (resample the trace with resampled())", job.tick_hours));
+    require(trace.ticks() >= job.deadline_ticks(), fmt::format("{}.ticks", field), trace.ticks(),
+            fmt::format("must cover the deadline, >= {} ticks", job.deadline_ticks()));
+}
+
+// The run and whether every on-demand launch found capacity at once.
+struct CapacityRun {
+    DeadlineResult result;
+    bool capacity_found = true;
+};
+
+CapacityRun run_with_capacity(const DeadlineJob& job, const SpotAvailability& spot, const SpotAvailability& on_demand,
+                              DeadlinePolicy policy, double spot_price, double on_demand_price) {
+    deadline_rules::RunState s;
+    s.deadline = static_cast<long long>(job.deadline_ticks());
+    s.compute = static_cast<long long>(job.compute_ticks());
+    s.changeover = static_cast<long long>(job.changeover_ticks());
+    std::size_t spot_ticks = 0, on_demand_ticks = 0, idle_ticks = 0;
+    CapacityRun run;
+    DeadlineResult& r = run.result;
+    while (s.done < s.compute) {
+        const auto k = static_cast<std::size_t>(s.tick);
+        const bool available = k < spot.ticks() && spot.available[k];
+        if (deadline_rules::preempt(s, [&] { return available; })) ++r.preemptions;
+        TickDecision decision = TickDecision::on_demand;
+        switch (policy) {
+            case DeadlinePolicy::greedy: decision = deadline_rules::greedy(s, available); break;
+            case DeadlinePolicy::uniform_progress: decision = deadline_rules::uniform_progress(s, available); break;
+            case DeadlinePolicy::on_demand_only: decision = TickDecision::on_demand; break;
+            case DeadlinePolicy::greedy_simple: decision = deadline_rules::greedy_simple(s, available); break;
+            case DeadlinePolicy::uniform_progress_prose: decision = deadline_rules::uniform_progress_prose(s, available); break;
+        }
+        // The failover finds no on-demand: this tick idles and the policy decides again next tick.
+        const bool on_demand_up = k >= on_demand.ticks() || on_demand.available[k];
+        if (decision == TickDecision::on_demand && s.instance != TickDecision::on_demand && !on_demand_up) {
+            decision = TickDecision::none;
+            run.capacity_found = false;
+        }
+        ++(decision == TickDecision::none ? idle_ticks : decision == TickDecision::spot ? spot_ticks : on_demand_ticks);
+        if (deadline_rules::step(s, decision)) ++r.changeovers;
+        r.decisions.push_back(decision);
+        r.spot_available.push_back(available);
+        r.progress_hours.push_back(static_cast<double>(s.done) * job.tick_hours);
+    }
+    r.spot_hours = static_cast<double>(spot_ticks) * job.tick_hours;
+    r.on_demand_hours = static_cast<double>(on_demand_ticks) * job.tick_hours;
+    r.idle_hours = static_cast<double>(idle_ticks) * job.tick_hours;
+    r.cost = r.spot_hours * spot_price + r.on_demand_hours * on_demand_price;
+    r.finish_hours = static_cast<double>(s.tick) * job.tick_hours;
+    r.met_deadline = s.tick <= s.deadline;
+    r.tick_hours = job.tick_hours;
+    return run;
+}
+
+void check_run(const DeadlineJob& job, const SpotAvailability& spot, const SpotAvailability& on_demand,
+               double spot_price, double on_demand_price) {
+    job.validate();
+    require_positive("spot_price_per_hour", spot_price);
+    require_positive("on_demand_price_per_hour", on_demand_price);
+    require_covers("availability", spot, job);
+    require_covers("on_demand", on_demand, job);
+}
+
+}  // namespace
+
+void OnDemandCapacity::validate() const {
+    require(unavailable_share >= 0 && unavailable_share < 1, "capacity.unavailable_share", unavailable_share,
+            "must be in [0, 1)");
+    require_positive("capacity.mean_wait_hours", mean_wait_hours);
+}
+
+MarkovAvailability OnDemandCapacity::process() const {
+    validate();
+    // u = 0 never waits: an up period far beyond any horizon (1e12 h).
+    const double up = unavailable_share == 0 ? 1e12 : mean_wait_hours * (1 - unavailable_share) / unavailable_share;
+    return {.mean_up_hours = up, .mean_down_hours = mean_wait_hours};
+}
+
+DeadlineResult simulate_deadline_with_capacity(const DeadlineJob& job, const SpotAvailability& spot,
+                                               const SpotAvailability& on_demand, DeadlinePolicy policy,
+                                               double spot_price_per_hour, double on_demand_price_per_hour) {
+    check_run(job, spot, on_demand, spot_price_per_hour, on_demand_price_per_hour);
+    return run_with_capacity(job, spot, on_demand, policy, spot_price_per_hour, on_demand_price_per_hour).result;
+}
+
+DeadlineCapacityRisk deadline_capacity_risk(const DeadlineJob& job, const MarkovAvailability& spot,
+                                            const OnDemandCapacity& capacity, DeadlinePolicy policy,
+                                            double spot_price_per_hour, double on_demand_price_per_hour,
+                                            const CapacityRiskOptions& options) {
+    job.validate();
+    require(options.paths > 0, "options.paths", options.paths, "must be > 0");
+    spot.validate(job.tick_hours);
+    const MarkovAvailability od = capacity.process();
+    od.validate(job.tick_hours);
+    const std::size_t ticks = job.deadline_ticks();
+    DeadlineCapacityRisk out;
+    out.paths = options.paths;
+    double sum = 0, sum_sq = 0;
+    std::size_t met = 0, found = 0;
+    for (std::size_t i = 0; i < options.paths; ++i) {
+        const auto spot_trace = SpotAvailability::markov(spot, ticks, job.tick_hours, splitmix64(2 * options.seed + 2 * i));
+        const auto od_trace = SpotAvailability::markov(od, ticks, job.tick_hours, splitmix64(2 * options.seed + 2 * i + 1));
+        if (i == 0) check_run(job, spot_trace, od_trace, spot_price_per_hour, on_demand_price_per_hour);
+        const CapacityRun run =
+            run_with_capacity(job, spot_trace, od_trace, policy, spot_price_per_hour, on_demand_price_per_hour);
+        sum += run.result.cost;
+        sum_sq += run.result.cost * run.result.cost;
+        met += run.result.met_deadline ? 1 : 0;
+        found += run.capacity_found ? 1 : 0;
+    }
+    const auto n = static_cast<double>(options.paths);
+    out.mean_cost = sum / n;
+    out.cost_standard_error = options.paths > 1 ? std::sqrt(std::max(0.0, (sum_sq - sum * sum / n) / (n - 1)) / n) : 0;
+    out.deadline_met_probability = static_cast<double>(met) / n;
+    out.capacity_found_probability = static_cast<double>(found) / n;
+    return out;
+}
+
+}  // namespace gputco

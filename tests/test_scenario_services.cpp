@@ -1,0 +1,80 @@
+// Scenario files: services on spot across zones.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "gputco/core/error.hpp"
+#include "gputco/scenario/scenario.hpp"
+
+using namespace gputco;
+
+namespace {
+
+const std::string scenarios = std::string(GPUTCO_SOURCE_DIR) + "/examples/scenarios";
+const std::string traces = "../../tests/data/spot_traces_aws_2023_02_15/";
+
+/// One service; `line8` and `line9` vary (line numbers matter below).
+std::string service(std::string_view line8 = "    replicas: 2",
+                    std::string_view line9 = "    policies: [spot_hedge]") {
+    return fmt::format(
+        "version: 1\n"                                                                                    // 1
+        "name: t\n"                                                                                       // 2
+        "horizon_months: 1\n"                                                                             // 3
+        "offering: {{provider: aws, instance_type: p3.2xlarge, region: us-east-1}}\n"                     // 4
+        "demand: {{kind: constant, gpus: 1}}\n"                                                           // 5
+        "services:\n"                                                                                     // 6
+        "  - name: s\n"                                                                                   // 7
+        "{}\n"                                                                                            // 8
+        "{}\n"                                                                                            // 9
+        "    zones:\n"                                                                                    // 10
+        "      - {{name: a, trace: {}us-east-1c_v100_1.json, spot_price_per_hour: 1}}\n"                  // 11
+        "      - {{name: b, trace: {}us-west-2a_v100_1.json, spot_price_per_hour: 1.1}}\n",               // 12
+        line8, line9, traces, traces);
+}
+
+}  // namespace
+
+TEST_CASE("a service of a scenario gives choose_serving_plan's figures on its zones' traces") {
+    const Scenario s = load_scenario(scenarios + "/serve_on_spot.yaml");
+    REQUIRE(s.services.size() == 1);
+    CHECK(s.strategies.empty());
+    const ServiceSpec& spec = s.services[0];
+    REQUIRE(spec.zones.size() == 3);
+    CHECK(spec.zones[2].availability.ticks() == 20158);
+    const ScenarioResult r = run_scenario(s);
+    REQUIRE(r.services.size() == 1);
+    CHECK(r.services[0].on_demand_price_per_hour == 3.06);  // the offering's
+    const ServingPlan direct = choose_serving_plan(spec.regions(), spec.config(3.06),
+                                                   {.max_extra = 4, .max_on_demand_base = 4, .availability_target = 0.99});
+    const ServingPlan& plan = r.services[0].plan;
+    REQUIRE(plan.candidates.size() == direct.candidates.size());
+    CHECK(plan.best == direct.best);
+    for (std::size_t i = 0; i < plan.candidates.size(); ++i) CHECK(plan.candidates[i].result.cost == direct.candidates[i].result.cost);
+    REQUIRE(plan.best.has_value());
+    CHECK(plan.candidates[*plan.best].result.availability >= 0.99);
+    // Written and read back, the scenario is the same.
+    const std::string yaml = to_yaml(s);
+    CHECK(to_yaml(parse_scenario(yaml, scenarios + "/written.yaml")) == yaml);
+}
+
+TEST_CASE("a service's mistakes are named with their place in the file") {
+    const std::string file = scenarios + "/t.yaml";
+    const Scenario ok = parse_scenario(service(), file);
+    REQUIRE(ok.services.size() == 1);
+    CHECK(ok.services[0].search.policies == std::vector<ServingPolicy>{ServingPolicy::spot_hedge});
+    CHECK_THROWS_WITH_AS(parse_scenario(service("    replicas: 0"), file),
+                         (file + ":8:15: services[0].replicas = 0: must be in [1, 10000]").c_str(), InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_scenario(service("    replicas: 2", "    policies: [hedge]"), file),
+                         (file + ":9:16: services[0].policies[0] = \"hedge\": must be one of static_spread, "
+                                 "even_spread_fallback, spot_hedge")
+                             .c_str(),
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_scenario(service("    replicas: 2", "    max_on_demand_base: 3"), file),
+                         (file + ":9:25: services[0].max_on_demand_base = 3: must be in [0, 2]").c_str(), InvalidInput);
+    // The engine's own checks, at the service: a launch that is not whole ticks of 195 s.
+    CHECK_THROWS_WITH_AS(parse_scenario(service("    replicas: 2", "    launch_hours: 0.1"), file),
+                         (file + ":7:5: serving.launch_hours = 0.1: must be a whole number of ticks (tick_hours = "
+                                 "0.0541667)")
+                             .c_str(),
+                         InvalidInput);
+}
