@@ -49,6 +49,7 @@ std::string number(double value, std::string_view unit) {
 
 std::string cell_text(const Cell& cell, std::string_view unit) {
     if (const auto* s = std::get_if<std::string>(&cell)) return *s;
+    if (const auto* b = std::get_if<bool>(&cell)) return *b ? "yes" : "no";
     if (const auto* i = std::get_if<long long>(&cell)) return std::to_string(*i);
     if (const auto* d = std::get_if<double>(&cell)) return number(*d, unit);
     return "\u2014";
