@@ -53,6 +53,7 @@ struct Programme {
     std::vector<int> x;                     ///< commitment counts, one per candidate
     std::vector<std::vector<double>> cost;  ///< [candidate][future] weighted cost of one unit
     std::vector<int> capacity;              ///< committed (and owned) GPUs per month
+    std::vector<double> reach;              ///< per month, the most capacity + spot can be
     int spot_gpus = -1;
     std::vector<Curve> curves;
     double constant = 0;
@@ -61,8 +62,10 @@ struct Programme {
 /// The commitment columns (objective: their mean cost per unit over futures) and each month's
 /// capacity, owned GPUs included (they serve first: the curves start above them).
 void add_commitments(Programme& p, const DemandFutures& futures, const RecommendOptions& o, const PricePaths& prices,
-                     const Setup& setup, const Rates& rates, const std::vector<OwnedPurchase>& owned) {
+                     const Setup& setup, const Rates& rates, const std::vector<OwnedPurchase>& owned, double peak) {
     const std::size_t n = futures.count();
+    std::vector<double> most;  // per candidate: more units than hold the peak serve nothing in any month
+    for (const Candidate& c : setup.candidates) most.push_back(std::min(o.max_count, std::ceil(peak / c.gpus_per_unit)));
     p.cost.assign(setup.candidates.size(), std::vector<double>(n));
     for (std::size_t k = 0; k < setup.candidates.size(); ++k) {
         const Candidate& c = setup.candidates[k];
@@ -76,19 +79,62 @@ void add_commitments(Programme& p, const DemandFutures& futures, const Recommend
                             c.hourly_per_gpu * hours_per_month * weights);
             mean += p.cost[k][f];
         }
-        p.x.push_back(p.mip.add_column(0.0, o.max_count, mean / double(n), true));
+        // Removing a unit beyond `most` keeps every month it covers at or above the peak: no dearer.
+        p.x.push_back(p.mip.add_column(0.0, most[k], mean / double(n), true));
     }
     for (int m = 0; m < setup.horizon; ++m) {
         p.capacity.push_back(p.mip.add_column(0.0, infinity, 0.0, false));
         std::vector<int> cols{p.capacity.back()};
         std::vector<double> coef{1.0};
+        p.reach.push_back(owned_held(owned, m) + peak);  // + spot, at most the peak
         for (std::size_t k = 0; k < p.x.size(); ++k)
             if (setup.candidates[k].active(m)) {
                 cols.push_back(p.x[k]);
                 coef.push_back(-setup.candidates[k].gpus_per_unit);
+                p.reach.back() += most[k] * setup.candidates[k].gpus_per_unit;
             }
         p.mip.add_row(cols, coef, 'E', owned_held(owned, m));
     }
+}
+
+/// The most GPUs any future asks for in any hour: spot beyond it serves nothing.
+double peak_of(const DemandFutures& futures) {
+    double peak = 0;
+    for (std::size_t f = 0; f < futures.count(); ++f)
+        for (int m = 0; m < futures.month_count(); ++m)
+            if (!futures.shape(f, m).sorted.empty())
+                peak = std::max(peak, futures.level(f, m) * futures.shape(f, m).sorted.back());
+    return peak;
+}
+
+/// G(capacity + spot) as a cost, exactly, for G concave and piecewise linear (`pieces` in GPUs from 0,
+/// the last flat): a concave cost is no linear programme, so the sum y is split into the pieces'
+/// lengths δ_j filled in order (binary z_j: piece j is full; δ_j >= len_j z_j, δ_{j+1} <= len_{j+1} z_j)
+/// and what lies beyond the last breakpoint, at most reach × z_last. Each δ_j costs `scale` × slope_j
+/// in the objective; returns the δ columns with their slopes, G(y) = Σ slope_j δ_j.
+std::vector<std::pair<int, double>> add_filled_curve(Mip& mip, const std::vector<Cut>& pieces, int capacity, int spot,
+                                                     double reach, double scale) {
+    std::vector<std::pair<int, double>> out;
+    if (pieces.size() < 2) return out;  // flat from 0: G is 0
+    std::vector<int> cols{capacity, spot}, zs;
+    std::vector<double> coef{-1.0, -1.0};
+    for (std::size_t j = 0; j + 1 < pieces.size(); ++j) {
+        const double length = pieces[j + 1].value - pieces[j].value;
+        const int delta = mip.add_column(0.0, length, scale * pieces[j].slope, false);
+        const int z = mip.add_column(0.0, 1.0, 0.0, true);
+        mip.add_row({delta, z}, {1.0, -length}, 'G', 0.0);
+        if (!zs.empty()) mip.add_row({delta, zs.back()}, {1.0, -length}, 'L', 0.0);
+        zs.push_back(z);
+        cols.push_back(delta);
+        coef.push_back(1.0);
+        out.push_back({delta, pieces[j].slope});
+    }
+    const int beyond = mip.add_column(0.0, std::max(0.0, reach - pieces.back().value), 0.0, false);
+    mip.add_row({beyond, zs.back()}, {1.0, -std::max(0.0, reach - pieces.back().value)}, 'L', 0.0);
+    cols.push_back(beyond);
+    coef.push_back(1.0);
+    mip.add_row(cols, coef, 'E', 0.0);
+    return out;
 }
 
 /// Each month's shape cut into pieces once, however many futures share it.
@@ -115,7 +161,8 @@ void add_mean_curves(Programme& p, const DemandFutures& futures, const PricePath
     for (int m = 0; m < setup.horizon; ++m) {
         const double w = setup.weight[std::size_t(m)];
         std::vector<std::pair<double, const std::vector<Cut>*>> terms;
-        std::vector<double> alphas, betas;
+        std::vector<std::pair<double, const std::vector<Cut>*>> dearer_terms;
+        std::vector<double> alphas, betas, dearer;
         for (std::size_t f = 0; f < n; ++f) {
             const double level = futures.level(f, m);
             const MonthShape& shape = futures.shape(f, m);
@@ -125,7 +172,13 @@ void add_mean_curves(Programme& p, const DemandFutures& futures, const PricePath
             if (level <= 0.0) continue;
             terms.push_back({level, &cuts(shape)});
             alphas.push_back(w * (od * (1.0 - a) + rho * a) / double(n));
+            // a (p − ρ) S(C + s) is a saving where spot is cheaper, a cost where it is dearer: the
+            // engine runs the plan's spot in every month whatever it costs then.
             betas.push_back(with_spot ? std::max(0.0, w * a * (od - rho)) / double(n) : 0.0);
+            if (with_spot && rho > od && a > 0.0) {
+                dearer_terms.push_back(terms.back());
+                dearer.push_back(w * a * (rho - od) / double(n));
+            }
         }
         if (terms.empty()) continue;
         p.curves.push_back({p.mip.add_column(0.0, infinity, -1.0, false), p.capacity[std::size_t(m)], -1,
@@ -133,6 +186,9 @@ void add_mean_curves(Programme& p, const DemandFutures& futures, const PricePath
         if (with_spot && *std::max_element(betas.begin(), betas.end()) > 0.0)
             p.curves.push_back({p.mip.add_column(0.0, infinity, -1.0, false), p.capacity[std::size_t(m)], p.spot_gpus,
                                 sum_of_pieces(terms, betas), {}});
+        if (!dearer_terms.empty())
+            add_filled_curve(p.mip, sum_of_pieces(dearer_terms, dearer), p.capacity[std::size_t(m)], p.spot_gpus,
+                             p.reach[std::size_t(m)], 1.0);
     }
 }
 
@@ -164,11 +220,18 @@ void add_future_rows(Programme& p, const DemandFutures& futures, const PricePath
             row_cols.push_back(u);
             row_coef.push_back(alpha);
             p.curves.push_back({u, p.capacity[std::size_t(m)], -1, scaled(cuts(shape), level), {}});
-            if (with_spot && beta > 0.0) {  // spot dearer than on demand (beta <= 0) serves nothing usefully
+            if (with_spot && beta > 0.0) {
                 const int v = p.mip.add_column(0.0, infinity, -beta / double(n), false);
                 row_cols.push_back(v);
                 row_coef.push_back(beta);
                 p.curves.push_back({v, p.capacity[std::size_t(m)], p.spot_gpus, scaled(cuts(shape), level), {}});
+            } else if (with_spot && beta < 0.0) {  // spot dearer than on demand: what it serves is a cost
+                for (const auto& [delta, slope] : add_filled_curve(p.mip, scaled(cuts(shape), level),
+                                                                   p.capacity[std::size_t(m)], p.spot_gpus,
+                                                                   p.reach[std::size_t(m)], -beta / double(n))) {
+                    row_cols.push_back(delta);
+                    row_coef.push_back(beta * slope);
+                }
             }
         }
         p.constant += constant_f / double(n);
@@ -315,8 +378,9 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
                  const std::vector<OwnedPurchase>& owned) {
     const Rates rates = rates_of(offering, o, spot);
     Programme p;
-    add_commitments(p, futures, o, prices, setup, rates, owned);
-    if (spot) p.spot_gpus = p.mip.add_column(0.0, infinity, 0.0, false);
+    const double peak = peak_of(futures);
+    add_commitments(p, futures, o, prices, setup, rates, owned, peak);
+    if (spot) p.spot_gpus = p.mip.add_column(0.0, peak, 0.0, false);
     ShapeCuts cuts(o.max_blocks);
     const std::vector<double> owned_cost = owned_costs(futures, owned, setup);
     if (o.limits.cvar95) {
