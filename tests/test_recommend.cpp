@@ -258,6 +258,17 @@ TEST_CASE("over random problems: never worse than all on demand; upfront and com
             for (std::size_t f = 0; f < futures.count(); ++f) mean_level += futures.level(f, m) / double(futures.count());
             CHECK(committed <= share * mean_level * (1 + 1e-9) + 1e-9);
         }
+        if (r.plan.spot) {  // spot capacity: what the busiest month needs beside the commitments, no more
+            double needed = 0;
+            for (std::size_t f = 0; f < futures.count(); ++f)
+                for (int m = 0; m < 24; ++m) {
+                    double committed = 0;
+                    for (const Commitment& c : r.plan.commitments)
+                        if (m >= c.start_month && m < c.start_month + 12 * c.term_years) committed += c.count;
+                    needed = std::max(needed, futures.level(f, m) * futures.shape(f, m).sorted.back() - committed);
+                }
+            CHECK(r.plan.spot->gpus <= needed * (1 + 1e-12));
+        }
         if (options.max_blocks >= 2 && model.hour_of_week.size() == 168 && model.hour_of_week[0] == 0.4) {
             // Two levels a month and an integral solution: the programme prices its plan exactly.
             CHECK(r.solver_objective == Approx(r.in_sample.total.mean).epsilon(1e-7));
@@ -355,4 +366,31 @@ TEST_CASE("two formulations, one optimum: a CVaR95 limit that does not bind, and
     options.unit = CountUnit::instances;
     const Recommendation instances = recommend_plan(futures, p4d, options);
     CHECK(instances.in_sample.total.mean >= free.in_sample.total.mean * (1 - 1e-12));
+}
+
+TEST_CASE("the spot share is the share of demand spot serves, and its capacity at most what the busiest month needs") {
+    // Spot at a quarter of on demand and always there serves what the commitments (cheaper still,
+    // at 90% off) leave; the busiest month needs less spot than the peak demand.
+    const Offering offering = test_offering();
+    const DemandFutures futures = DemandFutures::generate(growing_model(), Horizon::months(24), 20, 5);
+    RecommendOptions options;
+    options.commitments = {{.term_years = 1, .payment = Payment::no_upfront, .discount = 0.9}};
+    options.spot = {{.name = "cheap spot", .overhead = 1.0, .availability = 1.0, .price_per_gpu_hour = 0.5,
+                     .deadline_miss_probability = {}}};
+    options.plan_options.threads = 1;
+    const Recommendation r = recommend_plan(futures, offering, options);
+    REQUIRE(r.plan.spot);
+    double needed = 0, demanded = 0, spot_hours = 0;
+    for (std::size_t f = 0; f < futures.count(); ++f)
+        for (int m = 0; m < 24; ++m) {
+            double committed = 0;
+            for (const Commitment& c : r.plan.commitments)
+                if (m >= c.start_month && m < c.start_month + 12 * c.term_years) committed += c.count;
+            needed = std::max(needed, futures.level(f, m) * futures.shape(f, m).sorted.back() - committed);
+        }
+    CHECK(r.plan.spot->gpus == Approx(needed).epsilon(1e-9));
+    for (const MonthlyCashFlow& m : r.in_sample.mean_months) demanded += m.used_gpu_hours, spot_hours += m.spot_gpu_hours;
+    CHECK(r.spot_share == Approx(spot_hours / demanded).epsilon(1e-12));
+    CHECK(r.spot_share > 0.0);
+    CHECK(r.spot_share < 1.0);
 }

@@ -142,6 +142,8 @@ void register_recommend(py::module_& m) {
         .def_readonly("status", &Recommendation::status)
         .def_readonly("candidates", &Recommendation::candidates)
         .def_readonly("solve_seconds", &Recommendation::solve_seconds)
+        .def_readonly("spot_share", &Recommendation::spot_share,
+                      "Share of the demanded GPU-hours spot serves in sample (its capacity: plan.spot.gpus).")
         .def("__repr__", [](const Recommendation& r) {
             return fmt::format("Recommendation('{}', mean {:.2f}, {})", describe(r.plan), r.in_sample.total.mean, r.status);
         });

@@ -338,8 +338,9 @@ MipSolution solve_with_pieces(Programme& p, const RecommendOptions& o) {
 }
 
 /// The plan a solution stands for: its owned purchases, whole commitment counts and spot GPUs.
-Plan plan_of(const MipSolution& solution, const Programme& p, const Offering& offering, const RecommendOptions& o,
-             const Setup& setup, const SpotOption* spot, const std::vector<OwnedPurchase>& owned) {
+Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFutures& futures, const Offering& offering,
+             const RecommendOptions& o, const Setup& setup, const SpotOption* spot,
+             const std::vector<OwnedPurchase>& owned) {
     Plan plan;
     plan.name = "recommended";
     for (const OwnedPurchase& purchase : owned)
@@ -363,7 +364,17 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const Offering& of
         plan.commitments.push_back(commitment);
     }
     if (spot) {
-        const double gpus = solution.x[std::size_t(p.spot_gpus)];
+        // Spot above the demand left in a month serves nothing there: keep only the capacity the
+        // busiest month needs (every future's served hours unchanged), at most the peak demand.
+        double needed = 0;
+        for (std::size_t f = 0; f < futures.count(); ++f)
+            for (int m = 0; m < setup.horizon; ++m) {
+                const MonthShape& shape = futures.shape(f, m);
+                if (shape.sorted.empty()) continue;
+                needed = std::max(needed, futures.level(f, m) * shape.sorted.back() -
+                                              solution.x[std::size_t(p.capacity[std::size_t(m)])]);
+            }
+        const double gpus = std::min(solution.x[std::size_t(p.spot_gpus)], needed);
         if (gpus > 1e-9)
             plan.spot = SpotShare{.gpus = gpus, .price_per_gpu_hour = spot->price_per_gpu_hour,
                                   .overhead = spot->overhead, .availability = spot->availability, .periods = {}};
@@ -392,7 +403,7 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
     add_limits(p, futures, o, prices, setup, rates, owned);
     Solved out;
     out.solution = solve_with_pieces(p, o);
-    if (out.solution.feasible) out.plan = plan_of(out.solution, p, offering, o, setup, spot, owned);
+    if (out.solution.feasible) out.plan = plan_of(out.solution, p, futures, offering, o, setup, spot, owned);
     return out;
 }
 

@@ -37,6 +37,16 @@ double cvar_of(const PlanDistribution& d, Objective objective) {
     return objective == Objective::expected_npv ? d.npv.cvar95 : d.total.cvar95;
 }
 
+/// Share of the demanded GPU-hours served by spot over the distribution's futures and months.
+double spot_share_of(const PlanDistribution& d) {
+    double demanded = 0, spot = 0;
+    for (const MonthlyCashFlow& m : d.mean_months) {
+        demanded += m.used_gpu_hours;
+        spot += m.spot_gpu_hours;
+    }
+    return demanded > 0 ? spot / demanded : 0.0;
+}
+
 }  // namespace
 
 Recommendation recommend_plan(const DemandFutures& futures, const Offering& offering, const RecommendOptions& options,
@@ -117,6 +127,7 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
         best.in_sample = on_demand_result;
         best.status += "; all on demand was cheaper in the engine";
     }
+    best.spot_share = spot_share_of(best.in_sample);
     best.status += exclusions;
     if (excluded_count > 0 && excluded_count == options.spot.size())
         best.status += "; every spot option excluded: the plan runs without spot";

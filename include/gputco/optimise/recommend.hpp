@@ -125,6 +125,9 @@ struct Recommendation {
     double solver_objective = 0;      ///< the programme's objective for `plan`
     bool proven_optimal = false;      ///< false when the solver stopped at its time limit
     std::string status;               ///< what the solver reported, in words
+    /// Share of the demanded GPU-hours spot serves (in sample: over all futures and months). The spot
+    /// capacity that takes is plan.spot->gpus: the most any month needs, at most the peak demand.
+    double spot_share = 0;
     /// "none", then one per spot option (solved or excluded); with `owned`, that again for each
     /// combination of owned counts tried (its plan lists the owned purchases; exclusions once).
     std::vector<CandidateResult> candidates;
