@@ -262,15 +262,18 @@ int main(int argc, char** argv) {
         for (const FrontierPoint& p : frontier) {
             doc["frontier"].push_back({{"cvar95_limit", example::number(p.cvar95_limit)}, {"feasible", p.feasible},
                                        {"mean", example::number(p.mean)}, {"cvar95", example::number(p.cvar95)},
-                                       {"plan", p.plan}, {"reason", p.reason}});
+                                       {"plan", p.plan}, {"reason", p.reason}, {"timed_out", p.timed_out},
+                                       {"gap", example::number(p.gap)}});
             if (!p.feasible) {
-                fmt::print(out, "{:>12.1f} {:>10} {:>10} {:>12} {:>12}  no plan meets it\n", p.cvar95_limit / 1e3, "-", "-", "-",
-                           "-");
+                fmt::print(out, "{:>12.1f} {:>10} {:>10} {:>12} {:>12}  {}\n", p.cvar95_limit / 1e3, "-", "-", "-", "-",
+                           p.timed_out ? "no plan found in the time limit" : "no plan meets it");
                 continue;
             }
             const PlanDistribution judged_point = evaluate_plan(p.recommended, held_out, p4d);
-            fmt::print(out, "{:>12.1f} {:>10.1f} {:>10.1f} {:>12.1f} {:>12.1f}  {}\n", p.cvar95_limit / 1e3, p.mean / 1e3,
-                       p.cvar95 / 1e3, judged_point.total.mean / 1e3, judged_point.total.cvar95 / 1e3, p.plan);
+            fmt::print(out, "{:>12.1f} {:>10.1f} {:>10.1f} {:>12.1f} {:>12.1f}  {}{}\n", p.cvar95_limit / 1e3, p.mean / 1e3,
+                       p.cvar95 / 1e3, judged_point.total.mean / 1e3, judged_point.total.cvar95 / 1e3, p.plan,
+                       p.timed_out ? fmt::format("  (time limit: best found, at most {:.2f}% above the optimum)", 100 * p.gap)
+                                   : std::string());
         }
 
         const Paired closest_gap = paired(judged[0], *std::find_if(judged.begin(), judged.end(), [&](const PlanDistribution& d) {

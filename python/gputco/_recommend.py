@@ -17,9 +17,10 @@ BASELINES_VIEW = declare("RecommendResult.baselines", [
 SUMMARY_VIEW = declare("RecommendResult.summary", [
     "in_sample_mean", "in_sample_p95", "in_sample_cvar95", "held_out_mean", "held_out_standard_error",
     "held_out_p95", "held_out_cvar95", "solver_objective", Column("proven_optimal", "bool"), Column("status", TEXT),
-    "solve_seconds"], index=Column("plan", TEXT))
+    "solve_seconds", Column("held_out_prices", TEXT)], index=Column("plan", TEXT))
 FRONTIER_VIEW = declare("RecommendResult.frontier", [
-    "cvar95_limit", Column("feasible", "bool"), "mean", "cvar95", "p95", Column("plan", TEXT), Column("reason", TEXT)],
+    "cvar95_limit", Column("feasible", "bool"), "mean", "cvar95", "p95", Column("plan", TEXT), Column("reason", TEXT),
+    Column("timed_out", "bool"), "gap"],
     extra="float64")  # + held_out_mean, held_out_cvar95 with held_out
 
 
@@ -89,6 +90,23 @@ class RecommendResult:
     baselines: Any           # one row per plan on the held-out futures: mean, P95, CVaR95, regret
 
 
+def _held_out_prices(held_out, held_out_prices, prices):
+    """The prices a plan is judged at, and which they are: `held_out_prices` when given, else the prices
+    it was fitted to (a plan fitted to a price cut is judged with the cut), else list prices."""
+    if held_out is None:
+        return prices, "fitted prices" if prices is not None else "list prices"
+    if held_out_prices is not None:
+        return held_out_prices, "held_out_prices"
+    if prices is None:
+        return None, "list prices"
+    paths = prices.on_demand.shape[1]
+    if paths != 1 and paths != held_out.count:
+        raise ValueError(f"held_out_prices = None: the fitted prices have {paths} paths, one per fitted future, and "
+                         f"held_out has {held_out.count} futures; give held_out_prices (price_paths for "
+                         f"{held_out.count} futures) or one shared path")
+    return prices, "fitted prices"
+
+
 def recommend(futures, offering, *, held_out=None, held_out_prices=None, history=None,
               baseline_term_years: Optional[int] = None, baseline_payment: Optional[str] = None,
               cvar95_limits: Optional[Sequence[float]] = None, hindsight_bound: bool = False,
@@ -97,7 +115,8 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
     (a RecommendOptions, or the keyword arguments of recommend_plan: commitments, start_months,
     review_months, spot, cvar95_limit, upfront_per_period, committed_share, discounts, ...).
 
-    With `held_out` (fresh futures of the same model) the plan is judged there, beside the baselines:
+    With `held_out` (fresh futures of the same model) the plan is judged there, at `held_out_prices`,
+    or else at the `prices` it was fitted to (summary column held_out_prices says which), beside the baselines:
     all on demand, provider-style lookback advice (7/30/60 days of `history`) and the newsvendor on
     `history` (both for `baseline_term_years` / `baseline_payment`), and the best of those plans in
     hindsight per future (regret). `cvar95_limits` gives the frontier (in sample, and on `held_out`
@@ -120,7 +139,7 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
                "annual_discount_rate": options.plan_options.annual_discount_rate,
                "threads": options.plan_options.threads}
     judged_on = held_out if held_out is not None else futures
-    judged_prices = held_out_prices if held_out is not None else prices
+    judged_prices, prices_used = _held_out_prices(held_out, held_out_prices, prices)
 
     plans = [plan]
     if history is not None:
@@ -174,16 +193,17 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
         "held_out_mean": out.total.mean, "held_out_standard_error": out.total.standard_error,
         "held_out_p95": out.total.p95, "held_out_cvar95": out.total.cvar95,
         "solver_objective": rec.solver_objective, "proven_optimal": rec.proven_optimal, "status": rec.status,
-        "solve_seconds": rec.solve_seconds,
+        "solve_seconds": rec.solve_seconds, "held_out_prices": prices_used,
     }])
     if cvar95_limits:
         points = cost_risk_frontier(futures, offering, cvar95_limits, options, prices=prices)
         frontier_rows = []
         for p in points:
             row = {"cvar95_limit": p.cvar95_limit, "feasible": p.feasible, "mean": p.mean, "cvar95": p.cvar95,
-                   "p95": p.p95, "plan": p.plan, "reason": p.reason}  # infeasible: NaN figures and why
+                   "p95": p.p95, "plan": p.plan, "reason": p.reason,  # infeasible: NaN figures and why
+                   "timed_out": p.timed_out, "gap": p.gap}  # at the time limit: the best plan found and its gap
             if held_out is not None:
-                judged = (_core.evaluate_plan(p.recommended, held_out, offering, prices=held_out_prices, **eval_kw)
+                judged = (_core.evaluate_plan(p.recommended, held_out, offering, prices=judged_prices, **eval_kw)
                           if p.feasible else None)
                 row["held_out_mean"] = judged.total.mean if judged else float("nan")
                 row["held_out_cvar95"] = judged.total.cvar95 if judged else float("nan")

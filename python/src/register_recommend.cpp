@@ -139,6 +139,7 @@ void register_recommend(py::module_& m) {
         .def_readonly("in_sample", &Recommendation::in_sample)
         .def_readonly("solver_objective", &Recommendation::solver_objective)
         .def_readonly("proven_optimal", &Recommendation::proven_optimal)
+        .def_readonly("gap", &Recommendation::gap)
         .def_readonly("status", &Recommendation::status)
         .def_readonly("candidates", &Recommendation::candidates)
         .def_readonly("solve_seconds", &Recommendation::solve_seconds)
@@ -154,6 +155,8 @@ void register_recommend(py::module_& m) {
         .def_readonly("cvar95", &FrontierPoint::cvar95)
         .def_readonly("p95", &FrontierPoint::p95)
         .def_readonly("reason", &FrontierPoint::reason)
+        .def_readonly("timed_out", &FrontierPoint::timed_out)
+        .def_readonly("gap", &FrontierPoint::gap)
         .def_readonly("plan", &FrontierPoint::plan)
         .def_readonly("recommended", &FrontierPoint::recommended);
     py::class_<HindsightBound>(m, "HindsightBound",

@@ -331,6 +331,7 @@ MipSolution solve_with_pieces(Programme& p, const RecommendOptions& o) {
         if (!added) break;
     }
     solution.objective += p.constant;
+    solution.bound += p.constant;  // fewer pieces than the curves have only lower it: a bound still
     if (!solution.proven_optimal && !solution.proven_infeasible)  // the whole loop's limit, not the last solve's
         solution.status = fmt::format("stopped at options.time_limit_seconds = {:g} {} a feasible plan",
                                       o.time_limit_seconds, solution.feasible ? "with" : "without");

@@ -102,6 +102,10 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
             best.in_sample = std::move(d);
             best.solver_objective = solved.solution.objective;
             best.proven_optimal = solved.solution.proven_optimal;
+            best.gap = solved.solution.proven_optimal
+                           ? 0.0
+                           : std::max(0.0, solved.solution.objective - solved.solution.bound) /
+                                 std::max(1e-300, std::abs(solved.solution.objective));
             best.status = solved.solution.status;
             found = true;
         }
@@ -203,8 +207,13 @@ std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, cons
             point.recommended = r.plan;
             point.recommended.name.clear();  // the plan's parts, not the name "recommended"
             point.plan = describe(point.recommended);
+            point.timed_out = !r.proven_optimal;
+            point.gap = r.gap;
         } catch (const InvalidInput& e) {
-            if (std::string_view(e.what()).rfind("limits.cvar95", 0) != 0) throw;  // only "no plan meets it"
+            // "No plan meets it", or none found in the time allowed; any other error is the caller's.
+            const std::string_view what = e.what();
+            point.timed_out = what.rfind("options.time_limit_seconds", 0) == 0;
+            if (!point.timed_out && what.rfind("limits.cvar95", 0) != 0) throw;
             point.reason = e.what();
         }
         points.push_back(point);
