@@ -144,6 +144,10 @@ int main(int argc, char** argv) {
         const Recommendation r = recommend_plan(fitted, p4d, options);
         fmt::print(out, "Recommended: {}\n  solver: {} in {:.2f} s; in sample: mean {:.1f}, CVaR95 {:.1f}\n", parts(r.plan),
                    r.status, r.solve_seconds, r.in_sample.total.mean / 1e3, r.in_sample.total.cvar95 / 1e3);
+        if (r.plan.spot)
+            fmt::print(out, "  spot serves {:.1f}% of the demanded GPU-hours; the capacity that takes, {:.2f} GPUs, is what the\n"
+                       "  busiest month of the fitted futures needs beside the commitments\n",
+                       100 * r.spot_share, r.plan.spot->gpus);
         Plan recommended = r.plan;
         recommended.name = "recommended";
         std::vector<Plan> plans{recommended};

@@ -301,7 +301,14 @@ MipSolution solve_with_pieces(Programme& p, const RecommendOptions& o) {
                           piece.served - piece.slope * piece.value);
         return true;
     };
+    // A curve of few pieces (one future's month of a few levels) gets them all at once: a row or two
+    // more costs the simplex less than another round of solving.
+    constexpr std::size_t all_at_once = 8;
     for (Curve& curve : p.curves) {
+        if (curve.pieces.size() <= all_at_once) {
+            for (std::size_t j = 0; j < curve.pieces.size(); ++j) add_piece(curve, j);
+            continue;
+        }
         add_piece(curve, 0);
         add_piece(curve, curve.pieces.size() - 1);
     }

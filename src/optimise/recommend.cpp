@@ -102,9 +102,10 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
             best.in_sample = std::move(d);
             best.solver_objective = solved.solution.objective;
             best.proven_optimal = solved.solution.proven_optimal;
+            // Every plan costs >= 0, so 0 is a bound too: the gap is at most 100%.
             best.gap = solved.solution.proven_optimal
                            ? 0.0
-                           : std::max(0.0, solved.solution.objective - solved.solution.bound) /
+                           : std::max(0.0, solved.solution.objective - std::max(0.0, solved.solution.bound)) /
                                  std::max(1e-300, std::abs(solved.solution.objective));
             best.status = solved.solution.status;
             found = true;
