@@ -159,6 +159,16 @@ TEST_CASE("a binding CVaR95 limit holds in sample exactly and out of sample with
     const double error = std::hypot(cvar_standard_error(bound.in_sample), cvar_standard_error(out));
     INFO("out of sample CVaR95 " << out.total.cvar95 << ", limit " << limit << ", 4 sigma " << 4 * error);
     CHECK(out.total.cvar95 <= limit + 4 * error);
+    // check_risk: the held-out CVaR95 with its standard error, and whether the limit holds at 95%.
+    const RiskCheck risk = check_risk(out, limit);
+    CHECK(risk.cvar95 == out.total.cvar95);
+    CHECK(risk.p95 == out.total.p95);
+    CHECK(risk.cvar95_standard_error == Approx(cvar_standard_error(out)).epsilon(1e-12));
+    CHECK(risk.meets_limit == (out.total.cvar95 + 1.645 * risk.cvar95_standard_error <= limit));
+    CHECK(check_risk(out, out.total.cvar95 * 2).meets_limit);
+    CHECK(!check_risk(out, out.total.cvar95).meets_limit);
+    CHECK_THROWS_WITH_AS(check_risk(evaluate_plan(bound.plan, fresh.future(0), offering), limit),
+                         "judged.futures.size = 1: must be >= 2 (a standard error)", InvalidInput);
 }
 
 TEST_CASE("infeasible limits name the limit") {

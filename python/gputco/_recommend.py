@@ -17,7 +17,8 @@ BASELINES_VIEW = declare("RecommendResult.baselines", [
 SUMMARY_VIEW = declare("RecommendResult.summary", [
     "in_sample_mean", "in_sample_p95", "in_sample_cvar95", "held_out_mean", "held_out_standard_error",
     "held_out_p95", "held_out_cvar95", "solver_objective", Column("proven_optimal", "bool"), Column("status", TEXT),
-    "solve_seconds", Column("held_out_prices", TEXT)], index=Column("plan", TEXT))
+    "solve_seconds", Column("held_out_prices", TEXT), "held_out_cvar95_standard_error",
+    Column("held_out_meets_cvar95_limit", "bool")], index=Column("plan", TEXT))
 FRONTIER_VIEW = declare("RecommendResult.frontier", [
     "cvar95_limit", Column("feasible", "bool"), "mean", "cvar95", "p95", Column("plan", TEXT), Column("reason", TEXT),
     Column("timed_out", "bool"), "gap"],
@@ -186,6 +187,9 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
             row.setdefault(column, float("nan"))
     baselines = frame(BASELINES_VIEW, rows, extra=bound_columns)
     out = results[0]
+    limit = options.limits.cvar95
+    risk = (_core.check_risk(out, limit if limit is not None else float("inf"), objective="expected_total")
+            if len(out.to_frame()) >= 2 else None)
     summary = frame(SUMMARY_VIEW, [{
         "plan": str(plan),
         "in_sample_mean": rec.in_sample.total.mean, "in_sample_p95": rec.in_sample.total.p95,
@@ -194,6 +198,9 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
         "held_out_p95": out.total.p95, "held_out_cvar95": out.total.cvar95,
         "solver_objective": rec.solver_objective, "proven_optimal": rec.proven_optimal, "status": rec.status,
         "solve_seconds": rec.solve_seconds, "held_out_prices": prices_used,
+        # Under a CVaR95 limit: does the held-out figure keep it at 95% confidence (always False without one)?
+        "held_out_cvar95_standard_error": risk.cvar95_standard_error if risk else float("nan"),
+        "held_out_meets_cvar95_limit": bool(risk.meets_limit) if risk and limit is not None else False,
     }])
     if cvar95_limits:
         points = cost_risk_frontier(futures, offering, cvar95_limits, options, prices=prices)

@@ -148,6 +148,19 @@ void register_recommend(py::module_& m) {
         .def("__repr__", [](const Recommendation& r) {
             return fmt::format("Recommendation('{}', mean {:.2f}, {})", describe(r.plan), r.in_sample.total.mean, r.status);
         });
+    py::class_<RiskCheck>(m, "RiskCheck", "A plan's held-out CVaR95 with its standard error against a limit.")
+        .def_readonly("cvar95", &RiskCheck::cvar95)
+        .def_readonly("cvar95_standard_error", &RiskCheck::cvar95_standard_error)
+        .def_readonly("p95", &RiskCheck::p95)
+        .def_readonly("limit", &RiskCheck::limit)
+        .def_readonly("meets_limit", &RiskCheck::meets_limit);
+    m.def(
+        "check_risk",
+        [](const PlanDistribution& judged, double cvar95_limit, std::string_view objective) {
+            return check_risk(judged, cvar95_limit, parse<Objective>(objective, "objective"));
+        },
+        py::arg("judged"), py::arg("cvar95_limit"), py::kw_only(), py::arg("objective") = "expected_total",
+        "CVaR95 + 1.645 standard errors <= the limit: the limit holds at 95% one-sided confidence.");
     py::class_<FrontierPoint>(m, "FrontierPoint")
         .def_readonly("cvar95_limit", &FrontierPoint::cvar95_limit)
         .def_readonly("feasible", &FrontierPoint::feasible)

@@ -254,3 +254,20 @@ def test_the_newsvendor_baseline_over_a_short_history_does_not_advise_none(gputc
     assert sum(c.count for c in newsvendor.commitments) == 8
     lookback = plans[1]
     assert lookback.commitments[0].count == 1 and lookback.commitments[0].unit == "instances"
+
+
+def test_a_risk_limited_recommendation_reports_its_held_out_cvar95_with_a_standard_error(gputco, p4d):
+    train = gputco.DemandFutures.generate(model(gputco, 0.15), gputco.Horizon.years(2), 60, 1)
+    fresh = gputco.DemandFutures.generate(model(gputco, 0.15), gputco.Horizon.years(2), 1000, 2)
+    free = gputco.recommend_plan(train, p4d, review_months=12)
+    limit = free.in_sample.total.cvar95 * 0.99
+    r = gputco.recommend(train, p4d, held_out=fresh, review_months=12, cvar95_limit=limit)
+    out = gputco.evaluate_plan(r.plan, fresh, p4d)
+    totals = out.to_frame()["total"].to_numpy()
+    eta = out.total.p95
+    y = eta + np.maximum(0.0, totals - eta) / 0.05
+    se = y.std(ddof=1) / np.sqrt(len(y))
+    row = r.summary.iloc[0]
+    assert row["held_out_cvar95_standard_error"] == pytest.approx(se, rel=1e-9)
+    assert row["held_out_meets_cvar95_limit"] == bool(out.total.cvar95 + 1.645 * se <= limit)
+    assert gputco.check_risk(out, 1e12).meets_limit

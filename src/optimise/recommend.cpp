@@ -222,6 +222,24 @@ std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, cons
     return points;
 }
 
+RiskCheck check_risk(const PlanDistribution& judged, double cvar95_limit, Objective objective) {
+    require(judged.futures.size() >= 2, "judged.futures.size", judged.futures.size(), "must be >= 2 (a standard error)");
+    const Distribution& d = objective == Objective::expected_npv ? judged.npv : judged.total;
+    RiskCheck out{.cvar95 = d.cvar95, .cvar95_standard_error = 0, .p95 = d.p95, .limit = cvar95_limit, .meets_limit = false};
+    const double n = double(judged.futures.size());
+    double sum = 0, squares = 0;
+    for (const FutureOutcome& f : judged.futures) {
+        const double x = objective == Objective::expected_npv ? f.npv : f.total;
+        const double y = d.p95 + std::max(0.0, x - d.p95) / 0.05;
+        sum += y;
+        squares += y * y;
+    }
+    const double mean = sum / n;
+    out.cvar95_standard_error = std::sqrt(std::max(0.0, squares / n - mean * mean) * n / (n - 1) / n);
+    out.meets_limit = out.cvar95 + 1.645 * out.cvar95_standard_error <= cvar95_limit;
+    return out;
+}
+
 SpotOption spot_option(std::string name, const SpotResult& simulated, const Job& job, double availability) {
     job.validate();
     require(simulated.paths >= 1, "spot_result.paths", simulated.paths, "must be >= 1 (run simulate_spot first)");

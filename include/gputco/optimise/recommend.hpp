@@ -160,6 +160,20 @@ struct HindsightBound {
 HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offering& offering,
                                      const RecommendOptions& options = {}, const PricePaths& prices = {});
 
+/// A plan's risk judged on futures it was not fitted to, against a CVaR95 limit.
+struct RiskCheck {
+    double cvar95 = 0;    ///< the engine's CVaR95 of the objective measure over the futures
+    /// Its standard error: the sample sd of η + (X − η)⁺ / 0.05 over √n with η the P95 (Rockafellar–
+    /// Uryasev: CVaR95 is the mean of that at η = VaR95).
+    double cvar95_standard_error = 0;
+    double p95 = 0;
+    double limit = 0;
+    /// CVaR95 + 1.645 standard errors <= limit: the limit holds at 95% one-sided confidence.
+    bool meets_limit = false;
+};
+/// `judged` (e.g. evaluate_plan on fresh futures) against `cvar95_limit`, in the objective's measure.
+RiskCheck check_risk(const PlanDistribution& judged, double cvar95_limit, Objective objective = Objective::expected_total);
+
 /// A point of the cost–risk frontier: the recommendation under `cvar95_limit`.
 /// A limit no plan meets has no figures: mean, cvar95 and p95 are NaN (not 0, which reads as a cost)
 /// and `reason` says why.
