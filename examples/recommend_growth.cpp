@@ -213,8 +213,8 @@ int main(int argc, char** argv) {
         fmt::print(out, "{:<50} {:>7.1f} ± {:>5.2f} {:>8.1f} {:>8.1f}   (a lower bound: knows each future)\n",
                    "best plan in hindsight, per future", bound_distribution.mean / 1e3,
                    bound_distribution.standard_error / 1e3, bound_distribution.p95 / 1e3, bound_distribution.cvar95 / 1e3);
-        fmt::print(out, "The newsvendor prices each term over the history's own two months, where a term is paid in full\n"
-                   "past its end, so it advises no reservation: today's advice from a short history.\n");
+        fmt::print(out, "The newsvendor prices each term over the history repeated to the term's length (over the two\n"
+                   "months alone a term paid in full past their end would never pay).\n");
         fmt::print(out, "Hindsight bound {} ({} solves, {:.1f} s); plan-futures below it: {}.\n",
                    bound.exact ? "exact (every per-future optimum proven)" : "NOT exact (some solve unproven)",
                    held_out.count(), hindsight_seconds, below_bound);
