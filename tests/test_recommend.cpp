@@ -453,3 +453,23 @@ TEST_CASE("frontier: a point that reaches the time limit is marked with its gap,
     }
     CHECK(points[2].feasible);  // a limit all on demand meets has a plan whatever the solver did
 }
+
+TEST_CASE("the providers' advice re-run every month buys what demand has grown beyond what is held") {
+    // 8 GPUs busy every hour in the history and the first 3 months, 12 from month 3 on; 1-year all
+    // upfront at half the on-demand rate. Month 0: 8 from the history. Months 1–3: the last month at 8,
+    // all held. Month 4: the last month at 12, 8 held: 4 more, each busy every hour. Month 12: the first
+    // 8 lapse, the last month at 12 with 4 held: 8 again. Month 16: the 4 lapse: 4 again.
+    const Offering offering = test_offering();
+    Eigen::ArrayXd hours = Eigen::ArrayXd::Constant(24 * 730, 12.0);
+    hours.head(3 * 730) = 8.0;
+    const DemandFutures futures = DemandFutures::from_profile(DemandProfile::hourly(hours));
+    const Plan plan = provider_policy_plan(DemandProfile::constant(8, Horizon::months(2)), futures, 0, offering, 30, 1,
+                                           Payment::all_upfront);
+    REQUIRE(plan.commitments.size() == 4);
+    const std::vector<std::pair<double, int>> expected{{8, 0}, {4, 4}, {8, 12}, {4, 16}};
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        CHECK(plan.commitments[i].count == expected[i].first);
+        CHECK(plan.commitments[i].start_month == expected[i].second);
+        CHECK(plan.commitments[i].renewal == Renewal::lapse);
+    }
+}

@@ -39,6 +39,46 @@ double provider_advice_units(std::span<const double> window, double held_gpus, d
     return low;
 }
 
+Plan provider_policy_plan(const DemandProfile& history, const DemandFutures& futures, std::size_t future,
+                          const Offering& offering, int lookback_days, int term_years, Payment payment,
+                          const PlanOptions& options) {
+    require(term_years >= 1 && term_years <= 5, "term_years", term_years, "must be in [1, 5]");
+    require(lookback_days >= 1, "lookback_days", lookback_days, "must be >= 1");
+    require(future < futures.count(), "future", future, fmt::format("must be < {} (the futures)", futures.count()));
+    const auto price = offering.reserved_price(term_years, payment);
+    if (!price)
+        fail("term_years", fmt::format("{}y {}", term_years, to_string(payment)),
+             fmt::format("offering {} lists no such reservation price", offering.key()));
+    const double gpus = offering.gpus_per_instance;
+    const double rate = (price->upfront / (term_years * hours_per_year) + price->hourly) / gpus;
+    const double on_demand_rate = offering.on_demand_per_gpu_hour() * (1.0 - options.discounts.plan_discount);
+    const int window_months = lookback_days > 31 ? 2 : 1;
+    Plan plan;
+    plan.name = fmt::format("provider advice re-run monthly, lookback {} days, {}y {}", lookback_days, term_years,
+                            to_string(payment));
+    std::vector<double> window;
+    for (int m = 0; m < futures.month_count(); ++m) {
+        window.clear();
+        if (m == 0) {
+            const Eigen::ArrayXd& hours = history.gpus_per_hour();
+            const auto n = std::min<Eigen::Index>(hours.size(), Eigen::Index(lookback_days) * 24);
+            window.assign(hours.data() + hours.size() - n, hours.data() + hours.size());
+        } else {
+            for (int w = std::max(0, m - window_months); w < m; ++w)
+                for (double s : futures.shape(future, w).sorted) window.push_back(futures.level(future, w) * s);
+        }
+        double held = 0;
+        for (const Commitment& c : plan.commitments)
+            if (m < c.start_month + c.term_years * months_per_year) held += c.count * gpus;
+        const double units = provider_advice_units(window, held, gpus, rate, on_demand_rate);
+        if (units > 0)
+            plan.commitments.push_back({.count = units, .unit = CountUnit::instances, .term_years = term_years,
+                                        .payment = payment, .start_month = m, .renewal = Renewal::lapse,
+                                        .discount = {}, .offering = {}});
+    }
+    return plan;
+}
+
 std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& offering, int term_years,
                                  Payment payment, const PlanOptions& options) {
     require(term_years >= 1 && term_years <= 5, "term_years", term_years, "must be in [1, 5]");

@@ -211,6 +211,16 @@ double provider_advice_units(std::span<const double> window, double held_gpus, d
 /// instances; and optimal_reservation over the history (today's newsvendor advice), the history
 /// repeated to the term's length when it is shorter. Reservations of (term_years, payment) from month 0,
 /// renewed. `history` may be empty: then only all on demand.
+/// The providers' advice as they run it over the horizon, in one future (`future` of `futures`): in
+/// month 0 provider_advice_units over the last `lookback_days` of `history`, then again at the start of
+/// every month over that future's own use so far with the GPUs still held left out, each purchase that
+/// many instances of (term_years, payment) from that month, lapsing at its end. The futures keep each
+/// month's hours as a distribution, not in order, so a window is whole months: the last month for 7 and
+/// 30 days, the last two for 60 (the advice depends on the window's distribution, not its length).
+Plan provider_policy_plan(const DemandProfile& history, const DemandFutures& futures, std::size_t future,
+                          const Offering& offering, int lookback_days, int term_years, Payment payment,
+                          const PlanOptions& options = {});
+
 std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& offering, int term_years,
                                  Payment payment, const PlanOptions& options = {});
 
