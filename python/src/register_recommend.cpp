@@ -219,6 +219,24 @@ void register_recommend(py::module_& m) {
         py::arg("history"), py::arg("offering"), py::arg("term_years"), py::arg("payment"), py::kw_only(),
         py::arg("discounts") = py::none(),
         "All on demand, provider-style lookback advice (7, 30, 60 days) and the newsvendor on the history.");
+    m.def(
+        "provider_policy_plan",
+        [](const DemandProfile& history, const DemandFutures& futures, std::size_t future, const Offering& offering,
+           int lookback_days, int term_years, std::string_view payment) {
+            return provider_policy_plan(history, futures, future, offering, lookback_days, term_years,
+                                        parse_payment(payment, "payment"));
+        },
+        py::arg("history"), py::arg("futures"), py::arg("future"), py::arg("offering"), py::kw_only(),
+        py::arg("lookback_days") = 30, py::arg("term_years") = 1, py::arg("payment") = "all_upfront",
+        "The providers' advice re-run every month in one future, what is held left out: its plan.");
+    m.def("provider_advice_units",
+          [](const std::vector<double>& window, double held_gpus, double gpus_per_unit, double reserved_rate,
+             double on_demand_rate) {
+              return provider_advice_units(window, held_gpus, gpus_per_unit, reserved_rate, on_demand_rate);
+          },
+          py::arg("window"), py::arg("held_gpus"), py::arg("gpus_per_unit"), py::arg("reserved_rate"),
+          py::arg("on_demand_rate"),
+          "The whole units that would have saved most over the window's hourly GPUs (AWS / Azure's rule).");
     m.def("offering_for_baselines", &offering_for_baselines, py::arg("offering"), py::arg("commitment"),
           "The offering with the commitment's price when it is given as a discount: what a study's baselines "
           "are bought and judged on.");

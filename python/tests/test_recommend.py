@@ -271,3 +271,14 @@ def test_a_risk_limited_recommendation_reports_its_held_out_cvar95_with_a_standa
     assert row["held_out_cvar95_standard_error"] == pytest.approx(se, rel=1e-9)
     assert row["held_out_meets_cvar95_limit"] == bool(out.total.cvar95 + 1.645 * se <= limit)
     assert gputco.check_risk(out, 1e12).meets_limit
+
+
+def test_the_providers_advice_re_run_monthly_in_python(gputco, catalog):
+    offering = catalog.offering("azure", "Standard_ND96asr_v4", "eastus")
+    hours = np.full(12 * 730, 16.0)
+    hours[:730] = 8.0
+    futures = gputco.DemandFutures.from_profile(gputco.DemandProfile.hourly(hours))
+    plan = gputco.provider_policy_plan(gputco.DemandProfile.constant(8, gputco.Horizon.months(1)), futures, 0,
+                                       offering, lookback_days=30, term_years=1, payment="all_upfront")
+    assert [(c.count, c.start_month) for c in plan.commitments] == [(1, 0), (1, 2)]
+    assert gputco.provider_advice_units([12.0] * 100 + [4.0] * 68, 0.0, 8.0, 1.0, 2.0) == 1
