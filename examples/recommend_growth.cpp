@@ -144,6 +144,10 @@ int main(int argc, char** argv) {
         const Recommendation r = recommend_plan(fitted, p4d, options);
         fmt::print(out, "Recommended: {}\n  solver: {} in {:.2f} s; in sample: mean {:.1f}, CVaR95 {:.1f}\n", parts(r.plan),
                    r.status, r.solve_seconds, r.in_sample.total.mean / 1e3, r.in_sample.total.cvar95 / 1e3);
+        if (r.plan.spot)
+            fmt::print(out, "  spot serves {:.1f}% of the demanded GPU-hours; the capacity that takes, {:.2f} GPUs, is what the\n"
+                       "  busiest month of the fitted futures needs beside the commitments\n",
+                       100 * r.spot_share, r.plan.spot->gpus);
         Plan recommended = r.plan;
         recommended.name = "recommended";
         std::vector<Plan> plans{recommended};
@@ -209,8 +213,8 @@ int main(int argc, char** argv) {
         fmt::print(out, "{:<50} {:>7.1f} ± {:>5.2f} {:>8.1f} {:>8.1f}   (a lower bound: knows each future)\n",
                    "best plan in hindsight, per future", bound_distribution.mean / 1e3,
                    bound_distribution.standard_error / 1e3, bound_distribution.p95 / 1e3, bound_distribution.cvar95 / 1e3);
-        fmt::print(out, "The newsvendor prices each term over the history's own two months, where a term is paid in full\n"
-                   "past its end, so it advises no reservation: today's advice from a short history.\n");
+        fmt::print(out, "The newsvendor prices each term over the history repeated to the term's length (over the two\n"
+                   "months alone a term paid in full past their end would never pay).\n");
         fmt::print(out, "Hindsight bound {} ({} solves, {:.1f} s); plan-futures below it: {}.\n",
                    bound.exact ? "exact (every per-future optimum proven)" : "NOT exact (some solve unproven)",
                    held_out.count(), hindsight_seconds, below_bound);
@@ -262,15 +266,18 @@ int main(int argc, char** argv) {
         for (const FrontierPoint& p : frontier) {
             doc["frontier"].push_back({{"cvar95_limit", example::number(p.cvar95_limit)}, {"feasible", p.feasible},
                                        {"mean", example::number(p.mean)}, {"cvar95", example::number(p.cvar95)},
-                                       {"plan", p.plan}, {"reason", p.reason}});
+                                       {"plan", p.plan}, {"reason", p.reason}, {"timed_out", p.timed_out},
+                                       {"gap", example::number(p.gap)}});
             if (!p.feasible) {
-                fmt::print(out, "{:>12.1f} {:>10} {:>10} {:>12} {:>12}  no plan meets it\n", p.cvar95_limit / 1e3, "-", "-", "-",
-                           "-");
+                fmt::print(out, "{:>12.1f} {:>10} {:>10} {:>12} {:>12}  {}\n", p.cvar95_limit / 1e3, "-", "-", "-", "-",
+                           p.timed_out ? "no plan found in the time limit" : "no plan meets it");
                 continue;
             }
             const PlanDistribution judged_point = evaluate_plan(p.recommended, held_out, p4d);
-            fmt::print(out, "{:>12.1f} {:>10.1f} {:>10.1f} {:>12.1f} {:>12.1f}  {}\n", p.cvar95_limit / 1e3, p.mean / 1e3,
-                       p.cvar95 / 1e3, judged_point.total.mean / 1e3, judged_point.total.cvar95 / 1e3, p.plan);
+            fmt::print(out, "{:>12.1f} {:>10.1f} {:>10.1f} {:>12.1f} {:>12.1f}  {}{}\n", p.cvar95_limit / 1e3, p.mean / 1e3,
+                       p.cvar95 / 1e3, judged_point.total.mean / 1e3, judged_point.total.cvar95 / 1e3, p.plan,
+                       p.timed_out ? fmt::format("  (time limit: best found, at most {:.2f}% above the optimum)", 100 * p.gap)
+                                   : std::string());
         }
 
         const Paired closest_gap = paired(judged[0], *std::find_if(judged.begin(), judged.end(), [&](const PlanDistribution& d) {

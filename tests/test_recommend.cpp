@@ -159,6 +159,16 @@ TEST_CASE("a binding CVaR95 limit holds in sample exactly and out of sample with
     const double error = std::hypot(cvar_standard_error(bound.in_sample), cvar_standard_error(out));
     INFO("out of sample CVaR95 " << out.total.cvar95 << ", limit " << limit << ", 4 sigma " << 4 * error);
     CHECK(out.total.cvar95 <= limit + 4 * error);
+    // check_risk: the held-out CVaR95 with its standard error, and whether the limit holds at 95%.
+    const RiskCheck risk = check_risk(out, limit);
+    CHECK(risk.cvar95 == out.total.cvar95);
+    CHECK(risk.p95 == out.total.p95);
+    CHECK(risk.cvar95_standard_error == Approx(cvar_standard_error(out)).epsilon(1e-12));
+    CHECK(risk.meets_limit == (out.total.cvar95 + 1.645 * risk.cvar95_standard_error <= limit));
+    CHECK(check_risk(out, out.total.cvar95 * 2).meets_limit);
+    CHECK(!check_risk(out, out.total.cvar95).meets_limit);
+    CHECK_THROWS_WITH_AS(check_risk(evaluate_plan(bound.plan, fresh.future(0), offering), limit),
+                         "judged.futures.size = 1: must be >= 2 (a standard error)", InvalidInput);
 }
 
 TEST_CASE("infeasible limits name the limit") {
@@ -258,6 +268,17 @@ TEST_CASE("over random problems: never worse than all on demand; upfront and com
             for (std::size_t f = 0; f < futures.count(); ++f) mean_level += futures.level(f, m) / double(futures.count());
             CHECK(committed <= share * mean_level * (1 + 1e-9) + 1e-9);
         }
+        if (r.plan.spot) {  // spot capacity: what the busiest month needs beside the commitments, no more
+            double needed = 0;
+            for (std::size_t f = 0; f < futures.count(); ++f)
+                for (int m = 0; m < 24; ++m) {
+                    double committed = 0;
+                    for (const Commitment& c : r.plan.commitments)
+                        if (m >= c.start_month && m < c.start_month + 12 * c.term_years) committed += c.count;
+                    needed = std::max(needed, futures.level(f, m) * futures.shape(f, m).sorted.back() - committed);
+                }
+            CHECK(r.plan.spot->gpus <= needed * (1 + 1e-12));
+        }
         if (options.max_blocks >= 2 && model.hour_of_week.size() == 168 && model.hour_of_week[0] == 0.4) {
             // Two levels a month and an integral solution: the programme prices its plan exactly.
             CHECK(r.solver_objective == Approx(r.in_sample.total.mean).epsilon(1e-7));
@@ -299,25 +320,47 @@ TEST_CASE("frontier: a lower CVaR95 limit never lowers the mean; an impossible o
     CHECK(points[2].mean >= points[1].mean * (1 - 1e-12));
 }
 
-TEST_CASE("baselines: provider-style lookback counts are the newsvendor quantile of the last 7, 30, 60 days") {
-    // 53 days at 5 GPUs, then 7 days at 10; 1-year all upfront: critical fraction 0.5.
-    Eigen::ArrayXd hours = Eigen::ArrayXd::Constant(1460, 5.0);
-    hours.tail(7 * 24) = 10.0;
-    hours.head(1460 - 60 * 24) = 5.0;
-    const DemandProfile history = DemandProfile::hourly(hours);
-    const std::vector<Plan> plans = baseline_plans(history, test_offering(), 1, Payment::all_upfront);
+TEST_CASE("baselines: the providers' advice by hand, the count of whole instances that saves most over the window") {
+    // The test offering sold in 8-GPU instances: on demand $2.00 a GPU-hour, 1-year all upfront $1.00
+    // a GPU-hour over the term. Two months at 4 GPUs, but in the last week 12 GPUs for 100 hours.
+    Offering offering = test_offering();
+    offering.gpus_per_instance = 8;
+    offering.on_demand_hourly *= 8;
+    for (ReservedPrice& r : offering.reserved) r.upfront *= 8, r.hourly *= 8;
+    Eigen::ArrayXd hours = Eigen::ArrayXd::Constant(1460, 4.0);
+    hours.segment(1460 - 168, 100) = 12.0;
+    // Last 7 days: 1 instance serves 8 × 100 + 4 × 68 = 1,072 GPU-hours worth $2,144 for 8 × 168 × $1 =
+    // $1,344: saves $800; 2 instances serve 1,472 worth $2,944 for $2,688: saves $256. Over 30 days
+    // 1 instance saves 2 × (800 + 4 × 620) − 8 × 720 = $800, 2 lose; over 60 days 1 saves $800 again.
+    // (The 50% quantile of the week is 12 GPUs, of 30 days 4: not what the providers advise.)
+    const std::span<const double> week(hours.data() + 1460 - 168, 168);
+    CHECK(provider_advice_units(week, 0.0, 8.0, 1.0, 2.0) == 1);
+    CHECK(provider_advice_units(week, 8.0, 8.0, 1.0, 2.0) == 0);  // held: 4 GPUs for 100 h left, 1 instance loses
+    CHECK(provider_advice_units(week, 0.0, 1.0, 1.0, 2.0) == 12); // by the GPU: each of the top 8 serves 100 of 168 h
+    CHECK(provider_advice_units(week, 0.0, 8.0, 2.0, 2.0) == 0);  // no discount, no advice
+    const std::vector<Plan> plans = baseline_plans(DemandProfile::hourly(hours), offering, 1, Payment::all_upfront);
     REQUIRE(plans.size() == 5);
     CHECK(plans[0].commitments.empty());
-    CHECK(plans[1].commitments.at(0).count == 10);  // 7 days: all at 10
-    CHECK(plans[2].commitments.at(0).count == 5);   // 30 days: 23 of 30 days at 5 >= half
-    CHECK(plans[3].commitments.at(0).count == 5);
-    CHECK(plans[1].name == "lookback 7 days: 10 GPUs 1y all_upfront");
-    // Two months of history against a 1-year term: the engine's newsvendor may well advise none.
-    const double newsvendor = plans[4].commitments.empty() ? 0.0 : plans[4].commitments[0].count;
-    CHECK(newsvendor ==
-          optimal_reservation(history, test_offering(), Reserved{.term_years = 1, .payment = Payment::all_upfront,
-                                                                 .discount = {}, .renewal = Renewal::renew})
-              .reserved_gpus);
+    for (std::size_t i : {1, 2, 3}) {
+        REQUIRE(plans[i].commitments.size() == 1);
+        CHECK(plans[i].commitments[0].count == 1);
+        CHECK(plans[i].commitments[0].unit == CountUnit::instances);
+    }
+    CHECK(plans[1].name == "lookback 7 days: 1 × 8-GPU instances 1y all_upfront");
+}
+
+TEST_CASE("baselines: the newsvendor over a history shorter than the term repeats it to the term's length") {
+    // 8 GPUs busy every hour for two months: a 1-year reservation at half the on-demand rate pays.
+    const DemandProfile history = DemandProfile::constant(8, Horizon::months(2));
+    const std::vector<Plan> plans = baseline_plans(history, test_offering(), 1, Payment::all_upfront);
+    REQUIRE(plans.size() == 5);
+    REQUIRE(plans[4].commitments.size() == 1);
+    CHECK(plans[4].commitments[0].count == 8);
+    CHECK(plans[4].name == "newsvendor on the history (repeated to the 1-year term): 8 GPUs 1y all_upfront");
+    // A history as long as the term is taken as it is.
+    const std::vector<Plan> year = baseline_plans(DemandProfile::constant(8, Horizon::months(12)), test_offering(), 1,
+                                                  Payment::all_upfront);
+    CHECK(year[4].name == "newsvendor on the history: 8 GPUs 1y all_upfront");
 }
 
 TEST_CASE("cancellation: recommend_plan polls should_stop before each solve and throws Cancelled") {
@@ -355,4 +398,78 @@ TEST_CASE("two formulations, one optimum: a CVaR95 limit that does not bind, and
     options.unit = CountUnit::instances;
     const Recommendation instances = recommend_plan(futures, p4d, options);
     CHECK(instances.in_sample.total.mean >= free.in_sample.total.mean * (1 - 1e-12));
+}
+
+TEST_CASE("the spot share is the share of demand spot serves, and its capacity at most what the busiest month needs") {
+    // Spot at a quarter of on demand and always there serves what the commitments (cheaper still,
+    // at 90% off) leave; the busiest month needs less spot than the peak demand.
+    const Offering offering = test_offering();
+    const DemandFutures futures = DemandFutures::generate(growing_model(), Horizon::months(24), 20, 5);
+    RecommendOptions options;
+    options.commitments = {{.term_years = 1, .payment = Payment::no_upfront, .discount = 0.9}};
+    options.spot = {{.name = "cheap spot", .overhead = 1.0, .availability = 1.0, .price_per_gpu_hour = 0.5,
+                     .deadline_miss_probability = {}}};
+    options.plan_options.threads = 1;
+    const Recommendation r = recommend_plan(futures, offering, options);
+    REQUIRE(r.plan.spot);
+    double needed = 0, demanded = 0, spot_hours = 0;
+    for (std::size_t f = 0; f < futures.count(); ++f)
+        for (int m = 0; m < 24; ++m) {
+            double committed = 0;
+            for (const Commitment& c : r.plan.commitments)
+                if (m >= c.start_month && m < c.start_month + 12 * c.term_years) committed += c.count;
+            needed = std::max(needed, futures.level(f, m) * futures.shape(f, m).sorted.back() - committed);
+        }
+    CHECK(r.plan.spot->gpus == Approx(needed).epsilon(1e-9));
+    for (const MonthlyCashFlow& m : r.in_sample.mean_months) demanded += m.used_gpu_hours, spot_hours += m.spot_gpu_hours;
+    CHECK(r.spot_share == Approx(spot_hours / demanded).epsilon(1e-12));
+    CHECK(r.spot_share > 0.0);
+    CHECK(r.spot_share < 1.0);
+}
+
+TEST_CASE("frontier: a point that reaches the time limit is marked with its gap, and the rest are still computed") {
+    const Offering offering = test_offering();
+    DemandModel model = growing_model();
+    model.monthly_log_volatility = 0.15;
+    const DemandFutures futures = DemandFutures::generate(model, Horizon::months(24), 200, 4);
+    RecommendOptions options;
+    options.review_months = 3;
+    options.plan_options.threads = 1;
+    const double free = recommend_plan(futures, offering, options).in_sample.total.cvar95;
+    options.time_limit_seconds = 1e-6;  // no CVaR solve can end in that time
+    const std::vector<double> limits{free * 0.97, free * 0.95, free * 10};
+    std::vector<FrontierPoint> points;
+    REQUIRE_NOTHROW(points = cost_risk_frontier(futures, offering, limits, options));
+    REQUIRE(points.size() == limits.size());
+    for (const FrontierPoint& p : points) {
+        INFO("limit " << p.cvar95_limit << ": " << p.reason);
+        CHECK(p.timed_out);
+        if (p.feasible) {  // the best plan found, within its limit in sample, and how far it may be from the optimum
+            CHECK(p.cvar95 <= p.cvar95_limit * (1 + 1e-9));
+            CHECK(p.gap >= 0.0);
+        } else {
+            CHECK(p.reason.rfind("options.time_limit_seconds = 1e-06: the solver found no plan within limits.cvar95", 0) == 0);
+        }
+    }
+    CHECK(points[2].feasible);  // a limit all on demand meets has a plan whatever the solver did
+}
+
+TEST_CASE("the providers' advice re-run every month buys what demand has grown beyond what is held") {
+    // 8 GPUs busy every hour in the history and the first 3 months, 12 from month 3 on; 1-year all
+    // upfront at half the on-demand rate. Month 0: 8 from the history. Months 1–3: the last month at 8,
+    // all held. Month 4: the last month at 12, 8 held: 4 more, each busy every hour. Month 12: the first
+    // 8 lapse, the last month at 12 with 4 held: 8 again. Month 16: the 4 lapse: 4 again.
+    const Offering offering = test_offering();
+    Eigen::ArrayXd hours = Eigen::ArrayXd::Constant(24 * 730, 12.0);
+    hours.head(3 * 730) = 8.0;
+    const DemandFutures futures = DemandFutures::from_profile(DemandProfile::hourly(hours));
+    const Plan plan = provider_policy_plan(DemandProfile::constant(8, Horizon::months(2)), futures, 0, offering, 30, 1,
+                                           Payment::all_upfront);
+    REQUIRE(plan.commitments.size() == 4);
+    const std::vector<std::pair<double, int>> expected{{8, 0}, {4, 4}, {8, 12}, {4, 16}};
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        CHECK(plan.commitments[i].count == expected[i].first);
+        CHECK(plan.commitments[i].start_month == expected[i].second);
+        CHECK(plan.commitments[i].renewal == Renewal::lapse);
+    }
 }

@@ -51,7 +51,7 @@ TEST_CASE("held-out futures are judged at the fitted prices unless others are gi
     StudyInputs in{.held_out = &fresh};
     const RecommendStudy fitted_prices = run_recommend_study(fitted, offering, options, cut, in);
     CHECK(fitted_prices.held_out);
-    CHECK(fitted_prices.judged_prices == "fitted");
+    CHECK(fitted_prices.judged_prices == "fitted prices");
     // The judged distribution is the engine's price of the plan on the fresh futures at the cut prices.
     const PlanDistribution direct = evaluate_plan(fitted_prices.recommendation.plan, fresh, offering, cut, options.plan_options);
     CHECK(fitted_prices.judged.total.mean == doctest::Approx(direct.total.mean).epsilon(1e-12));
@@ -59,7 +59,7 @@ TEST_CASE("held-out futures are judged at the fitted prices unless others are gi
     const PricePaths list;  // empty: list prices, asked for
     in.held_out_prices = &list;
     const RecommendStudy at_list = run_recommend_study(fitted, offering, options, cut, in);
-    CHECK(at_list.judged_prices == "list");
+    CHECK(at_list.judged_prices == "list prices");
     const PlanDistribution listed = evaluate_plan(at_list.recommendation.plan, fresh, offering, {}, options.plan_options);
     CHECK(at_list.judged.total.mean == doctest::Approx(listed.total.mean).epsilon(1e-12));
     // Halving on demand from month 6 makes the same future cheaper: list prices would overstate it.
@@ -67,10 +67,10 @@ TEST_CASE("held-out futures are judged at the fitted prices unless others are gi
 
     const PricePaths other = halved_from_month_6(12);
     in.held_out_prices = &other;
-    CHECK(run_recommend_study(fitted, offering, options, cut, in).judged_prices == "given");
+    CHECK(run_recommend_study(fitted, offering, options, cut, in).judged_prices == "held_out_prices");
     // No held-out futures: judged in sample at the fitted prices.
-    CHECK(run_recommend_study(fitted, offering, options, cut, {}).judged_prices == "fitted");
-    CHECK(run_recommend_study(fitted, offering, options, {}, {}).judged_prices == "list");
+    CHECK(run_recommend_study(fitted, offering, options, cut, {}).judged_prices == "fitted prices");
+    CHECK(run_recommend_study(fitted, offering, options, {}, {}).judged_prices == "list prices");
 }
 
 TEST_CASE("the study's baseline rows are compare_plans' figures, then the hindsight level, then the bound") {
@@ -108,7 +108,7 @@ TEST_CASE("the study's baseline rows are compare_plans' figures, then the hindsi
     std::vector<std::string> names;
     for (const auto& c : study_summary_columns()) names.emplace_back(c.name);
     CHECK(names.front() == "plan");
-    CHECK(std::count(names.begin(), names.end(), "judged_prices") == 1);
+    CHECK(std::count(names.begin(), names.end(), "held_out_prices") == 1);
     CHECK(std::get<std::string>(study_summary_columns()[0].get(s)) == describe(s.recommendation.plan));
     for (const auto& c : study_baseline_columns())
         if (c.name == "regret_vs_bound_mean") CHECK(std::get<double>(c.get(s.baselines.back())) == 0.0);

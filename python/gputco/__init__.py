@@ -199,6 +199,10 @@ from ._core import (
     SpotOption,
     baseline_plans,
     offering_for_baselines,
+    check_risk,
+    RiskCheck,
+    provider_advice_units,
+    provider_policy_plan,
 )
 from ._catalog import catalog
 from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
@@ -277,7 +281,7 @@ __all__ = [
     "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",
     "expected_level", "hindsight_reservation_totals", "price_paths",
     "CandidateResult", "CommitmentOption", "FrontierPoint", "Recommendation", "RecommendResult", "SpotOption",
-    "baseline_plans", "offering_for_baselines", "cost_risk_frontier", "recommend", "recommend_plan", "HindsightBound", "hindsight_plan_totals",
+    "baseline_plans", "offering_for_baselines", "check_risk", "RiskCheck", "provider_advice_units", "provider_policy_plan", "cost_risk_frontier", "recommend", "recommend_plan", "HindsightBound", "hindsight_plan_totals",
     "OwnedOption", "PlanOptions", "RecommendOptions", "RiskLimits", "recommend_options",
     "load_scenario", "run_scenario", "run_spot_jobs", "run_plans", "run_deadline_jobs", "run_workloads", "sweep", "latin_hypercube", "tornado", "heat_map",
     "plot_tornado", "plot_heat_map",

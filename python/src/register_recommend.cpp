@@ -139,12 +139,28 @@ void register_recommend(py::module_& m) {
         .def_readonly("in_sample", &Recommendation::in_sample)
         .def_readonly("solver_objective", &Recommendation::solver_objective)
         .def_readonly("proven_optimal", &Recommendation::proven_optimal)
+        .def_readonly("gap", &Recommendation::gap)
         .def_readonly("status", &Recommendation::status)
         .def_readonly("candidates", &Recommendation::candidates)
         .def_readonly("solve_seconds", &Recommendation::solve_seconds)
+        .def_readonly("spot_share", &Recommendation::spot_share,
+                      "Share of the demanded GPU-hours spot serves in sample (its capacity: plan.spot.gpus).")
         .def("__repr__", [](const Recommendation& r) {
             return fmt::format("Recommendation('{}', mean {:.2f}, {})", describe(r.plan), r.in_sample.total.mean, r.status);
         });
+    py::class_<RiskCheck>(m, "RiskCheck", "A plan's held-out CVaR95 with its standard error against a limit.")
+        .def_readonly("cvar95", &RiskCheck::cvar95)
+        .def_readonly("cvar95_standard_error", &RiskCheck::cvar95_standard_error)
+        .def_readonly("p95", &RiskCheck::p95)
+        .def_readonly("limit", &RiskCheck::limit)
+        .def_readonly("meets_limit", &RiskCheck::meets_limit);
+    m.def(
+        "check_risk",
+        [](const PlanDistribution& judged, double cvar95_limit, std::string_view objective) {
+            return check_risk(judged, cvar95_limit, parse<Objective>(objective, "objective"));
+        },
+        py::arg("judged"), py::arg("cvar95_limit"), py::kw_only(), py::arg("objective") = "expected_total",
+        "CVaR95 + 1.645 standard errors <= the limit: the limit holds at 95% one-sided confidence.");
     py::class_<FrontierPoint>(m, "FrontierPoint")
         .def_readonly("cvar95_limit", &FrontierPoint::cvar95_limit)
         .def_readonly("feasible", &FrontierPoint::feasible)
@@ -152,6 +168,8 @@ void register_recommend(py::module_& m) {
         .def_readonly("cvar95", &FrontierPoint::cvar95)
         .def_readonly("p95", &FrontierPoint::p95)
         .def_readonly("reason", &FrontierPoint::reason)
+        .def_readonly("timed_out", &FrontierPoint::timed_out)
+        .def_readonly("gap", &FrontierPoint::gap)
         .def_readonly("plan", &FrontierPoint::plan)
         .def_readonly("recommended", &FrontierPoint::recommended);
     py::class_<HindsightBound>(m, "HindsightBound",
@@ -201,6 +219,24 @@ void register_recommend(py::module_& m) {
         py::arg("history"), py::arg("offering"), py::arg("term_years"), py::arg("payment"), py::kw_only(),
         py::arg("discounts") = py::none(),
         "All on demand, provider-style lookback advice (7, 30, 60 days) and the newsvendor on the history.");
+    m.def(
+        "provider_policy_plan",
+        [](const DemandProfile& history, const DemandFutures& futures, std::size_t future, const Offering& offering,
+           int lookback_days, int term_years, std::string_view payment) {
+            return provider_policy_plan(history, futures, future, offering, lookback_days, term_years,
+                                        parse_payment(payment, "payment"));
+        },
+        py::arg("history"), py::arg("futures"), py::arg("future"), py::arg("offering"), py::kw_only(),
+        py::arg("lookback_days") = 30, py::arg("term_years") = 1, py::arg("payment") = "all_upfront",
+        "The providers' advice re-run every month in one future, what is held left out: its plan.");
+    m.def("provider_advice_units",
+          [](const std::vector<double>& window, double held_gpus, double gpus_per_unit, double reserved_rate,
+             double on_demand_rate) {
+              return provider_advice_units(window, held_gpus, gpus_per_unit, reserved_rate, on_demand_rate);
+          },
+          py::arg("window"), py::arg("held_gpus"), py::arg("gpus_per_unit"), py::arg("reserved_rate"),
+          py::arg("on_demand_rate"),
+          "The whole units that would have saved most over the window's hourly GPUs (AWS / Azure's rule).");
     m.def("offering_for_baselines", &offering_for_baselines, py::arg("offering"), py::arg("commitment"),
           "The offering with the commitment's price when it is given as a discount: what a study's baselines "
           "are bought and judged on.");

@@ -343,7 +343,7 @@ def test_bill_and_recommend_from_a_gzipped_bill_give_pythons_answer(gputco, tmp_
                                       review_months=12)
     summary = plan.result.summary.reset_index().iloc[0]
     for column in ("plan", "held_out_mean", "held_out_p95", "commitment_utilisation", "coverage",
-                   "effective_savings_rate", "judged_prices"):
+                   "effective_savings_rate", "held_out_prices"):
         assert out["summary"][column] == summary[column], column
     assert [b["plan"] for b in out["baselines"]] == list(plan.result.baselines.index)
     assert [b["mean"] for b in out["baselines"]] == list(plan.result.baselines["mean"])

@@ -50,6 +50,17 @@ def test_frontier_is_a_frame_with_an_infeasible_point(gputco, p4d):
     r = gputco.recommend(futures, p4d, review_months=12, cvar95_limits=limits)
     assert list(r.frontier["feasible"]) == [True, False]
     assert r.frontier["cvar95"].iloc[0] <= limits[0] * (1 + 1e-9)
+    assert list(r.frontier["timed_out"]) == [False, False]
+
+
+def test_a_frontier_point_at_the_time_limit_is_marked_and_the_rest_computed(gputco, p4d):
+    futures = gputco.DemandFutures.generate(model(gputco, 0.15), gputco.Horizon.years(2), 200, 4)
+    free = gputco.recommend_plan(futures, p4d, review_months=3)
+    limits = [free.in_sample.total.cvar95 * 0.97, free.in_sample.total.cvar95 * 10]
+    points = gputco.cost_risk_frontier(futures, p4d, limits, review_months=3, time_limit_seconds=1e-6)
+    assert [p.timed_out for p in points] == [True, True]
+    assert points[1].feasible and points[1].gap >= 0
+    assert points[0].feasible or points[0].reason.startswith("options.time_limit_seconds = 1e-06")
 
 
 @settings(max_examples=15, deadline=None, derandomize=True)
@@ -209,3 +220,65 @@ def test_owned_hardware_equals_enumeration_priced_by_the_engine(gputco, p4d):
     assert len(r.plan.owned) > 0
     with pytest.raises(ValueError, match=r"^options.owned.months\[0\] = 18: must be in \[0, 18\)"):
         gputco.recommend_plan(futures, p4d, owned=gputco.OwnedOption(servers, months=[18], max_gpus=1))
+
+
+def test_held_out_judged_at_the_fitted_prices_unless_told_otherwise(gputco, p4d):
+    train = gputco.DemandFutures.generate(model(gputco), gputco.Horizon.years(3), 40, 1)
+    fresh = gputco.DemandFutures.generate(model(gputco), gputco.Horizon.years(3), 200, 2)
+    cut = gputco.aws_june_2025_price_cut(p4d)
+    prices = gputco.price_paths(gputco.PriceModel(start="2025-01", changes=[cut]), gputco.Horizon.years(3), 1, 1)
+    kw = dict(review_months=12, commitments=[gputco.CommitmentOption(1, "no_upfront", discount=0.3)])
+    r = gputco.recommend(train, p4d, held_out=fresh, prices=prices, **kw)
+    at_cut = gputco.evaluate_plan(r.plan, fresh, p4d, prices=prices)
+    assert r.summary["held_out_mean"].iloc[0] == pytest.approx(at_cut.total.mean, rel=1e-12)
+    assert r.summary["held_out_prices"].iloc[0] == "fitted prices"
+    listed = gputco.recommend(train, p4d, held_out=fresh, prices=prices, held_out_prices=None, **kw)
+    assert listed.summary["held_out_mean"].iloc[0] == pytest.approx(at_cut.total.mean, rel=1e-12)
+    without = gputco.recommend(train, p4d, held_out=fresh, **kw)
+    assert without.summary["held_out_prices"].iloc[0] == "list prices"
+    given = gputco.recommend(train, p4d, held_out=fresh, prices=prices, held_out_prices=prices, **kw)
+    assert given.summary["held_out_prices"].iloc[0] == "held_out_prices"
+    launch = gputco.GenerationLaunch(probability=0.5, first_month=6, last_month=24, on_demand_factor=0.7)
+    per_future = gputco.price_paths(gputco.PriceModel(launches=[launch]), gputco.Horizon.years(3), 40, 1)
+    assert per_future.on_demand.shape == (36, 40)
+    with pytest.raises(ValueError, match=r"^held_out_prices = \(not given\): the fitted prices have 40 paths, one per fitted "
+                                         r"future, and held_out has 200 futures; give held_out_prices"):
+        gputco.recommend(train, p4d, held_out=fresh, prices=per_future, **kw)
+
+
+def test_the_newsvendor_baseline_over_a_short_history_does_not_advise_none(gputco, catalog):
+    nd96 = catalog.offering("azure", "Standard_ND96asr_v4", "eastus")
+    plans = gputco.baseline_plans(gputco.DemandProfile.constant(8, gputco.Horizon.months(2)), nd96, 1, "all_upfront")
+    newsvendor = plans[-1]
+    assert newsvendor.name.startswith("newsvendor on the history (repeated to the 1-year term)")
+    assert sum(c.count for c in newsvendor.commitments) == 8
+    lookback = plans[1]
+    assert lookback.commitments[0].count == 1 and lookback.commitments[0].unit == "instances"
+
+
+def test_a_risk_limited_recommendation_reports_its_held_out_cvar95_with_a_standard_error(gputco, p4d):
+    train = gputco.DemandFutures.generate(model(gputco, 0.15), gputco.Horizon.years(2), 60, 1)
+    fresh = gputco.DemandFutures.generate(model(gputco, 0.15), gputco.Horizon.years(2), 1000, 2)
+    free = gputco.recommend_plan(train, p4d, review_months=12)
+    limit = free.in_sample.total.cvar95 * 0.99
+    r = gputco.recommend(train, p4d, held_out=fresh, review_months=12, cvar95_limit=limit)
+    out = gputco.evaluate_plan(r.plan, fresh, p4d)
+    totals = out.to_frame()["total"].to_numpy()
+    eta = out.total.p95
+    y = eta + np.maximum(0.0, totals - eta) / 0.05
+    se = y.std(ddof=1) / np.sqrt(len(y))
+    row = r.summary.iloc[0]
+    assert row["held_out_cvar95_standard_error"] == pytest.approx(se, rel=1e-9)
+    assert row["held_out_meets_cvar95_limit"] == bool(out.total.cvar95 + 1.645 * se <= limit)
+    assert gputco.check_risk(out, 1e12).meets_limit
+
+
+def test_the_providers_advice_re_run_monthly_in_python(gputco, catalog):
+    offering = catalog.offering("azure", "Standard_ND96asr_v4", "eastus")
+    hours = np.full(12 * 730, 16.0)
+    hours[:730] = 8.0
+    futures = gputco.DemandFutures.from_profile(gputco.DemandProfile.hourly(hours))
+    plan = gputco.provider_policy_plan(gputco.DemandProfile.constant(8, gputco.Horizon.months(1)), futures, 0,
+                                       offering, lookback_days=30, term_years=1, payment="all_upfront")
+    assert [(c.count, c.start_month) for c in plan.commitments] == [(1, 0), (1, 2)]
+    assert gputco.provider_advice_units([12.0] * 100 + [4.0] * 68, 0.0, 8.0, 1.0, 2.0) == 1

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "gputco/app/study.hpp"
 #include "gputco/results/statistics.hpp"
@@ -53,7 +54,17 @@ RecommendStudy run_recommend_study(const DemandFutures& futures, const Offering&
     study.held_out = inputs.held_out != nullptr;
     const DemandFutures& judged_on = study.held_out ? *inputs.held_out : futures;
     const PricePaths& judged_prices = study.held_out && inputs.held_out_prices ? *inputs.held_out_prices : prices;
-    study.judged_prices = judged_prices.empty() ? "list" : &judged_prices == &prices ? "fitted" : "given";
+    study.judged_prices = &judged_prices != &prices ? (judged_prices.empty() ? "list prices" : "held_out_prices")
+                          : prices.empty()          ? "list prices"
+                                                    : "fitted prices";
+    if (study.held_out && &judged_prices == &prices && !prices.empty()) {
+        const auto paths = std::size_t(prices.on_demand.cols());
+        if (!(paths == 1 || paths == inputs.held_out->count()))
+            throw InvalidInput(fmt::format("held_out_prices = (not given): the fitted prices have {} paths, one per "
+                                           "fitted future, and held_out has {} futures; give held_out_prices "
+                                           "(price_paths for {} futures) or one shared path",
+                                           paths, inputs.held_out->count(), inputs.held_out->count()));
+    }
     const PlanOptions& eval = judging_options(options);
 
     std::vector<Plan> plans{study.recommendation.plan};
@@ -69,6 +80,10 @@ RecommendStudy run_recommend_study(const DemandFutures& futures, const Offering&
     const std::vector<PlanDistribution> results = compare_plans(plans, judged_on, judged_offering, judged_prices, eval);
     study.judged = results.front();
     for (const PlanDistribution& r : results) study.baselines.push_back(row_of(r));
+    study.cvar95_limited = options.limits.cvar95.has_value();
+    if (study.judged.futures.size() >= 2)
+        study.risk = check_risk(study.judged, options.limits.cvar95.value_or(std::numeric_limits<double>::infinity()),
+                                Objective::expected_total);
     {
         double used = 0, demanded = 0;
         for (const FutureOutcome& f : study.judged.futures) used += f.committed_used_gpu_hours, demanded += f.demand_gpu_hours;
@@ -150,7 +165,12 @@ const std::vector<Column<RecommendStudy>>& study_summary_columns() {
         {"effective_savings_rate", "fraction", Dtype::float64, [](const S& s) { return Cell(s.effective_savings_rate); }},
         {"judged_on", "", Dtype::text,
          [](const S& s) { return Cell(std::string(s.held_out ? "held-out futures" : "fitted futures")); }},
-        {"judged_prices", "", Dtype::text, [](const S& s) { return Cell(s.judged_prices); }},
+        {"held_out_prices", "", Dtype::text, [](const S& s) { return Cell(s.judged_prices); }},
+        {"held_out_cvar95_standard_error", "currency", Dtype::float64,
+         [](const S& s) { return s.risk ? Cell(s.risk->cvar95_standard_error) : Cell(); }},
+        // Under a CVaR95 limit: does the judged figure keep it at 95% one-sided confidence (false without one)?
+        {"held_out_meets_cvar95_limit", "", Dtype::boolean,
+         [](const S& s) { return Cell(s.risk && s.cvar95_limited && s.risk->meets_limit); }},
         {"solver_objective", "currency", Dtype::float64, [](const S& s) { return Cell(s.recommendation.solver_objective); }},
         {"proven_optimal", "", Dtype::boolean, [](const S& s) { return Cell(s.recommendation.proven_optimal); }},
         {"status", "", Dtype::text, [](const S& s) { return Cell(s.recommendation.status); }},
@@ -188,6 +208,8 @@ const std::vector<Column<StudyFrontierRow>>& study_frontier_columns() {
         {"p95", "currency", Dtype::float64, [](const R& r) { return std::isnan(r.point.p95) ? Cell() : Cell(r.point.p95); }},
         {"plan", "", Dtype::text, [](const R& r) { return Cell(r.point.plan); }},
         {"reason", "", Dtype::text, [](const R& r) { return Cell(r.point.reason); }},
+        {"timed_out", "", Dtype::boolean, [](const R& r) { return Cell(r.point.timed_out); }},
+        {"gap", "fraction", Dtype::float64, [](const R& r) { return std::isnan(r.point.gap) ? Cell() : Cell(r.point.gap); }},
         {"held_out_mean", "currency", Dtype::float64, [](const R& r) { return opt(r.held_out_mean); }},
         {"held_out_cvar95", "currency", Dtype::float64, [](const R& r) { return opt(r.held_out_cvar95); }},
     };

@@ -381,7 +381,7 @@ int recommend(const std::string& bill_path, const std::string& offering_text, co
     }
     if (format == "table")
         print(fmt::format("History from {}: {} whole months, {:.1f} GPU-hours of {}; planned on {} ({}), {} months "
-                          "ahead, judged on held-out futures at {} prices\n\n",
+                          "ahead, judged on held-out futures at the {}\n\n",
                           b.file, plan.history.horizon().month_count(), plan.history.total_gpu_hours(),
                           plan_options.gpu.empty() ? plan.offering.gpu : plan_options.gpu, plan.offering.key(),
                           plan.offering.currency, plan_options.horizon_months, plan.study.judged_prices));

@@ -162,6 +162,7 @@ MipSolution Mip::solve(double time_limit_seconds, const StopCheck& should_stop) 
         out.x.assign(x, x + columns);
         out.objective = model.getObjValue();
     }
+    out.bound = out.proven_optimal ? out.objective : model.getBestPossibleObjValue();
     out.status = out.proven_optimal      ? "optimal"
                  : out.proven_infeasible ? "infeasible"
                  : out.feasible          ? fmt::format("stopped after {:g} s with a feasible plan", time_limit_seconds)

@@ -13,6 +13,7 @@ struct MipSolution {
     bool proven_optimal = false;  ///< ... and proven optimal
     bool proven_infeasible = false;
     double objective = 0;
+    double bound = 0;             ///< the least objective CBC proved possible (= objective when optimal)
     std::vector<double> x;
     std::string status;           ///< in words
 };

@@ -27,7 +27,8 @@ struct StudyInputs {
     /// Fresh futures of the same model to judge on; null = judge on the fitted futures (in sample).
     const DemandFutures* held_out = nullptr;
     /// Prices of the held-out futures; null = the prices the plan was fitted to (never silently list
-    /// prices when the plan was fitted to moving ones). An empty PricePaths asks for list prices.
+    /// prices when the plan was fitted to moving ones; then the fitted prices must be one shared path
+    /// or one per held-out future). An empty PricePaths asks for list prices.
     const PricePaths* held_out_prices = nullptr;
     /// The usage history the baselines look back on; null = only all on demand.
     const DemandProfile* history = nullptr;
@@ -59,9 +60,13 @@ struct RecommendStudy {
     Recommendation recommendation;
     PlanDistribution judged;  ///< the recommended plan on the judged futures (held out, else fitted)
     bool held_out = false;    ///< whether `judged` is on held-out futures
-    /// Which prices the judged futures were priced at: "fitted" (the plan's own), "given" (held-out
-    /// prices passed in) or "list".
+    /// Which prices the judged futures were priced at: "fitted prices" (the plan's own),
+    /// "held_out_prices" (passed in) or "list prices".
     std::string judged_prices;
+    /// The judged CVaR95 against options.limits.cvar95 (infinite without one), with its standard error;
+    /// none with fewer than two judged futures.
+    std::optional<RiskCheck> risk;
+    bool cvar95_limited = false;  ///< whether the options set a CVaR95 limit
     int baseline_term_years = 1;
     Payment baseline_payment = Payment::all_upfront;
     std::vector<StudyBaselineRow> baselines;  ///< recommended, baselines, hindsight level, [bound]

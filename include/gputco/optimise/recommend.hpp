@@ -13,6 +13,7 @@
 //   const Recommendation r = recommend_plan(futures, p4d, options);
 //   describe(r.plan);
 #include <optional>
+#include <span>
 #include <limits>
 #include <string>
 #include <vector>
@@ -124,7 +125,13 @@ struct Recommendation {
     PlanDistribution in_sample;       ///< the plan engine over the futures it was fitted to
     double solver_objective = 0;      ///< the programme's objective for `plan`
     bool proven_optimal = false;      ///< false when the solver stopped at its time limit
+    /// (solver_objective − the least the solver proved possible) / solver_objective: 0 when proven
+    /// optimal, the most the plan may be above the programme's optimum when stopped at the time limit.
+    double gap = 0;
     std::string status;               ///< what the solver reported, in words
+    /// Share of the demanded GPU-hours spot serves (in sample: over all futures and months). The spot
+    /// capacity that takes is plan.spot->gpus: the most any month needs, at most the peak demand.
+    double spot_share = 0;
     /// "none", then one per spot option (solved or excluded); with `owned`, that again for each
     /// combination of owned counts tried (its plan lists the owned purchases; exclusions once).
     std::vector<CandidateResult> candidates;
@@ -153,6 +160,20 @@ struct HindsightBound {
 HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offering& offering,
                                      const RecommendOptions& options = {}, const PricePaths& prices = {});
 
+/// A plan's risk judged on futures it was not fitted to, against a CVaR95 limit.
+struct RiskCheck {
+    double cvar95 = 0;    ///< the engine's CVaR95 of the objective measure over the futures
+    /// Its standard error: the sample sd of η + (X − η)⁺ / 0.05 over √n with η the P95 (Rockafellar–
+    /// Uryasev: CVaR95 is the mean of that at η = VaR95).
+    double cvar95_standard_error = 0;
+    double p95 = 0;
+    double limit = 0;
+    /// CVaR95 + 1.645 standard errors <= limit: the limit holds at 95% one-sided confidence.
+    bool meets_limit = false;
+};
+/// `judged` (e.g. evaluate_plan on fresh futures) against `cvar95_limit`, in the objective's measure.
+RiskCheck check_risk(const PlanDistribution& judged, double cvar95_limit, Objective objective = Objective::expected_total);
+
 /// A point of the cost–risk frontier: the recommendation under `cvar95_limit`.
 /// A limit no plan meets has no figures: mean, cvar95 and p95 are NaN (not 0, which reads as a cost)
 /// and `reason` says why.
@@ -162,21 +183,44 @@ struct FrontierPoint {
     double mean = std::numeric_limits<double>::quiet_NaN();    ///< in-sample mean of the objective measure (engine)
     double cvar95 = std::numeric_limits<double>::quiet_NaN();  ///< in-sample CVaR95 (engine)
     double p95 = std::numeric_limits<double>::quiet_NaN();
-    std::string reason;  ///< infeasible: why no plan meets the limit; empty otherwise
+    std::string reason;  ///< infeasible: why no plan meets the limit (or none was found in time); empty otherwise
+    /// The solver stopped at options.time_limit_seconds: the point is the best plan found (feasible, its
+    /// `gap` above the proven bound) or none (not feasible, `reason` says so); the other points go on.
+    bool timed_out = false;
+    double gap = std::numeric_limits<double>::quiet_NaN();  ///< Recommendation::gap of the point's plan
     std::string plan;   ///< describe(recommended)
     Plan recommended;   ///< the plan itself, to judge on fresh futures
 };
 
-/// The recommendation for each limit in `cvar95_limits` (other limits as in `options`).
+/// The recommendation for each limit in `cvar95_limits` (other limits as in `options`); a point that
+/// reaches the time limit is marked and the rest are still computed.
 std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, const Offering& offering,
                                               const std::vector<double>& cvar95_limits,
                                               const RecommendOptions& options = {}, const PricePaths& prices = {});
 
+/// The providers' reservation advice as AWS Cost Explorer and Azure Advisor document it: the whole
+/// number of units (instances of `gpus_per_unit` GPUs) that would have saved most over `window` (hourly
+/// GPUs, e.g. the last 7, 30 or 60 days), counting only usage not already covered by `held_gpus`, a
+/// unit costing `reserved_rate` per GPU-hour (upfront spread over the term) against `on_demand_rate`;
+/// 0 when no unit saves. Ties go to fewer units.
+double provider_advice_units(std::span<const double> window, double held_gpus, double gpus_per_unit,
+                             double reserved_rate, double on_demand_rate);
+
 /// Plans people would pick without the optimiser, to compare on held-out futures: all on demand;
-/// the provider-style lookback advice for 7, 30 and 60 days of `history` (reserve the count that
-/// would have been cheapest over the last N days: the newsvendor quantile 1 − c_r/p of those hours);
-/// and optimal_reservation over the whole history (today's newsvendor advice). Reservations of
-/// (term_years, payment) from month 0, renewed. `history` may be empty: then only all on demand.
+/// the providers' advice (provider_advice_units) over the last 7, 30 and 60 days of `history`, in whole
+/// instances; and optimal_reservation over the history (today's newsvendor advice), the history
+/// repeated to the term's length when it is shorter. Reservations of (term_years, payment) from month 0,
+/// renewed. `history` may be empty: then only all on demand.
+/// The providers' advice as they run it over the horizon, in one future (`future` of `futures`): in
+/// month 0 provider_advice_units over the last `lookback_days` of `history`, then again at the start of
+/// every month over that future's own use so far with the GPUs still held left out, each purchase that
+/// many instances of (term_years, payment) from that month, lapsing at its end. The futures keep each
+/// month's hours as a distribution, not in order, so a window is whole months: the last month for 7 and
+/// 30 days, the last two for 60 (the advice depends on the window's distribution, not its length).
+Plan provider_policy_plan(const DemandProfile& history, const DemandFutures& futures, std::size_t future,
+                          const Offering& offering, int lookback_days, int term_years, Payment payment,
+                          const PlanOptions& options = {});
+
 std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& offering, int term_years,
                                  Payment payment, const PlanOptions& options = {});
 

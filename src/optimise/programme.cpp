@@ -1,0 +1,418 @@
+// One solve of the recommender's programme (see programme.hpp). Each (future, month) gets a variable u
+// for the GPU-hours the commitments serve, bounded by tangent lines of the concave served-hours curve
+// S(C) = Σ_h min(L s_h, C); with spot a second one, v, for what commitments and spot serve together,
+// S(C + s). Cost is then linear:
+//   month cost = p D − (p (1 − a) + ρ a) u − a (p − ρ) v     (p on demand, ρ spot per useful hour, a availability)
+// plus each commitment's fees, so the whole sample-average problem is a MIP in the commitment counts.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include "programme.hpp"
+
+namespace gputco::detail {
+namespace {
+
+/// A hypograph variable `column` <= a concave piecewise-linear curve of (capacity [+ spot]) GPUs,
+/// its pieces in GPUs and GPU-hours; rows are added only for the pieces a solution needs.
+struct Curve {
+    int column = -1;
+    int capacity = -1;
+    int spot = -1;  ///< -1: the curve is of the committed capacity alone
+    std::vector<Cut> pieces;
+    std::vector<char> added;
+};
+
+/// Prices per hour before the price paths' factors, as the plan engine charges them.
+struct Rates {
+    double voucher = 1;
+    double on_demand = 0;  ///< p: region, plan discount and voucher
+    double spot = 0;       ///< ρ per useful hour: overhead and voucher (0 without spot)
+    double availability = 0;
+};
+
+Rates rates_of(const Offering& offering, const RecommendOptions& o, const SpotOption* spot) {
+    const Discounts& d = o.plan_options.discounts;
+    Rates r;
+    r.voucher = d.voucher_price_factor;
+    r.on_demand = offering.on_demand_per_gpu_hour() * d.region_price_factor * (1.0 - d.plan_discount) * r.voucher;
+    if (spot) {
+        const double listed = spot->price_per_gpu_hour ? *spot->price_per_gpu_hour
+                                                       : *offering.spot_per_gpu_hour() * d.region_price_factor;
+        r.spot = listed * spot->overhead * r.voucher;
+        r.availability = spot->availability;
+    }
+    return r;
+}
+
+/// The programme as it is built: its columns, the curves bounding its hypograph variables, and the
+/// constant its objective leaves out.
+struct Programme {
+    Mip mip;
+    std::vector<int> x;                     ///< commitment counts, one per candidate
+    std::vector<std::vector<double>> cost;  ///< [candidate][future] weighted cost of one unit
+    std::vector<int> capacity;              ///< committed (and owned) GPUs per month
+    std::vector<double> reach;              ///< per month, the most capacity + spot can be
+    int spot_gpus = -1;
+    std::vector<Curve> curves;
+    double constant = 0;
+};
+
+/// The commitment columns (objective: their mean cost per unit over futures) and each month's
+/// capacity, owned GPUs included (they serve first: the curves start above them).
+void add_commitments(Programme& p, const DemandFutures& futures, const RecommendOptions& o, const PricePaths& prices,
+                     const Setup& setup, const Rates& rates, const std::vector<OwnedPurchase>& owned, double peak) {
+    const std::size_t n = futures.count();
+    std::vector<double> most;  // per candidate: more units than hold the peak serve nothing in any month
+    for (const Candidate& c : setup.candidates) most.push_back(std::min(o.max_count, std::ceil(peak / c.gpus_per_unit)));
+    p.cost.assign(setup.candidates.size(), std::vector<double>(n));
+    for (std::size_t k = 0; k < setup.candidates.size(); ++k) {
+        const Candidate& c = setup.candidates[k];
+        double weights = 0;
+        for (int m = c.start; m < c.start + c.term_months; ++m) weights += setup.weight[std::size_t(m)];
+        double mean = 0;
+        for (std::size_t f = 0; f < n; ++f) {
+            const double r = factor_of(prices, prices.reserved, f, c.start);
+            p.cost[k][f] = rates.voucher * c.gpus_per_unit * r *
+                           (c.upfront_per_gpu * setup.weight[std::size_t(c.start)] +
+                            c.hourly_per_gpu * hours_per_month * weights);
+            mean += p.cost[k][f];
+        }
+        // Removing a unit beyond `most` keeps every month it covers at or above the peak: no dearer.
+        p.x.push_back(p.mip.add_column(0.0, most[k], mean / double(n), true));
+    }
+    for (int m = 0; m < setup.horizon; ++m) {
+        p.capacity.push_back(p.mip.add_column(0.0, infinity, 0.0, false));
+        std::vector<int> cols{p.capacity.back()};
+        std::vector<double> coef{1.0};
+        p.reach.push_back(owned_held(owned, m) + peak);  // + spot, at most the peak
+        for (std::size_t k = 0; k < p.x.size(); ++k)
+            if (setup.candidates[k].active(m)) {
+                cols.push_back(p.x[k]);
+                coef.push_back(-setup.candidates[k].gpus_per_unit);
+                p.reach.back() += most[k] * setup.candidates[k].gpus_per_unit;
+            }
+        p.mip.add_row(cols, coef, 'E', owned_held(owned, m));
+    }
+}
+
+/// The most GPUs any future asks for in any hour: spot beyond it serves nothing.
+double peak_of(const DemandFutures& futures) {
+    double peak = 0;
+    for (std::size_t f = 0; f < futures.count(); ++f)
+        for (int m = 0; m < futures.month_count(); ++m)
+            if (!futures.shape(f, m).sorted.empty())
+                peak = std::max(peak, futures.level(f, m) * futures.shape(f, m).sorted.back());
+    return peak;
+}
+
+/// G(capacity + spot) as a cost, exactly, for G concave and piecewise linear (`pieces` in GPUs from 0,
+/// the last flat): a concave cost is no linear programme, so the sum y is split into the pieces'
+/// lengths δ_j filled in order (binary z_j: piece j is full; δ_j >= len_j z_j, δ_{j+1} <= len_{j+1} z_j)
+/// and what lies beyond the last breakpoint, at most reach × z_last. Each δ_j costs `scale` × slope_j
+/// in the objective; returns the δ columns with their slopes, G(y) = Σ slope_j δ_j.
+std::vector<std::pair<int, double>> add_filled_curve(Mip& mip, const std::vector<Cut>& pieces, int capacity, int spot,
+                                                     double reach, double scale) {
+    std::vector<std::pair<int, double>> out;
+    if (pieces.size() < 2) return out;  // flat from 0: G is 0
+    std::vector<int> cols{capacity, spot}, zs;
+    std::vector<double> coef{-1.0, -1.0};
+    for (std::size_t j = 0; j + 1 < pieces.size(); ++j) {
+        const double length = pieces[j + 1].value - pieces[j].value;
+        const int delta = mip.add_column(0.0, length, scale * pieces[j].slope, false);
+        const int z = mip.add_column(0.0, 1.0, 0.0, true);
+        mip.add_row({delta, z}, {1.0, -length}, 'G', 0.0);
+        if (!zs.empty()) mip.add_row({delta, zs.back()}, {1.0, -length}, 'L', 0.0);
+        zs.push_back(z);
+        cols.push_back(delta);
+        coef.push_back(1.0);
+        out.push_back({delta, pieces[j].slope});
+    }
+    const int beyond = mip.add_column(0.0, std::max(0.0, reach - pieces.back().value), 0.0, false);
+    mip.add_row({beyond, zs.back()}, {1.0, -std::max(0.0, reach - pieces.back().value)}, 'L', 0.0);
+    cols.push_back(beyond);
+    coef.push_back(1.0);
+    mip.add_row(cols, coef, 'E', 0.0);
+    return out;
+}
+
+/// Each month's shape cut into pieces once, however many futures share it.
+class ShapeCuts {
+public:
+    explicit ShapeCuts(int max_blocks) : max_blocks_(max_blocks) {}
+    const std::vector<Cut>& operator()(const MonthShape& shape) {
+        auto it = by_shape_.find(&shape);
+        if (it == by_shape_.end()) it = by_shape_.emplace(&shape, cuts_of(shape, max_blocks_)).first;
+        return it->second;
+    }
+
+private:
+    int max_blocks_;
+    std::map<const MonthShape*, std::vector<Cut>> by_shape_;
+};
+
+/// Without a per-future limit the mean cost is separable by month: one concave curve a month (a sum
+/// over futures) for what commitments serve and one for commitments plus spot.
+void add_mean_curves(Programme& p, const DemandFutures& futures, const PricePaths& prices, const Setup& setup,
+                     const Rates& rates, bool with_spot, ShapeCuts& cuts) {
+    const std::size_t n = futures.count();
+    const double a = rates.availability;
+    for (int m = 0; m < setup.horizon; ++m) {
+        const double w = setup.weight[std::size_t(m)];
+        std::vector<std::pair<double, const std::vector<Cut>*>> terms;
+        std::vector<std::pair<double, const std::vector<Cut>*>> dearer_terms;
+        std::vector<double> alphas, betas, dearer;
+        for (std::size_t f = 0; f < n; ++f) {
+            const double level = futures.level(f, m);
+            const MonthShape& shape = futures.shape(f, m);
+            const double od = rates.on_demand * factor_of(prices, prices.on_demand, f, m);
+            const double rho = rates.spot * factor_of(prices, prices.spot, f, m);
+            p.constant += w * od * level * shape.total() / double(n);
+            if (level <= 0.0) continue;
+            terms.push_back({level, &cuts(shape)});
+            alphas.push_back(w * (od * (1.0 - a) + rho * a) / double(n));
+            // a (p − ρ) S(C + s) is a saving where spot is cheaper, a cost where it is dearer: the
+            // engine runs the plan's spot in every month whatever it costs then.
+            betas.push_back(with_spot ? std::max(0.0, w * a * (od - rho)) / double(n) : 0.0);
+            if (with_spot && rho > od && a > 0.0) {
+                dearer_terms.push_back(terms.back());
+                dearer.push_back(w * a * (rho - od) / double(n));
+            }
+        }
+        if (terms.empty()) continue;
+        p.curves.push_back({p.mip.add_column(0.0, infinity, -1.0, false), p.capacity[std::size_t(m)], -1,
+                            sum_of_pieces(terms, alphas), {}});
+        if (with_spot && *std::max_element(betas.begin(), betas.end()) > 0.0)
+            p.curves.push_back({p.mip.add_column(0.0, infinity, -1.0, false), p.capacity[std::size_t(m)], p.spot_gpus,
+                                sum_of_pieces(terms, betas), {}});
+        if (!dearer_terms.empty())
+            add_filled_curve(p.mip, sum_of_pieces(dearer_terms, dearer), p.capacity[std::size_t(m)], p.spot_gpus,
+                             p.reach[std::size_t(m)], 1.0);
+    }
+}
+
+/// With a CVaR95 limit: each future's cost as a row, z_f + η − T_f(variables) >= constant_f, and the
+/// Rockafellar–Uryasev row η + Σ z_f / ⌈5% n⌉ <= the limit (equality at the optimum over η).
+void add_future_rows(Programme& p, const DemandFutures& futures, const PricePaths& prices, const Setup& setup,
+                     const Rates& rates, bool with_spot, ShapeCuts& cuts, const std::vector<double>& owned_cost,
+                     double cvar95) {
+    const std::size_t n = futures.count();
+    const double a = rates.availability;
+    const double tail = std::ceil(0.05 * double(n));  // the engine's CVaR95: mean of the worst ⌈5% n⌉
+    const int eta = p.mip.add_column(-infinity, infinity, 0.0, false);
+    std::vector<int> tail_columns{eta};
+    std::vector<double> tail_coefficients{1.0};
+    for (std::size_t f = 0; f < n; ++f) {
+        std::vector<int> row_cols;
+        std::vector<double> row_coef;
+        double constant_f = owned_cost[f];
+        for (int m = 0; m < setup.horizon; ++m) {
+            const double w = setup.weight[std::size_t(m)];
+            const double level = futures.level(f, m);
+            const MonthShape& shape = futures.shape(f, m);
+            const double od = rates.on_demand * factor_of(prices, prices.on_demand, f, m);
+            const double rho = rates.spot * factor_of(prices, prices.spot, f, m);
+            const double alpha = w * (od * (1.0 - a) + rho * a), beta = w * a * (od - rho);
+            constant_f += w * od * level * shape.total();
+            if (level <= 0.0) continue;
+            const int u = p.mip.add_column(0.0, infinity, -alpha / double(n), false);
+            row_cols.push_back(u);
+            row_coef.push_back(alpha);
+            p.curves.push_back({u, p.capacity[std::size_t(m)], -1, scaled(cuts(shape), level), {}});
+            if (with_spot && beta > 0.0) {
+                const int v = p.mip.add_column(0.0, infinity, -beta / double(n), false);
+                row_cols.push_back(v);
+                row_coef.push_back(beta);
+                p.curves.push_back({v, p.capacity[std::size_t(m)], p.spot_gpus, scaled(cuts(shape), level), {}});
+            } else if (with_spot && beta < 0.0) {  // spot dearer than on demand: what it serves is a cost
+                for (const auto& [delta, slope] : add_filled_curve(p.mip, scaled(cuts(shape), level),
+                                                                   p.capacity[std::size_t(m)], p.spot_gpus,
+                                                                   p.reach[std::size_t(m)], -beta / double(n))) {
+                    row_cols.push_back(delta);
+                    row_coef.push_back(beta * slope);
+                }
+            }
+        }
+        p.constant += constant_f / double(n);
+        const int z = p.mip.add_column(0.0, infinity, 0.0, false);
+        tail_columns.push_back(z);
+        tail_coefficients.push_back(1.0 / tail);
+        row_cols.push_back(z);
+        row_coef.push_back(1.0);
+        row_cols.push_back(eta);
+        row_coef.push_back(1.0);
+        for (std::size_t k = 0; k < p.x.size(); ++k) {
+            row_cols.push_back(p.x[k]);
+            row_coef.push_back(-p.cost[k][f]);
+        }
+        p.mip.add_row(row_cols, row_coef, 'G', constant_f);
+    }
+    p.mip.add_row(tail_columns, tail_coefficients, 'L', cvar95);
+}
+
+/// limits.committed_share and limits.upfront_per_period as rows.
+void add_limits(Programme& p, const DemandFutures& futures, const RecommendOptions& o, const PricePaths& prices,
+                const Setup& setup, const Rates& rates, const std::vector<OwnedPurchase>& owned) {
+    const std::size_t n = futures.count();
+    const int horizon = setup.horizon;
+    if (o.limits.committed_share) {
+        for (int m = 0; m < horizon; ++m) {
+            double mean_level = 0;
+            for (std::size_t f = 0; f < n; ++f) mean_level += futures.level(f, m);
+            p.mip.add_row({p.capacity[std::size_t(m)]}, {1.0}, 'L', *o.limits.committed_share * mean_level / double(n));
+        }
+    }
+    if (o.limits.upfront_per_period) {
+        const int period = o.limits.upfront_period_months;
+        for (int first = 0; first < horizon; first += period) {
+            std::vector<int> cols;
+            std::vector<double> coef;
+            for (std::size_t k = 0; k < p.x.size(); ++k) {
+                const Candidate& c = setup.candidates[k];
+                if (c.start < first || c.start >= first + period || c.upfront_per_gpu <= 0.0) continue;
+                double worst = 0;  // the limit must hold in every future
+                for (std::size_t f = 0; f < n; ++f) worst = std::max(worst, factor_of(prices, prices.reserved, f, c.start));
+                cols.push_back(p.x[k]);
+                coef.push_back(rates.voucher * c.gpus_per_unit * c.upfront_per_gpu * worst);
+            }
+            // Owned capex in the window is fixed here; recommend_plan skips owned purchases above the limit.
+            const double room = *o.limits.upfront_per_period - owned_capex_in(owned, first, period, horizon);
+            if (!cols.empty()) p.mip.add_row(cols, coef, 'L', std::max(0.0, room));
+        }
+    }
+}
+
+/// Kelley's cutting planes: each curve starts with its first and last pieces; after each solve the
+/// piece in force at the solution's capacity is added wherever the solution overrates the curve
+/// there. Pieces are finitely many, so this ends at the exact optimum (all pieces would be thousands
+/// of rows a month, which the simplex handles far more slowly).
+MipSolution solve_with_pieces(Programme& p, const RecommendOptions& o) {
+    const auto add_piece = [&](Curve& curve, std::size_t j) {
+        if (curve.added.empty()) curve.added.assign(curve.pieces.size(), 0);
+        if (curve.added[j]) return false;
+        curve.added[j] = 1;
+        const Cut& piece = curve.pieces[j];
+        if (curve.spot >= 0)
+            p.mip.add_row({curve.column, curve.capacity, curve.spot}, {1.0, -piece.slope, -piece.slope}, 'L',
+                          piece.served - piece.slope * piece.value);
+        else
+            p.mip.add_row({curve.column, curve.capacity}, {1.0, -piece.slope}, 'L',
+                          piece.served - piece.slope * piece.value);
+        return true;
+    };
+    // A curve of few pieces (one future's month of a few levels) gets them all at once: a row or two
+    // more costs the simplex less than another round of solving.
+    constexpr std::size_t all_at_once = 8;
+    for (Curve& curve : p.curves) {
+        if (curve.pieces.size() <= all_at_once) {
+            for (std::size_t j = 0; j < curve.pieces.size(); ++j) add_piece(curve, j);
+            continue;
+        }
+        add_piece(curve, 0);
+        add_piece(curve, curve.pieces.size() - 1);
+    }
+    MipSolution solution;
+    const auto started = std::chrono::steady_clock::now();
+    for (bool first = true;; first = false) {
+        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        // Between solves, and inside each (Mip::solve asks after branch-and-bound nodes).
+        if (o.plan_options.should_stop && o.plan_options.should_stop()) throw Cancelled("recommend_plan: stopped");
+        if (!first && spent >= o.time_limit_seconds) {  // keep the last plan; it is not proven
+            solution.proven_optimal = false;
+            break;
+        }
+        solution = p.mip.solve(std::max(1e-3, o.time_limit_seconds - spent), o.plan_options.should_stop);
+        if (!solution.feasible) break;
+        const std::vector<double>& sol = solution.x;
+        bool added = false;
+        for (Curve& curve : p.curves) {
+            const double at = sol[std::size_t(curve.capacity)] + (curve.spot >= 0 ? sol[std::size_t(curve.spot)] : 0.0);
+            const auto after = std::upper_bound(curve.pieces.begin(), curve.pieces.end(), at,
+                                                [](double c, const Cut& piece) { return c < piece.value; });
+            const auto j = std::size_t(std::max<std::ptrdiff_t>(0, after - curve.pieces.begin() - 1));
+            const Cut& piece = curve.pieces[j];
+            const double value = piece.served + piece.slope * (at - piece.value);
+            if (sol[std::size_t(curve.column)] > value + 1e-9 * (1.0 + std::abs(value))) added |= add_piece(curve, j);
+        }
+        if (!added) break;
+    }
+    solution.objective += p.constant;
+    solution.bound += p.constant;  // fewer pieces than the curves have only lower it: a bound still
+    if (!solution.proven_optimal && !solution.proven_infeasible)  // the whole loop's limit, not the last solve's
+        solution.status = fmt::format("stopped at options.time_limit_seconds = {:g} {} a feasible plan",
+                                      o.time_limit_seconds, solution.feasible ? "with" : "without");
+    return solution;
+}
+
+/// The plan a solution stands for: its owned purchases, whole commitment counts and spot GPUs.
+Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFutures& futures, const Offering& offering,
+             const RecommendOptions& o, const Setup& setup, const SpotOption* spot,
+             const std::vector<OwnedPurchase>& owned) {
+    Plan plan;
+    plan.name = "recommended";
+    for (const OwnedPurchase& purchase : owned)
+        if (purchase.gpus > 0) plan.owned.push_back(purchase);
+    for (std::size_t k = 0; k < p.x.size(); ++k) {
+        const double count = std::round(solution.x[std::size_t(p.x[k])]);
+        if (count <= 0.0) continue;
+        const Candidate& c = setup.candidates[k];
+        Commitment commitment;
+        commitment.count = count;
+        commitment.unit = o.unit;
+        commitment.term_years = c.term_months / months_per_year;
+        commitment.start_month = c.start;
+        commitment.renewal = Renewal::lapse;
+        if (o.commitments.empty()) {
+            commitment.payment = offering.reserved[c.option].payment;
+        } else {
+            commitment.payment = o.commitments[c.option].payment;
+            commitment.discount = o.commitments[c.option].discount;
+        }
+        plan.commitments.push_back(commitment);
+    }
+    if (spot) {
+        // Spot above the demand left in a month serves nothing there: keep only the capacity the
+        // busiest month needs (every future's served hours unchanged), at most the peak demand.
+        double needed = 0;
+        for (std::size_t f = 0; f < futures.count(); ++f)
+            for (int m = 0; m < setup.horizon; ++m) {
+                const MonthShape& shape = futures.shape(f, m);
+                if (shape.sorted.empty()) continue;
+                needed = std::max(needed, futures.level(f, m) * shape.sorted.back() -
+                                              solution.x[std::size_t(p.capacity[std::size_t(m)])]);
+            }
+        const double gpus = std::min(solution.x[std::size_t(p.spot_gpus)], needed);
+        if (gpus > 1e-9)
+            plan.spot = SpotShare{.gpus = gpus, .price_per_gpu_hour = spot->price_per_gpu_hour,
+                                  .overhead = spot->overhead, .availability = spot->availability, .periods = {}};
+    }
+    return plan;
+}
+
+}  // namespace
+
+Solved solve_one(const DemandFutures& futures, const Offering& offering, const RecommendOptions& o,
+                 const PricePaths& prices, const Setup& setup, const SpotOption* spot,
+                 const std::vector<OwnedPurchase>& owned) {
+    const Rates rates = rates_of(offering, o, spot);
+    Programme p;
+    const double peak = peak_of(futures);
+    add_commitments(p, futures, o, prices, setup, rates, owned, peak);
+    if (spot) p.spot_gpus = p.mip.add_column(0.0, peak, 0.0, false);
+    ShapeCuts cuts(o.max_blocks);
+    const std::vector<double> owned_cost = owned_costs(futures, owned, setup);
+    if (o.limits.cvar95) {
+        add_future_rows(p, futures, prices, setup, rates, spot != nullptr, cuts, owned_cost, *o.limits.cvar95);
+    } else {
+        for (double c : owned_cost) p.constant += c / double(futures.count());
+        add_mean_curves(p, futures, prices, setup, rates, spot != nullptr, cuts);
+    }
+    add_limits(p, futures, o, prices, setup, rates, owned);
+    Solved out;
+    out.solution = solve_with_pieces(p, o);
+    if (out.solution.feasible) out.plan = plan_of(out.solution, p, futures, offering, o, setup, spot, owned);
+    return out;
+}
+
+}  // namespace gputco::detail

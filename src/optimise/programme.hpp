@@ -1,0 +1,86 @@
+#pragma once
+// The recommender's programme, shared by its source files (not installed): the columns it may buy,
+// the served-hours curves it is built from, and one solve of it. The programme is written out in
+// docs/design.md, "Recommending a plan".
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gputco/optimise/recommend.hpp"
+#include "mip.hpp"
+
+namespace gputco::detail {
+
+constexpr double infinity = std::numeric_limits<double>::infinity();
+
+/// One buyable column: an option at a start month, priced per GPU.
+struct Candidate {
+    std::size_t option = 0;
+    int start = 0;
+    int term_months = 12;
+    double gpus_per_unit = 1;
+    double upfront_per_gpu = 0;
+    double hourly_per_gpu = 0;
+    bool active(int m) const { return m >= start && m < start + term_months; }
+};
+
+/// What every solve of one recommendation shares: the columns and the objective's month weights.
+struct Setup {
+    std::vector<Candidate> candidates;
+    std::vector<double> weight;  ///< per month, objective discount weight (past the horizon too)
+    int horizon = 0;
+};
+
+/// Checks every option against the futures and prices; throws InvalidInput naming the field.
+void validate(const DemandFutures& futures, const Offering& offering, const RecommendOptions& o, const PricePaths& prices);
+Setup set_up(const DemandFutures& futures, const Offering& offering, const RecommendOptions& o);
+
+/// The price factor of future f in month m from one of `prices`' tables (1 without a price path).
+inline double factor_of(const PricePaths& prices, const Eigen::ArrayXXd& table, std::size_t f, int m) {
+    return prices.empty() ? 1.0 : table(m, prices.column(f));
+}
+
+/// One affine piece of the served-hours curve S_L(C) = L × S_1(C / L) between two breakpoints:
+/// S_L(C) <= L × (served − slope × value) + slope × C, with equality on [L value, L next value].
+struct Cut {
+    double value = 0;   ///< breakpoint as a multiple of the level
+    double served = 0;  ///< S_1(value)
+    double slope = 0;   ///< hours served per extra GPU up to the next breakpoint
+};
+
+/// The pieces of one month's S_1 through (at most max_blocks + 1) breakpoints: the curve itself when
+/// the shape has no more distinct values, otherwise the chords between breakpoints at evenly spaced
+/// ranks (below the curve: the engine's re-evaluation then says what the plan really costs).
+std::vector<Cut> cuts_of(const MonthShape& shape, int max_blocks);
+/// Σ_f weight_f × S_f(C) over a month's futures, S_f = level_f × the pieces of its shape: concave and
+/// piecewise linear in C with a kink at every level_f × breakpoint; returned as its pieces
+/// (value = the kink in GPUs, served = the sum there, slope to the next kink).
+std::vector<Cut> sum_of_pieces(const std::vector<std::pair<double, const std::vector<Cut>*>>& terms,
+                               const std::vector<double>& weights);
+/// `pieces` of S_1 as pieces of S_L, in GPUs.
+std::vector<Cut> scaled(const std::vector<Cut>& pieces, double level);
+
+/// GPUs of `owned` held in month m (bought at or before it; replaced at the end of each life).
+double owned_held(const std::vector<OwnedPurchase>& owned, int m);
+/// Capex of `owned` paid in months [first, first + months) of the horizon: at purchase and at each
+/// replacement, as the plan engine pays it.
+double owned_capex_in(const std::vector<OwnedPurchase>& owned, int first, int months, int horizon);
+/// Each future's cost of `owned` (capex, resale, power with the hours owned GPUs serve first, fixed
+/// costs), weighted as the objective: the plan engine's own arithmetic (pricing::PricedOwned).
+std::vector<double> owned_costs(const DemandFutures& futures, const std::vector<OwnedPurchase>& owned,
+                                const Setup& setup);
+/// The owned purchases to try: every combination of counts at the option's months (only "none"
+/// without options.owned), less those whose capex alone breaks limits.upfront_per_period.
+std::vector<std::vector<OwnedPurchase>> owned_combinations(const RecommendOptions& o, int horizon);
+
+struct Solved {
+    MipSolution solution;
+    Plan plan;
+};
+
+/// Builds and solves the programme with `spot` (or none) and `owned` bought; the plan it finds.
+Solved solve_one(const DemandFutures& futures, const Offering& offering, const RecommendOptions& o,
+                 const PricePaths& prices, const Setup& setup, const SpotOption* spot,
+                 const std::vector<OwnedPurchase>& owned);
+
+}  // namespace gputco::detail

@@ -1,0 +1,118 @@
+// The recommender's options checked and turned into buyable columns (see programme.hpp).
+#include <cmath>
+
+#include "programme.hpp"
+
+namespace gputco::detail {
+
+Setup set_up(const DemandFutures& futures, const Offering& offering, const RecommendOptions& o) {
+    Setup setup;
+    const int horizon = setup.horizon = futures.month_count();
+    std::vector<CommitmentOption> options = o.commitments;
+    if (options.empty())
+        for (const ReservedPrice& r : offering.reserved) options.push_back({r.term_years, r.payment, {}});
+    std::vector<int> starts = o.start_months;
+    if (starts.empty()) {
+        require(o.review_months >= 1, "options.review_months", o.review_months, "must be >= 1");
+        for (int m = 0; m < horizon; m += o.review_months) starts.push_back(m);
+    }
+    for (std::size_t i = 0; i < starts.size(); ++i)
+        require(starts[i] >= 0 && starts[i] < horizon, fmt::format("options.start_months[{}]", i), starts[i],
+                fmt::format("must be in [0, {}) (the horizon's months)", horizon));
+    const double region = o.plan_options.discounts.region_price_factor;
+    int last_month = horizon;
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        const CommitmentOption& c = options[i];
+        const std::string field = fmt::format("options.commitments[{}]", i);
+        require(c.term_years >= 1 && c.term_years <= 5, field + ".term_years", c.term_years, "must be in [1, 5]");
+        Candidate k;
+        k.option = i;
+        k.term_months = c.term_years * months_per_year;
+        k.gpus_per_unit = o.unit == CountUnit::instances ? offering.gpus_per_instance : 1.0;
+        const double term_hours = c.term_years * hours_per_year;
+        if (c.discount) {  // as Commitment::discount in the plan engine
+            require(*c.discount >= 0.0 && *c.discount < 1.0, field + ".discount", *c.discount, "must be in [0, 1)");
+            const double effective = (1.0 - *c.discount) * offering.on_demand_per_gpu_hour() * region;
+            const double share = c.payment == Payment::all_upfront ? 1.0 : c.payment == Payment::partial_upfront ? 0.5 : 0.0;
+            k.upfront_per_gpu = effective * share * term_hours;
+            k.hourly_per_gpu = effective * (1.0 - share);
+        } else {
+            const auto price = offering.reserved_price(c.term_years, c.payment);
+            if (!price)
+                fail(field, fmt::format("{}y {}", c.term_years, to_string(c.payment)),
+                     fmt::format("offering {} lists no such reservation price; set discount", offering.key()));
+            k.upfront_per_gpu = price->upfront * region / offering.gpus_per_instance;
+            k.hourly_per_gpu = price->hourly * region / offering.gpus_per_instance;
+        }
+        for (int s : starts) {
+            k.start = s;
+            setup.candidates.push_back(k);
+            last_month = std::max(last_month, s + k.term_months);
+        }
+    }
+    const bool npv = o.objective == Objective::expected_npv;
+    const double monthly = std::pow(1.0 + o.plan_options.annual_discount_rate, 1.0 / months_per_year);
+    double discount = 1;
+    for (int m = 0; m < last_month; ++m) {
+        setup.weight.push_back(npv ? 1.0 / discount : 1.0);
+        discount *= monthly;
+    }
+    return setup;
+}
+
+void validate(const DemandFutures& futures, const Offering& offering, const RecommendOptions& o, const PricePaths& prices) {
+    offering.validate();
+    o.plan_options.discounts.validate();
+    require(o.plan_options.discounts.free_gpu_hours == 0.0, "options.plan_options.discounts.free_gpu_hours",
+            o.plan_options.discounts.free_gpu_hours, "must be 0 for the optimiser (a pool of free hours is not linear)");
+    require_discount_rate("options.plan_options.annual_discount_rate", o.plan_options.annual_discount_rate);
+    require(futures.count() >= 1, "futures.count", futures.count(), "must be >= 1");
+    require(o.max_count >= 0.0, "options.max_count", o.max_count, "must be >= 0");
+    require(o.max_blocks >= 1 && o.max_blocks <= 730, "options.max_blocks", o.max_blocks, "must be in [1, 730]");
+    require_positive("options.time_limit_seconds", o.time_limit_seconds);
+    // Every plan costs >= 0, so a negative limit is a mistake (and one near -DBL_MAX made Clp abort).
+    if (o.limits.cvar95) require_non_negative("limits.cvar95", *o.limits.cvar95);
+    if (o.limits.upfront_per_period) require_non_negative("limits.upfront_per_period", *o.limits.upfront_per_period);
+    require(o.limits.upfront_period_months >= 1, "limits.upfront_period_months", o.limits.upfront_period_months,
+            "must be >= 1");
+    if (o.limits.committed_share) require_non_negative("limits.committed_share", *o.limits.committed_share);
+    if (o.limits.deadline_miss_probability)
+        require_fraction("limits.deadline_miss_probability", *o.limits.deadline_miss_probability);
+    for (std::size_t i = 0; i < o.spot.size(); ++i) {
+        const std::string field = fmt::format("options.spot[{}]", i);
+        require(std::isfinite(o.spot[i].overhead) && o.spot[i].overhead >= 1.0, field + ".overhead", o.spot[i].overhead,
+                "must be finite and >= 1 (billed per useful hour)");
+        require_fraction(field + ".availability", o.spot[i].availability);
+        if (o.spot[i].deadline_miss_probability)
+            require_fraction(field + ".deadline_miss_probability", *o.spot[i].deadline_miss_probability);
+        if (o.spot[i].price_per_gpu_hour) require_non_negative(field + ".price_per_gpu_hour", *o.spot[i].price_per_gpu_hour);
+        else if (!offering.spot_per_gpu_hour())
+            fail(field + ".price_per_gpu_hour", "none",
+                 fmt::format("offering {} lists no spot price; set it", offering.key()));
+    }
+    if (o.owned) {
+        o.owned->terms.validate();
+        require(o.owned->max_gpus >= 0 && o.owned->max_gpus <= 1'000'000, "options.owned.max_gpus", o.owned->max_gpus,
+                "must be in [0, 1000000]");
+        require(o.owned->step_gpus >= 1, "options.owned.step_gpus", o.owned->step_gpus, "must be >= 1");
+        require(!o.owned->months.empty(), "options.owned.months.size", 0, "must be >= 1");
+        double combinations = 1;
+        for (std::size_t i = 0; i < o.owned->months.size(); ++i) {
+            require(o.owned->months[i] >= 0 && o.owned->months[i] < futures.month_count(),
+                    fmt::format("options.owned.months[{}]", i), o.owned->months[i],
+                    fmt::format("must be in [0, {}) (the horizon's months)", futures.month_count()));
+            combinations *= double(o.owned->max_gpus / o.owned->step_gpus + 1);
+        }
+        require(combinations <= 4096.0, "options.owned.combinations", combinations,
+                "must be <= 4096 (each is a solve: fewer months, a lower max_gpus or a larger step_gpus)");
+    }
+    if (!prices.empty()) {
+        require(prices.on_demand.rows() == futures.month_count(), "prices.months", prices.on_demand.rows(),
+                fmt::format("must be {} (the futures' months)", futures.month_count()));
+        require(prices.on_demand.cols() == 1 || std::size_t(prices.on_demand.cols()) == futures.count(),
+                "prices.futures", prices.on_demand.cols(),
+                fmt::format("must be 1 or {} (the number of futures)", futures.count()));
+    }
+}
+
+}  // namespace gputco::detail

@@ -1,0 +1,146 @@
+// The recommender prices every instrument in every month as the plan engine does: price paths cutting
+// and raising prices, spot dearer than on demand in some months, whole instances, CVaR limits.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "plan_fixtures.hpp"
+#include "gputco/optimise/recommend.hpp"
+
+using namespace gputco;
+using doctest::Approx;
+
+namespace {
+
+/// Busy 1.0 on weekday working hours, 0.4 otherwise: two levels a month, so the programme is exact.
+std::vector<double> office_week() {
+    std::vector<double> week(168, 0.4);
+    for (int day = 0; day < 5; ++day)
+        for (int hour = 8; hour < 20; ++hour) week[std::size_t(day * 24 + hour)] = 1.0;
+    return week;
+}
+
+/// The test offering sold in instances of `gpus` GPUs (the same prices per GPU).
+Offering offering_of(int gpus) {
+    Offering o = test::plan_test_offering();
+    o.gpus_per_instance = gpus;
+    o.on_demand_hourly *= gpus;
+    o.spot_hourly = *o.spot_hourly * gpus;
+    for (ReservedPrice& r : o.reserved) r.upfront *= gpus, r.hourly *= gpus;
+    return o;
+}
+
+/// Per future, each price steps once at a random month by a random factor (cuts and rises).
+PricePaths random_paths(Xoshiro256pp& engine, int months, std::size_t futures) {
+    PricePaths p;
+    p.on_demand.setOnes(months, Eigen::Index(futures));
+    p.spot.setOnes(months, Eigen::Index(futures));
+    p.reserved.setOnes(months, Eigen::Index(futures));
+    for (Eigen::ArrayXXd* table : {&p.on_demand, &p.spot, &p.reserved})
+        for (Eigen::Index f = 0; f < Eigen::Index(futures); ++f) {
+            const int from = test::uniform_int(engine, 0, months - 1);
+            const double factor = table == &p.spot ? test::uniform(engine, 0.6, 2.5) : test::uniform(engine, 0.3, 1.4);
+            table->col(f).tail(months - from) = factor;
+        }
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("over 210 random small problems the recommendation equals brute force priced by the engine, and so does "
+          "the solver's objective") {
+    Xoshiro256pp engine(2028);
+    const int months = 8;
+    PlanOptions one_thread;
+    one_thread.threads = 1;
+    const std::size_t count = 3;
+    int dearer_trials = 0, cvar_trials = 0;
+    for (int trial = 0; trial < 210; ++trial) {
+        const int gpus_per_instance = test::uniform_int(engine, 1, 2);
+        const Offering offering = offering_of(gpus_per_instance);
+        DemandModel model;
+        model.base_gpus = test::uniform(engine, 1, 8);
+        model.monthly_log_volatility = test::uniform(engine, 0, 0.3);
+        model.hour_of_week = office_week();
+        const DemandFutures futures = DemandFutures::generate(model, Horizon::months(months), count, std::uint64_t(trial));
+        const PricePaths prices = random_paths(engine, months, count);
+        RecommendOptions options;
+        options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .discount = {}}};
+        options.start_months = {0, 4};
+        options.max_count = 2;
+        options.unit = gpus_per_instance > 1 ? CountUnit::instances : CountUnit::gpus;
+        const double overhead = test::uniform(engine, 1, 2), availability = test::uniform(engine, 0.3, 1);
+        options.spot = {{.name = "spot", .overhead = overhead, .availability = availability, .price_per_gpu_hour = {},
+                         .deadline_miss_probability = {}}};
+        options.plan_options.threads = 1;
+        const bool with_cvar = trial % 3 == 2;
+        const double on_demand_cvar = evaluate_plan(Plan{}, futures, offering, prices, one_thread).total.cvar95;
+        if (with_cvar) options.limits.cvar95 = on_demand_cvar * test::uniform(engine, 0.8, 1.0);
+        bool dearer = false;  // spot dearer than on demand in some future's month
+        for (std::size_t f = 0; f < count; ++f)
+            for (int m = 0; m < months; ++m)
+                dearer = dearer || 0.8 * overhead * prices.spot(m, Eigen::Index(f)) > 2.0 * prices.on_demand(m, Eigen::Index(f));
+        dearer_trials += dearer;
+
+        // Brute force: every ladder, and every spot count where the cost can turn (a month's demand
+        // level less the committed GPUs, or none): the cost is piecewise linear in spot between them.
+        double best = 1e300;
+        Plan best_plan;
+        for (int first = 0; first <= 2; ++first)
+            for (int second = 0; second <= 2; ++second) {
+                Plan plan;
+                for (const auto& [units, start] : {std::pair{first, 0}, std::pair{second, 4}})
+                    if (units > 0)
+                        plan.commitments.push_back({.count = double(units), .unit = options.unit, .term_years = 1,
+                                                    .payment = Payment::all_upfront, .start_month = start,
+                                                    .renewal = Renewal::lapse, .discount = {}, .offering = {}});
+                std::set<double> spots{0.0};
+                for (int m = 0; m < months; ++m) {
+                    const double committed = gpus_per_instance * (first + (m >= 4 ? second : 0));
+                    for (std::size_t f = 0; f < count; ++f)
+                        for (double s : futures.shape(f, m).sorted)
+                            spots.insert(std::max(0.0, futures.level(f, m) * s - committed));
+                }
+                const auto price = [&](double s) {
+                    plan.spot.reset();
+                    if (s > 0)
+                        plan.spot = SpotShare{.gpus = s, .price_per_gpu_hour = {}, .overhead = overhead,
+                                              .availability = availability, .periods = {}};
+                    const PlanDistribution d = evaluate_plan(plan, futures, offering, prices, one_thread);
+                    if (!(with_cvar && d.total.cvar95 > *options.limits.cvar95 * (1 + 1e-9)) && d.total.mean < best)
+                        best = d.total.mean, best_plan = plan;
+                    return d;
+                };
+                // Under a CVaR limit (the costliest future here) the optimum may also lie where a
+                // future's cost, linear between the turns, crosses the limit.
+                std::vector<PlanDistribution> at;
+                for (double s : spots) at.push_back(price(s));
+                if (!with_cvar) continue;
+                const double limit = *options.limits.cvar95;
+                const std::vector<double> turns(spots.begin(), spots.end());
+                for (std::size_t i = 0; i + 1 < turns.size(); ++i)
+                    for (std::size_t f = 0; f < count; ++f) {
+                        const double a = at[i].futures[f].total - limit, b = at[i + 1].futures[f].total - limit;
+                        if (a * b < 0) price(turns[i] + a / (a - b) * (turns[i + 1] - turns[i]));
+                    }
+            }
+        INFO("trial " << trial << std::string(dearer ? ", spot dearer in some months" : "") << std::string(with_cvar ? ", CVaR95 limit" : "")
+                      << "; brute force: " << describe(best_plan));
+        if (best == 1e300) {
+            CHECK_THROWS_AS(recommend_plan(futures, offering, options, prices), InvalidInput);
+            continue;
+        }
+        cvar_trials += with_cvar;
+        const Recommendation r = recommend_plan(futures, offering, options, prices);
+        Plan shown = r.plan;
+        shown.name.clear();
+        INFO("recommended: " << describe(shown));
+        CHECK(r.proven_optimal);
+        CHECK(r.in_sample.total.mean == Approx(best).epsilon(1e-9));
+        CHECK(r.solver_objective == Approx(r.in_sample.total.mean).epsilon(1e-9));
+    }
+    CHECK(dearer_trials >= 100);  // the case this guards is common among the draws
+    CHECK(cvar_trials >= 40);
+}
