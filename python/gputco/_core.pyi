@@ -1374,3 +1374,20 @@ class DynamicsFit:
 
 def fit_price_dynamics(records: List[PriceRecord], gpu: str, *, until: Optional[str] = ..., min_volatility: float = ...,
                        max_jumps_per_month: int = ..., max_iterations: int = ...) -> DynamicsFit: ...
+
+# The recommendation study and bill-to-plan path (app/recommend_study.hpp, app/bill_plan.hpp): rows in the
+# library's column lists (_columns("recommend_summary"), ...), rendered as DataFrames by gputco/_recommend.py
+# and gputco/_bills.py.
+def _run_recommend_study(futures: DemandFutures, offering: Offering, options: RecommendOptions,
+                         prices: Optional[PricePaths] = None, held_out: Optional[DemandFutures] = None,
+                         held_out_prices: Optional[PricePaths] = None, history: Optional[DemandProfile] = None,
+                         baseline_term_years: Optional[int] = None, baseline_payment: Optional[str] = None,
+                         hindsight_bound: bool = False, cvar95_limits: Sequence[float] = ...) -> tuple: ...
+def _recommend_from_bill(bill: Bill, offering: Offering, options: RecommendOptions, *, gpu: str = "",
+                         horizon_months: int = 36, futures: int = 200, held_out: int = 400, seed: int = 1,
+                         bill_rates: bool = False, baseline_term_years: int = 1,
+                         baseline_payment: str = "all_upfront", hindsight_bound: bool = False,
+                         cvar95_limits: Sequence[float] = ...) -> tuple: ...
+def _bill_tables(bill: Bill) -> Dict[str, List[Dict[str, Any]]]: ...
+def _bill_series_of(bill: Bill, offering: Offering) -> GpuSeries: ...
+def _sweep_summary_rows(sweep: WindowSweep) -> List[Dict[str, Any]]: ...
