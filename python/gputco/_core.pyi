@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime
 
 from os import PathLike
-from typing import Any, Iterable, List, Literal, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
