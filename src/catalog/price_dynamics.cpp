@@ -2,6 +2,7 @@
 #include "gputco/catalog/price_dynamics.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <thread>
 
@@ -12,6 +13,7 @@
 
 #include "gputco/core/error.hpp"
 #include "gputco/core/random.hpp"
+#include "lane_math.hpp"
 
 namespace gputco {
 namespace {
@@ -145,64 +147,114 @@ PricePaths simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::si
     paths.reserved.resize(months, cols);
     paths.launch_month = Eigen::ArrayXXi::Constant(Eigen::Index(d.launches.size()), cols, -1);
 
-    auto run = [&](std::size_t first, std::size_t last) {
+    // Futures run in blocks of `block` side by side, month by month, so that every step is an array
+    // operation over the block. Block b's OU shocks come from one normal sequence seeded with (seed, b),
+    // drawn whole even for a last block that is cut short: future f's numbers depend only on (seed, f).
+    // Its jumps and launches come from its own stream (seed, f), as before.
+    constexpr std::size_t block = 64;
+    const std::size_t blocks = (futures + block - 1) / block;
+    const Step* const parts[3] = {&od, &spot, &reserved};
+    auto run = [&](std::size_t first_block, std::size_t last_block) {
+        // Per block: the shocks (months × part × lane) and jumps (part × month × lane), the deviations,
+        // and each part's log price (part × month × lane). Allocated once per thread.
+        const std::size_t mb = std::size_t(months) * block;
+        std::vector<double> shocks(3 * mb), jumps(3 * mb), logs(3 * mb);
         Normal normal;
-        for (std::size_t f = first; f < last; ++f) {
-            Xoshiro256pp engine(splitmix64(seed ^ splitmix64(f)));
-            normal.reset();
-            const auto c = Eigen::Index(f);
-            double dev_od = 0, dev_spot = 0, dev_res = 0;
-            double* o = &paths.on_demand(0, c);
-            double* s = &paths.spot(0, c);
-            double* r = &paths.reserved(0, c);
-            // Log factors first; one vectorised exp per column at the end (exp dominates otherwise).
-            o[0] = s[0] = r[0] = 0;
-            JumpClock od_jumps(od, engine), spot_jumps(spot, engine), reserved_jumps(reserved, engine);
+        for (std::size_t b = first_block; b < last_block; ++b) {
+            const std::size_t first = b * block, lanes = std::min(block, futures - first);
+            // The shocks: month m ≥ 1, part p (only parts with shock_sd > 0 draw), lane l, in that order.
+            lane_math::PolarNormals normals(splitmix64(seed ^ splitmix64(b)) ^ 0x9E3779B97F4A7C15ULL);
             for (int m = 1; m < months; ++m) {
-                const double z_od = od.shock_sd > 0 ? normal(engine) : 0.0;
-                const double x_od = od.active ? advance(od, dev_od, m, z_od, od_jumps, engine, normal) : 0.0;
-                double x_spot = 0, x_res = 0;
-                if (spot.active) {
-                    const double z = spot.shock_sd > 0 ? rho * z_od + rho_rest * normal(engine) : 0.0;
-                    x_spot = advance(spot, dev_spot, m, z, spot_jumps, engine, normal);
+                for (std::size_t p = 0; p < 3; ++p) {
+                    double* z = &shocks[(std::size_t(m) * 3 + p) * block];
+                    if (parts[p]->active && parts[p]->shock_sd > 0) normals.fill(z, block);
                 }
-                if (reserved.active) {
-                    const double z = reserved.shock_sd > 0 ? normal(engine) : 0.0;
-                    x_res = advance(reserved, dev_res, m, z, reserved_jumps, engine, normal);
-                }
-                o[m] = x_od;
-                s[m] = x_od + x_spot;
-                r[m] = x_od + x_res;
             }
-            // Launches last, from the same stream: the draws above do not depend on them.
+            // Jumps, per future from its own stream: each part's months in order (a jump is rare).
+            std::fill(jumps.begin(), jumps.end(), 0.0);
+            for (std::size_t l = 0; l < lanes; ++l) {
+                Xoshiro256pp engine(splitmix64(seed ^ splitmix64(first + l)));
+                normal.reset();
+                JumpClock od_jumps(od, engine), spot_jumps(spot, engine), reserved_jumps(reserved, engine);
+                JumpClock* clocks[3] = {&od_jumps, &spot_jumps, &reserved_jumps};
+                if (od.jump_rate > 0 || spot.jump_rate > 0 || reserved.jump_rate > 0) {
+                    for (int m = 1; m < months; ++m) {
+                        for (std::size_t p = 0; p < 3; ++p) {
+                            if (parts[p]->active) jumps[(p * std::size_t(months) + std::size_t(m)) * block + l] = clocks[p]->at(m, engine, normal);
+                        }
+                    }
+                }
+                // Launches last, from the same stream.
+                for (std::size_t i = 0; i < d.launches.size(); ++i) {
+                    const GenerationLaunch& g = d.launches[i];
+                    const bool happens = boost::random::uniform_01<double>()(engine) < g.probability;
+                    const int month = boost::random::uniform_int_distribution<int>(g.first_month, g.last_month)(engine);
+                    if (happens) paths.launch_month(Eigen::Index(i), Eigen::Index(first + l)) = month;
+                }
+            }
+            // The OU steps over the block's lanes: d ← φ d + sd z + J; x = g m + d. Spot's shock is
+            // ρ z_od + √(1 − ρ²) z_spot.
+            for (std::size_t p = 0; p < 3; ++p) {
+                const Step& s = *parts[p];
+                double* x = &logs[p * mb];
+                if (!s.active) {
+                    std::fill_n(x, mb, 0.0);
+                    continue;
+                }
+                std::array<double, block> dev{};
+                std::fill_n(x, block, 0.0);
+                const bool shocked = s.shock_sd > 0;
+                for (int m = 1; m < months; ++m) {
+                    const double* z = &shocks[(std::size_t(m) * 3 + p) * block];
+                    const double* z_od = &shocks[(std::size_t(m) * 3) * block];
+                    const double* j = &jumps[(p * std::size_t(months) + std::size_t(m)) * block];
+                    double* xm = x + std::size_t(m) * block;
+                    const double level = s.drift * m;
+                    const bool correlated = p == 1 && od.shock_sd > 0 && shocked;
+                    for (std::size_t l = 0; l < block; ++l) {
+                        const double shock = !shocked ? 0.0 : correlated ? rho * z_od[l] + rho_rest * z[l] : z[l];
+                        dev[l] = s.phi * dev[l] + s.shock_sd * shock + j[l];
+                        xm[l] = level + dev[l];
+                    }
+                }
+            }
+            // Factors: on-demand e^x_od, spot e^(x_od + x_spot), reserved e^(x_od + x_res), written into
+            // the futures' columns, then one array exp over the block's columns.
+            double* out[3] = {&paths.on_demand(0, Eigen::Index(first)), &paths.spot(0, Eigen::Index(first)),
+                              &paths.reserved(0, Eigen::Index(first))};
+            for (std::size_t l = 0; l < lanes; ++l) {
+                for (int m = 0; m < months; ++m) {
+                    const std::size_t at = std::size_t(m) * block + l;
+                    const double x_od = logs[at];
+                    out[0][l * std::size_t(months) + std::size_t(m)] = x_od;
+                    out[1][l * std::size_t(months) + std::size_t(m)] = x_od + logs[mb + at];
+                    out[2][l * std::size_t(months) + std::size_t(m)] = x_od + logs[2 * mb + at];
+                }
+            }
+            for (double* o : out) lane_math::exp_inplace(o, lanes * std::size_t(months));
+            // A launch multiplies the factors from its month on.
             for (std::size_t i = 0; i < d.launches.size(); ++i) {
-                const GenerationLaunch& l = d.launches[i];
-                const bool happens = boost::random::uniform_01<double>()(engine) < l.probability;
-                const int month = boost::random::uniform_int_distribution<int>(l.first_month, l.last_month)(engine);
-                if (!happens) continue;
-                paths.launch_month(Eigen::Index(i), c) = month;
-                const double lo = std::log(l.on_demand_factor), ls = std::log(l.spot_factor), lr = std::log(l.reserved_factor);
-                for (int m = month; m < months; ++m) {
-                    o[m] += lo;
-                    s[m] += ls;
-                    r[m] += lr;
+                for (std::size_t l = 0; l < lanes; ++l) {
+                    const int month = paths.launch_month(Eigen::Index(i), Eigen::Index(first + l));
+                    if (month < 0) continue;
+                    const GenerationLaunch& g = d.launches[i];
+                    const double factors[3] = {g.on_demand_factor, g.spot_factor, g.reserved_factor};
+                    for (std::size_t p = 0; p < 3; ++p) {
+                        for (int m = month; m < months; ++m) out[p][l * std::size_t(months) + std::size_t(m)] *= factors[p];
+                    }
                 }
             }
-        }
-        const Eigen::Index first_col = Eigen::Index(first), count = Eigen::Index(last - first);
-        for (Eigen::ArrayXXd* a : {&paths.on_demand, &paths.spot, &paths.reserved}) {
-            a->middleCols(first_col, count) = a->middleCols(first_col, count).exp();
         }
     };
     unsigned workers = threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads;
-    workers = unsigned(std::min<std::size_t>(workers, futures));
+    workers = unsigned(std::min<std::size_t>(workers, blocks));
     if (workers <= 1) {
-        run(0, futures);
+        run(0, blocks);
     } else {
         std::vector<std::thread> pool;
-        const std::size_t chunk = (futures + workers - 1) / workers;
+        const std::size_t chunk = (blocks + workers - 1) / workers;
         for (unsigned w = 0; w < workers; ++w) {
-            const std::size_t first = w * chunk, last = std::min(futures, first + chunk);
+            const std::size_t first = w * chunk, last = std::min(blocks, first + chunk);
             if (first < last) pool.emplace_back(run, first, last);
         }
         for (auto& t : pool) t.join();
