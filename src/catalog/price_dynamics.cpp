@@ -47,6 +47,8 @@ public:
     JumpClock(const Step& s, Xoshiro256pp& engine) : step_(&s) {
         if (s.jump_rate > 0) next_ = wait(engine);
     }
+    /// The next month with a jump (a large number when λ = 0).
+    int next() const { return next_ < 0 ? 1'000'000 : next_; }
     /// The sum of month m's jumps (months are asked in order 1, 2, …).
     double at(int month, Xoshiro256pp& engine, Normal& normal) {
         if (month != next_) return 0;
@@ -159,29 +161,33 @@ PricePaths simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::si
         // and each part's log price (part × month × lane). Allocated once per thread.
         const std::size_t mb = std::size_t(months) * block;
         std::vector<double> shocks(3 * mb), jumps(3 * mb), logs(3 * mb);
+        std::vector<std::size_t> jumped;
         Normal normal;
         for (std::size_t b = first_block; b < last_block; ++b) {
             const std::size_t first = b * block, lanes = std::min(block, futures - first);
             // The shocks: month m ≥ 1, part p (only parts with shock_sd > 0 draw), lane l, in that order.
-            lane_math::PolarNormals normals(splitmix64(seed ^ splitmix64(b)) ^ 0x9E3779B97F4A7C15ULL);
+            lane_math::ZigguratNormals normals(splitmix64(seed ^ splitmix64(b)) ^ 0x9E3779B97F4A7C15ULL);
             for (int m = 1; m < months; ++m) {
                 for (std::size_t p = 0; p < 3; ++p) {
                     double* z = &shocks[(std::size_t(m) * 3 + p) * block];
                     if (parts[p]->active && parts[p]->shock_sd > 0) normals.fill(z, block);
                 }
             }
-            // Jumps, per future from its own stream: each part's months in order (a jump is rare).
-            std::fill(jumps.begin(), jumps.end(), 0.0);
+            // Jumps, per future from its own stream: each part's months with a jump, in order (the same
+            // draws as asking every month). Only the entries written are cleared afterwards.
             for (std::size_t l = 0; l < lanes; ++l) {
                 Xoshiro256pp engine(splitmix64(seed ^ splitmix64(first + l)));
                 normal.reset();
                 JumpClock od_jumps(od, engine), spot_jumps(spot, engine), reserved_jumps(reserved, engine);
                 JumpClock* clocks[3] = {&od_jumps, &spot_jumps, &reserved_jumps};
-                if (od.jump_rate > 0 || spot.jump_rate > 0 || reserved.jump_rate > 0) {
-                    for (int m = 1; m < months; ++m) {
-                        for (std::size_t p = 0; p < 3; ++p) {
-                            if (parts[p]->active) jumps[(p * std::size_t(months) + std::size_t(m)) * block + l] = clocks[p]->at(m, engine, normal);
-                        }
+                for (int m = 1; m < months; ++m) {
+                    for (std::size_t p = 0; p < 3; ++p) {
+                        if (clocks[p]->next() != m) continue;
+                        const double jump = clocks[p]->at(m, engine, normal);
+                        if (!parts[p]->active) continue;
+                        const std::size_t at = (p * std::size_t(months) + std::size_t(m)) * block + l;
+                        jumps[at] = jump;
+                        jumped.push_back(at);
                     }
                 }
                 // Launches last, from the same stream.
@@ -218,6 +224,8 @@ PricePaths simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::si
                     }
                 }
             }
+            for (std::size_t at : jumped) jumps[at] = 0;
+            jumped.clear();
             // Factors: on-demand e^x_od, spot e^(x_od + x_spot), reserved e^(x_od + x_res), written into
             // the futures' columns, then one array exp over the block's columns.
             double* out[3] = {&paths.on_demand(0, Eigen::Index(first)), &paths.spot(0, Eigen::Index(first)),
