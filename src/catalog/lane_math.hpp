@@ -15,7 +15,9 @@
 
 #include "gputco/core/random.hpp"
 
-namespace gputco::lane_math {
+namespace gputco {
+namespace {  // internal linkage: each including file compiles its own copy for its instruction set
+namespace lane_math {
 
 /// x[i] = e^x[i] for i < n, within 1 ulp of the correctly rounded value (Cody–Waite reduction
 /// x = n ln 2 + r, |r| ≤ ln 2 / 2, and the degree-13 Taylor polynomial of e^r, whose truncation error is
@@ -199,4 +201,6 @@ private:
     std::size_t used_ = Block;
 };
 
-}  // namespace gputco::lane_math
+}  // namespace lane_math
+}  // namespace
+}  // namespace gputco
