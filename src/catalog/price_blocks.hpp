@@ -146,13 +146,13 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
             normal.reset();
             JumpClock od_jumps(od, engine), spot_jumps(spot, engine), reserved_jumps(reserved, engine);
             JumpClock* clocks[3] = {&od_jumps, &spot_jumps, &reserved_jumps};
-            for (int m = 1; m < months; ++m) {
+            for (;;) {
+                const int m = std::min({od_jumps.next(), spot_jumps.next(), reserved_jumps.next()});
+                if (m >= months) break;
                 for (std::size_t p = 0; p < 3; ++p) {
                     if (clocks[p]->next() != m) continue;
-                    const double jump = clocks[p]->at(m, engine, normal);
-                    if (!parts[p]->active) continue;
                     const std::size_t at = (p * std::size_t(months) + std::size_t(m)) * block + l;
-                    jumps[at] = jump;
+                    jumps[at] = clocks[p]->at(m, engine, normal);
                     jumped.push_back(at);
                 }
             }
@@ -175,19 +175,23 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
             }
             std::array<double, block> dev{};
             std::fill_n(x, block, 0.0);
-            const bool shocked = s.shock_sd > 0;
+            // Spot's shock is ρ z_od + √(1 − ρ²) z_spot (z_od = 0 when on-demand has no shock).
+            const bool correlated = p == 1 && s.shock_sd > 0;
+            const double own = correlated ? rho_rest : 1.0, with_od = od.shock_sd > 0 ? rho : 0.0;
             for (int m = 1; m < months; ++m) {
                 const double* z = &shocks[(std::size_t(m) * 3 + p) * block];
                 const double* z_od = &shocks[(std::size_t(m) * 3) * block];
                 const double* j = &jumps[(p * std::size_t(months) + std::size_t(m)) * block];
                 double* xm = x + std::size_t(m) * block;
-                const double level = s.drift * m;
-                const bool correlated = p == 1 && od.shock_sd > 0 && shocked;
-                for (std::size_t l = 0; l < block; ++l) {
-                    const double shock = !shocked ? 0.0 : correlated ? rho * z_od[l] + rho_rest * z[l] : z[l];
-                    dev[l] = s.phi * dev[l] + s.shock_sd * shock + j[l];
-                    xm[l] = level + dev[l];
+                const double level = s.drift * m, phi = s.phi, sd = s.shock_sd;
+                if (s.shock_sd == 0) {
+                    for (std::size_t l = 0; l < block; ++l) dev[l] = phi * dev[l] + j[l];
+                } else if (correlated) {
+                    for (std::size_t l = 0; l < block; ++l) dev[l] = phi * dev[l] + sd * (with_od * z_od[l] + own * z[l]) + j[l];
+                } else {
+                    for (std::size_t l = 0; l < block; ++l) dev[l] = phi * dev[l] + sd * z[l] + j[l];
                 }
+                for (std::size_t l = 0; l < block; ++l) xm[l] = level + dev[l];
             }
         }
         for (std::size_t at : jumped) jumps[at] = 0;
@@ -196,13 +200,15 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
         // the futures' columns, then one array exp over the block's columns.
         double* out[3] = {&paths.on_demand(0, Eigen::Index(first)), &paths.spot(0, Eigen::Index(first)),
                           &paths.reserved(0, Eigen::Index(first))};
-        for (std::size_t l = 0; l < lanes; ++l) {
-            for (int m = 0; m < months; ++m) {
-                const std::size_t at = std::size_t(m) * block + l;
-                const double x_od = logs[at];
-                out[0][l * std::size_t(months) + std::size_t(m)] = x_od;
-                out[1][l * std::size_t(months) + std::size_t(m)] = x_od + logs[mb + at];
-                out[2][l * std::size_t(months) + std::size_t(m)] = x_od + logs[2 * mb + at];
+        for (std::size_t p = 1; p < 3; ++p) {
+            for (std::size_t at = 0; at < mb; ++at) logs[p * mb + at] += logs[at];
+        }
+        const std::size_t n = std::size_t(months);
+        for (std::size_t p = 0; p < 3; ++p) {
+            const double* from = &logs[p * mb];
+            for (std::size_t l = 0; l < lanes; ++l) {
+                double* to = out[p] + l * n;
+                for (std::size_t m = 0; m < n; ++m) to[m] = from[m * block + l];
             }
         }
         for (double* o : out) lane_math::exp_inplace(o, lanes * std::size_t(months));
