@@ -105,7 +105,8 @@ struct Ziggurat {
 /// Standard normals in blocks: `Lanes` xoshiro256+ streams side by side (one SIMD lane each) give one
 /// 64-bit draw per candidate, whose top 52 bits make u on [−1, 1) and bits 5–11 the ziggurat layer;
 /// the candidates of a block are tested in SIMD lanes, and the 1.2% that fall outside their layer's
-/// core are replaced, in order, by the ziggurat's exact slow path on a scalar xoshiro256++ stream. The
+/// core go, in order, through the ziggurat's exact tail or wedge test, whose extra uniforms (and the
+/// fresh draws after a rejected wedge) come from a scalar xoshiro256++ stream. The
 /// sequence depends only on the seed.
 class ZigguratNormals {
 public:
@@ -160,21 +161,22 @@ private:
             inside[i] = std::abs(u) < z.ratio[layer];
         }
         for (std::size_t i = 0; i < Block; ++i) {
-            if (!inside[i]) normals_[i] = slow(z);
+            if (!inside[i]) normals_[i] = slow(z, bits[i]);
         }
         used_ = 0;
     }
 
     double uniform() { return double(slow_() >> 11) * 0x1.0p-53; }  // [0, 1)
 
-    /// Doornik's draw from scratch: the core test, the tail beyond R (Marsaglia's method) for layer 0,
-    /// the wedge test otherwise; repeated until accepted.
-    double slow(const Ziggurat& z) {
-        for (;;) {
-            const std::uint64_t b = slow_();
+    /// Doornik's draw for a candidate outside its layer's core (`b`): the tail beyond R (Marsaglia's
+    /// method) for layer 0, the wedge test otherwise; a rejected wedge draws afresh from the scalar
+    /// stream, core test first, until accepted.
+    double slow(const Ziggurat& z, std::uint64_t b) {
+        for (bool first = true;; first = false) {
+            if (!first) b = slow_();
             const double u = std::bit_cast<double>((b >> 12) | 0x4000000000000000ULL) - 3.0;
             const std::size_t i = (b >> 5) & (Ziggurat::Layers - 1);
-            if (std::abs(u) < z.ratio[i]) return u * z.x[i];
+            if (!first && std::abs(u) < z.ratio[i]) return u * z.x[i];
             if (i == 0) {
                 double t, y;
                 do {
