@@ -130,3 +130,18 @@ TEST_CASE("simulate_price_paths' on-demand log price has the OU with jumps' mean
         CHECK(std::abs((spread - s_mean).square().sum() / double(n - 1) - s_var) <= 4 * s_var * std::sqrt(2.0 / double(n - 1)));
     }
 }
+
+TEST_CASE("a spread with no dynamics gives exactly on-demand's factors (copied, not recomputed)") {
+    PriceDynamics d;
+    d.on_demand = {.reversion = 0.1, .volatility = 0.05, .drift = -0.01, .jump_rate = 0.2, .jump_mean = -0.1, .jump_sd = 0.1};
+    d.reserved_1y_spread = {.drift = 0.01};
+    const PricePaths p = simulate_price_paths(d, Horizon::years(2), 130, 4, 1);
+    CHECK((p.spot == p.on_demand).all());
+    // The reservation spread drifts: its factor is recomputed, e^(x_od + 0.01 m).
+    for (Eigen::Index f = 0; f < 130; f += 13) {
+        CHECK(p.reserved(23, f) / p.on_demand(23, f) == doctest::Approx(std::exp(0.23)).epsilon(1e-13));
+    }
+    d.spot_spread = {.volatility = 0.1};
+    const PricePaths q = simulate_price_paths(d, Horizon::years(2), 130, 4, 1);
+    CHECK(!(q.spot == q.on_demand).all());
+}

@@ -200,18 +200,24 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
         // the futures' columns, then one array exp over the block's columns.
         double* out[3] = {&paths.on_demand(0, Eigen::Index(first)), &paths.spot(0, Eigen::Index(first)),
                           &paths.reserved(0, Eigen::Index(first))};
-        for (std::size_t p = 1; p < 3; ++p) {
-            for (std::size_t at = 0; at < mb; ++at) logs[p * mb + at] += logs[at];
-        }
-        const std::size_t n = std::size_t(months);
+        // A spread with no dynamics leaves its factor equal to on-demand's (e^(x + 0) = e^x): copied, not
+        // recomputed.
+        const std::size_t n = std::size_t(months), count = lanes * n;
         for (std::size_t p = 0; p < 3; ++p) {
+            if (p > 0 && !parts[p]->active) continue;
+            if (p > 0) {
+                for (std::size_t at = 0; at < mb; ++at) logs[p * mb + at] += logs[at];
+            }
             const double* from = &logs[p * mb];
             for (std::size_t l = 0; l < lanes; ++l) {
                 double* to = out[p] + l * n;
                 for (std::size_t m = 0; m < n; ++m) to[m] = from[m * block + l];
             }
+            lane_math::exp_inplace(out[p], count);
         }
-        for (double* o : out) lane_math::exp_inplace(o, lanes * std::size_t(months));
+        for (std::size_t p = 1; p < 3; ++p) {
+            if (!parts[p]->active) std::copy_n(out[0], count, out[p]);
+        }
         // A launch multiplies the factors from its month on.
         for (std::size_t i = 0; i < d.launches.size(); ++i) {
             for (std::size_t l = 0; l < lanes; ++l) {
