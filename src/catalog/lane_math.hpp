@@ -1,11 +1,12 @@
 #pragma once
-// Array kernels for the price model (price_dynamics.cpp): exp over an array and standard normals drawn
-// in blocks, written as plain loops the compiler vectorises. They use only +, −, ×, ÷, √, comparisons
-// and bit moves, each of which IEEE 754 rounds exactly; with the library's -ffp-contract=off (no fused
-// multiply–add), a SIMD lane and the scalar loop give the same bits, so the results do not depend on the
-// instruction set or on where a loop's vector part ends. (price_dynamics.cpp is compiled with
-// -fno-math-errno -fno-trapping-math, which let GCC turn the selects and √ into SIMD code; neither
-// changes a result.)
+// Array kernels for the price model (price_blocks.hpp): exp over an array and standard normals drawn
+// in blocks, written as plain loops the compiler vectorises. The vectorised loops use only +, −, ×,
+// comparisons, table loads and bit moves, each exact or rounded once by IEEE 754; with the library's
+// -ffp-contract=off (no fused multiply–add), a SIMD lane and the scalar loop give the same bits, so the
+// results do not depend on the instruction set or on where a loop's vector part ends. The ziggurat's
+// rare slow path and its table call the C library's exp, log and √ in scalar code, the same calls in
+// every build. (The files that include this are compiled with -fno-math-errno -fno-trapping-math,
+// which let GCC turn the selects into SIMD code; neither changes a result.)
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -41,37 +42,6 @@ inline void exp_inplace(double* x, std::size_t n) {
         const double p = 1.0 + (r + r2 * q);
         // 2^k: k sits in the low mantissa bits of t (two's complement for k < 0); move it to the exponent.
         x[i] = std::bit_cast<double>(std::bit_cast<std::uint64_t>(p) + (std::bit_cast<std::uint64_t>(t) << 52));
-    }
-}
-
-/// ln x[i] for normal, positive x[i] < 2^1023, into out[i] (x = 2^e m with m in [√½, √2); ln m =
-/// 2 atanh f, f = (m − 1)/(m + 1), |f| ≤ 0.172, by its series to f^23, truncation below 2^-56).
-inline void log_positive(const double* x, double* out, std::size_t n) {
-    constexpr double ln2_hi = 0x1.62e42fee00000p-1, ln2_lo = 0x1.a39ef35793c76p-33;
-    constexpr std::uint64_t mantissa = (std::uint64_t(1) << 52) - 1, one = 0x3FF0000000000000ULL;
-    constexpr double two52 = 0x1p52, sqrt2 = 1.4142135623730951;
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::uint64_t bits = std::bit_cast<std::uint64_t>(x[i]);
-        // The biased exponent as a double without an integer conversion: 2^52 + E, minus 2^52.
-        const double biased = std::bit_cast<double>(0x4330000000000000ULL | (bits >> 52)) - two52;
-        const double m1 = std::bit_cast<double>((bits & mantissa) | one);  // in [1, 2)
-        const bool high = m1 > sqrt2;
-        const double m = high ? m1 * 0.5 : m1;
-        const double e = high ? biased - 1022.0 : biased - 1023.0;
-        const double f = (m - 1.0) / (m + 1.0), f2 = f * f;
-        double s = 1.0 / 23;
-        s = s * f2 + 1.0 / 21;
-        s = s * f2 + 1.0 / 19;
-        s = s * f2 + 1.0 / 17;
-        s = s * f2 + 1.0 / 15;
-        s = s * f2 + 1.0 / 13;
-        s = s * f2 + 1.0 / 11;
-        s = s * f2 + 1.0 / 9;
-        s = s * f2 + 1.0 / 7;
-        s = s * f2 + 1.0 / 5;
-        s = s * f2 + 1.0 / 3;
-        const double ln_m = 2 * f + 2 * f * f2 * s;
-        out[i] = e * ln2_hi + (e * ln2_lo + ln_m);
     }
 }
 
