@@ -61,9 +61,10 @@ Eigen::ArrayXXd simulate_log_prices(const LogPriceProcess& process, int months, 
                                     double initial_deviation = 0);
 
 /// PricePaths of `dynamics` over `horizon` for `futures` futures; `reserved` carries the factor of
-/// `term_years` (1 or 3). Future f uses a stream that depends only on (seed, f), so results are the
-/// same for any `threads` (0 = hardware concurrency) and any plan. Month 0's factors are 1 (before any
-/// launch in month 0).
+/// `term_years` (1 or 3). Future f's numbers depend only on (seed, f) (its block's normal sequence and
+/// its own jump stream: docs/models.md, "Random numbers"), so results are the same for any `threads`
+/// (0 = hardware concurrency), any number of futures, any instruction set and any plan. Month 0's
+/// factors are 1 (before any launch in month 0).
 PricePaths simulate_price_paths(const PriceDynamics& dynamics, Horizon horizon, std::size_t futures,
                                 std::uint64_t seed, int term_years, unsigned threads = 1);
 

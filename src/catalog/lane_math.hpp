@@ -1,0 +1,173 @@
+#pragma once
+// Array kernels for the price model (price_blocks.hpp): exp over an array and standard normals drawn
+// in blocks, written as plain loops the compiler vectorises. The vectorised loops use only +, −, ×,
+// comparisons, table loads and bit moves, each exact or rounded once by IEEE 754; with the library's
+// -ffp-contract=off (no fused multiply–add), a SIMD lane and the scalar loop give the same bits, so the
+// results do not depend on the instruction set or on where a loop's vector part ends. The ziggurat's
+// rare slow path and its table call the C library's exp, log and √ in scalar code, the same calls in
+// every build. (The files that include this are compiled with -fno-math-errno -fno-trapping-math,
+// which let GCC turn the selects into SIMD code; neither changes a result.)
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "gputco/core/random.hpp"
+
+namespace gputco {
+namespace {  // internal linkage: each including file compiles its own copy for its instruction set
+namespace lane_math {
+
+/// x[i] = e^x[i] for i < n, within about 1 ulp of the correctly rounded value (Cody–Waite reduction
+/// x = n ln 2 + r, |r| ≤ ln 2 / 2, and the degree-13 Taylor polynomial of e^r, whose truncation error is
+/// below 2^-57). Arguments are clamped to [−700, 700] (factors of e^±700 ≈ 10^±304); e^0 = 1 exactly.
+inline void exp_inplace(double* x, std::size_t n) {
+    constexpr double shifter = 0x1.8p52, inv_ln2 = 0x1.71547652b82fep0;
+    constexpr double ln2_hi = 0x1.62e42fee00000p-1, ln2_lo = 0x1.a39ef35793c76p-33;  // ln2_hi × k exact, |k| < 2^11
+    for (std::size_t i = 0; i < n; ++i) {
+        const double a = std::min(700.0, std::max(-700.0, x[i]));
+        const double t = a * inv_ln2 + shifter;  // rounds a / ln 2 to the nearest integer k, kept in t's low bits
+        const double k = t - shifter;
+        const double r = (a - k * ln2_hi) - k * ln2_lo;
+        // e^r − 1 = r + r² q(r), q's 12 coefficients 1/2!, …, 1/13! by Estrin's scheme (short
+        // dependency chains, so the loop is not bound by latency); r = 0 gives exactly 1 below.
+        const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+        const double a0 = 1.0 / 2 + r * (1.0 / 6), a1 = 1.0 / 24 + r * (1.0 / 120), a2 = 1.0 / 720 + r * (1.0 / 5040),
+                     a3 = 1.0 / 40320 + r * (1.0 / 362880), a4 = 1.0 / 3628800 + r * (1.0 / 39916800),
+                     a5 = 1.0 / 479001600 + r * (1.0 / 6227020800);
+        const double b0 = a0 + r2 * a1, b1 = a2 + r2 * a3, b2 = a4 + r2 * a5;
+        const double q = (b0 + r4 * b1) + r8 * b2;
+        const double p = 1.0 + (r + r2 * q);
+        // 2^k: k sits in the low mantissa bits of t (two's complement for k < 0); move it to the exponent.
+        x[i] = std::bit_cast<double>(std::bit_cast<std::uint64_t>(p) + (std::bit_cast<std::uint64_t>(t) << 52));
+    }
+}
+
+/// The 128-layer ziggurat of Marsaglia and Tsang (2000) in Doornik's form (2005, "An improved ziggurat
+/// method to generate normal random samples"): layer i spans [−x_i, x_i] with ratio_i = x_{i+1} / x_i;
+/// a draw (u on [−1, 1), layer i) whose |u| < ratio_i returns u x_i, which is 98.8% of draws.
+struct Ziggurat {
+    static constexpr int Layers = 128;
+    static constexpr double R = 3.442619855899;       // start of the tail
+    static constexpr double V = 9.91256303526217e-3;  // area of each layer
+    std::array<double, Layers + 1> x{};
+    std::array<double, Layers> ratio{};
+
+    Ziggurat() {
+        double f = std::exp(-0.5 * R * R);
+        x[0] = V / f;
+        x[1] = R;
+        x[Layers] = 0;
+        for (int i = 2; i < Layers; ++i) {
+            x[i] = std::sqrt(-2 * std::log(V / x[i - 1] + f));
+            f = std::exp(-0.5 * x[i] * x[i]);
+        }
+        for (int i = 0; i < Layers; ++i) ratio[i] = x[i + 1] / x[i];
+    }
+    static const Ziggurat& table() {
+        static const Ziggurat z;
+        return z;
+    }
+};
+
+/// Standard normals in blocks: `Lanes` xoshiro256+ streams side by side (one SIMD lane each) give one
+/// 64-bit draw per candidate, whose top 52 bits make u on [−1, 1) and bits 5–11 the ziggurat layer;
+/// the candidates of a block are tested in SIMD lanes, and the 1.2% that fall outside their layer's
+/// core go, in order, through the ziggurat's exact tail or wedge test, whose extra uniforms (and the
+/// fresh draws after a rejected wedge) come from a scalar xoshiro256++ stream. The
+/// sequence depends only on the seed.
+class ZigguratNormals {
+public:
+    static constexpr std::size_t Lanes = 8;
+
+    explicit ZigguratNormals(std::uint64_t seed) : slow_(splitmix64(seed ^ 0x5851F42D4C957F2DULL)) {
+        for (std::size_t l = 0; l < Lanes; ++l) {
+            const Xoshiro256pp lane(splitmix64(seed + splitmix64(l)));
+            s0_[l] = lane.state()[0];
+            s1_[l] = lane.state()[1];
+            s2_[l] = lane.state()[2];
+            s3_[l] = lane.state()[3];
+        }
+    }
+
+    /// Writes the next n normals of the sequence to out.
+    void fill(double* out, std::size_t n) {
+        std::size_t done = 0;
+        while (done < n) {
+            if (used_ == Block) refill();
+            const std::size_t take = std::min(n - done, Block - used_);
+            std::copy_n(normals_.begin() + std::ptrdiff_t(used_), take, out + done);
+            used_ += take;
+            done += take;
+        }
+    }
+
+private:
+    static constexpr std::size_t Block = 256;
+
+    void refill() {
+        const Ziggurat& z = Ziggurat::table();
+        alignas(64) std::uint64_t bits[Block];
+        for (std::size_t i = 0; i < Block; i += Lanes) {
+            // One step of every lane's xoshiro256+ (its s0 + s3 output, the authors' choice for floating point).
+            std::uint64_t* out = bits + i;
+            std::uint64_t t[Lanes];
+            for (std::size_t l = 0; l < Lanes; ++l) out[l] = s0_[l] + s3_[l];
+            for (std::size_t l = 0; l < Lanes; ++l) t[l] = s1_[l] << 17;
+            for (std::size_t l = 0; l < Lanes; ++l) s2_[l] ^= s0_[l];
+            for (std::size_t l = 0; l < Lanes; ++l) s3_[l] ^= s1_[l];
+            for (std::size_t l = 0; l < Lanes; ++l) s1_[l] ^= s2_[l];
+            for (std::size_t l = 0; l < Lanes; ++l) s0_[l] ^= s3_[l];
+            for (std::size_t l = 0; l < Lanes; ++l) s2_[l] ^= t[l];
+            for (std::size_t l = 0; l < Lanes; ++l) s3_[l] = (s3_[l] << 45) | (s3_[l] >> 19);
+        }
+        alignas(64) std::uint64_t inside[Block];
+        for (std::size_t i = 0; i < Block; ++i) {
+            const double u = std::bit_cast<double>((bits[i] >> 12) | 0x4000000000000000ULL) - 3.0;  // [−1, 1)
+            const std::size_t layer = (bits[i] >> 5) & (Ziggurat::Layers - 1);
+            normals_[i] = u * z.x[layer];
+            inside[i] = std::abs(u) < z.ratio[layer];
+        }
+        for (std::size_t i = 0; i < Block; ++i) {
+            if (!inside[i]) normals_[i] = slow(z, bits[i]);
+        }
+        used_ = 0;
+    }
+
+    double uniform() { return double(slow_() >> 11) * 0x1.0p-53; }  // [0, 1)
+
+    /// Doornik's draw for a candidate outside its layer's core (`b`): the tail beyond R (Marsaglia's
+    /// method) for layer 0, the wedge test otherwise; a rejected wedge draws afresh from the scalar
+    /// stream, core test first, until accepted.
+    double slow(const Ziggurat& z, std::uint64_t b) {
+        for (bool first = true;; first = false) {
+            if (!first) b = slow_();
+            const double u = std::bit_cast<double>((b >> 12) | 0x4000000000000000ULL) - 3.0;
+            const std::size_t i = (b >> 5) & (Ziggurat::Layers - 1);
+            if (!first && std::abs(u) < z.ratio[i]) return u * z.x[i];
+            if (i == 0) {
+                double t, y;
+                do {
+                    t = std::log(1 - uniform()) / Ziggurat::R;  // ≤ 0
+                    y = std::log(1 - uniform());
+                } while (-2 * y < t * t);
+                return u < 0 ? t - Ziggurat::R : Ziggurat::R - t;
+            }
+            const double x = u * z.x[i];
+            const double f0 = std::exp(-0.5 * (z.x[i] * z.x[i] - x * x));
+            const double f1 = std::exp(-0.5 * (z.x[i + 1] * z.x[i + 1] - x * x));
+            if (f1 + uniform() * (f0 - f1) < 1.0) return x;
+        }
+    }
+
+    alignas(64) std::uint64_t s0_[Lanes]{}, s1_[Lanes]{}, s2_[Lanes]{}, s3_[Lanes]{};
+    Xoshiro256pp slow_;
+    std::array<double, Block> normals_{};
+    std::size_t used_ = Block;
+};
+
+}  // namespace lane_math
+}  // namespace
+}  // namespace gputco
