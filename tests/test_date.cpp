@@ -60,7 +60,7 @@ TEST_CASE("from_days_since_epoch inverts days_since_epoch; iso_utc writes FOCUS 
     CHECK(Date::from_days_since_epoch(0) == Date{1970, 1, 1});
     CHECK(Date::from_days_since_epoch(20089) == Date{2025, 1, 1});  // 55 years, 13 of them leap: 55 × 365 + 14
     CHECK(Date::from_days_since_epoch(-1) == Date{1969, 12, 31});
-    CHECK(iso_utc(1735689600) == "2025-01-01T00:00:00Z");
-    CHECK(iso_utc(1735689600 + 3 * 3600 + 61) == "2025-01-01T03:01:01Z");
-    CHECK(iso_utc(-1) == "1969-12-31T23:59:59Z");
+    CHECK(gputco::iso_utc(1735689600) == "2025-01-01T00:00:00Z");
+    CHECK(gputco::iso_utc(1735689600 + 3 * 3600 + 61) == "2025-01-01T03:01:01Z");
+    CHECK(gputco::iso_utc(-1) == "1969-12-31T23:59:59Z");
 }
