@@ -151,6 +151,12 @@ const std::vector<Column<RecommendStudy>>& study_summary_columns() {
     using S = RecommendStudy;
     static const std::vector<Column<S>> c{
         {"plan", "", Dtype::text, [](const S& s) { return Cell(describe(s.recommendation.plan)); }},
+        {"buys", "", Dtype::text,
+         [](const S& s) {  // what the plan buys, whatever it is named
+             Plan unnamed = s.recommendation.plan;
+             unnamed.name.clear();
+             return Cell(describe(unnamed));
+         }},
         {"in_sample_mean", "currency", Dtype::float64, [](const S& s) { return Cell(s.recommendation.in_sample.total.mean); }},
         {"in_sample_p95", "currency", Dtype::float64, [](const S& s) { return Cell(s.recommendation.in_sample.total.p95); }},
         {"in_sample_cvar95", "currency", Dtype::float64,
