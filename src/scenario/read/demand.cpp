@@ -1,0 +1,50 @@
+// `demand`: the deterministic demand profile's kind and its figures.
+#include "readers.hpp"
+
+namespace gputco::scenario_read {
+
+namespace {
+
+DemandSpec read_demand(const Field& f) {
+    const auto m = f.map({"kind", "gpus", "start_gpus", "end_gpus", "annual_growth_rate", "steps",
+                          "daily_pattern", "weekly_pattern", "scale"});
+    DemandSpec d;
+    d.kind = m.get("kind").choice({"constant", "linear_growth", "compound_growth", "steps"});
+    const auto needs = [&](std::string_view key) { return m.get(key); };
+    if (d.kind == "constant") d.gpus = needs("gpus").non_negative();
+    if (d.kind == "linear_growth") {
+        d.start_gpus = needs("start_gpus").non_negative();
+        d.end_gpus = needs("end_gpus").non_negative();
+    }
+    if (d.kind == "compound_growth") {
+        d.start_gpus = needs("start_gpus").non_negative();
+        const Field g = needs("annual_growth_rate");
+        d.annual_growth_rate = g.number();
+        if (d.annual_growth_rate <= -1) g.fail("must be > -1");
+    }
+    if (d.kind == "steps") {
+        for (const Field& item : needs("steps").list()) {
+            const auto sm = item.map({"start_month", "gpus"});
+            d.steps.push_back({int(sm.get("start_month").integer()), sm.get("gpus").non_negative()});
+        }
+    }
+    for (const char* key : {"gpus", "start_gpus", "end_gpus", "annual_growth_rate", "steps"}) {
+        const bool used = (d.kind == "constant" && std::string_view(key) == "gpus") ||
+                          (d.kind == "linear_growth" && (std::string_view(key) == "start_gpus" || std::string_view(key) == "end_gpus")) ||
+                          (d.kind == "compound_growth" && (std::string_view(key) == "start_gpus" || std::string_view(key) == "annual_growth_rate")) ||
+                          (d.kind == "steps" && std::string_view(key) == "steps");
+        if (!used && m.has(key)) m.get(key).fail(fmt::format("not used by kind \"{}\"", d.kind));
+    }
+    if (auto p = m.find("daily_pattern")) d.daily_pattern = p->numbers<24>();
+    if (auto p = m.find("weekly_pattern")) d.weekly_pattern = p->numbers<7>();
+    if (auto s = m.find("scale")) d.scale = s->non_negative();
+    return d;
+}
+
+}  // namespace
+
+void read_demand_key(const Field::Map& m, Scenario& s, ReadState&) {
+    s.demand = read_demand(m.get("demand"));
+}
+
+}  // namespace gputco::scenario_read

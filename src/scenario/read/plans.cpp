@@ -1,0 +1,94 @@
+// `plans`: commitments, owned purchases and a spot share over the horizon, priced by the plan engine.
+#include "readers.hpp"
+#include "gputco/engines/plan_engine.hpp"
+
+namespace gputco::scenario_read {
+
+namespace {
+
+Plan read_plan(const Field& f, int months) {
+    const auto m = f.map({"name", "commitments", "owned", "spot"});
+    Plan plan;
+    plan.name = m.get("name").text();
+    if (auto c = m.find("commitments")) {
+        for (const Field& item : c->list()) {
+            const auto cm = item.map({"count", "unit", "term_years", "payment", "start_month", "renewal", "discount"});
+            Commitment commitment;
+            commitment.count = cm.get("count").non_negative();
+            if (auto v = cm.find("unit")) commitment.unit = v->choice({"gpus", "instances"}) == "gpus" ? CountUnit::gpus : CountUnit::instances;
+            commitment.term_years = read_term(cm.get("term_years"));
+            commitment.payment = read_payment(cm.get("payment"));
+            if (auto v = cm.find("start_month")) commitment.start_month = read_month(*v, months);
+            if (auto v = cm.find("renewal")) commitment.renewal = v->choice({"renew", "lapse"}) == "renew" ? Renewal::renew : Renewal::lapse;
+            if (auto v = cm.find("discount")) {
+                commitment.discount = v->number();
+                if (*commitment.discount < 0 || *commitment.discount >= 1) v->fail("must be in [0, 1)");
+            }
+            plan.commitments.push_back(commitment);
+        }
+    }
+    if (auto o = m.find("owned")) {
+        for (const Field& item : o->list()) {
+            const auto om = item.map({"gpus", "month", "terms"});
+            OwnedPurchase purchase;
+            purchase.gpus = om.get("gpus").non_negative();
+            if (auto v = om.find("month")) purchase.month = read_month(*v, months);
+            purchase.terms = read_owned(om.get("terms"));
+            plan.owned.push_back(purchase);
+        }
+    }
+    if (auto sp = m.find("spot")) {
+        const auto sm = sp->map({"gpus", "price_per_gpu_hour", "overhead", "availability", "periods"});
+        SpotShare share;
+        share.gpus = sm.get("gpus").non_negative();
+        if (auto v = sm.find("price_per_gpu_hour")) share.price_per_gpu_hour = v->non_negative();
+        const auto overhead = [](const Field& v) {
+            const double x = v.number();
+            if (x < 1) v.fail("must be >= 1");
+            return x;
+        };
+        if (auto v = sm.find("overhead")) share.overhead = overhead(*v);
+        if (auto v = sm.find("availability")) share.availability = v->fraction();
+        if (auto ps = sm.find("periods")) {
+            for (const Field& item : ps->list()) {
+                const auto pm = item.map({"first_month", "overhead", "availability"});
+                SpotPeriod period;
+                const Field first = pm.get("first_month");
+                period.first_month = read_month(first, months);
+                if (!share.periods.empty() && period.first_month <= share.periods.back().first_month)
+                    first.fail("must be after the previous period's first_month");
+                if (auto v = pm.find("overhead")) period.overhead = overhead(*v);
+                if (auto v = pm.find("availability")) period.availability = v->fraction();
+                share.periods.push_back(period);
+            }
+        }
+        plan.spot = share;
+    }
+    return plan;
+}
+
+}  // namespace
+
+void read_plans(const Field::Map& m, Scenario& s, ReadState& state) {
+    if (auto p = m.find("plans")) {
+        state.plan_fields = p->list();
+        for (const Field& item : state.plan_fields) {
+            s.plans.push_back(read_plan(item, s.horizon_months));
+            for (std::size_t i = 0; i + 1 < s.plans.size(); ++i)
+                if (s.plans[i].name == s.plans.back().name) item.fail("duplicate plan name");
+        }
+    }
+}
+
+void check_plans_price(const Scenario& s, const ReadState& state, const Offering& offering) {
+    if (!s.plans.empty()) {
+        const DemandFutures one = DemandFutures::from_profile(s.demand.build(Horizon::months(s.horizon_months)));
+        PlanOptions options;
+        options.discounts = s.discounts;
+        options.threads = 1;
+        for (std::size_t i = 0; i < s.plans.size(); ++i)
+            state.plan_fields[i].checked([&] { return evaluate_plan(s.plans[i], one, offering, {}, options); });
+    }
+}
+
+}  // namespace gputco::scenario_read

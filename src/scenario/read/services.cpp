@@ -1,0 +1,81 @@
+// `services`: services on spot across zones.
+#include "readers.hpp"
+
+namespace gputco::scenario_read {
+
+namespace {
+
+/// A service on spot across zones (`services:`): its zones' traces are read here, relative to the
+/// scenario's folder, and checked together with the config by the serving engine.
+ServiceSpec read_service(const Field& f, const std::string& base_dir) {
+    const auto m = f.map({"name", "replicas", "zones", "launch_hours", "notice_hours", "on_demand_price_per_hour",
+                          "availability_target", "policies", "max_extra", "max_on_demand_base"});
+    ServiceSpec svc;
+    svc.name = m.get("name").text();
+    const Field replicas = m.get("replicas");
+    const long long n = replicas.integer();
+    if (n < 1 || n > static_cast<long long>(ServingLimits::max_replicas))
+        replicas.fail(fmt::format("must be in [1, {}]", ServingLimits::max_replicas));
+    svc.replicas = std::size_t(n);
+    const Field zones = m.get("zones");
+    for (const Field& item : zones.list()) {
+        const auto zm = item.map({"name", "trace", "spot_price_per_hour"});
+        ServiceZoneSpec z;
+        z.name = zm.get("name").text();
+        const Field trace = zm.get("trace");
+        z.trace_file = trace.text();
+        const std::string path = !z.trace_file.empty() && z.trace_file.front() == '/' ? z.trace_file
+                                                                                      : base_dir + "/" + z.trace_file;
+        z.availability = trace.checked([&] {
+            return SpotAvailability::from_json(read_scenario_file(path),
+                                               {.values = TraceValues::available_nodes, .nodes_needed = 1});
+        });
+        z.spot_price_per_hour = positive(zm.get("spot_price_per_hour"));
+        svc.zones.push_back(std::move(z));
+    }
+    if (svc.zones.empty()) zones.fail("must list at least one zone");
+    if (auto v = m.find("launch_hours")) svc.launch_hours = v->non_negative();
+    if (auto v = m.find("notice_hours")) svc.notice_hours = v->non_negative();
+    if (auto v = m.find("on_demand_price_per_hour")) svc.on_demand_price_per_hour = positive(*v);
+    if (auto v = m.find("availability_target")) {
+        svc.search.availability_target = v->number();
+        if (!(svc.search.availability_target > 0 && svc.search.availability_target <= 1)) v->fail("must be in (0, 1]");
+    }
+    if (auto p = m.find("policies")) {
+        svc.search.policies.clear();
+        for (const Field& item : p->list()) svc.search.policies.push_back(item.choice<ServingPolicy>());
+        if (svc.search.policies.empty()) p->fail("must name at least one policy");
+    }
+    const auto count = [&](std::string_view key, std::size_t max) -> std::optional<std::size_t> {
+        const auto v = m.find(key);
+        if (!v) return std::nullopt;
+        const long long x = v->integer();
+        if (x < 0 || x > static_cast<long long>(max)) v->fail(fmt::format("must be in [0, {}]", max));
+        return std::size_t(x);
+    };
+    if (auto x = count("max_extra", ServingLimits::max_replicas)) svc.search.max_extra = *x;
+    if (auto x = count("max_on_demand_base", svc.replicas)) svc.search.max_on_demand_base = *x;
+    // The zones and the config as the engine checks them (one price stands in for the offering's).
+    f.checked([&] {
+        ServingConfig config = svc.config(svc.on_demand_price_per_hour.value_or(1.0));
+        config.extra_spot = svc.search.max_extra;
+        config.on_demand_base = svc.search.max_on_demand_base;
+        config.record_ready = false;
+        return serving_lower_bound(svc.regions(), config).cost;
+    });
+    return svc;
+}
+
+}  // namespace
+
+void read_services(const Field::Map& m, Scenario& s, ReadState&) {
+    if (auto v = m.find("services")) {
+        for (const Field& item : v->list()) {
+            s.services.push_back(read_service(item, s.base_dir));
+            for (std::size_t i = 0; i + 1 < s.services.size(); ++i)
+                if (s.services[i].name == s.services.back().name) item.fail("duplicate service name");
+        }
+    }
+}
+
+}  // namespace gputco::scenario_read

@@ -1,0 +1,64 @@
+// The scenario's settings: name, description, horizon, currency, discount rate, units, seed, the
+// discounts on the offering's prices, and the outputs asked for.
+#include "readers.hpp"
+
+namespace gputco::scenario_read {
+
+void read_name(const Field::Map& m, Scenario& s, ReadState&) {
+    s.name = m.get("name").text();
+}
+
+void read_description(const Field::Map& m, Scenario& s, ReadState&) {
+    if (auto v = m.find("description")) s.description = v->text();
+}
+
+void read_horizon_months(const Field::Map& m, Scenario& s, ReadState&) {
+    const Field h = m.get("horizon_months");
+    const long long months = h.integer();
+    if (months < 1 || months > 600) h.fail("must be in [1, 600]");
+    s.horizon_months = int(months);
+}
+
+void read_currency(const Field::Map& m, Scenario& s, ReadState&) {
+    if (auto v = m.find("currency")) s.currency = v->text();
+}
+
+void read_annual_discount_rate(const Field::Map& m, Scenario& s, ReadState&) {
+    if (auto v = m.find("annual_discount_rate")) {
+        s.annual_discount_rate = v->number();
+        if (!(s.annual_discount_rate >= limits::min_annual_discount_rate &&
+              s.annual_discount_rate <= limits::max_annual_discount_rate))
+            v->fail(fmt::format("must be in [{:g}, {:g}] (a fraction a year: 0.05 for 5%)",
+                                limits::min_annual_discount_rate, limits::max_annual_discount_rate));
+    }
+}
+
+void read_units(const Field::Map& m, Scenario& s, ReadState&) {
+    if (auto v = m.find("units")) s.units = v->choice<Units>();
+}
+
+void read_seed(const Field::Map& m, Scenario& s, ReadState&) {
+    if (auto v = m.find("seed")) {
+        const long long seed = v->integer();
+        if (seed < 0) v->fail("must be >= 0");
+        s.seed = std::uint64_t(seed);
+    }
+}
+
+void read_discounts(const Field::Map& m, Scenario& s, ReadState&) {
+    if (auto d = m.find("discounts")) {
+        const auto dm = d->map({"plan_discount", "free_gpu_hours", "voucher_price_factor", "region_price_factor"});
+        if (auto v = dm.find("plan_discount")) s.discounts.plan_discount = v->number();
+        if (auto v = dm.find("free_gpu_hours")) s.discounts.free_gpu_hours = v->number();
+        if (auto v = dm.find("voucher_price_factor")) s.discounts.voucher_price_factor = v->number();
+        if (auto v = dm.find("region_price_factor")) s.discounts.region_price_factor = v->number();
+        d->checked([&] { s.discounts.validate(); return 0; });
+    }
+}
+
+void read_outputs(const Field::Map& m, Scenario& s, ReadState&) {
+    if (auto o = m.find("outputs"))
+        for (const Field& item : o->list()) s.outputs.push_back(item.choice(scenario_output_names()));
+}
+
+}  // namespace gputco::scenario_read
