@@ -177,7 +177,6 @@ std::string at(const std::string& path, std::string_view key) {
     return path.empty() ? std::string(key) : fmt::format("{}.{}", path, key);
 }
 
-
 /// A JSON object whose keys must all be known, read field by field.
 class Reader {
 public:

@@ -20,6 +20,7 @@
 #include <gputco/report/scenario_report.hpp>
 #include <gputco/scenario/scenario.hpp>
 
+#include "bill_commands.hpp"
 #include "command.hpp"
 #include "output.hpp"
 #include "progress.hpp"
@@ -290,120 +291,6 @@ int spot(const SpotJobRequest& request, const std::string& format) {
     return 0;
 }
 
-/// "provider/instance_type[/region]" in `cat` (the first listed region when none is given).
-const Offering& offering_named(const Catalog& cat, const std::string& text) {
-    const auto first = text.find('/');
-    require(first != std::string::npos && first > 0 && first + 1 < text.size(), "--offering", text,
-            "must be provider/instance_type or provider/instance_type/region, e.g. aws/p4d.24xlarge/us-east-1");
-    const auto second = text.find('/', first + 1);
-    const std::string provider = text.substr(0, first);
-    const std::string instance = text.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
-    const std::string region = second == std::string::npos ? "" : text.substr(second + 1);
-    return cat.offering(provider, instance, region);
-}
-
-/// A bill's tables in the library's columns (app/bill_plan.hpp); JSON: one object of tables.
-nlohmann::ordered_json bill_json(const Bill& bill) {
-    nlohmann::ordered_json doc;
-    doc["file"] = bill.file;
-    doc["focus_version"] = std::string(to_text(bill.version));
-    doc["currency"] = bill.currency;
-    doc["rows"] = bill.rows_read;
-    doc["figures"] = cli::to_json(cli::table_of(bill_figures_columns(), bill_figures_rows(bill)));
-    doc["series"] = cli::to_json(cli::table_of(bill_series_columns(), bill.series));
-    doc["commitments"] = cli::to_json(cli::table_of(bill_commitment_columns(), bill.commitments));
-    doc["unmatched"] = cli::to_json(cli::table_of(bill_unmatched_columns(), bill.unmatched));
-    return doc;
-}
-
-std::string bill_text(const Bill& bill, const std::string& format) {
-    std::string out;
-    if (format == "table")
-        out += fmt::format("{}: FOCUS {}, {} rows, {} GPU rows, in {}\n\n", bill.file, to_text(bill.version), bill.rows_read,
-                           bill.gpu_rows, bill.currency);
-    out += cli::render(cli::table_of(bill_figures_columns(), bill_figures_rows(bill)), format);
-    if (format == "csv") return out;  // one table
-    out += "\n" + cli::render(cli::table_of(bill_series_columns(), bill.series), format);
-    if (!bill.commitments.empty()) out += "\n" + cli::render(cli::table_of(bill_commitment_columns(), bill.commitments), format);
-    if (!bill.unmatched.empty()) out += "\n" + cli::render(cli::table_of(bill_unmatched_columns(), bill.unmatched), format);
-    return out;
-}
-
-/// `gputco bill FILE`: what a FOCUS export holds, as gputco reads it.
-int bill(const std::string& path, const std::string& catalog_file, const std::string& format) {
-    const Catalog cat = catalog_file.empty() ? Catalog::builtin()
-                                             : Catalog::builtin().overridden_by(Catalog::from_json_file(catalog_file));
-    const Bill b = read_bill(path, cat);
-    print(format == "json" ? bill_json(b).dump(1) + "\n" : bill_text(b, format));
-    return 0;
-}
-
-/// `gputco recommend --bill FILE --offering ...`: the bill's history to a plan (app/bill_plan.hpp),
-/// judged on fresh futures beside the providers' lookback advice, with the FinOps figures of the bill
-/// and of the plan.
-int recommend(const std::string& bill_path, const std::string& offering_text, const std::string& catalog_file,
-              const RecommendOptions& options, const BillPlanOptions& plan_options, const std::string& format) {
-    const Catalog cat = catalog_file.empty() ? Catalog::builtin()
-                                             : Catalog::builtin().overridden_by(Catalog::from_json_file(catalog_file));
-    const Bill b = read_bill(bill_path, cat);
-    RecommendOptions o = options;
-    o.plan_options.should_stop = should_stop;
-    cli::ProgressBar bar(err_file);
-    o.plan_options.progress = [&](std::size_t done, std::size_t total) { bar.update("recommend", done, total, "futures"); };
-    BillPlan plan = [&] {
-        try {
-            BillPlan p = recommend_from_bill(b, offering_named(cat, offering_text), o, plan_options);
-            bar.finish();
-            return p;
-        } catch (...) {
-            bar.finish();
-            throw;
-        }
-    }();
-    const Table summary = cli::table_of(study_summary_columns(), std::vector<RecommendStudy>{plan.study});
-    const Table baselines = cli::table_of(study_baseline_columns(), plan.study.baselines);
-    const Table frontier = cli::table_of(study_frontier_columns(), plan.study.frontier);
-    if (format == "json") {
-        nlohmann::ordered_json doc;
-        doc["offering"] = plan.offering.key();
-        doc["currency"] = plan.offering.currency;
-        doc["history_months"] = plan.history.horizon().month_count();
-        doc["summary"] = cli::to_json(summary)[0];
-        doc["baselines"] = cli::to_json(baselines);
-        doc["frontier"] = cli::to_json(frontier);
-        doc["bill"] = bill_json(b);
-        print(doc.dump(1) + "\n");
-        return 0;
-    }
-    if (format == "csv") {
-        print(cli::render(baselines, "csv"));  // one table: the plans compared
-        return 0;
-    }
-    if (format == "table")
-        print(fmt::format("History from {}: {} whole months, {:.1f} GPU-hours of {}; planned on {} ({}), {} months "
-                          "ahead, judged on held-out futures at the {}\n\n",
-                          b.file, plan.history.horizon().month_count(), plan.history.total_gpu_hours(),
-                          plan_options.gpu.empty() ? plan.offering.gpu : plan_options.gpu, plan.offering.key(),
-                          plan.offering.currency, plan_options.horizon_months, plan.study.judged_prices));
-    print(cli::render(summary, format) + "\n" + cli::render(baselines, format));
-    if (!plan.study.frontier.empty()) print("\n" + cli::render(frontier, format));
-    print("\n" + bill_text(b, format));
-    return 0;
-}
-
-/// "1y:all_upfront" → the commitment option the recommender may buy.
-CommitmentOption commitment_option(const std::string& text) {
-    const auto colon = text.find(':');
-    require(colon != std::string::npos && colon > 1 && text[colon - 1] == 'y', "--commitment", text,
-            "must be <years>y:<payment>, e.g. 1y:all_upfront or 3y:no_upfront");
-    int years = 0;
-    const std::string number = text.substr(0, colon - 1);
-    require(number.find_first_not_of("0123456789") == std::string::npos && number.size() <= 2, "--commitment", text,
-            "must be <years>y:<payment>, e.g. 1y:all_upfront or 3y:no_upfront");
-    years = std::stoi(number);
-    return CommitmentOption{years, parse_payment(text.substr(colon + 1), "--commitment payment")};
-}
-
 /// Standard output was not fully written (a full disk, a closed pipe): an error, not a success.
 int finish_output(int code) {
     if (std::fflush(out_file) != 0 || std::ferror(out_file)) {
@@ -563,12 +450,14 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
                 }
             }
         } else if (bill_cmd->parsed()) {
-            code = bill(bill_path, catalog_file, format);
+            code = cli::bill_command(bill_path, catalog_file, format, out_file);
         } else if (recommend_cmd->parsed()) {
-            for (const auto& text : commitment_texts) recommend_options.commitments.push_back(commitment_option(text));
+            for (const auto& text : commitment_texts) recommend_options.commitments.push_back(cli::commitment_option(text));
             if (recommend_cmd->count("--cvar95-limit") > 0) recommend_options.limits.cvar95 = cvar95_limit;
             bill_plan.baseline_payment = parse_payment(baseline_payment, "--baseline-payment");
-            code = recommend(bill_path, offering_text, catalog_file, recommend_options, bill_plan, format);
+            recommend_options.plan_options.should_stop = stop_check;
+            code = cli::recommend_command(bill_path, offering_text, catalog_file, recommend_options, bill_plan, format,
+                                          out_file, err_file);
         } else if (spot_cmd->parsed()) {
             spot_request.model = Poisson{.mtbf_hours = mtbf_hours};
             spot_request.prices.price_per_hour = price;

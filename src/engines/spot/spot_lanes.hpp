@@ -9,7 +9,8 @@
 // Everything here has internal linkage (the unnamed namespace) on purpose: each translation unit
 // gets its own copy compiled for its instruction set, and the linker can never hand the portable
 // code an AVX-512 copy of a shared inline function. For the same reason no standard-library
-// template is used below.
+// template is used below. One file over 500 lines on purpose: the scalar and the lane arithmetic sit
+// side by side, line for line, so that a change to one is seen to need the same change in the other.
 #include <cstddef>
 #include <cstdint>
 
