@@ -98,7 +98,7 @@ def evaluate(source, rows):
 def shown(value, label, source, rows):
     """The text a card shows for a figure, written here independently of the C++: currency amounts
     with 2 decimals and the row's currency, fractions as percentages, hours with 4 decimals."""
-    if label in ("savings fraction", "deadline missed"):
+    if label in ("savings fraction", "deadline missed", "availability"):
         return f"{100 * value:.1f}%"
     if label in ("wall-clock hours", "run hours"):
         return (f"{value:,.4f}" if abs(value) >= 1 else f"{value:.4g}") + " h"
@@ -113,7 +113,8 @@ def test_every_summary_number_is_the_figure_it_came_from(gputco, pages, path):
 
     text = path.read_text()
     strategies, spot, plans, deadline, workloads = _core._run_scenario(text, str(path))
-    rows = {"strategies": strategies, "spot_jobs": spot, "plans": plans, "deadline_jobs": deadline, "workloads": workloads}
+    rows = {"strategies": strategies, "spot_jobs": spot, "plans": plans, "deadline_jobs": deadline, "workloads": workloads,
+            "services": _core._run_scenario_services(text, str(path))}
     summary = pages[path.name].split('<h2 id="summary">', 1)[1].split("</section>", 1)[0]
     figures = re.findall(r'<dt>([^<]*)</dt><dd><data value="([^"]*)" data-source="([^"]*)">([^<]*)</data>', summary)
     assert figures, "the summary has numbers"
@@ -134,6 +135,9 @@ def test_every_summary_number_is_the_figure_it_came_from(gputco, pages, path):
             candidates = [r[column] for r in group if r["workload"] == name]
         elif result == "spot_jobs":
             continue  # one card per job, nothing chosen
+        elif result == "services":  # the cheapest configuration meeting the target: the row marked chosen
+            assert group[int(row)]["chosen"] == "yes", source
+            continue
         else:
             candidates = [r[column] for r in group]
         assert float(value) == min(candidates), source

@@ -22,6 +22,7 @@ using html::escape;
 struct FlatRows {
     std::vector<DeadlineRow> deadline;
     std::vector<WorkloadRow> workloads;
+    std::vector<ServiceRow> services;
 };
 FlatRows flat_rows(const ScenarioResult& r) {
     FlatRows out;
@@ -29,6 +30,8 @@ FlatRows flat_rows(const ScenarioResult& r) {
         for (auto& row : deadline_rows(j)) out.deadline.push_back(std::move(row));
     for (const auto& w : r.workloads)
         for (const auto& row : workload_rows(w)) out.workloads.push_back(row);
+    for (const auto& sv : r.services)
+        for (auto& row : service_rows(sv)) out.services.push_back(std::move(row));
     return out;
 }
 
@@ -134,6 +137,25 @@ std::vector<Headline> headlines(const Scenario& s, const ScenarioResult& r) {
         h.figures.push_back({"run hours", row.run_hours, "hours", ref("workloads", *best, "run_hours")});
         out.push_back(std::move(h));
     }
+    for (const ServiceResult& sv : r.services) {
+        std::optional<std::size_t> chosen;
+        for (std::size_t k = 0; k < flat.services.size(); ++k)
+            if (flat.services[k].service == &sv && flat.services[k].chosen) chosen = k;
+        if (!chosen) continue;  // no configuration met the target: the table says so
+        const ServiceRow& row = flat.services[*chosen];
+        Headline h{"services", "Service " + sv.name,
+                   fmt::format("{}, {} extra spot, {} on demand", row.policy, row.candidate->extra_spot,
+                               row.candidate->on_demand_base),
+                   "", {}, "the cheapest configuration that meets the availability target; savings against all on-demand"};
+        const std::string cost = ref("services", *chosen, "cost"), base = ref("services", *chosen, "on_demand_only_cost");
+        h.figures.push_back({"expected cost", row.result->cost, "currency", cost});
+        h.figures.push_back({"all on-demand", row.result->on_demand_only_cost, "currency", base});
+        h.figures.push_back({"savings", row.result->on_demand_only_cost - row.result->cost, "currency",
+                             fmt::format("{} - {}", base, cost)});
+        h.figures.push_back({"savings fraction", row.result->saving, "fraction", ref("services", *chosen, "saving")});
+        h.figures.push_back({"availability", row.result->availability, "fraction", ref("services", *chosen, "availability")});
+        out.push_back(std::move(h));
+    }
     return out;
 }
 
@@ -202,6 +224,23 @@ std::string spot_section(const ScenarioResult& r, Ids& id) {
                          j.name, html::number(j.result.cost.mean), html::number(j.result.cost.p95)),
              "cost of a run", "runs", "currency", "count"},
             j.result.samples.cost));
+    }
+    return out;
+}
+
+std::string services_section(const ScenarioResult& r, const FlatRows& flat, Ids& id) {
+    std::string out = "<h3>Services</h3>\n" +
+                      html::render(html::table_of("Services: each policy's cheapest configuration and the omniscient bound",
+                                                  service_columns(), flat.services));
+    for (const ServiceResult& sv : r.services) {
+        std::vector<svg::Bar> bars;
+        for (const ServiceRow& row : flat.services)
+            if (row.service == &sv) bars.push_back({row.policy, row.result->cost, row.result->on_demand_only_cost});
+        out += svg::render(svg::bar_chart({id(), "Cost of each serving policy, service " + sv.name,
+                                           "Cost of each policy's cheapest configuration (bars) against all on-demand "
+                                           "(diamonds); the table gives each one's availability.",
+                                           "cost", "cost", "currency", "currency"},
+                                          bars, "all on-demand"));
     }
     return out;
 }
@@ -365,6 +404,7 @@ std::string scenario_report(const std::vector<ReportInput>& inputs, const std::s
         if (!r.strategies.empty()) body += strategies_section(s, r, id);
         if (!r.plans.empty()) body += plans_section(r, id);
         if (!r.workloads.empty()) body += workloads_section(r, flat, id);
+        if (!r.services.empty()) body += services_section(r, flat, id);
         body += prices_section(s, r);
         body += fmt::format("<details>\n<summary>The scenario as loaded (canonical YAML): run it with <code>gputco run</code></summary>\n"
                             "<pre>{}</pre>\n</details>\n</section>\n",
