@@ -55,9 +55,9 @@ rm -rf build/dist
 export CMAKE_GENERATOR="${CMAKE_GENERATOR:-Unix Makefiles}"  # the README's first command makes build/ so
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$jobs}"
 "$python" -m pip wheel . -v --no-build-isolation --no-deps --disable-pip-version-check -w build/dist \
-  -C build-dir=build \
-  -C cmake.define.GPUTCO_BUILD_TESTS=ON -C cmake.define.GPUTCO_BUILD_EXAMPLES=ON \
-  -C cmake.define.GPUTCO_BUILD_BENCHMARKS=ON -C cmake.define.GPUTCO_PYTHON_TESTS=ON
+  --config-settings=build-dir=build \
+  --config-settings=cmake.define.GPUTCO_BUILD_TESTS=ON --config-settings=cmake.define.GPUTCO_BUILD_EXAMPLES=ON \
+  --config-settings=cmake.define.GPUTCO_BUILD_BENCHMARKS=ON --config-settings=cmake.define.GPUTCO_PYTHON_TESTS=ON
 wheels=(build/dist/gputco-*.whl)
 done_step
 
