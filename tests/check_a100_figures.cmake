@@ -1,6 +1,9 @@
 # Runs examples/a100_three_year_savings --json and checks the audit the project promises: a figure is
 # consistent only against a source independent of the claim, figures the model takes as input carry
 # no verdict, and the seeds' figures that published prices contradict are flagged.
+# Run with `cmake -P`: a script sets no policies of its own, so CMake 3.20 behaviour (IN_LIST, ...)
+# is asked for here, whichever CMake runs it (Debian 12 ships 3.25).
+cmake_minimum_required(VERSION 3.20)
 execute_process(COMMAND "${PROGRAM}" --json OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "a100_three_year_savings --json exited with ${rc}")

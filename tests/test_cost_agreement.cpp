@@ -222,11 +222,14 @@ TEST_CASE("agreement: evaluate_plan equals the frozen plan engine on random plan
             CAPTURE(f);
             const FutureOutcome& a = now.futures[f];
             const FutureOutcome& b = old.futures[f];
-            for (const auto& [x, y] : {std::pair{a.total, b.total}, {a.npv, b.npv}, {a.demand_gpu_hours, b.demand_gpu_hours},
-                                       {a.committed_spend, b.committed_spend}, {a.committed_gpu_hours, b.committed_gpu_hours},
-                                       {a.committed_used_gpu_hours, b.committed_used_gpu_hours},
-                                       {a.stranded_unused, b.stranded_unused},
-                                       {a.stranded_above_market, b.stranded_above_market}}) {
+            for (const auto& pair : {std::pair{a.total, b.total}, {a.npv, b.npv}, {a.demand_gpu_hours, b.demand_gpu_hours},
+                                     {a.committed_spend, b.committed_spend}, {a.committed_gpu_hours, b.committed_gpu_hours},
+                                     {a.committed_used_gpu_hours, b.committed_used_gpu_hours},
+                                     {a.stranded_unused, b.stranded_unused},
+                                     {a.stranded_above_market, b.stranded_above_market}}) {
+                // Plain copies, not structured bindings: CAPTURE makes a lambda, and clang 14 cannot
+                // capture a structured binding.
+                const double x = pair.first, y = pair.second;
                 CAPTURE(x);
                 CAPTURE(y);
                 REQUIRE(same_money(x, y));

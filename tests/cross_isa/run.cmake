@@ -1,6 +1,9 @@
 # cross_isa_arm64: builds tests/cross_isa/figures.cpp and the spot engine for arm64 with CROSS_CXX,
 # runs it under QEMU and compares its output with NATIVE's, letter for letter.
 # Arguments: CROSS_CXX, QEMU, SOURCE_DIR, NATIVE, WORK_DIR, INCLUDES (dependency include dirs, |-separated).
+# Run with `cmake -P`: a script sets no policies of its own, so CMake 3.20 behaviour (IN_LIST, ...)
+# is asked for here, whichever CMake runs it (Debian 12 ships 3.25).
+cmake_minimum_required(VERSION 3.20)
 set(sources engines/spot/accumulator.cpp engines/spot/batch.cpp engines/spot/executor.cpp
             engines/spot/kernels.cpp engines/spot/limits.cpp engines/spot/spot.cpp
             engines/spot/spot_lanes_portable.cpp engines/spot/exponential_tables.cpp results/statistics.cpp results/quantiles.cpp

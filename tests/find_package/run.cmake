@@ -1,6 +1,9 @@
 # Installs this build of gputco (its "dev" component: headers, library, CMake package) into a scratch
 # prefix, then configures, builds and runs a tiny consumer project that finds it with
 # find_package(gputco CONFIG REQUIRED). The library is the one the tests ran against, not a rebuild.
+# Run with `cmake -P`: a script sets no policies of its own, so CMake 3.20 behaviour (IN_LIST, ...)
+# is asked for here, whichever CMake runs it (Debian 12 ships 3.25).
+cmake_minimum_required(VERSION 3.20)
 set(prefix "${BINARY_DIR}/prefix")
 file(REMOVE_RECURSE "${BINARY_DIR}")
 function(run)
