@@ -45,9 +45,14 @@ std::string bill_text(const Bill& bill, const std::string& format) {
                            bill.gpu_rows, bill.currency);
     out += cli::render(cli::table_of(bill_figures_columns(), bill_figures_rows(bill)), format);
     if (format == "csv") return out;  // one table
-    out += "\n" + cli::render(cli::table_of(bill_series_columns(), bill.series), format);
-    if (!bill.commitments.empty()) out += "\n" + cli::render(cli::table_of(bill_commitment_columns(), bill.commitments), format);
-    if (!bill.unmatched.empty()) out += "\n" + cli::render(cli::table_of(bill_unmatched_columns(), bill.unmatched), format);
+    // Appended piece by piece: `"\n" + std::string` trips GCC 12's false -Wrestrict (as in output.cpp).
+    const auto add = [&](const Table& t) {
+        out += '\n';
+        out += cli::render(t, format);
+    };
+    add(cli::table_of(bill_series_columns(), bill.series));
+    if (!bill.commitments.empty()) add(cli::table_of(bill_commitment_columns(), bill.commitments));
+    if (!bill.unmatched.empty()) add(cli::table_of(bill_unmatched_columns(), bill.unmatched));
     return out;
 }
 
@@ -111,9 +116,15 @@ int recommend_command(const std::string& bill_path, const std::string& offering_
                           b.file, plan.history.horizon().month_count(), plan.history.total_gpu_hours(),
                           plan_options.gpu.empty() ? plan.offering.gpu : plan_options.gpu, plan.offering.key(),
                           plan.offering.currency, plan_options.horizon_months, plan.study.judged_prices));
-    out(cli::render(summary, format) + "\n" + cli::render(baselines, format));
-    if (!plan.study.frontier.empty()) out("\n" + cli::render(frontier, format));
-    out("\n" + bill_text(b, format));
+    out(cli::render(summary, format));
+    out("\n");
+    out(cli::render(baselines, format));
+    if (!plan.study.frontier.empty()) {
+        out("\n");
+        out(cli::render(frontier, format));
+    }
+    out("\n");
+    out(bill_text(b, format));
     return 0;
 }
 
