@@ -21,54 +21,6 @@ void require_covers(std::string_view field, const SpotAvailability& trace, const
             fmt::format("must cover the deadline, >= {} ticks", job.deadline_ticks()));
 }
 
-// The run and whether every on-demand launch found capacity at once.
-struct CapacityRun {
-    DeadlineResult result;
-    bool capacity_found = true;
-};
-
-CapacityRun run_with_capacity(const DeadlineJob& job, const SpotAvailability& spot, const SpotAvailability& on_demand,
-                              DeadlinePolicy policy, double spot_price, double on_demand_price) {
-    deadline_rules::RunState s;
-    s.deadline = static_cast<long long>(job.deadline_ticks());
-    s.compute = static_cast<long long>(job.compute_ticks());
-    s.changeover = static_cast<long long>(job.changeover_ticks());
-    std::size_t spot_ticks = 0, on_demand_ticks = 0, idle_ticks = 0;
-    CapacityRun run;
-    DeadlineResult& r = run.result;
-    while (s.done < s.compute) {
-        const auto k = static_cast<std::size_t>(s.tick);
-        const bool available = k < spot.ticks() && spot.available[k];
-        if (deadline_rules::preempt(s, [&] { return available; })) ++r.preemptions;
-        TickDecision decision = TickDecision::on_demand;
-        switch (policy) {
-            case DeadlinePolicy::greedy: decision = deadline_rules::greedy(s, available); break;
-            case DeadlinePolicy::uniform_progress: decision = deadline_rules::uniform_progress(s, available); break;
-            case DeadlinePolicy::on_demand_only: decision = TickDecision::on_demand; break;
-            case DeadlinePolicy::greedy_simple: decision = deadline_rules::greedy_simple(s, available); break;
-            case DeadlinePolicy::uniform_progress_prose: decision = deadline_rules::uniform_progress_prose(s, available); break;
-        }
-        // The failover finds no on-demand: this tick idles and the policy decides again next tick.
-        const bool on_demand_up = k >= on_demand.ticks() || on_demand.available[k];
-        if (decision == TickDecision::on_demand && s.instance != TickDecision::on_demand && !on_demand_up) {
-            decision = TickDecision::none;
-            run.capacity_found = false;
-        }
-        ++(decision == TickDecision::none ? idle_ticks : decision == TickDecision::spot ? spot_ticks : on_demand_ticks);
-        if (deadline_rules::step(s, decision)) ++r.changeovers;
-        r.decisions.push_back(decision);
-        r.spot_available.push_back(available);
-        r.progress_hours.push_back(static_cast<double>(s.done) * job.tick_hours);
-    }
-    r.spot_hours = static_cast<double>(spot_ticks) * job.tick_hours;
-    r.on_demand_hours = static_cast<double>(on_demand_ticks) * job.tick_hours;
-    r.idle_hours = static_cast<double>(idle_ticks) * job.tick_hours;
-    r.cost = r.spot_hours * spot_price + r.on_demand_hours * on_demand_price;
-    r.finish_hours = static_cast<double>(s.tick) * job.tick_hours;
-    r.met_deadline = s.tick <= s.deadline;
-    r.tick_hours = job.tick_hours;
-    return run;
-}
 
 void check_run(const DeadlineJob& job, const SpotAvailability& spot, const SpotAvailability& on_demand,
                double spot_price, double on_demand_price) {
@@ -98,7 +50,7 @@ DeadlineResult simulate_deadline_with_capacity(const DeadlineJob& job, const Spo
                                                const SpotAvailability& on_demand, DeadlinePolicy policy,
                                                double spot_price_per_hour, double on_demand_price_per_hour) {
     check_run(job, spot, on_demand, spot_price_per_hour, on_demand_price_per_hour);
-    return run_with_capacity(job, spot, on_demand, policy, spot_price_per_hour, on_demand_price_per_hour).result;
+    return deadline_rules::run_policy(job, spot, &on_demand, policy, spot_price_per_hour, on_demand_price_per_hour).result;
 }
 
 DeadlineCapacityRisk deadline_capacity_risk(const DeadlineJob& job, const MarkovAvailability& spot,
@@ -119,8 +71,8 @@ DeadlineCapacityRisk deadline_capacity_risk(const DeadlineJob& job, const Markov
         const auto spot_trace = SpotAvailability::markov(spot, ticks, job.tick_hours, splitmix64(2 * options.seed + 2 * i));
         const auto od_trace = SpotAvailability::markov(od, ticks, job.tick_hours, splitmix64(2 * options.seed + 2 * i + 1));
         if (i == 0) check_run(job, spot_trace, od_trace, spot_price_per_hour, on_demand_price_per_hour);
-        const CapacityRun run =
-            run_with_capacity(job, spot_trace, od_trace, policy, spot_price_per_hour, on_demand_price_per_hour);
+        const deadline_rules::PolicyRun run =
+            deadline_rules::run_policy(job, spot_trace, &od_trace, policy, spot_price_per_hour, on_demand_price_per_hour);
         sum += run.result.cost;
         sum_sq += run.result.cost * run.result.cost;
         met += run.result.met_deadline ? 1 : 0;

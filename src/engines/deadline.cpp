@@ -166,34 +166,40 @@ SpotTranche deadline_tranche(const std::vector<double>& cost_samples, const Dead
     return tranche;
 }
 
-DeadlineResult simulate_deadline(const DeadlineJob& job, const SpotAvailability& availability, DeadlinePolicy policy,
-                                 double spot_price_per_hour, double on_demand_price_per_hour) {
-    job.validate();
-    require_prices(spot_price_per_hour, on_demand_price_per_hour);
-    require_covers_deadline(availability, job);
-
-    deadline_rules::RunState s;
+deadline_rules::PolicyRun deadline_rules::run_policy(const DeadlineJob& job, const SpotAvailability& spot,
+                                                     const SpotAvailability* on_demand, DeadlinePolicy policy,
+                                                     double spot_price_per_hour, double on_demand_price_per_hour) {
+    RunState s;
     s.deadline = static_cast<long long>(job.deadline_ticks());
     s.compute = static_cast<long long>(job.compute_ticks());
     s.changeover = static_cast<long long>(job.changeover_ticks());
     std::size_t spot_ticks = 0, on_demand_ticks = 0, idle_ticks = 0;
-    DeadlineResult r;
-    // Every policy finishes by the deadline (on-demand stays feasible), so this loop ends there; past
-    // the trace spot counts as unavailable.
+    PolicyRun run;
+    DeadlineResult& r = run.result;
+    // Every policy finishes by the deadline when on-demand is always there (it stays feasible), so this
+    // loop ends there; past the trace spot counts as unavailable.
     while (s.done < s.compute) {
         const auto k = static_cast<std::size_t>(s.tick);
-        const bool available = k < availability.ticks() && availability.available[k];
-        if (deadline_rules::preempt(s, [&] { return available; })) ++r.preemptions;
+        const bool available = k < spot.ticks() && spot.available[k];
+        if (preempt(s, [&] { return available; })) ++r.preemptions;
         TickDecision decision = TickDecision::on_demand;
         switch (policy) {
-            case DeadlinePolicy::greedy: decision = deadline_rules::greedy(s, available); break;
-            case DeadlinePolicy::uniform_progress: decision = deadline_rules::uniform_progress(s, available); break;
+            case DeadlinePolicy::greedy: decision = greedy(s, available); break;
+            case DeadlinePolicy::uniform_progress: decision = uniform_progress(s, available); break;
             case DeadlinePolicy::on_demand_only: decision = TickDecision::on_demand; break;
-            case DeadlinePolicy::greedy_simple: decision = deadline_rules::greedy_simple(s, available); break;
-            case DeadlinePolicy::uniform_progress_prose: decision = deadline_rules::uniform_progress_prose(s, available); break;
+            case DeadlinePolicy::greedy_simple: decision = greedy_simple(s, available); break;
+            case DeadlinePolicy::uniform_progress_prose: decision = uniform_progress_prose(s, available); break;
+        }
+        // The failover finds no on-demand: this tick idles and the policy decides again next tick.
+        if (on_demand) {
+            const bool on_demand_up = k >= on_demand->ticks() || on_demand->available[k];
+            if (decision == TickDecision::on_demand && s.instance != TickDecision::on_demand && !on_demand_up) {
+                decision = TickDecision::none;
+                run.capacity_found = false;
+            }
         }
         ++(decision == TickDecision::none ? idle_ticks : decision == TickDecision::spot ? spot_ticks : on_demand_ticks);
-        if (deadline_rules::step(s, decision)) ++r.changeovers;
+        if (step(s, decision)) ++r.changeovers;
         r.decisions.push_back(decision);
         r.spot_available.push_back(available);
         r.progress_hours.push_back(static_cast<double>(s.done) * job.tick_hours);
@@ -205,7 +211,16 @@ DeadlineResult simulate_deadline(const DeadlineJob& job, const SpotAvailability&
     r.finish_hours = static_cast<double>(s.tick) * job.tick_hours;
     r.met_deadline = s.tick <= s.deadline;
     r.tick_hours = job.tick_hours;
-    return r;
+    return run;
+}
+
+DeadlineResult simulate_deadline(const DeadlineJob& job, const SpotAvailability& availability, DeadlinePolicy policy,
+                                 double spot_price_per_hour, double on_demand_price_per_hour) {
+    job.validate();
+    require_prices(spot_price_per_hour, on_demand_price_per_hour);
+    require_covers_deadline(availability, job);
+    return deadline_rules::run_policy(job, availability, nullptr, policy, spot_price_per_hour, on_demand_price_per_hour)
+        .result;
 }
 
 double omniscient_cost(const DeadlineJob& job, const SpotAvailability& availability, double spot_price_per_hour,

@@ -136,4 +136,15 @@ private:
     std::chrono::steady_clock::time_point next_{};
 };
 
+/// One policy's run over a spot trace, tick by tick: what simulate_deadline() reports. With `on_demand`
+/// (a trace of on-demand capacity), a tick whose failover finds none idles and the policy decides again
+/// next tick, and `capacity_found` says whether every on-demand launch found capacity at once; without
+/// it on-demand is always there. Past a trace, spot counts as unavailable and on-demand as available.
+struct PolicyRun {
+    DeadlineResult result;
+    bool capacity_found = true;
+};
+PolicyRun run_policy(const DeadlineJob& job, const SpotAvailability& spot, const SpotAvailability* on_demand,
+                     DeadlinePolicy policy, double spot_price_per_hour, double on_demand_price_per_hour);
+
 }  // namespace gputco::deadline_rules
