@@ -56,8 +56,8 @@ TEST_CASE("the ziggurat's normals have the normal law's mean, variance and quant
     }
 }
 
-TEST_CASE("the portable and AVX2 block kernels give the same paths bit for bit, over random models") {
-    const char* kernels[] = {"portable", "avx2"};
+TEST_CASE("the portable, AVX2 and AVX-512 block kernels give the same paths bit for bit, over random models") {
+    const char* kernels[] = {"avx2", "avx512"};
     Xoshiro256pp engine(5);
     auto uniform = [&](double lo, double hi) { return lo + (hi - lo) * double(engine() >> 11) * 0x1.0p-53; };
     for (int trial = 0; trial < 20; ++trial) {
@@ -71,22 +71,47 @@ TEST_CASE("the portable and AVX2 block kernels give the same paths bit for bit, 
         d.reserved_1y_spread = random_process();
         d.spot_correlation = uniform(-1, 1);
         const auto seed = engine();
-        setenv("GPUTCO_PRICE_KERNEL", kernels[0], 1);
+        // 150 futures: two whole blocks and a short one; 37 months: 8 × 8 tiles and a rest.
+        setenv("GPUTCO_PRICE_KERNEL", "portable", 1);
         const PricePaths a = simulate_price_paths(d, Horizon::months(37), 150, seed, 1);
-        setenv("GPUTCO_PRICE_KERNEL", kernels[1], 1);
-        bool ran = true;
-        PricePaths b;
-        try {
-            b = simulate_price_paths(d, Horizon::months(37), 150, seed, 1);
-        } catch (const InvalidInput&) {
-            ran = false;  // no AVX2 here (or a build without it): the portable kernel is the only one
+        for (const char* kernel : kernels) {
+            CAPTURE(kernel);
+            setenv("GPUTCO_PRICE_KERNEL", kernel, 1);
+            PricePaths b;
+            try {
+                b = simulate_price_paths(d, Horizon::months(37), 150, seed, 1);
+            } catch (const InvalidInput&) {
+                continue;  // not on this CPU (or a build without it)
+            }
+            CHECK((a.on_demand == b.on_demand).all());
+            CHECK((a.spot == b.spot).all());
+            CHECK((a.reserved == b.reserved).all());
         }
         unsetenv("GPUTCO_PRICE_KERNEL");
-        if (!ran) continue;
-        CHECK((a.on_demand == b.on_demand).all());
-        CHECK((a.spot == b.spot).all());
-        CHECK((a.reserved == b.reserved).all());
     }
+}
+
+TEST_CASE("drawing into a reused PricePaths gives the fresh call's numbers, whatever it held before") {
+    PriceDynamics d;
+    d.on_demand = {.reversion = 0.1, .volatility = 0.05, .jump_rate = 0.2, .jump_mean = -0.1, .jump_sd = 0.1};
+    d.spot_spread = {.reversion = 0.3, .volatility = 0.1};
+    d.launches = {{.probability = 0.5, .first_month = 3, .last_month = 9, .on_demand_factor = 0.8}};
+    PricePaths out = simulate_price_paths(d, Horizon::years(2), 90, 1, 1);  // another seed, same shape
+    for (const std::size_t futures : {std::size_t(90), std::size_t(40), std::size_t(130)}) {
+        CAPTURE(futures);
+        simulate_price_paths(d, Horizon::years(2), futures, 7, 1, out);
+        const PricePaths fresh = simulate_price_paths(d, Horizon::years(2), futures, 7, 1);
+        CHECK(out.on_demand.cols() == Eigen::Index(futures));
+        CHECK((out.on_demand == fresh.on_demand).all());
+        CHECK((out.spot == fresh.spot).all());
+        CHECK((out.reserved == fresh.reserved).all());
+        CHECK((out.launch_month == fresh.launch_month).all());
+    }
+    // Bad input leaves `out` as it was.
+    const PricePaths before = out;
+    d.on_demand.volatility = -1;
+    CHECK_THROWS_AS(simulate_price_paths(d, Horizon::years(2), 10, 7, 1, out), InvalidInput);
+    CHECK((out.on_demand == before.on_demand).all());
 }
 
 TEST_CASE("a future's path does not depend on how many futures are drawn (blocks are drawn whole)") {

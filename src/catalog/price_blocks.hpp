@@ -14,6 +14,10 @@
 #include <boost/random/uniform_01.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
+
 #include "gputco/catalog/price_dynamics.hpp"
 #include "gputco/core/random.hpp"
 #include "lane_math.hpp"
@@ -108,6 +112,47 @@ inline double advance(const Step& s, double& deviation, int month, double z, Jum
 }
 
 
+/// The block's month-major values (month m, lane l at from[m × price_block + l]) to the futures'
+/// columns (lane l's n months at to[l × n]). Only moves: every copy gives the same bits.
+inline void to_futures(const double* from, double* to, std::size_t lanes, std::size_t n) {
+    constexpr std::size_t block = detail::price_block;
+    std::size_t l0 = 0;
+#ifdef __AVX512F__
+    // 8 × 8 tiles transposed in registers (the scalar loop below spends a load and a store per value).
+    const __m512i evens = _mm512_setr_epi64(0, 8, 2, 10, 4, 12, 6, 14), odds = _mm512_setr_epi64(1, 9, 3, 11, 5, 13, 7, 15);
+    const __m512i pairs_lo = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13), pairs_hi = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+    const __m512i quads_lo = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11), quads_hi = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
+    const std::size_t tiled_months = n / 8 * 8;
+    for (; l0 + 8 <= lanes; l0 += 8) {
+        for (std::size_t m0 = 0; m0 < tiled_months; m0 += 8) {
+            __m512d r[8], t[8], u[8];
+            for (std::size_t k = 0; k < 8; ++k) r[k] = _mm512_loadu_pd(from + (m0 + k) * block + l0);
+            for (std::size_t k = 0; k < 8; k += 2) {
+                t[k] = _mm512_permutex2var_pd(r[k], evens, r[k + 1]);     // r_k[0] r_k+1[0] r_k[2] r_k+1[2] …
+                t[k + 1] = _mm512_permutex2var_pd(r[k], odds, r[k + 1]);  // r_k[1] r_k+1[1] r_k[3] r_k+1[3] …
+            }
+            for (std::size_t k = 0; k < 8; k += 4) {
+                for (std::size_t odd = 0; odd < 2; ++odd) {
+                    u[k + odd] = _mm512_permutex2var_pd(t[k + odd], pairs_lo, t[k + 2 + odd]);      // columns 0/1, 4/5
+                    u[k + 2 + odd] = _mm512_permutex2var_pd(t[k + odd], pairs_hi, t[k + 2 + odd]);  // columns 2/3, 6/7
+                }
+            }
+            // u[0]: column 0 (rows 0–3) and 4; u[1]: 1 and 5; u[2]: 2 and 6; u[3]: 3 and 7; u[4…7] rows 4–7.
+            for (std::size_t c = 0; c < 4; ++c) {
+                _mm512_storeu_pd(to + (l0 + c) * n + m0, _mm512_permutex2var_pd(u[c], quads_lo, u[c + 4]));
+                _mm512_storeu_pd(to + (l0 + c + 4) * n + m0, _mm512_permutex2var_pd(u[c], quads_hi, u[c + 4]));
+            }
+        }
+        for (std::size_t l = l0; l < l0 + 8; ++l) {
+            for (std::size_t m = tiled_months; m < n; ++m) to[l * n + m] = from[m * block + l];
+        }
+    }
+#endif
+    for (std::size_t l = l0; l < lanes; ++l) {
+        for (std::size_t m = 0; m < n; ++m) to[l * n + m] = from[m * block + l];
+    }
+}
+
 // Futures run in blocks of `block` side by side, month by month, so that every step is an array
 // operation over the block. Block b's OU shocks come from one normal sequence seeded with (seed, b),
 // drawn whole even for a last block that is cut short: future f's numbers depend only on (seed, f).
@@ -127,18 +172,24 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
     // and each part's log price (part × month × lane). Allocated once per thread.
     const std::size_t mb = std::size_t(months) * block;
     std::vector<double> shocks(3 * mb), jumps(3 * mb), logs(3 * mb);
+    // Month m's shocks of part p start at shock_at(m, p): the parts that draw, in order, per month.
+    std::size_t drawing = 0, rank[3] = {0, 0, 0};
+    for (std::size_t p = 0; p < 3; ++p) {
+        if (parts[p]->active && parts[p]->shock_sd > 0) rank[p] = drawing++;
+    }
+    const std::array<double, block> no_shock{};
+    auto shock_at = [&](int m, std::size_t p) {
+        const bool draws = parts[p]->active && parts[p]->shock_sd > 0;
+        return draws ? &shocks[((std::size_t(m) - 1) * drawing + rank[p]) * block] : no_shock.data();
+    };
     std::vector<std::size_t> jumped;
     Normal normal;
     for (std::size_t b = first_block; b < last_block; ++b) {
         const std::size_t first = b * block, lanes = std::min(block, futures - first);
-        // The shocks: month m ≥ 1, part p (only parts with shock_sd > 0 draw), lane l, in that order.
+        // The shocks: month m ≥ 1, part p (only parts with shock_sd > 0 draw), lane l, in that order,
+        // packed (no gaps for parts that do not draw), so one call draws them all.
         lane_math::ZigguratNormals normals(splitmix64(seed ^ splitmix64(b)) ^ 0x9E3779B97F4A7C15ULL);
-        for (int m = 1; m < months; ++m) {
-            for (std::size_t p = 0; p < 3; ++p) {
-                double* z = &shocks[(std::size_t(m) * 3 + p) * block];
-                if (parts[p]->active && parts[p]->shock_sd > 0) normals.fill(z, block);
-            }
-        }
+        normals.fill(shocks.data(), std::size_t(months - 1) * drawing * block);
         // Jumps, per future from its own stream: each part's months with a jump, in order (the same
         // draws as asking every month). Only the entries written are cleared afterwards.
         for (std::size_t l = 0; l < lanes; ++l) {
@@ -179,8 +230,8 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
             const bool correlated = p == 1 && s.shock_sd > 0;
             const double own = correlated ? rho_rest : 1.0, with_od = od.shock_sd > 0 ? rho : 0.0;
             for (int m = 1; m < months; ++m) {
-                const double* z = &shocks[(std::size_t(m) * 3 + p) * block];
-                const double* z_od = &shocks[(std::size_t(m) * 3) * block];
+                const double* z = shock_at(m, p);
+                const double* z_od = shock_at(m, 0);
                 const double* j = &jumps[(p * std::size_t(months) + std::size_t(m)) * block];
                 double* xm = x + std::size_t(m) * block;
                 const double level = s.drift * m, phi = s.phi, sd = s.shock_sd;
@@ -196,27 +247,22 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
         }
         for (std::size_t at : jumped) jumps[at] = 0;
         jumped.clear();
-        // Factors: on-demand e^x_od, spot e^(x_od + x_spot), reserved e^(x_od + x_res), written into
-        // the futures' columns, then one array exp over the block's columns.
+        // Factors: on-demand e^x_od, spot e^(x_od + x_spot), reserved e^(x_od + x_res). The exp runs on
+        // the block's own buffer (in cache), and the factors go to the futures' columns in one pass, so
+        // the output is written once and never read back.
         double* out[3] = {&paths.on_demand(0, Eigen::Index(first)), &paths.spot(0, Eigen::Index(first)),
                           &paths.reserved(0, Eigen::Index(first))};
+        for (std::size_t p = 1; p < 3; ++p) {
+            if (!parts[p]->active) continue;
+            for (std::size_t at = 0; at < mb; ++at) logs[p * mb + at] += logs[at];
+        }
         // A spread with no dynamics leaves its factor equal to on-demand's (e^(x + 0) = e^x): copied, not
         // recomputed.
-        const std::size_t n = std::size_t(months), count = lanes * n;
+        const std::size_t n = std::size_t(months);
         for (std::size_t p = 0; p < 3; ++p) {
-            if (p > 0 && !parts[p]->active) continue;
-            if (p > 0) {
-                for (std::size_t at = 0; at < mb; ++at) logs[p * mb + at] += logs[at];
-            }
-            const double* from = &logs[p * mb];
-            for (std::size_t l = 0; l < lanes; ++l) {
-                double* to = out[p] + l * n;
-                for (std::size_t m = 0; m < n; ++m) to[m] = from[m * block + l];
-            }
-            lane_math::exp_inplace(out[p], count);
-        }
-        for (std::size_t p = 1; p < 3; ++p) {
-            if (!parts[p]->active) std::copy_n(out[0], count, out[p]);
+            const std::size_t from_part = parts[p]->active || p == 0 ? p : 0;
+            if (from_part == p) lane_math::exp_inplace(&logs[p * mb], mb);
+            to_futures(&logs[from_part * mb], out[p], lanes, n);
         }
         // A launch multiplies the factors from its month on.
         for (std::size_t i = 0; i < d.launches.size(); ++i) {
@@ -238,6 +284,8 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
 namespace detail {
 /// simulate_blocks compiled for AVX2 (price_blocks_avx2.cpp); only on x86-64 builds.
 void simulate_price_blocks_avx2(const PriceBlockJob& job, std::size_t first_block, std::size_t last_block);
+/// simulate_blocks compiled for AVX-512 (price_blocks_avx512.cpp); only on x86-64 builds.
+void simulate_price_blocks_avx512(const PriceBlockJob& job, std::size_t first_block, std::size_t last_block);
 }  // namespace detail
 
 }  // namespace gputco

@@ -20,14 +20,17 @@
 namespace gputco {
 namespace {
 
-/// The block kernel this CPU runs: AVX2 where the build has it and the CPU supports it, else the
-/// portable one; GPUTCO_PRICE_KERNEL=portable|avx2 forces one (the tests compare them bit for bit).
-/// (An AVX-512 copy was tried: 91 against 98 ms on the benchmark, within the noise; not kept.)
+/// The block kernel this CPU runs: the widest of AVX-512, AVX2 and portable that the build has and the
+/// CPU supports; GPUTCO_PRICE_KERNEL=portable|avx2|avx512 forces one (the tests compare them bit for
+/// bit). AVX-512 pays since its copy uses real gathers and the transpose in registers (benchmarks/README.md).
 using PriceKernel = void (*)(const detail::PriceBlockJob&, std::size_t, std::size_t);
 PriceKernel price_kernel() {
     std::vector<std::pair<std::string, PriceKernel>> kernels{{"portable", simulate_blocks}};
 #ifdef GPUTCO_X86_LANE_KERNELS
     if (__builtin_cpu_supports("avx2")) kernels.emplace_back("avx2", detail::simulate_price_blocks_avx2);
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512bw"))
+        kernels.emplace_back("avx512", detail::simulate_price_blocks_avx512);
 #endif
     const char* wanted = std::getenv("GPUTCO_PRICE_KERNEL");
     if (wanted == nullptr || *wanted == 0) return kernels.back().second;
@@ -77,6 +80,13 @@ Eigen::ArrayXXd simulate_log_prices(const LogPriceProcess& process, int months, 
 
 PricePaths simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::size_t futures, std::uint64_t seed,
                                 int term_years, unsigned threads) {
+    PricePaths paths;
+    simulate_price_paths(d, horizon, futures, seed, term_years, paths, threads);
+    return paths;
+}
+
+void simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::size_t futures, std::uint64_t seed,
+                          int term_years, PricePaths& paths, unsigned threads) {
     require(futures >= 1, "futures", futures, "must be >= 1");
     require(term_years == 1 || term_years == 3, "term_years", term_years, "must be 1 or 3");
     validate(d.on_demand, "price_dynamics.on_demand");
@@ -97,17 +107,18 @@ PricePaths simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::si
     const Step od(d.on_demand), spot(d.spot_spread),
         reserved(term_years == 1 ? d.reserved_1y_spread : d.reserved_3y_spread);
     const double rho = d.spot_correlation, rho_rest = std::sqrt(std::max(0.0, 1 - rho * rho));
-    PricePaths paths;
+    const auto kernel = price_kernel();  // may throw: before `paths` is touched
+    // Every entry is written below; resize() keeps the memory when the shape is the same.
     const auto cols = Eigen::Index(futures);
     paths.on_demand.resize(months, cols);
     paths.spot.resize(months, cols);
     paths.reserved.resize(months, cols);
-    paths.launch_month = Eigen::ArrayXXi::Constant(Eigen::Index(d.launches.size()), cols, -1);
+    paths.launch_month.resize(Eigen::Index(d.launches.size()), cols);
+    paths.launch_month.setConstant(-1);
 
     // Futures run in blocks side by side (price_blocks.hpp); threads take whole blocks.
     const std::size_t blocks = (futures + detail::price_block - 1) / detail::price_block;
     const detail::PriceBlockJob job{&d, &od, &spot, &reserved, rho, rho_rest, months, futures, seed, &paths};
-    const auto kernel = price_kernel();
     auto run = [&](std::size_t first_block, std::size_t last_block) { kernel(job, first_block, last_block); };
     unsigned workers = threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads;
     workers = unsigned(std::min<std::size_t>(workers, blocks));
@@ -122,7 +133,6 @@ PricePaths simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::si
         }
         for (auto& t : pool) t.join();
     }
-    return paths;
 }
 
 double implied_forward_hourly(double one_year_hourly, double three_year_hourly) {

@@ -68,6 +68,12 @@ Eigen::ArrayXXd simulate_log_prices(const LogPriceProcess& process, int months, 
 PricePaths simulate_price_paths(const PriceDynamics& dynamics, Horizon horizon, std::size_t futures,
                                 std::uint64_t seed, int term_years, unsigned threads = 1);
 
+/// The same, written into `out`: a caller drawing again and again keeps one PricePaths, whose memory is
+/// reused when the shape is unchanged (no allocation, no first touch of fresh pages). The numbers are
+/// those of the call above, bit for bit.
+void simulate_price_paths(const PriceDynamics& dynamics, Horizon horizon, std::size_t futures, std::uint64_t seed,
+                          int term_years, PricePaths& out, unsigned threads = 1);
+
 /// The hourly price for years 2–3 implied when a provider publishes both a 1-year price p₁ and a
 /// 3-year price p₃ (per hour, for the same capacity): 3 p₃ = p₁ + 2 f, so f = (3 p₃ − p₁) / 2. A
 /// forward below today's 1-year price says the provider expects prices to fall. Throws InvalidInput
