@@ -5,7 +5,8 @@
 // absolute log error of the median forecast beside the naive "price stays" forecast and today's
 // downward-only model (a generation launch with probability 0.5 in the next 24 months, uniform, cutting
 // prices by 20%: price_schedule.hpp's example). Spot is forecast from a fit of the spot log price
-// itself. Then the parameters fitted to all the data, with standard errors (docs/models.md, section 12).
+// itself. Two fitted forecasts: every path with the point estimates, and "calibrated", each path with a
+// parameter set drawn from one past half-year's fit and its uncertainty (fit_by_period, draw_processes). Then the parameters fitted to all the data, with standard errors (docs/models.md, section 12).
 //
 //   build/examples/price_backtest [--data data/price_history] [--json]
 #include <algorithm>
@@ -34,8 +35,8 @@ double quantile(std::vector<double> v, double q) {
 }
 
 struct Score {
-    int n = 0, covered = 0, covered_downward = 0;
-    double error = 0, error_naive = 0, error_downward = 0;
+    int n = 0, covered = 0, covered_calibrated = 0, covered_downward = 0;
+    double error = 0, error_calibrated = 0, error_naive = 0, error_downward = 0;
 };
 
 std::string pm(double value, double se) {
@@ -62,7 +63,7 @@ int main(int argc, char** argv) {
         const auto rows = read_price_history_csv(f);
         records.insert(records.end(), rows.begin(), rows.end());
     }
-    const int samples = 1000, horizons[] = {3, 6, 12};
+    const int samples = 1000, horizons[] = {3, 6, 12}, period_months = 6;
     // Today's model: prices only fall.
     PriceModel downward;
     downward.launches.push_back({.probability = 0.5, .first_month = 0, .last_month = 23, .on_demand_factor = 0.8,
@@ -72,8 +73,9 @@ int main(int argc, char** argv) {
     nlohmann::json out = {{"backtest", nlohmann::json::array()}, {"fitted", nlohmann::json::array()},
                           {"notes", nlohmann::json::array()}};
     std::string table =
-        "| family | option | months ahead | forecasts | P5–P95 coverage, fitted | P5–P95 coverage, prices only fall | "
-        "mean abs log error, fitted median | price stays | prices only fall |\n|---|---|---|---|---|---|---|---|---|\n";
+        "| family | option | months ahead | forecasts | P5–P95 coverage, fitted | calibrated | prices only fall | "
+        "mean abs log error, fitted median | calibrated median | price stays | prices only fall |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const std::string family : {"A100", "H100", "L4"}) {
         for (const std::string option : {"on_demand", "spot"}) {
             std::vector<PriceObservation> obs;
@@ -96,6 +98,16 @@ int main(int argc, char** argv) {
                 for (const auto& v : values) transitions += v.size() > 1 ? v.size() - 1 : 0;
                 if (transitions < 8) continue;
                 const LogPriceProcess fitted = fit_log_price_process(values).process;
+                // Calibrated: per path a parameter set drawn from one past year's fit and its uncertainty
+                // (draw_processes over fit_by_period), so the band carries how the dynamics moved
+                // between years as well as each year's estimation error.
+                std::vector<int> starts;
+                for (const auto& s : past) starts.push_back(month_of(s.first_month));
+                // A year is too short to tell how long a change lasts: κ is held at the whole past's estimate.
+                std::vector<ProcessFit> periods =
+                    fit_by_period(values, starts, period_months, {.fixed_reversion = fitted.reversion});
+                if (periods.empty()) periods.push_back(fit_log_price_process(values));
+                const std::vector<LogPriceProcess> drawn = draw_processes(periods, samples, std::uint64_t(origin));
                 for (std::size_t k = 0; k < past.size(); ++k) {
                     const MonthlySeries& p = past[k];
                     const int start = month_of(p.first_month);
@@ -107,16 +119,21 @@ int main(int argc, char** argv) {
                         const int at = origin + h - month_of(full->first_month);
                         if (at >= int(full->log_price.size())) continue;
                         const double realised = full->log_price[std::size_t(at)];
-                        const Eigen::ArrayXXd sim =
-                            simulate_log_prices(fitted, h + 1, samples, splitmix64(std::uint64_t(origin * 100 + h)), deviation);
-                        std::vector<double> ahead(static_cast<std::size_t>(samples)), fall(static_cast<std::size_t>(samples));
+                        const std::uint64_t seed = splitmix64(std::uint64_t(origin * 100 + h));
+                        const Eigen::ArrayXXd sim = simulate_log_prices(fitted, h + 1, samples, seed, deviation);
+                        const Eigen::ArrayXXd wide = simulate_log_prices(drawn, h + 1, seed, deviation);
+                        std::vector<double> ahead(static_cast<std::size_t>(samples)), fall(static_cast<std::size_t>(samples)),
+                            calibrated(static_cast<std::size_t>(samples));
                         for (int j = 0; j < samples; ++j) {
                             ahead[std::size_t(j)] = x0 - deviation + sim(h, j);
+                            calibrated[std::size_t(j)] = x0 - deviation + wide(h, j);
                             fall[std::size_t(j)] = x0 + std::log(option == "spot" ? falls.spot(h, j) : falls.on_demand(h, j));
                         }
                         Score& s = scores[h];
                         ++s.n;
                         s.covered += realised >= quantile(ahead, 0.05) && realised <= quantile(ahead, 0.95);
+                        s.covered_calibrated += realised >= quantile(calibrated, 0.05) && realised <= quantile(calibrated, 0.95);
+                        s.error_calibrated += std::abs(quantile(calibrated, 0.5) - realised);
                         s.covered_downward += realised >= quantile(fall, 0.05) && realised <= quantile(fall, 0.95);
                         s.error += std::abs(quantile(ahead, 0.5) - realised);
                         s.error_naive += std::abs(x0 - realised);
@@ -128,12 +145,15 @@ int main(int argc, char** argv) {
                 const Score& s = scores[h];
                 if (s.n == 0) continue;
                 const double n = s.n;
-                table += fmt::format("| {} | {} | {} | {} | {:.0f}% | {:.0f}% | {:.4f} | {:.4f} | {:.4f} |\n", family, option, h,
-                                     s.n, 100 * s.covered / n, 100 * s.covered_downward / n, s.error / n, s.error_naive / n,
+                table += fmt::format("| {} | {} | {} | {} | {:.0f}% | {:.0f}% | {:.0f}% | {:.4f} | {:.4f} | {:.4f} | {:.4f} |\n",
+                                     family, option, h, s.n, 100 * s.covered / n, 100 * s.covered_calibrated / n,
+                                     100 * s.covered_downward / n, s.error / n, s.error_calibrated / n, s.error_naive / n,
                                      s.error_downward / n);
                 out["backtest"].push_back({{"family", family}, {"option", option}, {"months_ahead", h}, {"forecasts", s.n},
-                                           {"coverage_fitted", s.covered / n}, {"coverage_downward", s.covered_downward / n},
+                                           {"coverage_fitted", s.covered / n}, {"coverage_calibrated", s.covered_calibrated / n},
+                                           {"coverage_downward", s.covered_downward / n},
                                            {"mean_abs_log_error_fitted", s.error / n},
+                                           {"mean_abs_log_error_calibrated", s.error_calibrated / n},
                                            {"mean_abs_log_error_naive", s.error_naive / n},
                                            {"mean_abs_log_error_downward", s.error_downward / n}});
             }

@@ -149,3 +149,104 @@ TEST_CASE("a family's dynamics from records: spreads over on-demand, and a list 
     CHECK(fit.reserved_3y_spread.transitions == 0u);
     CHECK(std::isnan(fit.reserved_3y_spread.standard_error.jump_rate));
 }
+
+TEST_CASE("the fit's covariance has its standard errors on the diagonal, 0 where a parameter has none") {
+    const LogPriceProcess truth{.reversion = 0.25, .volatility = 0.08, .drift = -0.002};
+    const ProcessFit fit = fit_log_price_process(as_series(simulate_log_prices(truth, 36, 40, 5)), {.jumps = false});
+    CHECK(std::sqrt(fit.covariance(0, 0)) == doctest::Approx(fit.standard_error.reversion).epsilon(1e-12));
+    CHECK(std::sqrt(fit.covariance(1, 1)) == doctest::Approx(fit.standard_error.volatility).epsilon(1e-12));
+    CHECK(std::sqrt(fit.covariance(2, 2)) == doctest::Approx(fit.standard_error.drift).epsilon(1e-12));
+    CHECK(fit.covariance.block<3, 6>(3, 0).isZero());
+    CHECK(fit.covariance.isApprox(fit.covariance.transpose()));
+}
+
+TEST_CASE("parameter draws follow the fit's approximate posterior: log-normal rates, normal drift and jump mean") {
+    ProcessFit fit;
+    fit.process = {.reversion = 0.2, .volatility = 0.05, .drift = -0.01, .jump_rate = 0.3, .jump_mean = 0.04, .jump_sd = 0.06};
+    // Standard errors of 10% of the positive parameters, a correlation between λ and μ_J of −0.5; s_J has none.
+    const double se[6] = {0.02, 0.005, 0.002, 0.03, 0.008, 0};
+    for (int i = 0; i < 6; ++i) fit.covariance(i, i) = se[i] * se[i];
+    fit.covariance(3, 4) = fit.covariance(4, 3) = -0.5 * se[3] * se[4];
+    const std::size_t n = 20'000;
+    const std::vector<LogPriceProcess> draws = draw_processes({fit}, n, 11);
+    REQUIRE(draws.size() == n);
+    // In the drawing coordinates: log κ, log σ, log λ have sd se/θ around log θ; g, μ_J sd se around θ.
+    auto check_moments = [&](auto value, double centre, double sd, const char* name) {
+        INFO(name);
+        double sum = 0, sum2 = 0;
+        for (const auto& p : draws) {
+            const double v = value(p);
+            sum += v;
+            sum2 += v * v;
+        }
+        const double mean = sum / double(n), var = sum2 / double(n) - mean * mean;
+        CHECK(std::abs(mean - centre) <= 4 * sd / std::sqrt(double(n)));
+        CHECK(std::abs(var - sd * sd) <= 4 * sd * sd * std::sqrt(2.0 / double(n - 1)));
+    };
+    check_moments([](const LogPriceProcess& p) { return std::log(p.reversion); }, std::log(0.2), 0.02 / 0.2, "reversion");
+    check_moments([](const LogPriceProcess& p) { return std::log(p.volatility); }, std::log(0.05), 0.005 / 0.05, "volatility");
+    check_moments([](const LogPriceProcess& p) { return p.drift; }, -0.01, 0.002, "drift");
+    check_moments([](const LogPriceProcess& p) { return std::log(p.jump_rate); }, std::log(0.3), 0.03 / 0.3, "jump_rate");
+    check_moments([](const LogPriceProcess& p) { return p.jump_mean; }, 0.04, 0.008, "jump_mean");
+    // The correlation of log λ and μ_J is the fit's −0.5 (standard error of a correlation about (1 − ρ²)/√n).
+    double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+    for (const auto& p : draws) {
+        const double a = std::log(p.jump_rate), b = p.jump_mean;
+        sa += a, sb += b, saa += a * a, sbb += b * b, sab += a * b;
+    }
+    const double N = double(n);
+    const double rho = (sab / N - sa / N * sb / N) / std::sqrt((saa / N - sa / N * sa / N) * (sbb / N - sb / N * sb / N));
+    CHECK(std::abs(rho - -0.5) <= 4 * (1 - 0.25) / std::sqrt(N));
+    for (const auto& p : draws) {
+        CHECK(p.jump_sd == 0.06);  // no standard error: held at its estimate
+        CHECK_NOTHROW(validate(p, "draw"));
+    }
+    // Draw j depends on (seed, j) alone; several fits take turns.
+    const std::vector<LogPriceProcess> fewer = draw_processes({fit}, 10, 11);
+    for (std::size_t j = 0; j < fewer.size(); ++j) CHECK(fewer[j].drift == draws[j].drift);
+    ProcessFit other = fit;
+    other.process.drift = 0.5;
+    other.covariance.setZero();
+    const std::vector<LogPriceProcess> both = draw_processes({fit, other}, 6, 11);
+    CHECK(both[1].drift == 0.5);
+    CHECK(both[3].drift == 0.5);
+    CHECK(both[0].drift == draws[0].drift);
+    CHECK_THROWS_WITH_AS(draw_processes({}, 3, 1), "fits = 0: must hold at least one fit", InvalidInput);
+}
+
+TEST_CASE("fits by period follow dynamics that change between periods") {
+    // 30 series over 48 months: drift −1%/month for two years, then +1%/month.
+    const LogPriceProcess falling{.volatility = 0.02, .drift = -0.01}, rising{.volatility = 0.02, .drift = 0.01};
+    const Eigen::ArrayXXd first = simulate_log_prices(falling, 25, 30, 3), second = simulate_log_prices(rising, 24, 30, 4);
+    std::vector<std::vector<double>> series;
+    for (Eigen::Index j = 0; j < 30; ++j) {
+        std::vector<double> s(first.col(j).data(), first.col(j).data() + 25);
+        for (Eigen::Index m = 1; m < 24; ++m) s.push_back(first(24, j) + second(m, j));
+        series.push_back(s);
+    }
+    const std::vector<int> starts(30, 100);
+    const std::vector<ProcessFit> periods = fit_by_period(series, starts, 24, {.jumps = false, .fixed_reversion = 0.0});
+    REQUIRE(periods.size() == 2);
+    check_recovered(periods[0].process.drift, periods[0].standard_error.drift, -0.01, "first period's drift");
+    check_recovered(periods[1].process.drift, periods[1].standard_error.drift, 0.01, "second period's drift");
+    CHECK(periods[0].transitions == 30u * 24u);
+    CHECK(periods[1].transitions == 30u * 23u);
+    CHECK_THROWS_WITH_AS(fit_by_period(series, {1, 2}, 12), "first_month = 2: must give one month per series (30)", InvalidInput);
+    CHECK_THROWS_WITH_AS(fit_by_period(series, starts, 2), "period_months = 2: must be >= 3", InvalidInput);
+}
+
+TEST_CASE("log prices with a process per path: the same numbers as one shared process when they are equal") {
+    const LogPriceProcess p{.reversion = 0.1, .volatility = 0.03, .drift = 0.002, .jump_rate = 0.2, .jump_mean = -0.05, .jump_sd = 0.1};
+    const Eigen::ArrayXXd shared = simulate_log_prices(p, 13, 50, 21, 0.1);
+    const Eigen::ArrayXXd each = simulate_log_prices(std::vector<LogPriceProcess>(50, p), 13, 21, 0.1);
+    CHECK((shared == each).all());
+    std::vector<LogPriceProcess> mixed(50, p);
+    mixed[7].drift = 0.05;
+    const Eigen::ArrayXXd changed = simulate_log_prices(mixed, 13, 21, 0.1);
+    CHECK((changed.col(6) == shared.col(6)).all());
+    CHECK(changed(12, 7) - shared(12, 7) == doctest::Approx(12 * 0.048));
+    mixed[3].volatility = -1;
+    CHECK_THROWS_WITH_AS(simulate_log_prices(mixed, 13, 21), "processes[3].volatility = -1: must be finite and >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(simulate_log_prices(std::vector<LogPriceProcess>{}, 13, 21),
+                         "processes = 0: must hold at least one process (one per path)", InvalidInput);
+}

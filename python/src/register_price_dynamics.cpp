@@ -87,9 +87,14 @@ void register_price_dynamics(py::module_& m) {
         py::arg("dynamics"), py::arg("horizon"), py::arg("futures"), py::arg("seed"), py::kw_only(),
         py::arg("term_years") = 1, py::arg("threads") = 1u,
         "PricePaths of the model (reserved: the factor of `term_years`, 1 or 3); the same for any thread count.");
-    m.def("simulate_log_prices", &simulate_log_prices, py::arg("process"), py::arg("months"), py::arg("paths"),
-          py::arg("seed"), py::kw_only(), py::arg("initial_deviation") = 0.0,
+    using OneProcess = Eigen::ArrayXXd (*)(const LogPriceProcess&, int, std::size_t, std::uint64_t, double);
+    using ProcessPerPath = Eigen::ArrayXXd (*)(const std::vector<LogPriceProcess>&, int, std::uint64_t, double);
+    m.def("simulate_log_prices", static_cast<OneProcess>(&simulate_log_prices), py::arg("process"), py::arg("months"),
+          py::arg("paths"), py::arg("seed"), py::kw_only(), py::arg("initial_deviation") = 0.0,
           "months × paths log prices of one process (NumPy array), each path from its own (seed, path) stream.");
+    m.def("simulate_log_prices_per_path", static_cast<ProcessPerPath>(&simulate_log_prices), py::arg("processes"),
+          py::arg("months"), py::arg("seed"), py::kw_only(), py::arg("initial_deviation") = 0.0,
+          "months × len(processes) log prices, path j following processes[j] (e.g. draw_processes' sets).");
     m.def("implied_forward_hourly", &implied_forward_hourly, py::arg("one_year_hourly"), py::arg("three_year_hourly"),
           "The hourly price for years 2-3 implied by published 1- and 3-year prices: (3 p3 - p1) / 2.");
 
@@ -98,7 +103,21 @@ void register_price_dynamics(py::module_& m) {
         .def_readonly("standard_error", &ProcessFit::standard_error)
         .def_readonly("log_likelihood", &ProcessFit::log_likelihood)
         .def_readonly("transitions", &ProcessFit::transitions)
-        .def_readonly("series", &ProcessFit::series);
+        .def_readonly("series", &ProcessFit::series)
+        .def_readonly("covariance", &ProcessFit::covariance);
+    m.def("draw_processes", &draw_processes, py::arg("fits"), py::arg("count"), py::arg("seed"),
+          "Parameter sets drawn from the fits' approximate posteriors, set j from fits[j % len(fits)].");
+    m.def(
+        "fit_by_period",
+        [](const std::vector<std::vector<double>>& series, const std::vector<int>& first_month, int period_months,
+           double min_volatility, int max_jumps_per_month, bool jumps, int max_iterations, std::optional<double> fixed_reversion) {
+            const FitOptions options = fit_options(min_volatility, max_jumps_per_month, jumps, max_iterations, fixed_reversion);
+            return without_gil_until_ctrl_c([&] { return fit_by_period(series, first_month, period_months, options); });
+        },
+        py::arg("series"), py::arg("first_month"), py::arg("period_months"), py::kw_only(),
+        py::arg("min_volatility") = FitOptions{}.min_volatility, py::arg("max_jumps_per_month") = FitOptions{}.max_jumps_per_month,
+        py::arg("jumps") = FitOptions{}.jumps, py::arg("max_iterations") = FitOptions{}.max_iterations,
+        py::arg("fixed_reversion") = py::none(), "One fit per period of `period_months` months (periods with < 8 transitions skipped).");
     m.def(
         "fit_log_price_process",
         [](const std::vector<std::vector<double>>& series, double min_volatility, int max_jumps_per_month, bool jumps,

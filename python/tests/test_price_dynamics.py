@@ -73,3 +73,19 @@ def test_fit_command_prints_the_table(capsys):
     assert prices.main(["fit", str(HISTORY), "--gpu", "L4", "--until", "2025-13"]) == 2
     assert capsys.readouterr().err == (
         'error: until = "2025-13": must be an ISO date YYYY-MM-DD, YYYY-MM or YYYY that exists\n')
+
+
+def test_parameter_uncertainty_carried_into_paths():
+    truth = gputco.LogPriceProcess(reversion=0.1, volatility=0.03, drift=-0.003)
+    x = gputco.simulate_log_prices(truth, 48, 40, 5)
+    series = [list(x[:, j]) for j in range(x.shape[1])]
+    fits = gputco.fit_by_period(series, [0] * len(series), 24, jumps=False, fixed_reversion=0.1)
+    assert len(fits) == 2
+    assert fits[0].covariance.shape == (6, 6)
+    assert fits[0].covariance[2, 2] == pytest.approx(fits[0].standard_error.drift ** 2, rel=1e-12)
+    draws = gputco.draw_processes(fits, 100, 3)
+    assert len(draws) == 100 and len({round(p.drift, 12) for p in draws}) == 100
+    paths = gputco.simulate_log_prices_per_path(draws, 13, 9)
+    assert paths.shape == (13, 100)
+    with pytest.raises(ValueError, match=r"^fits = 0: must hold at least one fit$"):
+        gputco.draw_processes([], 3, 1)

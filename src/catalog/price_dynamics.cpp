@@ -58,13 +58,21 @@ void validate(const LogPriceProcess& p, std::string_view field) {
 Eigen::ArrayXXd simulate_log_prices(const LogPriceProcess& process, int months, std::size_t paths, std::uint64_t seed,
                                     double initial_deviation) {
     validate(process, "process");
-    require(months >= 1, "months", months, "must be >= 1");
     require(paths >= 1, "paths", paths, "must be >= 1");
+    return simulate_log_prices(std::vector<LogPriceProcess>(paths, process), months, seed, initial_deviation);
+}
+
+Eigen::ArrayXXd simulate_log_prices(const std::vector<LogPriceProcess>& processes, int months, std::uint64_t seed,
+                                    double initial_deviation) {
+    require(!processes.empty(), "processes", processes.size(), "must hold at least one process (one per path)");
+    for (std::size_t j = 0; j < processes.size(); ++j) validate(processes[j], fmt::format("processes[{}]", j));
+    require(months >= 1, "months", months, "must be >= 1");
     require_finite("initial_deviation", initial_deviation);
-    const Step step(process);
+    const std::size_t paths = processes.size();
     Eigen::ArrayXXd out(months, Eigen::Index(paths));
     Normal normal;
     for (std::size_t j = 0; j < paths; ++j) {
+        const Step step(processes[j]);
         Xoshiro256pp engine(splitmix64(seed ^ splitmix64(j)));
         normal.reset();
         double deviation = initial_deviation;

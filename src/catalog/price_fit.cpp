@@ -11,9 +11,11 @@
 #include <numbers>
 
 #include <Eigen/Dense>
+#include <boost/random/normal_distribution.hpp>
 #include <fmt/format.h>
 
 #include "gputco/core/error.hpp"
+#include "gputco/core/random.hpp"
 
 namespace gputco {
 namespace {
@@ -246,9 +248,114 @@ ProcessFit fit_log_price_process(const std::vector<std::vector<double>>& series,
             const double var = covariance(i, i);
             se[free[std::size_t(i)]] = var > 0 ? std::sqrt(var) : nan;
         }
+        for (Eigen::Index i = 0; i < k; ++i) {
+            for (Eigen::Index j = 0; j < k; ++j) {
+                if (covariance(i, i) > 0 && covariance(j, j) > 0)
+                    fit.covariance(free[std::size_t(i)], free[std::size_t(j)]) = covariance(i, j);
+            }
+        }
     }
     fit.standard_error = from_vector(se);
     return fit;
+}
+
+std::vector<LogPriceProcess> draw_processes(const std::vector<ProcessFit>& fits, std::size_t count, std::uint64_t seed) {
+    require(!fits.empty(), "fits", fits.size(), "must hold at least one fit");
+    // Per fit: the covariance in the drawing coordinates (log of the positive parameters: Jacobian
+    // 1/θ) and its Cholesky factor; a factor that fails (not positive definite) falls back to the
+    // diagonal.
+    constexpr bool positive[6] = {true, true, false, true, false, true};
+    struct Drawer {
+        Eigen::Matrix<double, 6, 1> centre;
+        Eigen::Matrix<double, 6, 6> factor;
+    };
+    std::vector<Drawer> drawers;
+    for (const ProcessFit& f : fits) {
+        Drawer d;
+        const Eigen::VectorXd theta = to_vector(f.process);
+        Eigen::Matrix<double, 6, 1> jacobian;
+        for (int i = 0; i < 6; ++i) {
+            const bool logged = positive[i] && theta[i] > 0;
+            d.centre[i] = logged ? std::log(theta[i]) : theta[i];
+            jacobian[i] = logged ? 1 / theta[i] : 1.0;
+        }
+        Eigen::Matrix<double, 6, 6> c = jacobian.asDiagonal() * f.covariance * jacobian.asDiagonal();
+        for (int i = 0; i < 6; ++i) {  // a parameter with no variance (held, at a bound, or 0) is not drawn
+            if (!(c(i, i) > 0) || !std::isfinite(c(i, i))) {
+                c.row(i).setZero();
+                c.col(i).setZero();
+                c(i, i) = 0;
+            }
+        }
+        Eigen::Matrix<double, 6, 6> padded = c;
+        for (int i = 0; i < 6; ++i) {
+            if (padded(i, i) == 0) padded(i, i) = 1;  // factor the drawn block only
+        }
+        Eigen::LLT<Eigen::Matrix<double, 6, 6>> llt(padded);
+        if (llt.info() == Eigen::Success) {
+            d.factor = llt.matrixL();
+        } else {
+            d.factor = padded.diagonal().cwiseSqrt().asDiagonal();
+        }
+        for (int i = 0; i < 6; ++i) {
+            if (c(i, i) == 0) {
+                d.factor.row(i).setZero();
+                d.factor.col(i).setZero();
+            }
+        }
+        drawers.push_back(d);
+    }
+    std::vector<LogPriceProcess> out;
+    out.reserve(count);
+    boost::random::normal_distribution<double> normal;
+    for (std::size_t j = 0; j < count; ++j) {
+        const Drawer& d = drawers[j % drawers.size()];
+        Xoshiro256pp engine(splitmix64(seed ^ splitmix64(j) ^ 0xD1B54A32D192ED03ULL));
+        normal.reset();
+        Eigen::Matrix<double, 6, 1> z;
+        for (int i = 0; i < 6; ++i) z[i] = normal(engine);
+        const Eigen::Matrix<double, 6, 1> x = d.centre + d.factor * z;
+        Eigen::VectorXd theta(6);
+        const Eigen::VectorXd estimate = to_vector(fits[j % fits.size()].process);
+        for (int i = 0; i < 6; ++i) {
+            const bool logged = positive[i] && estimate[i] > 0;
+            theta[i] = logged ? std::exp(x[i]) : x[i];
+        }
+        LogPriceProcess p = from_vector(theta);
+        // Keep the draw inside the model's domain (validate): rates at most 10 jumps a month.
+        p.jump_rate = std::min(p.jump_rate, 10.0);
+        out.push_back(p);
+    }
+    return out;
+}
+
+std::vector<ProcessFit> fit_by_period(const std::vector<std::vector<double>>& series, const std::vector<int>& first_month,
+                                      int period_months, const FitOptions& options) {
+    require(series.size() == first_month.size(), "first_month", first_month.size(),
+            fmt::format("must give one month per series ({})", series.size()));
+    require(period_months >= 3, "period_months", period_months, "must be >= 3");
+    std::vector<ProcessFit> out;
+    if (series.empty()) return out;
+    int earliest = std::numeric_limits<int>::max(), latest = std::numeric_limits<int>::min();
+    for (std::size_t s = 0; s < series.size(); ++s) {
+        earliest = std::min(earliest, first_month[s]);
+        latest = std::max(latest, first_month[s] + int(series[s].size()) - 1);
+    }
+    for (int start = earliest; start <= latest; start += period_months) {
+        // The months [start, start + period_months], so that consecutive periods share their edge month
+        // and every transition belongs to one period.
+        std::vector<std::vector<double>> parts;
+        std::size_t transitions = 0;
+        for (std::size_t s = 0; s < series.size(); ++s) {
+            const int a = std::max(start, first_month[s]);
+            const int b = std::min(start + period_months, first_month[s] + int(series[s].size()) - 1);
+            if (b - a < 1) continue;
+            parts.emplace_back(series[s].begin() + (a - first_month[s]), series[s].begin() + (b - first_month[s]) + 1);
+            transitions += std::size_t(b - a);
+        }
+        if (transitions >= 8) out.push_back(fit_log_price_process(parts, options));
+    }
+    return out;
 }
 
 std::vector<MonthlySeries> monthly_log_series(const std::vector<PriceObservation>& observations,

@@ -60,6 +60,11 @@ void validate(const LogPriceProcess& process, std::string_view field);
 Eigen::ArrayXXd simulate_log_prices(const LogPriceProcess& process, int months, std::size_t paths, std::uint64_t seed,
                                     double initial_deviation = 0);
 
+/// The same with path j following processes[j] (paths = processes.size()), e.g. parameter sets drawn
+/// from a fit's uncertainty (price_fit.hpp, draw_processes); column j's stream is (seed, j), as above.
+Eigen::ArrayXXd simulate_log_prices(const std::vector<LogPriceProcess>& processes, int months, std::uint64_t seed,
+                                    double initial_deviation = 0);
+
 /// PricePaths of `dynamics` over `horizon` for `futures` futures; `reserved` carries the factor of
 /// `term_years` (1 or 3). Future f's numbers depend only on (seed, f) (its block's normal sequence and
 /// its own jump stream: docs/models.md, "Random numbers"), so results are the same for any `threads`

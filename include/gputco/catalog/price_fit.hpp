@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Core>
+
 #include "gputco/catalog/price_dynamics.hpp"
 #include "gputco/core/date.hpp"
 
@@ -40,6 +42,9 @@ struct FitOptions {
 struct ProcessFit {
     LogPriceProcess process;         ///< the estimates
     LogPriceProcess standard_error;  ///< per parameter, NaN where not identified (at a bound)
+    /// Inverse observed information over (κ, σ, g, λ, μ_J, s_J) in that order; rows and columns of a
+    /// parameter without a standard error are 0 (held or at a bound: not drawn by draw_processes).
+    Eigen::Matrix<double, 6, 6> covariance = Eigen::Matrix<double, 6, 6>::Zero();
     double log_likelihood = 0;
     std::size_t transitions = 0;     ///< monthly transitions used
     std::size_t series = 0;          ///< series with at least one transition
@@ -49,6 +54,21 @@ struct ProcessFit {
 /// with fewer than 2 months are skipped). Throws InvalidInput naming the field when a value is not
 /// finite, an option is out of range, or fewer than 8 transitions remain.
 ProcessFit fit_log_price_process(const std::vector<std::vector<double>>& series, const FitOptions& options = {});
+
+/// Parameter uncertainty carried into paths: `count` parameter sets, set j drawn from fits[j mod
+/// fits.size()]'s approximate posterior (the normal of its estimate and covariance, with κ, σ, λ and
+/// s_J log-normal by the delta method, so they stay > 0; g and μ_J normal). Parameters without a
+/// standard error keep their estimate. With several fits (one per past period, fit_by_period) the sets
+/// also carry how the dynamics moved between periods. Set j depends only on (seed, j). Throws
+/// InvalidInput naming `fits` when it is empty.
+std::vector<LogPriceProcess> draw_processes(const std::vector<ProcessFit>& fits, std::size_t count, std::uint64_t seed);
+
+/// One fit per period of `period_months` months (months counted from `first_month[s]` of each series,
+/// periods aligned on the earliest month), each on the parts of the series inside it; periods with fewer
+/// than 8 transitions are skipped. Throws InvalidInput when series and first_month differ in length or
+/// period_months < 3.
+std::vector<ProcessFit> fit_by_period(const std::vector<std::vector<double>>& series, const std::vector<int>& first_month,
+                                      int period_months, const FitOptions& options = {});
 
 /// The log-likelihood fit_log_price_process maximises, for `process` (exposed for tests and profiles).
 double log_likelihood(const LogPriceProcess& process, const std::vector<std::vector<double>>& series,
