@@ -76,9 +76,10 @@ int main(int argc, char** argv) {
         const std::vector<Outlook> outlooks = {
             {"prices stay", PricePaths{}},
             {"prices only fall", price_paths(falling, horizon, futures.count(), seed)},
-            {"fitted", simulate_price_paths(fit.dynamics, horizon, futures.count(), seed, 3)},
+            // Term 0: both terms' factors, each commitment priced at its own (AWS moved them apart in 2025).
+            {"fitted", simulate_price_paths(fit.dynamics, horizon, futures.count(), seed, 0)},
         };
-        const PricePaths judged = simulate_price_paths(fit.dynamics, horizon, held_out.count(), seed + 2000, 3);
+        const PricePaths judged = simulate_price_paths(fit.dynamics, horizon, held_out.count(), seed + 2000, 0);
 
         RecommendOptions options;
         options.commitments = {{.term_years = 1, .payment = Payment::no_upfront, .discount = 0.384},

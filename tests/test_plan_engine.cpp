@@ -350,6 +350,38 @@ TEST_CASE("seeded results are identical for any thread count") {
     }
 }
 
+TEST_CASE("a commitment is priced at its term's factor: reserved_3y for the 3-year, reserved for the 1-year") {
+    const Horizon horizon = Horizon::years(3);
+    const auto futures = DemandFutures::from_profile(DemandProfile::constant(16, horizon));
+    const int months = horizon.month_count();
+    PricePaths one_table;
+    one_table.on_demand = Eigen::ArrayXXd::Constant(months, 1, 0.9);
+    one_table.spot = one_table.on_demand;
+    one_table.reserved = Eigen::ArrayXXd::Constant(months, 1, 0.8);
+    PricePaths per_term = one_table;
+    per_term.reserved_3y = Eigen::ArrayXXd::Constant(months, 1, 0.5);
+    Plan three, one;
+    three.commitments.push_back({.count = 8, .term_years = 3, .payment = Payment::no_upfront});
+    one.commitments.push_back({.count = 8, .term_years = 1, .payment = Payment::all_upfront});
+    const Offering& offering = test_offering();
+    const ReservedPrice r3 = *offering.reserved_price(3, Payment::no_upfront);
+    const ReservedPrice r1 = *offering.reserved_price(1, Payment::all_upfront);
+    // The 3-year term's hourly fee follows reserved_3y when given (0.5), reserved otherwise (0.8); the 8
+    // GPUs on demand cost the same either way.
+    const double fees = 8 * r3.hourly * 730 * 36;
+    const PlanDistribution at_reserved = evaluate_plan(three, futures, offering, one_table);
+    const PlanDistribution at_3y = evaluate_plan(three, futures, offering, per_term);
+    CHECK(at_reserved.total.mean - at_3y.total.mean == Approx(fees * (0.8 - 0.5)));
+    // The 1-year term keeps `reserved` either way.
+    const PlanDistribution a = evaluate_plan(one, futures, offering, one_table), b = evaluate_plan(one, futures, offering, per_term);
+    CHECK(b.mean_months[0].upfront == Approx(8 * r1.upfront * 0.8));
+    CHECK(b.total.mean == a.total.mean);
+    // A 3-year table of another shape is an error naming it.
+    per_term.reserved_3y = Eigen::ArrayXXd::Constant(months - 1, 1, 0.5);
+    CHECK_THROWS_WITH_AS(evaluate_plan(three, futures, offering, per_term),
+                         "prices.reserved_3y = \"35 x 1\": must be 36 x 1 (months x futures, as on_demand) or empty", InvalidInput);
+}
+
 TEST_CASE("spot without capacity falls to on-demand: every demanded GPU-hour is served once") {
     Plan plan;
     plan.spot = SpotShare{.gpus = 10, .price_per_gpu_hour = {}, .overhead = 1.0, .availability = 0.7};

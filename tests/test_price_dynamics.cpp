@@ -132,7 +132,7 @@ TEST_CASE("bad dynamics name the field, the value and the rule") {
     CHECK_THROWS_WITH_AS(simulate_price_paths(d, Horizon::years(1), 10, 1, 1),
                          "price_dynamics.spot_correlation = 1.5: must be in [-1, 1]", InvalidInput);
     d.spot_correlation = 0;
-    CHECK_THROWS_WITH_AS(simulate_price_paths(d, Horizon::years(1), 10, 1, 2), "term_years = 2: must be 1 or 3",
+    CHECK_THROWS_WITH_AS(simulate_price_paths(d, Horizon::years(1), 10, 1, 2), "term_years = 2: must be 1 or 3 (reserved is that term's factor) or 0 (both: reserved the 1-year, reserved_3y the 3-year)",
                          InvalidInput);
     d.launches.push_back({.probability = 1, .first_month = 20, .last_month = 20});
     CHECK_THROWS_WITH_AS(simulate_price_paths(d, Horizon::years(1), 10, 1, 1),
@@ -141,9 +141,64 @@ TEST_CASE("bad dynamics name the field, the value and the rule") {
     d.launches[0] = {.probability = 1.5, .first_month = 2, .last_month = 3};
     CHECK_THROWS_WITH_AS(simulate_price_paths(d, Horizon::years(1), 10, 1, 1),
                          "price_model.launches[0].probability = 1.5: must be in [0, 1]", InvalidInput);
+    // The second launch's factor, with both terms drawn: still named as the launches are everywhere.
+    d.launches[0] = {.probability = 0.5, .first_month = 2, .last_month = 3};
+    d.launches.push_back({.probability = 0.5, .first_month = 2, .last_month = 3, .reserved_factor = 0});
+    PricePaths kept = simulate_price_paths(PriceDynamics{}, Horizon::years(1), 10, 1, 0);
+    CHECK_THROWS_WITH_AS(simulate_price_paths(d, Horizon::years(1), 10, 1, 0, kept),
+                         "price_model.launches[1].reserved_factor = 0: must be finite and > 0", InvalidInput);
+    CHECK(kept.reserved_3y.cols() == 10);  // nothing lost on error
+    CHECK(kept.launch_month.rows() == 0);
 }
 
 TEST_CASE("the forward price implied by 1- and 3-year prices") {
     CHECK(implied_forward_hourly(2.0, 1.5) == 1.25);  // 3 × 1.5 = 2 + 2 × 1.25
     CHECK_THROWS_WITH_AS(implied_forward_hourly(0, 1), "one_year_hourly = 0: must be finite and > 0", InvalidInput);
+}
+
+TEST_CASE("both terms at once: reserved is the 1-year factor, reserved_3y the 3-year one, the rest unchanged") {
+    PriceDynamics d;
+    d.on_demand = {.reversion = 0.1, .volatility = 0.05, .drift = -0.01, .jump_rate = 0.2, .jump_mean = -0.1, .jump_sd = 0.1};
+    d.spot_spread = {.reversion = 0.3, .volatility = 0.1};
+    d.spot_correlation = 0.3;
+    d.reserved_1y_spread = {.reversion = 0.2, .volatility = 0.02, .jump_rate = 0.1, .jump_mean = -0.05, .jump_sd = 0.05};
+    d.reserved_3y_spread = {.reversion = 0.5, .volatility = 0.03, .drift = -0.004, .jump_rate = 0.05, .jump_mean = -0.2, .jump_sd = 0.01};
+    d.launches = {{.probability = 0.5, .first_month = 3, .last_month = 9, .on_demand_factor = 0.8, .reserved_factor = 0.9}};
+    const std::size_t n = 20'000;
+    const PricePaths both = simulate_price_paths(d, Horizon::years(2), n, 5, 0);
+    const PricePaths one = simulate_price_paths(d, Horizon::years(2), n, 5, 1);
+    CHECK(one.reserved_3y.size() == 0);
+    CHECK((both.on_demand == one.on_demand).all());
+    CHECK((both.spot == one.spot).all());
+    CHECK((both.reserved == one.reserved).all());
+    CHECK((both.launch_month == one.launch_month).all());
+    REQUIRE(both.reserved_3y.rows() == 24);
+    REQUIRE(both.reserved_3y.cols() == Eigen::Index(n));
+    CHECK((both.reserved_3y.row(0) == 1.0).all());
+    // The 3-year spread log(reserved_3y / on-demand), launches divided out, has its OU-with-jumps mean
+    // and variance at month 12 (the jumps decay like the shocks: Σ φ^k and Σ φ^(2k) over the months).
+    const LogPriceProcess& p = d.reserved_3y_spread;
+    const int m = 12;
+    double decay = 0, decay2 = 0;
+    for (int k = 0; k < m; ++k) {
+        decay += std::exp(-p.reversion * k);
+        decay2 += std::exp(-2 * p.reversion * k);
+    }
+    const double mean = p.drift * m + p.jump_rate * p.jump_mean * decay;
+    const double variance = p.volatility * p.volatility * -std::expm1(-2 * p.reversion) / (2 * p.reversion) * decay2 +
+                            p.jump_rate * (p.jump_mean * p.jump_mean + p.jump_sd * p.jump_sd) * decay2;
+    Eigen::ArrayXd x{Eigen::Index(n)};
+    for (Eigen::Index f = 0; f < Eigen::Index(n); ++f) {
+        const int launch = both.launch_month(0, f);
+        const double launched = launch >= 0 && launch <= m ? 0.9 / 0.8 : 1.0;
+        x[f] = std::log(both.reserved_3y(m, f) / both.on_demand(m, f) / launched);
+    }
+    const double got_mean = x.mean(), got_var = (x - got_mean).square().sum() / double(n - 1);
+    CHECK(std::abs(got_mean - mean) <= 4 * std::sqrt(variance / double(n)));
+    const double m4 = (x - got_mean).pow(4).mean();
+    CHECK(std::abs(got_var - variance) <= 4 * std::sqrt((m4 - got_var * got_var) / double(n)));
+    // Drawn again into the same PricePaths with one term, reserved_3y is emptied.
+    PricePaths reused = both;
+    simulate_price_paths(d, Horizon::years(2), n, 5, 1, reused);
+    CHECK(reused.reserved_3y.size() == 0);
 }

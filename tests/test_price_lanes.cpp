@@ -69,23 +69,27 @@ TEST_CASE("the portable, AVX2 and AVX-512 block kernels give the same paths bit 
         d.on_demand = random_process();
         d.spot_spread = random_process();
         d.reserved_1y_spread = random_process();
+        d.reserved_3y_spread = random_process();
         d.spot_correlation = uniform(-1, 1);
         const auto seed = engine();
+        const int term = trial % 2 == 0 ? 0 : 1;  // both terms, or the 1-year alone
         // 150 futures: two whole blocks and a short one; 37 months: 8 × 8 tiles and a rest.
         setenv("GPUTCO_PRICE_KERNEL", "portable", 1);
-        const PricePaths a = simulate_price_paths(d, Horizon::months(37), 150, seed, 1);
+        const PricePaths a = simulate_price_paths(d, Horizon::months(37), 150, seed, term);
         for (const char* kernel : kernels) {
             CAPTURE(kernel);
             setenv("GPUTCO_PRICE_KERNEL", kernel, 1);
             PricePaths b;
             try {
-                b = simulate_price_paths(d, Horizon::months(37), 150, seed, 1);
+                b = simulate_price_paths(d, Horizon::months(37), 150, seed, term);
             } catch (const InvalidInput&) {
                 continue;  // not on this CPU (or a build without it)
             }
             CHECK((a.on_demand == b.on_demand).all());
             CHECK((a.spot == b.spot).all());
             CHECK((a.reserved == b.reserved).all());
+            CHECK((a.reserved_3y == b.reserved_3y).all());
+            CHECK(a.reserved_3y.size() == (term == 0 ? 37 * 150 : 0));
         }
         unsetenv("GPUTCO_PRICE_KERNEL");
     }

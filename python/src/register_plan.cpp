@@ -234,6 +234,7 @@ void register_plan(py::module_& m) {
         .def_property_readonly("on_demand", [](const PricePaths& p) { return matrix(p.on_demand); })
         .def_property_readonly("spot", [](const PricePaths& p) { return matrix(p.spot); })
         .def_property_readonly("reserved", [](const PricePaths& p) { return matrix(p.reserved); })
+        .def_property_readonly("reserved_3y", [](const PricePaths& p) { return matrix(p.reserved_3y); })
         .def_property_readonly("launch_month", [](const PricePaths& p) { return matrix(p.launch_month.cast<double>()); });
     m.def("price_paths", &price_paths, py::arg("model"), py::arg("horizon"), py::arg("futures"), py::arg("seed"));
     m.def("aws_june_2025_price_cut", &aws_june_2025_price_cut, py::arg("offering"), py::arg("term_years") = 0,

@@ -86,7 +86,8 @@ void register_price_dynamics(py::module_& m) {
         },
         py::arg("dynamics"), py::arg("horizon"), py::arg("futures"), py::arg("seed"), py::kw_only(),
         py::arg("term_years") = 1, py::arg("threads") = 1u,
-        "PricePaths of the model (reserved: the factor of `term_years`, 1 or 3); the same for any thread count.");
+        "PricePaths of the model (reserved: the factor of `term_years`, 1 or 3; with 0 both: reserved the 1-year "
+        "factor, reserved_3y the 3-year one); the same for any thread count.");
     using OneProcess = Eigen::ArrayXXd (*)(const LogPriceProcess&, int, std::size_t, std::uint64_t, double);
     using ProcessPerPath = Eigen::ArrayXXd (*)(const std::vector<LogPriceProcess>&, int, std::uint64_t, double);
     m.def("simulate_log_prices", static_cast<OneProcess>(&simulate_log_prices), py::arg("process"), py::arg("months"),

@@ -43,7 +43,8 @@ def test_simulated_paths_are_price_paths_and_do_not_depend_on_threads():
 def test_bad_parameters_are_value_errors_to_the_letter():
     with pytest.raises(ValueError, match=r"^LogPriceProcess\.volatility = -1: must be finite and >= 0$"):
         gputco.LogPriceProcess(volatility=-1)
-    with pytest.raises(ValueError, match=r"^term_years = 2: must be 1 or 3$"):
+    with pytest.raises(ValueError, match=r"^term_years = 2: must be 1 or 3 \(reserved is that term's factor\) or 0 "
+                                         r"\(both: reserved the 1-year, reserved_3y the 3-year\)$"):
         gputco.simulate_price_paths(gputco.PriceDynamics(), gputco.Horizon.years(1), 10, 1, term_years=2)
     with pytest.raises(ValueError, match=r"^series \(monthly transitions\) = 1: must hold at least 8 monthly transitions to fit$"):
         gputco.fit_log_price_process([[0.0, 0.1]])
@@ -89,3 +90,15 @@ def test_parameter_uncertainty_carried_into_paths():
     assert paths.shape == (13, 100)
     with pytest.raises(ValueError, match=r"^fits = 0: must hold at least one fit$"):
         gputco.draw_processes([], 3, 1)
+
+
+def test_both_terms_give_a_3_year_factor_of_its_own():
+    d = gputco.PriceDynamics(on_demand=gputco.LogPriceProcess(volatility=0.02),
+                             reserved_1y_spread=gputco.LogPriceProcess(drift=-0.01),
+                             reserved_3y_spread=gputco.LogPriceProcess(drift=-0.02))
+    both = gputco.simulate_price_paths(d, gputco.Horizon.years(1), 5, 3, term_years=0)
+    one = gputco.simulate_price_paths(d, gputco.Horizon.years(1), 5, 3, term_years=1)
+    assert np.array_equal(both.reserved, one.reserved)
+    assert one.reserved_3y.size == 0
+    assert both.reserved_3y.shape == (12, 5)
+    assert np.allclose(both.reserved_3y[11] / both.on_demand[11], math.exp(-0.22), rtol=1e-12)

@@ -51,6 +51,7 @@ constexpr std::size_t price_block = 64;  // futures per block
 struct PriceBlockJob {
     const PriceDynamics* dynamics;
     const Step *od, *spot, *reserved;
+    const Step* reserved_3y;  ///< the 3-year spread when both terms are drawn (paths->reserved_3y), else null
     double rho, rho_rest;
     int months;
     std::size_t futures;
@@ -162,25 +163,36 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
     constexpr std::size_t block = detail::price_block;
     const PriceDynamics& d = *job.dynamics;
     const Step &od = *job.od, &spot = *job.spot, &reserved = *job.reserved;
+    // The 3-year spread is a fourth part only when both terms are drawn; otherwise a still part that
+    // draws nothing (so the other parts' numbers are those of three parts, bit for bit).
+    const Step still{LogPriceProcess{}};
+    const bool both_terms = job.reserved_3y != nullptr;
+    const Step& reserved_3y = both_terms ? *job.reserved_3y : still;
+    constexpr std::size_t part_count = 4;
     const double rho = job.rho, rho_rest = job.rho_rest;
     const int months = job.months;
     const std::size_t futures = job.futures;
     const std::uint64_t seed = job.seed;
     PricePaths& paths = *job.paths;
-    const Step* const parts[3] = {&od, &spot, &reserved};
+    const Step* const parts[part_count] = {&od, &spot, &reserved, &reserved_3y};
     // Per block: the shocks (months × part × lane) and jumps (part × month × lane), the deviations,
     // and each part's log price (part × month × lane). Allocated once per thread.
     const std::size_t mb = std::size_t(months) * block;
-    std::vector<double> shocks(3 * mb), jumps(3 * mb), logs(3 * mb);
-    // Month m's shocks of part p start at shock_at(m, p): the parts that draw, in order, per month.
-    std::size_t drawing = 0, rank[3] = {0, 0, 0};
+    std::vector<double> shocks(part_count * mb), jumps(part_count * mb), logs(part_count * mb);
+    // Month m's shocks of part p < 3 start at shock_at(m, p): the parts that draw, in order, per month.
+    // The 3-year spread's come from streams of their own (shocks_3y, and its own jump stream per
+    // future), so drawing both terms leaves the other factors' numbers as they are.
+    std::size_t drawing = 0, rank[part_count] = {0, 0, 0, 0};
     for (std::size_t p = 0; p < 3; ++p) {
         if (parts[p]->active && parts[p]->shock_sd > 0) rank[p] = drawing++;
     }
+    std::vector<double> shocks_3y(reserved_3y.shock_sd > 0 ? mb : 0);
     const std::array<double, block> no_shock{};
-    auto shock_at = [&](int m, std::size_t p) {
+    auto shock_at = [&](int m, std::size_t p) -> const double* {
         const bool draws = parts[p]->active && parts[p]->shock_sd > 0;
-        return draws ? &shocks[((std::size_t(m) - 1) * drawing + rank[p]) * block] : no_shock.data();
+        if (!draws) return no_shock.data();
+        if (p == 3) return &shocks_3y[(std::size_t(m) - 1) * block];
+        return &shocks[((std::size_t(m) - 1) * drawing + rank[p]) * block];
     };
     std::vector<std::size_t> jumped;
     Normal normal;
@@ -190,6 +202,10 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
         // packed (no gaps for parts that do not draw), so one call draws them all.
         lane_math::ZigguratNormals normals(splitmix64(seed ^ splitmix64(b)) ^ 0x9E3779B97F4A7C15ULL);
         normals.fill(shocks.data(), std::size_t(months - 1) * drawing * block);
+        if (!shocks_3y.empty()) {
+            lane_math::ZigguratNormals normals_3y(splitmix64(seed ^ splitmix64(b)) ^ 0x3C6EF372FE94F82BULL);
+            normals_3y.fill(shocks_3y.data(), std::size_t(months - 1) * block);
+        }
         // Jumps, per future from its own stream: each part's months with a jump, in order (the same
         // draws as asking every month). Only the entries written are cleared afterwards.
         for (std::size_t l = 0; l < lanes; ++l) {
@@ -214,10 +230,22 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
                 const int month = boost::random::uniform_int_distribution<int>(g.first_month, g.last_month)(engine);
                 if (happens) paths.launch_month(Eigen::Index(i), Eigen::Index(first + l)) = month;
             }
+            // The 3-year spread's jumps, from the future's stream of its own.
+            if (reserved_3y.jump_rate > 0) {
+                Xoshiro256pp own(splitmix64(seed ^ splitmix64(first + l)) ^ 0xA54FF53A5F1D36F1ULL);
+                normal.reset();
+                JumpClock clock(reserved_3y, own);
+                for (int m = clock.next(); m < months; m = clock.next()) {
+                    const std::size_t at = (3 * std::size_t(months) + std::size_t(m)) * block + l;
+                    jumps[at] = clock.at(m, own, normal);
+                    jumped.push_back(at);
+                }
+            }
         }
         // The OU steps over the block's lanes: d ← φ d + sd z + J; x = g m + d. Spot's shock is
         // ρ z_od + √(1 − ρ²) z_spot.
-        for (std::size_t p = 0; p < 3; ++p) {
+        const std::size_t used = both_terms ? 4 : 3;  // parts with an output
+        for (std::size_t p = 0; p < used; ++p) {
             const Step& s = *parts[p];
             double* x = &logs[p * mb];
             if (!s.active) {
@@ -250,16 +278,17 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
         // Factors: on-demand e^x_od, spot e^(x_od + x_spot), reserved e^(x_od + x_res). The exp runs on
         // the block's own buffer (in cache), and the factors go to the futures' columns in one pass, so
         // the output is written once and never read back.
-        double* out[3] = {&paths.on_demand(0, Eigen::Index(first)), &paths.spot(0, Eigen::Index(first)),
-                          &paths.reserved(0, Eigen::Index(first))};
-        for (std::size_t p = 1; p < 3; ++p) {
+        double* out[part_count] = {&paths.on_demand(0, Eigen::Index(first)), &paths.spot(0, Eigen::Index(first)),
+                                   &paths.reserved(0, Eigen::Index(first)),
+                                   both_terms ? &paths.reserved_3y(0, Eigen::Index(first)) : nullptr};
+        for (std::size_t p = 1; p < used; ++p) {
             if (!parts[p]->active) continue;
             for (std::size_t at = 0; at < mb; ++at) logs[p * mb + at] += logs[at];
         }
         // A spread with no dynamics leaves its factor equal to on-demand's (e^(x + 0) = e^x): copied, not
         // recomputed.
         const std::size_t n = std::size_t(months);
-        for (std::size_t p = 0; p < 3; ++p) {
+        for (std::size_t p = 0; p < used; ++p) {
             const std::size_t from_part = parts[p]->active || p == 0 ? p : 0;
             if (from_part == p) lane_math::exp_inplace(&logs[p * mb], mb);
             to_futures(&logs[from_part * mb], out[p], lanes, n);
@@ -270,8 +299,8 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
                 const int month = paths.launch_month(Eigen::Index(i), Eigen::Index(first + l));
                 if (month < 0) continue;
                 const GenerationLaunch& g = d.launches[i];
-                const double factors[3] = {g.on_demand_factor, g.spot_factor, g.reserved_factor};
-                for (std::size_t p = 0; p < 3; ++p) {
+                const double factors[part_count] = {g.on_demand_factor, g.spot_factor, g.reserved_factor, g.reserved_factor};
+                for (std::size_t p = 0; p < used; ++p) {
                     for (int m = month; m < months; ++m) out[p][l * std::size_t(months) + std::size_t(m)] *= factors[p];
                 }
             }

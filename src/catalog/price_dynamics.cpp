@@ -96,7 +96,8 @@ PricePaths simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::si
 void simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::size_t futures, std::uint64_t seed,
                           int term_years, PricePaths& paths, unsigned threads) {
     require(futures >= 1, "futures", futures, "must be >= 1");
-    require(term_years == 1 || term_years == 3, "term_years", term_years, "must be 1 or 3");
+    require(term_years == 0 || term_years == 1 || term_years == 3, "term_years", term_years,
+            "must be 1 or 3 (reserved is that term's factor) or 0 (both: reserved the 1-year, reserved_3y the 3-year)");
     validate(d.on_demand, "price_dynamics.on_demand");
     validate(d.spot_spread, "price_dynamics.spot_spread");
     validate(d.reserved_1y_spread, "price_dynamics.reserved_1y_spread");
@@ -113,7 +114,7 @@ void simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::size_t f
     }
 
     const Step od(d.on_demand), spot(d.spot_spread),
-        reserved(term_years == 1 ? d.reserved_1y_spread : d.reserved_3y_spread);
+        reserved(term_years == 3 ? d.reserved_3y_spread : d.reserved_1y_spread), reserved_3y(d.reserved_3y_spread);
     const double rho = d.spot_correlation, rho_rest = std::sqrt(std::max(0.0, 1 - rho * rho));
     const auto kernel = price_kernel();  // may throw: before `paths` is touched
     // Every entry is written below; resize() keeps the memory when the shape is the same.
@@ -121,12 +122,19 @@ void simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::size_t f
     paths.on_demand.resize(months, cols);
     paths.spot.resize(months, cols);
     paths.reserved.resize(months, cols);
+    if (term_years == 0) {
+        paths.reserved_3y.resize(months, cols);
+    } else {
+        paths.reserved_3y.resize(0, 0);
+    }
     paths.launch_month.resize(Eigen::Index(d.launches.size()), cols);
     paths.launch_month.setConstant(-1);
 
     // Futures run in blocks side by side (price_blocks.hpp); threads take whole blocks.
     const std::size_t blocks = (futures + detail::price_block - 1) / detail::price_block;
-    const detail::PriceBlockJob job{&d, &od, &spot, &reserved, rho, rho_rest, months, futures, seed, &paths};
+    const detail::PriceBlockJob job{&d,  &od,    &spot,   &reserved, term_years == 0 ? &reserved_3y : nullptr,
+                                    rho, rho_rest, months, futures,   seed,
+                                    &paths};
     auto run = [&](std::size_t first_block, std::size_t last_block) { kernel(job, first_block, last_block); };
     unsigned workers = threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads;
     workers = unsigned(std::min<std::size_t>(workers, blocks));

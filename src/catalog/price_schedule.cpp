@@ -30,6 +30,14 @@ int month_index(std::string_view start, std::string_view date, std::string_view 
     return absolute_month(date, field) - absolute_month(start, "price_model.start");
 }
 
+void check_reserved_3y(const PricePaths& prices) {
+    if (prices.reserved_3y.size() == 0) return;
+    require(prices.reserved_3y.rows() == prices.on_demand.rows() && prices.reserved_3y.cols() == prices.on_demand.cols(),
+            "prices.reserved_3y", fmt::format("{} x {}", prices.reserved_3y.rows(), prices.reserved_3y.cols()),
+            fmt::format("must be {} x {} (months x futures, as on_demand) or empty", prices.on_demand.rows(),
+                        prices.on_demand.cols()));
+}
+
 PricePaths price_paths(const PriceModel& model, Horizon horizon, std::size_t futures, std::uint64_t seed) {
     require(futures >= 1, "futures", futures, "must be >= 1");
     const int months = horizon.month_count();

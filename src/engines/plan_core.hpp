@@ -75,7 +75,8 @@ struct Factors {
     const PricePaths* prices = nullptr;
     Eigen::Index column = 0;
     double on_demand(int m) const { return prices ? prices->on_demand(m, column) : 1.0; }
-    double reserved(int m) const { return prices ? prices->reserved(m, column) : 1.0; }
+    /// A commitment's factor: its term's table (PricePaths::reserved_for) at month m.
+    double reserved(int m, int term_months) const { return prices ? prices->reserved_for(term_months)(m, column) : 1.0; }
     double spot(int m) const { return prices ? prices->spot(m, column) : 1.0; }
 };
 
@@ -120,7 +121,7 @@ void price_month(const PricedPlan& plan, int m, const Month* demand, const Facto
     }
     for (const PricedCommitment& c : plan.commitments) {
         if (!c.active(m, plan.horizon_months)) continue;
-        const double price_factor = factors.reserved(c.term_start(m));  // the prices of the month it was bought
+        const double price_factor = factors.reserved(c.term_start(m), c.term_months);  // prices of the month it was bought
         const double used = next_tier(c.gpus);
         c.add_month(m, price_factor, used, flow);
         if (out) {

@@ -33,6 +33,7 @@ void check_prices(const PricePaths& prices, const DemandFutures& futures) {
             fmt::format("must be {} (the futures' months)", futures.month_count()));
     require(prices.on_demand.cols() == 1 || std::size_t(prices.on_demand.cols()) == futures.count(), "prices.futures",
             prices.on_demand.cols(), fmt::format("must be 1 or {} (the number of futures)", futures.count()));
+    check_reserved_3y(prices);
 }
 
 /// One future through the plan: its outcome, its monthly totals (report_months of them) and, if

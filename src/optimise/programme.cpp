@@ -73,7 +73,7 @@ void add_commitments(Programme& p, const DemandFutures& futures, const Recommend
         for (int m = c.start; m < c.start + c.term_months; ++m) weights += setup.weight[std::size_t(m)];
         double mean = 0;
         for (std::size_t f = 0; f < n; ++f) {
-            const double r = factor_of(prices, prices.reserved, f, c.start);
+            const double r = factor_of(prices, prices.reserved_for(c.term_months), f, c.start);
             p.cost[k][f] = rates.voucher * c.gpus_per_unit * r *
                            (c.upfront_per_gpu * setup.weight[std::size_t(c.start)] +
                             c.hourly_per_gpu * hours_per_month * weights);
@@ -272,7 +272,8 @@ void add_limits(Programme& p, const DemandFutures& futures, const RecommendOptio
                 const Candidate& c = setup.candidates[k];
                 if (c.start < first || c.start >= first + period || c.upfront_per_gpu <= 0.0) continue;
                 double worst = 0;  // the limit must hold in every future
-                for (std::size_t f = 0; f < n; ++f) worst = std::max(worst, factor_of(prices, prices.reserved, f, c.start));
+                for (std::size_t f = 0; f < n; ++f)
+                    worst = std::max(worst, factor_of(prices, prices.reserved_for(c.term_months), f, c.start));
                 cols.push_back(p.x[k]);
                 coef.push_back(rates.voucher * c.gpus_per_unit * c.upfront_per_gpu * worst);
             }

@@ -164,6 +164,7 @@ HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offerin
                     column.on_demand = prices.on_demand.col(c);
                     column.spot = prices.spot.col(c);
                     column.reserved = prices.reserved.col(c);
+                    if (prices.reserved_3y.size() > 0) column.reserved_3y = prices.reserved_3y.col(c);
                 }
                 const Recommendation r = recommend_plan(futures.future(f), offering, alone, column);
                 out.totals[f] = objective_of(r.in_sample, options.objective);

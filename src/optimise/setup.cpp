@@ -112,6 +112,7 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
         require(prices.on_demand.cols() == 1 || std::size_t(prices.on_demand.cols()) == futures.count(),
                 "prices.futures", prices.on_demand.cols(),
                 fmt::format("must be 1 or {} (the number of futures)", futures.count()));
+        check_reserved_3y(prices);
     }
 }
 

@@ -57,12 +57,24 @@ struct PricePaths {
     Eigen::ArrayXXd on_demand;
     Eigen::ArrayXXd spot;
     Eigen::ArrayXXd reserved;
+    /// The 3-year reservation factor where it moves apart from `reserved` (months × futures like it;
+    /// AWS cut 1- and 3-year Savings Plans by other percentages in June 2025). Empty: every term
+    /// follows `reserved`.
+    Eigen::ArrayXXd reserved_3y;
     /// Month each future's launches happened, −1 if not (launches × futures), for reports and tests.
     Eigen::ArrayXXi launch_month;
     bool empty() const { return on_demand.size() == 0; }
     /// The column of future f (the shared one when there is only one).
     Eigen::Index column(std::size_t future) const { return on_demand.cols() == 1 ? 0 : Eigen::Index(future); }
+    /// The factor table of a commitment of `term_months`: reserved_3y for terms of 36 months or more when
+    /// it is given, else reserved.
+    const Eigen::ArrayXXd& reserved_for(int term_months) const {
+        return term_months >= 36 && reserved_3y.size() > 0 ? reserved_3y : reserved;
+    }
 };
+
+/// Throws InvalidInput naming prices.reserved_3y unless it is empty or shaped like on_demand.
+void check_reserved_3y(const PricePaths& prices);
 
 /// 0-based plan month of `date` ("YYYY-MM") when month 0 is `start`; throws InvalidInput naming `field`.
 int month_index(std::string_view start, std::string_view date, std::string_view field);
