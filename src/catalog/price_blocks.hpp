@@ -270,7 +270,12 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
                 } else {
                     for (std::size_t l = 0; l < block; ++l) dev[l] = phi * dev[l] + sd * z[l] + j[l];
                 }
-                for (std::size_t l = 0; l < block; ++l) xm[l] = level + dev[l];
+                if (p == 0) {
+                    for (std::size_t l = 0; l < block; ++l) xm[l] = level + dev[l];
+                } else {  // a spread: its factor's exponent is x_od + x_spread, added here (no second pass)
+                    const double* x_od = &logs[std::size_t(m) * block];
+                    for (std::size_t l = 0; l < block; ++l) xm[l] = (level + dev[l]) + x_od[l];
+                }
             }
         }
         for (std::size_t at : jumped) jumps[at] = 0;
@@ -281,10 +286,6 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
         double* out[part_count] = {&paths.on_demand(0, Eigen::Index(first)), &paths.spot(0, Eigen::Index(first)),
                                    &paths.reserved(0, Eigen::Index(first)),
                                    both_terms ? &paths.reserved_3y(0, Eigen::Index(first)) : nullptr};
-        for (std::size_t p = 1; p < used; ++p) {
-            if (!parts[p]->active) continue;
-            for (std::size_t at = 0; at < mb; ++at) logs[p * mb + at] += logs[at];
-        }
         // A spread with no dynamics leaves its factor equal to on-demand's (e^(x + 0) = e^x): copied, not
         // recomputed.
         const std::size_t n = std::size_t(months);
