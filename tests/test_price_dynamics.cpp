@@ -202,3 +202,63 @@ TEST_CASE("both terms at once: reserved is the 1-year factor, reserved_3y the 3-
     simulate_price_paths(d, Horizon::years(2), n, 5, 1, reused);
     CHECK(reused.reserved_3y.size() == 0);
 }
+
+TEST_CASE("futures with parameter sets of their own: equal sets give the shared numbers, others their own") {
+    PriceDynamics d;
+    d.on_demand = {.reversion = 0.1, .volatility = 0.05, .drift = -0.01, .jump_rate = 0.2, .jump_mean = -0.1, .jump_sd = 0.1};
+    d.spot_spread = {.reversion = 0.3, .volatility = 0.1, .jump_rate = 0.3, .jump_mean = 0.05, .jump_sd = 0.05};
+    d.spot_correlation = 0.4;
+    d.reserved_1y_spread = {.reversion = 0.2, .volatility = 0.02};
+    d.reserved_3y_spread = {.reversion = 0.2, .volatility = 0.03, .jump_rate = 0.1, .jump_mean = -0.1};
+    d.launches = {{.probability = 0.5, .first_month = 3, .last_month = 9, .on_demand_factor = 0.8}};
+    for (const int term : {1, 0}) {
+        CAPTURE(term);
+        const PricePaths shared = simulate_price_paths(d, Horizon::years(2), 150, 8, term);
+        PricePaths own;
+        std::vector<PriceDynamics> sets(3, d);
+        sets[1].launches.clear();
+        sets[2].launches.clear();
+        simulate_price_paths(sets, Horizon::years(2), 150, 8, term, own);
+        CHECK((own.on_demand == shared.on_demand).all());
+        CHECK((own.spot == shared.spot).all());
+        CHECK((own.reserved == shared.reserved).all());
+        CHECK((own.reserved_3y == shared.reserved_3y).all());
+        CHECK((own.launch_month == shared.launch_month).all());
+    }
+    // Two sets taking turns, without noise: future f's on-demand factor is e^(g_(f mod 2) m).
+    std::vector<PriceDynamics> turns(2);
+    turns[0].on_demand.drift = -0.01;
+    turns[1].on_demand.drift = 0.02;
+    turns[1].reserved_1y_spread.drift = 0.005;
+    PricePaths two;
+    simulate_price_paths(turns, Horizon::years(1), 130, 3, 1, two);
+    for (Eigen::Index f = 0; f < 130; ++f) {
+        const double g = f % 2 == 0 ? -0.01 : 0.02;
+        CHECK(two.on_demand(11, f) == doctest::Approx(std::exp(11 * g)).epsilon(1e-14));
+        CHECK(two.reserved(11, f) == doctest::Approx(std::exp(11 * (g + (f % 2 == 0 ? 0 : 0.005)))).epsilon(1e-14));
+    }
+    // A future's numbers depend on (seed, f) and its set alone: drawing fewer futures keeps them.
+    std::vector<PriceDynamics> sets(5, d);
+    for (std::size_t i = 1; i < sets.size(); ++i) {
+        sets[i].launches.clear();
+        sets[i].on_demand.drift = -0.01 * double(i);
+    }
+    PricePaths many, few;
+    simulate_price_paths(sets, Horizon::years(2), 200, 4, 0, many);
+    simulate_price_paths(sets, Horizon::years(2), 70, 4, 0, few, 2);
+    CHECK((few.on_demand == many.on_demand.leftCols(70)).all());
+    CHECK((few.reserved_3y == many.reserved_3y.leftCols(70)).all());
+    // Bad sets are named.
+    PricePaths out;
+    CHECK_THROWS_WITH_AS(simulate_price_paths(std::vector<PriceDynamics>{}, Horizon::years(1), 10, 1, 1, out),
+                         "per_future = 0: must hold at least one PriceDynamics", InvalidInput);
+    sets[2].launches = d.launches;
+    CHECK_THROWS_WITH_AS(simulate_price_paths(sets, Horizon::years(1), 10, 1, 1, out),
+                         "per_future[2].launches = 1: must be empty (every future's launches are per_future[0]'s)",
+                         InvalidInput);
+    sets[2].launches.clear();
+    sets[3].spot_spread.jump_sd = -0.5;
+    CHECK_THROWS_WITH_AS(simulate_price_paths(sets, Horizon::years(1), 10, 1, 1, out),
+                         "per_future[3].spot_spread.jump_sd = -0.5: must be finite and >= 0", InvalidInput);
+    CHECK(out.empty());  // nothing written on error
+}

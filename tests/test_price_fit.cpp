@@ -250,3 +250,30 @@ TEST_CASE("log prices with a process per path: the same numbers as one shared pr
     CHECK_THROWS_WITH_AS(simulate_log_prices(std::vector<LogPriceProcess>{}, 13, 21),
                          "processes = 0: must hold at least one process (one per path)", InvalidInput);
 }
+
+TEST_CASE("dynamics drawn from a family's fit: each component from its own fit's uncertainty") {
+    DynamicsFit fit;
+    fit.on_demand.process = {.drift = -0.004, .jump_rate = 0.02, .jump_mean = 0.06, .jump_sd = 0.2};
+    fit.on_demand.covariance(2, 2) = 0.001 * 0.001;
+    fit.spot_spread.process = {.volatility = 0.05};
+    fit.spot_spread.covariance(1, 1) = 0.005 * 0.005;
+    fit.dynamics.spot_correlation = 0.3;
+    fit.dynamics.launches = {{.probability = 0.5, .first_month = 1, .last_month = 2, .on_demand_factor = 0.9}};
+    const std::size_t n = 10'000;
+    const std::vector<PriceDynamics> sets = draw_dynamics(fit, n, 5);
+    REQUIRE(sets.size() == n);
+    double sum = 0, sum2 = 0, log_sum = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+        sum += sets[j].on_demand.drift;
+        sum2 += sets[j].on_demand.drift * sets[j].on_demand.drift;
+        log_sum += std::log(sets[j].spot_spread.volatility);
+        CHECK(sets[j].on_demand.jump_mean == 0.06);  // no standard error: as fitted
+        CHECK(sets[j].reserved_1y_spread.volatility == 0);
+        CHECK(sets[j].spot_correlation == 0.3);
+        CHECK(sets[j].launches.size() == (j == 0 ? 1u : 0u));
+    }
+    const double mean = sum / double(n), var = sum2 / double(n) - mean * mean;
+    CHECK(std::abs(mean - -0.004) <= 4 * 0.001 / std::sqrt(double(n)));
+    CHECK(std::abs(var - 1e-6) <= 4 * 1e-6 * std::sqrt(2.0 / double(n - 1)));
+    CHECK(std::abs(log_sum / double(n) - std::log(0.05)) <= 4 * 0.1 / std::sqrt(double(n)));
+}

@@ -226,7 +226,8 @@ from ._report import report
 from ._core import (DynamicsFit, LogPriceProcess, PriceDynamics, PriceRecord, ProcessFit, fit_log_price_process,
                     fit_price_dynamics, implied_forward_hourly, read_price_history_csv, simulate_log_prices,
                     simulate_price_paths)
-from ._core import draw_processes, fit_by_period, simulate_log_prices_per_path  # parameter uncertainty in paths
+from ._core import (draw_dynamics, draw_processes, fit_by_period, simulate_log_prices_per_path,  # parameter uncertainty
+                    simulate_price_paths_per_future)
 from ._core import __version__  # written once, in CMakeLists.txt
 from ._html import install as _install_html
 
@@ -290,7 +291,7 @@ __all__ = [
     "recommend_from_bill",
     "DynamicsFit", "LogPriceProcess", "PriceDynamics", "PriceRecord", "ProcessFit", "fit_log_price_process",
     "fit_price_dynamics", "implied_forward_hourly", "read_price_history_csv", "simulate_log_prices", "simulate_price_paths",
-    "draw_processes", "fit_by_period", "simulate_log_prices_per_path",
+    "draw_dynamics", "draw_processes", "fit_by_period", "simulate_log_prices_per_path", "simulate_price_paths_per_future",
     "report",
 ]
 

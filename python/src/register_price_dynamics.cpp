@@ -106,6 +106,21 @@ void register_price_dynamics(py::module_& m) {
         .def_readonly("transitions", &ProcessFit::transitions)
         .def_readonly("series", &ProcessFit::series)
         .def_readonly("covariance", &ProcessFit::covariance);
+    m.def(
+        "simulate_price_paths_per_future",
+        [](const std::vector<PriceDynamics>& per_future, const Horizon& horizon, std::size_t futures, std::uint64_t seed,
+           int term_years, unsigned threads) {
+            return without_gil_until_ctrl_c([&] {
+                PricePaths out;
+                simulate_price_paths(per_future, horizon, futures, seed, term_years, out, threads);
+                return out;
+            });
+        },
+        py::arg("per_future"), py::arg("horizon"), py::arg("futures"), py::arg("seed"), py::kw_only(),
+        py::arg("term_years") = 1, py::arg("threads") = 1u,
+        "PricePaths with future f following per_future[f % len(per_future)] (e.g. draw_dynamics' sets).");
+    m.def("draw_dynamics", &draw_dynamics, py::arg("fit"), py::arg("count"), py::arg("seed"),
+          "PriceDynamics drawn from a DynamicsFit's uncertainty, one per future.");
     m.def("draw_processes", &draw_processes, py::arg("fits"), py::arg("count"), py::arg("seed"),
           "Parameter sets drawn from the fits' approximate posteriors, set j from fits[j % len(fits)].");
     m.def(

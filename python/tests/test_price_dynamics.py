@@ -102,3 +102,15 @@ def test_both_terms_give_a_3_year_factor_of_its_own():
     assert one.reserved_3y.size == 0
     assert both.reserved_3y.shape == (12, 5)
     assert np.allclose(both.reserved_3y[11] / both.on_demand[11], math.exp(-0.22), rtol=1e-12)
+
+
+def test_fitted_family_with_parameter_uncertainty_per_future():
+    records = gputco.read_price_history_csv(str(HISTORY / "gcp_cyclenerd.csv"))
+    fit = gputco.fit_price_dynamics(records, "A100")
+    sets = gputco.draw_dynamics(fit, 200, 7)
+    assert len(sets) == 200
+    paths = gputco.simulate_price_paths_per_future(sets, gputco.Horizon.years(1), 200, 3, term_years=0)
+    assert paths.on_demand.shape == (12, 200) and paths.reserved_3y.shape == (12, 200)
+    assert np.all(paths.spot > 0)
+    with pytest.raises(ValueError, match=r"^per_future = 0: must hold at least one PriceDynamics$"):
+        gputco.simulate_price_paths_per_future([], gputco.Horizon.years(1), 10, 1)

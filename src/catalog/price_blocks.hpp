@@ -31,6 +31,7 @@ struct Step {
     double phi = 1, shock_sd = 0, drift = 0, no_jump = 1, jump_rate = 0, jump_mean = 0, jump_sd = 0;
     bool active = false;
 
+    Step() = default;
     explicit Step(const LogPriceProcess& p) {
         phi = std::exp(-p.reversion);
         // (1 − φ²) / (2κ) → 1 as κ → 0; expm1 keeps it exact for small κ.
@@ -52,6 +53,11 @@ struct PriceBlockJob {
     const PriceDynamics* dynamics;
     const Step *od, *spot, *reserved;
     const Step* reserved_3y;  ///< the 3-year spread when both terms are drawn (paths->reserved_3y), else null
+    /// Futures with parameter sets of their own (future f: (*per_future)[f mod size]), else null: then
+    /// od, spot, reserved, reserved_3y and rho are every future's. Per-future, every part draws its
+    /// shocks (a block's sequence must not depend on its futures' parameters).
+    const std::vector<PriceDynamics>* per_future = nullptr;
+    int term_years = 1;
     double rho, rho_rest;
     int months;
     std::size_t futures;
@@ -161,7 +167,7 @@ inline void to_futures(const double* from, double* to, std::size_t lanes, std::s
 /// Blocks [first_block, last_block) of `job` into job.paths.
 inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, std::size_t last_block) {
     constexpr std::size_t block = detail::price_block;
-    const PriceDynamics& d = *job.dynamics;
+    const PriceDynamics& d = job.per_future ? job.per_future->front() : *job.dynamics;  // its launches
     const Step &od = *job.od, &spot = *job.spot, &reserved = *job.reserved;
     // The 3-year spread is a fourth part only when both terms are drawn; otherwise a still part that
     // draws nothing (so the other parts' numbers are those of three parts, bit for bit).
@@ -182,22 +188,49 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
     // Month m's shocks of part p < 3 start at shock_at(m, p): the parts that draw, in order, per month.
     // The 3-year spread's come from streams of their own (shocks_3y, and its own jump stream per
     // future), so drawing both terms leaves the other factors' numbers as they are.
+    const bool own_sets = job.per_future != nullptr;
+    bool active[part_count], draws[part_count];
+    for (std::size_t p = 0; p < part_count; ++p) {
+        active[p] = own_sets ? p < 3 || both_terms : parts[p]->active;
+        draws[p] = own_sets ? active[p] : parts[p]->active && parts[p]->shock_sd > 0;
+    }
     std::size_t drawing = 0, rank[part_count] = {0, 0, 0, 0};
     for (std::size_t p = 0; p < 3; ++p) {
-        if (parts[p]->active && parts[p]->shock_sd > 0) rank[p] = drawing++;
+        if (draws[p]) rank[p] = drawing++;
     }
-    std::vector<double> shocks_3y(reserved_3y.shock_sd > 0 ? mb : 0);
+    std::vector<double> shocks_3y(draws[3] ? mb : 0);
     const std::array<double, block> no_shock{};
     auto shock_at = [&](int m, std::size_t p) -> const double* {
-        const bool draws = parts[p]->active && parts[p]->shock_sd > 0;
-        if (!draws) return no_shock.data();
+        if (!draws[p]) return no_shock.data();
         if (p == 3) return &shocks_3y[(std::size_t(m) - 1) * block];
         return &shocks[((std::size_t(m) - 1) * drawing + rank[p]) * block];
     };
     std::vector<std::size_t> jumped;
     Normal normal;
+    // Each lane's constants: every future's own with per-future sets, else the shared ones.
+    std::vector<Step> lane_step(part_count * block);
+    std::array<double, block> lane_rho{}, lane_rho_rest{};
+    auto component = [&](const PriceDynamics& x, std::size_t p) -> const LogPriceProcess& {
+        if (p == 0) return x.on_demand;
+        if (p == 1) return x.spot_spread;
+        if (p == 2) return job.term_years == 3 ? x.reserved_3y_spread : x.reserved_1y_spread;
+        return x.reserved_3y_spread;
+    };
+    if (!own_sets) {
+        for (std::size_t p = 0; p < part_count; ++p) std::fill_n(&lane_step[p * block], block, *parts[p]);
+        lane_rho.fill(rho);
+        lane_rho_rest.fill(rho_rest);
+    }
     for (std::size_t b = first_block; b < last_block; ++b) {
         const std::size_t first = b * block, lanes = std::min(block, futures - first);
+        if (own_sets) {
+            for (std::size_t l = 0; l < block; ++l) {
+                const PriceDynamics& x = (*job.per_future)[(first + l) % job.per_future->size()];
+                for (std::size_t p = 0; p < part_count; ++p) lane_step[p * block + l] = Step(component(x, p));
+                lane_rho[l] = x.spot_correlation;
+                lane_rho_rest[l] = std::sqrt(std::max(0.0, 1 - x.spot_correlation * x.spot_correlation));
+            }
+        }
         // The shocks: month m ≥ 1, part p (only parts with shock_sd > 0 draw), lane l, in that order,
         // packed (no gaps for parts that do not draw), so one call draws them all.
         lane_math::ZigguratNormals normals(splitmix64(seed ^ splitmix64(b)) ^ 0x9E3779B97F4A7C15ULL);
@@ -211,7 +244,8 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
         for (std::size_t l = 0; l < lanes; ++l) {
             Xoshiro256pp engine(splitmix64(seed ^ splitmix64(first + l)));
             normal.reset();
-            JumpClock od_jumps(od, engine), spot_jumps(spot, engine), reserved_jumps(reserved, engine);
+            JumpClock od_jumps(lane_step[l], engine), spot_jumps(lane_step[block + l], engine),
+                reserved_jumps(lane_step[2 * block + l], engine);
             JumpClock* clocks[3] = {&od_jumps, &spot_jumps, &reserved_jumps};
             for (;;) {
                 const int m = std::min({od_jumps.next(), spot_jumps.next(), reserved_jumps.next()});
@@ -231,10 +265,11 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
                 if (happens) paths.launch_month(Eigen::Index(i), Eigen::Index(first + l)) = month;
             }
             // The 3-year spread's jumps, from the future's stream of its own.
-            if (reserved_3y.jump_rate > 0) {
+            const Step& step_3y = lane_step[3 * block + l];
+            if (step_3y.jump_rate > 0) {
                 Xoshiro256pp own(splitmix64(seed ^ splitmix64(first + l)) ^ 0xA54FF53A5F1D36F1ULL);
                 normal.reset();
-                JumpClock clock(reserved_3y, own);
+                JumpClock clock(step_3y, own);
                 for (int m = clock.next(); m < months; m = clock.next()) {
                     const std::size_t at = (3 * std::size_t(months) + std::size_t(m)) * block + l;
                     jumps[at] = clock.at(m, own, normal);
@@ -248,33 +283,41 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
         for (std::size_t p = 0; p < used; ++p) {
             const Step& s = *parts[p];
             double* x = &logs[p * mb];
-            if (!s.active) {
+            if (!active[p]) {
                 std::fill_n(x, mb, 0.0);
                 continue;
             }
-            std::array<double, block> dev{};
+            std::array<double, block> dev{}, phi{}, sd{}, drift{}, own{}, with_od{};
+            for (std::size_t l = 0; l < block; ++l) {
+                const Step& t = lane_step[p * block + l];
+                phi[l] = t.phi, sd[l] = t.shock_sd, drift[l] = t.drift;
+            }
             std::fill_n(x, block, 0.0);
             // Spot's shock is ρ z_od + √(1 − ρ²) z_spot (z_od = 0 when on-demand has no shock).
-            const bool correlated = p == 1 && s.shock_sd > 0;
-            const double own = correlated ? rho_rest : 1.0, with_od = od.shock_sd > 0 ? rho : 0.0;
+            const bool correlated = p == 1 && (own_sets || s.shock_sd > 0);
+            for (std::size_t l = 0; l < block; ++l) {
+                own[l] = correlated ? lane_rho_rest[l] : 1.0;
+                with_od[l] = draws[0] ? lane_rho[l] : 0.0;
+            }
             for (int m = 1; m < months; ++m) {
                 const double* z = shock_at(m, p);
                 const double* z_od = shock_at(m, 0);
                 const double* j = &jumps[(p * std::size_t(months) + std::size_t(m)) * block];
                 double* xm = x + std::size_t(m) * block;
-                const double level = s.drift * m, phi = s.phi, sd = s.shock_sd;
-                if (s.shock_sd == 0) {
-                    for (std::size_t l = 0; l < block; ++l) dev[l] = phi * dev[l] + j[l];
+                const double month = m;
+                if (!draws[p]) {
+                    for (std::size_t l = 0; l < block; ++l) dev[l] = phi[l] * dev[l] + j[l];
                 } else if (correlated) {
-                    for (std::size_t l = 0; l < block; ++l) dev[l] = phi * dev[l] + sd * (with_od * z_od[l] + own * z[l]) + j[l];
+                    for (std::size_t l = 0; l < block; ++l)
+                        dev[l] = phi[l] * dev[l] + sd[l] * (with_od[l] * z_od[l] + own[l] * z[l]) + j[l];
                 } else {
-                    for (std::size_t l = 0; l < block; ++l) dev[l] = phi * dev[l] + sd * z[l] + j[l];
+                    for (std::size_t l = 0; l < block; ++l) dev[l] = phi[l] * dev[l] + sd[l] * z[l] + j[l];
                 }
                 if (p == 0) {
-                    for (std::size_t l = 0; l < block; ++l) xm[l] = level + dev[l];
+                    for (std::size_t l = 0; l < block; ++l) xm[l] = drift[l] * month + dev[l];
                 } else {  // a spread: its factor's exponent is x_od + x_spread, added here (no second pass)
                     const double* x_od = &logs[std::size_t(m) * block];
-                    for (std::size_t l = 0; l < block; ++l) xm[l] = (level + dev[l]) + x_od[l];
+                    for (std::size_t l = 0; l < block; ++l) xm[l] = (drift[l] * month + dev[l]) + x_od[l];
                 }
             }
         }
@@ -290,7 +333,7 @@ inline void simulate_blocks(const PriceBlockJob& job, std::size_t first_block, s
         // recomputed.
         const std::size_t n = std::size_t(months);
         for (std::size_t p = 0; p < used; ++p) {
-            const std::size_t from_part = parts[p]->active || p == 0 ? p : 0;
+            const std::size_t from_part = active[p] || p == 0 ? p : 0;
             if (from_part == p) lane_math::exp_inplace(&logs[p * mb], mb);
             to_futures(&logs[from_part * mb], out[p], lanes, n);
         }

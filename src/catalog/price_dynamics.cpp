@@ -93,17 +93,25 @@ PricePaths simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::si
     return paths;
 }
 
-void simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::size_t futures, std::uint64_t seed,
-                          int term_years, PricePaths& paths, unsigned threads) {
+namespace {
+
+/// Throws InvalidInput naming `field`.<member> for a bad component or correlation.
+void validate(const PriceDynamics& d, const std::string& field) {
+    gputco::validate(d.on_demand, field + ".on_demand");
+    gputco::validate(d.spot_spread, field + ".spot_spread");
+    gputco::validate(d.reserved_1y_spread, field + ".reserved_1y_spread");
+    gputco::validate(d.reserved_3y_spread, field + ".reserved_3y_spread");
+    require(d.spot_correlation >= -1 && d.spot_correlation <= 1, field + ".spot_correlation", d.spot_correlation,
+            "must be in [-1, 1]");
+}
+
+/// The simulation behind both overloads, after their checks: every future follows `d`, or with
+/// `per_future` future f follows (*per_future)[f mod size] (launches: d's, d = the first).
+void simulate(const PriceDynamics& d, const std::vector<PriceDynamics>* per_future, Horizon horizon, std::size_t futures,
+              std::uint64_t seed, int term_years, PricePaths& paths, unsigned threads) {
     require(futures >= 1, "futures", futures, "must be >= 1");
     require(term_years == 0 || term_years == 1 || term_years == 3, "term_years", term_years,
             "must be 1 or 3 (reserved is that term's factor) or 0 (both: reserved the 1-year, reserved_3y the 3-year)");
-    validate(d.on_demand, "price_dynamics.on_demand");
-    validate(d.spot_spread, "price_dynamics.spot_spread");
-    validate(d.reserved_1y_spread, "price_dynamics.reserved_1y_spread");
-    validate(d.reserved_3y_spread, "price_dynamics.reserved_3y_spread");
-    require(d.spot_correlation >= -1 && d.spot_correlation <= 1, "price_dynamics.spot_correlation", d.spot_correlation,
-            "must be in [-1, 1]");
     // The launches' rules are price_paths()'s (one place): run it on them alone for one future, for its
     // checks; its messages name them price_model.launches[i].
     const int months = horizon.month_count();
@@ -132,9 +140,10 @@ void simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::size_t f
 
     // Futures run in blocks side by side (price_blocks.hpp); threads take whole blocks.
     const std::size_t blocks = (futures + detail::price_block - 1) / detail::price_block;
-    const detail::PriceBlockJob job{&d,  &od,    &spot,   &reserved, term_years == 0 ? &reserved_3y : nullptr,
-                                    rho, rho_rest, months, futures,   seed,
-                                    &paths};
+    const detail::PriceBlockJob job{.dynamics = &d, .od = &od, .spot = &spot, .reserved = &reserved,
+                                    .reserved_3y = term_years == 0 ? &reserved_3y : nullptr, .per_future = per_future,
+                                    .term_years = term_years, .rho = rho, .rho_rest = rho_rest, .months = months,
+                                    .futures = futures, .seed = seed, .paths = &paths};
     auto run = [&](std::size_t first_block, std::size_t last_block) { kernel(job, first_block, last_block); };
     unsigned workers = threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads;
     workers = unsigned(std::min<std::size_t>(workers, blocks));
@@ -149,6 +158,26 @@ void simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::size_t f
         }
         for (auto& t : pool) t.join();
     }
+}
+
+}  // namespace
+
+void simulate_price_paths(const PriceDynamics& d, Horizon horizon, std::size_t futures, std::uint64_t seed,
+                          int term_years, PricePaths& paths, unsigned threads) {
+    validate(d, "price_dynamics");
+    simulate(d, nullptr, horizon, futures, seed, term_years, paths, threads);
+}
+
+void simulate_price_paths(const std::vector<PriceDynamics>& per_future, Horizon horizon, std::size_t futures,
+                          std::uint64_t seed, int term_years, PricePaths& paths, unsigned threads) {
+    require(!per_future.empty(), "per_future", per_future.size(), "must hold at least one PriceDynamics");
+    for (std::size_t i = 0; i < per_future.size(); ++i) {
+        validate(per_future[i], fmt::format("per_future[{}]", i));
+        if (i > 0 && !per_future[i].launches.empty())
+            fail(fmt::format("per_future[{}].launches", i), per_future[i].launches.size(),
+                 "must be empty (every future's launches are per_future[0]'s)");
+    }
+    simulate(per_future.front(), &per_future, horizon, futures, seed, term_years, paths, threads);
 }
 
 double implied_forward_hourly(double one_year_hourly, double three_year_hourly) {

@@ -531,4 +531,21 @@ DynamicsFit fit_price_dynamics(const std::vector<PriceRecord>& records, std::str
     return fit;
 }
 
+std::vector<PriceDynamics> draw_dynamics(const DynamicsFit& fit, std::size_t count, std::uint64_t seed) {
+    const std::vector<LogPriceProcess> od = draw_processes({fit.on_demand}, count, splitmix64(seed ^ 1)),
+                                       spot = draw_processes({fit.spot_spread}, count, splitmix64(seed ^ 2)),
+                                       one = draw_processes({fit.reserved_1y_spread}, count, splitmix64(seed ^ 3)),
+                                       three = draw_processes({fit.reserved_3y_spread}, count, splitmix64(seed ^ 4));
+    std::vector<PriceDynamics> out(count);
+    for (std::size_t j = 0; j < count; ++j) {
+        out[j].on_demand = od[j];
+        out[j].spot_spread = spot[j];
+        out[j].reserved_1y_spread = one[j];
+        out[j].reserved_3y_spread = three[j];
+        out[j].spot_correlation = fit.dynamics.spot_correlation;
+    }
+    if (count > 0) out[0].launches = fit.dynamics.launches;
+    return out;
+}
+
 }  // namespace gputco

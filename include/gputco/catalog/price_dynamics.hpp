@@ -82,6 +82,15 @@ PricePaths simulate_price_paths(const PriceDynamics& dynamics, Horizon horizon, 
 void simulate_price_paths(const PriceDynamics& dynamics, Horizon horizon, std::size_t futures, std::uint64_t seed,
                           int term_years, PricePaths& out, unsigned threads = 1);
 
+/// The same with a parameter set per future (e.g. draws from a fit's uncertainty, price_fit.hpp's
+/// draw_dynamics): future f follows per_future[f mod per_future.size()], its numbers depending only on
+/// (seed, f) and that set. Every part draws its shocks here (a block's sequence may not depend on its
+/// futures' parameters), so equal sets give the shared call's numbers only when every component has a
+/// volatility. Launches are per_future[0]'s; the others' must be empty. Throws InvalidInput naming
+/// per_future[i].<field>.
+void simulate_price_paths(const std::vector<PriceDynamics>& per_future, Horizon horizon, std::size_t futures,
+                          std::uint64_t seed, int term_years, PricePaths& out, unsigned threads = 1);
+
 /// The hourly price for years 2–3 implied when a provider publishes both a 1-year price p₁ and a
 /// 3-year price p₃ (per hour, for the same capacity): 3 p₃ = p₁ + 2 f, so f = (3 p₃ − p₁) / 2. A
 /// forward below today's 1-year price says the provider expects prices to fall. Throws InvalidInput

@@ -63,6 +63,11 @@ ProcessFit fit_log_price_process(const std::vector<std::vector<double>>& series,
 /// InvalidInput naming `fits` when it is empty.
 std::vector<LogPriceProcess> draw_processes(const std::vector<ProcessFit>& fits, std::size_t count, std::uint64_t seed);
 
+/// `count` PriceDynamics drawn from `fit`'s uncertainty: each component by draw_processes on its own
+/// fit (components with no standard errors keep their estimates), the spot correlation and launches as
+/// fitted. Set j depends only on (seed, j). For simulate_price_paths' per-future overload.
+std::vector<PriceDynamics> draw_dynamics(const struct DynamicsFit& fit, std::size_t count, std::uint64_t seed);
+
 /// One fit per period of `period_months` months (months counted from `first_month[s]` of each series,
 /// periods aligned on the earliest month), each on the parts of the series inside it; periods with fewer
 /// than 8 transitions are skipped. Throws InvalidInput when series and first_month differ in length or
