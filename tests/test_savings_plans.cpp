@@ -3,8 +3,12 @@
 #include <cmath>
 #include <vector>
 
+#include "plan_fixtures.hpp"
+#include "gputco/catalog/price_schedule.hpp"
 #include "gputco/core/error.hpp"
 #include "gputco/core/random.hpp"
+#include "gputco/engines/cost.hpp"
+#include "gputco/engines/plan_engine.hpp"
 #include "gputco/strategy/savings_plans.hpp"
 
 using namespace gputco;
@@ -194,4 +198,130 @@ TEST_CASE("bad usage and plans are named to the letter") {
     const std::vector<HourlySavingsPlan> negative{{.type = SavingsPlanType::aws_compute, .commitment_per_hour = -1}};
     CHECK_THROWS_WITH_AS(apply_savings_plans(mixed_hour(), negative),
                          "savings_plans[0].commitment_per_hour = -1: must be finite and > 0", InvalidInput);
+}
+
+// Savings Plans in a plan (plan.hpp's SavingsPlan, priced by the one engine). The hand-made offering of
+// plan_fixtures.hpp: one GPU per instance, $2.00/GPU-h on demand.
+namespace {
+
+PlanDistribution one_future(const Plan& plan, double gpus, Horizon horizon, const PricePaths& prices = {}) {
+    return evaluate_plan(plan, DemandFutures::from_profile(DemandProfile::constant(gpus, horizon)),
+                         test::plan_test_offering(), prices);
+}
+
+}  // namespace
+
+TEST_CASE("a Savings Plan in a plan: its commitment every hour, used or not, the rest on demand") {
+    const Horizon year = Horizon::years(1);
+    Plan plan;
+    plan.savings_plans.push_back({.commitment_per_hour = 6, .type = SavingsPlanType::aws_compute, .rate_per_gpu_hour = 1.5});
+    // $6/h at $1.50/GPU-h pays for 4 GPUs each hour. Demand 10 GPUs: a month is 6 × 730 = 4,380 of
+    // commitment + 6 GPUs × 730 h × $2 = 8,760 on demand = 13,140; the year 157,680 (all on demand:
+    // 10 × 730 × 2 × 12 = 175,200).
+    const PlanDistribution d = one_future(plan, 10, year);
+    REQUIRE(d.mean_months.size() == 12);
+    for (const MonthlyCashFlow& f : d.mean_months) {
+        CHECK(std::abs(f.reserved_recurring - 4380) < cent);
+        CHECK(f.upfront == 0);
+        CHECK(std::abs(f.on_demand - 8760) < cent);
+        CHECK(std::abs(f.reserved_gpu_hours - 4 * 730) < 1e-9);
+        CHECK(std::abs(f.reserved_used_gpu_hours - 4 * 730) < 1e-9);
+        CHECK(std::abs(f.total - 13140) < cent);
+    }
+    CHECK(std::abs(d.total.mean - 157680) < cent);
+    CHECK(d.mean_stranded_unused < 1e-6);
+
+    // Demand 2.5 GPUs: the plan pays for 2.5 of its 4 GPUs; the unused 1.5 GPUs × 730 h × $1.50 =
+    // $1,642.50 a month is paid anyway (stranded), nothing on demand. The year: 6 × 8,760 = 52,560.
+    const PlanDistribution low = one_future(plan, 2.5, year);
+    CHECK(std::abs(low.total.mean - 52560) < cent);
+    CHECK(low.mean_months[3].on_demand == 0);
+    CHECK(std::abs(low.mean_stranded_unused - 12 * 1642.5) < cent);
+}
+
+TEST_CASE("a Savings Plan's payment options: all upfront at purchase, partial half, no upfront by the hour") {
+    const Horizon horizon = Horizon::years(2);
+    // $6/h for 1 year from month 3, demand 4 GPUs (all covered at $1.50). Term commitment 6 × 12 × 730 = 52,560.
+    for (const Payment payment : {Payment::no_upfront, Payment::partial_upfront, Payment::all_upfront}) {
+        CAPTURE(to_text(payment));
+        Plan plan;
+        plan.savings_plans.push_back({.commitment_per_hour = 6, .type = SavingsPlanType::aws_ec2_instance,
+                                      .payment = payment, .start_month = 3, .rate_per_gpu_hour = 1.5});
+        const PlanDistribution d = one_future(plan, 4, horizon);
+        const double upfront = payment == Payment::all_upfront ? 52560 : payment == Payment::partial_upfront ? 26280 : 0;
+        const double hourly = (52560 - upfront) / 12;  // per month: 4,380, 2,190 or 0
+        CHECK(d.mean_months[2].upfront == 0);
+        CHECK(std::abs(d.mean_months[2].on_demand - 4 * 730 * 2) < cent);  // before it starts: 5,840
+        CHECK(std::abs(d.mean_months[3].upfront - upfront) < cent);
+        CHECK(std::abs(d.mean_months[3].reserved_recurring - hourly) < cent);
+        CHECK(d.mean_months[4].upfront == 0);
+        CHECK(std::abs(d.mean_months[14].reserved_recurring - hourly) < cent);
+        CHECK(d.mean_months[14].on_demand == 0);
+        CHECK(d.mean_months[15].reserved_recurring == 0);  // lapsed after months 3–14
+        // Total whatever the payment: 52,560 + 12 months on demand (0–2, 15–23) × 5,840 = 52,560 + 70,080.
+        CHECK(std::abs(d.total.mean - 122640) < cent);
+    }
+    // Renewed from month 18 of 24: the second term runs to month 30 and is paid in full.
+    Plan renewed;
+    renewed.savings_plans.push_back({.commitment_per_hour = 6, .start_month = 18, .renewal = Renewal::renew,
+                                     .rate_per_gpu_hour = 1.5});
+    CHECK(one_future(renewed, 4, horizon).mean_months.size() == 30);
+}
+
+TEST_CASE("a Savings Plan keeps the rate of the month it was bought; one bought after a cut covers more") {
+    PriceModel model;
+    model.start = "2025-01";
+    model.changes.push_back({.date = "2025-06", .on_demand_factor = 0.67, .spot_factor = 1, .reserved_factor = 0.75});
+    const Horizon horizon = Horizon::years(2);
+    const PricePaths prices = price_paths(model, horizon, 1, 0);
+    Plan plan;
+    plan.savings_plans.push_back({.commitment_per_hour = 3, .rate_per_gpu_hour = 1.5});                    // Jan: 2 GPUs
+    plan.savings_plans.push_back({.commitment_per_hour = 3.375, .start_month = 6, .rate_per_gpu_hour = 1.5});  // Jul: 3 GPUs
+    const PlanDistribution d = one_future(plan, 10, horizon, prices);
+    // Month 5 (June): the first plan's 2 GPUs at its January rate; 8 GPUs on demand at 2 × 0.67 = 1.34:
+    // 8 × 730 × 1.34 = 7,825.60. Month 6: the second plan at 1.5 × 0.75 = 1.125 pays for 3.375 / 1.125 = 3 GPUs, 5 GPUs
+    // on demand: 5 × 730 × 1.34 = 4,891; the commitments (3 + 3.375) × 730 = 4,653.75.
+    CHECK(std::abs(d.mean_months[5].reserved_gpu_hours - 2 * 730) < 1e-9);
+    CHECK(std::abs(d.mean_months[5].on_demand - 7825.6) < cent);
+    CHECK(std::abs(d.mean_months[6].reserved_gpu_hours - 5 * 730) < 1e-9);
+    CHECK(std::abs(d.mean_months[6].on_demand - 4891) < cent);
+    CHECK(std::abs(d.mean_months[6].reserved_recurring - 4653.75) < cent);
+}
+
+TEST_CASE("a Savings Plan with no rate given takes the offering's listed rate") {
+    Offering o = test::plan_test_offering();
+    o.savings_plans.push_back({.type = SavingsPlanType::aws_compute, .term_years = 3, .payment = Payment::all_upfront,
+                               .hourly = 1.2, .source = {"test", "2026-01"}});
+    Plan plan;
+    plan.savings_plans.push_back({.commitment_per_hour = 6, .term_years = 3, .payment = Payment::all_upfront});
+    // $6/h at $1.20 pays for 5 GPUs; demand 5: no on-demand; upfront 6 × 36 × 730 = 157,680 in month 0.
+    const PlanDistribution d =
+        evaluate_plan(plan, DemandFutures::from_profile(DemandProfile::constant(5, Horizon::years(3))), o);
+    CHECK(std::abs(d.mean_months[0].upfront - 157680) < cent);
+    CHECK(std::abs(d.total.mean - 157680) < cent);
+    CHECK(d.mean_months[10].on_demand == 0);
+    // No listed rate for 1 year: the error names the field and says what to set.
+    plan.savings_plans[0].term_years = 1;
+    CHECK_THROWS_WITH_AS(evaluate_plan(plan, DemandFutures::from_profile(DemandProfile::constant(5, Horizon::years(3))), o),
+                         "plan.savings_plans[0].rate_per_gpu_hour = \"none\": offering testcloud/test-1/g1 lists no "
+                         "aws_compute 1-year all_upfront Savings Plan rate; set plan.savings_plans[0].rate_per_gpu_hour",
+                         InvalidInput);
+}
+
+TEST_CASE("a Savings Plan's bad terms are named to the letter") {
+    const auto futures = DemandFutures::from_profile(DemandProfile::constant(5, Horizon::years(1)));
+    const auto priced = [&](const SavingsPlan& sp) {
+        Plan plan;
+        plan.savings_plans.push_back({.commitment_per_hour = 1, .rate_per_gpu_hour = 1});  // a good one first
+        plan.savings_plans.push_back(sp);
+        return evaluate_plan(plan, futures, test::plan_test_offering());
+    };
+    CHECK_THROWS_WITH_AS(priced({.commitment_per_hour = 0, .rate_per_gpu_hour = 1}),
+                         "plan.savings_plans[1].commitment_per_hour = 0: must be finite and > 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(priced({.commitment_per_hour = 1, .term_years = 2, .rate_per_gpu_hour = 1}),
+                         "plan.savings_plans[1].term_years = 2: must be 1 or 3", InvalidInput);
+    CHECK_THROWS_WITH_AS(priced({.commitment_per_hour = 1, .start_month = 12, .rate_per_gpu_hour = 1}),
+                         "plan.savings_plans[1].start_month = 12: must be in [0, 12) (the horizon's months)", InvalidInput);
+    CHECK_THROWS_WITH_AS(priced({.commitment_per_hour = 1, .rate_per_gpu_hour = -2}),
+                         "plan.savings_plans[1].rate_per_gpu_hour = -2: must be finite and > 0", InvalidInput);
 }

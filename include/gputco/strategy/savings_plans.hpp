@@ -16,31 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "gputco/core/enum_text.hpp"
+#include "gputco/catalog/catalog.hpp"
 
 namespace gputco {
-
-/// The kinds of spend-based commitment. Only an EC2 Instance Savings Plan is bound to one instance
-/// family in one region; the others cover every usage line that has a rate for them.
-enum class SavingsPlanType {
-    aws_ec2_instance,  ///< AWS EC2 Instance Savings Plan: one family in one region, any size, OS, tenancy
-    aws_compute,       ///< AWS Compute Savings Plan: any family, size and region (EC2, Fargate, Lambda)
-    aws_sagemaker,     ///< AWS SageMaker Savings Plan: SageMaker instance usage in any family and region
-    azure_compute,     ///< Azure savings plan for compute
-    gcp_flexible,      ///< GCP flexible (spend-based) committed use discount
-};
-inline constexpr std::size_t savings_plan_type_count = 5;
-
-template <>
-struct EnumText<SavingsPlanType> {
-    static constexpr std::array<EnumName<SavingsPlanType>, savings_plan_type_count> names{{
-        {SavingsPlanType::aws_ec2_instance, "aws_ec2_instance"},
-        {SavingsPlanType::aws_compute, "aws_compute"},
-        {SavingsPlanType::aws_sagemaker, "aws_sagemaker"},
-        {SavingsPlanType::azure_compute, "azure_compute"},
-        {SavingsPlanType::gcp_flexible, "gcp_flexible"},
-    }};
-};
 
 /// Whether plans of this type are applied before the others: AWS applies EC2 Instance Savings Plans
 /// (bound to a family and region, the deeper discount) before Compute Savings Plans.
