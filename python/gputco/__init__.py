@@ -179,6 +179,7 @@ from ._core import (
     PricePaths,
     SpotPeriod,
     SpotShare,
+    SavingsPlan,
     aws_june_2025_price_cut,
     compare_plans,
     distribution_of,
@@ -290,6 +291,7 @@ __all__ = [
     "DynamicsFit", "LogPriceProcess", "PriceDynamics", "PriceRecord", "ProcessFit", "fit_log_price_process",
     "fit_price_dynamics", "implied_forward_hourly", "read_price_history_csv", "simulate_log_prices", "simulate_price_paths",
     "report",
+    "SavingsPlan",
 ]
 
 # Wrong argument types raise TypeError naming the parameter ("work_hours = 'x': must be a number,

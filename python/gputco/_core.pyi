@@ -985,13 +985,27 @@ class SpotShare:
     def __init__(self, gpus: float, *, price_per_gpu_hour: Optional[float] = None, overhead: float = 1.0,
                  availability: float = 1.0, periods: Sequence[SpotPeriod] = ...) -> None: ...
 
+class SavingsPlan:
+    commitment_per_hour: float
+    type: str
+    term_years: int
+    payment: str
+    start_month: int
+    renewal: str
+    rate_per_gpu_hour: Optional[float]
+    def __init__(self, commitment_per_hour: float, *, type: str = "aws_compute", term_years: int = 1,
+                 payment: str = "no_upfront", start_month: int = 0, renewal: str = "lapse",
+                 rate_per_gpu_hour: Optional[float] = None) -> None: ...
+
 class Plan:
     name: str
     commitments: List[Commitment]
     owned: List[OwnedPurchase]
+    savings_plans: List[SavingsPlan]
     spot: Optional[SpotShare]
     def __init__(self, commitments: Sequence[Commitment] = ..., *, owned: Sequence[OwnedPurchase] = ...,
-                 spot: Optional[SpotShare] = None, name: str = "") -> None: ...
+                 spot: Optional[SpotShare] = None, name: str = "",
+                 savings_plans: Sequence[SavingsPlan] = ...) -> None: ...
     @staticmethod
     def from_mix(mix: Mix, fleet_gpus: float) -> Plan: ...
 
@@ -1061,7 +1075,8 @@ class PricePaths:
     launch_month: np.ndarray
 
 def price_paths(model: PriceModel, horizon: Horizon, futures: int, seed: int) -> PricePaths: ...
-def aws_june_2025_price_cut(offering: Offering, term_years: int = 0) -> PriceChange: ...
+def aws_june_2025_price_cut(offering: Offering, term_years: int = 0,
+                            savings_plan_type: Optional[str] = None) -> PriceChange: ...
 
 class Distribution:
     mean: float

@@ -1,0 +1,37 @@
+"""Savings Plans from Python: gputco.SavingsPlan in a Plan, priced by the engine, and its errors."""
+import pytest
+
+
+def test_a_savings_plan_pays_its_commitment_and_covers_commitment_over_rate_gpus(gputco, catalog):
+    p4d = catalog.offering("aws", "p4d.24xlarge", "us-east-1")
+    on_demand = p4d.on_demand_hourly / p4d.gpus_per_instance
+    sp = gputco.SavingsPlan(12.0, type="aws_compute", term_years=1, payment="no_upfront", rate_per_gpu_hour=2.0)
+    assert sp.type == "aws_compute" and sp.payment == "no_upfront" and sp.rate_per_gpu_hour == 2.0
+    plan = gputco.Plan(savings_plans=[sp], name="sp")
+    assert plan.savings_plans[0].commitment_per_hour == 12.0
+    demand = gputco.DemandProfile.constant(10, gputco.Horizon.years(1))
+    result = gputco.evaluate_plan(plan, gputco.DemandFutures.from_profile(demand), p4d)
+    # $12/h at $2/GPU-h pays for 6 GPUs; 4 GPUs on demand. A year: 12 × 8,760 + 4 × 8,760 × on-demand.
+    expected = 12 * 8760 + 4 * 8760 * on_demand
+    assert result.total.mean == pytest.approx(expected, abs=0.005)
+
+
+def test_savings_plan_errors_name_the_field(gputco, catalog):
+    with pytest.raises(ValueError, match=r"^savings_plan\.type = \"ec2\": must be one of aws_ec2_instance, "
+                                         r"aws_compute, aws_sagemaker, azure_compute, gcp_flexible$"):
+        gputco.SavingsPlan(1.0, type="ec2")
+    p4d = catalog.offering("aws", "p4d.24xlarge", "us-east-1")
+    demand = gputco.DemandFutures.from_profile(gputco.DemandProfile.constant(1, gputco.Horizon.years(1)))
+    bad = gputco.Plan(savings_plans=[gputco.SavingsPlan(-3.0, rate_per_gpu_hour=1.0)])
+    with pytest.raises(ValueError, match=r"^plan\.savings_plans\[0\]\.commitment_per_hour = -3: must be finite and > 0$"):
+        gputco.evaluate_plan(bad, demand, p4d)
+
+
+def test_june_2025_cut_per_purchase_option(gputco, catalog):
+    p5 = catalog.offering("aws", "p5.48xlarge", "us-east-1")
+    # AWS News Blog 2025-06-05: p5 3-year EC2 Instance SP −45 %, 3-year Compute SP −25 %.
+    assert gputco.aws_june_2025_price_cut(p5, 3, savings_plan_type="aws_ec2_instance").reserved_factor == pytest.approx(0.55)
+    assert gputco.aws_june_2025_price_cut(p5, 3, savings_plan_type="aws_compute").reserved_factor == pytest.approx(0.75)
+    with pytest.raises(ValueError, match=r"^type = \"aws_ec2_instance\": AWS published no 1-year EC2 Instance Savings "
+                                         r"Plan reduction for p5\.48xlarge in June 2025$"):
+        gputco.aws_june_2025_price_cut(p5, 1, savings_plan_type="aws_ec2_instance")
