@@ -137,3 +137,29 @@ TEST_CASE("Savings Plan options are checked and named") {
                          "aws_ec2_instance 1-year no_upfront Savings Plan rate; set it",
                          InvalidInput);
 }
+
+TEST_CASE("a Savings Plan level obeys the upfront limit as reservations do") {
+    // Demand 5 GPUs every hour for a year; on demand 2.00, a 1-year all-upfront plan at 1.00 per GPU-hour:
+    // unlimited, it covers all 5 GPUs ($5/h, upfront 5 × 8,760 = 43,800). With at most 17,520 upfront in
+    // the year it covers 17,520 / 8,760 = 2 GPUs: $2/h.
+    Offering offering = test::plan_test_offering();
+    offering.reserved.clear();
+    DemandModel model;
+    model.base_gpus = 5;
+    const DemandFutures futures = DemandFutures::generate(model, Horizon::months(12), 2, 3);
+    RecommendOptions options;
+    options.savings_plans = {{.type = SavingsPlanType::aws_compute, .term_years = 1, .payment = Payment::all_upfront,
+                              .rate_per_gpu_hour = 1.0}};
+    options.start_months = {0};
+    options.plan_options.threads = 1;
+    const Recommendation free = recommend_plan(futures, offering, options);
+    REQUIRE(free.plan.savings_plans.size() == 1);
+    CHECK(free.plan.savings_plans[0].commitment_per_hour == Approx(5.0));
+    CHECK(free.in_sample.mean_months[0].upfront == Approx(43800.0));
+    options.limits.upfront_per_period = 17520;
+    options.limits.upfront_period_months = 12;
+    const Recommendation limited = recommend_plan(futures, offering, options);
+    REQUIRE(limited.plan.savings_plans.size() == 1);
+    CHECK(limited.plan.savings_plans[0].commitment_per_hour == Approx(2.0));
+    CHECK(limited.in_sample.mean_months[0].upfront == Approx(17520.0));
+}
