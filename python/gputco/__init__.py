@@ -204,6 +204,8 @@ from ._core import (
     RiskCheck,
     provider_advice_units,
     provider_policy_plan,
+    SavingsPlanOption,
+    provider_savings_plan_advice,
 )
 from ._catalog import catalog
 from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
@@ -291,7 +293,7 @@ __all__ = [
     "DynamicsFit", "LogPriceProcess", "PriceDynamics", "PriceRecord", "ProcessFit", "fit_log_price_process",
     "fit_price_dynamics", "implied_forward_hourly", "read_price_history_csv", "simulate_log_prices", "simulate_price_paths",
     "report",
-    "SavingsPlan",
+    "SavingsPlan", "SavingsPlanOption", "provider_savings_plan_advice",
 ]
 
 # Wrong argument types raise TypeError naming the parameter ("work_hours = 'x': must be a number,

@@ -1140,6 +1140,17 @@ class CommitmentOption:
     discount: Optional[float]
     def __init__(self, term_years: int, payment: str = "no_upfront", *, discount: Optional[float] = None) -> None: ...
 
+class SavingsPlanOption:
+    type: str
+    term_years: int
+    payment: str
+    rate_per_gpu_hour: Optional[float]
+    def __init__(self, type: str = "aws_compute", *, term_years: int = 1, payment: str = "no_upfront",
+                 rate_per_gpu_hour: Optional[float] = None) -> None: ...
+
+def provider_savings_plan_advice(window: Sequence[float], held_gpus: float, rate: float,
+                                 on_demand_rate: float) -> float: ...
+
 class SpotOption:
     name: str
     overhead: float
@@ -1214,11 +1225,13 @@ class RecommendOptions:
     plan_options: PlanOptions
     max_blocks: int
     time_limit_seconds: float
+    savings_plans: List[SavingsPlanOption]
     def __init__(self, *, commitments: Sequence[CommitmentOption] = ..., start_months: Sequence[int] = ...,
                  review_months: int = 6, unit: str = "gpus", max_count: float = 1e6,
                  spot: Sequence[SpotOption] = ..., owned: Optional[OwnedOption] = None, objective: str = "total",
                  limits: RiskLimits = ...,
-                 plan_options: PlanOptions = ..., max_blocks: int = 32, time_limit_seconds: float = 60.0) -> None: ...
+                 plan_options: PlanOptions = ..., max_blocks: int = 32, time_limit_seconds: float = 60.0,
+                 savings_plans: Sequence[SavingsPlanOption] = ...) -> None: ...
 
 # gputco/_recommend.py builds the options from keywords (recommend_plan, cost_risk_frontier, hindsight_plan_totals)
 def _recommend_plan(futures: DemandFutures, offering: Offering, options: RecommendOptions,

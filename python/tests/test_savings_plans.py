@@ -35,3 +35,23 @@ def test_june_2025_cut_per_purchase_option(gputco, catalog):
     with pytest.raises(ValueError, match=r"^type = \"aws_ec2_instance\": AWS published no 1-year EC2 Instance Savings "
                                          r"Plan reduction for p5\.48xlarge in June 2025$"):
         gputco.aws_june_2025_price_cut(p5, 1, savings_plan_type="aws_ec2_instance")
+
+
+def test_recommend_plan_chooses_a_savings_plan_level(gputco, catalog):
+    # Demand 5 GPUs every hour of a year, on demand 2.00 (a hand-made offering without reservations):
+    # a 1-year plan at 1.00 per GPU-hour covers all of it, $5.00/h; with at most 17,520 upfront a year, an
+    # all-upfront plan covers 17,520 / 8,760 = 2 GPUs, $2.00/h.
+    offering = gputco.Offering(provider="testcloud", region="test-1", instance_type="g1", gpu="A100-40GB",
+                               on_demand_hourly=2.0, source=gputco.Source("hand-made", "2026-01"))
+    futures = gputco.DemandFutures.generate(gputco.DemandModel(5), gputco.Horizon.months(12), 2, 3)
+    option = gputco.SavingsPlanOption("aws_compute", term_years=1, payment="all_upfront", rate_per_gpu_hour=1.0)
+    free = gputco.recommend_plan(futures, offering, savings_plans=[option], start_months=[0], threads=1)
+    assert [round(s.commitment_per_hour, 6) for s in free.plan.savings_plans] == [5.0]
+    limited = gputco.recommend_plan(futures, offering, savings_plans=[option], start_months=[0], threads=1,
+                                    upfront_per_period=17520, upfront_period_months=12)
+    assert limited.plan.savings_plans[0].commitment_per_hour == pytest.approx(2.0)
+
+
+def test_provider_savings_plan_advice_by_hand(gputco):
+    # 0 0 1 2 2 3 4 4 4 6 at 1.20 against 2.00: covering 2 GPUs saves most (tests/test_recommend_savings_plans.cpp).
+    assert gputco.provider_savings_plan_advice([0, 0, 1, 2, 2, 3, 4, 4, 4, 6], 0, 1.2, 2.0) == pytest.approx(2.4)
