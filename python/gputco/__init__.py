@@ -24,6 +24,7 @@ from ._core import (
     GpuSpec,
     Offering,
     ReservedPrice,
+    SavingsPlanRate,
     Source,
     PriceSnapshot,
     # price-file importers and queries
@@ -293,7 +294,7 @@ __all__ = [
     "DynamicsFit", "LogPriceProcess", "PriceDynamics", "PriceRecord", "ProcessFit", "fit_log_price_process",
     "fit_price_dynamics", "implied_forward_hourly", "read_price_history_csv", "simulate_log_prices", "simulate_price_paths",
     "report",
-    "SavingsPlan", "SavingsPlanOption", "provider_savings_plan_advice",
+    "SavingsPlan", "SavingsPlanOption", "SavingsPlanRate", "provider_savings_plan_advice",
 ]
 
 # Wrong argument types raise TypeError naming the parameter ("work_hours = 'x': must be a number,

@@ -64,12 +64,23 @@ class PriceSnapshot:
     source: Source
     notes: str
 
+class SavingsPlanRate:
+    type: str
+    term_years: int
+    payment: str
+    hourly: float
+    source: Source
+    def __init__(self, *, type: str, term_years: int = 1, payment: str = "no_upfront", hourly: float,
+                 source: Source = ...) -> None: ...
+
 class Offering:
     def __init__(self, *, provider: str, instance_type: str, gpu: str, on_demand_hourly: float,
                  gpus_per_instance: int = 1, region: str = "", currency: str = "USD",
                  spot_hourly: Optional[float] = None, reserved: Sequence[ReservedPrice] = ...,
                  billing_increment_seconds: float = 3600.0, minimum_billed_seconds: float = 0.0,
-                 source: Source = ..., notes: str = "") -> None: ...
+                 source: Source = ..., notes: str = "",
+                 savings_plans: Sequence[SavingsPlanRate] = ...) -> None: ...
+    savings_plans: List[SavingsPlanRate]
     provider: str
     region: str
     instance_type: str

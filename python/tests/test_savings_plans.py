@@ -55,3 +55,21 @@ def test_recommend_plan_chooses_a_savings_plan_level(gputco, catalog):
 def test_provider_savings_plan_advice_by_hand(gputco):
     # 0 0 1 2 2 3 4 4 4 6 at 1.20 against 2.00: covering 2 GPUs saves most (tests/test_recommend_savings_plans.cpp).
     assert gputco.provider_savings_plan_advice([0, 0, 1, 2, 2, 3, 4, 4, 4, 6], 0, 1.2, 2.0) == pytest.approx(2.4)
+
+
+def test_an_offering_with_savings_plan_rates_prices_a_plan_from_them(gputco):
+    # 8 GPUs per instance at 16.00/h on demand; a 3-year all-upfront Compute plan at 9.60 per instance-hour
+    # (1.20 per GPU-hour): $6/h covers 5 GPUs. Demand 5 GPUs for 3 years: 6 × 26,280 = 157,680 upfront.
+    source = gputco.Source("hand-made", "2026-01")
+    offering = gputco.Offering(provider="testcloud", region="test-1", instance_type="g8", gpu="A100-40GB",
+                               gpus_per_instance=8, on_demand_hourly=16.0, source=source,
+                               savings_plans=[gputco.SavingsPlanRate(type="aws_compute", term_years=3,
+                                                                     payment="all_upfront", hourly=9.6, source=source)])
+    assert offering.savings_plans[0].type == "aws_compute"
+    plan = gputco.Plan(savings_plans=[gputco.SavingsPlan(6.0, term_years=3, payment="all_upfront")])
+    demand = gputco.DemandFutures.from_profile(gputco.DemandProfile.constant(5, gputco.Horizon.years(3)))
+    result = gputco.evaluate_plan(plan, demand, offering)
+    assert result.total.mean == pytest.approx(157680.0, abs=0.005)
+    with pytest.raises(ValueError, match=r"^offering\.savings_plans\[0\]\.hourly = -1: must be finite and > 0$"):
+        gputco.Offering(provider="testcloud", region="test-1", instance_type="g8", gpu="A100-40GB", on_demand_hourly=16.0,
+                        source=source, savings_plans=[gputco.SavingsPlanRate(type="aws_compute", hourly=-1.0)])
