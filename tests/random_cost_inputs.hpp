@@ -137,7 +137,10 @@ public:
     /// A plan over `horizon` months: commitments (in GPUs or instances, any start month, renewed or
     /// lapsing), owned purchases at any month, up to three spot shares (with periods and samples), billed
     /// per GPU or per instance.
-    Plan plan(const Offering& o, int horizon) {
+    /// With `savings_plans`, up to two Savings Plans too (any type, term, payment, start and renewal; the
+    /// rate given, or the offering's listed rate when it has one), drawn after the rest so that a plan
+    /// without them is the same draw as before.
+    Plan plan(const Offering& o, int horizon, bool savings_plans = false) {
         Plan p;
         p.billing = coin() ? Units::instances : Units::gpus;
         for (int k = integer(0, 3); k > 0; --k) {
@@ -168,6 +171,20 @@ public:
             } else {
                 p.spot = share;
             }
+        }
+        if (!savings_plans) return p;
+        for (int k = integer(0, 2); k > 0; --k) {
+            const Reserved r = reserved(o);
+            const double on_demand = std::max(o.on_demand_per_gpu_hour(), 0.01);
+            SavingsPlan sp{.commitment_per_hour = uniform(0.01, 8) * on_demand,
+                           .type = SavingsPlanType(integer(0, int(savings_plan_type_count) - 1)),
+                           .term_years = coin() ? 1 : 3,
+                           .payment = r.payment,
+                           .start_month = coin(0.5) ? 0 : integer(0, horizon - 1),
+                           .renewal = r.renewal};
+            const bool listed = o.savings_plan_rate(sp.type, sp.term_years, sp.payment).has_value();
+            if (!listed || coin(0.3)) sp.rate_per_gpu_hour = uniform(0.3, 1.0) * on_demand;
+            p.savings_plans.push_back(sp);
         }
         return p;
     }

@@ -478,7 +478,7 @@ TEST_CASE("JSON: every bad input is named with its path") {
     CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "spot_hourley": 0.5)")),
                          "offerings[0].spot_hourley = 0.5: unknown field (known: provider, region, "
                          "instance_type, gpu, gpus_per_instance, currency, on_demand_hourly, spot_hourly, "
-                         "reserved, billing_increment_seconds, minimum_billed_seconds, source, notes, zone, effective_from, history)",
+                         "reserved, billing_increment_seconds, minimum_billed_seconds, source, notes, zone, effective_from, history, savings_plans)",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "gpus_per_instance": 2.5)")),
                          "offerings[0].gpus_per_instance = 2.5: must be a whole number", InvalidInput);
@@ -693,4 +693,44 @@ TEST_CASE("JSON: keys that are not plain names are quoted in the field path") {
                          "catalog[\"\"] = null: unknown field (known: format, version, gpus, offerings)", InvalidInput);
     CHECK_THROWS_WITH_AS(Catalog::from_json(R"({"a b": 1})"),
                          "catalog[\"a b\"] = 1: unknown field (known: format, version, gpus, offerings)", InvalidInput);
+}
+
+TEST_CASE("JSON: Savings Plan rates of an offering round-trip, and bad ones are named") {
+    const std::string text = R"({"format": "gputco-catalog", "version": 1, "offerings": [
+        {"provider": "aws", "region": "us-east-1", "instance_type": "x8", "gpu": "H100", "gpus_per_instance": 8,
+         "on_demand_hourly": 40, "source": {"name": "my quote", "as_of": "2026-11"},
+         "savings_plans": [
+            {"type": "aws_compute", "term_years": 1, "payment": "no_upfront", "hourly": 30},
+            {"type": "aws_ec2_instance", "term_years": 3, "payment": "all_upfront", "hourly": 18,
+             "source": {"name": "my 3-year quote", "as_of": "2026-12"}}]}]})";
+    const Catalog c = Catalog::from_json(text);
+    const Offering& o = c.offering("aws", "x8", "us-east-1");
+    REQUIRE(o.savings_plans.size() == 2);
+    CHECK(o.savings_plan_rate(SavingsPlanType::aws_compute, 1, Payment::no_upfront)->hourly == 30);
+    CHECK(o.savings_plan_rate(SavingsPlanType::aws_compute, 1, Payment::no_upfront)->source == o.source);
+    CHECK(o.savings_plan_rate(SavingsPlanType::aws_ec2_instance, 3, Payment::all_upfront)->source.name == "my 3-year quote");
+    CHECK_FALSE(o.savings_plan_rate(SavingsPlanType::aws_compute, 3, Payment::no_upfront));
+    CHECK(Catalog::from_json(c.to_json()).offering("aws", "x8", "us-east-1") == o);
+    CHECK(o.converted("EUR", 0.5).savings_plans[0].hourly == 15);
+
+    std::string bad = text;
+    bad.replace(bad.find("\"term_years\": 1"), 15, "\"term_years\": 2");
+    CHECK_THROWS_WITH_AS(Catalog::from_json(bad), "offerings[0].savings_plans[0].term_years = 2: must be 1 or 3", InvalidInput);
+    bad = text;
+    bad.replace(bad.find("\"hourly\": 30"), 12, "\"hourly\": 0");
+    CHECK_THROWS_WITH_AS(Catalog::from_json(bad), "offerings[0].savings_plans[0].hourly = 0: must be finite and > 0",
+                         InvalidInput);
+    bad = text;
+    bad.replace(bad.find("\"aws_ec2_instance\", \"term_years\": 3, \"payment\": \"all_upfront\""), 61,
+                "\"aws_compute\", \"term_years\": 1, \"payment\": \"no_upfront\"");
+    CHECK_THROWS_WITH_AS(Catalog::from_json(bad),
+                         "offerings[0].savings_plans[1].payment = \"no_upfront\": duplicate of savings_plans[0] (same "
+                         "type, term_years and payment)",
+                         InvalidInput);
+    bad = text;
+    bad.replace(bad.find("\"aws_compute\""), 13, "\"aws_cmpute\"");
+    CHECK_THROWS_WITH_AS(Catalog::from_json(bad),
+                         "offerings[0].savings_plans[0].type = \"aws_cmpute\": must be one of aws_ec2_instance, aws_compute, "
+                         "aws_sagemaker, azure_compute, gcp_flexible",
+                         InvalidInput);
 }

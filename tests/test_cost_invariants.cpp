@@ -198,7 +198,7 @@ TEST_CASE("invariant (plans): every demanded GPU-hour is served exactly once, by
     for (int i = 0; i < cases; ++i) {
         const Offering o = in.offering();
         const DemandProfile demand = in.demand();
-        const Plan plan = in.plan(o, demand.horizon().month_count());
+        const Plan plan = in.plan(o, demand.horizon().month_count(), true);
         const PlanDistribution d = one_future(plan, demand, o, Inputs::plan_options(in.options()));
         CAPTURE(i);
         double served = 0;
@@ -269,7 +269,7 @@ TEST_CASE("invariant (plans): cost is non-decreasing in every price and in deman
     for (int i = 0; i < cases; ++i) {
         const Offering o = in.offering();
         const DemandProfile demand = in.demand();
-        const Plan plan = in.plan(o, demand.horizon().month_count());
+        const Plan plan = in.plan(o, demand.horizon().month_count(), true);
         PlanOptions options = Inputs::plan_options(in.options());
         options.annual_discount_rate = 0;
         const double base = one_future(plan, demand, o, options).total.mean;
@@ -284,6 +284,7 @@ TEST_CASE("invariant (plans): cost is non-decreasing in every price and in deman
             p.upfront *= up;
             p.hourly *= up;
         }
+        for (SavingsPlanRate& p : dearer.savings_plans) p.hourly *= up;
         REQUIRE(one_future(plan, demand, dearer, options).total.mean >= base - slack);
         Offering on_demand_only = o;
         on_demand_only.on_demand_hourly *= up;
@@ -308,7 +309,7 @@ TEST_CASE("invariant (plans): flows are finite and non-negative for every valid 
     for (int i = 0; i < cases; ++i) {
         const Offering o = in.offering();
         const DemandProfile demand = in.demand();
-        const Plan plan = in.plan(o, demand.horizon().month_count());
+        const Plan plan = in.plan(o, demand.horizon().month_count(), true);
         const PlanDistribution d = one_future(plan, demand, o, Inputs::plan_options(in.options()));
         CAPTURE(i);
         for (const MonthlyCashFlow& f : d.mean_months) {

@@ -2,6 +2,11 @@
 
 #include "gputco/catalog/price_schedule.hpp"
 
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
 using namespace gputco;
 using doctest::Approx;
 
@@ -98,5 +103,67 @@ TEST_CASE("bad price models name the field") {
     late.launches.push_back({.probability = 0.5, .first_month = 3, .last_month = 12});
     CHECK_THROWS_WITH_AS(price_paths(late, Horizon::years(1), 1, 1),
                          "price_model.launches[0].last_month = 12: must be in [first_month, 12) (the horizon's months)",
+                         InvalidInput);
+}
+
+TEST_CASE("the June 2025 AWS cut cell for cell: each purchase option moves by its own percentage") {
+    // AWS News Blog, 2025-06-05, "Announcing up to 45% price reduction for Amazon EC2 NVIDIA
+    // GPU-accelerated instances", re-typed here: reduction in % per purchase option, -1 for "–".
+    //                    on demand, EC2 Instance SP 1y, 3y, Compute SP 1y, 3y
+    struct Row {
+        const char* instance;
+        std::array<double, 5> cells;
+    };
+    const std::array<Row, 4> blog{{{"p4d.24xlarge", {33, 31, 25, 31, -1}},
+                                   {"p4de.24xlarge", {33, 31, 25, 31, -1}},
+                                   {"p5.48xlarge", {44, -1, 45, 44, 25}},
+                                   {"p5en.48xlarge", {25, -1, 26, 25, -1}}}};
+    const Catalog& catalog = Catalog::builtin();
+    const std::array<std::pair<SavingsPlanType, int>, 4> options{{{SavingsPlanType::aws_ec2_instance, 1},
+                                                                  {SavingsPlanType::aws_ec2_instance, 3},
+                                                                  {SavingsPlanType::aws_compute, 1},
+                                                                  {SavingsPlanType::aws_compute, 3}}};
+    for (const Row& row : blog) {
+        CAPTURE(row.instance);
+        const auto table_row = std::find_if(aws_june_2025_cut_table().begin(), aws_june_2025_cut_table().end(),
+                                            [&](const AwsJune2025Cut& r) { return r.instance_type == row.instance; });
+        REQUIRE(table_row != aws_june_2025_cut_table().end());
+        const Offering& o = catalog.offering("aws", row.instance, "us-east-1");
+        // On demand: the cell, and the catalog's own prices before and after (AWS rounds its prices).
+        CHECK(*aws_june_2025_reduction(*table_row, std::nullopt, 0) == Approx(row.cells[0] / 100));
+        CHECK(1 - aws_june_2025_price_cut(o, SavingsPlanType::aws_compute, 1).on_demand_factor ==
+              Approx(row.cells[0] / 100).epsilon(0.02));
+        for (std::size_t k = 0; k < options.size(); ++k) {
+            const auto [type, term] = options[k];
+            CAPTURE(to_text(type));
+            CAPTURE(term);
+            const double cell = row.cells[k + 1];
+            if (cell < 0) {
+                CHECK_FALSE(aws_june_2025_reduction(*table_row, type, term).has_value());
+                CHECK_THROWS_WITH_AS(aws_june_2025_price_cut(o, type, term),
+                                     fmt::format("type = \"{}\": AWS published no {}-year {} Savings Plan reduction for {} "
+                                                 "in June 2025",
+                                                 to_text(type), term,
+                                                 type == SavingsPlanType::aws_ec2_instance ? "EC2 Instance" : "Compute",
+                                                 row.instance)
+                                         .c_str(),
+                                     InvalidInput);
+            } else {
+                CHECK(*aws_june_2025_reduction(*table_row, type, term) == Approx(cell / 100));
+                const PriceChange cut = aws_june_2025_price_cut(o, type, term);
+                CHECK(cut.reserved_factor == Approx(1 - cell / 100));
+                CHECK(cut.date == "2025-06");
+                CHECK(cut.spot_factor == 1.0);
+            }
+        }
+    }
+    // P5 shows why one factor per term is not enough: its 3-year EC2 Instance plans fell 45%, its 3-year
+    // Compute plans 25%, on demand 44%.
+    const Offering& p5 = catalog.offering("aws", "p5.48xlarge", "us-east-1");
+    CHECK(aws_june_2025_price_cut(p5, SavingsPlanType::aws_ec2_instance, 3).reserved_factor == Approx(0.55));
+    CHECK(aws_june_2025_price_cut(p5, SavingsPlanType::aws_compute, 3).reserved_factor == Approx(0.75));
+    CHECK_THROWS_WITH_AS(aws_june_2025_price_cut(p5, SavingsPlanType::azure_compute, 1),
+                         "type = \"azure_compute\": the June 2025 table has aws_ec2_instance and aws_compute Savings "
+                         "Plans only",
                          InvalidInput);
 }

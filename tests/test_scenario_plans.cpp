@@ -174,9 +174,53 @@ TEST_CASE("random plans and futures round-trip through YAML exactly") {
         if (rng() % 2) p.spot = SpotShare{.gpus = unit(rng) * 8, .price_per_gpu_hour = unit(rng) * 3,
                                           .overhead = 1 + unit(rng), .availability = unit(rng), .periods = {}};
         if (rng() % 2) p.owned.push_back({.gpus = unit(rng) * 4, .month = 0, .terms = Owned{.capex_per_gpu = 20000}});
+        if (rng() % 2)
+            p.savings_plans.push_back({.commitment_per_hour = 0.5 + unit(rng) * 30,
+                                       .type = SavingsPlanType(rng() % savings_plan_type_count),
+                                       .term_years = rng() % 2 ? 1 : 3, .payment = Payment::partial_upfront,
+                                       .start_month = int(rng() % std::uint64_t(s.horizon_months)),
+                                       .renewal = rng() % 2 ? Renewal::renew : Renewal::lapse,
+                                       .rate_per_gpu_hour = 0.5 + unit(rng) * 3});
         s.plans.push_back(p);
         const std::string written = to_yaml(s);
         CAPTURE(written);
         CHECK(to_yaml(parse_scenario(written, "random.yaml")) == written);
     }
+}
+
+TEST_CASE("a plan's savings_plans key: the engine's Savings Plan, its errors at their place in the file") {
+    const std::string sp = "    savings_plans:\n"
+                           "      - {commitment_per_hour: 12, type: aws_compute, term_years: 1, payment: no_upfront, "
+                           "rate_per_gpu_hour: 3}";
+    std::string text = with_plans();
+    text.replace(text.find("    commitments:\n"), std::string("    commitments:\n").size(), "");
+    text.replace(text.find("      - {count: 8, term_years: 3, payment: no_upfront}"),
+                 std::string("      - {count: 8, term_years: 3, payment: no_upfront}").size(), sp);
+    const Scenario s = parse_scenario(text, "plan.yaml");
+    REQUIRE(s.plans[1].savings_plans.size() == 1);
+    const SavingsPlan& read = s.plans[1].savings_plans[0];
+    CHECK(read.commitment_per_hour == 12);
+    CHECK(read.type == SavingsPlanType::aws_compute);
+    CHECK(read.rate_per_gpu_hour == 3.0);
+    CHECK(to_yaml(parse_scenario(to_yaml(s), "again.yaml")) == to_yaml(s));
+
+    std::string bad = text;
+    bad.replace(bad.find("type: aws_compute"), 17, "type: aws_compote");
+    // "      - {commitment_per_hour: 12, type: " is 40 characters
+    CHECK_THROWS_WITH_AS(parse_scenario(bad, "plan.yaml"),
+                         "plan.yaml:18:41: plans[1].savings_plans[0].type = \"aws_compote\": must be one of aws_ec2_instance, "
+                         "aws_compute, aws_sagemaker, azure_compute, gcp_flexible; did you mean \"aws_compute\"?",
+                         InvalidInput);
+    bad = text;
+    bad.replace(bad.find("commitment_per_hour: 12"), 23, "commitment_per_hour: 0");
+    CHECK_THROWS_WITH_AS(parse_scenario(bad, "plan.yaml"),
+                         "plan.yaml:18:31: plans[1].savings_plans[0].commitment_per_hour = 0: must be > 0", InvalidInput);
+    // No rate given and the offering lists none: the engine's message, at the plan.
+    bad = text;
+    bad.replace(bad.find(", rate_per_gpu_hour: 3"), 22, "");
+    CHECK_THROWS_WITH_AS(parse_scenario(bad, "plan.yaml"),
+                         "plan.yaml:16:5: plan.savings_plans[0].rate_per_gpu_hour = \"none\": offering "
+                         "gcp/us-central1/a2-highgpu-8g lists no aws_compute 1-year no_upfront Savings Plan rate; set "
+                         "plan.savings_plans[0].rate_per_gpu_hour",
+                         InvalidInput);
 }

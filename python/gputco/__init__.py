@@ -24,6 +24,7 @@ from ._core import (
     GpuSpec,
     Offering,
     ReservedPrice,
+    SavingsPlanRate,
     Source,
     PriceSnapshot,
     # price-file importers and queries
@@ -179,6 +180,7 @@ from ._core import (
     PricePaths,
     SpotPeriod,
     SpotShare,
+    SavingsPlan,
     aws_june_2025_price_cut,
     compare_plans,
     distribution_of,
@@ -203,6 +205,8 @@ from ._core import (
     RiskCheck,
     provider_advice_units,
     provider_policy_plan,
+    SavingsPlanOption,
+    provider_savings_plan_advice,
 )
 from ._catalog import catalog
 from . import _cost as _cost  # noqa: F401  (adds CostReport.summary / to_frame)
@@ -293,6 +297,7 @@ __all__ = [
     "fit_price_dynamics", "implied_forward_hourly", "read_price_history_csv", "simulate_log_prices", "simulate_price_paths",
     "draw_dynamics", "draw_processes", "fit_by_period", "simulate_log_prices_per_path", "simulate_price_paths_per_future",
     "report",
+    "SavingsPlan", "SavingsPlanOption", "SavingsPlanRate", "provider_savings_plan_advice",
 ]
 
 # Wrong argument types raise TypeError naming the parameter ("work_hours = 'x': must be a number,

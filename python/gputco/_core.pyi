@@ -64,12 +64,23 @@ class PriceSnapshot:
     source: Source
     notes: str
 
+class SavingsPlanRate:
+    type: str
+    term_years: int
+    payment: str
+    hourly: float
+    source: Source
+    def __init__(self, *, type: str, term_years: int = 1, payment: str = "no_upfront", hourly: float,
+                 source: Source = ...) -> None: ...
+
 class Offering:
     def __init__(self, *, provider: str, instance_type: str, gpu: str, on_demand_hourly: float,
                  gpus_per_instance: int = 1, region: str = "", currency: str = "USD",
                  spot_hourly: Optional[float] = None, reserved: Sequence[ReservedPrice] = ...,
                  billing_increment_seconds: float = 3600.0, minimum_billed_seconds: float = 0.0,
-                 source: Source = ..., notes: str = "") -> None: ...
+                 source: Source = ..., notes: str = "",
+                 savings_plans: Sequence[SavingsPlanRate] = ...) -> None: ...
+    savings_plans: List[SavingsPlanRate]
     provider: str
     region: str
     instance_type: str
@@ -985,13 +996,27 @@ class SpotShare:
     def __init__(self, gpus: float, *, price_per_gpu_hour: Optional[float] = None, overhead: float = 1.0,
                  availability: float = 1.0, periods: Sequence[SpotPeriod] = ...) -> None: ...
 
+class SavingsPlan:
+    commitment_per_hour: float
+    type: str
+    term_years: int
+    payment: str
+    start_month: int
+    renewal: str
+    rate_per_gpu_hour: Optional[float]
+    def __init__(self, commitment_per_hour: float, *, type: str = "aws_compute", term_years: int = 1,
+                 payment: str = "no_upfront", start_month: int = 0, renewal: str = "lapse",
+                 rate_per_gpu_hour: Optional[float] = None) -> None: ...
+
 class Plan:
     name: str
     commitments: List[Commitment]
     owned: List[OwnedPurchase]
+    savings_plans: List[SavingsPlan]
     spot: Optional[SpotShare]
     def __init__(self, commitments: Sequence[Commitment] = ..., *, owned: Sequence[OwnedPurchase] = ...,
-                 spot: Optional[SpotShare] = None, name: str = "") -> None: ...
+                 spot: Optional[SpotShare] = None, name: str = "",
+                 savings_plans: Sequence[SavingsPlan] = ...) -> None: ...
     @staticmethod
     def from_mix(mix: Mix, fleet_gpus: float) -> Plan: ...
 
@@ -1061,7 +1086,8 @@ class PricePaths:
     launch_month: np.ndarray
 
 def price_paths(model: PriceModel, horizon: Horizon, futures: int, seed: int) -> PricePaths: ...
-def aws_june_2025_price_cut(offering: Offering, term_years: int = 0) -> PriceChange: ...
+def aws_june_2025_price_cut(offering: Offering, term_years: int = 0,
+                            savings_plan_type: Optional[str] = None) -> PriceChange: ...
 
 class Distribution:
     mean: float
@@ -1124,6 +1150,17 @@ class CommitmentOption:
     payment: str
     discount: Optional[float]
     def __init__(self, term_years: int, payment: str = "no_upfront", *, discount: Optional[float] = None) -> None: ...
+
+class SavingsPlanOption:
+    type: str
+    term_years: int
+    payment: str
+    rate_per_gpu_hour: Optional[float]
+    def __init__(self, type: str = "aws_compute", *, term_years: int = 1, payment: str = "no_upfront",
+                 rate_per_gpu_hour: Optional[float] = None) -> None: ...
+
+def provider_savings_plan_advice(window: Sequence[float], held_gpus: float, rate: float,
+                                 on_demand_rate: float) -> float: ...
 
 class SpotOption:
     name: str
@@ -1199,11 +1236,13 @@ class RecommendOptions:
     plan_options: PlanOptions
     max_blocks: int
     time_limit_seconds: float
+    savings_plans: List[SavingsPlanOption]
     def __init__(self, *, commitments: Sequence[CommitmentOption] = ..., start_months: Sequence[int] = ...,
                  review_months: int = 6, unit: str = "gpus", max_count: float = 1e6,
                  spot: Sequence[SpotOption] = ..., owned: Optional[OwnedOption] = None, objective: str = "total",
                  limits: RiskLimits = ...,
-                 plan_options: PlanOptions = ..., max_blocks: int = 32, time_limit_seconds: float = 60.0) -> None: ...
+                 plan_options: PlanOptions = ..., max_blocks: int = 32, time_limit_seconds: float = 60.0,
+                 savings_plans: Sequence[SavingsPlanOption] = ...) -> None: ...
 
 # gputco/_recommend.py builds the options from keywords (recommend_plan, cost_risk_frontier, hindsight_plan_totals)
 def _recommend_plan(futures: DemandFutures, offering: Offering, options: RecommendOptions,

@@ -99,13 +99,29 @@ void register_catalog(py::module_& m) {
             return fmt::format("PriceSnapshot(effective_from='{}', on_demand_hourly={})", s.effective_from.iso(), s.on_demand_hourly);
         });
 
+    py::class_<SavingsPlanRate>(m, "SavingsPlanRate",
+                                "A Savings Plan rate per instance-hour for a plan type, term and payment.")
+        .def(py::init([](std::string_view type, int term_years, std::string_view payment, double hourly, Source source) {
+                 return SavingsPlanRate{parse<SavingsPlanType>(type, "savings_plan_rate.type"), term_years,
+                                        parse_payment(payment, "savings_plan_rate.payment"), hourly, std::move(source)};
+             }),
+             py::kw_only(), py::arg("type"), py::arg("term_years") = 1, py::arg("payment") = "no_upfront",
+             py::arg("hourly"), py::arg("source") = Source{})
+        .def_property_readonly("type", [](const SavingsPlanRate& r) { return std::string(to_text(r.type)); })
+        .def_readonly("term_years", &SavingsPlanRate::term_years)
+        .def_property_readonly("payment", [](const SavingsPlanRate& r) { return std::string(to_string(r.payment)); })
+        .def_readonly("hourly", &SavingsPlanRate::hourly)
+        .def_readonly("source", &SavingsPlanRate::source);
+
     py::class_<Offering>(m, "Offering", "One rentable instance type of one provider in one region.")
         .def(py::init([](std::string provider, std::string instance_type, std::string gpu,
                          double on_demand_hourly, int gpus_per_instance, std::string region,
                          std::string currency, std::optional<double> spot_hourly,
                          std::vector<ReservedPrice> reserved, double billing_increment_seconds,
-                         double minimum_billed_seconds, Source source, std::string notes) {
+                         double minimum_billed_seconds, Source source, std::string notes,
+                         std::vector<SavingsPlanRate> savings_plans) {
                  Offering o;
+                 o.savings_plans = std::move(savings_plans);
                  o.provider = std::move(provider);
                  o.region = std::move(region);
                  o.instance_type = std::move(instance_type);
@@ -127,8 +143,10 @@ void register_catalog(py::module_& m) {
              py::arg("currency") = "USD", py::arg("spot_hourly") = py::none(),
              py::arg("reserved") = std::vector<ReservedPrice>{},
              py::arg("billing_increment_seconds") = 3600.0, py::arg("minimum_billed_seconds") = 0.0,
-             py::arg("source") = Source{}, py::arg("notes") = "")
+             py::arg("source") = Source{}, py::arg("notes") = "",
+             py::arg("savings_plans") = std::vector<SavingsPlanRate>{})
         .def_readonly("provider", &Offering::provider)
+        .def_readonly("savings_plans", &Offering::savings_plans)
         .def_readonly("region", &Offering::region)
         .def_readonly("instance_type", &Offering::instance_type)
         .def_readonly("gpu", &Offering::gpu)

@@ -120,15 +120,42 @@ void register_plan(py::module_& m) {
         .def_readonly("availability", &SpotShare::availability)
         .def_readonly("overhead_samples", &SpotShare::overhead_samples);
 
+    py::class_<SavingsPlan>(m, "SavingsPlan",
+                            "A Savings Plan: `commitment_per_hour` for `term_years` from `start_month`, paying for "
+                            "demand at its rate each hour (after commitments, before spot and on demand), used or not.")
+        .def(py::init([](double commitment_per_hour, std::string_view type, int term_years, std::string_view payment,
+                         int start_month, std::string_view renewal, std::optional<double> rate_per_gpu_hour) {
+                 return SavingsPlan{commitment_per_hour, parse<SavingsPlanType>(type, "savings_plan.type"), term_years,
+                                    parse_payment(payment, "savings_plan.payment"), start_month,
+                                    parse<Renewal>(renewal, "savings_plan.renewal"), rate_per_gpu_hour};
+             }),
+             py::arg("commitment_per_hour"), py::kw_only(), py::arg("type") = "aws_compute", py::arg("term_years") = 1,
+             py::arg("payment") = "no_upfront", py::arg("start_month") = 0, py::arg("renewal") = "lapse",
+             py::arg("rate_per_gpu_hour") = py::none())
+        .def_readonly("commitment_per_hour", &SavingsPlan::commitment_per_hour)
+        .def_property_readonly("type", [](const SavingsPlan& s) { return std::string(to_text(s.type)); })
+        .def_readonly("term_years", &SavingsPlan::term_years)
+        .def_property_readonly("payment", [](const SavingsPlan& s) { return std::string(to_string(s.payment)); })
+        .def_readonly("start_month", &SavingsPlan::start_month)
+        .def_property_readonly("renewal", [](const SavingsPlan& s) { return std::string(to_text(s.renewal)); })
+        .def_readonly("rate_per_gpu_hour", &SavingsPlan::rate_per_gpu_hour)
+        .def("__repr__", [](const SavingsPlan& s) {
+            return fmt::format("SavingsPlan({:g}, type='{}', term_years={}, payment='{}', start_month={}, renewal='{}')",
+                               s.commitment_per_hour, to_text(s.type), s.term_years, to_string(s.payment), s.start_month,
+                               to_text(s.renewal));
+        });
+
     py::class_<Plan>(m, "Plan",
                      "Commitments bought at given months, owned hardware, a spot share and on-demand for the "
                      "rest; served in that order each hour.")
         .def(py::init([](std::vector<Commitment> commitments, std::vector<OwnedPurchase> owned,
-                         std::optional<SpotShare> spot, std::string name) {
-                 return Plan{std::move(name), std::move(commitments), std::move(owned), std::move(spot)};
+                         std::optional<SpotShare> spot, std::string name, std::vector<SavingsPlan> savings_plans) {
+                 return Plan{.name = std::move(name), .commitments = std::move(commitments), .owned = std::move(owned),
+                             .savings_plans = std::move(savings_plans), .spot = std::move(spot)};
              }),
              py::arg("commitments") = std::vector<Commitment>{}, py::kw_only(),
-             py::arg("owned") = std::vector<OwnedPurchase>{}, py::arg("spot") = py::none(), py::arg("name") = "")
+             py::arg("owned") = std::vector<OwnedPurchase>{}, py::arg("spot") = py::none(), py::arg("name") = "",
+             py::arg("savings_plans") = std::vector<SavingsPlan>{})
         .def_static("from_mix", &plan_from_mix, py::arg("mix"), py::arg("fleet_gpus"),
                     "The plan a Mix stands for (fleet: mix.fleet_gpus, else `fleet_gpus`).")
         .def_readonly("name", &Plan::name)
@@ -136,6 +163,7 @@ void register_plan(py::module_& m) {
         .def_readonly("owned", &Plan::owned)
         .def_readonly("spot", &Plan::spot)
         .def_readonly("more_spot", &Plan::more_spot)
+        .def_readonly("savings_plans", &Plan::savings_plans)
         .def_property_readonly("billing", [](const Plan& p) { return std::string(to_string(p.billing)); })
         .def("__str__", [](const Plan& p) {  // what it buys, after its name if it has one
             Plan parts = p;
@@ -237,9 +265,17 @@ void register_plan(py::module_& m) {
         .def_property_readonly("reserved_3y", [](const PricePaths& p) { return matrix(p.reserved_3y); })
         .def_property_readonly("launch_month", [](const PricePaths& p) { return matrix(p.launch_month.cast<double>()); });
     m.def("price_paths", &price_paths, py::arg("model"), py::arg("horizon"), py::arg("futures"), py::arg("seed"));
-    m.def("aws_june_2025_price_cut", &aws_june_2025_price_cut, py::arg("offering"), py::arg("term_years") = 0,
-          "AWS's June 2025 P4d/P4de/P5/P5en cut as a dated PriceChange of that offering; with term_years 1 or 3, "
-          "commitments by AWS's published Savings Plan cut for that term.");
+    m.def(
+        "aws_june_2025_price_cut",
+        [](const Offering& offering, int term_years, std::optional<std::string_view> savings_plan_type) {
+            if (!savings_plan_type) return aws_june_2025_price_cut(offering, term_years);
+            return aws_june_2025_price_cut(offering, parse<SavingsPlanType>(*savings_plan_type, "savings_plan_type"),
+                                           term_years);
+        },
+        py::arg("offering"), py::arg("term_years") = 0, py::arg("savings_plan_type") = py::none(),
+        "AWS's June 2025 P4d/P4de/P5/P5en cut as a dated PriceChange of that offering; with term_years 1 or 3, "
+        "commitments by AWS's published Savings Plan cut for that term; with savings_plan_type (aws_ec2_instance "
+        "or aws_compute), by that purchase option's own cut.");
 
     py::class_<Distribution>(m, "Distribution", "Mean ± standard error, P5/P50/P95 and CVaR95 over futures.")
         .def_readonly("mean", &Distribution::mean)

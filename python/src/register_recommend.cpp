@@ -35,6 +35,18 @@ void register_recommend(py::module_& m) {
         .def_readonly("term_years", &CommitmentOption::term_years)
         .def_property_readonly("payment", [](const CommitmentOption& c) { return std::string(to_string(c.payment)); })
         .def_readonly("discount", &CommitmentOption::discount);
+    py::class_<SavingsPlanOption>(m, "SavingsPlanOption",
+                                  "A Savings Plan the recommender may buy at each start month, its $/hour level chosen.")
+        .def(py::init([](std::string_view type, int term_years, std::string_view payment, std::optional<double> rate) {
+                 return SavingsPlanOption{parse<SavingsPlanType>(type, "savings_plan_option.type"), term_years,
+                                          parse_payment(payment, "savings_plan_option.payment"), rate};
+             }),
+             py::arg("type") = "aws_compute", py::kw_only(), py::arg("term_years") = 1, py::arg("payment") = "no_upfront",
+             py::arg("rate_per_gpu_hour") = py::none())
+        .def_property_readonly("type", [](const SavingsPlanOption& s) { return std::string(to_text(s.type)); })
+        .def_readonly("term_years", &SavingsPlanOption::term_years)
+        .def_property_readonly("payment", [](const SavingsPlanOption& s) { return std::string(to_string(s.payment)); })
+        .def_readonly("rate_per_gpu_hour", &SavingsPlanOption::rate_per_gpu_hour);
     py::class_<SpotOption>(m, "SpotOption", "A way to run spot (e.g. one checkpoint interval) with its overhead.")
         .def(py::init([](std::string name, double overhead, double availability, std::optional<double> price,
                          std::optional<double> deadline_miss_probability) {
@@ -91,8 +103,9 @@ void register_recommend(py::module_& m) {
         .def(py::init([](std::vector<CommitmentOption> commitments, std::vector<int> start_months, int review_months,
                          std::string_view unit, double max_count, std::vector<SpotOption> spot,
                          std::optional<OwnedOption> owned, std::string_view objective, const RiskLimits& limits, const PlanOptions& plan_options,
-                         int max_blocks, double time_limit_seconds) {
+                         int max_blocks, double time_limit_seconds, std::vector<SavingsPlanOption> savings_plans) {
                  RecommendOptions o;
+                 o.savings_plans = std::move(savings_plans);
                  o.commitments = std::move(commitments);
                  o.start_months = std::move(start_months);
                  o.review_months = review_months;
@@ -112,8 +125,9 @@ void register_recommend(py::module_& m) {
              py::arg("max_count") = 1e6, py::arg("spot") = std::vector<SpotOption>{}, py::arg("owned") = py::none(),
              py::arg("objective") = "total",
              py::arg("limits") = RiskLimits{}, py::arg("plan_options") = PlanOptions{}, py::arg("max_blocks") = 32,
-             py::arg("time_limit_seconds") = 60.0)
+             py::arg("time_limit_seconds") = 60.0, py::arg("savings_plans") = std::vector<SavingsPlanOption>{})
         .def_readonly("commitments", &RecommendOptions::commitments)
+        .def_readonly("savings_plans", &RecommendOptions::savings_plans)
         .def_readonly("start_months", &RecommendOptions::start_months)
         .def_readonly("review_months", &RecommendOptions::review_months)
         .def_property_readonly("unit", [](const RecommendOptions& o) { return std::string(to_text(o.unit)); })
@@ -237,6 +251,13 @@ void register_recommend(py::module_& m) {
           py::arg("window"), py::arg("held_gpus"), py::arg("gpus_per_unit"), py::arg("reserved_rate"),
           py::arg("on_demand_rate"),
           "The whole units that would have saved most over the window's hourly GPUs (AWS / Azure's rule).");
+    m.def("provider_savings_plan_advice",
+          [](const std::vector<double>& window, double held_gpus, double rate, double on_demand_rate) {
+              return provider_savings_plan_advice(window, held_gpus, rate, on_demand_rate);
+          },
+          py::arg("window"), py::arg("held_gpus"), py::arg("rate"), py::arg("on_demand_rate"),
+          "The $/hour Savings Plan commitment that would have saved most over the window's hourly GPUs (AWS Cost "
+          "Explorer's rule).");
     m.def("offering_for_baselines", &offering_for_baselines, py::arg("offering"), py::arg("commitment"),
           "The offering with the commitment's price when it is given as a discount: what a study's baselines "
           "are bought and judged on.");

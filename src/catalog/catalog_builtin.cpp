@@ -105,6 +105,20 @@ void Offering::validate(std::string_view field) const {
             }
         }
     }
+    for (std::size_t i = 0; i < savings_plans.size(); ++i) {
+        const SavingsPlanRate& r = savings_plans[i];
+        const std::string at = fmt::format("{}.savings_plans[{}]", field, i);
+        require(r.term_years == 1 || r.term_years == 3, join(at, "term_years"), r.term_years, "must be 1 or 3");
+        require_positive(join(at, "hourly"), r.hourly);
+        require_at_most(join(at, "hourly"), r.hourly, limits::max_money);
+        validate_source(at, r.source);
+        for (std::size_t j = 0; j < i; ++j) {
+            const SavingsPlanRate& o = savings_plans[j];
+            if (o.type == r.type && o.term_years == r.term_years && o.payment == r.payment)
+                fail(join(at, "payment"), to_string(r.payment),
+                     fmt::format("duplicate of savings_plans[{}] (same type, term_years and payment)", j));
+        }
+    }
     require_positive(join(field, "billing_increment_seconds"), billing_increment_seconds);
     require_non_negative(join(field, "minimum_billed_seconds"), minimum_billed_seconds);
     validate_source(field, source);
@@ -140,6 +154,12 @@ std::optional<ReservedPrice> Offering::reserved_price(int term_years, Payment pa
     return std::nullopt;
 }
 
+std::optional<SavingsPlanRate> Offering::savings_plan_rate(SavingsPlanType type, int term_years, Payment payment) const {
+    for (const SavingsPlanRate& r : savings_plans)
+        if (r.type == type && r.term_years == term_years && r.payment == payment) return r;
+    return std::nullopt;
+}
+
 Offering Offering::converted(std::string_view to_currency, double rate) const {
     require(!to_currency.empty(), "to_currency", to_currency, "must not be empty");
     require_positive("rate", rate);
@@ -156,6 +176,7 @@ Offering Offering::converted(std::string_view to_currency, double rate) const {
         r.upfront *= rate;
         r.hourly *= rate;
     }
+    for (SavingsPlanRate& r : out.savings_plans) r.hourly *= rate;
     const std::string note =
         fmt::format("prices converted from {} at {} {} per {}", currency, rate, to_currency, currency);
     out.notes = out.notes.empty() ? note : out.notes + "; " + note;

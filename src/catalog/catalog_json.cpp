@@ -298,6 +298,17 @@ ReservedPrice read_reserved(const json& j, const std::string& path, double on_de
     return p;
 }
 
+SavingsPlanRate read_savings_plan_rate(const json& j, const std::string& path, const Source& offering_source) {
+    Reader r(j, path, {"type", "term_years", "payment", "hourly", "source"});
+    SavingsPlanRate p;
+    p.type = parse<SavingsPlanType>(r.text("type"), r.path("type"));
+    p.term_years = r.whole("term_years");
+    p.payment = parse_payment(r.text("payment"), r.path("payment"));
+    p.hourly = r.number("hourly");
+    p.source = r.has("source") ? read_source(r.required("source"), r.path("source")) : offering_source;
+    return p;  // the rules (term 1 or 3, rate > 0, no duplicates) are Offering::validate's
+}
+
 PriceSnapshot read_snapshot(const json& j, const std::string& path) {
     Reader r(j, path, {"effective_from", "on_demand_hourly", "spot_hourly", "reserved", "source", "notes"});
     PriceSnapshot s;
@@ -321,7 +332,7 @@ Offering read_offering(const json& j, const std::string& path) {
     Reader r(j, path,
              {"provider", "region", "instance_type", "gpu", "gpus_per_instance", "currency",
               "on_demand_hourly", "spot_hourly", "reserved", "billing_increment_seconds",
-              "minimum_billed_seconds", "source", "notes", "zone", "effective_from", "history"});
+              "minimum_billed_seconds", "source", "notes", "zone", "effective_from", "history", "savings_plans"});
     Offering o;
     o.provider = r.text("provider");
     o.region = r.text("region");
@@ -345,6 +356,12 @@ Offering read_offering(const json& j, const std::string& path) {
             o.reserved.push_back(read_reserved((*list)[i], fmt::format("{}.reserved[{}]", path, i),
                                                o.on_demand_hourly, o.source));
         }
+    }
+    if (const json* list = r.find("savings_plans")) {
+        if (!list->is_array()) fail_json(r.path("savings_plans"), *list, "must be an array");
+        for (std::size_t i = 0; i < list->size(); ++i)
+            o.savings_plans.push_back(
+                read_savings_plan_rate((*list)[i], fmt::format("{}.savings_plans[{}]", path, i), o.source));
     }
     if (r.has("effective_from")) o.effective_from = Date::parse(r.text("effective_from"), r.path("effective_from"));
     if (const json* list = r.find("history")) {
@@ -410,6 +427,16 @@ json write_offering(const Offering& o) {
               {"billing_increment_seconds", o.billing_increment_seconds},
               {"minimum_billed_seconds", o.minimum_billed_seconds},
               {"source", write_source(o.source)}};
+    if (!o.savings_plans.empty()) {
+        json rates = json::array();
+        for (const SavingsPlanRate& r : o.savings_plans)
+            rates.push_back({{"type", std::string(to_text(r.type))},
+                             {"term_years", r.term_years},
+                             {"payment", std::string(to_string(r.payment))},
+                             {"hourly", r.hourly},
+                             {"source", write_source(r.source)}});
+        j["savings_plans"] = std::move(rates);
+    }
     if (!o.notes.empty()) j["notes"] = o.notes;
     if (!o.zone.empty()) j["zone"] = o.zone;
     if (o.effective_from) j["effective_from"] = o.effective_from->iso();

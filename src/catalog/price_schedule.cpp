@@ -142,4 +142,32 @@ PriceChange aws_june_2025_price_cut(const Offering& offering, int term_years) {
     return cut;
 }
 
+std::optional<double> aws_june_2025_reduction(const AwsJune2025Cut& row, std::optional<SavingsPlanType> type,
+                                              int term_years) {
+    if (!type) return row.on_demand;
+    require(*type == SavingsPlanType::aws_ec2_instance || *type == SavingsPlanType::aws_compute, "type", to_text(*type),
+            "the June 2025 table has aws_ec2_instance and aws_compute Savings Plans only");
+    require(term_years == 1 || term_years == 3, "term_years", term_years, "must be 1 or 3");
+    if (*type == SavingsPlanType::aws_ec2_instance)
+        return term_years == 1 ? row.instance_savings_plan_1y : row.instance_savings_plan_3y;
+    return term_years == 1 ? row.compute_savings_plan_1y : row.compute_savings_plan_3y;
+}
+
+PriceChange aws_june_2025_price_cut(const Offering& offering, SavingsPlanType type, int term_years) {
+    PriceChange cut = aws_june_2025_price_cut(offering, 0);  // checks the offering; on demand from the catalog
+    const auto& table = aws_june_2025_cut_table();
+    const auto row = std::find_if(table.begin(), table.end(),
+                                  [&](const AwsJune2025Cut& r) { return r.instance_type == offering.instance_type; });
+    const std::optional<double> reduction = aws_june_2025_reduction(*row, type, term_years);
+    require(reduction.has_value(), "type", to_text(type),
+            fmt::format("AWS published no {}-year {} Savings Plan reduction for {} in June 2025", term_years,
+                        type == SavingsPlanType::aws_ec2_instance ? "EC2 Instance" : "Compute", offering.instance_type));
+    cut.reserved_factor = 1 - *reduction;
+    cut.source = fmt::format("{}: on-demand factor {:.6g}; {}-year {} Savings Plans bought from then on {:g}% lower "
+                             "(AWS News Blog 2025-06-05); spot unchanged",
+                             offering.instance_type, cut.on_demand_factor, term_years,
+                             type == SavingsPlanType::aws_ec2_instance ? "EC2 Instance" : "Compute", *reduction * 100);
+    return cut;
+}
+
 }  // namespace gputco

@@ -35,6 +35,17 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
             instruments::price_commitment(plan.commitments[i], i, naming, offering, options, horizon, notes));
         priced.report_months = std::max(priced.report_months, priced.commitments.back().last_month(horizon));
     }
+    for (std::size_t i = 0; i < plan.savings_plans.size(); ++i) {
+        priced.savings_plans.push_back(
+            instruments::price_savings_plan(plan.savings_plans[i], i, offering, region, horizon));
+        priced.report_months = std::max(priced.report_months, priced.savings_plans.back().last_month(horizon));
+    }
+    // AWS applies EC2 Instance Savings Plans before the others (savings_plans.hpp); on one offering the
+    // highest-savings-first rule has nothing else to order.
+    std::stable_sort(priced.savings_plans.begin(), priced.savings_plans.end(),
+                     [](const PricedSavingsPlan& a, const PricedSavingsPlan& b) {
+                         return applied_first(a.type) && !applied_first(b.type);
+                     });
     if (plan.spot) priced.spots.push_back(instruments::price_spot(*plan.spot, 0, naming, offering, region, horizon));
     for (std::size_t i = 0; i < plan.more_spot.size(); ++i)
         priced.spots.push_back(instruments::price_spot(plan.more_spot[i], i + 1, naming, offering, region, horizon));
@@ -174,6 +185,8 @@ std::vector<std::string> describe_assumptions(const PricedPlan& plan, const Dema
     }
     for (const auto& r : plan.commitments) lines.push_back(instruments::describe_commitment(r, c, plan.on_demand_per_gpu_hour));
     for (const auto& o : plan.owned) lines.push_back(instruments::describe_owned(o, c));
+    for (const auto& sp : plan.savings_plans)
+        lines.push_back(instruments::describe_savings_plan(sp, c, plan.on_demand_per_gpu_hour));
     for (const auto& s : plan.spots) lines.push_back(instruments::describe_spot(s, c));
     if (plan.report_months > demand.horizon().month_count()) {
         lines.push_back(fmt::format("reservation terms run {} months past the horizon and are paid in full",

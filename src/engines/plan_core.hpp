@@ -3,8 +3,8 @@
 // instrument checked and its prices resolved), then month by month against a demand month — a
 // DemandProfile's month (evaluate(), evaluate_batch()) or one future's month (evaluate_plan(),
 // compare_plans(), hindsight_reservation_totals()). Each hour demand is served by owned GPUs, then the
-// commitments in order, then the spot shares, then on demand; on-demand and spot pay per GPU or per
-// whole instance (Plan::billing).
+// commitments in order, then the Savings Plans, then the spot shares, then on demand; on-demand and spot
+// pay per GPU or per whole instance (Plan::billing).
 #include <limits>
 #include <optional>
 #include <span>
@@ -20,6 +20,7 @@
 #include "instruments/commitment.hpp"
 #include "instruments/on_demand.hpp"
 #include "instruments/owned.hpp"
+#include "instruments/savings_plan.hpp"
 #include "instruments/spot.hpp"
 #include "pricing.hpp"
 
@@ -28,11 +29,13 @@ namespace gputco::plan_core {
 using instruments::Naming;
 using instruments::PricedCommitment;
 using instruments::PricedOwned;
+using instruments::PricedSavingsPlan;
 using instruments::PricedSpot;
 
 struct PricedPlan {
     std::vector<PricedOwned> owned;
     std::vector<PricedCommitment> commitments;
+    std::vector<PricedSavingsPlan> savings_plans;  ///< in the order applied (EC2 Instance plans first)
     std::vector<PricedSpot> spots;
     double on_demand_per_gpu_hour = 0;
     int gpus_per_unit = 1;  ///< the instance size when billed per instance, else 1
@@ -127,6 +130,19 @@ void price_month(const PricedPlan& plan, int m, const Month* demand, const Facto
         if (out) {
             const double rate = c.effective_per_gpu_hour() * price_factor;
             out->stranded_unused += (c.gpus * hours_per_month - used) * rate;
+            if (in_horizon) out->stranded_above_market += used * std::max(0.0, rate - on_demand_price);
+        }
+    }
+    // Savings Plans: each a tier of commitment / rate GPUs at the rate of the month it was bought.
+    for (const PricedSavingsPlan& sp : plan.savings_plans) {
+        if (!sp.active(m, plan.horizon_months)) continue;
+        const double price_factor = factors.reserved(sp.term_start(m));
+        const double gpus = sp.gpus(price_factor);
+        const double used = next_tier(gpus);
+        sp.add_month(m, price_factor, used, flow);
+        if (out) {
+            const double rate = sp.rate_per_gpu_hour * price_factor;
+            out->stranded_unused += (gpus * hours_per_month - used) * rate;  // the commitment not spent
             if (in_horizon) out->stranded_above_market += used * std::max(0.0, rate - on_demand_price);
         }
     }

@@ -39,6 +39,64 @@ double provider_advice_units(std::span<const double> window, double held_gpus, d
     return low;
 }
 
+double provider_savings_plan_advice(std::span<const double> window, double held_gpus, double rate,
+                                    double on_demand_rate) {
+    require_positive("rate", rate);
+    require_non_negative("on_demand_rate", on_demand_rate);
+    require_non_negative("held_gpus", held_gpus);
+    if (window.empty() || !(on_demand_rate > rate)) return 0.0;
+    std::vector<double> uncovered;
+    uncovered.reserve(window.size());
+    for (double d : window) uncovered.push_back(std::max(0.0, d - held_gpus));
+    std::sort(uncovered.begin(), uncovered.end());
+    // Savings of covering c GPUs: p Σ_h min(u_h, c) − rate × c × H, concave and piecewise linear with
+    // kinks at the hours' usage; right of c its slope is p × #(u_h > c) − rate × H. The most saving is at
+    // the first kink (from 0) whose slope to the right is not positive.
+    const double hours = double(uncovered.size());
+    double covered = 0;
+    for (std::size_t k = 0;;) {
+        const std::size_t above = std::size_t(uncovered.end() - std::upper_bound(uncovered.begin(), uncovered.end(), covered));
+        if (on_demand_rate * double(above) - rate * hours <= 0.0) break;
+        k = uncovered.size() - above;  // the first hour above `covered`: the next kink
+        covered = uncovered[k];
+    }
+    return rate * covered;
+}
+
+std::vector<Plan> savings_plan_baselines(const DemandProfile& history, const Offering& offering,
+                                         const SavingsPlanOption& option, const PlanOptions& options) {
+    const Discounts& d = options.discounts;
+    require(option.term_years == 1 || option.term_years == 3, "option.term_years", option.term_years, "must be 1 or 3");
+    double rate = 0;
+    if (option.rate_per_gpu_hour) {
+        rate = require_positive("option.rate_per_gpu_hour", *option.rate_per_gpu_hour);
+    } else {
+        const auto listed = offering.savings_plan_rate(option.type, option.term_years, option.payment);
+        require(listed.has_value(), "option.rate_per_gpu_hour", "none",
+                fmt::format("offering {} lists no {} {}-year {} Savings Plan rate; set it", offering.key(),
+                            to_text(option.type), option.term_years, to_text(option.payment)));
+        rate = listed->hourly / offering.gpus_per_instance * d.region_price_factor;
+    }
+    const double on_demand_rate = offering.on_demand_per_gpu_hour() * d.region_price_factor * (1.0 - d.plan_discount);
+    const Eigen::ArrayXd& hours = history.gpus_per_hour();
+    std::vector<Plan> plans;
+    for (int days : {7, 30, 60}) {
+        const auto window = std::min<Eigen::Index>(hours.size(), Eigen::Index(days) * 24);
+        const double commitment =
+            provider_savings_plan_advice({hours.data() + hours.size() - window, std::size_t(window)}, 0.0, rate, on_demand_rate);
+        Plan plan;
+        plan.name = fmt::format("Savings Plan lookback {} days: {:.3f}/h {} {}y {}", days, commitment, to_text(option.type),
+                                option.term_years, to_text(option.payment));
+        if (commitment > 0)
+            plan.savings_plans.push_back({.commitment_per_hour = commitment, .type = option.type,
+                                          .term_years = option.term_years, .payment = option.payment,
+                                          .start_month = 0, .renewal = Renewal::renew,
+                                          .rate_per_gpu_hour = option.rate_per_gpu_hour});
+        plans.push_back(std::move(plan));
+    }
+    return plans;
+}
+
 Plan provider_policy_plan(const DemandProfile& history, const DemandFutures& futures, std::size_t future,
                           const Offering& offering, int lookback_days, int term_years, Payment payment,
                           const PlanOptions& options) {

@@ -51,6 +51,7 @@ Rates rates_of(const Offering& offering, const RecommendOptions& o, const SpotOp
 struct Programme {
     Mip mip;
     std::vector<int> x;                     ///< commitment counts, one per candidate
+    std::vector<double> savings_plan_factor;  ///< per candidate: the reservation factor of its start month
     std::vector<std::vector<double>> cost;  ///< [candidate][future] weighted cost of one unit
     std::vector<int> capacity;              ///< committed (and owned) GPUs per month
     std::vector<double> reach;              ///< per month, the most capacity + spot can be
@@ -79,8 +80,10 @@ void add_commitments(Programme& p, const DemandFutures& futures, const Recommend
                             c.hourly_per_gpu * hours_per_month * weights);
             mean += p.cost[k][f];
         }
-        // Removing a unit beyond `most` keeps every month it covers at or above the peak: no dearer.
-        p.x.push_back(p.mip.add_column(0.0, most[k], mean / double(n), true));
+        // Removing a unit beyond `most` keeps every month it covers at or above the peak: no dearer. A
+        // Savings Plan's level is continuous (a $/hour commitment, any amount).
+        p.x.push_back(p.mip.add_column(0.0, most[k], mean / double(n), c.savings_plan < 0));
+        p.savings_plan_factor.push_back(factor_of(prices, prices.reserved, 0, c.start));
     }
     for (int m = 0; m < setup.horizon; ++m) {
         p.capacity.push_back(p.mip.add_column(0.0, infinity, 0.0, false));
@@ -355,9 +358,22 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFuture
     for (const OwnedPurchase& purchase : owned)
         if (purchase.gpus > 0) plan.owned.push_back(purchase);
     for (std::size_t k = 0; k < p.x.size(); ++k) {
+        const Candidate& c = setup.candidates[k];
+        if (c.savings_plan >= 0) {
+            const double gpus = solution.x[std::size_t(p.x[k])];
+            if (gpus <= 1e-9) continue;
+            const SavingsPlanOption& option = o.savings_plans[std::size_t(c.savings_plan)];
+            plan.savings_plans.push_back({.commitment_per_hour = gpus * c.savings_plan_rate * p.savings_plan_factor[k],
+                                          .type = option.type,
+                                          .term_years = option.term_years,
+                                          .payment = option.payment,
+                                          .start_month = c.start,
+                                          .renewal = Renewal::lapse,
+                                          .rate_per_gpu_hour = option.rate_per_gpu_hour});
+            continue;
+        }
         const double count = std::round(solution.x[std::size_t(p.x[k])]);
         if (count <= 0.0) continue;
-        const Candidate& c = setup.candidates[k];
         Commitment commitment;
         commitment.count = count;
         commitment.unit = o.unit;

@@ -21,6 +21,10 @@ struct Candidate {
     double gpus_per_unit = 1;
     double upfront_per_gpu = 0;
     double hourly_per_gpu = 0;
+    /// Index into RecommendOptions::savings_plans for a Savings Plan (a continuous level in GPUs
+    /// covered), else -1 (a reservation of whole units).
+    int savings_plan = -1;
+    double savings_plan_rate = 0;  ///< its rate per GPU-hour before price factors
     bool active(int m) const { return m >= start && m < start + term_months; }
 };
 

@@ -50,6 +50,37 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
             last_month = std::max(last_month, s + k.term_months);
         }
     }
+    // Savings Plans: a level in GPUs covered, paid as the engine pays the commitment (rate × GPUs per
+    // hour; all upfront the term's worth at the start, partial half of it).
+    for (std::size_t i = 0; i < o.savings_plans.size(); ++i) {
+        const SavingsPlanOption& sp = o.savings_plans[i];
+        const std::string field = fmt::format("options.savings_plans[{}]", i);
+        require(sp.term_years == 1 || sp.term_years == 3, field + ".term_years", sp.term_years, "must be 1 or 3");
+        double rate = 0;
+        if (sp.rate_per_gpu_hour) {
+            rate = require_positive(field + ".rate_per_gpu_hour", *sp.rate_per_gpu_hour);
+        } else {
+            const auto listed = offering.savings_plan_rate(sp.type, sp.term_years, sp.payment);
+            require(listed.has_value(), field + ".rate_per_gpu_hour", "none",
+                    fmt::format("offering {} lists no {} {}-year {} Savings Plan rate; set it", offering.key(),
+                                to_text(sp.type), sp.term_years, to_text(sp.payment)));
+            rate = listed->hourly / offering.gpus_per_instance * region;
+        }
+        Candidate k;
+        k.option = i;
+        k.savings_plan = int(i);
+        k.savings_plan_rate = rate;
+        k.term_months = sp.term_years * months_per_year;
+        k.gpus_per_unit = 1.0;
+        const double share = sp.payment == Payment::all_upfront ? 1.0 : sp.payment == Payment::partial_upfront ? 0.5 : 0.0;
+        k.upfront_per_gpu = rate * share * sp.term_years * hours_per_year;
+        k.hourly_per_gpu = rate * (1.0 - share);
+        for (int s : starts) {
+            k.start = s;
+            setup.candidates.push_back(k);
+            last_month = std::max(last_month, s + k.term_months);
+        }
+    }
     const bool npv = o.objective == Objective::expected_npv;
     const double monthly = std::pow(1.0 + o.plan_options.annual_discount_rate, 1.0 / months_per_year);
     double discount = 1;
@@ -78,6 +109,13 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
     if (o.limits.committed_share) require_non_negative("limits.committed_share", *o.limits.committed_share);
     if (o.limits.deadline_miss_probability)
         require_fraction("limits.deadline_miss_probability", *o.limits.deadline_miss_probability);
+    // A Savings Plan's level is one $/hour in every future: it covers the same GPUs in each only when the
+    // reservation factor of its start month is the same in each.
+    if (!o.savings_plans.empty() && !prices.empty() && prices.reserved.cols() > 1)
+        for (Eigen::Index m = 0; m < prices.reserved.rows(); ++m)
+            require((prices.reserved.row(m) == prices.reserved(m, 0)).all(), "options.savings_plans",
+                    fmt::format("{} options", o.savings_plans.size()),
+                    fmt::format("need a reservation price factor that is the same in every future (month {} differs)", m));
     for (std::size_t i = 0; i < o.spot.size(); ++i) {
         const std::string field = fmt::format("options.spot[{}]", i);
         require(std::isfinite(o.spot[i].overhead) && o.spot[i].overhead >= 1.0, field + ".overhead", o.spot[i].overhead,

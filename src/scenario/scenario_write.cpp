@@ -265,6 +265,21 @@ void write_plan(YAML::Emitter& out, const Plan& p) {
         }
         out << YAML::EndSeq;
     }
+    if (!p.savings_plans.empty()) {
+        out << YAML::Key << "savings_plans" << YAML::Value << YAML::BeginSeq;
+        for (const SavingsPlan& sp : p.savings_plans) {
+            out << YAML::BeginMap << YAML::Key << "commitment_per_hour" << YAML::Value << number(sp.commitment_per_hour);
+            out << YAML::Key << "type" << YAML::Value << std::string(to_text(sp.type));
+            out << YAML::Key << "term_years" << YAML::Value << sp.term_years;
+            out << YAML::Key << "payment" << YAML::Value << std::string(to_string(sp.payment));
+            out << YAML::Key << "start_month" << YAML::Value << sp.start_month;
+            out << YAML::Key << "renewal" << YAML::Value << (sp.renewal == Renewal::renew ? "renew" : "lapse");
+            if (sp.rate_per_gpu_hour)
+                out << YAML::Key << "rate_per_gpu_hour" << YAML::Value << number(*sp.rate_per_gpu_hour);
+            out << YAML::EndMap;
+        }
+        out << YAML::EndSeq;
+    }
     if (p.spot) {
         const SpotShare& s = *p.spot;
         out << YAML::Key << "spot" << YAML::Value << YAML::BeginMap;

@@ -62,6 +62,10 @@ std::string describe(const Plan& plan) {
                         c.unit == CountUnit::gpus ? "GPUs" : c.count == 1.0 ? "instance" : "instances", c.start_month,
                         c.renewal == Renewal::renew ? " renewed" : ""));
     }
+    for (const SavingsPlan& sp : plan.savings_plans) {
+        add(fmt::format("{} savings plan {}y {} {:g}/h @{}{}", to_text(sp.type), sp.term_years, to_string(sp.payment),
+                        sp.commitment_per_hour, sp.start_month, sp.renewal == Renewal::renew ? " renewed" : ""));
+    }
     if (plan.spot) add(fmt::format("spot {:g} GPUs", plan.spot->gpus));
     for (const SpotShare& s : plan.more_spot) add(fmt::format("spot {:g} GPUs", s.gpus));
     add("on-demand");

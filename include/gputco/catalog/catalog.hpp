@@ -35,6 +35,28 @@ inline Payment parse_payment(std::string_view text, std::string_view field = "pa
     return parse<Payment>(text, field);
 }
 
+/// The kinds of spend-based commitment. Only an EC2 Instance Savings Plan is bound to one instance
+/// family in one region; the others cover every usage line that has a rate for them.
+enum class SavingsPlanType {
+    aws_ec2_instance,  ///< AWS EC2 Instance Savings Plan: one family in one region, any size, OS, tenancy
+    aws_compute,       ///< AWS Compute Savings Plan: any family, size and region (EC2, Fargate, Lambda)
+    aws_sagemaker,     ///< AWS SageMaker Savings Plan: SageMaker instance usage in any family and region
+    azure_compute,     ///< Azure savings plan for compute
+    gcp_flexible,      ///< GCP flexible (spend-based) committed use discount
+};
+inline constexpr std::size_t savings_plan_type_count = 5;
+
+template <>
+struct EnumText<SavingsPlanType> {
+    static constexpr std::array<EnumName<SavingsPlanType>, savings_plan_type_count> names{{
+        {SavingsPlanType::aws_ec2_instance, "aws_ec2_instance"},
+        {SavingsPlanType::aws_compute, "aws_compute"},
+        {SavingsPlanType::aws_sagemaker, "aws_sagemaker"},
+        {SavingsPlanType::azure_compute, "azure_compute"},
+        {SavingsPlanType::gcp_flexible, "gcp_flexible"},
+    }};
+};
+
 /// Where a figure comes from and when it was true.
 struct Source {
     std::string name;   ///< e.g. "skypilot-catalog v7 aws vms.csv" or "seed 000"
@@ -80,6 +102,17 @@ struct ReservedPrice {
     bool operator==(const ReservedPrice&) const = default;
 };
 
+/// One Savings Plan rate of an offering: what an instance-hour costs under a plan of this type, term
+/// and payment (AWS publishes one rate per instance type, region, plan type, term and payment).
+struct SavingsPlanRate {
+    SavingsPlanType type = SavingsPlanType::aws_compute;
+    int term_years = 1;
+    Payment payment = Payment::no_upfront;
+    double hourly = 0;  ///< per instance-hour, in the offering's currency
+    Source source;
+    bool operator==(const SavingsPlanRate&) const = default;
+};
+
 /// A reservation given as a discount d off the on-demand rate: effective hourly = (1 − d) × on-demand.
 /// all_upfront pays it all at the start, no_upfront all by the hour, partial_upfront half and half
 /// (half of the term's cost upfront, half as an hourly fee). Throws InvalidInput for a price that is
@@ -115,6 +148,7 @@ struct Offering {
     double on_demand_hourly = 0;              ///< per instance-hour
     std::optional<double> spot_hourly;        ///< per instance-hour, where a spot/preemptible price is known
     std::vector<ReservedPrice> reserved;      ///< known reservation prices
+    std::vector<SavingsPlanRate> savings_plans;  ///< known Savings Plan rates
     double billing_increment_seconds = 3600;  ///< 1 = per-second billing, 3600 = hourly
     double minimum_billed_seconds = 0;        ///< e.g. 60 for per-second billing with a 1-minute minimum
     Source source;
@@ -134,6 +168,8 @@ struct Offering {
     /// unless `convertible`).
     std::optional<ReservedPrice> reserved_price(int term_years, Payment payment,
                                                 bool convertible = false) const;
+    /// The Savings Plan rate for this type, term and payment, if the catalog knows it.
+    std::optional<SavingsPlanRate> savings_plan_rate(SavingsPlanType type, int term_years, Payment payment) const;
     /// All prices multiplied by `rate` (units of `to_currency` per unit of `currency`).
     Offering converted(std::string_view to_currency, double rate) const;
     /// This offering with the prices in force at `date`: of the listed prices and the history, the

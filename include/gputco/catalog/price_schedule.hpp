@@ -108,4 +108,14 @@ const std::vector<AwsJune2025Cut>& aws_june_2025_cut_table();
 /// assumption the source names). Spot prices are left alone (they are a market, not a list).
 PriceChange aws_june_2025_price_cut(const Offering& offering, int term_years = 0);
 
+/// The same cut for a Savings Plan of `type` (aws_ec2_instance or aws_compute) and `term_years` (1 or
+/// 3): its reserved factor is that purchase option's own published reduction, never another option's
+/// (the table's cell; on demand as above). Throws InvalidInput where AWS published "–" for that cell.
+PriceChange aws_june_2025_price_cut(const Offering& offering, SavingsPlanType type, int term_years);
+
+/// The cell of the June 2025 table for a purchase option: on demand (no type) or a Savings Plan of
+/// `type` and `term_years`; nullopt where the blog shows "–".
+std::optional<double> aws_june_2025_reduction(const AwsJune2025Cut& row, std::optional<SavingsPlanType> type,
+                                              int term_years);
+
 }  // namespace gputco

@@ -37,6 +37,15 @@ struct CommitmentOption {
     std::optional<double> discount;  ///< as Commitment::discount; default: the offering's prices
 };
 
+/// A Savings Plan the optimiser may buy at each start month: its level (the $/hour commitment) is a
+/// continuous decision, covering commitment / rate GPUs each hour after the reservations.
+struct SavingsPlanOption {
+    SavingsPlanType type = SavingsPlanType::aws_compute;
+    int term_years = 1;
+    Payment payment = Payment::no_upfront;
+    std::optional<double> rate_per_gpu_hour;  ///< as SavingsPlan::rate_per_gpu_hour; default: the offering's rate
+};
+
 /// A way to run spot, e.g. one checkpoint interval: `overhead` billed per useful hour and
 /// `availability` from the spot engine (spot_option() / simulate_spot at that interval).
 struct SpotOption {
@@ -96,6 +105,8 @@ struct RecommendOptions {
     int review_months = 6;
     CountUnit unit = CountUnit::gpus;  ///< counts are whole GPUs or whole instances
     double max_count = 1e6;            ///< at most this many of each (option, start month)
+    /// Savings Plans that may be bought at the start months (their $/hour levels chosen); none when empty.
+    std::vector<SavingsPlanOption> savings_plans;
     /// Ways to run spot; the optimiser tries each (and none) and keeps the cheapest. Empty = no spot.
     std::vector<SpotOption> spot;
     /// Owned hardware the optimiser may buy; none when empty.
@@ -205,6 +216,18 @@ std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, cons
 /// 0 when no unit saves. Ties go to fewer units.
 double provider_advice_units(std::span<const double> window, double held_gpus, double gpus_per_unit,
                              double reserved_rate, double on_demand_rate);
+
+/// The providers' Savings Plan recommendation as AWS Cost Explorer documents it (docs/models.md): the
+/// $/hour commitment that would have saved most over `window` (hourly GPUs, e.g. the last 7, 30 or 60
+/// days), counting only usage not already covered by `held_gpus`, the plan paying `rate` per GPU-hour
+/// against `on_demand_rate`; 0 when no commitment saves. Ties go to the smaller commitment.
+double provider_savings_plan_advice(std::span<const double> window, double held_gpus, double rate,
+                                    double on_demand_rate);
+
+/// The providers' Savings Plan advice over the last 7, 30 and 60 days of `history` as three plans (a
+/// plan of `option` from month 0 at that $/hour, renewed), beside baseline_plans' reservations.
+std::vector<Plan> savings_plan_baselines(const DemandProfile& history, const Offering& offering,
+                                         const SavingsPlanOption& option, const PlanOptions& options = {});
 
 /// Plans people would pick without the optimiser, to compare on held-out futures: all on demand;
 /// the providers' advice (provider_advice_units) over the last 7, 30 and 60 days of `history`, in whole

@@ -80,12 +80,32 @@ struct SpotShare {
     std::vector<double> overhead_samples;
 };
 
-/// Each hour demand is served by owned GPUs first, then the commitments in order, then the spot shares
-/// in order (`spot`, then `more_spot`), then on demand (which takes everything above).
+/// A Savings Plan (savings_plans.hpp) on the plan's offering: `commitment_per_hour` (in the plan's
+/// currency) for `term_years`, bought at the start of month `start_month`. Each hour it pays for up to
+/// commitment / rate GPU-hours of demand at `rate`, the rate under the plan of the month it was bought;
+/// the commitment is paid whether used or not. All upfront pays the term's commitment at purchase,
+/// partial upfront half of it (AWS: at least half), no upfront nothing; the rest is paid hourly.
+struct SavingsPlan {
+    double commitment_per_hour = 0;
+    SavingsPlanType type = SavingsPlanType::aws_compute;
+    int term_years = 1;
+    Payment payment = Payment::no_upfront;
+    int start_month = 0;
+    Renewal renewal = Renewal::lapse;
+    /// Rate per GPU-hour under the plan; default: the offering's catalog rate for this type, term and
+    /// payment (per instance-hour / GPUs per instance, × the region price factor).
+    std::optional<double> rate_per_gpu_hour;
+};
+
+/// Each hour demand is served by owned GPUs first, then the commitments in order, then the Savings
+/// Plans (EC2 Instance plans before the others, else in order), then the spot shares in order (`spot`,
+/// then `more_spot`), then on demand (which takes everything above).
 struct Plan {
     std::string name;  ///< shown in results; default: a description
     std::vector<Commitment> commitments;
     std::vector<OwnedPurchase> owned;
+    /// Spend-based commitments, served after the commitments and before spot.
+    std::vector<SavingsPlan> savings_plans;
     std::optional<SpotShare> spot;
     /// Further spot shares after `spot` (a Mix with several spot tranches), each splitting the hours
     /// it is available in independently of the others.

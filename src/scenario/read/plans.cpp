@@ -1,4 +1,5 @@
-// `plans`: commitments, owned purchases and a spot share over the horizon, priced by the plan engine.
+// `plans`: commitments, owned purchases, Savings Plans and a spot share over the horizon, priced by the
+// plan engine.
 #include "readers.hpp"
 #include "gputco/engines/plan_engine.hpp"
 
@@ -7,7 +8,7 @@ namespace gputco::scenario_read {
 namespace {
 
 Plan read_plan(const Field& f, int months) {
-    const auto m = f.map({"name", "commitments", "owned", "spot"});
+    const auto m = f.map({"name", "commitments", "owned", "spot", "savings_plans"});
     Plan plan;
     plan.name = m.get("name").text();
     if (auto c = m.find("commitments")) {
@@ -35,6 +36,21 @@ Plan read_plan(const Field& f, int months) {
             if (auto v = om.find("month")) purchase.month = read_month(*v, months);
             purchase.terms = read_owned(om.get("terms"));
             plan.owned.push_back(purchase);
+        }
+    }
+    if (auto list = m.find("savings_plans")) {
+        for (const Field& item : list->list()) {
+            const auto sm = item.map({"commitment_per_hour", "type", "term_years", "payment", "start_month", "renewal",
+                                      "rate_per_gpu_hour"});
+            SavingsPlan plan_item;
+            plan_item.commitment_per_hour = positive(sm.get("commitment_per_hour"));
+            plan_item.type = sm.get("type").choice<SavingsPlanType>();
+            plan_item.term_years = read_term(sm.get("term_years"));
+            plan_item.payment = read_payment(sm.get("payment"));
+            if (auto v = sm.find("start_month")) plan_item.start_month = read_month(*v, months);
+            if (auto v = sm.find("renewal")) plan_item.renewal = v->choice({"renew", "lapse"}) == "renew" ? Renewal::renew : Renewal::lapse;
+            if (auto v = sm.find("rate_per_gpu_hour")) plan_item.rate_per_gpu_hour = positive(*v);
+            plan.savings_plans.push_back(plan_item);
         }
     }
     if (auto sp = m.find("spot")) {

@@ -1,0 +1,57 @@
+#pragma once
+// The Savings Plan instrument (plan.hpp's SavingsPlan, the hourly rule in savings_plans.hpp): a $/hour
+// commitment for a term, paid upfront (all, half or none of the term's commitment at purchase) and by
+// the hour, used or not. In a plan on one offering it is a tier of commitment / rate GPUs each hour, the
+// rate being the plan's rate in the month it was bought; its validation and report line are here.
+#include <string>
+
+#include "commitment.hpp"
+#include "gputco/catalog/catalog.hpp"
+#include "gputco/results/report.hpp"
+#include "gputco/strategy/plan.hpp"
+#include "gputco/strategy/savings_plans.hpp"
+
+namespace gputco::instruments {
+
+struct PricedSavingsPlan {
+    double commitment_per_hour = 0;
+    double rate_per_gpu_hour = 0;  ///< at list prices; × the price path's reservation factor of its purchase month
+    double upfront_fraction = 0;   ///< of the term's commitment, paid when the term starts
+    SavingsPlanType type = SavingsPlanType::aws_compute;
+    int start = 0;
+    int term_months = 12;
+    bool renew = false;
+    std::string source;  ///< where the rate comes from, for the report
+    /// Start month of the term running in month m (m >= start), as for a reservation.
+    int term_start(int m) const { return start + (m - start) / term_months * term_months; }
+    /// Whether a term runs in month m: every term that starts inside the horizon when renewed.
+    bool active(int m, int horizon) const {
+        if (m < start) return false;
+        return renew ? term_start(m) < horizon : m < start + term_months;
+    }
+    int last_month(int horizon) const {  // one past the last month paid
+        const int last_start = renew ? start + (horizon - 1 - start) / term_months * term_months : start;
+        return last_start + term_months;
+    }
+    /// GPUs whose hours the commitment pays for each hour at the rate times `price_factor`.
+    double gpus(double price_factor) const { return commitment_per_hour / (rate_per_gpu_hour * price_factor); }
+    /// Month m's payments and hours into `flow` (reservations' columns: they are commitments too): the
+    /// upfront part of the term's commitment when the term starts, the rest every hour; `used` GPU-hours
+    /// of demand it paid for.
+    void add_month(int m, double price_factor, double used, MonthlyCashFlow& flow) const {
+        if (m == term_start(m)) flow.upfront += upfront_fraction * commitment_per_hour * term_months * hours_per_month;
+        flow.reserved_recurring += (1.0 - upfront_fraction) * commitment_per_hour * hours_per_month;
+        flow.reserved_gpu_hours += gpus(price_factor) * hours_per_month;
+        flow.reserved_used_gpu_hours += used;
+    }
+};
+
+/// Savings Plan `i` of a plan checked ("plan.savings_plans[i].commitment_per_hour") and priced on the
+/// plan's offering.
+PricedSavingsPlan price_savings_plan(const SavingsPlan& s, std::size_t i, const Offering& offering, double region_factor,
+                                     int horizon);
+
+/// "aws_compute savings plan 100 USD/h, ...": the report's line.
+std::string describe_savings_plan(const PricedSavingsPlan& s, const std::string& currency, double on_demand_per_gpu_hour);
+
+}  // namespace gputco::instruments
