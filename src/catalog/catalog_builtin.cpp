@@ -90,6 +90,8 @@ void Offering::validate(std::string_view field) const {
     require_text(field, "currency", currency);
     require_on_demand_price(join(field, "on_demand_hourly"), on_demand_hourly);
     if (spot_hourly) require_at_most(join(field, "spot_hourly"), *spot_hourly, limits::max_money);
+    if (capacity_block_hourly)
+        require_at_most(join(field, "capacity_block_hourly"), *capacity_block_hourly, limits::max_money);
     for (std::size_t i = 0; i < reserved.size(); ++i) {
         const ReservedPrice& r = reserved[i];
         const std::string at = fmt::format("{}.reserved[{}]", field, i);
@@ -152,6 +154,7 @@ Offering Offering::converted(std::string_view to_currency, double rate) const {
     out.currency = std::string(to_currency);
     out.on_demand_hourly *= rate;
     if (out.spot_hourly) *out.spot_hourly *= rate;
+    if (out.capacity_block_hourly) *out.capacity_block_hourly *= rate;
     for (ReservedPrice& r : out.reserved) {
         r.upfront *= rate;
         r.hourly *= rate;

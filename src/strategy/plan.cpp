@@ -64,6 +64,8 @@ std::string describe(const Plan& plan) {
     }
     if (plan.spot) add(fmt::format("spot {:g} GPUs", plan.spot->gpus));
     for (const SpotShare& s : plan.more_spot) add(fmt::format("spot {:g} GPUs", s.gpus));
+    for (const CapacityBlock& b : plan.capacity_blocks)
+        add(fmt::format("block {} × {}d @day {}", b.instances, b.days, b.start_day));
     add("on-demand");
     return name;
 }

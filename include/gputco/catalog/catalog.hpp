@@ -124,6 +124,10 @@ struct Offering {
     std::optional<Date> effective_from;
     /// Other dated prices of the same offering (earlier or later than the ones above).
     std::vector<PriceSnapshot> history;
+    /// Fixed windows of capacity: the EC2 Capacity Block price per instance-hour, where known, and
+    /// whether the offering is sold only that way or through reservations (no on-demand or spot).
+    std::optional<double> capacity_block_hourly;
+    bool reservation_only = false;
 
     double on_demand_per_gpu_hour() const { return on_demand_hourly / gpus_per_instance; }
     std::optional<double> spot_per_gpu_hour() const {
