@@ -303,3 +303,50 @@ TEST_CASE("windows on any demand: every demanded GPU-hour is served once, blocks
         CHECK(e.futures[0].demand_gpu_hours == Approx(f.demand_gpu_hours + more_windows).epsilon(1e-9));
     }
 }
+
+TEST_CASE("short terms: 1, 3 or 6 months, from the catalog's month-term rate or a discount") {
+    // 8 GPUs on a 3-month term at a hand-made rate of $1.60 per (1-GPU) instance-hour, over a 6-month
+    // horizon with a steady 8 GPUs; the test offering's on-demand rate is $2.00/GPU-h.
+    Offering o = test::plan_test_offering();
+    o.month_terms.push_back({.months = 3, .hourly = 1.6, .source = {"hand-made month term", "2026-12"}});
+    Plan plan;
+    plan.commitments.push_back({.count = 8, .payment = Payment::all_upfront, .term_months = 3});
+    const auto futures = DemandFutures::from_profile(DemandProfile::constant(8, Horizon::months(6)));
+    PlanDistribution d = evaluate_plan(plan, futures, o);
+    // All upfront: 8 × 3 × 730 × 1.60 = $28,032 in month 0; then 3 × 8 × 730 × 2.00 = $35,040 on demand.
+    CHECK(d.mean_months[0].upfront == Approx(28032.0).epsilon(1e-12));
+    CHECK(d.mean_months[3].upfront == 0.0);
+    CHECK(d.total.mean == Approx(28032.0 + 35040.0).epsilon(1e-12));
+    CHECK(d.plan == "3m all_upfront × 8 GPUs @0 + on-demand");
+    plan.commitments[0].renewal = Renewal::renew;
+    d = evaluate_plan(plan, futures, o);
+    CHECK(d.mean_months[3].upfront == Approx(28032.0).epsilon(1e-12));
+    CHECK(d.total.mean == Approx(2 * 28032.0).epsilon(1e-12));
+    CHECK(d.committed_utilisation == Approx(1.0));
+    // A discount instead: 25% off $2.00 = $1.50, by the hour: 8 × 730 × 1.50 a month.
+    plan.commitments[0] = {.count = 8, .discount = 0.25, .term_months = 1};
+    d = evaluate_plan(plan, futures, o);
+    CHECK(d.mean_months[0].reserved_recurring == Approx(8 * 730 * 1.5).epsilon(1e-12));
+    CHECK(d.total.mean == Approx(8 * 730 * 1.5 + 5 * 8 * 730 * 2.0).epsilon(1e-12));
+
+    const auto message = [&](Commitment c) {
+        Plan p;
+        p.commitments.push_back(c);
+        try {
+            evaluate_plan(p, futures, o);
+        } catch (const InvalidInput& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    for (int months : {-1, 2, 4, 12}) {
+        CHECK(message({.count = 1, .term_months = months}) ==
+              "plan.commitments[0].term_months = " + std::to_string(months) +
+                  ": must be 0 (a term of term_years), or 1, 3 or 6 (a month term)");
+    }
+    CHECK(message({.count = 1, .term_months = 6}) ==
+          "plan.commitments[0].term_months = 6: offering testcloud/test-1/g1 lists no 6-month term price; set "
+          "plan.commitments[0].discount");
+    CHECK(message({.count = 1, .discount = 1.0, .term_months = 6}) ==
+          "plan.commitments[0].discount = 1: must be in [0, 1)");
+}

@@ -47,6 +47,10 @@ struct Commitment {
     std::optional<double> discount;
     /// Where the commitment is bought; default: the plan's offering. Must price in the plan's currency.
     std::optional<Offering> offering;
+    /// A short term instead of term_years: 1, 3 or 6 months (neocloud terms), priced from `discount`
+    /// or the offering's month-term rate; 0 = a term of term_years.
+    int term_months = 0;
+    static constexpr std::array<int, 3> month_terms{1, 3, 6};
 };
 
 /// `gpus` owned GPUs bought at the start of `month`, replaced at the end of each life inside the
