@@ -350,3 +350,34 @@ TEST_CASE("short terms: 1, 3 or 6 months, from the catalog's month-term rate or 
     CHECK(message({.count = 1, .discount = 1.0, .term_months = 6}) ==
           "plan.commitments[0].discount = 1: must be in [0, 1)");
 }
+
+TEST_CASE("a reservation-only offering: blocks and commitments yes, spot and on-demand hours no") {
+    Offering p6 = p5();
+    p6.instance_type = "p6-b200.48xlarge";
+    p6.reservation_only = true;
+    const auto futures = DemandFutures::from_profile(DemandProfile::constant(0, Horizon::months(2)));
+    PlanOptions options;
+    options.windows.push_back({.start_day = 10, .days = 7, .gpus = 16});
+    Plan plan;
+    plan.capacity_blocks.push_back({.instances = 2, .days = 7, .start_day = 10});
+    // The block's last half hour leaves 16 × 0.5 = 8 GPU-hours to on demand: refused.
+    try {
+        evaluate_plan(plan, futures, p6, {}, options);
+        FAIL("no error");
+    } catch (const InvalidInput& e) {
+        CHECK(std::string(e.what()) ==
+              "offering.reservation_only = \"aws/us-east-1/p6-b200.48xlarge\": is sold only through capacity blocks or "
+              "reservations, but 8 GPU-hours of month 0 are left to on-demand; cover them with blocks or commitments, "
+              "or price another offering");
+    }
+    options.windows[0].days = 7 - 1.0 / 48;  // ends with the block's usable hours
+    CHECK(evaluate_plan(plan, futures, p6, {}, options).total.mean == Approx(2 * 168 * 39.33).epsilon(1e-12));
+    plan.spot = SpotShare{.gpus = 4};
+    try {
+        evaluate_plan(plan, futures, p6, {}, options);
+        FAIL("no error");
+    } catch (const InvalidInput& e) {
+        CHECK(std::string(e.what()) == "plan.spot = \"aws/us-east-1/p6-b200.48xlarge\": is sold only through capacity "
+                                       "blocks or reservations: it has no spot capacity");
+    }
+}

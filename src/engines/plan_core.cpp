@@ -27,6 +27,7 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
     priced.report_months = horizon;
     priced.on_demand_per_gpu_hour = offering.on_demand_per_gpu_hour() * region;
     priced.gpus_per_unit = plan.billing == Units::instances ? offering.gpus_per_instance : 1;
+    if (offering.reservation_only) priced.reservation_only = offering.key();
     // In the order a Mix's tranches are checked when it came from one, else by kind.
     for (std::size_t i = 0; i < plan.owned.size(); ++i)
         priced.owned.push_back(instruments::price_owned(plan.owned[i], i, naming, horizon));

@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "gputco/catalog/catalog.hpp"
+#include <fmt/format.h>
+
+#include "gputco/core/error.hpp"
 #include "gputco/engines/plan_engine.hpp"
 #include "gputco/results/plan_distribution.hpp"
 #include "gputco/results/report.hpp"
@@ -43,6 +46,9 @@ struct PricedPlan {
     std::vector<instruments::PricedBlock> blocks;
     /// Per month, its pieces of dated windows and blocks (windows.hpp); empty without any.
     std::vector<std::vector<instruments::Piece>> pieces;
+    /// The offering's key when it is sold only through capacity blocks or reservations: then no demand
+    /// may reach on demand (price_month refuses it).
+    std::optional<std::string> reservation_only;
 };
 
 /// The checks on an offering and options that do not depend on the plan.
@@ -216,6 +222,12 @@ void price_tiers(const PricedPlan& plan, int m, const Month* demand, const Facto
                            : c.weight * instruments::paid_between(*demand, c.low, std::numeric_limits<double>::infinity(), g);
             }
         }
+    }
+    if (plan.reservation_only && flow.on_demand_gpu_hours > 1e-9) {
+        fail("offering.reservation_only", *plan.reservation_only,
+             fmt::format("is sold only through capacity blocks or reservations, but {:g} GPU-hours of month {} are "
+                         "left to on-demand; cover them with blocks or commitments, or price another offering",
+                         flow.on_demand_gpu_hours, m));
     }
     flow.on_demand = flow.on_demand_paid_gpu_hours * on_demand_price;
     pricing::add_credits_and_total(flow, discounts, flow.on_demand_paid_gpu_hours, on_demand_price, free_hours_left);

@@ -44,7 +44,10 @@ PricedBlock price_capacity_block(const CapacityBlock& b, std::size_t i, const Of
         require(offering.capacity_block_hourly.has_value(), field + ".price_per_instance_hour", "none",
                 fmt::format("is needed: the catalog has no capacity-block rate for {}", offering.key()));
         out.price_per_instance_hour = *offering.capacity_block_hourly * region_factor;
-        out.source = fmt::format("{} ({})", offering.source.name, offering.source.as_of);
+        // The catalog row's notes name the block rate's source and date (the offering's own source is
+        // that of its on-demand price).
+        out.source = fmt::format("the capacity-block rate of {} in the catalog (its notes: {})", offering.key(),
+                                 offering.notes.empty() ? "none" : offering.notes);
     }
     out.upfront = double(b.instances) * out.paid_hours * out.price_per_instance_hour;
     return out;
