@@ -49,11 +49,9 @@ ReservationPrice reservation(std::string_view field, int term_years, Payment pay
         const double d = *discount;
         require(d >= 0.0 && d < 1.0, prefix + ".discount", d, "must be in [0, 1)");
         const double effective = (1.0 - d) * (offering.on_demand_per_gpu_hour() * region_factor);
-        const double upfront_share = payment == Payment::all_upfront       ? 1.0
-                                     : payment == Payment::partial_upfront ? 0.5
-                                                                           : 0.0;
-        priced.upfront_per_gpu = effective * upfront_share * term_hours;
-        priced.hourly_per_gpu = effective * (1.0 - upfront_share);
+        const double share = upfront_share(payment);
+        priced.upfront_per_gpu = effective * share * term_hours;
+        priced.hourly_per_gpu = effective * (1.0 - share);
         priced.source = fmt::format("{}.discount {:g}% off on-demand", field, 100 * d);
         return priced;
     }
