@@ -189,6 +189,30 @@ public:
         return p;
     }
 
+    /// Fixed windows added to a plan (drawn after plan(), whose draws the agreement test replays):
+    /// up to two capacity blocks at a given price, short terms on its commitments, and up to two dated
+    /// windows of demand into `options`.
+    void add_windows(Plan& p, PlanOptions& options, int horizon) {
+        const int days = int(horizon * 730.0 / 24.0);
+        for (int k = integer(0, 2); k > 0; --k) {
+            CapacityBlock b{.instances = integer(1, 8), .days = coin() ? integer(1, 14) : 7 * integer(1, 4)};
+            if (b.days > days) continue;
+            b.start_day = integer(0, days - b.days);
+            b.lead_days = integer(0, std::min(56, b.start_day));
+            b.price_per_instance_hour = uniform(0.5, 30);
+            p.capacity_blocks.push_back(b);
+        }
+        for (Commitment& c : p.commitments) {
+            if (!coin(0.3)) continue;
+            c.term_months = std::array{1, 3, 6}[std::size_t(integer(0, 2))];
+            c.discount = uniform(0, 0.5);
+        }
+        for (int k = integer(0, 2); k > 0; --k) {
+            const double start = uniform(0, days - 1.0);
+            options.windows.push_back({start, uniform(0.1, days - start), uniform(0, 40)});
+        }
+    }
+
     /// The options of evaluate() as the plan engine's, on one thread.
     static PlanOptions plan_options(const EvaluationOptions& e) {
         PlanOptions p;

@@ -478,7 +478,8 @@ TEST_CASE("JSON: every bad input is named with its path") {
     CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "spot_hourley": 0.5)")),
                          "offerings[0].spot_hourley = 0.5: unknown field (known: provider, region, "
                          "instance_type, gpu, gpus_per_instance, currency, on_demand_hourly, spot_hourly, "
-                         "reserved, billing_increment_seconds, minimum_billed_seconds, source, notes, zone, effective_from, history, savings_plans)",
+                         "reserved, billing_increment_seconds, minimum_billed_seconds, source, notes, zone, effective_from, history, savings_plans, "
+                         "capacity_block_hourly, reservation_only, month_terms)",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "gpus_per_instance": 2.5)")),
                          "offerings[0].gpus_per_instance = 2.5: must be a whole number", InvalidInput);
@@ -733,4 +734,34 @@ TEST_CASE("JSON: Savings Plan rates of an offering round-trip, and bad ones are 
                          "offerings[0].savings_plans[0].type = \"aws_cmpute\": must be one of aws_ec2_instance, aws_compute, "
                          "aws_sagemaker, azure_compute, gcp_flexible",
                          InvalidInput);
+}
+
+TEST_CASE("fixed windows in the catalog: capacity-block rate, reservation-only, month terms") {
+    const std::string text = R"({"gpus": [], "offerings": [{
+        "provider": "aws", "region": "us-east-1", "instance_type": "p6-test", "gpu": "B200", "gpus_per_instance": 8,
+        "on_demand_hourly": 0, "source": {"name": "test", "as_of": "2026-12"},
+        "capacity_block_hourly": 60.5,
+        "reservation_only": true,
+        "month_terms": [{"months": 3, "hourly": 40, "source": {"name": "term page", "as_of": "2026-08"}}]}]})";
+    const Catalog c = Catalog::from_json(text);
+    const Offering& o = c.offering("aws", "p6-test", "us-east-1");
+    CHECK(*o.capacity_block_hourly == 60.5);
+    CHECK(o.reservation_only);
+    REQUIRE(o.month_terms.size() == 1);
+    CHECK(o.month_terms[0].months == 3);
+    CHECK(o.month_terms[0].hourly == 40);
+    CHECK(Catalog::from_json(c.to_json()).offering("aws", "p6-test", "us-east-1") == o);  // round trip
+    // The built-in p5.48xlarge carries its capacity-block rate with its own source.
+    const Offering& p5 = Catalog::builtin().offering("aws", "p5.48xlarge", "us-east-1");
+    CHECK(*p5.capacity_block_hourly == 39.33);
+    CHECK(p5.notes.find("capacity block $39.33/h: AWS EC2 Capacity Blocks for ML pricing page, January 2025") !=
+          std::string::npos);
+    CHECK_FALSE(p5.reservation_only);
+
+    std::string bad = text;
+    bad.replace(bad.find("\"months\": 3"), 11, "\"months\": 0");
+    CHECK_THROWS_WITH_AS(Catalog::from_json(bad), "offerings[0].month_terms[0].months = 0: must be in [1, 12]", InvalidInput);
+    bad = text;
+    bad.replace(bad.find("\"reservation_only\": true"), 24, "\"reservation_only\": 1");
+    CHECK_THROWS_WITH_AS(Catalog::from_json(bad), "offerings[0].reservation_only = 1: must be true or false", InvalidInput);
 }

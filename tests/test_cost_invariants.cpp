@@ -330,3 +330,47 @@ TEST_CASE("invariant (plans): flows are finite and non-negative for every valid 
         REQUIRE(d.futures[0].stranded_unused >= -tolerance(d.total.mean));
     }
 }
+
+TEST_CASE("invariant (plans with fixed windows): each GPU-hour served once; flows finite and >= 0; dearer never cheaper") {
+    Inputs in(916);
+    for (int i = 0; i < cases / 2; ++i) {
+        const Offering o = in.offering();
+        const DemandProfile demand = in.demand();
+        const int months = demand.horizon().month_count();
+        Plan plan = in.plan(o, months);
+        PlanOptions options = Inputs::plan_options(in.options());
+        in.add_windows(plan, options, months);
+        double window_hours = 0;
+        for (const DemandWindow& w : options.windows) window_hours += 24 * w.days * w.gpus;
+        CAPTURE(i);
+        const PlanDistribution d = one_future(plan, demand, o, options);
+        const double wanted = demand.total_gpu_hours() + window_hours;
+        double served = 0;
+        for (const MonthlyCashFlow& f : d.mean_months) {
+            const double month = f.owned_used_gpu_hours + f.reserved_used_gpu_hours + f.spot_gpu_hours + f.on_demand_gpu_hours;
+            REQUIRE(std::abs(month - f.used_gpu_hours) <= tolerance(f.used_gpu_hours));
+            REQUIRE(f.reserved_used_gpu_hours <= f.reserved_gpu_hours + tolerance(f.reserved_gpu_hours));
+            for (const double amount : {f.upfront, f.reserved_recurring, f.on_demand, f.spot, f.used_gpu_hours,
+                                        f.reserved_gpu_hours, f.spot_gpu_hours, f.on_demand_gpu_hours}) {
+                REQUIRE(std::isfinite(amount));
+                REQUIRE(amount >= 0);
+            }
+            served += month;
+        }
+        REQUIRE(std::abs(served - wanted) <= tolerance(wanted));
+        REQUIRE(d.futures[0].stranded_unused >= -tolerance(d.total.mean));
+        PlanOptions zero = options;
+        zero.annual_discount_rate = 0;
+        const double base = one_future(plan, demand, o, zero).total.mean;
+        Offering dearer = o;
+        const double up = in.uniform(1.0, 1.5);
+        dearer.on_demand_hourly *= up;
+        if (dearer.spot_hourly) *dearer.spot_hourly *= up;
+        Plan dearer_plan = plan;
+        for (CapacityBlock& b : dearer_plan.capacity_blocks) *b.price_per_instance_hour *= up;
+        REQUIRE(one_future(dearer_plan, demand, dearer, zero).total.mean >= base - tolerance(base));
+        PlanOptions more = zero;
+        for (DemandWindow& w : more.windows) w.gpus += in.uniform(0, 3);
+        REQUIRE(one_future(plan, demand, o, more).total.mean >= base - tolerance(base));
+    }
+}

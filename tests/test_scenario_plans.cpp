@@ -224,3 +224,42 @@ TEST_CASE("a plan's savings_plans key: the engine's Savings Plan, its errors at 
                          "plan.savings_plans[0].rate_per_gpu_hour",
                          InvalidInput);
 }
+
+TEST_CASE("capacity blocks, short terms and demand windows in a scenario") {
+    const std::string text =
+        with_plans("  monthly_log_growth: 0.02", "      - {count: 8, term_months: 3, discount: 0.2, payment: no_upfront}") +
+        "    capacity_blocks: [{instances: 2, days: 21, start_day: 60, lead_days: 30, price_per_instance_hour: 20}]\n"
+        "demand_windows: [{start_day: 60, days: 21, gpus: 16}]\n";
+    const Scenario s = parse_scenario(text, "plan.yaml");
+    REQUIRE(s.plans.size() == 2);
+    CHECK(s.plans[1].commitments[0].term_months == 3);
+    REQUIRE(s.plans[1].capacity_blocks.size() == 1);
+    CHECK(s.plans[1].capacity_blocks[0].instances == 2);
+    CHECK(s.plans[1].capacity_blocks[0].days == 21);
+    CHECK(s.plans[1].capacity_blocks[0].lead_days == 30);
+    CHECK(*s.plans[1].capacity_blocks[0].price_per_instance_hour == 20);
+    REQUIRE(s.demand_windows.size() == 1);
+    CHECK(s.demand_windows[0].gpus == 16);
+    const ScenarioResult r = run_scenario(s);
+    DemandModel model{.base_gpus = 8, .monthly_log_growth = 0.02};
+    model.events.push_back({.gpus = 4, .probability = 0.5, .first_month = 3, .last_month = 9});
+    const DemandFutures futures = DemandFutures::generate(model, Horizon::months(24), 50, 5);
+    PlanOptions options;
+    options.windows = s.demand_windows;
+    const auto direct = compare_plans(s.plans, futures, Catalog::builtin().offering("gcp", "a2-highgpu-8g", "us-central1"),
+                                      {}, options);
+    for (std::size_t i = 0; i < 2; ++i) CHECK(r.plans[i].total.mean == direct[i].total.mean);
+    CHECK(r.plans[1].total.mean < r.plans[0].total.mean);  // the block ($20 < the on-demand rate) pays
+
+    // The engine's rules, at the block's place in the file.
+    std::string bad = text;
+    bad.replace(bad.find("days: 21, start_day"), 8, "days: 20");
+    CHECK_THROWS_WITH_AS(parse_scenario(bad, "plan.yaml"),
+                         "plan.yaml:16:5: plan.capacity_blocks[0].days = 20: must be 1 to 14 days, or whole "
+                         "weeks (a multiple of 7) up to 182 days",
+                         InvalidInput);
+    bad = text;
+    bad.replace(bad.find("gpus: 16}"), 8, "gpus: -1");
+    CHECK_THROWS_WITH_AS(parse_scenario(bad, "plan.yaml"),
+                         "plan.yaml:20:50: demand_windows[0].gpus = -1: must be >= 0", InvalidInput);
+}

@@ -165,6 +165,9 @@ from ._core import (
     smallest_training_layout,
     training_flops,
     training_flops_per_token,
+    # fixed windows of capacity
+    CapacityBlock,
+    DemandWindow,
     # plans over time under uncertain demand and prices
     Commitment,
     DemandEvent,
@@ -282,6 +285,7 @@ __all__ = [
     "throughput_frame", "training_memory_gb",
     "LlmModel", "LlmServing", "LlmTraining", "kv_cache_bytes_per_token", "llm_serving_cost", "llm_training_cost",
     "llm_training_memory", "smallest_training_layout", "training_flops", "training_flops_per_token",
+    "CapacityBlock", "DemandWindow",
     "Commitment", "DemandEvent", "DemandFutures", "DemandModel", "Distribution", "GenerationLaunch",
     "OwnedPurchase", "Plan", "PlanDistribution", "PriceChange", "PriceModel", "PricePaths", "SpotPeriod", "SpotShare",
     "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",

@@ -67,13 +67,15 @@ void register_plan(py::module_& m) {
                            "of `start_month` at that month's prices.")
         .def(py::init([](double count, std::string_view unit, int term_years, std::string_view payment,
                          int start_month, std::string_view renewal, std::optional<double> discount,
-                         std::optional<Offering> offering) {
+                         std::optional<Offering> offering, int term_months) {
                  return Commitment{count, parse<CountUnit>(unit, "commitment.unit"), term_years, parse_payment(payment, "commitment.payment"),
-                                   start_month, parse<Renewal>(renewal, "commitment.renewal"), discount, std::move(offering)};
+                                   start_month, parse<Renewal>(renewal, "commitment.renewal"), discount, std::move(offering),
+                                   term_months};
              }),
              py::arg("count"), py::kw_only(), py::arg("unit") = "gpus", py::arg("term_years") = 1,
              py::arg("payment") = "no_upfront", py::arg("start_month") = 0, py::arg("renewal") = "lapse",
-             py::arg("discount") = py::none(), py::arg("offering") = py::none())
+             py::arg("discount") = py::none(), py::arg("offering") = py::none(), py::arg("term_months") = 0)
+        .def_readonly("term_months", &Commitment::term_months)
         .def_readonly("count", &Commitment::count)
         .def_property_readonly("unit", [](const Commitment& c) { return std::string(to_text(c.unit)); })
         .def_readonly("term_years", &Commitment::term_years)
@@ -144,18 +146,45 @@ void register_plan(py::module_& m) {
                                s.commitment_per_hour, to_text(s.type), s.term_years, to_string(s.payment), s.start_month,
                                to_text(s.renewal));
         });
+    // Fixed windows of capacity: capacity blocks in a plan, dated windows of demand beside the futures.
+    py::class_<CapacityBlock>(m, "CapacityBlock",
+                              "An EC2 Capacity Block: `instances` (1-64) of the plan's offering for `days` (1-14, or "
+                              "whole weeks up to 182) from `start_day`, bought `lead_days` (<= 56) before and paid in "
+                              "full then; stopped 30 minutes before the end.")
+        .def(py::init([](int instances, int days, int start_day, int lead_days, std::optional<double> price) {
+                 return CapacityBlock{instances, days, start_day, lead_days, price};
+             }),
+             py::kw_only(), py::arg("instances"), py::arg("days"), py::arg("start_day"), py::arg("lead_days") = 0,
+             py::arg("price_per_instance_hour") = py::none())
+        .def_readonly("instances", &CapacityBlock::instances)
+        .def_readonly("days", &CapacityBlock::days)
+        .def_readonly("start_day", &CapacityBlock::start_day)
+        .def_readonly("lead_days", &CapacityBlock::lead_days)
+        .def_readonly("price_per_instance_hour", &CapacityBlock::price_per_instance_hour)
+        .def_property_readonly("usable_hours", &CapacityBlock::usable_hours);
+    py::class_<DemandWindow>(m, "DemandWindow",
+                             "`gpus` more GPUs busy from `start_day` for `days` days, on top of every future.")
+        .def(py::init([](double start_day, double days, double gpus) { return DemandWindow{start_day, days, gpus}; }),
+             py::kw_only(), py::arg("start_day"), py::arg("days"), py::arg("gpus"))
+        .def_readonly("start_day", &DemandWindow::start_day)
+        .def_readonly("days", &DemandWindow::days)
+        .def_readonly("gpus", &DemandWindow::gpus);
 
     py::class_<Plan>(m, "Plan",
                      "Commitments bought at given months, owned hardware, a spot share and on-demand for the "
                      "rest; served in that order each hour.")
         .def(py::init([](std::vector<Commitment> commitments, std::vector<OwnedPurchase> owned,
-                         std::optional<SpotShare> spot, std::string name, std::vector<SavingsPlan> savings_plans) {
+                         std::optional<SpotShare> spot, std::string name, std::vector<SavingsPlan> savings_plans,
+                         std::vector<CapacityBlock> capacity_blocks) {
                  return Plan{.name = std::move(name), .commitments = std::move(commitments), .owned = std::move(owned),
-                             .savings_plans = std::move(savings_plans), .spot = std::move(spot)};
+                             .savings_plans = std::move(savings_plans), .spot = std::move(spot),
+                             .capacity_blocks = std::move(capacity_blocks)};
              }),
              py::arg("commitments") = std::vector<Commitment>{}, py::kw_only(),
              py::arg("owned") = std::vector<OwnedPurchase>{}, py::arg("spot") = py::none(), py::arg("name") = "",
-             py::arg("savings_plans") = std::vector<SavingsPlan>{})
+             py::arg("savings_plans") = std::vector<SavingsPlan>{},
+             py::arg("capacity_blocks") = std::vector<CapacityBlock>{})
+        .def_readonly("capacity_blocks", &Plan::capacity_blocks)
         .def_static("from_mix", &plan_from_mix, py::arg("mix"), py::arg("fleet_gpus"),
                     "The plan a Mix stands for (fleet: mix.fleet_gpus, else `fleet_gpus`).")
         .def_readonly("name", &Plan::name)
@@ -345,26 +374,31 @@ void register_plan(py::module_& m) {
         "evaluate_plan",
         [](const Plan& plan, const DemandFutures& futures, const Offering& offering, const std::optional<PricePaths>& prices,
            const std::optional<Discounts>& discounts, double annual_discount_rate, unsigned threads,
-           const std::optional<ExchangeRates>& exchange_rates, const py::object& rate_date) {
-            const PlanOptions options = plan_options(discounts, annual_discount_rate, threads, exchange_rates, rate_date);
+           const std::optional<ExchangeRates>& exchange_rates, const py::object& rate_date,
+           std::vector<DemandWindow> windows) {
+            PlanOptions options = plan_options(discounts, annual_discount_rate, threads, exchange_rates, rate_date);
+            options.windows = std::move(windows);
             return without_gil_until_ctrl_c([&] { return evaluate_plan(plan, futures, offering, prices ? *prices : PricePaths{}, options); });
         },
         py::arg("plan"), py::arg("futures"), py::arg("offering"), py::kw_only(), py::arg("prices") = py::none(),
         py::arg("discounts") = py::none(), py::arg("annual_discount_rate") = 0.0, py::arg("threads") = 0u,
         py::arg("exchange_rates") = py::none(), py::arg("rate_date") = py::none(),
+        py::arg("windows") = std::vector<DemandWindow>{},
         "The distribution of a plan's cost over the futures (and price paths).");
     m.def(
         "compare_plans",
         [](const std::vector<Plan>& plans, const DemandFutures& futures, const Offering& offering,
            const std::optional<PricePaths>& prices, const std::optional<Discounts>& discounts,
            double annual_discount_rate, unsigned threads, const std::optional<ExchangeRates>& exchange_rates,
-           const py::object& rate_date) {
-            const PlanOptions options = plan_options(discounts, annual_discount_rate, threads, exchange_rates, rate_date);
+           const py::object& rate_date, std::vector<DemandWindow> windows) {
+            PlanOptions options = plan_options(discounts, annual_discount_rate, threads, exchange_rates, rate_date);
+            options.windows = std::move(windows);
             return without_gil_until_ctrl_c([&] { return compare_plans(plans, futures, offering, prices ? *prices : PricePaths{}, options); });
         },
         py::arg("plans"), py::arg("futures"), py::arg("offering"), py::kw_only(), py::arg("prices") = py::none(),
         py::arg("discounts") = py::none(), py::arg("annual_discount_rate") = 0.0, py::arg("threads") = 0u,
         py::arg("exchange_rates") = py::none(), py::arg("rate_date") = py::none(),
+        py::arg("windows") = std::vector<DemandWindow>{},
         "Several plans over the same futures, with each future's regret against the cheapest of them.");
     m.def(
         "hindsight_reservation_totals",

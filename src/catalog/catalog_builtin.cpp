@@ -90,6 +90,16 @@ void Offering::validate(std::string_view field) const {
     require_text(field, "currency", currency);
     require_on_demand_price(join(field, "on_demand_hourly"), on_demand_hourly);
     if (spot_hourly) require_at_most(join(field, "spot_hourly"), *spot_hourly, limits::max_money);
+    if (capacity_block_hourly)
+        require_at_most(join(field, "capacity_block_hourly"), *capacity_block_hourly, limits::max_money);
+    for (std::size_t i = 0; i < month_terms.size(); ++i) {
+        const std::string at = fmt::format("{}.month_terms[{}]", field, i);
+        const int m = month_terms[i].months;
+        // Which terms a commitment may take (1, 3 or 6 months) is the engine's rule (Commitment::month_terms).
+        require(m >= 1 && m <= 12, join(at, "months"), m, "must be in [1, 12]");
+        require_at_most(join(at, "hourly"), month_terms[i].hourly, limits::max_money);
+        validate_source(at, month_terms[i].source);
+    }
     for (std::size_t i = 0; i < reserved.size(); ++i) {
         const ReservedPrice& r = reserved[i];
         const std::string at = fmt::format("{}.reserved[{}]", field, i);
@@ -172,6 +182,8 @@ Offering Offering::converted(std::string_view to_currency, double rate) const {
     out.currency = std::string(to_currency);
     out.on_demand_hourly *= rate;
     if (out.spot_hourly) *out.spot_hourly *= rate;
+    if (out.capacity_block_hourly) *out.capacity_block_hourly *= rate;
+    for (MonthTermPrice& t : out.month_terms) t.hourly *= rate;
     for (ReservedPrice& r : out.reserved) {
         r.upfront *= rate;
         r.hourly *= rate;

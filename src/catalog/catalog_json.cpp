@@ -332,7 +332,8 @@ Offering read_offering(const json& j, const std::string& path) {
     Reader r(j, path,
              {"provider", "region", "instance_type", "gpu", "gpus_per_instance", "currency",
               "on_demand_hourly", "spot_hourly", "reserved", "billing_increment_seconds",
-              "minimum_billed_seconds", "source", "notes", "zone", "effective_from", "history", "savings_plans"});
+              "minimum_billed_seconds", "source", "notes", "zone", "effective_from", "history", "savings_plans",
+              "capacity_block_hourly", "reservation_only", "month_terms"});
     Offering o;
     o.provider = r.text("provider");
     o.region = r.text("region");
@@ -367,6 +368,23 @@ Offering read_offering(const json& j, const std::string& path) {
     if (const json* list = r.find("history")) {
         if (!list->is_array()) fail_json(r.path("history"), *list, "must be an array");
         for (std::size_t i = 0; i < list->size(); ++i) o.history.push_back(read_snapshot((*list)[i], fmt::format("{}.history[{}]", path, i)));
+    }
+    // Fixed windows of capacity and short terms: a capacity-block rate, reservation-only, month terms.
+    if (const json* b = r.find("capacity_block_hourly"); b && !b->is_null())
+        o.capacity_block_hourly = require_non_negative(r.path("capacity_block_hourly"),
+                                                       Reader::as_number(*b, r.path("capacity_block_hourly")));
+    if (const json* b = r.find("reservation_only")) {
+        if (!b->is_boolean()) fail_json(r.path("reservation_only"), *b, "must be true or false");
+        o.reservation_only = b->get<bool>();
+    }
+    if (const json* list = r.find("month_terms")) {
+        if (!list->is_array()) fail_json(r.path("month_terms"), *list, "must be an array");
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            const std::string at = fmt::format("{}.month_terms[{}]", path, i);
+            Reader t((*list)[i], at, {"months", "hourly", "source"});
+            o.month_terms.push_back({int(t.whole_or("months", 0)), require_non_negative(t.path("hourly"), t.number("hourly")),
+                                     read_source(t.required("source"), t.path("source"))});
+        }
     }
     o.validate(path);
     return o;
@@ -439,6 +457,14 @@ json write_offering(const Offering& o) {
     }
     if (!o.notes.empty()) j["notes"] = o.notes;
     if (!o.zone.empty()) j["zone"] = o.zone;
+    if (o.capacity_block_hourly) j["capacity_block_hourly"] = *o.capacity_block_hourly;
+    if (o.reservation_only) j["reservation_only"] = true;
+    if (!o.month_terms.empty()) {
+        json terms = json::array();
+        for (const MonthTermPrice& t : o.month_terms)
+            terms.push_back({{"months", t.months}, {"hourly", t.hourly}, {"source", write_source(t.source)}});
+        j["month_terms"] = terms;
+    }
     if (o.effective_from) j["effective_from"] = o.effective_from->iso();
     if (!o.history.empty()) {
         json history = json::array();

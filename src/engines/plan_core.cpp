@@ -27,6 +27,7 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
     priced.report_months = horizon;
     priced.on_demand_per_gpu_hour = offering.on_demand_per_gpu_hour() * region;
     priced.gpus_per_unit = plan.billing == Units::instances ? offering.gpus_per_instance : 1;
+    if (offering.reservation_only) priced.reservation_only = offering.key();
     // In the order a Mix's tranches are checked when it came from one, else by kind.
     for (std::size_t i = 0; i < plan.owned.size(); ++i)
         priced.owned.push_back(instruments::price_owned(plan.owned[i], i, naming, horizon));
@@ -49,6 +50,18 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
     if (plan.spot) priced.spots.push_back(instruments::price_spot(*plan.spot, 0, naming, offering, region, horizon));
     for (std::size_t i = 0; i < plan.more_spot.size(); ++i)
         priced.spots.push_back(instruments::price_spot(plan.more_spot[i], i + 1, naming, offering, region, horizon));
+    // Dated windows of demand and capacity blocks: where their hours fall in each month.
+    std::vector<instruments::HourSpan> windows, blocks;
+    for (std::size_t i = 0; i < options.windows.size(); ++i) {
+        const DemandWindow& w = options.windows[i];
+        check_window(w, fmt::format("options.windows[{}]", i), horizon);
+        windows.push_back({24.0 * w.start_day, 24.0 * (w.start_day + w.days), w.gpus});
+    }
+    for (std::size_t i = 0; i < plan.capacity_blocks.size(); ++i) {
+        priced.blocks.push_back(instruments::price_capacity_block(plan.capacity_blocks[i], i, offering, region, horizon));
+        blocks.push_back(priced.blocks.back().span());
+    }
+    if (!windows.empty() || !blocks.empty()) priced.pieces = instruments::month_pieces(windows, blocks, horizon);
     if (conversions) *conversions = std::move(notes);
     return priced;
 }
@@ -188,6 +201,7 @@ std::vector<std::string> describe_assumptions(const PricedPlan& plan, const Dema
     for (const auto& sp : plan.savings_plans)
         lines.push_back(instruments::describe_savings_plan(sp, c, plan.on_demand_per_gpu_hour));
     for (const auto& s : plan.spots) lines.push_back(instruments::describe_spot(s, c));
+    for (const auto& b : plan.blocks) lines.push_back(instruments::describe_capacity_block(b, c));
     if (plan.report_months > demand.horizon().month_count()) {
         lines.push_back(fmt::format("reservation terms run {} months past the horizon and are paid in full",
                                     plan.report_months - demand.horizon().month_count()));

@@ -12,16 +12,21 @@
 #include <vector>
 
 #include "gputco/catalog/catalog.hpp"
+#include <fmt/format.h>
+
+#include "gputco/core/error.hpp"
 #include "gputco/engines/plan_engine.hpp"
 #include "gputco/results/plan_distribution.hpp"
 #include "gputco/results/report.hpp"
 #include "gputco/work/demand.hpp"
 #include "gputco/work/demand_futures.hpp"
+#include "instruments/capacity_block.hpp"
 #include "instruments/commitment.hpp"
 #include "instruments/on_demand.hpp"
 #include "instruments/owned.hpp"
 #include "instruments/savings_plan.hpp"
 #include "instruments/spot.hpp"
+#include "instruments/windows.hpp"
 #include "pricing.hpp"
 
 namespace gputco::plan_core {
@@ -41,6 +46,12 @@ struct PricedPlan {
     int gpus_per_unit = 1;  ///< the instance size when billed per instance, else 1
     int horizon_months = 0;
     int report_months = 0;  ///< horizon_months, or more while a term bought inside it runs
+    std::vector<instruments::PricedBlock> blocks;
+    /// Per month, its pieces of dated windows and blocks (windows.hpp); empty without any.
+    std::vector<std::vector<instruments::Piece>> pieces;
+    /// The offering's key when it is sold only through capacity blocks or reservations: then no demand
+    /// may reach on demand (price_month refuses it).
+    std::optional<std::string> reservation_only;
 };
 
 /// The checks on an offering and options that do not depend on the plan.
@@ -60,6 +71,7 @@ struct ProfileMonth {
     double peak() const { return months->peak(m); }
     std::span<const double> sorted() const { return months->sorted(m); }
     double level() const { return 1.0; }
+    double offset() const { return 0.0; }
 };
 
 /// A month of one demand future: its shape scaled by its level.
@@ -71,6 +83,7 @@ struct FutureMonth {
     double peak() const { return scale * shape->sorted.back(); }
     std::span<const double> sorted() const { return shape->sorted; }
     double level() const { return scale; }
+    double offset() const { return 0.0; }
 };
 
 /// The price path's factors of one future (all 1 without a path).
@@ -97,11 +110,9 @@ struct Scratch {
     std::vector<double> spot_costs;  ///< per spot share: its spend so far (before credits)
 };
 
-/// Month m's flows into `flow` (zeroed by the caller), `demand` null past the horizon. `free_hours_left`
-/// is the pool of free on-demand hours still unused; `out`, when given, collects the commitments'
-/// stranded spend; `scratch.spot_costs` (sized to the spot shares) adds each share's spend.
+/// The tiers' part of price_month on `demand` (a month, or a month with windows after its blocks).
 template <class Month>
-void price_month(const PricedPlan& plan, int m, const Month* demand, const Factors& factors, const Discounts& discounts,
+void price_tiers(const PricedPlan& plan, int m, const Month* demand, const Factors& factors, const Discounts& discounts,
                  double& free_hours_left, MonthlyCashFlow& flow, Scratch& scratch, FutureOutcome* out) {
     flow.month = m;
     const bool in_horizon = demand != nullptr;
@@ -229,8 +240,50 @@ void price_month(const PricedPlan& plan, int m, const Month* demand, const Facto
             }
         }
     }
+    if (plan.reservation_only && flow.on_demand_gpu_hours > 1e-9) {
+        fail("offering.reservation_only", *plan.reservation_only,
+             fmt::format("is sold only through capacity blocks or reservations, but {:g} GPU-hours of month {} are "
+                         "left to on-demand; cover them with blocks or commitments, or price another offering",
+                         flow.on_demand_gpu_hours, m));
+    }
     flow.on_demand = flow.on_demand_paid_gpu_hours * on_demand_price;
     pricing::add_credits_and_total(flow, discounts, flow.on_demand_paid_gpu_hours, on_demand_price, free_hours_left);
+}
+
+/// Month m's flows into `flow` (zeroed by the caller), `demand` null past the horizon. `free_hours_left`
+/// is the pool of free on-demand hours still unused; `out`, when given, collects the commitments' and
+/// blocks' stranded spend; `scratch.spot_costs` (sized to the spot shares) adds each share's spend.
+/// Capacity blocks are paid in their purchase month and serve first in their hours; a month touched by
+/// windows or blocks is priced as the mixture of its pieces (windows.hpp).
+template <class Month>
+void price_month(const PricedPlan& plan, int m, const Month* demand, const Factors& factors, const Discounts& discounts,
+                 double& free_hours_left, MonthlyCashFlow& flow, Scratch& scratch, FutureOutcome* out) {
+    double block_hours = 0;
+    for (const instruments::PricedBlock& b : plan.blocks) {
+        if (m == b.purchase_month) flow.upfront += b.upfront;
+        block_hours += b.gpu_hours_in(m);
+    }
+    const bool windows = demand != nullptr && !plan.pieces.empty() && !plan.pieces[std::size_t(m)].empty();
+    if (!windows) {
+        price_tiers(plan, m, demand, factors, discounts, free_hours_left, flow, scratch, out);
+    } else {
+        const instruments::WindowMonth<Month> month(*demand, plan.pieces[std::size_t(m)]);
+        price_tiers(plan, m, &month, factors, discounts, free_hours_left, flow, scratch, out);
+        // The tiers saw the demand the blocks left; the month's demand is all of it.
+        const double block_used = month.block_used;
+        flow.used_gpu_hours += block_used;
+        flow.reserved_used_gpu_hours += block_used;
+        if (out) {
+            // Each block's unused usable hours at its own price per usable GPU-hour, the used ones
+            // shared in proportion to the blocks' hours this month.
+            for (const instruments::PricedBlock& b : plan.blocks) {
+                const double hours = b.gpu_hours_in(m);
+                if (hours <= 0) continue;
+                out->stranded_unused += (hours - block_used * hours / block_hours) * b.per_usable_gpu_hour();
+            }
+        }
+    }
+    flow.reserved_gpu_hours += block_hours;
 }
 
 /// The flows of `plan` on `demand` (every report month) into `flows`, spend per spot share into

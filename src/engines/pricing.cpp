@@ -6,6 +6,40 @@
 
 namespace gputco::pricing {
 
+namespace {
+/// The share of a term's cost paid at its start.
+double upfront_share(Payment payment) {
+    return payment == Payment::all_upfront ? 1.0 : payment == Payment::partial_upfront ? 0.5 : 0.0;
+}
+}  // namespace
+
+ReservationPrice month_term(std::string_view field, int term_months, Payment payment, std::optional<double> discount,
+                            const Offering& offering, double region_factor) {
+    const std::string prefix(field);
+    double effective = 0;
+    ReservationPrice priced;
+    if (discount) {
+        const double d = *discount;
+        require(d >= 0.0 && d < 1.0, prefix + ".discount", d, "must be in [0, 1)");
+        effective = (1.0 - d) * (offering.on_demand_per_gpu_hour() * region_factor);
+        priced.source = fmt::format("{}.discount {:g}% off on-demand", field, 100 * d);
+    } else {
+        const auto price = std::find_if(offering.month_terms.begin(), offering.month_terms.end(),
+                                        [&](const MonthTermPrice& p) { return p.months == term_months; });
+        if (price == offering.month_terms.end()) {
+            fail(prefix + ".term_months", term_months,
+                 fmt::format("offering {} lists no {}-month term price; set {}.discount", offering.key(), term_months,
+                             field));
+        }
+        effective = price->hourly * region_factor / offering.gpus_per_instance;
+        priced.source = fmt::format("{} ({})", price->source.name, price->source.as_of);
+    }
+    const double share = upfront_share(payment);
+    priced.upfront_per_gpu = effective * share * term_months * hours_per_month;
+    priced.hourly_per_gpu = effective * (1.0 - share);
+    return priced;
+}
+
 ReservationPrice reservation(std::string_view field, int term_years, Payment payment, std::optional<double> discount,
                              const Offering& offering, double region_factor, std::string_view hint) {
     const std::string prefix(field);
@@ -15,11 +49,9 @@ ReservationPrice reservation(std::string_view field, int term_years, Payment pay
         const double d = *discount;
         require(d >= 0.0 && d < 1.0, prefix + ".discount", d, "must be in [0, 1)");
         const double effective = (1.0 - d) * (offering.on_demand_per_gpu_hour() * region_factor);
-        const double upfront_share = payment == Payment::all_upfront       ? 1.0
-                                     : payment == Payment::partial_upfront ? 0.5
-                                                                           : 0.0;
-        priced.upfront_per_gpu = effective * upfront_share * term_hours;
-        priced.hourly_per_gpu = effective * (1.0 - upfront_share);
+        const double share = upfront_share(payment);
+        priced.upfront_per_gpu = effective * share * term_hours;
+        priced.hourly_per_gpu = effective * (1.0 - share);
         priced.source = fmt::format("{}.discount {:g}% off on-demand", field, 100 * d);
         return priced;
     }

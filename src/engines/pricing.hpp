@@ -27,6 +27,13 @@ struct ReservationPrice {
 ReservationPrice reservation(std::string_view field, int term_years, Payment payment, std::optional<double> discount,
                              const Offering& offering, double region_factor, std::string_view hint);
 
+/// A month term (neocloud 1-, 3- and 6-month terms) of `term_months` on `offering`: with `discount`,
+/// (1 − d) × on-demand split by `payment` as a reservation's; else the catalog's month-term rate per
+/// instance-hour (Offering::month_terms), paid by the hour (no_upfront), all at the start (all_upfront)
+/// or half and half. An error naming `field` when there is neither.
+ReservationPrice month_term(std::string_view field, int term_months, Payment payment, std::optional<double> discount,
+                            const Offering& offering, double region_factor);
+
 /// The spot price per GPU-hour: `given` if set (>= 0), else the offering's listed spot price × the
 /// region factor; an error naming `field` (e.g. "spot.price_per_gpu_hour") when there is neither.
 double spot_price(std::string_view field, std::optional<double> given, const Offering& offering, double region_factor);

@@ -195,6 +195,7 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         plan_options.should_stop = should_stop;
         if (progress)
             plan_options.progress = [&progress](std::size_t done, std::size_t total) { progress("plans", done, total, "futures"); };
+        plan_options.windows = s.demand_windows;
         result.plans = compare_plans(s.plans, scenario_futures(s, demand), offering, {}, plan_options);
     }
 

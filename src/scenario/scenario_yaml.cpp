@@ -54,6 +54,7 @@ const std::vector<KeyPart>& key_parts() {
         {"services", {}, read_services},
         {"futures", {"horizon_months"}, read_futures_key},
         {"plans", {"horizon_months"}, read_plans},
+        {"demand_windows", {"horizon_months"}, read_demand_windows},
         {"strategies", {"spot_jobs", "deadline_jobs", "plans", "catalog"}, read_strategies},
         {"futures", {"plans", "futures", "horizon_months"}, check_futures_have_plans},
         {"outputs", {}, read_outputs},
@@ -64,7 +65,8 @@ const std::vector<KeyPart>& key_parts() {
 Scenario read_scenario(const Field& root, std::string base_dir) {
     const auto m = root.map({"version", "name", "description", "horizon_months", "currency", "annual_discount_rate",
                              "units", "seed", "catalog", "offering", "demand", "discounts", "spot_jobs", "deadline_jobs",
-                             "services", "strategies", "futures", "plans", "workloads", "outputs"});
+                             "services", "strategies", "futures", "plans", "workloads", "outputs",
+                             "demand_windows"});
     Scenario s;
     s.base_dir = std::move(base_dir);
     // Another version may mean another schema: its error alone, before any other key is read.

@@ -58,7 +58,9 @@ std::string describe(const Plan& plan) {
     const auto add = [&](const std::string& part) { name += (name.empty() ? "" : " + ") + part; };
     for (const OwnedPurchase& o : plan.owned) add(fmt::format("owned {:g} GPUs @{}", o.gpus, o.month));
     for (const Commitment& c : plan.commitments) {
-        add(fmt::format("{}y {} × {:g} {} @{}{}", c.term_years, to_string(c.payment), c.count,
+        add(fmt::format("{} {} × {:g} {} @{}{}",
+                        c.term_months != 0 ? fmt::format("{}m", c.term_months) : fmt::format("{}y", c.term_years),
+                        to_string(c.payment), c.count,
                         c.unit == CountUnit::gpus ? "GPUs" : c.count == 1.0 ? "instance" : "instances", c.start_month,
                         c.renewal == Renewal::renew ? " renewed" : ""));
     }
@@ -68,6 +70,8 @@ std::string describe(const Plan& plan) {
     }
     if (plan.spot) add(fmt::format("spot {:g} GPUs", plan.spot->gpus));
     for (const SpotShare& s : plan.more_spot) add(fmt::format("spot {:g} GPUs", s.gpus));
+    for (const CapacityBlock& b : plan.capacity_blocks)
+        add(fmt::format("block {} × {}d @day {}", b.instances, b.days, b.start_day));
     add("on-demand");
     return name;
 }

@@ -113,6 +113,15 @@ struct SavingsPlanRate {
     bool operator==(const SavingsPlanRate&) const = default;
 };
 
+/// A neocloud month term (1, 3 or 6 months: Lambda, Nebius, Hyperstack, Vast): its rate per
+/// instance-hour for every hour of the term.
+struct MonthTermPrice {
+    int months = 1;
+    double hourly = 0;
+    Source source;
+    bool operator==(const MonthTermPrice&) const = default;
+};
+
 /// A reservation given as a discount d off the on-demand rate: effective hourly = (1 − d) × on-demand.
 /// all_upfront pays it all at the start, no_upfront all by the hour, partial_upfront half and half
 /// (half of the term's cost upfront, half as an hourly fee). Throws InvalidInput for a price that is
@@ -158,6 +167,11 @@ struct Offering {
     std::optional<Date> effective_from;
     /// Other dated prices of the same offering (earlier or later than the ones above).
     std::vector<PriceSnapshot> history;
+    /// Fixed windows of capacity: the EC2 Capacity Block price per instance-hour, where known, and
+    /// whether the offering is sold only that way or through reservations (no on-demand or spot).
+    std::optional<double> capacity_block_hourly;
+    bool reservation_only = false;
+    std::vector<MonthTermPrice> month_terms;  ///< short terms, where known
 
     double on_demand_per_gpu_hour() const { return on_demand_hourly / gpus_per_instance; }
     std::optional<double> spot_per_gpu_hour() const {

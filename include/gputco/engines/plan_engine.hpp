@@ -20,6 +20,7 @@
 #include "gputco/strategy/plan.hpp"
 #include "gputco/strategy/strategy.hpp"
 #include "gputco/work/demand_futures.hpp"
+#include "gputco/work/demand_window.hpp"
 
 namespace gputco {
 
@@ -42,6 +43,8 @@ struct PlanOptions {
     /// Futures done of all, from the calling thread between chunks, at most every 50 ms, and at the
     /// end; compare_plans() counts every plan's futures (plans × futures in all).
     ProgressReport progress;
+    /// Dated windows of demand on top of every future (the same for every plan compared).
+    std::vector<DemandWindow> windows;
 };
 
 /// The plan over every future. `prices` empty = list prices throughout; otherwise one column per

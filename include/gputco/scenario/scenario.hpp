@@ -21,6 +21,7 @@
 #include "gputco/engines/work_cost.hpp"
 #include "gputco/results/plan_distribution.hpp"
 #include "gputco/strategy/plan.hpp"
+#include "gputco/work/demand_window.hpp"
 #include "gputco/strategy/strategy.hpp"
 #include "gputco/work/demand.hpp"
 #include "gputco/work/demand_futures.hpp"
@@ -204,6 +205,7 @@ struct Scenario {
     std::vector<ServiceSpec> services;  ///< services on spot across zones
     std::optional<FuturesSpec> futures;
     std::vector<Plan> plans;  ///< plans over time, priced on the offering, over the futures
+    std::vector<DemandWindow> demand_windows;  ///< dated windows of demand on top of the plans' futures
     std::vector<WorkloadSpec> workloads;  ///< cost per unit of work of training jobs
     std::vector<std::string> outputs;  ///< report columns wanted; empty = the defaults
 

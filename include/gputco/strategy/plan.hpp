@@ -47,6 +47,10 @@ struct Commitment {
     std::optional<double> discount;
     /// Where the commitment is bought; default: the plan's offering. Must price in the plan's currency.
     std::optional<Offering> offering;
+    /// A short term instead of term_years: 1, 3 or 6 months (neocloud terms), priced from `discount`
+    /// or the offering's month-term rate; 0 = a term of term_years.
+    int term_months = 0;
+    static constexpr std::array<int, 3> month_terms{1, 3, 6};
 };
 
 /// `gpus` owned GPUs bought at the start of `month`, replaced at the end of each life inside the
@@ -97,6 +101,29 @@ struct SavingsPlan {
     std::optional<double> rate_per_gpu_hour;
 };
 
+/// An EC2 Capacity Block for ML (or a block bought the same way): `instances` whole instances of the
+/// plan's offering reserved from day `start_day` for `days` days, bought `lead_days` before it starts
+/// and paid in full then, at a price per instance-hour fixed at purchase, for every hour of the block;
+/// no cancellation. The instances stop 30 minutes before the block ends, so each gives 24 × days − 0.5
+/// usable hours. AWS's rules, checked: 1–64 instances; 1–14 days, or 7–182 days in whole weeks; a
+/// start at most 8 weeks (56 days) after the purchase. A block serves demand first in its hours (it is
+/// bought for a dated window, PlanOptions::windows), and what it leaves falls to the other tiers.
+struct CapacityBlock {
+    int instances = 1;
+    int days = 1;
+    int start_day = 0;  ///< day of the horizon the block starts (day 0 = the horizon's first hour)
+    int lead_days = 0;  ///< days between purchase and start; the purchase must be inside the horizon
+    /// Per instance-hour, set at purchase; default: the offering's capacity-block rate in the catalog.
+    std::optional<double> price_per_instance_hour;
+
+    static constexpr int max_instances = 64;
+    static constexpr int max_daily_days = 14;   ///< bought by the day up to here
+    static constexpr int max_weekly_days = 182; ///< by the week (multiples of 7) up to here
+    static constexpr int max_lead_days = 56;    ///< 8 weeks
+    static constexpr double stop_before_end_hours = 0.5;
+    double usable_hours() const { return 24.0 * days - stop_before_end_hours; }
+};
+
 /// Each hour demand is served by owned GPUs first, then the commitments in order, then the Savings
 /// Plans (EC2 Instance plans before the others, else in order), then the spot shares in order (`spot`,
 /// then `more_spot`), then on demand (which takes everything above).
@@ -113,6 +140,8 @@ struct Plan {
     /// How on-demand and spot hours are paid: per GPU (the default of plans) or per whole instance of
     /// the plan's offering each hour (evaluate()'s default, Units::instances).
     Units billing = Units::gpus;
+    /// Capacity blocks, which serve demand before every other tier in their hours.
+    std::vector<CapacityBlock> capacity_blocks;
 };
 
 /// The plan a Mix stands for in GPUs (evaluate() with Units::gpus): each tranche's share of the fleet

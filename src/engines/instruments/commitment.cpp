@@ -1,6 +1,8 @@
 // The commitment instrument (commitment.hpp).
 #include "commitment.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "../pricing.hpp"
@@ -40,9 +42,18 @@ PricedCommitment price_commitment(const Commitment& c, std::size_t i, Naming nam
     priced.start = c.start_month;
     priced.term_months = c.term_years * months_per_year;
     priced.renew = c.renewal == Renewal::renew;
-    pricing::ReservationPrice price =
-        pricing::reservation(field, c.term_years, c.payment, c.discount, offering, options.discounts.region_price_factor,
-                             from_mix ? "reserved.discount" : "discount");
+    pricing::ReservationPrice price;
+    if (c.term_months != 0) {
+        const auto& terms = Commitment::month_terms;
+        require(std::find(terms.begin(), terms.end(), c.term_months) != terms.end(), field + ".term_months",
+                c.term_months, "must be 0 (a term of term_years), or 1, 3 or 6 (a month term)");
+        priced.term_months = c.term_months;
+        price = pricing::month_term(field, c.term_months, c.payment, c.discount, offering,
+                                    options.discounts.region_price_factor);
+    } else {
+        price = pricing::reservation(field, c.term_years, c.payment, c.discount, offering,
+                                     options.discounts.region_price_factor, from_mix ? "reserved.discount" : "discount");
+    }
     priced.upfront_per_gpu = price.upfront_per_gpu;
     priced.hourly_per_gpu = price.hourly_per_gpu;
     priced.source = std::move(price.source);

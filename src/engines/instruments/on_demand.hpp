@@ -54,12 +54,13 @@ double paid_between(const Month& month, double low, double high, int gpus_per_un
     if (ramps > max_ramps) {
         const auto hours = month.sorted();
         const double level = month.level();
+        const double offset = month.offset();  // a month moved by a dated window (windows.hpp); else 0
         const double width = high - low;
         double paid = 0;
         for (auto s = std::upper_bound(hours.begin(), hours.end(), low / level,
-                                       [level, low](double, double h) { return level * h > low; });
+                                       [level, low, offset](double, double h) { return level * h + offset > low; });
              s != hours.end(); ++s) {
-            paid += paid_for_hour(std::min(level * *s - low, width), g);
+            paid += paid_for_hour(std::min(level * *s + offset - low, width), g);
         }
         return paid;
     }

@@ -15,6 +15,8 @@ PricedSpot price_spot(const SpotShare& s, std::size_t i, Naming naming, const Of
     const std::string field = naming == Naming::mix ? std::string("spot")
                               : i == 0              ? std::string("plan.spot")
                                                     : fmt::format("plan.more_spot[{}]", i - 1);
+    require(!offering.reservation_only, field, offering.key(),
+            "is sold only through capacity blocks or reservations: it has no spot capacity");
     PricedSpot spot;
     spot.gpus = naming == Naming::mix ? s.gpus : require_at_most(field + ".gpus", s.gpus, limits::max_gpus);
     spot.price_per_gpu_hour = pricing::spot_price(field + ".price_per_gpu_hour", s.price_per_gpu_hour, offering,

@@ -7,17 +7,26 @@ namespace gputco::scenario_read {
 
 namespace {
 
+/// An integer small enough for an int, whose own rule the engine checks.
+int small_integer(const Field& f) {
+    const long long v = f.integer();
+    if (v < -1'000'000 || v > 1'000'000) f.fail("must be in [-1000000, 1000000]");
+    return int(v);
+}
+
 Plan read_plan(const Field& f, int months) {
-    const auto m = f.map({"name", "commitments", "owned", "spot", "savings_plans"});
+    const auto m = f.map({"name", "commitments", "owned", "spot", "savings_plans", "capacity_blocks"});
     Plan plan;
     plan.name = m.get("name").text();
     if (auto c = m.find("commitments")) {
         for (const Field& item : c->list()) {
-            const auto cm = item.map({"count", "unit", "term_years", "payment", "start_month", "renewal", "discount"});
+            const auto cm = item.map({"count", "unit", "term_years", "payment", "start_month", "renewal", "discount",
+                                      "term_months"});
             Commitment commitment;
             commitment.count = cm.get("count").non_negative();
             if (auto v = cm.find("unit")) commitment.unit = v->choice({"gpus", "instances"}) == "gpus" ? CountUnit::gpus : CountUnit::instances;
-            commitment.term_years = read_term(cm.get("term_years"));
+            if (auto v = cm.find("term_months")) commitment.term_months = small_integer(*v);  // a short term (its rules: the engine's)
+            if (commitment.term_months == 0 || cm.find("term_years")) commitment.term_years = read_term(cm.get("term_years"));
             commitment.payment = read_payment(cm.get("payment"));
             if (auto v = cm.find("start_month")) commitment.start_month = read_month(*v, months);
             if (auto v = cm.find("renewal")) commitment.renewal = v->choice({"renew", "lapse"}) == "renew" ? Renewal::renew : Renewal::lapse;
@@ -80,6 +89,18 @@ Plan read_plan(const Field& f, int months) {
         }
         plan.spot = share;
     }
+    if (auto bs = m.find("capacity_blocks")) {
+        for (const Field& item : bs->list()) {
+            const auto bm = item.map({"instances", "days", "start_day", "lead_days", "price_per_instance_hour"});
+            CapacityBlock block;  // the rules (instances, days, lead) are the engine's, checked by check_plans_price
+            block.instances = small_integer(bm.get("instances"));
+            block.days = small_integer(bm.get("days"));
+            block.start_day = small_integer(bm.get("start_day"));
+            if (auto v = bm.find("lead_days")) block.lead_days = small_integer(*v);
+            if (auto v = bm.find("price_per_instance_hour")) block.price_per_instance_hour = positive(*v);
+            plan.capacity_blocks.push_back(block);
+        }
+    }
     return plan;
 }
 
@@ -96,12 +117,27 @@ void read_plans(const Field::Map& m, Scenario& s, ReadState& state) {
     }
 }
 
+void read_demand_windows(const Field::Map& m, Scenario& s, ReadState&) {
+    if (auto w = m.find("demand_windows")) {
+        for (const Field& item : w->list()) {
+            const auto wm = item.map({"start_day", "days", "gpus"});
+            DemandWindow window{wm.get("start_day").non_negative(), positive(wm.get("days")), wm.get("gpus").non_negative()};
+            item.checked([&] {
+                check_window(window, "window", s.horizon_months);
+                return 0;
+            });
+            s.demand_windows.push_back(window);
+        }
+    }
+}
+
 void check_plans_price(const Scenario& s, const ReadState& state, const Offering& offering) {
     if (!s.plans.empty()) {
         const DemandFutures one = DemandFutures::from_profile(s.demand.build(Horizon::months(s.horizon_months)));
         PlanOptions options;
         options.discounts = s.discounts;
         options.threads = 1;
+        options.windows = s.demand_windows;
         for (std::size_t i = 0; i < s.plans.size(); ++i)
             state.plan_fields[i].checked([&] { return evaluate_plan(s.plans[i], one, offering, {}, options); });
     }

@@ -63,6 +63,8 @@ void check_futures_have_plans(const Field::Map& top, Scenario& s, ReadState& sta
 
 // plans.cpp
 void read_plans(const Field::Map& top, Scenario& s, ReadState& state);
+/// `demand_windows`: dated windows of demand on top of the plans' futures.
+void read_demand_windows(const Field::Map& top, Scenario& s, ReadState& state);
 /// Each plan must price on the offering (a reservation it lists, a spot price): one future tells.
 void check_plans_price(const Scenario& s, const ReadState& state, const Offering& offering);
 

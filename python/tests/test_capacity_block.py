@@ -1,0 +1,44 @@
+"""Capacity blocks, dated windows of demand and short terms from Python (docs/models.md, section 7.1)."""
+import pytest
+
+import gputco
+
+
+def p5():
+    return gputco.catalog().offering("aws", "p5.48xlarge", "us-east-1")
+
+
+def test_block_for_a_window_by_hand():
+    # 2 × p5.48xlarge for 10 days at the catalog's $39.33/h: 2 × 240 × 39.33 = 18,878.40 paid at
+    # purchase; 2 × 239.5 = 479 usable instance-hours; the window's last half hour (16 × 0.5 GPU-h)
+    # runs on demand at 55.04 / 8 = 6.88 per GPU-h, per GPU (a plan's default billing): 55.04.
+    futures = gputco.DemandFutures.from_profile(gputco.DemandProfile.constant(0, gputco.Horizon.months(3)))
+    plan = gputco.Plan(capacity_blocks=[gputco.CapacityBlock(instances=2, days=10, start_day=35, lead_days=14)])
+    window = gputco.DemandWindow(start_day=35, days=10, gpus=16)
+    d = gputco.evaluate_plan(plan, futures, p5(), windows=[window])
+    assert d.total.mean == pytest.approx(18878.40 + 55.04, rel=1e-12)
+    assert d.mean_committed_spend / 479 == pytest.approx(39.41210856, rel=1e-9)
+    assert plan.capacity_blocks[0].usable_hours == 239.5
+    both = gputco.compare_plans([gputco.Plan(), plan], futures, p5(), windows=[window])
+    assert both[0].total.mean == pytest.approx(16 * 240 * 6.88, rel=1e-12)
+
+
+def test_rules_reach_python_as_value_errors():
+    futures = gputco.DemandFutures.from_profile(gputco.DemandProfile.constant(0, gputco.Horizon.months(3)))
+    plan = gputco.Plan(capacity_blocks=[gputco.CapacityBlock(instances=65, days=1, start_day=0)])
+    with pytest.raises(ValueError, match=r"^plan\.capacity_blocks\[0\]\.instances = 65: must be in \[1, 64\]$"):
+        gputco.evaluate_plan(plan, futures, p5())
+    with pytest.raises(ValueError, match=r"^options\.windows\[0\]\.days = 0: must be finite and > 0$"):
+        gputco.evaluate_plan(gputco.Plan(), futures, p5(), windows=[gputco.DemandWindow(start_day=0, days=0, gpus=1)])
+    short = gputco.Plan([gputco.Commitment(8, term_months=4, discount=0.2)])
+    with pytest.raises(ValueError, match=r"term_months = 4: must be 0 \(a term of term_years\), or 1, 3 or 6"):
+        gputco.evaluate_plan(short, futures, p5())
+
+
+def test_short_term():
+    futures = gputco.DemandFutures.from_profile(gputco.DemandProfile.constant(8, gputco.Horizon.months(6)))
+    plan = gputco.Plan([gputco.Commitment(8, term_months=3, discount=0.25)])
+    assert plan.commitments[0].term_months == 3
+    d = gputco.evaluate_plan(plan, futures, p5())
+    # 3 months at 0.75 × 6.88 per GPU-h, then 3 on demand at 6.88.
+    assert d.total.mean == pytest.approx(8 * 730 * 6.88 * (3 * 0.75 + 3), rel=1e-12)

@@ -1,0 +1,64 @@
+// The capacity-block instrument (capacity_block.hpp).
+#include "capacity_block.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "gputco/core/error.hpp"
+#include "gputco/core/limits.hpp"
+
+namespace gputco::instruments {
+
+PricedBlock price_capacity_block(const CapacityBlock& b, std::size_t i, const Offering& offering, double region_factor,
+                                 int horizon) {
+    const std::string field = fmt::format("plan.capacity_blocks[{}]", i);
+    require(b.instances >= 1 && b.instances <= CapacityBlock::max_instances, field + ".instances", b.instances,
+            fmt::format("must be in [1, {}]", CapacityBlock::max_instances));
+    const bool by_day = b.days >= 1 && b.days <= CapacityBlock::max_daily_days;
+    const bool by_week = b.days >= 7 && b.days <= CapacityBlock::max_weekly_days && b.days % 7 == 0;
+    require(by_day || by_week, field + ".days", b.days,
+            fmt::format("must be 1 to {} days, or whole weeks (a multiple of 7) up to {} days",
+                        CapacityBlock::max_daily_days, CapacityBlock::max_weekly_days));
+    require(b.lead_days >= 0 && b.lead_days <= CapacityBlock::max_lead_days, field + ".lead_days", b.lead_days,
+            fmt::format("must be in [0, {}] (a block starts at most 8 weeks after its purchase)",
+                        CapacityBlock::max_lead_days));
+    const double horizon_days = horizon * hours_per_month / 24.0;
+    require(b.start_day >= b.lead_days, field + ".start_day", b.start_day,
+            fmt::format("must be >= lead_days ({}): the block is bought, and paid, inside the horizon", b.lead_days));
+    require(b.start_day + b.days <= horizon_days, field + ".start_day", b.start_day,
+            fmt::format("must leave the block's {} days inside the horizon ({:g} days)", b.days, horizon_days));
+    PricedBlock out;
+    out.gpus = double(b.instances) * offering.gpus_per_instance;
+    out.start_hour = 24.0 * b.start_day;
+    out.usable_hours = b.usable_hours();
+    out.paid_hours = 24.0 * b.days;
+    out.purchase_month = int(std::floor(24.0 * (b.start_day - b.lead_days) / hours_per_month));
+    if (b.price_per_instance_hour) {
+        const double p = *b.price_per_instance_hour;
+        require(std::isfinite(p) && p > 0 && p <= limits::max_money, field + ".price_per_instance_hour", p,
+                fmt::format("must be finite, > 0 and <= {:g}", limits::max_money));
+        out.price_per_instance_hour = p;
+        out.source = "given";
+    } else {
+        require(offering.capacity_block_hourly.has_value(), field + ".price_per_instance_hour", "none",
+                fmt::format("is needed: the catalog has no capacity-block rate for {}", offering.key()));
+        out.price_per_instance_hour = *offering.capacity_block_hourly * region_factor;
+        // The catalog row's notes name the block rate's source and date (the offering's own source is
+        // that of its on-demand price).
+        out.source = fmt::format("the capacity-block rate of {} in the catalog (its notes: {})", offering.key(),
+                                 offering.notes.empty() ? "none" : offering.notes);
+    }
+    out.upfront = double(b.instances) * out.paid_hours * out.price_per_instance_hour;
+    return out;
+}
+
+std::string describe_capacity_block(const PricedBlock& b, const std::string& c) {
+    return fmt::format("capacity block {:g} GPUs from hour {:g}: {:g} h paid, {:g} h usable (stopped 30 min before "
+                       "the end), {:.4f} {}/instance-h, {:.2f} {} paid in full in month {}; {:.4f} {}/usable GPU-h; "
+                       "price from {}",
+                       b.gpus, b.start_hour, b.paid_hours, b.usable_hours, b.price_per_instance_hour, c, b.upfront, c,
+                       b.purchase_month, b.per_usable_gpu_hour(), c, b.source);
+}
+
+}  // namespace gputco::instruments
