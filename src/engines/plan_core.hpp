@@ -147,7 +147,7 @@ void price_tiers(const PricedPlan& plan, int m, const Month* demand, const Facto
     // Savings Plans: each a tier of commitment / rate GPUs at the rate of the month it was bought.
     for (const PricedSavingsPlan& sp : plan.savings_plans) {
         if (!sp.active(m, plan.horizon_months)) continue;
-        const double price_factor = factors.reserved(sp.term_start(m));
+        const double price_factor = factors.reserved(sp.term_start(m), sp.term_months);
         const double gpus = sp.gpus(price_factor);
         const double used = next_tier(gpus);
         sp.add_month(m, price_factor, used, flow);

@@ -112,10 +112,11 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
     // A Savings Plan's level is one $/hour in every future: it covers the same GPUs in each only when the
     // reservation factor of its start month is the same in each.
     if (!o.savings_plans.empty() && !prices.empty() && prices.reserved.cols() > 1)
-        for (Eigen::Index m = 0; m < prices.reserved.rows(); ++m)
-            require((prices.reserved.row(m) == prices.reserved(m, 0)).all(), "options.savings_plans",
-                    fmt::format("{} options", o.savings_plans.size()),
-                    fmt::format("need a reservation price factor that is the same in every future (month {} differs)", m));
+        for (const Eigen::ArrayXXd* table : {&prices.reserved, &prices.reserved_3y})
+            for (Eigen::Index m = 0; m < table->rows(); ++m)
+                require((table->row(m) == (*table)(m, 0)).all(), "options.savings_plans",
+                        fmt::format("{} options", o.savings_plans.size()),
+                        fmt::format("need a reservation price factor that is the same in every future (month {} differs)", m));
     for (std::size_t i = 0; i < o.spot.size(); ++i) {
         const std::string field = fmt::format("options.spot[{}]", i);
         require(std::isfinite(o.spot[i].overhead) && o.spot[i].overhead >= 1.0, field + ".overhead", o.spot[i].overhead,
