@@ -57,11 +57,18 @@ std::string describe(const Plan& plan) {
     std::string name;
     const auto add = [&](const std::string& part) { name += (name.empty() ? "" : " + ") + part; };
     for (const OwnedPurchase& o : plan.owned) add(fmt::format("owned {:g} GPUs @{}", o.gpus, o.month));
+    for (std::size_t i = 0; i < plan.held.size(); ++i) {  // already bought: what is held and until when
+        const HeldCommitment& h = plan.held[i];
+        add(fmt::format("held {} {:g} {} to @{}", h.id.empty() ? fmt::format("[{}]", i) : h.id, h.count,
+                        h.unit == CountUnit::gpus ? "GPUs" : h.count == 1.0 ? "instance" : "instances", h.end_month));
+    }
     for (const Commitment& c : plan.commitments) {
         add(fmt::format("{}y {} × {:g} {} @{}{}", c.term_years, to_string(c.payment), c.count,
                         c.unit == CountUnit::gpus ? "GPUs" : c.count == 1.0 ? "instance" : "instances", c.start_month,
                         c.renewal == Renewal::renew ? " renewed" : ""));
     }
+    for (const CommitmentChange& c : plan.changes)
+        add(fmt::format("{} of {}[{}] @{}", to_text(c.kind), c.held ? "held" : "commitments", c.index, c.month));
     if (plan.spot) add(fmt::format("spot {:g} GPUs", plan.spot->gpus));
     for (const SpotShare& s : plan.more_spot) add(fmt::format("spot {:g} GPUs", s.gpus));
     add("on-demand");
