@@ -5,6 +5,7 @@
 
 #include "plan_fixtures.hpp"
 #include "gputco/engines/plan_engine.hpp"
+#include "gputco/optimise/recommend.hpp"
 
 using namespace gputco;
 using doctest::Approx;
@@ -217,4 +218,46 @@ TEST_CASE("held commitments and changes are checked, each error naming the field
                 "exchanged (a standard one may be resold)");
     plan.held[0].kind = CommitmentClass::convertible;
     fails(plan, "plan.changes[0].into = \"none\": an exchange needs the new reservation");
+}
+
+TEST_CASE("the recommender takes held commitments as given and advises what to add; so do the baselines") {
+    // Demand 10 GPUs for 12 months; 4 GPUs held to month 12 at $0.30/GPU-h. 1-year all upfront
+    // ($1.00/GPU-h effective against $2.00 on demand) pays for every GPU busy all year: buy 10 − 4 = 6.
+    // Cost: held 4 × 730 × 0.30 × 12 = 10,512 + bought 6 × 8,760 = 52,560 → 63,072.
+    const Offering offering = test::plan_test_offering();
+    const DemandFutures futures = DemandFutures::from_profile(DemandProfile::constant(10, Horizon::months(12)));
+    RecommendOptions options;
+    options.commitments = {{.term_years = 1, .payment = Payment::all_upfront}};
+    options.review_months = 12;
+    options.held = {held(4, -6, 12, 0.3, CommitmentClass::standard)};
+    const Recommendation r = recommend_plan(futures, offering, options);
+    REQUIRE(r.plan.commitments.size() == 1);
+    CHECK(r.plan.commitments[0].count == 6);
+    REQUIRE(r.plan.held.size() == 1);
+    CHECK(r.in_sample.total.mean == Approx(63'072));
+    CHECK(r.solver_objective == Approx(63'072));  // the held charges are in the programme's constant
+    // Without what is held it buys all 10.
+    options.held.clear();
+    CHECK(recommend_plan(futures, offering, options).plan.commitments[0].count == 10);
+
+    // Errors in what is held name the option.
+    options.held = {held(4, 2, 12, 0.3, CommitmentClass::standard)};
+    CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options),
+                         "options.held[0].start_month = 2: must be <= 0 (a held commitment was bought before the "
+                         "horizon's first month, 0)",
+                         InvalidInput);
+
+    // Baselines: 60 days of 10 GPUs; the providers' advice and the newsvendor leave the 4 held out.
+    const DemandProfile history = DemandProfile::constant(10, Horizon::months(2));
+    const std::vector<Plan> plans = baseline_plans(history, offering, 1, Payment::all_upfront, {},
+                                                   {held(4, -6, 12, 0.3, CommitmentClass::standard)});
+    REQUIRE(plans.size() == 5);
+    for (const Plan& p : plans) CHECK(p.held.size() == 1);
+    CHECK(plans[1].commitments[0].count == 6);  // lookback 7 days
+    CHECK(plans[3].commitments[0].count == 6);  // lookback 60 days
+    CHECK(plans[4].commitments[0].count == Approx(6));  // newsvendor on the history less the held GPUs
+    const Plan policy = provider_policy_plan(history, futures, 0, offering, 30, 1, Payment::all_upfront, {},
+                                             {held(4, -6, 12, 0.3, CommitmentClass::standard)});
+    REQUIRE(policy.commitments.size() == 1);
+    CHECK(policy.commitments[0].count == 6);
 }

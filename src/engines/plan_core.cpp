@@ -31,7 +31,7 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
     for (std::size_t i = 0; i < plan.owned.size(); ++i)
         priced.owned.push_back(instruments::price_owned(plan.owned[i], i, naming, horizon));
     for (std::size_t i = 0; i < plan.held.size(); ++i)
-        priced.held.push_back(instruments::price_held(plan.held[i], i, offering, options, horizon, notes));
+        priced.held.push_back(instruments::price_held(plan.held[i], i, offering, options, notes));
     for (std::size_t i = 0; i < plan.commitments.size(); ++i)
         priced.commitments.push_back(
             instruments::price_commitment(plan.commitments[i], i, naming, offering, options, horizon, notes));

@@ -52,6 +52,15 @@ Plan plan_from_mix_in_units(const Mix& mix, double default_fleet_gpus, Units uni
     return plan;
 }
 
+double held_gpus_in(const std::vector<HeldCommitment>& held, int month, int gpus_per_instance) {
+    double gpus = 0;
+    for (const HeldCommitment& h : held) {
+        if (month < h.start_month || month >= h.end_month) continue;
+        gpus += h.unit == CountUnit::gpus ? h.count : h.count * (h.offering ? h.offering->gpus_per_instance : gpus_per_instance);
+    }
+    return gpus;
+}
+
 std::string describe(const Plan& plan) {
     if (!plan.name.empty()) return plan.name;
     std::string name;

@@ -167,6 +167,10 @@ struct Plan {
     std::vector<CommitmentChange> changes;
 };
 
+/// GPUs of the `held` commitments running in `month` (instances × their offering's GPUs, else
+/// `gpus_per_instance`, the plan offering's).
+double held_gpus_in(const std::vector<HeldCommitment>& held, int month, int gpus_per_instance);
+
 /// The plan a Mix stands for in GPUs (evaluate() with Units::gpus): each tranche's share of the fleet
 /// (`mix.fleet_gpus`, else `default_fleet_gpus`, usually the demand's peak) rounded as the mix says, reservations starting in
 /// month 0 with the tranche's renewal, spot tranches in order. Throws InvalidInput as evaluate() does.

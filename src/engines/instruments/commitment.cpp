@@ -67,8 +67,8 @@ PricedCommitment price_commitment_as(const Commitment& c, const std::string& fie
 }
 
 PricedCommitment price_held(const HeldCommitment& h, std::size_t i, const Offering& plan_offering,
-                            const PlanOptions& options, int horizon, std::vector<std::string>& conversions) {
-    const std::string field = fmt::format("plan.held[{}]", i);
+                            const PlanOptions& options, std::vector<std::string>& conversions, std::string_view list) {
+    const std::string field = fmt::format("{}[{}]", list, i);
     const Offering offering = commitment_offering(h.offering, field, plan_offering, options, conversions);
     require_at_most(field + ".count", h.count, limits::max_gpus);
     require(h.start_month <= 0, field + ".start_month", h.start_month,
@@ -105,7 +105,6 @@ PricedCommitment price_held(const HeldCommitment& h, std::size_t i, const Offeri
         priced.hourly_per_gpu = price.hourly_per_gpu;
         priced.source = std::move(price.source);
     }
-    (void)horizon;
     return priced;
 }
 

@@ -70,10 +70,11 @@ PricedCommitment price_commitment_as(const Commitment& c, const std::string& fie
                                      const Offering& plan_offering, const PlanOptions& options, int horizon,
                                      std::vector<std::string>& conversions);
 
-/// Held commitment `i` checked and priced: no upfront (sunk), its hourly rate for months
+/// Held commitment `i` checked (errors name `list`[i]) and priced: no upfront (sunk), its hourly rate for months
 /// [start_month, end_month) at a fixed price.
 PricedCommitment price_held(const HeldCommitment& h, std::size_t i, const Offering& plan_offering,
-                            const PlanOptions& options, int horizon, std::vector<std::string>& conversions);
+                            const PlanOptions& options, std::vector<std::string>& conversions,
+                            std::string_view list = "plan.held");
 
 /// The offering a commitment is bought on (`own`, else the plan's), checked as `field`.offering and
 /// converted to the plan's currency (noted in `conversions`).
