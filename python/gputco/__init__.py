@@ -186,6 +186,10 @@ from ._core import (
     expected_level,
     hindsight_reservation_totals,
     price_paths,
+    # commitments already held and their changes
+    CommitmentChange,
+    CommitmentUse,
+    HeldCommitment,
     # recommending a plan
     CandidateResult,
     CommitmentOption,
@@ -290,6 +294,7 @@ __all__ = [
     "DynamicsFit", "LogPriceProcess", "PriceDynamics", "PriceRecord", "ProcessFit", "fit_log_price_process",
     "fit_price_dynamics", "implied_forward_hourly", "read_price_history_csv", "simulate_log_prices", "simulate_price_paths",
     "report",
+    "CommitmentChange", "CommitmentUse", "HeldCommitment",
 ]
 
 # Wrong argument types raise TypeError naming the parameter ("work_hours = 'x': must be a number,
