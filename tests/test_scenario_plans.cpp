@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gputco/engines/plan_engine.hpp"
+#include "gputco/report/scenario_report.hpp"
 #include "gputco/scenario/scenario.hpp"
 
 using namespace gputco;
@@ -226,6 +227,10 @@ TEST_CASE("held commitments and changes in a scenario: the engine's numbers, err
     CHECK(r.plans[1].total.mean == direct[1].total.mean);
     REQUIRE(r.plans[1].commitment_use.size() == 3);
     CHECK(r.plans[1].commitment_use[0].name == "ri-1");
+    // The page lists each commitment's hours and the exchange's money.
+    const std::string page = scenario_report({{"plan.yaml", s, r}}, "test", "gputco report plan.yaml");
+    CHECK(page.find("Commitments: GPU-hours paid, used (mean over futures) and unused") != std::string::npos);
+    CHECK(page.find("<p>base: held[0]: exchanged in month 6 (") != std::string::npos);
 
     text.replace(text.find("held: 0"), 7, "held: 0, commitment: 0");
     CHECK_THROWS_WITH_AS(parse_scenario(text, "plan.yaml"),
