@@ -174,8 +174,8 @@ public:
     }
 
     /// Commitments held before the horizon (a rate given, or the catalog's for a whole-year term) and,
-    /// for some held or bought ones, a valid change: a resale or a refund of a standard one, an exchange
-    /// (for one worth more: twice its GPUs at the on-demand rate or more) or a refund of a convertible one.
+    /// for some held or bought ones, a valid change: a refund or an Azure exchange of any, a resale of a
+    /// standard one, an exchange of a convertible one (for one worth more: 3 × its GPUs at the on-demand rate).
     void held_and_changes(Plan& p, const Offering& o, int horizon) {
         const double od = o.on_demand_per_gpu_hour();
         for (int k = coin(0.4) ? integer(1, 2) : 0; k > 0; --k) {
@@ -206,6 +206,9 @@ public:
             if (coin(0.3) && refunded + refund_bound <= 40'000) {
                 c.kind = ChangeKind::refund;
                 refunded += refund_bound;
+            } else if (coin(0.3)) {  // Azure: a full new term worth more than any term left (3 × its GPUs, 3 years)
+                c.kind = ChangeKind::azure_exchange;
+                c.into = Commitment{.count = 3 * gpus, .term_years = 3, .payment = Payment::no_upfront, .discount = 0.0};
             } else if (kind == CommitmentClass::standard) {
                 c.price = uniform(0, 1000);
             } else {

@@ -177,6 +177,31 @@ TEST_CASE("an Azure refund gives back the upfront's prorated remainder, at most 
                          InvalidInput);
 }
 
+TEST_CASE("an Azure exchange refunds the returned reservation's upfront left and buys the new one in full") {
+    // held[0]: 2 GPUs, 36,000 upfront each for month −12 to 24, no hourly charge. Exchanged in month 12
+    // for 3 GPUs of 1-year all upfront (8,760 each): left of the old 2 × 36,000 × 12 / 36 = 24,000, all
+    // of it upfront, refunded; the new lifetime commitment 3 × 8,760 = 26,280 >= 24,000, paid in month 12.
+    // Demand 0 for 24 months: total 26,280 − 24,000 = 2,280.
+    Plan plan;
+    plan.held.push_back(held(2, -12, 24, 0.0, CommitmentClass::standard, 36'000));
+    plan.changes.push_back({.kind = ChangeKind::azure_exchange, .held = true, .index = 0, .month = 12,
+                            .into = Commitment{.count = 3, .term_years = 1, .payment = Payment::all_upfront},
+                            .price = 0});
+    const PlanDistribution d = run(plan, 0, 24);
+    CHECK(d.total.mean == Approx(2'280));
+    CHECK(d.mean_months[12].commitment_changes == Approx(-24'000));
+    CHECK(d.mean_months[12].upfront == Approx(26'280));
+    REQUIRE(d.commitment_use.size() == 2);
+    CHECK(d.commitment_use[1].first_month == 12);
+    CHECK(d.commitment_use[1].end_month == 24);
+    // 2 GPUs: a lifetime commitment of 17,520 < 24,000.
+    plan.changes[0].into->count = 2;
+    CHECK_THROWS_WITH_AS(run(plan, 0, 24),
+                         "plan.changes[0].into = \"2 GPUs, 1y all_upfront\": a lifetime commitment of 17520.00, less "
+                         "than the 24000.00 left of held[0]; an Azure exchange must be for equal or greater value",
+                         InvalidInput);
+}
+
 TEST_CASE("held commitments and changes are checked, each error naming the field") {
     const auto fails = [](const Plan& plan, const char* message) {
         CHECK_THROWS_WITH_AS(run(plan, 1, 12), message, InvalidInput);

@@ -91,14 +91,18 @@ enum class ChangeKind {
     exchange,  ///< AWS Convertible RI exchange: for one of equal or greater value, the true-up paid now
     resale,    ///< AWS Standard RI sold on the Reserved Instance Marketplace at a price the seller sets
     refund,    ///< Azure reservation returned: the prorated remaining value back, within a yearly cap
+    /// Azure reservation exchanged: returned (its prorated upfront refunded) for a new one bought in full,
+    /// whose lifetime commitment is at least what is left of the returned one
+    azure_exchange,
 };
 
 template <>
 struct EnumText<ChangeKind> {
-    static constexpr std::array<EnumName<ChangeKind>, 3> names{{
+    static constexpr std::array<EnumName<ChangeKind>, 4> names{{
         {ChangeKind::exchange, "exchange"},
         {ChangeKind::resale, "resale"},
         {ChangeKind::refund, "refund"},
+        {ChangeKind::azure_exchange, "azure_exchange"},
     }};
 };
 
@@ -110,8 +114,9 @@ struct CommitmentChange {
     std::size_t index = 0;
     int month = 1;
     /// exchange: the new reservation (its count, unit, term, payment, discount or offering; its start
-    /// month and renewal are ignored: it starts at `month`, lapses, and ends at the exchanged one's end
-    /// when its term is the same, else a full new term from `month`).
+    /// month and renewal are ignored: it starts at `month`, lapses, and runs to the later of the
+    /// exchanged one's end and its own full term). azure_exchange: the new reservation, a full term
+    /// from `month`, paid as its payment says.
     std::optional<Commitment> into;
     /// resale: the upfront price the buyer pays for the whole reservation (the seller sets it).
     double price = 0;

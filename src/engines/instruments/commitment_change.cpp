@@ -54,7 +54,8 @@ std::vector<ChangeFlow> apply_changes(const std::vector<CommitmentChange>& chang
                     fmt::format("must be in [{}, {}) (after {} is bought, while it runs, inside the horizon)", first,
                                 last, target));
         }
-        require(change.kind == ChangeKind::exchange || !change.into, field + ".into", "given",
+        const bool exchange = change.kind == ChangeKind::exchange || change.kind == ChangeKind::azure_exchange;
+        require(exchange || !change.into, field + ".into", "given",
                 fmt::format("only an exchange buys a new reservation, not a {}", to_text(change.kind)));
         const std::string kind_field = field + ".kind";
         switch (change.kind) {
@@ -111,6 +112,35 @@ std::vector<ChangeFlow> apply_changes(const std::vector<CommitmentChange>& chang
                                          target, k, change.price, plan_offering.currency, 100 * marketplace_fee,
                                          received)});
             in[change.index].stop = k;
+            break;
+        }
+        case ChangeKind::azure_exchange: {
+            // Azure: the returned reservation's prorated upfront is refunded and the new one bought in
+            // full from this month; its lifetime commitment must be at least what is left of the old.
+            // Exchanges do not count against the refund cap.
+            require(change.into.has_value(), field + ".into", "none", "an exchange needs the new reservation");
+            Commitment terms = *change.into;
+            terms.start_month = k;
+            terms.renewal = Renewal::lapse;
+            PricedCommitment next =
+                price_commitment_as(terms, field + ".into", false, plan_offering, options, horizon, conversions);
+            const PricedCommitment& old = in[change.index];
+            const double left = remaining_value(old, k), refund = remaining_upfront(old, k);
+            const double lifetime =
+                next.gpus * (next.upfront_per_gpu + next.hourly_per_gpu * next.term_months * hours_per_month);
+            require(lifetime >= left * (1 - 1e-12), field + ".into",
+                    fmt::format("{:g} GPUs, {}y {}", next.gpus, terms.term_years, to_string(terms.payment)),
+                    fmt::format("a lifetime commitment of {:.2f}, less than the {:.2f} left of {}; an Azure exchange "
+                                "must be for equal or greater value",
+                                lifetime, left, target));
+            next.name = fmt::format("{} exchanged in month {}", old.name, k);
+            next.fixed_price = true;  // bought at the prices given, not a price path's
+            flows.push_back({k, -refund,
+                             fmt::format("{}: returned in month {} ({:.2f} left, {:.2f} of upfront refunded) for {} "
+                                         "with a lifetime commitment of {:.2f} {}",
+                                         target, k, left, refund, next.name, lifetime, plan_offering.currency)});
+            in[change.index].stop = k;
+            in.push_back(std::move(next));
             break;
         }
         case ChangeKind::refund: {

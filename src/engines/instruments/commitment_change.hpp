@@ -2,8 +2,9 @@
 // Changing a commitment before its end (docs/models.md, "Changing a commitment"): an AWS Convertible
 // RI exchange (for equal or greater value, the true-up paid at the exchange), an AWS Standard RI sold
 // on the Reserved Instance Marketplace (the seller's price less AWS's 12% fee; the hourly charges left
-// pass to the buyer) and an Azure reservation refund (the prorated remaining value, at most USD 50,000
-// in any 12 months). Each is dated: the commitment stops at its month.
+// pass to the buyer), an Azure reservation refund (the prorated remaining value, at most USD 50,000
+// in any 12 months) and an Azure exchange (that refund, not capped, and a new reservation bought in full
+// with at least the value left). Each is dated: the commitment stops at its month.
 #include <string>
 #include <vector>
 
