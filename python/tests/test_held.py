@@ -47,9 +47,26 @@ def test_a_resale_and_an_exchange_from_python(gputco, p4d):
         gputco.evaluate_plan(gputco.Plan(held=[held], changes=[swap]), constant(gputco, 0, 12), p4d)
 
 
+def test_an_azure_exchange_from_python(gputco, p4d):
+    # 16 GPUs, 36,000 upfront each for month -12 to 24: 16 × 36,000 × 12 / 36 = 192,000 refunded in month 12
+    # (no hourly charge left), and the new 1-year all-upfront reservation of 4 instances bought in full.
+    held = gputco.HeldCommitment(2, unit="instances", start_month=-12, end_month=24, hourly_per_gpu=0.0,
+                                 upfront_per_gpu=36000.0)
+    swap = gputco.CommitmentChange("azure_exchange", month=12, held=0,
+                                   into=gputco.Commitment(4, unit="instances", term_years=1, payment="all_upfront"))
+    result = gputco.evaluate_plan(gputco.Plan(held=[held], changes=[swap]), constant(gputco, 0, 24), p4d)
+    assert result.mean_months[12].commitment_changes == pytest.approx(-192000)
+    [old, new] = result.commitment_use
+    assert (old.end_month, new.first_month, new.end_month) == (12, 12, 24)
+    assert result.mean_months[12].upfront == pytest.approx(4 * p4d.reserved_price(1, "all_upfront").upfront)
+
+
 def test_errors_name_the_field(gputco, p4d):
     with pytest.raises(ValueError, match=r'^held\.kind = "flexible": must be one of standard, convertible$'):
         gputco.HeldCommitment(1, start_month=0, end_month=3, kind="flexible")
+    with pytest.raises(ValueError, match=r'^change\.kind = "swap": must be one of exchange, resale, refund, '
+                                         r'azure_exchange$'):
+        gputco.CommitmentChange("swap", month=2, held=0)
     with pytest.raises(ValueError, match=r'^change\.held = "none": give one of held or commitment \(the index of '
                                          r'the one changed\)$'):
         gputco.CommitmentChange("refund", month=2)
