@@ -58,6 +58,21 @@ TEST_CASE("a held commitment pays only its hourly charges left, and its unused h
     CHECK(d.mean_stranded_unused == Approx(4'380));
 }
 
+TEST_CASE("a held commitment's rate was agreed before the horizon: price paths do not move it") {
+    // 1 GPU held to month 12 at $1.00/GPU-h, demand 0; every price at half from month 0. The held one
+    // still pays 12 × 730 × 1.00 = 8,760; a reservation bought in month 0 pays half its 8,760 upfront.
+    PricePaths half;
+    half.on_demand = Eigen::ArrayXXd::Constant(12, 1, 0.5);
+    half.spot = half.on_demand;
+    half.reserved = half.on_demand;
+    Plan plan;
+    plan.held.push_back(held(1, -12, 12, 1.0, CommitmentClass::standard));
+    const DemandFutures none = DemandFutures::from_profile(DemandProfile::constant(0, Horizon::months(12)));
+    CHECK(evaluate_plan(plan, none, test::plan_test_offering(), half).total.mean == Approx(8'760));
+    plan.commitments.push_back({.count = 1, .term_years = 1, .payment = Payment::all_upfront});
+    CHECK(evaluate_plan(plan, none, test::plan_test_offering(), half).total.mean == Approx(8'760 + 4'380));
+}
+
 TEST_CASE("a held commitment without a rate takes the offering's hourly price for its term; held ones serve first") {
     // 2 GPUs held 3 years (month −12 to 24) no upfront: $0.70/GPU-h. A plan's 1-year all-upfront
     // reservation of 2 GPUs from month 0 serves after it. Demand 3 GPUs for 12 months:
