@@ -172,6 +172,7 @@ public:
                 p.spot = share;
             }
         }
+        held_and_changes(p, o, horizon);
         if (!savings_plans) return p;
         for (int k = integer(0, 2); k > 0; --k) {
             const Reserved r = reserved(o);
@@ -210,6 +211,66 @@ public:
         for (int k = integer(0, 2); k > 0; --k) {
             const double start = uniform(0, days - 1.0);
             options.windows.push_back({start, uniform(0.1, days - start), uniform(0, 40)});
+        }
+    }
+
+    /// Commitments held before the horizon (a rate given, or the catalog's for a whole-year term) and,
+    /// for some held or bought ones, a valid change: a refund or an Azure exchange of any, a resale of a
+    /// standard one, an exchange of a convertible one (for one worth more: 3 × its GPUs at the on-demand rate).
+    void held_and_changes(Plan& p, const Offering& o, int horizon) {
+        const double od = o.on_demand_per_gpu_hour();
+        for (int k = coin(0.4) ? integer(1, 2) : 0; k > 0; --k) {
+            HeldCommitment h;
+            h.count = coin() ? double(integer(0, 4)) : uniform(0, 8);
+            h.unit = coin(0.3) ? CountUnit::instances : CountUnit::gpus;
+            h.kind = coin() ? CommitmentClass::convertible : CommitmentClass::standard;
+            const Reserved r = reserved(o);
+            if (!r.discount && coin(0.4)) {  // priced by the catalog: a whole-year term
+                h.payment = r.payment;
+                h.start_month = -integer(0, 12 * r.term_years - 1);
+                h.end_month = h.start_month + 12 * r.term_years;
+            } else {
+                h.start_month = -integer(0, 24);
+                h.end_month = integer(1, std::min(horizon + 12, h.start_month + 60));  // terms of 5 years at most
+                h.hourly_per_gpu = uniform(0, od);
+            }
+            // At most 0.3 of on demand a month for its term, so an exchange at twice the GPUs is worth more.
+            h.upfront_per_gpu = coin() ? 0.0 : uniform(0, 0.3 * od * 730 * (h.end_month - h.start_month));
+            p.held.push_back(h);
+        }
+        double refunded = 0;  // kept far below Azure's 50,000 a year
+        const auto change = [&](bool held, std::size_t index, CommitmentClass kind, double gpus, int first, int last,
+                                double refund_bound) {
+            if (first >= last || !coin(0.4)) return;
+            CommitmentChange c{.kind = ChangeKind::resale, .held = held, .index = index, .month = integer(first, last - 1),
+                               .into = {}, .price = 0};
+            if (coin(0.3) && refunded + refund_bound <= 40'000) {
+                c.kind = ChangeKind::refund;
+                refunded += refund_bound;
+            } else if (coin(0.3)) {  // Azure: a full new term worth more than any term left (3 × its GPUs, 3 years)
+                c.kind = ChangeKind::azure_exchange;
+                c.into = Commitment{.count = 3 * gpus, .term_years = 3, .payment = Payment::no_upfront, .discount = 0.0};
+            } else if (kind == CommitmentClass::standard) {
+                c.price = uniform(0, 1000);
+            } else {
+                c.kind = ChangeKind::exchange;
+                c.into = Commitment{.count = 3 * gpus, .term_years = coin() ? 1 : 3, .payment = Payment::no_upfront,
+                                    .discount = 0.0};
+            }
+            if (c.kind != ChangeKind::refund || refund_bound <= 40'000) p.changes.push_back(c);
+        };
+        for (std::size_t i = 0; i < p.held.size(); ++i) {
+            const HeldCommitment& h = p.held[i];
+            const double gpus = h.unit == CountUnit::instances ? h.count * o.gpus_per_instance : h.count;
+            change(true, i, h.kind, gpus, 1, std::min(horizon, h.end_month), gpus * h.upfront_per_gpu);
+        }
+        for (std::size_t i = 0; i < p.commitments.size(); ++i) {
+            Commitment& c = p.commitments[i];
+            c.kind = coin() ? CommitmentClass::convertible : CommitmentClass::standard;
+            const double gpus = c.unit == CountUnit::instances ? c.count * o.gpus_per_instance : c.count;
+            const int end = c.renewal == Renewal::renew ? horizon : std::min(horizon, c.start_month + 12 * c.term_years);
+            // A refund of a bought one returns at most its upfront: bound it by the term's on-demand cost.
+            change(false, i, c.kind, gpus, c.start_month + 1, end, gpus * 4 * od * 730 * 12 * c.term_years);
         }
     }
 

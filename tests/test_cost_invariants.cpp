@@ -209,9 +209,27 @@ TEST_CASE("invariant (plans): every demanded GPU-hour is served exactly once, by
             REQUIRE(f.owned_used_gpu_hours <= f.owned_gpu_hours + tolerance(f.owned_gpu_hours));
             REQUIRE(f.spot_paid_gpu_hours >= f.spot_gpu_hours - tolerance(f.spot_gpu_hours));
             REQUIRE(f.on_demand_paid_gpu_hours >= f.on_demand_gpu_hours - tolerance(f.on_demand_gpu_hours));
+            // Held commitments are part of the reserved hours, and use no more than they pay for.
+            REQUIRE(f.held_used_gpu_hours <= f.held_gpu_hours + tolerance(f.held_gpu_hours));
+            REQUIRE(f.held_gpu_hours <= f.reserved_gpu_hours + tolerance(f.reserved_gpu_hours));
+            REQUIRE(f.held_used_gpu_hours <= f.reserved_used_gpu_hours + tolerance(f.reserved_used_gpu_hours));
             served += month;
         }
         REQUIRE(std::abs(served - demand.total_gpu_hours()) <= tolerance(demand.total_gpu_hours()));
+        // Per commitment (held, bought, exchanged): the hours each uses sum to the reserved hours used,
+        // and what each pays to the reserved hours paid.
+        double used = 0, paid = 0, reserved_used = 0, reserved_paid = 0;
+        for (const CommitmentUse& c : d.commitment_use) {
+            REQUIRE(c.used_gpu_hours <= c.paid_gpu_hours + tolerance(c.paid_gpu_hours));
+            used += c.used_gpu_hours;
+            paid += c.paid_gpu_hours;
+        }
+        for (const MonthlyCashFlow& f : d.mean_months) {
+            reserved_used += f.reserved_used_gpu_hours;
+            reserved_paid += f.reserved_gpu_hours;
+        }
+        REQUIRE(std::abs(used - reserved_used) <= tolerance(reserved_used));
+        REQUIRE(std::abs(paid - reserved_paid) <= tolerance(reserved_paid));
         REQUIRE(std::abs(d.futures[0].demand_gpu_hours - demand.total_gpu_hours()) <= tolerance(demand.total_gpu_hours()));
     }
 }
@@ -312,6 +330,7 @@ TEST_CASE("invariant (plans): flows are finite and non-negative for every valid 
         const Plan plan = in.plan(o, demand.horizon().month_count(), true);
         const PlanDistribution d = one_future(plan, demand, o, Inputs::plan_options(in.options()));
         CAPTURE(i);
+        double changes = 0;
         for (const MonthlyCashFlow& f : d.mean_months) {
             for (const double amount : {f.upfront, f.reserved_recurring, f.on_demand, f.spot, f.capex, f.operating,
                                         f.used_gpu_hours, f.reserved_gpu_hours, f.spot_gpu_hours, f.on_demand_gpu_hours,
@@ -322,9 +341,13 @@ TEST_CASE("invariant (plans): flows are finite and non-negative for every valid 
             REQUIRE(f.credits <= 0);
             REQUIRE(f.resale <= 0);
             REQUIRE(std::isfinite(f.total));
+            REQUIRE(std::isfinite(f.commitment_changes));
+            changes += f.commitment_changes;
         }
         REQUIRE(std::isfinite(d.total.mean));
-        REQUIRE(d.total.mean >= 0);
+        // A sale or a refund of a held commitment is income against no cost in the plan (its upfront is
+        // sunk): the total less the changes' money is never negative.
+        REQUIRE(d.total.mean - changes >= -tolerance(d.total.mean));
         REQUIRE(std::isfinite(d.npv.mean));
         REQUIRE(std::isfinite(d.futures[0].stranded_unused));
         REQUIRE(d.futures[0].stranded_unused >= -tolerance(d.total.mean));

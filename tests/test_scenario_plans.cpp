@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gputco/engines/plan_engine.hpp"
+#include "gputco/report/scenario_report.hpp"
 #include "gputco/scenario/scenario.hpp"
 
 using namespace gputco;
@@ -181,6 +182,26 @@ TEST_CASE("random plans and futures round-trip through YAML exactly") {
                                        .start_month = int(rng() % std::uint64_t(s.horizon_months)),
                                        .renewal = rng() % 2 ? Renewal::renew : Renewal::lapse,
                                        .rate_per_gpu_hour = 0.5 + unit(rng) * 3});
+        if (rng() % 2) {  // held before the horizon, maybe sold or exchanged
+            HeldCommitment h;
+            if (rng() % 2) h.id = fmt::format("ri-{}", n);
+            h.count = unit(rng) * 6;
+            h.start_month = -int(rng() % 24);
+            h.end_month = 1 + int(rng() % 36);
+            h.hourly_per_gpu = unit(rng) * 3;
+            h.upfront_per_gpu = unit(rng) * 1000;
+            h.kind = rng() % 2 ? CommitmentClass::convertible : CommitmentClass::standard;
+            p.held.push_back(h);
+            const int last = std::min(s.horizon_months, h.end_month);  // a change falls in [1, last)
+            if (last > 1 && rng() % 2) {
+                CommitmentChange change{.kind = h.kind == CommitmentClass::standard ? ChangeKind::resale : ChangeKind::exchange,
+                                        .held = true, .index = 0, .month = 1 + int(rng() % std::uint64_t(last - 1)),
+                                        .into = {}, .price = 0};
+                if (change.kind == ChangeKind::resale) change.price = unit(rng) * 500;
+                else change.into = Commitment{.count = 50, .term_years = 3, .discount = 0.5};  // worth more
+                p.changes.push_back(change);
+            }
+        }
         s.plans.push_back(p);
         const std::string written = to_yaml(s);
         CAPTURE(written);
@@ -262,4 +283,41 @@ TEST_CASE("capacity blocks, short terms and demand windows in a scenario") {
     bad.replace(bad.find("gpus: 16}"), 8, "gpus: -1");
     CHECK_THROWS_WITH_AS(parse_scenario(bad, "plan.yaml"),
                          "plan.yaml:20:50: demand_windows[0].gpus = -1: must be >= 0", InvalidInput);
+}
+
+TEST_CASE("held commitments and changes in a scenario: the engine's numbers, errors naming the line") {
+    std::string text = with_plans("  monthly_log_growth: 0.02",
+                                  "      - {count: 8, term_years: 3, payment: no_upfront}\n"
+                                  "    held:\n"
+                                  "      - {id: ri-1, count: 1, unit: instances, start_month: -12, end_month: 12, "
+                                  "hourly_per_gpu: 2.5, kind: convertible}\n"
+                                  "    changes:\n"
+                                  "      - {kind: exchange, held: 0, month: 6, into: {count: 2, unit: instances, "
+                                  "term_years: 3, payment: no_upfront}}");
+    const Scenario s = parse_scenario(text, "plan.yaml");
+    REQUIRE(s.plans[1].held.size() == 1);
+    CHECK(s.plans[1].held[0].id == "ri-1");
+    CHECK(s.plans[1].held[0].unit == CountUnit::instances);
+    CHECK(s.plans[1].held[0].kind == CommitmentClass::convertible);
+    REQUIRE(s.plans[1].changes.size() == 1);
+    CHECK(s.plans[1].changes[0].into->count == 2);
+    CHECK(to_yaml(parse_scenario(to_yaml(s), "again.yaml")) == to_yaml(s));
+    const ScenarioResult r = run_scenario(s);
+    DemandModel model{.base_gpus = 8, .monthly_log_growth = 0.02};
+    model.events.push_back({.gpus = 4, .probability = 0.5, .first_month = 3, .last_month = 9});
+    const auto direct = compare_plans(s.plans, DemandFutures::generate(model, Horizon::months(24), 50, 5),
+                                      Catalog::builtin().offering("gcp", "a2-highgpu-8g", "us-central1"));
+    CHECK(r.plans[1].total.mean == direct[1].total.mean);
+    REQUIRE(r.plans[1].commitment_use.size() == 3);
+    CHECK(r.plans[1].commitment_use[0].name == "ri-1");
+    // The page lists each commitment's hours and the exchange's money.
+    const std::string page = scenario_report({{"plan.yaml", s, r}}, "test", "gputco report plan.yaml");
+    CHECK(page.find("Commitments: GPU-hours paid, used (mean over futures) and unused") != std::string::npos);
+    CHECK(page.find("<p>base: held[0]: exchanged in month 6 (") != std::string::npos);
+
+    text.replace(text.find("held: 0"), 7, "held: 0, commitment: 0");
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "plan.yaml"),
+                         "plan.yaml:22:9: plans[1].changes[0] = {...}: give one of held or commitment (the index of "
+                         "the one changed)",
+                         InvalidInput);
 }

@@ -191,6 +191,10 @@ from ._core import (
     expected_level,
     hindsight_reservation_totals,
     price_paths,
+    # commitments already held and their changes
+    CommitmentChange,
+    CommitmentUse,
+    HeldCommitment,
     # recommending a plan
     CandidateResult,
     CommitmentOption,
@@ -302,6 +306,7 @@ __all__ = [
     "draw_dynamics", "draw_processes", "fit_by_period", "simulate_log_prices_per_path", "simulate_price_paths_per_future",
     "report",
     "SavingsPlan", "SavingsPlanOption", "SavingsPlanRate", "provider_savings_plan_advice",
+    "CommitmentChange", "CommitmentUse", "HeldCommitment",
 ]
 
 # Wrong argument types raise TypeError naming the parameter ("work_hours = 'x': must be a number,

@@ -283,13 +283,16 @@ class BillPlan:
     result: Any    # gputco.RecommendResult: plan, summary, baselines (recommended vs lookback advice)
     offering: Any  # the offering planned with (at the bill's rates with bill_rates=True)
     figures: Any   # the bill's FinOps figures (FocusBill.figures)
+    held: Any = ()        # the HeldCommitments the recommendation started from (the bill's in force)
+    held_notes: Any = ()  # each bill commitment taken as held or left out, and why
 
 
 def recommend_from_bill(bill: FocusBill, offering, *, gpu: Optional[str] = None, horizon_months: int = 36,
                         futures: int = 200, held_out: int = 400, seed: int = 1,
                         baseline_term_years: int = 1, baseline_payment: str = "all_upfront",
                         bill_rates: bool = False, hindsight_bound: bool = False,
-                        cvar95_limits: Optional[Sequence[float]] = None, options=None, **keywords) -> BillPlan:
+                        cvar95_limits: Optional[Sequence[float]] = None, held_from_bill: bool = True,
+                        held_term_years: int = 1, options=None, **keywords) -> BillPlan:
     """The bill's GPU-hours per hour (of `gpu`, default the offering's GPU) as a history; demand futures
     fitted to it (DemandModel.from_history: the bootstrap of its month-to-month changes and its
     hour-of-week shape); the recommended plan over `horizon_months` on those futures, judged on
@@ -297,18 +300,22 @@ def recommend_from_bill(bill: FocusBill, offering, *, gpu: Optional[str] = None,
     same history. With `bill_rates=True` the offering is priced at what the bill paid for it
     (offering_at_bill_rates). Other keywords go to recommend (commitments, spot, cvar95_limit, ...). The
     futures start where the history ends; prices are the offering's (convert it to the bill's currency
-    first when they differ). Runs in C++, as `gputco recommend --bill` does (app/bill_plan.hpp)."""
+    first when they differ). The plan starts from the reservations the bill shows in force
+    (`held_from_bill`; each taken as bought at its first row for at least `held_term_years`, see
+    docs/models.md, "From a bill") and advises what to add. Runs in C++, as `gputco recommend --bill`
+    does (app/bill_plan.hpp)."""
     if not isinstance(bill, FocusBill):
         raise TypeError(f"bill = {bill!r}: must be a FocusBill (gputco.read_focus), not {type(bill).__name__}")
     from ._recommend import RecommendResult, _options, SUMMARY_VIEW, BASELINES_VIEW, FRONTIER_VIEW
-    history, model, fitted, fresh, planned, study = _core._recommend_from_bill(
+    history, model, fitted, fresh, planned, study, held, held_notes = _core._recommend_from_bill(
         bill.bill, offering, _options(options, keywords), gpu=gpu or "", horizon_months=horizon_months,
         futures=futures, held_out=held_out, seed=seed, bill_rates=bill_rates,
         baseline_term_years=baseline_term_years, baseline_payment=baseline_payment,
-        hindsight_bound=hindsight_bound, cvar95_limits=list(cvar95_limits or []))
+        hindsight_bound=hindsight_bound, cvar95_limits=list(cvar95_limits or []), held_from_bill=held_from_bill,
+        held_term_years=held_term_years)
     summary, baselines, frontier, rec, judged, _plans = study
     result = RecommendResult(plan=rec.plan, recommendation=rec, distribution=judged.to_frame(),
                              summary=frame(SUMMARY_VIEW, summary), frontier=frame(FRONTIER_VIEW, frontier),
                              baselines=frame(BASELINES_VIEW, baselines))
     return BillPlan(history=history, model=model, futures=fitted, held_out=fresh, result=result,
-                    offering=planned, figures=bill.figures)
+                    offering=planned, figures=bill.figures, held=list(held), held_notes=list(held_notes))

@@ -776,6 +776,9 @@ class MonthlyCashFlow:
     owned_used_gpu_hours: float
     spot_paid_gpu_hours: float
     on_demand_paid_gpu_hours: float
+    held_gpu_hours: float
+    held_used_gpu_hours: float
+    commitment_changes: float
     _fields: tuple[str, ...]  # the field list of gputco/results/report.hpp, in CSV order
     _field_dtypes: tuple[str, ...]  # "int64" or "float64" per field, as the DataFrame columns
     def _asdict(self) -> dict[str, float | int]: ...
@@ -971,9 +974,46 @@ class Commitment:
     renewal: str
     discount: Optional[float]
     offering: Optional[Offering]
+    kind: str
     def __init__(self, count: float, *, unit: str = "gpus", term_years: int = 1, payment: str = "no_upfront",
                  start_month: int = 0, renewal: str = "lapse", discount: Optional[float] = None,
-                 offering: Optional[Offering] = None) -> None: ...
+                 offering: Optional[Offering] = None, kind: str = "standard") -> None: ...
+
+# commitments already held and their changes
+class HeldCommitment:
+    id: str
+    count: float
+    unit: str
+    start_month: int
+    end_month: int
+    hourly_per_gpu: Optional[float]
+    payment: str
+    upfront_per_gpu: float
+    kind: str
+    offering: Optional[Offering]
+    def __init__(self, count: float, *, start_month: int, end_month: int, id: str = "", unit: str = "gpus",
+                 hourly_per_gpu: Optional[float] = None, payment: str = "no_upfront", upfront_per_gpu: float = 0.0,
+                 kind: str = "standard", offering: Optional[Offering] = None) -> None: ...
+
+class CommitmentChange:
+    kind: str
+    held: bool
+    index: int
+    month: int
+    into: Optional[Commitment]
+    price: float
+    def __init__(self, kind: str, *, month: int, held: Optional[int] = None, commitment: Optional[int] = None,
+                 into: Optional[Commitment] = None, price: float = 0.0) -> None: ...
+
+class CommitmentUse:
+    name: str
+    held: bool
+    gpus: float
+    first_month: int
+    end_month: int
+    paid_gpu_hours: float
+    used_gpu_hours: float
+    unused_gpu_hours: float
 
 class OwnedPurchase:
     gpus: float
@@ -1014,9 +1054,12 @@ class Plan:
     owned: List[OwnedPurchase]
     savings_plans: List[SavingsPlan]
     spot: Optional[SpotShare]
+    held: List[HeldCommitment]
+    changes: List[CommitmentChange]
     def __init__(self, commitments: Sequence[Commitment] = ..., *, owned: Sequence[OwnedPurchase] = ...,
                  spot: Optional[SpotShare] = None, name: str = "",
-                 savings_plans: Sequence[SavingsPlan] = ...) -> None: ...
+                 savings_plans: Sequence[SavingsPlan] = ..., capacity_blocks: Sequence[CapacityBlock] = ...,
+                 held: Sequence[HeldCommitment] = ..., changes: Sequence[CommitmentChange] = ...) -> None: ...
     @staticmethod
     def from_mix(mix: Mix, fleet_gpus: float) -> Plan: ...
 
@@ -1118,6 +1161,8 @@ class PlanDistribution:
     mean_stranded_above_market: float
     best_fraction: float
     conversions: List[str]
+    commitment_use: List[CommitmentUse]
+    changes: List[str]
     future_count: int
     def summary(self) -> dict: ...
     def to_frame(self) -> Any: ...
@@ -1237,12 +1282,14 @@ class RecommendOptions:
     max_blocks: int
     time_limit_seconds: float
     savings_plans: List[SavingsPlanOption]
+    held: List[HeldCommitment]
     def __init__(self, *, commitments: Sequence[CommitmentOption] = ..., start_months: Sequence[int] = ...,
                  review_months: int = 6, unit: str = "gpus", max_count: float = 1e6,
                  spot: Sequence[SpotOption] = ..., owned: Optional[OwnedOption] = None, objective: str = "total",
                  limits: RiskLimits = ...,
                  plan_options: PlanOptions = ..., max_blocks: int = 32, time_limit_seconds: float = 60.0,
-                 savings_plans: Sequence[SavingsPlanOption] = ...) -> None: ...
+                 savings_plans: Sequence[SavingsPlanOption] = ...,
+                 held: Sequence[HeldCommitment] = ...) -> None: ...
 
 # gputco/_recommend.py builds the options from keywords (recommend_plan, cost_risk_frontier, hindsight_plan_totals)
 def _recommend_plan(futures: DemandFutures, offering: Offering, options: RecommendOptions,
@@ -1252,7 +1299,7 @@ def _cost_risk_frontier(futures: DemandFutures, offering: Offering, cvar95_limit
 def _hindsight_plan_totals(futures: DemandFutures, offering: Offering, options: RecommendOptions,
                            prices: Optional[PricePaths] = None) -> HindsightBound: ...
 def baseline_plans(history: DemandProfile, offering: Offering, term_years: int, payment: str, *,
-                   discounts: Optional[Discounts] = None) -> List[Plan]: ...
+                   discounts: Optional[Discounts] = None, held: Sequence[HeldCommitment] = ...) -> List[Plan]: ...
 def offering_for_baselines(offering: Offering, commitment: CommitmentOption) -> Offering: ...
 
 # scenario files (gputco/_scenario.py wraps these)
@@ -1426,7 +1473,8 @@ def _recommend_from_bill(bill: Bill, offering: Offering, options: RecommendOptio
                          horizon_months: int = 36, futures: int = 200, held_out: int = 400, seed: int = 1,
                          bill_rates: bool = False, baseline_term_years: int = 1,
                          baseline_payment: str = "all_upfront", hindsight_bound: bool = False,
-                         cvar95_limits: Sequence[float] = ...) -> tuple: ...
+                         cvar95_limits: Sequence[float] = ..., held_from_bill: bool = True,
+                         held_term_years: int = 1) -> tuple: ...
 def _bill_tables(bill: Bill) -> Dict[str, List[Dict[str, Any]]]: ...
 def _bill_series_of(bill: Bill, offering: Offering) -> GpuSeries: ...
 def _sweep_summary_rows(sweep: WindowSweep) -> List[Dict[str, Any]]: ...

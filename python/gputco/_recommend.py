@@ -29,7 +29,7 @@ def recommend_options(*, commitments=(), start_months=(), review_months: int = 6
                       cvar95_limit: Optional[float] = None, upfront_per_period: Optional[float] = None,
                       upfront_period_months: int = 3, committed_share: Optional[float] = None,
                       deadline_miss_probability_limit: Optional[float] = None, discounts=None, annual_discount_rate: float = 0.0, threads: int = 0, max_blocks: int = 32,
-                      time_limit_seconds: float = 60.0, savings_plans=()) -> RecommendOptions:
+                      time_limit_seconds: float = 60.0, savings_plans=(), held=()) -> RecommendOptions:
     """A RecommendOptions from the keywords of recommend_plan (limits and plan options flattened)."""
     limits = RiskLimits(cvar95=cvar95_limit, upfront_per_period=upfront_per_period,
                         upfront_period_months=upfront_period_months, committed_share=committed_share,
@@ -38,7 +38,8 @@ def recommend_options(*, commitments=(), start_months=(), review_months: int = 6
     return RecommendOptions(commitments=list(commitments), start_months=list(start_months),
                             review_months=review_months, unit=unit, max_count=max_count, spot=list(spot),
                             owned=owned, objective=objective, limits=limits, plan_options=plan_options, max_blocks=max_blocks,
-                            time_limit_seconds=time_limit_seconds, savings_plans=list(savings_plans))
+                            time_limit_seconds=time_limit_seconds, savings_plans=list(savings_plans),
+                            held=list(held))
 
 
 def _options(options: Optional[RecommendOptions], keywords: dict) -> RecommendOptions:

@@ -67,15 +67,17 @@ void register_plan(py::module_& m) {
                            "of `start_month` at that month's prices.")
         .def(py::init([](double count, std::string_view unit, int term_years, std::string_view payment,
                          int start_month, std::string_view renewal, std::optional<double> discount,
-                         std::optional<Offering> offering, int term_months) {
+                         std::optional<Offering> offering, int term_months, std::string_view kind) {
                  return Commitment{count, parse<CountUnit>(unit, "commitment.unit"), term_years, parse_payment(payment, "commitment.payment"),
                                    start_month, parse<Renewal>(renewal, "commitment.renewal"), discount, std::move(offering),
-                                   term_months};
+                                   term_months, parse<CommitmentClass>(kind, "commitment.kind")};
              }),
              py::arg("count"), py::kw_only(), py::arg("unit") = "gpus", py::arg("term_years") = 1,
              py::arg("payment") = "no_upfront", py::arg("start_month") = 0, py::arg("renewal") = "lapse",
-             py::arg("discount") = py::none(), py::arg("offering") = py::none(), py::arg("term_months") = 0)
+             py::arg("discount") = py::none(), py::arg("offering") = py::none(), py::arg("term_months") = 0,
+             py::arg("kind") = "standard")
         .def_readonly("term_months", &Commitment::term_months)
+        .def_property_readonly("kind", [](const Commitment& c) { return std::string(to_text(c.kind)); })
         .def_readonly("count", &Commitment::count)
         .def_property_readonly("unit", [](const Commitment& c) { return std::string(to_text(c.unit)); })
         .def_readonly("term_years", &Commitment::term_years)
@@ -88,6 +90,68 @@ void register_plan(py::module_& m) {
             return fmt::format("Commitment({:g}, unit='{}', term_years={}, payment='{}', start_month={}, renewal='{}')",
                                c.count, to_text(c.unit), c.term_years,
                                to_string(c.payment), c.start_month, to_text(c.renewal));
+        });
+
+    py::class_<HeldCommitment>(m, "HeldCommitment",
+                               "A reservation bought before the horizon: `count` GPUs (or instances) from "
+                               "`start_month` (<= 0) to `end_month` (> 0); only its hourly charges left are paid "
+                               "(the upfront is sunk).")
+        .def(py::init([](double count, int start_month, int end_month, std::string id, std::string_view unit,
+                         std::optional<double> hourly_per_gpu, std::string_view payment, double upfront_per_gpu,
+                         std::string_view kind, std::optional<Offering> offering) {
+                 return HeldCommitment{std::move(id), count, parse<CountUnit>(unit, "held.unit"), start_month, end_month,
+                                       hourly_per_gpu, parse_payment(payment, "held.payment"), upfront_per_gpu,
+                                       parse<CommitmentClass>(kind, "held.kind"), std::move(offering)};
+             }),
+             py::arg("count"), py::kw_only(), py::arg("start_month"), py::arg("end_month"), py::arg("id") = "",
+             py::arg("unit") = "gpus", py::arg("hourly_per_gpu") = py::none(), py::arg("payment") = "no_upfront",
+             py::arg("upfront_per_gpu") = 0.0, py::arg("kind") = "standard", py::arg("offering") = py::none())
+        .def_readonly("id", &HeldCommitment::id)
+        .def_readonly("count", &HeldCommitment::count)
+        .def_property_readonly("unit", [](const HeldCommitment& h) { return std::string(to_text(h.unit)); })
+        .def_readonly("start_month", &HeldCommitment::start_month)
+        .def_readonly("end_month", &HeldCommitment::end_month)
+        .def_readonly("hourly_per_gpu", &HeldCommitment::hourly_per_gpu)
+        .def_property_readonly("payment", [](const HeldCommitment& h) { return std::string(to_string(h.payment)); })
+        .def_readonly("upfront_per_gpu", &HeldCommitment::upfront_per_gpu)
+        .def_property_readonly("kind", [](const HeldCommitment& h) { return std::string(to_text(h.kind)); })
+        .def_readonly("offering", &HeldCommitment::offering)
+        .def("__repr__", [](const HeldCommitment& h) {
+            return fmt::format("HeldCommitment({:g}, id='{}', unit='{}', start_month={}, end_month={}, kind='{}')", h.count,
+                               h.id, to_text(h.unit), h.start_month, h.end_month, to_text(h.kind));
+        });
+
+    py::class_<CommitmentChange>(m, "CommitmentChange",
+                                 "An exchange, resale or refund of the plan's held[held] or commitments[commitment] "
+                                 "at `month`.")
+        .def(py::init([](std::string_view kind, int month, std::optional<std::size_t> held,
+                         std::optional<std::size_t> commitment, std::optional<Commitment> into, double price) {
+                 require(held.has_value() != commitment.has_value(), "change.held", held ? "given" : "none",
+                         "give one of held or commitment (the index of the one changed)");
+                 return CommitmentChange{parse<ChangeKind>(kind, "change.kind"), held.has_value(),
+                                         held ? *held : *commitment, month, std::move(into), price};
+             }),
+             py::arg("kind"), py::kw_only(), py::arg("month"), py::arg("held") = py::none(),
+             py::arg("commitment") = py::none(), py::arg("into") = py::none(), py::arg("price") = 0.0)
+        .def_property_readonly("kind", [](const CommitmentChange& c) { return std::string(to_text(c.kind)); })
+        .def_readonly("held", &CommitmentChange::held)
+        .def_readonly("index", &CommitmentChange::index)
+        .def_readonly("month", &CommitmentChange::month)
+        .def_readonly("into", &CommitmentChange::into)
+        .def_readonly("price", &CommitmentChange::price);
+
+    py::class_<CommitmentUse>(m, "CommitmentUse", "One commitment's paid, used and unused GPU-hours over a plan.")
+        .def_readonly("name", &CommitmentUse::name)
+        .def_readonly("held", &CommitmentUse::held)
+        .def_readonly("gpus", &CommitmentUse::gpus)
+        .def_readonly("first_month", &CommitmentUse::first_month)
+        .def_readonly("end_month", &CommitmentUse::end_month)
+        .def_readonly("paid_gpu_hours", &CommitmentUse::paid_gpu_hours)
+        .def_readonly("used_gpu_hours", &CommitmentUse::used_gpu_hours)
+        .def_readonly("unused_gpu_hours", &CommitmentUse::unused_gpu_hours)
+        .def("__repr__", [](const CommitmentUse& u) {
+            return fmt::format("CommitmentUse('{}', paid {:.0f}, used {:.0f}, unused {:.0f} GPU-h)", u.name,
+                               u.paid_gpu_hours, u.used_gpu_hours, u.unused_gpu_hours);
         });
 
     py::class_<OwnedPurchase>(m, "OwnedPurchase", "Owned GPUs bought at the start of `month` (terms as Owned).")
@@ -175,16 +239,21 @@ void register_plan(py::module_& m) {
                      "rest; served in that order each hour.")
         .def(py::init([](std::vector<Commitment> commitments, std::vector<OwnedPurchase> owned,
                          std::optional<SpotShare> spot, std::string name, std::vector<SavingsPlan> savings_plans,
-                         std::vector<CapacityBlock> capacity_blocks) {
+                         std::vector<CapacityBlock> capacity_blocks, std::vector<HeldCommitment> held,
+                         std::vector<CommitmentChange> changes) {
                  return Plan{.name = std::move(name), .commitments = std::move(commitments), .owned = std::move(owned),
                              .savings_plans = std::move(savings_plans), .spot = std::move(spot),
-                             .capacity_blocks = std::move(capacity_blocks)};
+                             .capacity_blocks = std::move(capacity_blocks), .held = std::move(held),
+                             .changes = std::move(changes)};
              }),
              py::arg("commitments") = std::vector<Commitment>{}, py::kw_only(),
              py::arg("owned") = std::vector<OwnedPurchase>{}, py::arg("spot") = py::none(), py::arg("name") = "",
              py::arg("savings_plans") = std::vector<SavingsPlan>{},
-             py::arg("capacity_blocks") = std::vector<CapacityBlock>{})
+             py::arg("capacity_blocks") = std::vector<CapacityBlock>{},
+             py::arg("held") = std::vector<HeldCommitment>{}, py::arg("changes") = std::vector<CommitmentChange>{})
         .def_readonly("capacity_blocks", &Plan::capacity_blocks)
+        .def_readonly("held", &Plan::held)
+        .def_readonly("changes", &Plan::changes)
         .def_static("from_mix", &plan_from_mix, py::arg("mix"), py::arg("fleet_gpus"),
                     "The plan a Mix stands for (fleet: mix.fleet_gpus, else `fleet_gpus`).")
         .def_readonly("name", &Plan::name)
@@ -339,6 +408,8 @@ void register_plan(py::module_& m) {
         .def_readonly("mean_stranded_above_market", &PlanDistribution::mean_stranded_above_market)
         .def_readonly("best_fraction", &PlanDistribution::best_fraction)
         .def_readonly("conversions", &PlanDistribution::conversions)
+        .def_readonly("commitment_use", &PlanDistribution::commitment_use)
+        .def_readonly("changes", &PlanDistribution::changes)
         .def_property_readonly("future_count", [](const PlanDistribution& d) { return d.futures.size(); })
         .def("_future_columns",
              [](const PlanDistribution& d) {

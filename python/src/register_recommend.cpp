@@ -103,9 +103,11 @@ void register_recommend(py::module_& m) {
         .def(py::init([](std::vector<CommitmentOption> commitments, std::vector<int> start_months, int review_months,
                          std::string_view unit, double max_count, std::vector<SpotOption> spot,
                          std::optional<OwnedOption> owned, std::string_view objective, const RiskLimits& limits, const PlanOptions& plan_options,
-                         int max_blocks, double time_limit_seconds, std::vector<SavingsPlanOption> savings_plans) {
+                         int max_blocks, double time_limit_seconds, std::vector<SavingsPlanOption> savings_plans,
+                         std::vector<HeldCommitment> held) {
                  RecommendOptions o;
                  o.savings_plans = std::move(savings_plans);
+                 o.held = std::move(held);
                  o.commitments = std::move(commitments);
                  o.start_months = std::move(start_months);
                  o.review_months = review_months;
@@ -125,7 +127,9 @@ void register_recommend(py::module_& m) {
              py::arg("max_count") = 1e6, py::arg("spot") = std::vector<SpotOption>{}, py::arg("owned") = py::none(),
              py::arg("objective") = "total",
              py::arg("limits") = RiskLimits{}, py::arg("plan_options") = PlanOptions{}, py::arg("max_blocks") = 32,
-             py::arg("time_limit_seconds") = 60.0, py::arg("savings_plans") = std::vector<SavingsPlanOption>{})
+             py::arg("time_limit_seconds") = 60.0, py::arg("savings_plans") = std::vector<SavingsPlanOption>{},
+             py::arg("held") = std::vector<HeldCommitment>{})
+        .def_readonly("held", &RecommendOptions::held)
         .def_readonly("commitments", &RecommendOptions::commitments)
         .def_readonly("savings_plans", &RecommendOptions::savings_plans)
         .def_readonly("start_months", &RecommendOptions::start_months)
@@ -225,23 +229,24 @@ void register_recommend(py::module_& m) {
     m.def(
         "baseline_plans",
         [](const DemandProfile& history, const Offering& offering, int term_years, std::string_view payment,
-           const std::optional<Discounts>& discounts) {
+           const std::optional<Discounts>& discounts, const std::vector<HeldCommitment>& held) {
             PlanOptions options;
             if (discounts) options.discounts = *discounts;
-            return baseline_plans(history, offering, term_years, parse_payment(payment, "payment"), options);
+            return baseline_plans(history, offering, term_years, parse_payment(payment, "payment"), options, held);
         },
         py::arg("history"), py::arg("offering"), py::arg("term_years"), py::arg("payment"), py::kw_only(),
-        py::arg("discounts") = py::none(),
+        py::arg("discounts") = py::none(), py::arg("held") = std::vector<HeldCommitment>{},
         "All on demand, provider-style lookback advice (7, 30, 60 days) and the newsvendor on the history.");
     m.def(
         "provider_policy_plan",
         [](const DemandProfile& history, const DemandFutures& futures, std::size_t future, const Offering& offering,
-           int lookback_days, int term_years, std::string_view payment) {
+           int lookback_days, int term_years, std::string_view payment, const std::vector<HeldCommitment>& held) {
             return provider_policy_plan(history, futures, future, offering, lookback_days, term_years,
-                                        parse_payment(payment, "payment"));
+                                        parse_payment(payment, "payment"), {}, held);
         },
         py::arg("history"), py::arg("futures"), py::arg("future"), py::arg("offering"), py::kw_only(),
         py::arg("lookback_days") = 30, py::arg("term_years") = 1, py::arg("payment") = "all_upfront",
+        py::arg("held") = std::vector<HeldCommitment>{},
         "The providers' advice re-run every month in one future, what is held left out: its plan.");
     m.def("provider_advice_units",
           [](const std::vector<double>& window, double held_gpus, double gpus_per_unit, double reserved_rate,

@@ -57,8 +57,10 @@ void register_study(py::module_& m) {
         [](const Bill& bill, const Offering& offering, RecommendOptions options, const std::string& gpu,
            int horizon_months, std::size_t futures, std::size_t held_out, std::uint64_t seed, bool bill_rates,
            int baseline_term_years, const std::string& baseline_payment, bool hindsight_bound,
-           const std::vector<double>& cvar95_limits) {
+           const std::vector<double>& cvar95_limits, bool held_from_bill, int held_term_years) {
             BillPlanOptions o;
+            o.held_from_bill = held_from_bill;
+            o.held_term_years = held_term_years;
             o.gpu = gpu;
             o.horizon_months = horizon_months;
             o.futures = futures;
@@ -73,7 +75,8 @@ void register_study(py::module_& m) {
             BillPlan plan = without_gil_until_ctrl_c([&] { return recommend_from_bill(bill, offering, options, o); });
             return py::make_tuple(py::cast(std::move(plan.history)), py::cast(std::move(plan.model)),
                                   py::cast(std::move(plan.futures)), py::cast(std::move(plan.held_out)),
-                                  py::cast(std::move(plan.offering)), study_tuple(std::move(plan.study)));
+                                  py::cast(std::move(plan.offering)), study_tuple(std::move(plan.study)),
+                                  py::cast(std::move(plan.held)), py::cast(std::move(plan.held_notes)));
         },
         py::arg("bill"), py::arg("offering"), py::arg("options"), py::kw_only(), py::arg("gpu") = "",
         py::arg("horizon_months") = BillPlanOptions{}.horizon_months, py::arg("futures") = BillPlanOptions{}.futures,
@@ -81,7 +84,10 @@ void register_study(py::module_& m) {
         py::arg("bill_rates") = false, py::arg("baseline_term_years") = BillPlanOptions{}.baseline_term_years,
         py::arg("baseline_payment") = std::string(to_text(BillPlanOptions{}.baseline_payment)),
         py::arg("hindsight_bound") = false, py::arg("cvar95_limits") = std::vector<double>{},
-        "A bill to a plan (app/bill_plan.hpp): (history, model, futures, held_out, offering, study tuple).");
+        py::arg("held_from_bill") = BillPlanOptions{}.held_from_bill,
+        py::arg("held_term_years") = BillPlanOptions{}.held_term_years,
+        "A bill to a plan (app/bill_plan.hpp): (history, model, futures, held_out, offering, study tuple, held, "
+        "held notes).");
     m.def(
         "_bill_tables",
         [](const Bill& bill) {

@@ -15,7 +15,56 @@ const GpuSeries& bill_series_of(const Bill& bill, const Offering& offering) {
          "no usage of it in the bill");
 }
 
-BillPlan recommend_from_bill(const Bill& bill, const Offering& offering, const RecommendOptions& options,
+std::vector<HeldCommitment> held_from_bill(const Bill& bill, const Offering& offering, std::int64_t start_hour,
+                                           int term_years, std::vector<std::string>* notes) {
+    require(term_years >= 1 && term_years <= 5, "held_term_years", term_years, "must be in [1, 5]");
+    std::vector<HeldCommitment> held;
+    const auto note = [&](const CommitmentSummary& c, const std::string& what) {
+        if (notes) notes->push_back(fmt::format("{} ({}): {}", c.id, c.type.empty() ? "no type" : c.type, what));
+    };
+    const std::int64_t start = start_hour * 3600;
+    const double month_seconds = hours_per_month * 3600.0;
+    for (const CommitmentSummary& c : bill.commitments) {
+        if (c.category == "Spend") {
+            note(c, "left out: spend-based (a Savings Plan), not a reservation");
+            continue;
+        }
+        if (!(c.committed_gpu_hours > 0) || c.provider != offering.provider ||
+            c.instance_type != offering.instance_type || c.region != offering.region) {
+            note(c, fmt::format("left out: it holds no {}/{}/{}", offering.provider, offering.region,
+                                offering.instance_type));
+            continue;
+        }
+        if (c.gpu_last_end < start - 24 * 3600) {
+            note(c, fmt::format("left out: its last row ends {}, before the bill's last day", iso_utc(c.gpu_last_end)));
+            continue;
+        }
+        HeldCommitment h;
+        h.id = c.id;
+        const double span_hours = double(c.gpu_last_end - c.gpu_first_start) / 3600.0;
+        h.count = c.committed_gpu_hours / span_hours;
+        h.hourly_per_gpu = c.recurring_billed / c.committed_gpu_hours;
+        h.start_month = std::min(0, -int(std::ceil(double(start - c.gpu_first_start) / month_seconds)));
+        int years = term_years;
+        while (h.start_month + years * months_per_year <= 0 && years < 5) ++years;
+        if (h.start_month + years * months_per_year <= 0) {
+            note(c, "left out: bought more than 5 years before the plan starts");
+            continue;
+        }
+        h.end_month = h.start_month + years * months_per_year;
+        h.upfront_per_gpu = c.amortised_upfront / c.committed_gpu_hours * hours_per_month * (h.end_month - h.start_month);
+        const bool convertible = c.type.find("onvertible") != std::string::npos;
+        h.kind = convertible ? CommitmentClass::convertible : CommitmentClass::standard;
+        note(c, fmt::format("held: {:.4g} GPUs at {:.4f} {}/GPU-h from month {} to {} (assumed {}-year term from its "
+                            "first row), {}",
+                            h.count, *h.hourly_per_gpu, bill.currency, h.start_month, h.end_month, years,
+                            to_text(h.kind)));
+        held.push_back(std::move(h));
+    }
+    return held;
+}
+
+BillPlan recommend_from_bill(const Bill& bill, const Offering& offering, const RecommendOptions& given,
                              const BillPlanOptions& plan_options) {
     require(plan_options.horizon_months >= 1 && plan_options.horizon_months <= limits::max_horizon_months,
             "horizon_months", plan_options.horizon_months,
@@ -23,7 +72,17 @@ BillPlan recommend_from_bill(const Bill& bill, const Offering& offering, const R
     require(plan_options.futures >= 1, "futures", plan_options.futures, "must be >= 1");
     require(plan_options.held_out >= 1, "held_out", plan_options.held_out, "must be >= 1");
     const Offering planned = plan_options.bill_rates ? at_bill_rates(offering, bill, bill_series_of(bill, offering)) : offering;
-    DemandProfile history = bill.demand(plan_options.gpu.empty() ? offering.gpu : plan_options.gpu);
+    const std::string gpu = plan_options.gpu.empty() ? offering.gpu : plan_options.gpu;
+    DemandProfile history = bill.demand(gpu);
+    // The plan starts where the history ends, holding the reservations in force there.
+    RecommendOptions options = given;
+    std::vector<std::string> held_notes;
+    if (plan_options.held_from_bill) {
+        const auto [first, hours] = bill.demand_hours(gpu);
+        for (HeldCommitment& h : held_from_bill(bill, planned, first + std::int64_t(hours),
+                                                plan_options.held_term_years, &held_notes))
+            options.held.push_back(std::move(h));
+    }
     DemandModel model = DemandModel::from_history(history);
     const Horizon horizon = Horizon::months(plan_options.horizon_months);
     DemandFutures futures = DemandFutures::generate(model, horizon, plan_options.futures, plan_options.seed);
@@ -37,7 +96,7 @@ BillPlan recommend_from_bill(const Bill& bill, const Offering& offering, const R
     in.cvar95_limits = plan_options.cvar95_limits;
     RecommendStudy study = run_recommend_study(futures, planned, options, {}, in);
     return BillPlan{std::move(history), std::move(model), std::move(futures), std::move(held_out), planned,
-                    std::move(study)};
+                    std::move(study), std::move(options.held), std::move(held_notes)};
 }
 
 std::vector<BillFiguresRow> bill_figures_rows(const Bill& bill) {

@@ -157,6 +157,7 @@ struct BillBuilder::State {
         }
         CommitmentSummary& c = it->second;
         if (c.type.empty()) c.type = std::string(row.commitment_discount_type);
+        if (c.category.empty()) c.category = std::string(row.commitment_discount_category);
         c.first_start = std::min(c.first_start, row.period_start);
         c.last_end = std::max(c.last_end, row.period_end);
         if (row.charge_category == ChargeCategory::purchase) c.purchase_billed += row.billed_cost;
@@ -239,16 +240,17 @@ void BillBuilder::add(const FocusRow& row) {
     if (st.options.window_end && row.period_start >= *st.options.window_end) return;
     st.figures.add(row);
     if (!row.commitment_discount_id.empty()) st.add_commitment(row, file);
-    // Demand: Usage rows that ran something. Unused commitment rows are idle capacity, and corrections
-    // re-state earlier invoices' money: neither is usage of this period.
-    if (row.charge_category != ChargeCategory::usage || row.correction || row.commitment_status == CommitmentStatus::unused)
-        return;
+    // Demand: Usage rows that ran something. Unused commitment rows are idle capacity (counted above
+    // for their commitment only), and corrections re-state earlier invoices' money: neither is usage of
+    // this period.
+    if (row.charge_category != ChargeCategory::usage || row.correction) return;
     if (!(row.consumed_quantity > 0)) return;
     const double unit_hours = hours_per_unit(row.consumed_unit);
     // FOCUS ServiceCategory: GPU machines are Compute, managed training/inference "AI and Machine Learning".
     if (!row.service_category.empty() && row.service_category != "Compute" &&
         row.service_category != "AI and Machine Learning")
         return;
+    const bool unused = row.commitment_status == CommitmentStatus::unused;
     // The row's series (or unmatched SKU) depends only on these texts: resolved once per distinct
     // combination, then found by one hash of a reused buffer.
     std::string& key = st.key_buffer;
@@ -273,6 +275,22 @@ void BillBuilder::add(const FocusRow& row) {
         kind = st.row_kinds.emplace(key, std::move(k)).first;
     }
     const State::RowKind& k = kind->second;
+    if (!row.commitment_discount_id.empty() && k.series >= 0 && unit_hours > 0.0) {
+        // What a commitment holds on GPUs: its Used and Unused hours, its hourly charges (BilledCost)
+        // and its upfront spread over them (EffectiveCost − BilledCost), for held commitments.
+        CommitmentSummary& c = st.commitments.find(st.commitment_key)->second;  // add_commitment set the key
+        const GpuSeries& s = st.series[std::size_t(k.series)];
+        c.provider = s.provider;
+        c.gpu = s.gpu;
+        c.instance_type = s.instance_type;
+        c.region = s.region;
+        c.committed_gpu_hours += row.consumed_quantity * unit_hours * k.gpus_per_unit;
+        c.recurring_billed += row.billed_cost;
+        c.amortised_upfront += row.effective_cost - row.billed_cost;
+        c.gpu_first_start = c.gpu_last_end == 0 ? row.period_start : std::min(c.gpu_first_start, row.period_start);
+        c.gpu_last_end = std::max(c.gpu_last_end, row.period_end);
+    }
+    if (unused) return;
     if (unit_hours == 0.0 && k.series < 0) return;  // neither a GPU nor compute time: not ours
     if (k.series < 0 || unit_hours == 0.0) {
         // A GPU in a unit that is not a time cannot become GPU-hours: reported, not dropped.

@@ -25,14 +25,14 @@ enum Col {
     charge_period_start, charge_period_end, pricing_category, consumed_quantity, consumed_unit,
     provider_name, service_provider_name, service_category, sku_id, sku_price_id, region_id, resource_id,
     commitment_discount_id, commitment_discount_type, commitment_discount_status, charge_description,
-    x_usage_type, x_sku_meter_name, known_count
+    x_usage_type, x_sku_meter_name, commitment_discount_category, known_count
 };
 constexpr std::array<std::string_view, known_count> names{
     "BilledCost", "EffectiveCost", "ListCost", "ContractedCost", "BillingCurrency", "ChargeCategory", "ChargeClass",
     "ChargePeriodStart", "ChargePeriodEnd", "PricingCategory", "ConsumedQuantity", "ConsumedUnit",
     "ProviderName", "ServiceProviderName", "ServiceCategory", "SkuId", "SkuPriceId", "RegionId", "ResourceId",
     "CommitmentDiscountId", "CommitmentDiscountType", "CommitmentDiscountStatus", "ChargeDescription",
-    "x_UsageType", "x_SkuMeterName"};
+    "x_UsageType", "x_SkuMeterName", "CommitmentDiscountCategory"};
 constexpr std::array<Col, 10> mandatory{billed_cost, effective_cost, list_cost, contracted_cost, billing_currency,
                                          charge_category, charge_class, charge_period_start, charge_period_end,
                                          service_category};
@@ -212,6 +212,7 @@ FocusRow FocusReader::parse(std::size_t row, const std::vector<std::string_view>
     r.charge_description = kept(charge_description);
     r.x_usage_type = kept(x_usage_type);
     r.x_sku_meter_name = kept(x_sku_meter_name);
+    r.commitment_discount_category = kept(commitment_discount_category);
     const std::string_view status = text(commitment_discount_status);
     r.commitment_status = parse_value<CommitmentStatus>(status, [&] { return where(commitment_discount_status); }, true);
     // The spec: null when CommitmentDiscountId is null; not null when it is not and the row is Usage.

@@ -102,6 +102,7 @@ int recommend_command(const std::string& bill_path, const std::string& offering_
         doc["summary"] = cli::to_json(summary)[0];
         doc["baselines"] = cli::to_json(baselines);
         doc["frontier"] = cli::to_json(frontier);
+        doc["held"] = plan.held_notes;  // the bill's commitments taken as held, or left out and why
         doc["bill"] = bill_json(b);
         out(doc.dump(1) + "\n");
         return 0;
@@ -116,6 +117,11 @@ int recommend_command(const std::string& bill_path, const std::string& offering_
                           b.file, plan.history.horizon().month_count(), plan.history.total_gpu_hours(),
                           plan_options.gpu.empty() ? plan.offering.gpu : plan_options.gpu, plan.offering.key(),
                           plan.offering.currency, plan_options.horizon_months, plan.study.judged_prices));
+    if (format == "table" && !plan.held_notes.empty()) {  // what the plan starts from
+        std::string held = "Commitments in the bill:\n";
+        for (const std::string& note : plan.held_notes) held.append("  ").append(note).append("\n");
+        out(held + "\n");
+    }
     out(cli::render(summary, format));
     out("\n");
     out(cli::render(baselines, format));

@@ -31,11 +31,15 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
     // In the order a Mix's tranches are checked when it came from one, else by kind.
     for (std::size_t i = 0; i < plan.owned.size(); ++i)
         priced.owned.push_back(instruments::price_owned(plan.owned[i], i, naming, horizon));
-    for (std::size_t i = 0; i < plan.commitments.size(); ++i) {
+    for (std::size_t i = 0; i < plan.held.size(); ++i)
+        priced.held.push_back(instruments::price_held(plan.held[i], i, offering, options, notes));
+    for (std::size_t i = 0; i < plan.commitments.size(); ++i)
         priced.commitments.push_back(
             instruments::price_commitment(plan.commitments[i], i, naming, offering, options, horizon, notes));
-        priced.report_months = std::max(priced.report_months, priced.commitments.back().last_month(horizon));
-    }
+    priced.changes = instruments::apply_changes(plan.changes, priced.held, priced.commitments, offering, options,
+                                                horizon, notes);
+    for (const PricedCommitment* c : all_commitments(priced))  // terms outlasting the horizon are paid in full
+        priced.report_months = std::max(priced.report_months, c->last_month(horizon));
     for (std::size_t i = 0; i < plan.savings_plans.size(); ++i) {
         priced.savings_plans.push_back(
             instruments::price_savings_plan(plan.savings_plans[i], i, offering, region, horizon));
@@ -196,7 +200,9 @@ std::vector<std::string> describe_assumptions(const PricedPlan& plan, const Dema
                                     "GPUs",
                                     offering.provider, offering.gpus_per_instance));
     }
+    for (const auto& r : plan.held) lines.push_back(instruments::describe_held(r, c));
     for (const auto& r : plan.commitments) lines.push_back(instruments::describe_commitment(r, c, plan.on_demand_per_gpu_hour));
+    for (const auto& change : plan.changes) lines.push_back(change.line);
     for (const auto& o : plan.owned) lines.push_back(instruments::describe_owned(o, c));
     for (const auto& sp : plan.savings_plans)
         lines.push_back(instruments::describe_savings_plan(sp, c, plan.on_demand_per_gpu_hour));

@@ -22,6 +22,7 @@
 #include "gputco/work/demand_futures.hpp"
 #include "instruments/capacity_block.hpp"
 #include "instruments/commitment.hpp"
+#include "instruments/commitment_change.hpp"
 #include "instruments/on_demand.hpp"
 #include "instruments/owned.hpp"
 #include "instruments/savings_plan.hpp"
@@ -39,8 +40,10 @@ using instruments::PricedSpot;
 
 struct PricedPlan {
     std::vector<PricedOwned> owned;
+    std::vector<PricedCommitment> held;  ///< held before the horizon (and what they were exchanged for)
     std::vector<PricedCommitment> commitments;
     std::vector<PricedSavingsPlan> savings_plans;  ///< in the order applied (EC2 Instance plans first)
+    std::vector<instruments::ChangeFlow> changes;  ///< exchanges' true-ups, sales and refunds, by month
     std::vector<PricedSpot> spots;
     double on_demand_per_gpu_hour = 0;
     int gpus_per_unit = 1;  ///< the instance size when billed per instance, else 1
@@ -108,7 +111,17 @@ struct HoursCase {
 struct Scratch {
     std::vector<HoursCase> cases;
     std::vector<double> spot_costs;  ///< per spot share: its spend so far (before credits)
+    /// Per commitment (held, then bought): GPU-hours used so far; filled when sized to them.
+    std::vector<double> commitment_used;
 };
+
+/// Every commitment of a priced plan in serving order (held, then bought): for per-commitment rows.
+inline std::vector<const PricedCommitment*> all_commitments(const PricedPlan& plan) {
+    std::vector<const PricedCommitment*> out;
+    for (const auto& c : plan.held) out.push_back(&c);
+    for (const auto& c : plan.commitments) out.push_back(&c);
+    return out;
+}
 
 /// The tiers' part of price_month on `demand` (a month, or a month with windows after its blocks).
 template <class Month>
@@ -133,15 +146,27 @@ void price_tiers(const PricedPlan& plan, int m, const Month* demand, const Facto
             o.add_month(m, plan.horizon_months, next_tier(o.gpus), flow);
         }
     }
-    for (const PricedCommitment& c : plan.commitments) {
-        if (!c.active(m, plan.horizon_months)) continue;
-        const double price_factor = factors.reserved(c.term_start(m), c.term_months);  // prices of the month it was bought
-        const double used = next_tier(c.gpus);
-        c.add_month(m, price_factor, used, flow);
-        if (out) {
-            const double rate = c.effective_per_gpu_hour() * price_factor;
-            out->stranded_unused += (c.gpus * hours_per_month - used) * rate;
-            if (in_horizon) out->stranded_above_market += used * std::max(0.0, rate - on_demand_price);
+    // Held commitments, then the plan's, in order; held ones keep the rate agreed before (factor 1).
+    const bool per_commitment = scratch.commitment_used.size() == plan.held.size() + plan.commitments.size();
+    std::size_t index = 0;
+    for (const auto* list : {&plan.held, &plan.commitments}) {
+        for (const PricedCommitment& c : *list) {
+            const std::size_t i = index++;
+            if (!c.active(m, plan.horizon_months)) continue;
+            // The prices of the month it was bought, unless agreed before the horizon or in an exchange.
+            const double price_factor = c.fixed_price ? 1.0 : factors.reserved(c.term_start(m), c.term_months);
+            const double used = next_tier(c.gpus);
+            c.add_month(m, price_factor, used, flow);
+            if (list == &plan.held) {
+                flow.held_gpu_hours += c.gpus * hours_per_month;
+                flow.held_used_gpu_hours += used;
+            }
+            if (per_commitment) scratch.commitment_used[i] += used;
+            if (out) {
+                const double rate = c.effective_per_gpu_hour() * price_factor;
+                out->stranded_unused += (c.gpus * hours_per_month - used) * rate;
+                if (in_horizon) out->stranded_above_market += used * std::max(0.0, rate - on_demand_price);
+            }
         }
     }
     // Savings Plans: each a tier of commitment / rate GPUs at the rate of the month it was bought.
@@ -157,6 +182,8 @@ void price_tiers(const PricedPlan& plan, int m, const Month* demand, const Facto
             if (in_horizon) out->stranded_above_market += used * std::max(0.0, rate - on_demand_price);
         }
     }
+    for (const instruments::ChangeFlow& change : plan.changes)
+        if (change.month == m) flow.commitment_changes += change.amount;
     if (in_horizon) {
         const int g = plan.gpus_per_unit;
         if (plan.spots.empty()) {

@@ -158,14 +158,30 @@ PlanDistribution evaluate_plan(const Plan& plan, const DemandFutures& futures, c
     result.futures.resize(n);
     std::vector<double> month_totals(n * months);  // future-major: future f's months side by side
     std::vector<std::vector<MonthlyCashFlow>> chunk_sums(chunks, std::vector<MonthlyCashFlow>(months));
+    const std::vector<const PricedCommitment*> commitments = plan_core::all_commitments(priced);
+    std::vector<std::vector<double>> chunk_used(chunks);  // per chunk, per commitment: GPU-hours used
     for_each_chunk(n, options.threads, options.should_stop, options.progress, [&](std::size_t chunk) {
         const std::size_t last = std::min(n, (chunk + 1) * futures_per_chunk);
         plan_core::Scratch scratch;
+        scratch.commitment_used.assign(commitments.size(), 0.0);
         for (std::size_t f = chunk * futures_per_chunk; f < last; ++f) {
             result.futures[f] =
                 run_future(priced, futures, prices, f, options, &month_totals[f * months], &chunk_sums[chunk], scratch);
         }
+        chunk_used[chunk] = std::move(scratch.commitment_used);
     });
+    for (std::size_t i = 0; i < commitments.size(); ++i) {  // chunk by chunk in order: the same on any thread count
+        const PricedCommitment& c = *commitments[i];
+        CommitmentUse use{.name = c.name, .held = i < priced.held.size(), .gpus = c.gpus,
+                          .first_month = std::max(0, c.start), .end_month = c.last_month(priced.horizon_months)};
+        for (int m = use.first_month; m < use.end_month; ++m)
+            if (c.active(m, priced.horizon_months)) use.paid_gpu_hours += c.gpus * hours_per_month;
+        for (const auto& used : chunk_used) use.used_gpu_hours += used[i];
+        use.used_gpu_hours /= double(n);
+        use.unused_gpu_hours = use.paid_gpu_hours - use.used_gpu_hours;
+        result.commitment_use.push_back(std::move(use));
+    }
+    for (const auto& change : priced.changes) result.changes.push_back(change.line);
 
     // Means by category, summed chunk by chunk in a fixed order.
     result.mean_months.assign(months, MonthlyCashFlow{});

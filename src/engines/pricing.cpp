@@ -115,7 +115,7 @@ void add_credits_and_total(MonthlyCashFlow& flow, const Discounts& discounts, do
     credits -= (1.0 - discounts.voucher_price_factor) * cloud_net;  // vouchers are cloud credits
     flow.credits = credits;
     flow.total = flow.upfront + flow.reserved_recurring + flow.on_demand + flow.spot + flow.credits + flow.capex +
-                 flow.operating + flow.resale;
+                 flow.operating + flow.resale + flow.commitment_changes;
 }
 
 double charged_hours(double hours, const Offering& o) {

@@ -99,7 +99,7 @@ std::vector<Plan> savings_plan_baselines(const DemandProfile& history, const Off
 
 Plan provider_policy_plan(const DemandProfile& history, const DemandFutures& futures, std::size_t future,
                           const Offering& offering, int lookback_days, int term_years, Payment payment,
-                          const PlanOptions& options) {
+                          const PlanOptions& options, const std::vector<HeldCommitment>& held_before) {
     require(term_years >= 1 && term_years <= 5, "term_years", term_years, "must be in [1, 5]");
     require(lookback_days >= 1, "lookback_days", lookback_days, "must be >= 1");
     require(future < futures.count(), "future", future, fmt::format("must be < {} (the futures)", futures.count()));
@@ -114,6 +114,7 @@ Plan provider_policy_plan(const DemandProfile& history, const DemandFutures& fut
     Plan plan;
     plan.name = fmt::format("provider advice re-run monthly, lookback {} days, {}y {}", lookback_days, term_years,
                             to_string(payment));
+    plan.held = held_before;
     std::vector<double> window;
     for (int m = 0; m < futures.month_count(); ++m) {
         window.clear();
@@ -125,7 +126,7 @@ Plan provider_policy_plan(const DemandProfile& history, const DemandFutures& fut
             for (int w = std::max(0, m - window_months); w < m; ++w)
                 for (double s : futures.shape(future, w).sorted) window.push_back(futures.level(future, w) * s);
         }
-        double held = 0;
+        double held = held_gpus_in(held_before, m, offering.gpus_per_instance);
         for (const Commitment& c : plan.commitments)
             if (m < c.start_month + c.term_years * months_per_year) held += c.count * gpus;
         const double units = provider_advice_units(window, held, gpus, rate, on_demand_rate);
@@ -138,7 +139,7 @@ Plan provider_policy_plan(const DemandProfile& history, const DemandFutures& fut
 }
 
 std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& offering, int term_years,
-                                 Payment payment, const PlanOptions& options) {
+                                 Payment payment, const PlanOptions& options, const std::vector<HeldCommitment>& held) {
     require(term_years >= 1 && term_years <= 5, "term_years", term_years, "must be in [1, 5]");
     const auto price = offering.reserved_price(term_years, payment);
     if (!price)
@@ -147,10 +148,12 @@ std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& o
     std::vector<Plan> plans;
     Plan on_demand;
     on_demand.name = "all on demand";
+    on_demand.held = held;
     plans.push_back(on_demand);
     const auto reserve = [&](double count, CountUnit unit, std::string name) {
         Plan plan;
         plan.name = std::move(name);
+        plan.held = held;
         if (count > 0)
             plan.commitments.push_back({.count = count, .unit = unit, .term_years = term_years, .payment = payment,
                                         .start_month = 0, .renewal = Renewal::renew, .discount = {}, .offering = {}});
@@ -162,11 +165,12 @@ std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& o
     const double gpus = offering.gpus_per_instance;
     const double rate = (price->upfront / (term_years * hours_per_year) + price->hourly) / gpus;
     const double on_demand_rate = offering.on_demand_per_gpu_hour() * (1.0 - d.plan_discount);
+    const double held_now = held_gpus_in(held, 0, offering.gpus_per_instance);  // what the advice leaves out
     const Eigen::ArrayXd& hours = history.gpus_per_hour();
     for (int days : {7, 30, 60}) {
         const auto window = std::min<Eigen::Index>(hours.size(), Eigen::Index(days) * 24);
-        const double units = provider_advice_units({hours.data() + hours.size() - window, std::size_t(window)}, 0.0,
-                                                   gpus, rate, on_demand_rate);
+        const double units = provider_advice_units({hours.data() + hours.size() - window, std::size_t(window)},
+                                                   held_now, gpus, rate, on_demand_rate);
         reserve(units, CountUnit::instances,
                 fmt::format("lookback {} days: {:g} × {}-GPU instances {}y {}", days, units, gpus, term_years,
                             to_string(payment)));
@@ -176,13 +180,13 @@ std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& o
     // priced over the history alone it would never pay).
     const Eigen::Index term_hours = Eigen::Index(term_years) * months_per_year * Eigen::Index(whole_hours_per_month);
     const bool short_history = hours.size() < term_hours;
-    Eigen::ArrayXd seen = hours;
+    Eigen::ArrayXd seen = (hours - held_now).max(0.0);  // the demand the held commitments leave
     if (short_history) {
         seen.resize(term_hours);
-        for (Eigen::Index h = 0; h < term_hours; ++h) seen[h] = hours[h % hours.size()];
+        for (Eigen::Index h = 0; h < term_hours; ++h) seen[h] = std::max(0.0, hours[h % hours.size()] - held_now);
     }
     const ReservationAdvice advice = optimal_reservation(
-        short_history ? DemandProfile::hourly(seen) : history, offering,
+        short_history || held_now > 0 ? DemandProfile::hourly(seen) : history, offering,
         Reserved{.term_years = term_years, .payment = payment, .discount = {}, .renewal = Renewal::renew},
         EvaluationOptions{.discounts = options.discounts, .annual_discount_rate = options.annual_discount_rate});
     reserve(advice.reserved_gpus, CountUnit::gpus,

@@ -89,14 +89,15 @@ void add_commitments(Programme& p, const DemandFutures& futures, const Recommend
         p.capacity.push_back(p.mip.add_column(0.0, infinity, 0.0, false));
         std::vector<int> cols{p.capacity.back()};
         std::vector<double> coef{1.0};
-        p.reach.push_back(owned_held(owned, m) + peak);  // + spot, at most the peak
+        const double fixed = owned_held(owned, m) + setup.held_gpus[std::size_t(m)];  // owned and held serve first
+        p.reach.push_back(fixed + peak);  // + spot, at most the peak
         for (std::size_t k = 0; k < p.x.size(); ++k)
             if (setup.candidates[k].active(m)) {
                 cols.push_back(p.x[k]);
                 coef.push_back(-setup.candidates[k].gpus_per_unit);
                 p.reach.back() += most[k] * setup.candidates[k].gpus_per_unit;
             }
-        p.mip.add_row(cols, coef, 'E', owned_held(owned, m));
+        p.mip.add_row(cols, coef, 'E', fixed);
     }
 }
 
@@ -209,7 +210,7 @@ void add_future_rows(Programme& p, const DemandFutures& futures, const PricePath
     for (std::size_t f = 0; f < n; ++f) {
         std::vector<int> row_cols;
         std::vector<double> row_coef;
-        double constant_f = owned_cost[f];
+        double constant_f = owned_cost[f] + setup.held_cost;
         for (int m = 0; m < setup.horizon; ++m) {
             const double w = setup.weight[std::size_t(m)];
             const double level = futures.level(f, m);
@@ -263,7 +264,9 @@ void add_limits(Programme& p, const DemandFutures& futures, const RecommendOptio
         for (int m = 0; m < horizon; ++m) {
             double mean_level = 0;
             for (std::size_t f = 0; f < n; ++f) mean_level += futures.level(f, m);
-            p.mip.add_row({p.capacity[std::size_t(m)]}, {1.0}, 'L', *o.limits.committed_share * mean_level / double(n));
+            // The share limits what is bought: GPUs already held are on top of it.
+            p.mip.add_row({p.capacity[std::size_t(m)]}, {1.0}, 'L',
+                          *o.limits.committed_share * mean_level / double(n) + setup.held_gpus[std::size_t(m)]);
         }
     }
     if (o.limits.upfront_per_period) {
@@ -355,6 +358,7 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFuture
              const std::vector<OwnedPurchase>& owned) {
     Plan plan;
     plan.name = "recommended";
+    plan.held = o.held;
     for (const OwnedPurchase& purchase : owned)
         if (purchase.gpus > 0) plan.owned.push_back(purchase);
     for (std::size_t k = 0; k < p.x.size(); ++k) {
@@ -423,6 +427,7 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
         add_future_rows(p, futures, prices, setup, rates, spot != nullptr, cuts, owned_cost, *o.limits.cvar95);
     } else {
         for (double c : owned_cost) p.constant += c / double(futures.count());
+        p.constant += setup.held_cost;
         add_mean_curves(p, futures, prices, setup, rates, spot != nullptr, cuts);
     }
     add_limits(p, futures, o, prices, setup, rates, owned);

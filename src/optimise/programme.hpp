@@ -33,6 +33,10 @@ struct Setup {
     std::vector<Candidate> candidates;
     std::vector<double> weight;  ///< per month, objective discount weight (past the horizon too)
     int horizon = 0;
+    /// Commitments already held (options.held): their GPUs in each horizon month, served before what
+    /// is bought, and their hourly charges left, weighted as the objective (the same in every future).
+    std::vector<double> held_gpus;
+    double held_cost = 0;
 };
 
 /// Checks every option against the futures and prices; throws InvalidInput naming the field.

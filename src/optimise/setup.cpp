@@ -3,6 +3,8 @@
 
 #include "programme.hpp"
 
+#include "../engines/instruments/commitment.hpp"
+
 namespace gputco::detail {
 
 Setup set_up(const DemandFutures& futures, const Offering& offering, const RecommendOptions& o) {
@@ -81,12 +83,28 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
             last_month = std::max(last_month, s + k.term_months);
         }
     }
+    // Held commitments, priced as the engine prices them (errors name options.held[i]).
+    std::vector<instruments::PricedCommitment> held;
+    std::vector<std::string> notes;
+    for (std::size_t i = 0; i < o.held.size(); ++i) {
+        held.push_back(instruments::price_held(o.held[i], i, offering, o.plan_options, notes, "options.held"));
+        last_month = std::max(last_month, held.back().last_month(setup.horizon));
+    }
     const bool npv = o.objective == Objective::expected_npv;
     const double monthly = std::pow(1.0 + o.plan_options.annual_discount_rate, 1.0 / months_per_year);
     double discount = 1;
     for (int m = 0; m < last_month; ++m) {
         setup.weight.push_back(npv ? 1.0 / discount : 1.0);
         discount *= monthly;
+    }
+    setup.held_gpus.assign(std::size_t(setup.horizon), 0.0);
+    for (const auto& c : held) {
+        for (int m = 0; m < c.last_month(setup.horizon); ++m) {
+            if (!c.active(m, setup.horizon)) continue;
+            if (m < setup.horizon) setup.held_gpus[std::size_t(m)] += c.gpus;
+            setup.held_cost += o.plan_options.discounts.voucher_price_factor * c.hourly_per_gpu * c.gpus *
+                               hours_per_month * setup.weight[std::size_t(m)];
+        }
     }
     return setup;
 }

@@ -262,6 +262,13 @@ std::string deadline_section(const ScenarioResult& r, const FlatRows& flat, Ids&
 
 std::string plans_section(const ScenarioResult& r, Ids& id) {
     std::string out = "<h3>Plans</h3>\n" + html::render(html::table_of("Plans", plan_columns(), r.plans));
+    // Each commitment's hours (held before the horizon and bought), and what changing them cost or brought.
+    const std::vector<CommitmentUseRow> uses = commitment_use_rows(r.plans);
+    if (!uses.empty())
+        out += html::render(html::table_of("Commitments: GPU-hours paid, used (mean over futures) and unused",
+                                           commitment_use_columns(), uses));
+    for (const PlanDistribution& p : r.plans)
+        for (const std::string& change : p.changes) out += fmt::format("<p>{}: {}</p>\n", escape(p.plan), escape(change));
     const std::string currency = r.plans.front().currency;
     std::vector<svg::Series> fan;
     for (const PlanDistribution& p : r.plans) {

@@ -238,18 +238,53 @@ void write_futures(YAML::Emitter& out, const FuturesSpec& f) {
     out << YAML::EndMap;
 }
 
+void write_commitment(YAML::Emitter& out, const Commitment& c) {
+    out << YAML::BeginMap << YAML::Key << "count" << YAML::Value << number(c.count);
+    out << YAML::Key << "unit" << YAML::Value << (c.unit == CountUnit::gpus ? "gpus" : "instances");
+    out << YAML::Key << "term_years" << YAML::Value << c.term_years;
+    out << YAML::Key << "payment" << YAML::Value << std::string(to_string(c.payment));
+    out << YAML::Key << "start_month" << YAML::Value << c.start_month;
+    out << YAML::Key << "renewal" << YAML::Value << (c.renewal == Renewal::renew ? "renew" : "lapse");
+    if (c.discount) out << YAML::Key << "discount" << YAML::Value << number(*c.discount);
+    if (c.kind != CommitmentClass::standard) out << YAML::Key << "kind" << YAML::Value << std::string(to_text(c.kind));
+    out << YAML::EndMap;
+}
+
 void write_plan(YAML::Emitter& out, const Plan& p) {
     out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << p.name;
     if (!p.commitments.empty()) {
         out << YAML::Key << "commitments" << YAML::Value << YAML::BeginSeq;
-        for (const Commitment& c : p.commitments) {
-            out << YAML::BeginMap << YAML::Key << "count" << YAML::Value << number(c.count);
-            out << YAML::Key << "unit" << YAML::Value << (c.unit == CountUnit::gpus ? "gpus" : "instances");
-            out << YAML::Key << "term_years" << YAML::Value << c.term_years;
-            out << YAML::Key << "payment" << YAML::Value << std::string(to_string(c.payment));
-            out << YAML::Key << "start_month" << YAML::Value << c.start_month;
-            out << YAML::Key << "renewal" << YAML::Value << (c.renewal == Renewal::renew ? "renew" : "lapse");
-            if (c.discount) out << YAML::Key << "discount" << YAML::Value << number(*c.discount);
+        for (const Commitment& c : p.commitments) write_commitment(out, c);
+        out << YAML::EndSeq;
+    }
+    if (!p.held.empty()) {
+        out << YAML::Key << "held" << YAML::Value << YAML::BeginSeq;
+        for (const HeldCommitment& h : p.held) {
+            out << YAML::BeginMap;
+            if (!h.id.empty()) out << YAML::Key << "id" << YAML::Value << YAML::DoubleQuoted << h.id;
+            out << YAML::Key << "count" << YAML::Value << number(h.count);
+            out << YAML::Key << "unit" << YAML::Value << std::string(to_text(h.unit));
+            out << YAML::Key << "start_month" << YAML::Value << h.start_month;
+            out << YAML::Key << "end_month" << YAML::Value << h.end_month;
+            if (h.hourly_per_gpu) out << YAML::Key << "hourly_per_gpu" << YAML::Value << number(*h.hourly_per_gpu);
+            out << YAML::Key << "payment" << YAML::Value << std::string(to_string(h.payment));
+            out << YAML::Key << "upfront_per_gpu" << YAML::Value << number(h.upfront_per_gpu);
+            out << YAML::Key << "kind" << YAML::Value << std::string(to_text(h.kind));
+            out << YAML::EndMap;
+        }
+        out << YAML::EndSeq;
+    }
+    if (!p.changes.empty()) {
+        out << YAML::Key << "changes" << YAML::Value << YAML::BeginSeq;
+        for (const CommitmentChange& c : p.changes) {
+            out << YAML::BeginMap << YAML::Key << "kind" << YAML::Value << std::string(to_text(c.kind));
+            out << YAML::Key << (c.held ? "held" : "commitment") << YAML::Value << c.index;
+            out << YAML::Key << "month" << YAML::Value << c.month;
+            if (c.into) {
+                out << YAML::Key << "into" << YAML::Value;
+                write_commitment(out, *c.into);
+            }
+            if (c.kind == ChangeKind::resale) out << YAML::Key << "price" << YAML::Value << number(c.price);
             out << YAML::EndMap;
         }
         out << YAML::EndSeq;

@@ -30,6 +30,10 @@ struct BillPlanOptions {
     Payment baseline_payment = Payment::all_upfront;
     bool hindsight_bound = false;
     std::vector<double> cvar95_limits;
+    /// Start from the reservations the bill shows in force (held_from_bill); false: from nothing held.
+    bool held_from_bill = true;
+    /// The shortest term assumed for a held reservation (the bill does not say its term): see held_from_bill.
+    int held_term_years = 1;
 };
 
 struct BillPlan {
@@ -39,7 +43,21 @@ struct BillPlan {
     DemandFutures held_out; ///< judged on
     Offering offering;      ///< planned with (at the bill's rates with bill_rates)
     RecommendStudy study;
+    std::vector<HeldCommitment> held;  ///< what the recommendation started from (the bill's and the options')
+    std::vector<std::string> held_notes;  ///< each bill commitment taken or left out, and why
 };
+
+/// The reservations of `bill` in force at hour `start_hour` (since 1970 UTC; the plan's month 0) on
+/// `offering`'s instance type and region, as held commitments (docs/models.md, "From a bill"):
+/// usage-based commitments (CommitmentDiscountCategory Usage or absent; Spend ones, Savings Plans, are
+/// left out) whose GPU rows reach the bill's last day. GPUs: their Used and Unused GPU-hours over the
+/// span of those rows; hourly charge: BilledCost per GPU-hour; upfront: (EffectiveCost − BilledCost)
+/// per GPU-hour over the term. FOCUS 1.0–1.2 cost rows carry no term: each is taken as bought at its
+/// first row, for the shortest whole number of years, at least `term_years`, that keeps it in force at
+/// `start_hour`; standard unless its CommitmentDiscountType says Convertible. `notes` says what was
+/// taken or left out.
+std::vector<HeldCommitment> held_from_bill(const Bill& bill, const Offering& offering, std::int64_t start_hour,
+                                           int term_years, std::vector<std::string>* notes = nullptr);
 
 /// The series of `bill` bought on `offering` (same provider, instance type and region). Throws
 /// InvalidInput "offering = <provider>/<region>/<instance>: no usage of it in the bill".

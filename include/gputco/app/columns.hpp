@@ -172,6 +172,35 @@ inline const std::vector<Column<PlanDistribution>>& plan_columns() {
     return c;
 }
 
+/// One commitment of a plan (held, bought, or started by an exchange): its paid, used and unused GPU-hours.
+struct CommitmentUseRow {
+    const PlanDistribution* plan;
+    const CommitmentUse* use;
+};
+
+inline std::vector<CommitmentUseRow> commitment_use_rows(const std::vector<PlanDistribution>& plans) {
+    std::vector<CommitmentUseRow> rows;
+    for (const PlanDistribution& p : plans)
+        for (const CommitmentUse& u : p.commitment_use) rows.push_back({&p, &u});
+    return rows;
+}
+
+inline const std::vector<Column<CommitmentUseRow>>& commitment_use_columns() {
+    using R = CommitmentUseRow;
+    static const std::vector<Column<R>> c{
+        {"plan", "", Dtype::text, [](const R& r) { return Cell(r.plan->plan); }},
+        {"commitment", "", Dtype::text, [](const R& r) { return Cell(r.use->name); }},
+        {"held", "", Dtype::text, [](const R& r) { return Cell(std::string(r.use->held ? "held" : "bought")); }},
+        {"gpus", "count", Dtype::float64, [](const R& r) { return Cell(r.use->gpus); }},
+        {"first_month", "month", Dtype::int64, [](const R& r) { return Cell((long long)r.use->first_month); }},
+        {"end_month", "month", Dtype::int64, [](const R& r) { return Cell((long long)r.use->end_month); }},
+        {"paid_gpu_hours", "GPU-hours", Dtype::float64, [](const R& r) { return Cell(r.use->paid_gpu_hours); }},
+        {"used_gpu_hours", "GPU-hours", Dtype::float64, [](const R& r) { return Cell(r.use->used_gpu_hours); }},
+        {"unused_gpu_hours", "GPU-hours", Dtype::float64, [](const R& r) { return Cell(r.use->unused_gpu_hours); }},
+    };
+    return c;
+}
+
 inline const std::vector<Column<DeadlineRow>>& deadline_columns() {
     using R = DeadlineRow;
     static const std::vector<Column<R>> c{

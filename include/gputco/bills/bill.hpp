@@ -59,6 +59,15 @@ struct CommitmentSummary {
     std::int64_t first_start = 0, last_end = 0;  ///< seconds since 1970 UTC, over its rows
     /// used / (used + unused); NaN without either.
     double utilisation() const;
+    /// CommitmentDiscountCategory of its rows: "Usage" (a reservation), "Spend" (a Savings Plan) or
+    /// empty when the export has no such column.
+    std::string category;
+    /// The GPU series its Used and Unused usage rows are of (the last matched), empty when none is a GPU.
+    std::string provider, gpu, instance_type, region;
+    double committed_gpu_hours = 0;  ///< GPU-hours of those rows, used and unused: what it holds
+    double recurring_billed = 0;     ///< Σ BilledCost of those rows: its hourly charges, no upfront
+    double amortised_upfront = 0;    ///< Σ (EffectiveCost − BilledCost) of those rows: its upfront spread
+    std::int64_t gpu_first_start = 0, gpu_last_end = 0;  ///< the span of those rows (0 when none)
 };
 
 struct BillOptions {

@@ -81,6 +81,8 @@ struct FocusRow {
     /// The providers' extra columns gputco uses to name an instance: AWS x_UsageType
     /// ("USE1-BoxUsage:p4d.24xlarge"), Azure x_SkuMeterName ("ND96asr v4"); empty when absent.
     std::string_view x_usage_type, x_sku_meter_name;
+    /// CommitmentDiscountCategory: "Usage" (a reservation) or "Spend" (a Savings Plan); empty when absent.
+    std::string_view commitment_discount_category;
 };
 
 struct FocusOptions {

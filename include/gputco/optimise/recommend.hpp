@@ -118,6 +118,9 @@ struct RecommendOptions {
     /// has no more distinct hourly levels; otherwise the engine's re-evaluation is the true cost).
     int max_blocks = 32;
     double time_limit_seconds = 60;  ///< the solver stops here and returns its best plan so far
+    /// Reservations already held: taken as given (every plan, on demand included, holds them and pays
+    /// their hourly charges left); the recommendation says what to add.
+    std::vector<HeldCommitment> held;
 };
 
 /// One solve: the plan for one spot option (or none), or why the option was not tried.
@@ -242,9 +245,12 @@ std::vector<Plan> savings_plan_baselines(const DemandProfile& history, const Off
 /// 30 days, the last two for 60 (the advice depends on the window's distribution, not its length).
 Plan provider_policy_plan(const DemandProfile& history, const DemandFutures& futures, std::size_t future,
                           const Offering& offering, int lookback_days, int term_years, Payment payment,
-                          const PlanOptions& options = {});
+                          const PlanOptions& options = {}, const std::vector<HeldCommitment>& held = {});
 
+/// With `held` commitments every baseline holds them too and advises only for the demand they leave:
+/// the providers' advice counts their GPUs as held, the newsvendor prices the history less them.
 std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& offering, int term_years,
-                                 Payment payment, const PlanOptions& options = {});
+                                 Payment payment, const PlanOptions& options = {},
+                                 const std::vector<HeldCommitment>& held = {});
 
 }  // namespace gputco

@@ -46,6 +46,19 @@ struct FutureOutcome {
     double regret = 0;              ///< total − the cheapest compared plan's total in this future (compare_plans)
 };
 
+/// One commitment's hours over the plan (held before the horizon, bought by the plan, or started by an
+/// exchange): paid for in every month it runs, used by demand (mean over futures).
+struct CommitmentUse {
+    std::string name;  ///< "held[0]" (or its id), "plan.commitments[2]", "… exchanged in month 6"
+    bool held = false;
+    double gpus = 0;
+    int first_month = 0;  ///< first month it runs in the report (0 for a held one)
+    int end_month = 0;    ///< one past its last month paid
+    double paid_gpu_hours = 0;
+    double used_gpu_hours = 0;
+    double unused_gpu_hours = 0;  ///< paid − used
+};
+
 struct PlanDistribution {
     std::string plan;      ///< describe(plan)
     std::string offering;  ///< the plan's offering key
@@ -68,6 +81,10 @@ struct PlanDistribution {
     double best_fraction = 0;
     /// Currency conversions applied (one line per converted commitment, naming the rate and its source).
     std::vector<std::string> conversions;
+    /// Each commitment's paid, used and unused GPU-hours (held first, then the plan's, in serving order).
+    std::vector<CommitmentUse> commitment_use;
+    /// Each change of a commitment (exchange, resale, refund): what happened and its money.
+    std::vector<std::string> changes;
 };
 
 }  // namespace gputco

@@ -41,6 +41,11 @@ struct MonthlyCashFlow {
     double on_demand_paid_gpu_hours = 0;
     double owned_gpu_hours = 0;     ///< owned GPU-hours available this month
     double owned_used_gpu_hours = 0;
+    /// Commitments held before the horizon (part of the reserved hours above): paid and used GPU-hours.
+    double held_gpu_hours = 0;
+    double held_used_gpu_hours = 0;
+    /// Changes of commitments: exchange true-ups paid (> 0), resale proceeds and refunds (< 0).
+    double commitment_changes = 0;
 };
 
 /// MonthlyCashFlow's fields in the order of the CSV columns and the DataFrame (JSON, CSV, Python).
@@ -64,6 +69,9 @@ inline constexpr auto monthly_cash_flow_fields = std::to_array<ResultField<Month
     {"owned_used_gpu_hours", &MonthlyCashFlow::owned_used_gpu_hours, "GPU-hours"},
     {"spot_paid_gpu_hours", &MonthlyCashFlow::spot_paid_gpu_hours, "GPU-hours"},
     {"on_demand_paid_gpu_hours", &MonthlyCashFlow::on_demand_paid_gpu_hours, "GPU-hours"},
+    {"held_gpu_hours", &MonthlyCashFlow::held_gpu_hours, "GPU-hours"},
+    {"held_used_gpu_hours", &MonthlyCashFlow::held_used_gpu_hours, "GPU-hours"},
+    {"commitment_changes", &MonthlyCashFlow::commitment_changes, "currency"},
 });
 // Every member is listed: `month` (an int padded to 8 bytes) and one double per other field. A member
 // added to the struct but not to the list fails here, not in a sum that silently leaves it at 0.

@@ -33,6 +33,20 @@ struct EnumText<CountUnit> {
     }};
 };
 
+/// Whether a reservation can be exchanged (convertible) or resold on a marketplace (standard).
+enum class CommitmentClass {
+    standard,     ///< AWS Standard RI: may be sold on the Reserved Instance Marketplace, not exchanged
+    convertible,  ///< AWS Convertible RI: may be exchanged for one of equal or greater value, not sold
+};
+
+template <>
+struct EnumText<CommitmentClass> {
+    static constexpr std::array<EnumName<CommitmentClass>, 2> names{{
+        {CommitmentClass::standard, "standard"},
+        {CommitmentClass::convertible, "convertible"},
+    }};
+};
+
 /// A reservation of `count` GPUs (or instances) for `term_years`, bought at the start of month
 /// `start_month` at the prices of that month; with Renewal::renew a new term is bought (at the
 /// prices of its own start month) each time one ends inside the horizon.
@@ -51,6 +65,65 @@ struct Commitment {
     /// or the offering's month-term rate; 0 = a term of term_years.
     int term_months = 0;
     static constexpr std::array<int, 3> month_terms{1, 3, 6};
+    /// Standard (resold, not exchanged) or convertible (exchanged, not resold); see CommitmentChange.
+    CommitmentClass kind = CommitmentClass::standard;
+};
+
+/// A reservation bought before the horizon and still running: `count` GPUs (or instances) from month
+/// `start_month` (<= 0; month 0 is the horizon's first) to `end_month` (> 0, the first month it no
+/// longer runs). What was paid upfront is sunk: the plan pays only the hourly charges left, for every
+/// hour of months [0, end_month), used or not, at the rate agreed when it was bought (price paths do
+/// not move it). `upfront_per_gpu` is kept only for what an exchange or a refund is worth.
+struct HeldCommitment {
+    std::string id;  ///< how the report names it, e.g. a bill's CommitmentDiscountId; default "held[i]"
+    double count = 0;
+    CountUnit unit = CountUnit::gpus;
+    int start_month = -12;
+    int end_month = 24;
+    /// The hourly charge per GPU-hour still paid; default: the offering's hourly price for `payment`
+    /// and a term of (end_month − start_month) / 12 years (then a whole number the offering lists).
+    std::optional<double> hourly_per_gpu;
+    Payment payment = Payment::no_upfront;
+    double upfront_per_gpu = 0;  ///< paid at purchase (sunk); counts in an exchange's or a refund's value
+    CommitmentClass kind = CommitmentClass::standard;
+    /// What it covers; default: the plan's offering. Must price in the plan's currency.
+    std::optional<Offering> offering;
+};
+
+/// How a commitment is changed before its end (docs/models.md, "Changing a commitment").
+enum class ChangeKind {
+    exchange,  ///< AWS Convertible RI exchange: for one of equal or greater value, the true-up paid now
+    resale,    ///< AWS Standard RI sold on the Reserved Instance Marketplace at a price the seller sets
+    refund,    ///< Azure reservation returned: the prorated remaining value back, within a yearly cap
+    /// Azure reservation exchanged: returned (its prorated upfront refunded) for a new one bought in full,
+    /// whose lifetime commitment is at least what is left of the returned one
+    azure_exchange,
+};
+
+template <>
+struct EnumText<ChangeKind> {
+    static constexpr std::array<EnumName<ChangeKind>, 4> names{{
+        {ChangeKind::exchange, "exchange"},
+        {ChangeKind::resale, "resale"},
+        {ChangeKind::refund, "refund"},
+        {ChangeKind::azure_exchange, "azure_exchange"},
+    }};
+};
+
+/// A dated change of one commitment of the plan: `held[index]` when `held`, else `commitments[index]`.
+/// From `month` on the commitment no longer runs (nor is paid); an exchange starts `into` there.
+struct CommitmentChange {
+    ChangeKind kind = ChangeKind::exchange;
+    bool held = true;
+    std::size_t index = 0;
+    int month = 1;
+    /// exchange: the new reservation (its count, unit, term, payment, discount or offering; its start
+    /// month and renewal are ignored: it starts at `month`, lapses, and runs to the later of the
+    /// exchanged one's end and its own full term). azure_exchange: the new reservation, a full term
+    /// from `month`, paid as its payment says.
+    std::optional<Commitment> into;
+    /// resale: the upfront price the buyer pays for the whole reservation (the seller sets it).
+    double price = 0;
 };
 
 /// `gpus` owned GPUs bought at the start of `month`, replaced at the end of each life inside the
@@ -124,9 +197,10 @@ struct CapacityBlock {
     double usable_hours() const { return 24.0 * days - stop_before_end_hours; }
 };
 
-/// Each hour demand is served by owned GPUs first, then the commitments in order, then the Savings
-/// Plans (EC2 Instance plans before the others, else in order), then the spot shares in order (`spot`,
-/// then `more_spot`), then on demand (which takes everything above).
+/// Each hour demand is served by the capacity blocks in their hours, then owned GPUs, then the held
+/// commitments, then the commitments in order, then the Savings Plans (EC2 Instance plans before the
+/// others, else in order), then the spot shares in order (`spot`, then `more_spot`), then on demand
+/// (which takes everything above).
 struct Plan {
     std::string name;  ///< shown in results; default: a description
     std::vector<Commitment> commitments;
@@ -142,7 +216,15 @@ struct Plan {
     Units billing = Units::gpus;
     /// Capacity blocks, which serve demand before every other tier in their hours.
     std::vector<CapacityBlock> capacity_blocks;
+    /// Reservations bought before the horizon, served before `commitments` (after owned GPUs).
+    std::vector<HeldCommitment> held;
+    /// Exchanges, resales and refunds of the held or planned commitments, each at its month.
+    std::vector<CommitmentChange> changes;
 };
+
+/// GPUs of the `held` commitments running in `month` (instances × their offering's GPUs, else
+/// `gpus_per_instance`, the plan offering's).
+double held_gpus_in(const std::vector<HeldCommitment>& held, int month, int gpus_per_instance);
 
 /// The plan a Mix stands for in GPUs (evaluate() with Units::gpus): each tranche's share of the fleet
 /// (`mix.fleet_gpus`, else `default_fleet_gpus`, usually the demand's peak) rounded as the mix says, reservations starting in

@@ -2,6 +2,7 @@
 #include "commitment.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -10,12 +11,10 @@
 
 namespace gputco::instruments {
 
-PricedCommitment price_commitment(const Commitment& c, std::size_t i, Naming naming, const Offering& plan_offering,
-                                  const PlanOptions& options, int horizon, std::vector<std::string>& conversions) {
-    const bool from_mix = naming == Naming::mix;
-    const std::string field = from_mix ? std::string("reserved") : fmt::format("plan.commitments[{}]", i);
-    Offering offering = c.offering ? *c.offering : plan_offering;
-    if (c.offering) {
+Offering commitment_offering(const std::optional<Offering>& own, const std::string& field, const Offering& plan_offering,
+                             const PlanOptions& options, std::vector<std::string>& conversions) {
+    Offering offering = own ? *own : plan_offering;
+    if (own) {
         offering.validate(field + ".offering");
         if (offering.currency != plan_offering.currency) {
             require(options.conversion.has_value(), field + ".offering.currency", offering.currency,
@@ -29,6 +28,20 @@ PricedCommitment price_commitment(const Commitment& c, std::size_t i, Naming nam
             offering = options.conversion->rates.convert(offering, plan_offering.currency, options.conversion->date);
         }
     }
+    return offering;
+}
+
+PricedCommitment price_commitment(const Commitment& c, std::size_t i, Naming naming, const Offering& plan_offering,
+                                  const PlanOptions& options, int horizon, std::vector<std::string>& conversions) {
+    const bool from_mix = naming == Naming::mix;
+    return price_commitment_as(c, from_mix ? std::string("reserved") : fmt::format("plan.commitments[{}]", i), from_mix,
+                               plan_offering, options, horizon, conversions);
+}
+
+PricedCommitment price_commitment_as(const Commitment& c, const std::string& field, bool from_mix,
+                                     const Offering& plan_offering, const PlanOptions& options, int horizon,
+                                     std::vector<std::string>& conversions) {
+    const Offering offering = commitment_offering(c.offering, field, plan_offering, options, conversions);
     if (!from_mix) require_at_most(field + ".count", c.count, limits::max_gpus);
     require(c.term_years >= 1 && c.term_years <= 5, field + ".term_years", c.term_years, "must be in [1, 5]");
     if (!from_mix)
@@ -57,7 +70,59 @@ PricedCommitment price_commitment(const Commitment& c, std::size_t i, Naming nam
     priced.upfront_per_gpu = price.upfront_per_gpu;
     priced.hourly_per_gpu = price.hourly_per_gpu;
     priced.source = std::move(price.source);
+    priced.name = field;
+    priced.value_upfront_per_gpu = price.upfront_per_gpu;
+    priced.kind = c.kind;
     return priced;
+}
+
+PricedCommitment price_held(const HeldCommitment& h, std::size_t i, const Offering& plan_offering,
+                            const PlanOptions& options, std::vector<std::string>& conversions, std::string_view list) {
+    const std::string field = fmt::format("{}[{}]", list, i);
+    const Offering offering = commitment_offering(h.offering, field, plan_offering, options, conversions);
+    require_at_most(field + ".count", h.count, limits::max_gpus);
+    require(h.start_month <= 0, field + ".start_month", h.start_month,
+            "must be <= 0 (a held commitment was bought before the horizon's first month, 0)");
+    require(h.end_month > 0, field + ".end_month", h.end_month,
+            "must be > 0 (the first month it no longer runs; one that has ended is not held)");
+    require(h.end_month - h.start_month <= 5 * months_per_year, field + ".end_month", h.end_month,
+            fmt::format("must be at most 60 months after start_month = {} (terms are at most 5 years)", h.start_month));
+    require(std::isfinite(h.upfront_per_gpu) && h.upfront_per_gpu >= 0, field + ".upfront_per_gpu", h.upfront_per_gpu,
+            "must be finite and >= 0");
+    PricedCommitment priced;
+    priced.gpus = h.unit == CountUnit::instances ? h.count * offering.gpus_per_instance : h.count;
+    require(priced.gpus <= limits::max_gpus, field + ".count", h.count,
+            fmt::format("makes {:g} GPUs, more than {:g}", priced.gpus, limits::max_gpus));
+    priced.start = h.start_month;
+    priced.term_months = h.end_month - h.start_month;
+    priced.fixed_price = true;
+    priced.value_upfront_per_gpu = h.upfront_per_gpu;
+    priced.kind = h.kind;
+    priced.name = h.id.empty() ? fmt::format("held[{}]", i) : h.id;
+    if (h.hourly_per_gpu) {
+        require(std::isfinite(*h.hourly_per_gpu) && *h.hourly_per_gpu >= 0, field + ".hourly_per_gpu",
+                *h.hourly_per_gpu, "must be finite and >= 0");
+        priced.hourly_per_gpu = *h.hourly_per_gpu;
+        priced.source = "the rate given";
+    } else {
+        require(priced.term_months % months_per_year == 0, field + ".hourly_per_gpu", "none",
+                fmt::format("give the rate: its term of {} months (start_month {} to end_month {}) is not whole "
+                            "years, so no listed price applies",
+                            priced.term_months, h.start_month, h.end_month));
+        pricing::ReservationPrice price =
+            pricing::reservation(field, priced.term_months / months_per_year, h.payment, std::nullopt, offering,
+                                 options.discounts.region_price_factor, "hourly_per_gpu");
+        priced.hourly_per_gpu = price.hourly_per_gpu;
+        priced.source = std::move(price.source);
+    }
+    return priced;
+}
+
+std::string describe_held(const PricedCommitment& r, const std::string& c) {
+    return fmt::format("held {}: {:g} GPUs bought in month {}, running to month {}, {} (upfront sunk) + {:.4f} {}/GPU-h "
+                       "every hour; price from {}",
+                       r.name, r.gpus, r.start, r.start + r.term_months, to_text(r.kind), r.hourly_per_gpu, c,
+                       r.source);
 }
 
 std::string describe_commitment(const PricedCommitment& r, const std::string& c, double on_demand_per_gpu_hour) {

@@ -2,6 +2,8 @@
 // The commitment instrument (a reservation): its validation, its price rule (upfront at the start of
 // each term at the prices of the month it is bought, hourly for every hour of the term, used or not),
 // its renewal and its line in the report.
+#include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -24,18 +26,29 @@ struct PricedCommitment {
     int term_months = 12;
     bool renew = false;
     std::string source;  ///< where the price comes from, for the report
+    std::string name;    ///< "held[0]", "commitments[2]", a bill's id: the report's per-commitment row
+    /// Held before the horizon or started by an exchange: its rate was agreed then, so price paths do
+    /// not move it (factor 1).
+    bool fixed_price = false;
+    /// Upfront per GPU and term that counts in an exchange's or a refund's value: what was paid
+    /// (`upfront_per_gpu`, or a held commitment's sunk upfront).
+    double value_upfront_per_gpu = 0;
+    CommitmentClass kind = CommitmentClass::standard;
+    int stop = std::numeric_limits<int>::max();  ///< exchanged, sold or refunded: no term runs from this month on
     double effective_per_gpu_hour() const { return hourly_per_gpu + upfront_per_gpu / (term_months * hours_per_month); }
     /// Start month of the term running in month m (m >= start).
     int term_start(int m) const { return start + (m - start) / term_months * term_months; }
     /// Whether a term runs in month m: every term that starts inside the horizon when renewed.
     bool active(int m, int horizon) const {
-        if (m < start) return false;
+        if (m < start || m >= stop) return false;
         return renew ? term_start(m) < horizon : m < start + term_months;
     }
     int last_month(int horizon) const {  // one past the last month paid
         const int last_start = renew ? start + (horizon - 1 - start) / term_months * term_months : start;
-        return last_start + term_months;
+        return std::min(stop, last_start + term_months);
     }
+    /// One past the last month of the term running in month m.
+    int term_end(int m) const { return term_start(m) + term_months; }
     /// Month m's fees and hours into `flow` (m in a term): the upfront when the term starts, the hourly
     /// fee for every hour, both at `price_factor` (the price path's factor in the month the term was
     /// bought); `used` of its GPU-hours served demand.
@@ -51,6 +64,25 @@ struct PricedCommitment {
 /// `options.conversion`, noted in `conversions`).
 PricedCommitment price_commitment(const Commitment& c, std::size_t i, Naming naming, const Offering& plan_offering,
                                   const PlanOptions& options, int horizon, std::vector<std::string>& conversions);
+
+/// The same, named `field` in errors ("plan.changes[0].into"); `from_mix` as Naming::mix.
+PricedCommitment price_commitment_as(const Commitment& c, const std::string& field, bool from_mix,
+                                     const Offering& plan_offering, const PlanOptions& options, int horizon,
+                                     std::vector<std::string>& conversions);
+
+/// Held commitment `i` checked (errors name `list`[i]) and priced: no upfront (sunk), its hourly rate for months
+/// [start_month, end_month) at a fixed price.
+PricedCommitment price_held(const HeldCommitment& h, std::size_t i, const Offering& plan_offering,
+                            const PlanOptions& options, std::vector<std::string>& conversions,
+                            std::string_view list = "plan.held");
+
+/// The offering a commitment is bought on (`own`, else the plan's), checked as `field`.offering and
+/// converted to the plan's currency (noted in `conversions`).
+Offering commitment_offering(const std::optional<Offering>& own, const std::string& field, const Offering& plan_offering,
+                             const PlanOptions& options, std::vector<std::string>& conversions);
+
+/// "held[0]: 8 GPUs to month 14 at 2.1000 USD/GPU-h (upfront sunk)": a held commitment's report line.
+std::string describe_held(const PricedCommitment& c, const std::string& currency);
 
 /// "reserved 8 GPUs, 36-month terms, upfront ...": the report's line.
 std::string describe_commitment(const PricedCommitment& c, const std::string& currency, double on_demand_per_gpu_hour);

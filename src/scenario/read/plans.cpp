@@ -14,29 +14,70 @@ int small_integer(const Field& f) {
     return int(v);
 }
 
+Commitment read_commitment(const Field& item, int months) {
+    const auto cm = item.map({"count", "unit", "term_years", "payment", "start_month", "renewal", "discount", "kind",
+                              "term_months"});
+    Commitment commitment;
+    commitment.count = cm.get("count").non_negative();
+    if (auto v = cm.find("unit")) commitment.unit = v->choice({"gpus", "instances"}) == "gpus" ? CountUnit::gpus : CountUnit::instances;
+    if (auto v = cm.find("term_months")) commitment.term_months = small_integer(*v);  // a short term (its rules: the engine's)
+    if (commitment.term_months == 0 || cm.find("term_years")) commitment.term_years = read_term(cm.get("term_years"));
+    commitment.payment = read_payment(cm.get("payment"));
+    if (auto v = cm.find("start_month")) commitment.start_month = read_month(*v, months);
+    if (auto v = cm.find("renewal")) commitment.renewal = v->choice({"renew", "lapse"}) == "renew" ? Renewal::renew : Renewal::lapse;
+    if (auto v = cm.find("discount")) {
+        commitment.discount = v->number();
+        if (*commitment.discount < 0 || *commitment.discount >= 1) v->fail("must be in [0, 1)");
+    }
+    if (auto v = cm.find("kind")) commitment.kind = v->choice<CommitmentClass>();
+    return commitment;
+}
+
+/// `held`: reservations bought before the horizon (the engine checks months and rates, naming plan.held[i]).
+HeldCommitment read_held(const Field& item) {
+    const auto hm = item.map({"id", "count", "unit", "start_month", "end_month", "hourly_per_gpu", "payment",
+                              "upfront_per_gpu", "kind"});
+    HeldCommitment h;
+    if (auto v = hm.find("id")) h.id = v->text();
+    h.count = hm.get("count").non_negative();
+    if (auto v = hm.find("unit")) h.unit = v->choice<CountUnit>();
+    h.start_month = int(hm.get("start_month").integer());
+    h.end_month = int(hm.get("end_month").integer());
+    if (auto v = hm.find("hourly_per_gpu")) h.hourly_per_gpu = v->non_negative();
+    if (auto v = hm.find("payment")) h.payment = read_payment(*v);
+    if (auto v = hm.find("upfront_per_gpu")) h.upfront_per_gpu = v->non_negative();
+    if (auto v = hm.find("kind")) h.kind = v->choice<CommitmentClass>();
+    return h;
+}
+
+/// `changes`: an exchange, resale or refund of `held: i` or `commitment: i` at `month`.
+CommitmentChange read_change(const Field& item, int months) {
+    const auto cm = item.map({"kind", "held", "commitment", "month", "into", "price"});
+    CommitmentChange change;
+    change.kind = cm.get("kind").choice<ChangeKind>();
+    const auto held = cm.find("held"), bought = cm.find("commitment");
+    if (held.has_value() == bought.has_value()) item.fail("give one of held or commitment (the index of the one changed)");
+    const Field& index = held ? *held : *bought;
+    const long long i = index.integer();
+    if (i < 0) index.fail("must be >= 0");
+    change.held = held.has_value();
+    change.index = std::size_t(i);
+    change.month = read_month(cm.get("month"), months);
+    if (auto v = cm.find("into")) change.into = read_commitment(*v, months);
+    if (auto v = cm.find("price")) change.price = v->non_negative();
+    return change;
+}
+
 Plan read_plan(const Field& f, int months) {
-    const auto m = f.map({"name", "commitments", "owned", "spot", "savings_plans", "capacity_blocks"});
+    const auto m = f.map({"name", "commitments", "owned", "spot", "savings_plans", "capacity_blocks", "held", "changes"});
     Plan plan;
     plan.name = m.get("name").text();
-    if (auto c = m.find("commitments")) {
-        for (const Field& item : c->list()) {
-            const auto cm = item.map({"count", "unit", "term_years", "payment", "start_month", "renewal", "discount",
-                                      "term_months"});
-            Commitment commitment;
-            commitment.count = cm.get("count").non_negative();
-            if (auto v = cm.find("unit")) commitment.unit = v->choice({"gpus", "instances"}) == "gpus" ? CountUnit::gpus : CountUnit::instances;
-            if (auto v = cm.find("term_months")) commitment.term_months = small_integer(*v);  // a short term (its rules: the engine's)
-            if (commitment.term_months == 0 || cm.find("term_years")) commitment.term_years = read_term(cm.get("term_years"));
-            commitment.payment = read_payment(cm.get("payment"));
-            if (auto v = cm.find("start_month")) commitment.start_month = read_month(*v, months);
-            if (auto v = cm.find("renewal")) commitment.renewal = v->choice({"renew", "lapse"}) == "renew" ? Renewal::renew : Renewal::lapse;
-            if (auto v = cm.find("discount")) {
-                commitment.discount = v->number();
-                if (*commitment.discount < 0 || *commitment.discount >= 1) v->fail("must be in [0, 1)");
-            }
-            plan.commitments.push_back(commitment);
-        }
-    }
+    if (auto c = m.find("commitments"))
+        for (const Field& item : c->list()) plan.commitments.push_back(read_commitment(item, months));
+    if (auto h = m.find("held"))
+        for (const Field& item : h->list()) plan.held.push_back(read_held(item));
+    if (auto c = m.find("changes"))
+        for (const Field& item : c->list()) plan.changes.push_back(read_change(item, months));
     if (auto o = m.find("owned")) {
         for (const Field& item : o->list()) {
             const auto om = item.map({"gpus", "month", "terms"});

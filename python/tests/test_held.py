@@ -1,0 +1,142 @@
+"""Commitments already held and changes of commitments from Python: the engine's numbers, the
+per-commitment hours, the recommender starting from what is held, and errors as ValueError to the letter."""
+import pytest
+
+
+@pytest.fixture(scope="module")
+def p4d(catalog):
+    return catalog.offering("aws", "p4d.24xlarge", "us-east-1")
+
+
+def constant(gputco, gpus, months):
+    return gputco.DemandFutures.from_profile(gputco.DemandProfile.constant(gpus, gputco.Horizon.months(months)))
+
+
+def test_a_held_commitment_pays_its_hourly_charges_left_and_reports_its_hours(gputco, p4d):
+    # 1 instance (8 GPUs) held to month 6 at 1.00/GPU-h, upfront sunk; demand 8 GPUs for 12 months:
+    # months 0-5 cost 8 × 730 × 1.00 = 5,840 each, months 6-11 run on demand.
+    held = gputco.HeldCommitment(1, unit="instances", start_month=-6, end_month=6, hourly_per_gpu=1.0,
+                                 upfront_per_gpu=9999.0, id="ri-1")
+    result = gputco.evaluate_plan(gputco.Plan(held=[held]), constant(gputco, 8, 12), p4d)
+    od = p4d.on_demand_per_gpu_hour()
+    assert result.total.mean == pytest.approx(6 * 5840 + 6 * 8 * 730 * od)
+    [use] = result.commitment_use
+    assert (use.name, use.held, use.first_month, use.end_month) == ("ri-1", True, 0, 6)
+    assert use.paid_gpu_hours == pytest.approx(6 * 5840)
+    assert use.unused_gpu_hours == pytest.approx(0)
+    assert result.mean_months[0].held_gpu_hours == pytest.approx(5840)
+    assert result.mean_months[6].held_gpu_hours == 0
+    assert held.kind == "standard" and held.unit == "instances"
+
+
+def test_a_resale_and_an_exchange_from_python(gputco, p4d):
+    # A standard held one sold in month 3 for 1,000: 880 received, its charges stop.
+    held = gputco.HeldCommitment(8, start_month=-12, end_month=24, hourly_per_gpu=1.0)
+    sale = gputco.CommitmentChange("resale", month=3, held=0, price=1000.0)
+    result = gputco.evaluate_plan(gputco.Plan(held=[held], changes=[sale]), constant(gputco, 0, 12), p4d)
+    assert result.total.mean == pytest.approx(3 * 8 * 730 * 1.0 - 880)
+    assert result.mean_months[3].commitment_changes == pytest.approx(-880)
+    assert result.changes == ["held[0]: sold in month 3 for 1000.00 USD less the marketplace's 12% fee: 880.00 "
+                              "received; its hourly charges pass to the buyer"]
+    # A standard one is not exchanged.
+    swap = gputco.CommitmentChange("exchange", month=3, held=0,
+                                   into=gputco.Commitment(16, term_years=3, payment="no_upfront"))
+    with pytest.raises(ValueError, match=r'^plan\.changes\[0\]\.kind = "exchange": held\[0\] is a standard '
+                                         r'reservation; only a convertible one is exchanged \(a standard one may be '
+                                         r'resold\)$'):
+        gputco.evaluate_plan(gputco.Plan(held=[held], changes=[swap]), constant(gputco, 0, 12), p4d)
+
+
+def test_an_azure_exchange_from_python(gputco, p4d):
+    # 16 GPUs, 36,000 upfront each for month -12 to 24: 16 × 36,000 × 12 / 36 = 192,000 refunded in month 12
+    # (no hourly charge left), and the new 1-year all-upfront reservation of 4 instances bought in full.
+    held = gputco.HeldCommitment(2, unit="instances", start_month=-12, end_month=24, hourly_per_gpu=0.0,
+                                 upfront_per_gpu=36000.0)
+    swap = gputco.CommitmentChange("azure_exchange", month=12, held=0,
+                                   into=gputco.Commitment(4, unit="instances", term_years=1, payment="all_upfront"))
+    result = gputco.evaluate_plan(gputco.Plan(held=[held], changes=[swap]), constant(gputco, 0, 24), p4d)
+    assert result.mean_months[12].commitment_changes == pytest.approx(-192000)
+    [old, new] = result.commitment_use
+    assert (old.end_month, new.first_month, new.end_month) == (12, 12, 24)
+    assert result.mean_months[12].upfront == pytest.approx(4 * p4d.reserved_price(1, "all_upfront").upfront)
+
+
+def test_errors_name_the_field(gputco, p4d):
+    with pytest.raises(ValueError, match=r'^held\.kind = "flexible": must be one of standard, convertible$'):
+        gputco.HeldCommitment(1, start_month=0, end_month=3, kind="flexible")
+    with pytest.raises(ValueError, match=r'^change\.kind = "swap": must be one of exchange, resale, refund, '
+                                         r'azure_exchange$'):
+        gputco.CommitmentChange("swap", month=2, held=0)
+    with pytest.raises(ValueError, match=r'^change\.held = "none": give one of held or commitment \(the index of '
+                                         r'the one changed\)$'):
+        gputco.CommitmentChange("refund", month=2)
+    bad = gputco.HeldCommitment(1, start_month=-3, end_month=0, hourly_per_gpu=1.0)
+    with pytest.raises(ValueError, match=r"^plan\.held\[0\]\.end_month = 0: must be > 0 \(the first month it no "
+                                         r"longer runs; one that has ended is not held\)$"):
+        gputco.evaluate_plan(gputco.Plan(held=[bad]), constant(gputco, 1, 12), p4d)
+
+
+def test_the_recommender_adds_to_what_is_held(gputco, p4d):
+    futures = constant(gputco, 16, 12)
+    held = gputco.HeldCommitment(1, unit="instances", start_month=-6, end_month=12, hourly_per_gpu=0.5)
+    options = gputco.recommend_options(commitments=[gputco.CommitmentOption(term_years=1, payment="all_upfront")],
+                                       review_months=12, unit="instances", held=[held])
+    plan = gputco.recommend_plan(futures, p4d, options).plan
+    assert len(plan.held) == 1
+    assert [c.count for c in plan.commitments] == [1]  # 16 GPUs demanded, 8 held: one more instance
+
+
+def _focus_with_reservations(path, hours=1488):
+    """Two months of hourly p4d.24xlarge rows: one instance under the standard reservation ri-1 (billed 12,
+    effective 20), the convertible ri-2 idle, one instance on demand (as tests/test_held_from_bill.cpp)."""
+    from datetime import datetime, timedelta, timezone
+    head = ("BilledCost,EffectiveCost,ListCost,ContractedCost,BillingCurrency,ChargeCategory,ChargeClass,"
+            "ChargePeriodStart,ChargePeriodEnd,PricingCategory,ConsumedQuantity,ConsumedUnit,ProviderName,"
+            "ServiceCategory,SkuId,RegionId,CommitmentDiscountId,CommitmentDiscountStatus,CommitmentDiscountType,"
+            "CommitmentDiscountCategory,x_UsageType")
+    start = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    rows = [head]
+    for h in range(hours):
+        a = (start + timedelta(hours=h)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        b = (start + timedelta(hours=h + 1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        where = f"{a},{b}"
+        rows.append(f"12,20,32,32,USD,Usage,,{where},Committed,1,Hrs,AWS,Compute,P4D,us-east-1,ri-1,Used,"
+                    "Reserved Instance,Usage,USE1-BoxUsage:p4d.24xlarge")
+        rows.append(f"12,20,32,32,USD,Usage,,{where},Committed,1,Hrs,AWS,Compute,P4D,us-east-1,ri-2,Unused,"
+                    "Convertible Reserved Instance,Usage,USE1-BoxUsage:p4d.24xlarge")
+        rows.append(f"32,32,32,32,USD,Usage,,{where},Standard,1,Hrs,AWS,Compute,P4D,us-east-1,,,,,"
+                    "USE1-BoxUsage:p4d.24xlarge")
+    path.write_text("\n".join(rows) + "\n")
+
+
+def test_recommend_from_a_bill_starts_from_its_reservations(gputco, p4d, tmp_path):
+    path = tmp_path / "reservations.csv"
+    _focus_with_reservations(path)
+    bill = gputco.read_focus(path)
+    plan = gputco.recommend_from_bill(bill, p4d, horizon_months=12, futures=10, held_out=10,
+                                      commitments=[gputco.CommitmentOption(term_years=1, payment="all_upfront")],
+                                      review_months=6)
+    assert [h.id for h in plan.held] == ["ri-1", "ri-2"]
+    assert [h.kind for h in plan.held] == ["standard", "convertible"]
+    assert plan.held[0].hourly_per_gpu == pytest.approx(1.5)
+    assert (plan.held[0].start_month, plan.held[0].end_month) == (-3, 9)
+    assert plan.held_notes[0].startswith("ri-1 (Reserved Instance): held: 8 GPUs at 1.5000 USD/GPU-h")
+    assert len(plan.result.plan.held) == 2
+    without = gputco.recommend_from_bill(bill, p4d, horizon_months=12, futures=10, held_out=10, held_from_bill=False,
+                                         commitments=[gputco.CommitmentOption(term_years=1, payment="all_upfront")],
+                                         review_months=6)
+    assert without.held == [] and len(without.result.plan.held) == 0
+
+
+def test_the_command_lists_the_bills_commitments_it_starts_from(tmp_path):
+    import json
+    from test_cli import gputco_cmd
+    path = tmp_path / "reservations.csv"
+    _focus_with_reservations(path)
+    out = json.loads(gputco_cmd("recommend", "--bill", path, "--offering", "aws/p4d.24xlarge/us-east-1",
+                                "--horizon-months", 12, "--futures", 10, "--held-out", 10,
+                                "--commitment", "1y:all_upfront", "--format", "json").stdout)
+    assert [note.split(" ")[0] for note in out["held"]] == ["ri-1", "ri-2"]
+    table = gputco_cmd("recommend", "--bill", path, "--offering", "aws/p4d.24xlarge/us-east-1", "--horizon-months",
+                       12, "--futures", 10, "--held-out", 10, "--commitment", "1y:all_upfront").stdout
+    assert "Commitments in the bill:\n  ri-1 (Reserved Instance): held: 8 GPUs" in table

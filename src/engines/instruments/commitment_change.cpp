@@ -1,0 +1,171 @@
+// Changing a commitment (commitment_change.hpp).
+#include "commitment_change.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "gputco/core/limits.hpp"
+
+namespace gputco::instruments {
+
+namespace {
+
+/// What is left of commitment c from month k to the end of the term running then, at list prices: the
+/// prorated upfront plus the hourly charges of the hours left (AWS's "remaining value" of a reservation).
+double remaining_value(const PricedCommitment& c, int k) {
+    const int left = c.term_end(k) - k;
+    return c.gpus * (c.value_upfront_per_gpu * left / c.term_months + c.hourly_per_gpu * left * hours_per_month);
+}
+
+/// The prorated upfront left of commitment c at month k (what Azure refunds: later monthly payments stop).
+double remaining_upfront(const PricedCommitment& c, int k) {
+    return c.gpus * c.value_upfront_per_gpu * (c.term_end(k) - k) / c.term_months;
+}
+
+}  // namespace
+
+std::vector<ChangeFlow> apply_changes(const std::vector<CommitmentChange>& changes, std::vector<PricedCommitment>& held,
+                                      std::vector<PricedCommitment>& bought, const Offering& plan_offering,
+                                      const PlanOptions& options, int horizon, std::vector<std::string>& conversions) {
+    std::vector<ChangeFlow> flows;
+    const std::size_t held_count = held.size(), bought_count = bought.size();
+    std::vector<int> held_by(held_count, -1), bought_by(bought_count, -1);  // which change changed each
+    std::vector<std::pair<int, double>> refunds;                            // (month, amount) so far
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+        const CommitmentChange& change = changes[i];
+        const std::string field = fmt::format("plan.changes[{}]", i);
+        const char* list = change.held ? "held" : "commitments";
+        const std::size_t count = change.held ? held_count : bought_count;
+        require(change.index < count, field + ".index", change.index,
+                fmt::format("must be < {} (the plan's {} commitments)", count, change.held ? "held" : "planned"));
+        std::vector<PricedCommitment>& in = change.held ? held : bought;
+        int& changed_by = (change.held ? held_by : bought_by)[change.index];
+        require(changed_by < 0, field + ".index", change.index,
+                fmt::format("{}[{}] is already changed by plan.changes[{}] (one change per commitment)", list,
+                            change.index, changed_by));
+        changed_by = int(i);
+        const std::string target = fmt::format("{}[{}]", list, change.index);
+        const int k = change.month;
+        {
+            const PricedCommitment& c = in[change.index];
+            const int first = std::max(1, c.start + 1), last = std::min(horizon, c.last_month(horizon));
+            require(k >= first && k < last, field + ".month", k,
+                    fmt::format("must be in [{}, {}) (after {} is bought, while it runs, inside the horizon)", first,
+                                last, target));
+        }
+        const bool exchange = change.kind == ChangeKind::exchange || change.kind == ChangeKind::azure_exchange;
+        require(exchange || !change.into, field + ".into", "given",
+                fmt::format("only an exchange buys a new reservation, not a {}", to_text(change.kind)));
+        const std::string kind_field = field + ".kind";
+        switch (change.kind) {
+        case ChangeKind::exchange: {
+            require(in[change.index].kind == CommitmentClass::convertible, kind_field, "exchange",
+                    fmt::format("{} is a standard reservation; only a convertible one is exchanged (a standard one "
+                                "may be resold)",
+                                target));
+            require(change.into.has_value(), field + ".into", "none", "an exchange needs the new reservation");
+            Commitment terms = *change.into;
+            terms.start_month = k;
+            terms.renewal = Renewal::lapse;
+            PricedCommitment next =
+                price_commitment_as(terms, field + ".into", false, plan_offering, options, horizon, conversions);
+            const PricedCommitment& old = in[change.index];
+            // The new one runs to the later of the old term's end and its own full term.
+            const int end = std::max(old.term_end(k), k + next.term_months);
+            const int runs = end - k;
+            const double per_gpu_upfront = next.upfront_per_gpu * runs / next.term_months;
+            const double new_value = next.gpus * (per_gpu_upfront + next.hourly_per_gpu * runs * hours_per_month);
+            const double old_value = remaining_value(old, k);
+            require(new_value >= old_value * (1 - 1e-12), field + ".into",
+                    fmt::format("{:g} GPUs, {}y {}", next.gpus, terms.term_years, to_string(terms.payment)),
+                    fmt::format("worth {:.2f} over months [{}, {}), less than the {:.2f} left of {}; an exchange must "
+                                "be for equal or greater value",
+                                new_value, k, end, old_value, target));
+            const double true_up = std::max(0.0, new_value - old_value);
+            next.name = fmt::format("{} exchanged in month {}", old.name, k);
+            next.start = k;
+            next.term_months = runs;
+            next.value_upfront_per_gpu = per_gpu_upfront;  // paid: the old value and the true-up
+            next.upfront_per_gpu = 0;                       // the true-up is the change's own flow
+            next.fixed_price = true;
+            next.kind = CommitmentClass::convertible;
+            flows.push_back({k, true_up,
+                             fmt::format("{}: exchanged in month {} ({:.2f} left) for {} worth {:.2f} to month {}; "
+                                         "true-up {:.2f} {}",
+                                         target, k, old_value, next.name, new_value, end, true_up,
+                                         plan_offering.currency)});
+            in[change.index].stop = k;
+            in.push_back(std::move(next));
+            break;
+        }
+        case ChangeKind::resale: {
+            require(in[change.index].kind == CommitmentClass::standard, kind_field, "resale",
+                    fmt::format("{} is a convertible reservation; only a standard one is sold on the Reserved "
+                                "Instance Marketplace (a convertible one may be exchanged)",
+                                target));
+            require_at_most(field + ".price", change.price, limits::max_money);
+            const double received = change.price * (1.0 - marketplace_fee);
+            flows.push_back({k, -received,
+                             fmt::format("{}: sold in month {} for {:.2f} {} less the marketplace's {:g}% fee: {:.2f} "
+                                         "received; its hourly charges pass to the buyer",
+                                         target, k, change.price, plan_offering.currency, 100 * marketplace_fee,
+                                         received)});
+            in[change.index].stop = k;
+            break;
+        }
+        case ChangeKind::azure_exchange: {
+            // Azure: the returned reservation's prorated upfront is refunded and the new one bought in
+            // full from this month; its lifetime commitment must be at least what is left of the old.
+            // Exchanges do not count against the refund cap.
+            require(change.into.has_value(), field + ".into", "none", "an exchange needs the new reservation");
+            Commitment terms = *change.into;
+            terms.start_month = k;
+            terms.renewal = Renewal::lapse;
+            PricedCommitment next =
+                price_commitment_as(terms, field + ".into", false, plan_offering, options, horizon, conversions);
+            const PricedCommitment& old = in[change.index];
+            const double left = remaining_value(old, k), refund = remaining_upfront(old, k);
+            const double lifetime =
+                next.gpus * (next.upfront_per_gpu + next.hourly_per_gpu * next.term_months * hours_per_month);
+            require(lifetime >= left * (1 - 1e-12), field + ".into",
+                    fmt::format("{:g} GPUs, {}y {}", next.gpus, terms.term_years, to_string(terms.payment)),
+                    fmt::format("a lifetime commitment of {:.2f}, less than the {:.2f} left of {}; an Azure exchange "
+                                "must be for equal or greater value",
+                                lifetime, left, target));
+            next.name = fmt::format("{} exchanged in month {}", old.name, k);
+            next.fixed_price = true;  // bought at the prices given, not a price path's
+            flows.push_back({k, -refund,
+                             fmt::format("{}: returned in month {} ({:.2f} left, {:.2f} of upfront refunded) for {} "
+                                         "with a lifetime commitment of {:.2f} {}",
+                                         target, k, left, refund, next.name, lifetime, plan_offering.currency)});
+            in[change.index].stop = k;
+            in.push_back(std::move(next));
+            break;
+        }
+        case ChangeKind::refund: {
+            const double amount = remaining_upfront(in[change.index], k);
+            refunds.push_back({k, amount});
+            for (int first = k - months_per_year + 1; first <= k; ++first) {  // every 12 months holding month k
+                double window = 0;
+                for (const auto& [month, paid] : refunds)
+                    if (month >= first && month < first + months_per_year) window += paid;
+                require(window <= azure_refund_cap * (1 + 1e-12), kind_field, "refund",
+                        fmt::format("{:.2f} refunded for {} in month {} brings refunds in months [{}, {}] to {:.2f}, "
+                                    "more than the {:g} Azure refunds in any 12 months",
+                                    amount, target, k, std::max(0, first), first + months_per_year - 1, window,
+                                    azure_refund_cap));
+            }
+            flows.push_back({k, -amount,
+                             fmt::format("{}: refunded in month {}: {:.2f} {} (the upfront's prorated remainder; later "
+                                         "charges stop)",
+                                         target, k, amount, plan_offering.currency)});
+            in[change.index].stop = k;
+            break;
+        }
+        }
+    }
+    return flows;
+}
+
+}  // namespace gputco::instruments
