@@ -203,8 +203,12 @@ public:
             b.price_per_instance_hour = uniform(0.5, 30);
             p.capacity_blocks.push_back(b);
         }
-        for (Commitment& c : p.commitments) {
-            if (!coin(0.3)) continue;
+        for (std::size_t i = 0; i < p.commitments.size(); ++i) {
+            Commitment& c = p.commitments[i];
+            // A change of a bought commitment was drawn for its whole-year term: keep that term.
+            const bool changed = std::any_of(p.changes.begin(), p.changes.end(),
+                                             [&](const CommitmentChange& ch) { return !ch.held && ch.index == i; });
+            if (changed || !coin(0.3)) continue;
             c.term_months = std::array{1, 3, 6}[std::size_t(integer(0, 2))];
             c.discount = uniform(0, 0.5);
         }

@@ -295,6 +295,8 @@ TEST_CASE("invariant (plans): cost is non-decreasing in every price and in deman
         const double up = in.uniform(1.0, 1.5);
         CAPTURE(i);
         CAPTURE(up);
+        const std::string described = describe(plan);
+        CAPTURE(described);
         Offering dearer = o;
         dearer.on_demand_hourly *= up;
         if (dearer.spot_hourly) *dearer.spot_hourly *= up;

@@ -113,6 +113,9 @@ struct Scratch {
     std::vector<double> spot_costs;  ///< per spot share: its spend so far (before credits)
     /// Per commitment (held, then bought): GPU-hours used so far; filled when sized to them.
     std::vector<double> commitment_used;
+    /// Per Savings Plan (in serving order): GPU-hours paid for and used so far (what a plan pays for
+    /// moves with the price path); filled when sized to them.
+    std::vector<double> savings_plan_paid, savings_plan_used;
 };
 
 /// Every commitment of a priced plan in serving order (held, then bought): for per-commitment rows.
@@ -170,12 +173,18 @@ void price_tiers(const PricedPlan& plan, int m, const Month* demand, const Facto
         }
     }
     // Savings Plans: each a tier of commitment / rate GPUs at the rate of the month it was bought.
-    for (const PricedSavingsPlan& sp : plan.savings_plans) {
+    const bool per_savings_plan = scratch.savings_plan_used.size() == plan.savings_plans.size();
+    for (std::size_t j = 0; j < plan.savings_plans.size(); ++j) {
+        const PricedSavingsPlan& sp = plan.savings_plans[j];
         if (!sp.active(m, plan.horizon_months)) continue;
         const double price_factor = factors.reserved(sp.term_start(m), sp.term_months);
         const double gpus = sp.gpus(price_factor);
         const double used = next_tier(gpus);
         sp.add_month(m, price_factor, used, flow);
+        if (per_savings_plan) {
+            scratch.savings_plan_paid[j] += gpus * hours_per_month;
+            scratch.savings_plan_used[j] += used;
+        }
         if (out) {
             const double rate = sp.rate_per_gpu_hour * price_factor;
             out->stranded_unused += (gpus * hours_per_month - used) * rate;  // the commitment not spent
@@ -183,7 +192,8 @@ void price_tiers(const PricedPlan& plan, int m, const Month* demand, const Facto
         }
     }
     for (const instruments::ChangeFlow& change : plan.changes)
-        if (change.month == m) flow.commitment_changes += change.amount;
+        // Vouchers pay a share of every cloud charge, so money back for a charge comes back at that share.
+        if (change.month == m) flow.commitment_changes += change.amount * discounts.voucher_price_factor;
     if (in_horizon) {
         const int g = plan.gpus_per_unit;
         if (plan.spots.empty()) {

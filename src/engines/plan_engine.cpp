@@ -19,6 +19,7 @@ constexpr std::size_t futures_per_chunk = 256;  // fixed, so sums do not depend 
 
 using plan_core::PricedCommitment;
 using plan_core::PricedPlan;
+using plan_core::PricedSavingsPlan;
 
 /// The plan priced for `horizon` months, the options checked first.
 PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOptions& options, int horizon,
@@ -160,15 +161,20 @@ PlanDistribution evaluate_plan(const Plan& plan, const DemandFutures& futures, c
     std::vector<std::vector<MonthlyCashFlow>> chunk_sums(chunks, std::vector<MonthlyCashFlow>(months));
     const std::vector<const PricedCommitment*> commitments = plan_core::all_commitments(priced);
     std::vector<std::vector<double>> chunk_used(chunks);  // per chunk, per commitment: GPU-hours used
+    std::vector<std::vector<double>> chunk_plan_paid(chunks), chunk_plan_used(chunks);  // per Savings Plan
     for_each_chunk(n, options.threads, options.should_stop, options.progress, [&](std::size_t chunk) {
         const std::size_t last = std::min(n, (chunk + 1) * futures_per_chunk);
         plan_core::Scratch scratch;
         scratch.commitment_used.assign(commitments.size(), 0.0);
+        scratch.savings_plan_paid.assign(priced.savings_plans.size(), 0.0);
+        scratch.savings_plan_used.assign(priced.savings_plans.size(), 0.0);
         for (std::size_t f = chunk * futures_per_chunk; f < last; ++f) {
             result.futures[f] =
                 run_future(priced, futures, prices, f, options, &month_totals[f * months], &chunk_sums[chunk], scratch);
         }
         chunk_used[chunk] = std::move(scratch.commitment_used);
+        chunk_plan_paid[chunk] = std::move(scratch.savings_plan_paid);
+        chunk_plan_used[chunk] = std::move(scratch.savings_plan_used);
     });
     for (std::size_t i = 0; i < commitments.size(); ++i) {  // chunk by chunk in order: the same on any thread count
         const PricedCommitment& c = *commitments[i];
@@ -177,6 +183,21 @@ PlanDistribution evaluate_plan(const Plan& plan, const DemandFutures& futures, c
         for (int m = use.first_month; m < use.end_month; ++m)
             if (c.active(m, priced.horizon_months)) use.paid_gpu_hours += c.gpus * hours_per_month;
         for (const auto& used : chunk_used) use.used_gpu_hours += used[i];
+        use.used_gpu_hours /= double(n);
+        use.unused_gpu_hours = use.paid_gpu_hours - use.used_gpu_hours;
+        result.commitment_use.push_back(std::move(use));
+    }
+    // Savings Plans: the GPU-hours their $/hour paid for and used, means over the futures (a plan's GPUs
+    // move with the price path of its purchase month); its GPUs at list prices.
+    for (std::size_t j = 0; j < priced.savings_plans.size(); ++j) {
+        const PricedSavingsPlan& sp = priced.savings_plans[j];
+        CommitmentUse use{.name = sp.name, .held = false, .gpus = sp.gpus(1.0), .first_month = sp.start,
+                          .end_month = sp.last_month(priced.horizon_months)};
+        for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
+            use.paid_gpu_hours += chunk_plan_paid[chunk][j];
+            use.used_gpu_hours += chunk_plan_used[chunk][j];
+        }
+        use.paid_gpu_hours /= double(n);
         use.used_gpu_hours /= double(n);
         use.unused_gpu_hours = use.paid_gpu_hours - use.used_gpu_hours;
         result.commitment_use.push_back(std::move(use));

@@ -44,7 +44,8 @@ struct MonthlyCashFlow {
     /// Commitments held before the horizon (part of the reserved hours above): paid and used GPU-hours.
     double held_gpu_hours = 0;
     double held_used_gpu_hours = 0;
-    /// Changes of commitments: exchange true-ups paid (> 0), resale proceeds and refunds (< 0).
+    /// Changes of commitments: exchange true-ups paid (> 0), resale proceeds and refunds (< 0), at the
+    /// share of cloud charges the plan pays itself (× the voucher price factor).
     double commitment_changes = 0;
 };
 

@@ -17,6 +17,7 @@ PricedSavingsPlan price_savings_plan(const SavingsPlan& s, std::size_t i, const 
             fmt::format("must be in [0, {}) (the horizon's months)", horizon));
     PricedSavingsPlan priced;
     priced.commitment_per_hour = s.commitment_per_hour;
+    priced.name = fmt::format("plan.savings_plans[{}]", i);
     priced.type = s.type;
     priced.start = s.start_month;
     priced.term_months = s.term_years * months_per_year;

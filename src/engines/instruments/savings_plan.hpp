@@ -22,6 +22,7 @@ struct PricedSavingsPlan {
     int term_months = 12;
     bool renew = false;
     std::string source;  ///< where the rate comes from, for the report
+    std::string name;    ///< "plan.savings_plans[i]", its row in the per-commitment table
     /// Start month of the term running in month m (m >= start), as for a reservation.
     int term_start(int m) const { return start + (m - start) / term_months * term_months; }
     /// Whether a term runs in month m: every term that starts inside the horizon when renewed.
