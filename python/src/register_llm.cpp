@@ -1,6 +1,8 @@
 // LLM training and serving: models, jobs, FLOPs, memory, layouts and the two rankings. Enums cross as
-// strings ("bf16", "lora", "zero3"); rankings cross as lists of dicts, made DataFrames in gputco/_work.py.
+// strings ("bf16", "lora", "zero3"); rankings cross as lists of dicts in the library's columns
+// (app/columns.hpp), made DataFrames in gputco/_work.py.
 #include "register.hpp"
+#include "register_columns.hpp"
 
 #include <optional>
 #include <string>
@@ -178,26 +180,7 @@ void register_llm(py::module_& m) {
                                                   decode_bandwidth_efficiency, usable_memory_fraction, mtbf_hours,
                                                   restart_hours, storage, paths, seed, mfu_csv, peaks_csv);
             const LlmTrainingRanking r = without_gil_until_ctrl_c([&] { return rank_llm_training(t, catalog, o); });
-            py::list rows;
-            for (const LlmTrainingRow& x : r.rows)
-                rows.append(py::dict(
-                    py::arg("provider") = x.provider, py::arg("region") = x.region,
-                    py::arg("instance_type") = x.instance_type, py::arg("gpu") = x.gpu,
-                    py::arg("buying") = std::string(to_string(x.buying)), py::arg("terms") = x.terms,
-                    py::arg("instances") = x.instances, py::arg("gpus") = x.gpus,
-                    py::arg("tensor_parallel") = x.layout.tensor_parallel,
-                    py::arg("data_parallel") = x.layout.data_parallel,
-                    py::arg("sharding") = std::string(to_string(x.layout.sharding)),
-                    py::arg("memory_gb_per_gpu") = x.memory_gb_per_gpu, py::arg("peak_tflops") = x.peak_tflops,
-                    py::arg("mfu") = x.mfu, py::arg("mfu_kind") = std::string(to_string(x.mfu_kind)),
-                    py::arg("mfu_basis") = x.mfu_basis, py::arg("gpu_hours") = x.gpu_hours,
-                    py::arg("run_hours") = x.run_hours, py::arg("run_hours_p95") = x.run_hours_p95,
-                    py::arg("currency") = x.currency, py::arg("price_per_hour") = x.price_per_hour,
-                    py::arg("cost_per_run") = x.cost_per_run, py::arg("cost_per_run_p95") = x.cost_per_run_p95,
-                    py::arg("cost_per_run_standard_error") = x.cost_per_run_standard_error,
-                    py::arg("cost_per_million_tokens") = x.cost_per_million_tokens,
-                    py::arg("checkpoint_gb") = x.checkpoint_gb,
-                    py::arg("checkpoint_write_hours") = x.checkpoint_write_hours, py::arg("note") = x.note));
+            const py::list rows = rows_of(llm_training_columns(), r.rows);
             return py::dict(py::arg("rows") = rows, py::arg("skipped") = skipped_list(r.skipped),
                             py::arg("flops") = r.flops, py::arg("flops_per_token") = r.flops_per_token,
                             py::arg("currency") = r.currency);
@@ -215,27 +198,7 @@ void register_llm(py::module_& m) {
                                                   decode_bandwidth_efficiency, usable_memory_fraction, mtbf_hours,
                                                   restart_hours, storage, paths, seed, mfu_csv, peaks_csv);
             const LlmServingRanking r = without_gil_until_ctrl_c([&] { return rank_llm_serving(s, catalog, o); });
-            py::list rows;
-            for (const LlmServingRow& x : r.rows) {
-                const ServingEstimate& e = x.estimate;
-                rows.append(py::dict(
-                    py::arg("provider") = x.provider, py::arg("region") = x.region,
-                    py::arg("instance_type") = x.instance_type, py::arg("gpu") = x.gpu,
-                    py::arg("buying") = std::string(to_string(x.buying)), py::arg("terms") = x.terms,
-                    py::arg("tensor_parallel") = e.tensor_parallel, py::arg("batch") = e.batch,
-                    py::arg("batch_limit") = e.batch_limit, py::arg("replicas") = e.replicas, py::arg("gpus") = e.gpus,
-                    py::arg("instances") = x.instances, py::arg("seconds_per_output_token") = e.step_seconds,
-                    py::arg("seconds_to_first_token") = e.prefill_seconds,
-                    py::arg("bandwidth_bound") = e.bandwidth_bound,
-                    py::arg("decode_tokens_per_second_per_gpu") = e.decode_tokens_per_second_per_gpu,
-                    py::arg("prefill_tokens_per_second_per_gpu") = e.prefill_tokens_per_second_per_gpu,
-                    py::arg("currency") = x.currency, py::arg("price_per_hour") = x.price_per_hour,
-                    py::arg("cost_per_hour") = x.cost_per_hour,
-                    py::arg("cost_per_million_input_tokens") = x.cost_per_million_input_tokens,
-                    py::arg("cost_per_million_output_tokens") = x.cost_per_million_output_tokens,
-                    py::arg("cost_per_request") = x.cost_per_request, py::arg("mfu") = x.mfu,
-                    py::arg("mfu_basis") = x.mfu_basis, py::arg("note") = x.note));
-            }
+            const py::list rows = rows_of(llm_serving_columns(), r.rows);
             return py::dict(py::arg("rows") = rows, py::arg("skipped") = skipped_list(r.skipped),
                             py::arg("currency") = r.currency);
         },

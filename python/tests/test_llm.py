@@ -85,3 +85,43 @@ def test_own_mfu_rows_as_csv():
     assert "our run, 4 nodes" in frame["mfu_basis"].iloc[0]
     with pytest.raises(ValueError, match=r'^mfu_csv.rows\[0\].mfu = 2: must be in \(0, 1\]$'):
         gputco.llm_training_cost(t, mfu_csv="gpu,precision,mfu,kind,as_of,source\nT4,bf16,2,measured,2026,x\n")
+
+
+def test_scenario_llm_jobs_are_the_commands_rows_in_the_librarys_columns():
+    import json
+    import os
+    import pathlib
+    import subprocess
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    path = root / "examples" / "scenarios" / "llm_fine_tune_and_serve.yaml"
+    training = gputco.run_llm_training(path)
+    serving = gputco.run_llm_serving(path)
+    # one column list in C++: the ranking frames' columns after the job's name
+    assert list(training.columns) == ["llm_training", *gputco._work.LLM_TRAINING_COLUMNS]
+    assert list(serving.columns) == ["llm_serving", *gputco._work.LLM_SERVING_COLUMNS]
+    assert list(gputco.llm_training_cost(small_training(), mfu=0.4, spot=False).columns) == \
+        gputco._work.LLM_TRAINING_COLUMNS
+    assert set(training["gpu"]) == {"H100", "H200", "B200", "MI300X"}
+    assert list(training["cost_per_run"]) == sorted(training["cost_per_run"])
+    assert str(training["data_parallel"].dtype) == "int64" and str(serving["bandwidth_bound"].dtype) == "bool"
+    command = pathlib.Path(os.environ.get("GPUTCO_BUILD_DIR", "")) / "src" / "cli" / "gputco"
+    if not command.is_file():
+        pytest.skip("the gputco command is not built (GPUTCO_BUILD_DIR)")
+    out = json.loads(subprocess.run([str(command), "run", str(path), "--format", "json"], capture_output=True,
+                                    text=True, check=True, timeout=300).stdout)
+    for frame, rows in ((training, out["llm_training"]), (serving, out["llm_serving"])):
+        assert len(rows) == len(frame)
+        for row, (_, want) in zip(rows, frame.iterrows()):
+            assert row == {k: (v.item() if hasattr(v, "item") else v) for k, v in want.items()}
+
+
+def test_scenario_llm_errors_name_the_field():
+    scenario = {"version": 1, "name": "x", "horizon_months": 1,
+                "offering": {"provider": "aws", "instance_type": "p5.48xlarge", "region": "us-east-1"},
+                "demand": {"kind": "constant", "gpus": 8},
+                "llm_serving": [{"name": "chat", "model": {"parameters": 7e9}, "input_tokens": 100,
+                                 "output_tokens": 10, "requests_per_second": 1}]}
+    with pytest.raises(ValueError, match=r"llm_serving\[0\]\.model\.layers = 0: the model's shape \(layers, "
+                                         r"hidden_size, attention_heads\) is needed for the KV cache$"):
+        gputco.run_llm_serving(scenario)

@@ -245,7 +245,7 @@ LlmTrainingRanking rank_llm_training(const LlmTraining& training, const Catalog&
     out.flops = training_flops(training);
     out.currency = options.currency;
     rank_all(out, catalog, options, add_training);
-    require(!out.rows.empty(), "training", training.name.empty() ? training.model.name : training.name,
+    require(options.allow_empty || !out.rows.empty(), "training", training.name.empty() ? training.model.name : training.name,
             fmt::format("no offering could be costed ({} skipped; see the reasons in skipped)", out.skipped.size()));
     std::stable_sort(out.rows.begin(), out.rows.end(), [](const LlmTrainingRow& a, const LlmTrainingRow& b) {
         return std::tuple(a.cost_per_run, a.run_hours, key(a)) < std::tuple(b.cost_per_run, b.run_hours, key(b));
@@ -260,7 +260,7 @@ LlmServingRanking rank_llm_serving(const LlmServing& serving, const Catalog& cat
     out.serving = serving;
     out.currency = options.currency;
     rank_all(out, catalog, options, add_serving);
-    require(!out.rows.empty(), "serving", serving.name.empty() ? serving.model.name : serving.name,
+    require(options.allow_empty || !out.rows.empty(), "serving", serving.name.empty() ? serving.model.name : serving.name,
             fmt::format("no offering could be costed ({} skipped; see the reasons in skipped)", out.skipped.size()));
     std::stable_sort(out.rows.begin(), out.rows.end(), [](const LlmServingRow& a, const LlmServingRow& b) {
         return std::tuple(a.cost_per_hour, key(a)) < std::tuple(b.cost_per_hour, key(b));

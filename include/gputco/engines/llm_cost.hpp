@@ -51,6 +51,9 @@ struct LlmRankOptions {
     /// reaches a few GB/s per node); overridable.
     double storage_gb_per_second_per_instance = 2.0;
     StopCheck should_stop;  ///< called before each offering; true throws Cancelled
+    /// No offering costed: return the empty ranking (its skipped say why) instead of throwing, for a
+    /// caller that reports the reasons itself (a scenario's check at load).
+    bool allow_empty = false;
 
     void validate() const;
 };
