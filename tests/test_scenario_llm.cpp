@@ -138,7 +138,7 @@ TEST_CASE("every class of LLM job violation names file, line, column, field, val
     CHECK_THROWS_WITH_AS(parse_scenario(training("    tokens: 2e9", "    epochs: 2\n"), "t.yaml"),
                          "t.yaml:12:5: llm_training[0].epochs = 2: unknown key (allowed: name, model, tokens, "
                          "sequence_length, precision, method, trainable_fraction, activation_checkpointing, "
-                         "micro_batch_sequences, gpus, buying, mfu, min_gpus, max_gpus, usable_memory_fraction, spot)",
+                         "micro_batch_sequences, global_batch_sequences, gpus, buying, mfu, min_gpus, max_gpus, usable_memory_fraction, spot)",
                          InvalidInput);
     // the library's own rules, at the field they are about
     const auto with_method = [](std::string text, std::string_view method) {
@@ -147,6 +147,10 @@ TEST_CASE("every class of LLM job violation names file, line, column, field, val
     CHECK_THROWS_WITH_AS(parse_scenario(with_method(training("    tokens: 2e9", "    precision: fp8\n"), "qlora"), "t.yaml"),
                          "t.yaml:12:16: llm_training[0].precision = \"fp8\": must be bf16 for qlora (the 4-bit weights "
                          "are dequantised to BF16 for each product)",
+                         InvalidInput);
+    // "    global_batch_sequences: " is 28 characters
+    CHECK_THROWS_WITH_AS(parse_scenario(training("    tokens: 2e9", "    global_batch_sequences: 0\n"), "t.yaml"),
+                         "t.yaml:12:29: llm_training[0].global_batch_sequences = 0: must be in [1, 16777216]",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(
         parse_scenario(training("    tokens: 2e9", "    trainable_fraction: 2\n"), "t.yaml"),

@@ -11,6 +11,7 @@
 #include <pybind11/stl.h>
 
 #include <gputco/engines/llm_cost.hpp>
+#include <gputco/work/llm_scaling.hpp>
 
 namespace gputco::python {
 
@@ -89,7 +90,7 @@ void register_llm(py::module_& m) {
     py::class_<LlmTraining>(m, "LlmTraining", "Pre-training or fine-tuning (full, lora, qlora) of a model on tokens.")
         .def(py::init([](const LlmModel& model, double tokens, int sequence_length, const std::string& precision,
                          const std::string& method, double trainable_fraction, bool activation_checkpointing,
-                         int micro_batch_sequences, const std::string& name) {
+                         int micro_batch_sequences, int global_batch_sequences, const std::string& name) {
                  LlmTraining t{name,
                                model,
                                tokens,
@@ -98,13 +99,15 @@ void register_llm(py::module_& m) {
                                parse<TrainingMethod>(method, "training.method"),
                                trainable_fraction,
                                activation_checkpointing,
-                               micro_batch_sequences};
+                               micro_batch_sequences,
+                               global_batch_sequences};
                  t.validate();
                  return t;
              }),
              py::kw_only(), py::arg("model"), py::arg("tokens"), py::arg("sequence_length") = 4096,
              py::arg("precision") = "bf16", py::arg("method") = "full", py::arg("trainable_fraction") = 0.005,
-             py::arg("activation_checkpointing") = true, py::arg("micro_batch_sequences") = 1, py::arg("name") = "")
+             py::arg("activation_checkpointing") = true, py::arg("micro_batch_sequences") = 1,
+             py::arg("global_batch_sequences") = 256, py::arg("name") = "")
         .def_readonly("name", &LlmTraining::name)
         .def_readonly("model", &LlmTraining::model)
         .def_readonly("tokens", &LlmTraining::tokens)
@@ -113,6 +116,7 @@ void register_llm(py::module_& m) {
         .def_property_readonly("method", [](const LlmTraining& t) { return std::string(to_string(t.method)); })
         .def_readonly("trainable_fraction", &LlmTraining::trainable_fraction)
         .def_readonly("activation_checkpointing", &LlmTraining::activation_checkpointing)
+        .def_readonly("global_batch_sequences", &LlmTraining::global_batch_sequences)
         .def("trainable_parameters", &LlmTraining::trainable_parameters);
 
     py::class_<LlmServing>(m, "LlmServing", "An inference service: a model at a request rate under latency targets.")
@@ -147,15 +151,21 @@ void register_llm(py::module_& m) {
     m.def("training_flops_per_token", &training_flops_per_token, py::arg("training"));
     m.def(
         "llm_training_memory",
-        [](const LlmTraining& t, int tensor_parallel, int data_parallel, const std::string& sharding) {
-            const TrainingMemory mem =
-                training_memory(t, {tensor_parallel, data_parallel, parse<Sharding>(sharding, "layout.sharding")});
+        [](const LlmTraining& t, int tensor_parallel, int data_parallel, const std::string& sharding,
+           int pipeline_parallel) {
+            const TrainingMemory mem = training_memory(
+                t, {tensor_parallel, data_parallel, parse<Sharding>(sharding, "layout.sharding"), pipeline_parallel});
             return py::dict(py::arg("weights") = mem.weights, py::arg("gradients") = mem.gradients,
                             py::arg("optimizer") = mem.optimizer, py::arg("activations") = mem.activations,
                             py::arg("total") = mem.total());
         },
         py::arg("training"), py::kw_only(), py::arg("tensor_parallel") = 1, py::arg("data_parallel") = 1,
-        py::arg("sharding") = "none", "Bytes per GPU: dict(weights, gradients, optimizer, activations, total).");
+        py::arg("sharding") = "none", py::arg("pipeline_parallel") = 1,
+        "Bytes per GPU: dict(weights, gradients, optimizer, activations, total).");
+    m.def("pipeline_bubble_fraction", &pipeline_bubble_fraction, py::arg("stages"), py::arg("micro_batches"),
+          "Idle share of a pipeline's step: (p - 1) / (m + p - 1).");
+    m.def("allreduce_seconds", &allreduce_seconds, py::arg("bytes"), py::arg("replicas"), py::arg("gb_per_second"),
+          "Ring all-reduce time: 2 (n - 1) / n x bytes / (GB/s x 1e9)."); 
     m.def(
         "smallest_training_layout",
         [](const LlmTraining& t, int gpus_per_node, double memory_gb, double usable_fraction, int min_gpus,

@@ -125,3 +125,29 @@ def test_scenario_llm_errors_name_the_field():
     with pytest.raises(ValueError, match=r"llm_serving\[0\]\.model\.layers = 0: the model's shape \(layers, "
                                          r"hidden_size, attention_heads\) is needed for the KV cache$"):
         gputco.run_llm_serving(scenario)
+
+
+def test_pipeline_memory_bubble_and_allreduce_by_hand():
+    # two stages halve the 16 B per parameter; the 1F1B first stage keeps L layers of activations
+    one = gputco.llm_training_memory(small_training(), data_parallel=4)
+    two = gputco.llm_training_memory(small_training(), data_parallel=4, pipeline_parallel=2)
+    assert two["weights"] + two["gradients"] + two["optimizer"] == pytest.approx(8e9)
+    assert two["activations"] == one["activations"]
+    assert gputco.pipeline_bubble_fraction(8, 64) == pytest.approx(7 / 71, rel=1e-15)
+    assert gputco.allreduce_seconds(5e9, 4, 50) == pytest.approx(0.15, rel=1e-15)
+    with pytest.raises(ValueError, match=r"^pipeline.stages = 0: must be >= 1$"):
+        gputco.pipeline_bubble_fraction(0, 4)
+    assert small_training(global_batch_sequences=64).global_batch_sequences == 64
+
+
+def test_training_rows_carry_the_scaling_factor_and_the_links_with_their_sources():
+    df = gputco.llm_training_cost(gputco.LlmTraining(model=gputco.LlmModel(**LLAMA_70B), tokens=2e9, method="lora"),
+                                  gpus=["H100"], spot=False)
+    p5 = df[df["instance_type"] == "p5.48xlarge"].iloc[0]
+    assert p5["scaling_efficiency"] == 1.0  # one instance: NVLink, as the MFU row's run had
+    assert "EFA 3,200 Gbit/s per instance (AWS EC2 P5 instances page, 2023-07)" in p5["interconnect_basis"]
+    assert ((df["scaling_efficiency"] > 0) & (df["scaling_efficiency"] <= 1)).all()
+    spread = df[(df["instances"] > 1) & df["interconnect_basis"].str.contains("no cluster network listed")]
+    assert len(spread) > 0 and (spread["scaling_efficiency"] < 1).all()  # 1-GPU instances over assumed Ethernet
+    assert list(df["run_hours"]) == pytest.approx(list(df["gpu_hours"] / df["gpus"] / df["scaling_efficiency"]),
+                                                  rel=1e-12)

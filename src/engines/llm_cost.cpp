@@ -1,5 +1,6 @@
 // LLM training and serving ranked across a catalog (formulas in llm_cost.hpp).
 #include "gputco/engines/llm_cost.hpp"
+#include "gputco/work/llm_scaling.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -88,7 +89,10 @@ void add_training(LlmTrainingRanking& out, const Offering& o, const Catalog& cat
     base.mfu_basis = g.mfu_basis;
     base.peak_source = g.peak_source;
     base.gpu_hours = out.flops / (g.peak_tflops * 1e12 * g.mfu * 3600.0);
-    base.run_hours = base.run_hours_p95 = base.gpu_hours / base.gpus;
+    const GpuLinks links = links_of(o);
+    base.scaling_efficiency = scaling_factor(t, *layout, o.gpus_per_instance, g.peak_tflops * 1e12 * g.mfu, links);
+    base.interconnect_basis = links.basis;
+    base.run_hours = base.run_hours_p95 = base.gpu_hours / base.gpus / base.scaling_efficiency;
     base.checkpoint_gb = checkpoint_bytes(t) / 1e9;
     base.checkpoint_write_hours =
         base.checkpoint_gb / (options.storage_gb_per_second_per_instance * base.instances) / 3600.0;

@@ -363,6 +363,7 @@ void write_llm_training(YAML::Emitter& out, const LlmTrainingSpec& spec) {
     out << YAML::Key << "trainable_fraction" << YAML::Value << number(t.trainable_fraction);
     out << YAML::Key << "activation_checkpointing" << YAML::Value << (t.activation_checkpointing ? "true" : "false");
     out << YAML::Key << "micro_batch_sequences" << YAML::Value << t.micro_batch_sequences;
+    out << YAML::Key << "global_batch_sequences" << YAML::Value << t.global_batch_sequences;
     write_llm_choices(out, spec.gpus, spec.buying);
     out << YAML::Key << "mfu" << YAML::Value << number(spec.mfu);
     out << YAML::Key << "min_gpus" << YAML::Value << spec.min_gpus;

@@ -313,6 +313,8 @@ inline const std::vector<Column<LlmTrainingRow>>& llm_training_columns() {
         {"mfu", "fraction", Dtype::float64, [](const R& r) { return Cell(r.mfu); }},
         {"mfu_kind", "", Dtype::text, [](const R& r) { return Cell(std::string(to_text(r.mfu_kind))); }},
         {"mfu_basis", "", Dtype::text, [](const R& r) { return Cell(r.mfu_basis); }},
+        {"scaling_efficiency", "fraction", Dtype::float64, [](const R& r) { return Cell(r.scaling_efficiency); }},
+        {"interconnect_basis", "", Dtype::text, [](const R& r) { return Cell(r.interconnect_basis); }},
         {"gpu_hours", "GPU-hours", Dtype::float64, [](const R& r) { return Cell(r.gpu_hours); }},
         {"run_hours", "hours", Dtype::float64, [](const R& r) { return Cell(r.run_hours); }},
         {"run_hours_p95", "hours", Dtype::float64, [](const R& r) { return Cell(r.run_hours_p95); }},

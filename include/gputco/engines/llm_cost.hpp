@@ -8,7 +8,10 @@
 //
 // Training, per offering (docs/models.md, "LLM training and serving"):
 //   layout      = smallest_training_layout on whole instances (at least options.min_gpus GPUs)
-//   GPU-hours   = training FLOPs / (peak × MFU × 3,600); wall hours = GPU-hours / GPUs
+//   GPU-hours   = training FLOPs / (peak × MFU × 3,600); wall hours = GPU-hours / GPUs / scaling, where
+//                 scaling = scaling_factor (llm_scaling.hpp): the step's efficiency on the offering's
+//                 links over the same layout's on the 400 Gbit/s-per-GPU fabric the MFU rows were
+//                 measured on (1 within one instance or on such a fabric)
 //   on-demand   = wall hours × instances × hourly price, billed as one launch per instance
 //   spot        = simulate_spot on the wall hours: the run stops when any of its n instances is
 //                 interrupted (Poisson, MTBF per instance / n), checkpoints at the optimal interval,
@@ -68,6 +71,8 @@ struct LlmTrainingRow {
     double peak_tflops = 0, mfu = 0;
     MatchKind mfu_kind = MatchKind::measured;
     std::string mfu_basis, peak_source;
+    double scaling_efficiency = 1;  ///< scaling_factor: share of the MFU row's speed kept on these links
+    std::string interconnect_basis; ///< NVLink and network per GPU, each with its source (or the assumption)
     double gpu_hours = 0;           ///< compute GPU-hours (no interruptions)
     double run_hours = 0;           ///< wall hours: spot mean
     double run_hours_p95 = 0;

@@ -8,7 +8,7 @@ namespace {
 
 const std::vector<std::string> training_keys{
     "name", "model", "tokens", "sequence_length", "precision", "method", "trainable_fraction",
-    "activation_checkpointing", "micro_batch_sequences", "gpus", "buying", "mfu", "min_gpus", "max_gpus",
+    "activation_checkpointing", "micro_batch_sequences", "global_batch_sequences", "gpus", "buying", "mfu", "min_gpus", "max_gpus",
     "usable_memory_fraction", "spot"};
 
 /// A training run, checked by the library and tried once without spot (no Monte Carlo at load), so
@@ -33,6 +33,7 @@ LlmTrainingSpec read_training(const Field& f, const Catalog& catalog, const std:
     if (auto v = at("trainable_fraction")) t.trainable_fraction = v->number();
     if (auto v = at("activation_checkpointing")) t.activation_checkpointing = v->choice({"true", "false"}) == "true";
     if (auto v = at("micro_batch_sequences")) t.micro_batch_sequences = LlmFields::whole(*v);
+    if (auto v = at("global_batch_sequences")) t.global_batch_sequences = LlmFields::whole(*v);
     if (auto v = at("gpus")) spec.gpus = LlmFields::gpus(*v, catalog);
     if (auto v = at("buying")) spec.buying = LlmFields::buying(*v);
     if (auto v = at("mfu")) spec.mfu = LlmFields::mfu(*v);
