@@ -166,6 +166,8 @@ from ._core import (
     training_flops_per_token,
     pipeline_bubble_fraction,
     allreduce_seconds,
+    MfuRow,
+    builtin_training_mfu,
     # plans over time under uncertain demand and prices
     Commitment,
     DemandEvent,
@@ -279,7 +281,7 @@ __all__ = [
     "throughput_frame", "training_memory_gb",
     "LlmModel", "LlmServing", "LlmTraining", "kv_cache_bytes_per_token", "llm_serving_cost", "llm_training_cost",
     "llm_training_memory", "smallest_training_layout", "training_flops", "training_flops_per_token",
-    "run_llm_training", "run_llm_serving", "pipeline_bubble_fraction", "allreduce_seconds",
+    "run_llm_training", "run_llm_serving", "pipeline_bubble_fraction", "allreduce_seconds", "MfuRow", "builtin_training_mfu",
     "Commitment", "DemandEvent", "DemandFutures", "DemandModel", "Distribution", "GenerationLaunch",
     "OwnedPurchase", "Plan", "PlanDistribution", "PriceChange", "PriceModel", "PricePaths", "SpotPeriod", "SpotShare",
     "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",

@@ -114,7 +114,9 @@ def llm_training_cost(training: LlmTraining, catalog: Optional[Catalog] = None, 
     mfu=0 (0: the built-in rows), usable_memory_fraction=0.9, mtbf_hours=20 (per instance),
     restart_hours=10/60, storage_gb_per_second_per_instance=2, paths=4000, seed=42, and your own rows before
     the built-in ones: mfu_csv="gpu,precision,mfu,kind,as_of,source\\n..." and
-    peaks_csv="gpu,fp8_tflops,fp4_tflops,as_of,source\\n..." (source: the rest of the line).
+    peaks_csv="gpu,fp8_tflops,fp4_tflops,as_of,source\\n..." (source: the rest of the line), or as row
+    objects: mfu_rows=[MfuRow(gpu="MI300X", mfu=0.3, kind="estimate", source=Source("...", "2026-11"))]
+    (before the CSV's rows; gputco.builtin_training_mfu() lists the built-in ones).
     """
     r = _rank_llm_training(training, catalog if catalog is not None else Catalog.builtin(), **options)
     return frame(LLM_TRAINING_VIEW, r["rows"], attrs={"currency": r["currency"], "flops": r["flops"],

@@ -32,9 +32,13 @@ LlmRankOptions rank_options(const std::string& currency, bool on_demand, bool sp
                             const std::vector<std::string>& gpus, int min_gpus, int max_gpus, double mfu,
                             double decode_bandwidth_efficiency, double usable_memory_fraction, double mtbf_hours,
                             double restart_hours, double storage_gb_per_second_per_instance, std::size_t paths,
-                            std::uint64_t seed, const std::string& mfu_csv, const std::string& peaks_csv) {
+                            std::uint64_t seed, const std::string& mfu_csv, const std::string& peaks_csv,
+                            const std::vector<MfuRow>& mfu_rows) {
     LlmRankOptions o;
-    if (!mfu_csv.empty()) o.gpu.mfu = mfu_rows_from_csv(mfu_csv);
+    // The row objects first, then the CSV's rows, then the built-in ones: the first match is used.
+    o.gpu.mfu = mfu_rows;
+    if (!mfu_csv.empty())
+        for (MfuRow& row : mfu_rows_from_csv(mfu_csv)) o.gpu.mfu.push_back(std::move(row));
     if (!peaks_csv.empty()) o.gpu.peaks = peak_rows_from_csv(peaks_csv);
     o.currency = currency;
     o.on_demand = on_demand;
@@ -61,11 +65,45 @@ LlmRankOptions rank_options(const std::string& currency, bool on_demand, bool sp
         py::arg("usable_memory_fraction") = 0.9, py::arg("mtbf_hours") = 20.0,                                 \
         py::arg("restart_hours") = 10.0 / 60, py::arg("storage_gb_per_second_per_instance") = 2.0,             \
         py::arg("paths") = std::size_t(4'000), py::arg("seed") = std::uint64_t(42), py::arg("mfu_csv") = "",        \
-        py::arg("peaks_csv") = ""
+        py::arg("peaks_csv") = "", py::arg("mfu_rows") = std::vector<MfuRow>{}
 
 }  // namespace
 
 void register_llm(py::module_& m) {
+    py::class_<MfuRow>(m, "MfuRow",
+                       "An achieved training MFU on one GPU and precision, with its kind and source: the user's rows "
+                       "go before the built-in ones (llm_training_cost(..., mfu_rows=[...])).")
+        .def(py::init([](const std::string& gpu, double mfu, const std::string& precision, const std::string& kind,
+                         const Source& source, const std::string& basis) {
+                 MfuRow row{gpu, parse<LlmPrecision>(precision, "mfu_row.precision"), mfu,
+                            parse<MatchKind>(kind, "mfu_row.kind"), basis, source};
+                 // The library's rules for a row (LlmGpuOptions::validate), named for this one row.
+                 LlmGpuOptions check;
+                 check.mfu = {row};
+                 try {
+                     check.validate();
+                 } catch (const InvalidInput& e) {
+                     const std::string_view what = e.what(), prefix = "options.gpu.mfu[0].";
+                     if (!what.starts_with(prefix)) throw;
+                     throw InvalidInput("mfu_row." + std::string(what.substr(prefix.size())));
+                 }
+                 return row;
+             }),
+             py::kw_only(), py::arg("gpu"), py::arg("mfu"), py::arg("precision") = "bf16", py::arg("kind") = "estimate",
+             py::arg("source"), py::arg("basis") = "")
+        .def_readonly("gpu", &MfuRow::gpu)
+        .def_readonly("mfu", &MfuRow::mfu)
+        .def_property_readonly("precision", [](const MfuRow& r) { return std::string(to_string(r.precision)); })
+        .def_property_readonly("kind", [](const MfuRow& r) { return std::string(to_text(r.kind)); })
+        .def_readonly("basis", &MfuRow::basis)
+        .def_readonly("source", &MfuRow::source)
+        .def("__repr__", [](const MfuRow& r) {
+            return fmt::format("MfuRow(gpu='{}', mfu={:g}, precision='{}', kind='{}', source='{}')", r.gpu, r.mfu,
+                               to_string(r.precision), to_text(r.kind), r.source.name);
+        });
+    m.def("builtin_training_mfu", &builtin_training_mfu,
+          "The built-in MFU rows (MfuRow), each with its kind and source: copy one and change it to override.");
+
     py::class_<LlmModel>(m, "LlmModel", "A decoder-only transformer: parameters (total and active) and its shape.")
         .def(py::init([](double parameters, double active_parameters, int layers, int hidden_size, int attention_heads,
                          int kv_heads, const std::string& name) {
@@ -185,10 +223,10 @@ void register_llm(py::module_& m) {
            bool reserved, const std::vector<std::string>& gpus, int min_gpus, int max_gpus, double mfu,
            double decode_bandwidth_efficiency, double usable_memory_fraction, double mtbf_hours, double restart_hours,
            double storage, std::size_t paths, std::uint64_t seed, const std::string& mfu_csv,
-           const std::string& peaks_csv) {
+           const std::string& peaks_csv, const std::vector<MfuRow>& mfu_rows) {
             const LlmRankOptions o = rank_options(currency, on_demand, spot, reserved, gpus, min_gpus, max_gpus, mfu,
                                                   decode_bandwidth_efficiency, usable_memory_fraction, mtbf_hours,
-                                                  restart_hours, storage, paths, seed, mfu_csv, peaks_csv);
+                                                  restart_hours, storage, paths, seed, mfu_csv, peaks_csv, mfu_rows);
             const LlmTrainingRanking r = without_gil_until_ctrl_c([&] { return rank_llm_training(t, catalog, o); });
             const py::list rows = rows_of(llm_training_columns(), r.rows);
             return py::dict(py::arg("rows") = rows, py::arg("skipped") = skipped_list(r.skipped),
@@ -203,10 +241,10 @@ void register_llm(py::module_& m) {
            bool reserved, const std::vector<std::string>& gpus, int min_gpus, int max_gpus, double mfu,
            double decode_bandwidth_efficiency, double usable_memory_fraction, double mtbf_hours, double restart_hours,
            double storage, std::size_t paths, std::uint64_t seed, const std::string& mfu_csv,
-           const std::string& peaks_csv) {
+           const std::string& peaks_csv, const std::vector<MfuRow>& mfu_rows) {
             const LlmRankOptions o = rank_options(currency, on_demand, spot, reserved, gpus, min_gpus, max_gpus, mfu,
                                                   decode_bandwidth_efficiency, usable_memory_fraction, mtbf_hours,
-                                                  restart_hours, storage, paths, seed, mfu_csv, peaks_csv);
+                                                  restart_hours, storage, paths, seed, mfu_csv, peaks_csv, mfu_rows);
             const LlmServingRanking r = without_gil_until_ctrl_c([&] { return rank_llm_serving(s, catalog, o); });
             const py::list rows = rows_of(llm_serving_columns(), r.rows);
             return py::dict(py::arg("rows") = rows, py::arg("skipped") = skipped_list(r.skipped),

@@ -151,3 +151,26 @@ def test_training_rows_carry_the_scaling_factor_and_the_links_with_their_sources
     assert len(spread) > 0 and (spread["scaling_efficiency"] < 1).all()  # 1-GPU instances over assumed Ethernet
     assert list(df["run_hours"]) == pytest.approx(list(df["gpu_hours"] / df["gpus"] / df["scaling_efficiency"]),
                                                   rel=1e-12)
+
+
+def test_mfu_rows_as_objects_override_the_built_in_rows():
+    rows = gputco.builtin_training_mfu()
+    h100 = next(r for r in rows if r.gpu == "H100")
+    assert h100.mfu == 0.41 and h100.kind == "measured" and h100.source.name
+    mine = gputco.MfuRow(gpu="H100", mfu=0.3, kind="measured", basis="our own 70B run",
+                         source=gputco.Source("our cluster log", "2026-11"))
+    training = gputco.LlmTraining(model=gputco.LlmModel(**LLAMA_70B), tokens=2e9, method="lora")
+    base = gputco.llm_training_cost(training, gpus=["H100"], spot=False)
+    df = gputco.llm_training_cost(training, gpus=["H100"], spot=False, mfu_rows=[mine])
+    assert set(df["mfu"]) == {0.3} and set(df["mfu_kind"]) == {"measured"}
+    assert all("our own 70B run" in b and "our cluster log" in b for b in df["mfu_basis"])
+    # hours scale as 1 / MFU: 0.41 / 0.3 longer on every row
+    assert list(df["gpu_hours"]) == pytest.approx(list(base["gpu_hours"] * 0.41 / 0.3), rel=1e-12)
+    # the row objects go before the CSV's rows
+    csv = "gpu,precision,mfu,kind,as_of,source\nH100,bf16,0.2,estimate,2026-01,a CSV row\n"
+    both = gputco.llm_training_cost(training, gpus=["H100"], spot=False, mfu_rows=[mine], mfu_csv=csv)
+    assert set(both["mfu"]) == {0.3}
+    with pytest.raises(ValueError, match=r"^mfu_row.mfu = 1.5: must be in \(0, 1\]$"):
+        gputco.MfuRow(gpu="H100", mfu=1.5, source=gputco.Source("x", "2026"))
+    with pytest.raises(ValueError, match=r"^mfu_row.source = \"\": must name where the figure comes from$"):
+        gputco.MfuRow(gpu="H100", mfu=0.5, source=gputco.Source("", ""))
