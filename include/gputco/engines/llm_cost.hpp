@@ -20,8 +20,11 @@
 //                 busy with other work for the rest of its term)
 // Serving, per offering: estimate_serving (llm_serving.hpp) on the offering's GPU, the GPUs bought in
 // whole instances, running all the time. $ per million input tokens = hourly cost × prefill share /
-// input tokens per hour × 1e6; output tokens likewise with the rest. Spot serving is priced without
-// interruptions (a note says so).
+// input tokens per hour × 1e6; output tokens likewise with the rest. Spot serving runs the serving
+// planner (engines/serving.hpp, choose_serving_plan): the fleet's instances as replicas over generated
+// zones whose spot capacity comes and goes (LlmSpotServing), the cheapest policy, extra spot replicas
+// and on-demand base keeping them all ready for the availability target; an offering none meets is
+// skipped with the reason.
 #include <string>
 #include <vector>
 
@@ -34,6 +37,21 @@
 #include "gputco/work/llm_serving.hpp"
 
 namespace gputco {
+
+/// How spot capacity for serving replicas is generated (assumptions, each overridable): `zones` zones
+/// of the offering's region, each losing its capacity after a Poisson period of the spot assumptions'
+/// MTBF and getting it back after `mean_down_hours` (engines/serving.hpp, ZoneProcess), over `days` in
+/// ticks of `tick_hours`; a replica takes `launch_hours` to boot and load the weights.
+struct LlmSpotServing {
+    int zones = 3;
+    double mean_down_hours = 1;
+    double launch_hours = 0.25;
+    double tick_hours = 0.05;
+    double days = 30;
+    double availability_target = 0.999;
+    int max_extra = 4;  ///< extra spot replicas tried, 0..max_extra; the on-demand base 0..all
+    std::uint64_t seed = 42;
+};
 
 struct LlmRankOptions {
     std::string currency = "USD";
@@ -50,6 +68,7 @@ struct LlmRankOptions {
     /// Spot interruptions per instance (MTBF), restart and capacity wait; the checkpoint write time is
     /// derived (checkpoint_write_hours here is ignored).
     SpotAssumptions spot_assumptions{.simulation = {.paths = 4'000, .seed = 42}};
+    LlmSpotServing spot_serving;  ///< serving: spot capacity for the replicas
     /// Checkpoint write bandwidth of one instance to storage, GB/s. An assumption (network storage
     /// reaches a few GB/s per node); overridable.
     double storage_gb_per_second_per_instance = 2.0;
@@ -110,6 +129,7 @@ struct LlmServingRow {
     double cost_per_hour = 0;      ///< the whole fleet
     double cost_per_million_input_tokens = 0, cost_per_million_output_tokens = 0;
     double cost_per_request = 0;
+    double availability = 1;        ///< spot: share of ticks with every replica ready (1 otherwise)
     std::string note;
 };
 
