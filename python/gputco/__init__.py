@@ -165,6 +165,10 @@ from ._core import (
     smallest_training_layout,
     training_flops,
     training_flops_per_token,
+    pipeline_bubble_fraction,
+    allreduce_seconds,
+    MfuRow,
+    builtin_training_mfu,
     # fixed windows of capacity
     CapacityBlock,
     DemandWindow,
@@ -222,6 +226,7 @@ from . import _spot as _spot  # noqa: F401  (adds SpotResult.summary / to_frame 
 from ._scenario import (heat_map, latin_hypercube, load_scenario, plot_heat_map, plot_tornado,
                         run_deadline_jobs, run_plans, run_scenario, run_spot_jobs, run_workloads, sweep, tornado)
 from ._scenario import run_services  # services on spot across zones
+from ._scenario import run_llm_serving, run_llm_training  # a scenario's LLM jobs
 from . import _deadline as _deadline  # noqa: F401  (adds SpotAvailability.from_json, WindowSweep.summary / to_frame)
 from ._work import (cheapest_within, llm_serving_cost, llm_training_cost, rank_offerings, rank_offerings_raw, seed_audit,
                     throughput_frame)
@@ -290,6 +295,7 @@ __all__ = [
     "LlmModel", "LlmServing", "LlmTraining", "kv_cache_bytes_per_token", "llm_serving_cost", "llm_training_cost",
     "llm_training_memory", "smallest_training_layout", "training_flops", "training_flops_per_token",
     "CapacityBlock", "DemandWindow",
+    "run_llm_training", "run_llm_serving", "pipeline_bubble_fraction", "allreduce_seconds", "MfuRow", "builtin_training_mfu",
     "Commitment", "DemandEvent", "DemandFutures", "DemandModel", "Distribution", "GenerationLaunch",
     "OwnedPurchase", "Plan", "PlanDistribution", "PriceChange", "PriceModel", "PricePaths", "SpotPeriod", "SpotShare",
     "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",

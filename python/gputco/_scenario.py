@@ -104,6 +104,28 @@ def run_services(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
     return frame(SERVICES_VIEW, _core._run_scenario_services(text, file))
 
 
+LLM_TRAINING_JOBS_VIEW = _library_view("run_llm_training", "scenario_llm_training")
+LLM_SERVING_JOBS_VIEW = _library_view("run_llm_serving", "scenario_llm_serving")
+
+
+def run_llm_training(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
+    """The scenario's `llm_training` runs ranked over its catalog (rank_llm_training): one row per run,
+    offering and way of buying, cheapest first within a run, the columns of gputco.LLM_TRAINING_COLUMNS
+    after "llm_training"; spot rows simulated with the scenario's seed (run i with seed + i)."""
+    text, file = _text(scenario)
+    training, _ = _core._run_scenario_llm(text, file)
+    return frame(LLM_TRAINING_JOBS_VIEW, training)
+
+
+def run_llm_serving(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
+    """The scenario's `llm_serving` services ranked over its catalog (rank_llm_serving): one row per
+    service, offering and way of buying, cheapest fleet first, the columns of gputco.LLM_SERVING_COLUMNS
+    after "llm_serving"."""
+    text, file = _text(scenario)
+    _, serving = _core._run_scenario_llm(text, file)
+    return frame(LLM_SERVING_JOBS_VIEW, serving)
+
+
 PLANS_VIEW = _library_view("run_plans", "plans")
 PLAN_COLUMNS = tuple(PLANS_VIEW.names)
 # A sweep asks every strategy and plan for the same outputs; a plan's are statistics over its futures.

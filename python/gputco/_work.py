@@ -89,35 +89,19 @@ def throughput_frame(table: Optional[ThroughputTable] = None):
                                     "source": r.source.name, "as_of": r.source.as_of} for r in table.rows])
 
 
-_LLM_TEXT = ("provider", "region", "instance_type", "gpu", "buying", "terms", "currency", "note", "sharding",
-             "mfu_kind", "mfu_basis", "batch_limit")
-_LLM_INT = ("instances", "gpus", "tensor_parallel", "data_parallel", "batch", "replicas")
-LLM_TRAINING_COLUMNS = [
-    "provider", "region", "instance_type", "gpu", "buying", "terms", "instances", "gpus", "tensor_parallel",
-    "data_parallel", "sharding", "memory_gb_per_gpu", "peak_tflops", "mfu", "mfu_kind", "mfu_basis", "gpu_hours",
-    "run_hours", "run_hours_p95", "currency", "price_per_hour", "cost_per_run", "cost_per_run_p95",
-    "cost_per_run_standard_error", "cost_per_million_tokens", "checkpoint_gb", "checkpoint_write_hours", "note",
-]
-LLM_SERVING_COLUMNS = [
-    "provider", "region", "instance_type", "gpu", "buying", "terms", "tensor_parallel", "batch", "batch_limit",
-    "replicas", "gpus", "instances", "seconds_per_output_token", "seconds_to_first_token", "bandwidth_bound",
-    "decode_tokens_per_second_per_gpu", "prefill_tokens_per_second_per_gpu", "currency", "price_per_hour",
-    "cost_per_hour", "cost_per_million_input_tokens", "cost_per_million_output_tokens", "cost_per_request", "mfu",
-    "mfu_basis", "note",
-]
+# The columns the library declares for LLM ranking rows (gputco/app/columns.hpp): the command's
+# llm_training and llm_serving tables have the same ones after the job's name.
+LLM_TRAINING_COLUMNS = [name for name, _unit, _dtype in _core._columns("llm_training")]
+LLM_SERVING_COLUMNS = [name for name, _unit, _dtype in _core._columns("llm_serving")]
 
 
-def _llm_column(name: str) -> Column:
-    if name in _LLM_TEXT:
-        return Column(name, TEXT)
-    if name in _LLM_INT:
-        return Column(name, "int64")
-    return Column(name, "bool" if name == "bandwidth_bound" else "float64")
+def _library_columns(result: str) -> list:
+    return [Column(name, TEXT if dtype == "object" else dtype) for name, _unit, dtype in _core._columns(result)]
 
 
-LLM_TRAINING_VIEW = declare("llm_training_cost", [_llm_column(c) for c in LLM_TRAINING_COLUMNS],
+LLM_TRAINING_VIEW = declare("llm_training_cost", _library_columns("llm_training"),
                             attrs=("currency", "flops", "flops_per_token", "skipped"))
-LLM_SERVING_VIEW = declare("llm_serving_cost", [_llm_column(c) for c in LLM_SERVING_COLUMNS],
+LLM_SERVING_VIEW = declare("llm_serving_cost", _library_columns("llm_serving"),
                            attrs=("currency", "skipped"))
 
 
@@ -130,7 +114,9 @@ def llm_training_cost(training: LlmTraining, catalog: Optional[Catalog] = None, 
     mfu=0 (0: the built-in rows), usable_memory_fraction=0.9, mtbf_hours=20 (per instance),
     restart_hours=10/60, storage_gb_per_second_per_instance=2, paths=4000, seed=42, and your own rows before
     the built-in ones: mfu_csv="gpu,precision,mfu,kind,as_of,source\\n..." and
-    peaks_csv="gpu,fp8_tflops,fp4_tflops,as_of,source\\n..." (source: the rest of the line).
+    peaks_csv="gpu,fp8_tflops,fp4_tflops,as_of,source\\n..." (source: the rest of the line), or as row
+    objects: mfu_rows=[MfuRow(gpu="MI300X", mfu=0.3, kind="estimate", source=Source("...", "2026-11"))]
+    (before the CSV's rows; gputco.builtin_training_mfu() lists the built-in ones).
     """
     r = _rank_llm_training(training, catalog if catalog is not None else Catalog.builtin(), **options)
     return frame(LLM_TRAINING_VIEW, r["rows"], attrs={"currency": r["currency"], "flops": r["flops"],

@@ -1,6 +1,8 @@
 // LLM training and serving: models, jobs, FLOPs, memory, layouts and the two rankings. Enums cross as
-// strings ("bf16", "lora", "zero3"); rankings cross as lists of dicts, made DataFrames in gputco/_work.py.
+// strings ("bf16", "lora", "zero3"); rankings cross as lists of dicts in the library's columns
+// (app/columns.hpp), made DataFrames in gputco/_work.py.
 #include "register.hpp"
+#include "register_columns.hpp"
 
 #include <optional>
 #include <string>
@@ -9,6 +11,7 @@
 #include <pybind11/stl.h>
 
 #include <gputco/engines/llm_cost.hpp>
+#include <gputco/work/llm_scaling.hpp>
 
 namespace gputco::python {
 
@@ -29,9 +32,13 @@ LlmRankOptions rank_options(const std::string& currency, bool on_demand, bool sp
                             const std::vector<std::string>& gpus, int min_gpus, int max_gpus, double mfu,
                             double decode_bandwidth_efficiency, double usable_memory_fraction, double mtbf_hours,
                             double restart_hours, double storage_gb_per_second_per_instance, std::size_t paths,
-                            std::uint64_t seed, const std::string& mfu_csv, const std::string& peaks_csv) {
+                            std::uint64_t seed, const std::string& mfu_csv, const std::string& peaks_csv,
+                            const std::vector<MfuRow>& mfu_rows) {
     LlmRankOptions o;
-    if (!mfu_csv.empty()) o.gpu.mfu = mfu_rows_from_csv(mfu_csv);
+    // The row objects first, then the CSV's rows, then the built-in ones: the first match is used.
+    o.gpu.mfu = mfu_rows;
+    if (!mfu_csv.empty())
+        for (MfuRow& row : mfu_rows_from_csv(mfu_csv)) o.gpu.mfu.push_back(std::move(row));
     if (!peaks_csv.empty()) o.gpu.peaks = peak_rows_from_csv(peaks_csv);
     o.currency = currency;
     o.on_demand = on_demand;
@@ -58,11 +65,45 @@ LlmRankOptions rank_options(const std::string& currency, bool on_demand, bool sp
         py::arg("usable_memory_fraction") = 0.9, py::arg("mtbf_hours") = 20.0,                                 \
         py::arg("restart_hours") = 10.0 / 60, py::arg("storage_gb_per_second_per_instance") = 2.0,             \
         py::arg("paths") = std::size_t(4'000), py::arg("seed") = std::uint64_t(42), py::arg("mfu_csv") = "",        \
-        py::arg("peaks_csv") = ""
+        py::arg("peaks_csv") = "", py::arg("mfu_rows") = std::vector<MfuRow>{}
 
 }  // namespace
 
 void register_llm(py::module_& m) {
+    py::class_<MfuRow>(m, "MfuRow",
+                       "An achieved training MFU on one GPU and precision, with its kind and source: the user's rows "
+                       "go before the built-in ones (llm_training_cost(..., mfu_rows=[...])).")
+        .def(py::init([](const std::string& gpu, double mfu, const std::string& precision, const std::string& kind,
+                         const Source& source, const std::string& basis) {
+                 MfuRow row{gpu, parse<LlmPrecision>(precision, "mfu_row.precision"), mfu,
+                            parse<MatchKind>(kind, "mfu_row.kind"), basis, source};
+                 // The library's rules for a row (LlmGpuOptions::validate), named for this one row.
+                 LlmGpuOptions check;
+                 check.mfu = {row};
+                 try {
+                     check.validate();
+                 } catch (const InvalidInput& e) {
+                     const std::string_view what = e.what(), prefix = "options.gpu.mfu[0].";
+                     if (!what.starts_with(prefix)) throw;
+                     throw InvalidInput("mfu_row." + std::string(what.substr(prefix.size())));
+                 }
+                 return row;
+             }),
+             py::kw_only(), py::arg("gpu"), py::arg("mfu"), py::arg("precision") = "bf16", py::arg("kind") = "estimate",
+             py::arg("source"), py::arg("basis") = "")
+        .def_readonly("gpu", &MfuRow::gpu)
+        .def_readonly("mfu", &MfuRow::mfu)
+        .def_property_readonly("precision", [](const MfuRow& r) { return std::string(to_string(r.precision)); })
+        .def_property_readonly("kind", [](const MfuRow& r) { return std::string(to_text(r.kind)); })
+        .def_readonly("basis", &MfuRow::basis)
+        .def_readonly("source", &MfuRow::source)
+        .def("__repr__", [](const MfuRow& r) {
+            return fmt::format("MfuRow(gpu='{}', mfu={:g}, precision='{}', kind='{}', source='{}')", r.gpu, r.mfu,
+                               to_string(r.precision), to_text(r.kind), r.source.name);
+        });
+    m.def("builtin_training_mfu", &builtin_training_mfu,
+          "The built-in MFU rows (MfuRow), each with its kind and source: copy one and change it to override.");
+
     py::class_<LlmModel>(m, "LlmModel", "A decoder-only transformer: parameters (total and active) and its shape.")
         .def(py::init([](double parameters, double active_parameters, int layers, int hidden_size, int attention_heads,
                          int kv_heads, const std::string& name) {
@@ -87,7 +128,7 @@ void register_llm(py::module_& m) {
     py::class_<LlmTraining>(m, "LlmTraining", "Pre-training or fine-tuning (full, lora, qlora) of a model on tokens.")
         .def(py::init([](const LlmModel& model, double tokens, int sequence_length, const std::string& precision,
                          const std::string& method, double trainable_fraction, bool activation_checkpointing,
-                         int micro_batch_sequences, const std::string& name) {
+                         int micro_batch_sequences, int global_batch_sequences, const std::string& name) {
                  LlmTraining t{name,
                                model,
                                tokens,
@@ -96,13 +137,15 @@ void register_llm(py::module_& m) {
                                parse<TrainingMethod>(method, "training.method"),
                                trainable_fraction,
                                activation_checkpointing,
-                               micro_batch_sequences};
+                               micro_batch_sequences,
+                               global_batch_sequences};
                  t.validate();
                  return t;
              }),
              py::kw_only(), py::arg("model"), py::arg("tokens"), py::arg("sequence_length") = 4096,
              py::arg("precision") = "bf16", py::arg("method") = "full", py::arg("trainable_fraction") = 0.005,
-             py::arg("activation_checkpointing") = true, py::arg("micro_batch_sequences") = 1, py::arg("name") = "")
+             py::arg("activation_checkpointing") = true, py::arg("micro_batch_sequences") = 1,
+             py::arg("global_batch_sequences") = 256, py::arg("name") = "")
         .def_readonly("name", &LlmTraining::name)
         .def_readonly("model", &LlmTraining::model)
         .def_readonly("tokens", &LlmTraining::tokens)
@@ -111,6 +154,7 @@ void register_llm(py::module_& m) {
         .def_property_readonly("method", [](const LlmTraining& t) { return std::string(to_string(t.method)); })
         .def_readonly("trainable_fraction", &LlmTraining::trainable_fraction)
         .def_readonly("activation_checkpointing", &LlmTraining::activation_checkpointing)
+        .def_readonly("global_batch_sequences", &LlmTraining::global_batch_sequences)
         .def("trainable_parameters", &LlmTraining::trainable_parameters);
 
     py::class_<LlmServing>(m, "LlmServing", "An inference service: a model at a request rate under latency targets.")
@@ -145,15 +189,21 @@ void register_llm(py::module_& m) {
     m.def("training_flops_per_token", &training_flops_per_token, py::arg("training"));
     m.def(
         "llm_training_memory",
-        [](const LlmTraining& t, int tensor_parallel, int data_parallel, const std::string& sharding) {
-            const TrainingMemory mem =
-                training_memory(t, {tensor_parallel, data_parallel, parse<Sharding>(sharding, "layout.sharding")});
+        [](const LlmTraining& t, int tensor_parallel, int data_parallel, const std::string& sharding,
+           int pipeline_parallel) {
+            const TrainingMemory mem = training_memory(
+                t, {tensor_parallel, data_parallel, parse<Sharding>(sharding, "layout.sharding"), pipeline_parallel});
             return py::dict(py::arg("weights") = mem.weights, py::arg("gradients") = mem.gradients,
                             py::arg("optimizer") = mem.optimizer, py::arg("activations") = mem.activations,
                             py::arg("total") = mem.total());
         },
         py::arg("training"), py::kw_only(), py::arg("tensor_parallel") = 1, py::arg("data_parallel") = 1,
-        py::arg("sharding") = "none", "Bytes per GPU: dict(weights, gradients, optimizer, activations, total).");
+        py::arg("sharding") = "none", py::arg("pipeline_parallel") = 1,
+        "Bytes per GPU: dict(weights, gradients, optimizer, activations, total).");
+    m.def("pipeline_bubble_fraction", &pipeline_bubble_fraction, py::arg("stages"), py::arg("micro_batches"),
+          "Idle share of a pipeline's step: (p - 1) / (m + p - 1).");
+    m.def("allreduce_seconds", &allreduce_seconds, py::arg("bytes"), py::arg("replicas"), py::arg("gb_per_second"),
+          "Ring all-reduce time: 2 (n - 1) / n x bytes / (GB/s x 1e9)."); 
     m.def(
         "smallest_training_layout",
         [](const LlmTraining& t, int gpus_per_node, double memory_gb, double usable_fraction, int min_gpus,
@@ -173,31 +223,12 @@ void register_llm(py::module_& m) {
            bool reserved, const std::vector<std::string>& gpus, int min_gpus, int max_gpus, double mfu,
            double decode_bandwidth_efficiency, double usable_memory_fraction, double mtbf_hours, double restart_hours,
            double storage, std::size_t paths, std::uint64_t seed, const std::string& mfu_csv,
-           const std::string& peaks_csv) {
+           const std::string& peaks_csv, const std::vector<MfuRow>& mfu_rows) {
             const LlmRankOptions o = rank_options(currency, on_demand, spot, reserved, gpus, min_gpus, max_gpus, mfu,
                                                   decode_bandwidth_efficiency, usable_memory_fraction, mtbf_hours,
-                                                  restart_hours, storage, paths, seed, mfu_csv, peaks_csv);
+                                                  restart_hours, storage, paths, seed, mfu_csv, peaks_csv, mfu_rows);
             const LlmTrainingRanking r = without_gil_until_ctrl_c([&] { return rank_llm_training(t, catalog, o); });
-            py::list rows;
-            for (const LlmTrainingRow& x : r.rows)
-                rows.append(py::dict(
-                    py::arg("provider") = x.provider, py::arg("region") = x.region,
-                    py::arg("instance_type") = x.instance_type, py::arg("gpu") = x.gpu,
-                    py::arg("buying") = std::string(to_string(x.buying)), py::arg("terms") = x.terms,
-                    py::arg("instances") = x.instances, py::arg("gpus") = x.gpus,
-                    py::arg("tensor_parallel") = x.layout.tensor_parallel,
-                    py::arg("data_parallel") = x.layout.data_parallel,
-                    py::arg("sharding") = std::string(to_string(x.layout.sharding)),
-                    py::arg("memory_gb_per_gpu") = x.memory_gb_per_gpu, py::arg("peak_tflops") = x.peak_tflops,
-                    py::arg("mfu") = x.mfu, py::arg("mfu_kind") = std::string(to_string(x.mfu_kind)),
-                    py::arg("mfu_basis") = x.mfu_basis, py::arg("gpu_hours") = x.gpu_hours,
-                    py::arg("run_hours") = x.run_hours, py::arg("run_hours_p95") = x.run_hours_p95,
-                    py::arg("currency") = x.currency, py::arg("price_per_hour") = x.price_per_hour,
-                    py::arg("cost_per_run") = x.cost_per_run, py::arg("cost_per_run_p95") = x.cost_per_run_p95,
-                    py::arg("cost_per_run_standard_error") = x.cost_per_run_standard_error,
-                    py::arg("cost_per_million_tokens") = x.cost_per_million_tokens,
-                    py::arg("checkpoint_gb") = x.checkpoint_gb,
-                    py::arg("checkpoint_write_hours") = x.checkpoint_write_hours, py::arg("note") = x.note));
+            const py::list rows = rows_of(llm_training_columns(), r.rows);
             return py::dict(py::arg("rows") = rows, py::arg("skipped") = skipped_list(r.skipped),
                             py::arg("flops") = r.flops, py::arg("flops_per_token") = r.flops_per_token,
                             py::arg("currency") = r.currency);
@@ -210,32 +241,12 @@ void register_llm(py::module_& m) {
            bool reserved, const std::vector<std::string>& gpus, int min_gpus, int max_gpus, double mfu,
            double decode_bandwidth_efficiency, double usable_memory_fraction, double mtbf_hours, double restart_hours,
            double storage, std::size_t paths, std::uint64_t seed, const std::string& mfu_csv,
-           const std::string& peaks_csv) {
+           const std::string& peaks_csv, const std::vector<MfuRow>& mfu_rows) {
             const LlmRankOptions o = rank_options(currency, on_demand, spot, reserved, gpus, min_gpus, max_gpus, mfu,
                                                   decode_bandwidth_efficiency, usable_memory_fraction, mtbf_hours,
-                                                  restart_hours, storage, paths, seed, mfu_csv, peaks_csv);
+                                                  restart_hours, storage, paths, seed, mfu_csv, peaks_csv, mfu_rows);
             const LlmServingRanking r = without_gil_until_ctrl_c([&] { return rank_llm_serving(s, catalog, o); });
-            py::list rows;
-            for (const LlmServingRow& x : r.rows) {
-                const ServingEstimate& e = x.estimate;
-                rows.append(py::dict(
-                    py::arg("provider") = x.provider, py::arg("region") = x.region,
-                    py::arg("instance_type") = x.instance_type, py::arg("gpu") = x.gpu,
-                    py::arg("buying") = std::string(to_string(x.buying)), py::arg("terms") = x.terms,
-                    py::arg("tensor_parallel") = e.tensor_parallel, py::arg("batch") = e.batch,
-                    py::arg("batch_limit") = e.batch_limit, py::arg("replicas") = e.replicas, py::arg("gpus") = e.gpus,
-                    py::arg("instances") = x.instances, py::arg("seconds_per_output_token") = e.step_seconds,
-                    py::arg("seconds_to_first_token") = e.prefill_seconds,
-                    py::arg("bandwidth_bound") = e.bandwidth_bound,
-                    py::arg("decode_tokens_per_second_per_gpu") = e.decode_tokens_per_second_per_gpu,
-                    py::arg("prefill_tokens_per_second_per_gpu") = e.prefill_tokens_per_second_per_gpu,
-                    py::arg("currency") = x.currency, py::arg("price_per_hour") = x.price_per_hour,
-                    py::arg("cost_per_hour") = x.cost_per_hour,
-                    py::arg("cost_per_million_input_tokens") = x.cost_per_million_input_tokens,
-                    py::arg("cost_per_million_output_tokens") = x.cost_per_million_output_tokens,
-                    py::arg("cost_per_request") = x.cost_per_request, py::arg("mfu") = x.mfu,
-                    py::arg("mfu_basis") = x.mfu_basis, py::arg("note") = x.note));
-            }
+            const py::list rows = rows_of(llm_serving_columns(), r.rows);
             return py::dict(py::arg("rows") = rows, py::arg("skipped") = skipped_list(r.skipped),
                             py::arg("currency") = r.currency);
         },

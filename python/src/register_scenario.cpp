@@ -71,6 +71,19 @@ void register_scenario(py::module_& m) {
         py::arg("text"), py::arg("file") = "<scenario>",
         "Runs a scenario: its services' rows (per policy its best candidate, the bound) as a list of dicts.");
     m.def(
+        "_run_scenario_llm",
+        [](const std::string& text, const std::string& file) {
+            ScenarioResult result;
+            {
+                py::gil_scoped_release release;
+                result = run_scenario(parse_scenario(text, file));
+            }
+            return py::make_tuple(rows_of(llm_training_job_columns(), llm_job_rows(result.llm_training)),
+                                  rows_of(llm_serving_job_columns(), llm_job_rows(result.llm_serving)));
+        },
+        py::arg("text"), py::arg("file") = "<scenario>",
+        "Runs a scenario: (its LLM training rows, its LLM serving rows) as lists of dicts.");
+    m.def(
         "_columns",
         [](const std::string& result) -> py::list {
             if (result == "strategies") return describe(strategy_columns());
@@ -88,10 +101,15 @@ void register_scenario(py::module_& m) {
             if (result == "bill_series") return describe(bill_series_columns());
             if (result == "bill_unmatched") return describe(bill_unmatched_columns());
             if (result == "bill_commitments") return describe(bill_commitment_columns());
+            if (result == "llm_training") return describe(llm_training_columns());
+            if (result == "llm_serving") return describe(llm_serving_columns());
+            if (result == "scenario_llm_training") return describe(llm_training_job_columns());
+            if (result == "scenario_llm_serving") return describe(llm_serving_job_columns());
             fail("result", result,
                  "must be one of strategies, spot_jobs, plans, deadline_jobs, workloads, ranking, recommend_summary, "
                  "recommend_baselines, recommend_frontier, deadline_sweep_summary, services, bill_figures, bill_series, "
-                 "bill_unmatched, bill_commitments");
+                 "bill_unmatched, bill_commitments, llm_training, llm_serving, scenario_llm_training, "
+                 "scenario_llm_serving");
         },
         py::arg("result"), "The columns of a scenario's result, as the library declares them: (name, unit, dtype).");
 }

@@ -54,9 +54,10 @@ def test_every_format_runs_every_example(fmt):
         out = gputco_cmd("run", path, "--format", fmt).stdout
         report = json.loads(gputco_cmd("run", path, "--format", "json").stdout)
         # each format (CSV: strategies, else plans, else spot jobs, else deadline jobs, else services,
-        # else workloads) names every row
+        # else workloads, else LLM training runs, else LLM services) names every row
         rows = (report["strategies"] or report["plans"] or report["spot_jobs"] or report["deadline_jobs"]
-                or report.get("services") or report["workloads"])
+                or report.get("services") or report["workloads"] or report.get("llm_training")
+                or report.get("llm_serving"))
         assert rows and all(next(iter(r.values())) in out for r in rows)
 
 

@@ -105,6 +105,8 @@ CASES = {
     "run_services": lambda f: [(gputco.run_services(scenario("serve_on_spot.yaml")), [])],
     "run_plans": lambda f: [(gputco.run_plans(scenario("plans_under_uncertain_demand.yaml")), [])],
     "run_workloads": lambda f: [(gputco.run_workloads(scenario("resnet50_cost_per_run.yaml")), [])],
+    "run_llm_training": lambda f: [(gputco.run_llm_training(scenario("llm_fine_tune_and_serve.yaml")), [])],
+    "run_llm_serving": lambda f: [(gputco.run_llm_serving(scenario("llm_fine_tune_and_serve.yaml")), [])],
     "sweep": lambda f: [(gputco.sweep(scenario(LADDER), {"demand.annual_growth_rate": [0.0, 0.2]}, outputs=("total",)),
                          [Column("demand.annual_growth_rate", INFER), "total[on-demand]",
                           "total[ladder 50% 3y + 25% 1y + 25% on-demand]", "total[3y on the starting fleet]"])],

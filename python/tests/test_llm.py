@@ -85,3 +85,92 @@ def test_own_mfu_rows_as_csv():
     assert "our run, 4 nodes" in frame["mfu_basis"].iloc[0]
     with pytest.raises(ValueError, match=r'^mfu_csv.rows\[0\].mfu = 2: must be in \(0, 1\]$'):
         gputco.llm_training_cost(t, mfu_csv="gpu,precision,mfu,kind,as_of,source\nT4,bf16,2,measured,2026,x\n")
+
+
+def test_scenario_llm_jobs_are_the_commands_rows_in_the_librarys_columns():
+    import json
+    import os
+    import pathlib
+    import subprocess
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    path = root / "examples" / "scenarios" / "llm_fine_tune_and_serve.yaml"
+    training = gputco.run_llm_training(path)
+    serving = gputco.run_llm_serving(path)
+    # one column list in C++: the ranking frames' columns after the job's name
+    assert list(training.columns) == ["llm_training", *gputco._work.LLM_TRAINING_COLUMNS]
+    assert list(serving.columns) == ["llm_serving", *gputco._work.LLM_SERVING_COLUMNS]
+    assert list(gputco.llm_training_cost(small_training(), mfu=0.4, spot=False).columns) == \
+        gputco._work.LLM_TRAINING_COLUMNS
+    assert set(training["gpu"]) == {"H100", "H200", "B200", "MI300X"}
+    assert list(training["cost_per_run"]) == sorted(training["cost_per_run"])
+    assert str(training["data_parallel"].dtype) == "int64" and str(serving["bandwidth_bound"].dtype) == "bool"
+    command = pathlib.Path(os.environ.get("GPUTCO_BUILD_DIR", "")) / "src" / "cli" / "gputco"
+    if not command.is_file():
+        pytest.skip("the gputco command is not built (GPUTCO_BUILD_DIR)")
+    out = json.loads(subprocess.run([str(command), "run", str(path), "--format", "json"], capture_output=True,
+                                    text=True, check=True, timeout=300).stdout)
+    for frame, rows in ((training, out["llm_training"]), (serving, out["llm_serving"])):
+        assert len(rows) == len(frame)
+        for row, (_, want) in zip(rows, frame.iterrows()):
+            assert row == {k: (v.item() if hasattr(v, "item") else v) for k, v in want.items()}
+
+
+def test_scenario_llm_errors_name_the_field():
+    scenario = {"version": 1, "name": "x", "horizon_months": 1,
+                "offering": {"provider": "aws", "instance_type": "p5.48xlarge", "region": "us-east-1"},
+                "demand": {"kind": "constant", "gpus": 8},
+                "llm_serving": [{"name": "chat", "model": {"parameters": 7e9}, "input_tokens": 100,
+                                 "output_tokens": 10, "requests_per_second": 1}]}
+    with pytest.raises(ValueError, match=r"llm_serving\[0\]\.model\.layers = 0: the model's shape \(layers, "
+                                         r"hidden_size, attention_heads\) is needed for the KV cache$"):
+        gputco.run_llm_serving(scenario)
+
+
+def test_pipeline_memory_bubble_and_allreduce_by_hand():
+    # two stages halve the 16 B per parameter; the 1F1B first stage keeps L layers of activations
+    one = gputco.llm_training_memory(small_training(), data_parallel=4)
+    two = gputco.llm_training_memory(small_training(), data_parallel=4, pipeline_parallel=2)
+    assert two["weights"] + two["gradients"] + two["optimizer"] == pytest.approx(8e9)
+    assert two["activations"] == one["activations"]
+    assert gputco.pipeline_bubble_fraction(8, 64) == pytest.approx(7 / 71, rel=1e-15)
+    assert gputco.allreduce_seconds(5e9, 4, 50) == pytest.approx(0.15, rel=1e-15)
+    with pytest.raises(ValueError, match=r"^pipeline.stages = 0: must be >= 1$"):
+        gputco.pipeline_bubble_fraction(0, 4)
+    assert small_training(global_batch_sequences=64).global_batch_sequences == 64
+
+
+def test_training_rows_carry_the_scaling_factor_and_the_links_with_their_sources():
+    df = gputco.llm_training_cost(gputco.LlmTraining(model=gputco.LlmModel(**LLAMA_70B), tokens=2e9, method="lora"),
+                                  gpus=["H100"], spot=False)
+    p5 = df[df["instance_type"] == "p5.48xlarge"].iloc[0]
+    assert p5["scaling_efficiency"] == 1.0  # one instance: NVLink, as the MFU row's run had
+    assert "EFA 3,200 Gbit/s per instance (AWS EC2 P5 instances page, 2023-07)" in p5["interconnect_basis"]
+    assert ((df["scaling_efficiency"] > 0) & (df["scaling_efficiency"] <= 1)).all()
+    spread = df[(df["instances"] > 1) & df["interconnect_basis"].str.contains("no cluster network listed")]
+    assert len(spread) > 0 and (spread["scaling_efficiency"] < 1).all()  # 1-GPU instances over assumed Ethernet
+    assert list(df["run_hours"]) == pytest.approx(list(df["gpu_hours"] / df["gpus"] / df["scaling_efficiency"]),
+                                                  rel=1e-12)
+
+
+def test_mfu_rows_as_objects_override_the_built_in_rows():
+    rows = gputco.builtin_training_mfu()
+    h100 = next(r for r in rows if r.gpu == "H100")
+    assert h100.mfu == 0.41 and h100.kind == "measured" and h100.source.name
+    mine = gputco.MfuRow(gpu="H100", mfu=0.3, kind="measured", basis="our own 70B run",
+                         source=gputco.Source("our cluster log", "2026-11"))
+    training = gputco.LlmTraining(model=gputco.LlmModel(**LLAMA_70B), tokens=2e9, method="lora")
+    base = gputco.llm_training_cost(training, gpus=["H100"], spot=False)
+    df = gputco.llm_training_cost(training, gpus=["H100"], spot=False, mfu_rows=[mine])
+    assert set(df["mfu"]) == {0.3} and set(df["mfu_kind"]) == {"measured"}
+    assert all("our own 70B run" in b and "our cluster log" in b for b in df["mfu_basis"])
+    # hours scale as 1 / MFU: 0.41 / 0.3 longer on every row
+    assert list(df["gpu_hours"]) == pytest.approx(list(base["gpu_hours"] * 0.41 / 0.3), rel=1e-12)
+    # the row objects go before the CSV's rows
+    csv = "gpu,precision,mfu,kind,as_of,source\nH100,bf16,0.2,estimate,2026-01,a CSV row\n"
+    both = gputco.llm_training_cost(training, gpus=["H100"], spot=False, mfu_rows=[mine], mfu_csv=csv)
+    assert set(both["mfu"]) == {0.3}
+    with pytest.raises(ValueError, match=r"^mfu_row.mfu = 1.5: must be in \(0, 1\]$"):
+        gputco.MfuRow(gpu="H100", mfu=1.5, source=gputco.Source("x", "2026"))
+    with pytest.raises(ValueError, match=r"^mfu_row.source = \"\": must name where the figure comes from$"):
+        gputco.MfuRow(gpu="H100", mfu=0.5, source=gputco.Source("", ""))

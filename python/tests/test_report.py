@@ -115,6 +115,7 @@ def test_every_summary_number_is_the_figure_it_came_from(gputco, pages, path):
     strategies, spot, plans, deadline, workloads = _core._run_scenario(text, str(path))
     rows = {"strategies": strategies, "spot_jobs": spot, "plans": plans, "deadline_jobs": deadline, "workloads": workloads,
             "services": _core._run_scenario_services(text, str(path))}
+    rows["llm_training"], rows["llm_serving"] = _core._run_scenario_llm(text, str(path))
     summary = pages[path.name].split('<h2 id="summary">', 1)[1].split("</section>", 1)[0]
     figures = re.findall(r'<dt>([^<]*)</dt><dd><data value="([^"]*)" data-source="([^"]*)">([^<]*)</data>', summary)
     assert figures, "the summary has numbers"
@@ -133,6 +134,9 @@ def test_every_summary_number_is_the_figure_it_came_from(gputco, pages, path):
         elif result == "workloads":
             name = group[int(row)]["workload"]
             candidates = [r[column] for r in group if r["workload"] == name]
+        elif result in ("llm_training", "llm_serving"):
+            name = group[int(row)][result]
+            candidates = [r[column] for r in group if r[result] == name]
         elif result == "spot_jobs":
             continue  # one card per job, nothing chosen
         elif result == "services":  # the cheapest configuration meeting the target: the row marked chosen

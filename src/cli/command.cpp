@@ -40,6 +40,7 @@ StopCheck stop_check;
 struct ResultTables {
     Table strategies, spot, plans, deadline, workloads;
     Table services;
+    Table llm_training, llm_serving;
 };
 
 ResultTables tables_of(const Scenario& s, const ScenarioResult& result) {
@@ -58,7 +59,9 @@ ResultTables tables_of(const Scenario& s, const ScenarioResult& result) {
     return {cli::table_of(strategy_columns(), result.strategies, strategy_outputs),
             cli::table_of(spot_job_columns(), result.spot_jobs), cli::table_of(plan_columns(), result.plans),
             cli::table_of(deadline_columns(), deadline), cli::table_of(workload_columns(), workloads),
-            cli::table_of(service_columns(), services)};
+            cli::table_of(service_columns(), services),
+            cli::table_of(llm_training_job_columns(), llm_job_rows(result.llm_training)),
+            cli::table_of(llm_serving_job_columns(), llm_job_rows(result.llm_serving))};
 }
 
 bool should_stop() { return stop_check && stop_check(); }
@@ -118,13 +121,18 @@ int run(const std::vector<std::string>& paths, const std::string& format) {
             doc["plans"] = cli::to_json(t.plans);
             doc["workloads"] = cli::to_json(t.workloads);
             if (!result.services.empty()) doc["services"] = cli::to_json(t.services);
+            if (!result.llm_training.empty()) doc["llm_training"] = cli::to_json(t.llm_training);
+            if (!result.llm_serving.empty()) doc["llm_serving"] = cli::to_json(t.llm_serving);
             documents.push_back(std::move(doc));
-        } else if (format == "csv") {  // one table: strategies, else plans, else spot jobs, else deadline jobs, else services, else workloads
+        } else if (format == "csv") {  // one table: strategies, else plans, else spot jobs, else deadline jobs, else services, else workloads, else LLM training, else LLM serving
             std::string csv = cli::render(!result.strategies.empty()    ? t.strategies
                                           : !result.plans.empty()         ? t.plans
                                           : !result.spot_jobs.empty()     ? t.spot
                                           : !result.deadline_jobs.empty() ? t.deadline
                                           : !result.services.empty()      ? t.services
+                                          : !result.workloads.empty()     ? t.workloads
+                                          : !result.llm_training.empty()  ? t.llm_training
+                                          : !result.llm_serving.empty()   ? t.llm_serving
                                                                           : t.workloads,
                                           "csv");
             if (!first) csv.erase(0, csv.find('\n') + 1);  // the header once; rows of the same shape follow
@@ -140,6 +148,8 @@ int run(const std::vector<std::string>& paths, const std::string& format) {
             if (!result.plans.empty()) parts.push_back(cli::render(t.plans, format));
             if (!result.workloads.empty()) parts.push_back(cli::render(t.workloads, format));
             if (!result.services.empty()) parts.push_back(cli::render(t.services, format));
+            if (!result.llm_training.empty()) parts.push_back(cli::render(t.llm_training, format));
+            if (!result.llm_serving.empty()) parts.push_back(cli::render(t.llm_serving, format));
             print(fmt::format("{}", fmt::join(parts, "\n")));
         }
         first = false;

@@ -1,5 +1,6 @@
 // LLM training and serving ranked across a catalog (formulas in llm_cost.hpp).
 #include "gputco/engines/llm_cost.hpp"
+#include "gputco/work/llm_scaling.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "pricing.hpp"
 
 #include "gputco/engines/checkpoint.hpp"
+#include "gputco/engines/serving.hpp"
 #include "gputco/engines/spot.hpp"
 
 namespace gputco {
@@ -28,6 +30,19 @@ void LlmRankOptions::validate() const {
     spot_assumptions.simulation.validate();
     require_positive("options.storage_gb_per_second_per_instance", storage_gb_per_second_per_instance);
     if (!rates_as_of.empty()) Date::parse(rates_as_of, "options.rates_as_of");
+    const LlmSpotServing& sp = spot_serving;
+    require(sp.zones >= 1 && sp.zones <= int(ServingLimits::max_zones), "options.spot_serving.zones", sp.zones,
+            fmt::format("must be in [1, {}]", ServingLimits::max_zones));
+    require_positive("options.spot_serving.mean_down_hours", sp.mean_down_hours);
+    require_non_negative("options.spot_serving.launch_hours", sp.launch_hours);
+    require_positive("options.spot_serving.tick_hours", sp.tick_hours);
+    require_positive("options.spot_serving.days", sp.days);
+    require(sp.days * 24 / sp.tick_hours <= 1e6, "options.spot_serving.days", sp.days,
+            fmt::format("must be at most 1,000,000 ticks of {:g} h", sp.tick_hours));
+    require(sp.availability_target > 0 && sp.availability_target <= 1, "options.spot_serving.availability_target",
+            sp.availability_target, "must be in (0, 1]");
+    require(sp.max_extra >= 0 && sp.max_extra <= 100, "options.spot_serving.max_extra", sp.max_extra,
+            "must be in [0, 100]");
 }
 
 namespace {
@@ -88,7 +103,10 @@ void add_training(LlmTrainingRanking& out, const Offering& o, const Catalog& cat
     base.mfu_basis = g.mfu_basis;
     base.peak_source = g.peak_source;
     base.gpu_hours = out.flops / (g.peak_tflops * 1e12 * g.mfu * 3600.0);
-    base.run_hours = base.run_hours_p95 = base.gpu_hours / base.gpus;
+    const GpuLinks links = links_of(o);
+    base.scaling_efficiency = scaling_factor(t, *layout, o.gpus_per_instance, g.peak_tflops * 1e12 * g.mfu, links);
+    base.interconnect_basis = links.basis;
+    base.run_hours = base.run_hours_p95 = base.gpu_hours / base.gpus / base.scaling_efficiency;
     base.checkpoint_gb = checkpoint_bytes(t) / 1e9;
     base.checkpoint_write_hours =
         base.checkpoint_gb / (options.storage_gb_per_second_per_instance * base.instances) / 3600.0;
@@ -196,9 +214,46 @@ void add_serving(LlmServingRanking& out, const Offering& o, const Catalog& catal
         if (const ReservedPrice* r = cheapest_reservation(o))
             finish(base, BuyingWay::reserved, r->effective_hourly(),
                    fmt::format("{}-year {}", r->term_years, to_string(r->payment)), "");
-    if (options.spot && o.spot_hourly)
-        finish(base, BuyingWay::spot, *o.spot_hourly, "",
-               "spot without interruptions: a spot fleet needs spare replicas for the ones reclaimed");
+    if (options.spot && o.spot_hourly) {
+        // The fleet's instances are the replicas the serving planner keeps ready across the zones.
+        const LlmSpotServing& sp = options.spot_serving;
+        ServingConfig config;
+        config.target_replicas = std::size_t(base.instances);
+        config.on_demand_price_per_hour = o.on_demand_hourly;
+        config.tick_hours = sp.tick_hours;
+        config.launch_hours = std::ceil(sp.launch_hours / sp.tick_hours - 1e-9) * sp.tick_hours;
+        config.record_ready = false;
+        ServingSearch search;
+        search.max_extra = std::size_t(sp.max_extra);
+        search.max_on_demand_base = config.target_replicas;
+        search.availability_target = sp.availability_target;
+        const std::size_t ticks = std::size_t(std::llround(sp.days * 24 / sp.tick_hours));
+        std::vector<ZoneProcess> processes(std::size_t(sp.zones),
+                                           ZoneProcess{Poisson{.mtbf_hours = options.spot_assumptions.mtbf_hours},
+                                                       sp.mean_down_hours});
+        const auto traces = generate_zone_availability(processes, 0.0, ticks, sp.tick_hours, sp.seed);
+        std::vector<SpotRegion> zones;
+        for (std::size_t z = 0; z < traces.size(); ++z)
+            zones.push_back({fmt::format("{}-{}", o.region, z + 1), traces[z], *o.spot_hourly});
+        const ServingPlan plan = choose_serving_plan(zones, config, search);
+        if (!plan.best) {
+            out.skipped.push_back({o.key() + "/spot", fmt::format("no spot fleet of {} replicas (up to {} extra, any "
+                                                                  "on-demand base) is ready {:g}% of the time",
+                                                                  base.instances, sp.max_extra,
+                                                                  100 * sp.availability_target)});
+        } else {
+            const ServingCandidate& c = plan.candidates[*plan.best];
+            LlmServingRow row = base;
+            row.availability = c.result.availability;
+            // cost_per_hour is the fleet's: price_per_hour per instance is its average over the run.
+            finish(row, BuyingWay::spot, c.result.cost / c.result.hours / base.instances,
+                   fmt::format("{}, {} extra spot, {} on demand", to_string(c.policy), c.extra_spot, c.on_demand_base),
+                   fmt::format("spot over {} generated zones (MTBF {:g} h, {:g} h down), all {} replicas ready {:.2f}% "
+                               "of {:g} days",
+                               sp.zones, options.spot_assumptions.mtbf_hours, sp.mean_down_hours, base.instances,
+                               100 * c.result.availability, sp.days));
+        }
+    }
 }
 
 template <class Ranking, class Add>
@@ -245,7 +300,7 @@ LlmTrainingRanking rank_llm_training(const LlmTraining& training, const Catalog&
     out.flops = training_flops(training);
     out.currency = options.currency;
     rank_all(out, catalog, options, add_training);
-    require(!out.rows.empty(), "training", training.name.empty() ? training.model.name : training.name,
+    require(options.allow_empty || !out.rows.empty(), "training", training.name.empty() ? training.model.name : training.name,
             fmt::format("no offering could be costed ({} skipped; see the reasons in skipped)", out.skipped.size()));
     std::stable_sort(out.rows.begin(), out.rows.end(), [](const LlmTrainingRow& a, const LlmTrainingRow& b) {
         return std::tuple(a.cost_per_run, a.run_hours, key(a)) < std::tuple(b.cost_per_run, b.run_hours, key(b));
@@ -260,7 +315,7 @@ LlmServingRanking rank_llm_serving(const LlmServing& serving, const Catalog& cat
     out.serving = serving;
     out.currency = options.currency;
     rank_all(out, catalog, options, add_serving);
-    require(!out.rows.empty(), "serving", serving.name.empty() ? serving.model.name : serving.name,
+    require(options.allow_empty || !out.rows.empty(), "serving", serving.name.empty() ? serving.model.name : serving.name,
             fmt::format("no offering could be costed ({} skipped; see the reasons in skipped)", out.skipped.size()));
     std::stable_sort(out.rows.begin(), out.rows.end(), [](const LlmServingRow& a, const LlmServingRow& b) {
         return std::tuple(a.cost_per_hour, key(a)) < std::tuple(b.cost_per_hour, key(b));

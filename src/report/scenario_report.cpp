@@ -23,9 +23,13 @@ struct FlatRows {
     std::vector<DeadlineRow> deadline;
     std::vector<WorkloadRow> workloads;
     std::vector<ServiceRow> services;
+    std::vector<LlmJobRow<LlmTrainingRow>> llm_training;
+    std::vector<LlmJobRow<LlmServingRow>> llm_serving;
 };
 FlatRows flat_rows(const ScenarioResult& r) {
     FlatRows out;
+    out.llm_training = llm_job_rows(r.llm_training);
+    out.llm_serving = llm_job_rows(r.llm_serving);
     for (const auto& j : r.deadline_jobs)
         for (auto& row : deadline_rows(j)) out.deadline.push_back(std::move(row));
     for (const auto& w : r.workloads)
@@ -154,6 +158,47 @@ std::vector<Headline> headlines(const Scenario& s, const ScenarioResult& r) {
                              fmt::format("{} - {}", base, cost)});
         h.figures.push_back({"savings fraction", row.result->saving, "fraction", ref("services", *chosen, "saving")});
         h.figures.push_back({"availability", row.result->availability, "fraction", ref("services", *chosen, "availability")});
+        out.push_back(std::move(h));
+    }
+    // LLM jobs: the cheapest row of each, against the cheapest on-demand one.
+    for (const LlmTrainingResult& job : r.llm_training) {
+        std::optional<std::size_t> best, base;
+        for (std::size_t k = 0; k < flat.llm_training.size(); ++k) {
+            const LlmTrainingRow& row = *flat.llm_training[k].row;
+            if (flat.llm_training[k].job != &job.name) continue;
+            if (!best || row.cost_per_run < flat.llm_training[*best].row->cost_per_run) best = k;
+            if (row.buying == BuyingWay::on_demand && (!base || row.cost_per_run < flat.llm_training[*base].row->cost_per_run))
+                base = k;
+        }
+        if (!best) continue;
+        const LlmTrainingRow& row = *flat.llm_training[*best].row;
+        Headline h{"llm_training", "LLM training " + job.name,
+                   fmt::format("{} {} {} x{} ({}{})", row.provider, row.region, row.instance_type, row.instances,
+                               to_text(row.buying), row.terms.empty() ? "" : ", " + row.terms),
+                   row.currency, {},
+                   "least cost per run" + std::string(base ? "; savings against the cheapest on-demand offering" : "")};
+        add_costs(h, "llm_training", *best, "cost_per_run", row.cost_per_run, "cost_per_run_p95", row.cost_per_run_p95,
+                  base, base ? flat.llm_training[*base].row->cost_per_run : 0);
+        h.figures.push_back({"run hours", row.run_hours, "hours", ref("llm_training", *best, "run_hours")});
+        out.push_back(std::move(h));
+    }
+    for (const LlmServingResult& job : r.llm_serving) {
+        std::optional<std::size_t> best;
+        for (std::size_t k = 0; k < flat.llm_serving.size(); ++k)
+            if (flat.llm_serving[k].job == &job.name &&
+                (!best || flat.llm_serving[k].row->cost_per_hour < flat.llm_serving[*best].row->cost_per_hour))
+                best = k;
+        if (!best) continue;
+        const LlmServingRow& row = *flat.llm_serving[*best].row;
+        Headline h{"llm_serving", "LLM serving " + job.name,
+                   fmt::format("{} {} {} x{} ({}{})", row.provider, row.region, row.instance_type, row.instances,
+                               to_text(row.buying), row.terms.empty() ? "" : ", " + row.terms),
+                   row.currency, {}, "least cost per hour of the fleet that serves the rate"};
+        h.figures.push_back({"cost per hour", row.cost_per_hour, "currency", ref("llm_serving", *best, "cost_per_hour")});
+        h.figures.push_back({"per million output tokens", row.cost_per_million_output_tokens, "currency",
+                             ref("llm_serving", *best, "cost_per_million_output_tokens")});
+        h.figures.push_back({"per million input tokens", row.cost_per_million_input_tokens, "currency",
+                             ref("llm_serving", *best, "cost_per_million_input_tokens")});
         out.push_back(std::move(h));
     }
     return out;
@@ -324,6 +369,46 @@ std::string workloads_section(const ScenarioResult& r, const FlatRows& flat, Ids
     return out;
 }
 
+/// LLM jobs: each ranking's table; training with its cost against time, serving with its hourly cost
+/// against the GPUs it needs.
+std::string llm_section(const ScenarioResult& r, const FlatRows& flat, Ids& id) {
+    std::string out;
+    if (!r.llm_training.empty()) {
+        out += "<h3>LLM training</h3>\n" +
+               html::render(html::table_of("LLM training", llm_training_job_columns(), flat.llm_training));
+        for (const LlmTrainingResult& job : r.llm_training) {
+            std::vector<svg::Point> points;
+            for (const LlmTrainingRow& x : job.ranking.rows)
+                points.push_back({fmt::format("{} {} {} {}{}", x.provider, x.region, x.instance_type, to_text(x.buying),
+                                              x.terms.empty() ? "" : " (" + x.terms + ")"),
+                                  x.run_hours, x.cost_per_run});
+            out += svg::render(svg::scatter_chart(
+                {id(), "Cost against time, LLM training " + job.name,
+                 fmt::format("Wall hours and cost ({}) of the run on each offering and way of buying.", job.ranking.currency),
+                 "hours per run", "cost per run", "hours", "currency"},
+                points, true));
+        }
+    }
+    if (!r.llm_serving.empty()) {
+        out += "<h3>LLM serving</h3>\n" +
+               html::render(html::table_of("LLM serving", llm_serving_job_columns(), flat.llm_serving));
+        for (const LlmServingResult& job : r.llm_serving) {
+            std::vector<svg::Point> points;
+            for (const LlmServingRow& x : job.ranking.rows)
+                points.push_back({fmt::format("{} {} {} {}{}", x.provider, x.region, x.instance_type, to_text(x.buying),
+                                              x.terms.empty() ? "" : " (" + x.terms + ")"),
+                                  double(x.estimate.gpus), x.cost_per_hour});
+            out += svg::render(svg::scatter_chart(
+                {id(), "Cost against GPUs, LLM serving " + job.name,
+                 fmt::format("GPUs needed for the rate and the fleet's cost per hour ({}) on each offering and way of buying.",
+                             job.ranking.currency),
+                 "GPUs", "cost per hour", "count", "currency"},
+                points, true));
+        }
+    }
+    return out;
+}
+
 /// The offering's prices and every other price the results used, each with its source and date.
 std::string prices_section(const Scenario& s, const ScenarioResult& r) {
     const Catalog catalog = scenario_catalog(s);
@@ -412,6 +497,7 @@ std::string scenario_report(const std::vector<ReportInput>& inputs, const std::s
         if (!r.plans.empty()) body += plans_section(r, id);
         if (!r.workloads.empty()) body += workloads_section(r, flat, id);
         if (!r.services.empty()) body += services_section(r, flat, id);
+        if (!r.llm_training.empty() || !r.llm_serving.empty()) body += llm_section(r, flat, id);
         body += prices_section(s, r);
         body += fmt::format("<details>\n<summary>The scenario as loaded (canonical YAML): run it with <code>gputco run</code></summary>\n"
                             "<pre>{}</pre>\n</details>\n</section>\n",

@@ -215,6 +215,26 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         result.workloads.push_back({spec.workload.name, rank_offerings(spec.workload, spec.offerings_in(catalog, offering),
                                                                        ThroughputTable::builtin(), rank)});
     }
+    for (std::size_t i = 0; i < s.llm_training.size(); ++i) {
+        const LlmTrainingSpec& spec = s.llm_training[i];
+        LlmRankOptions rank = spec.rank_options(currency, s.seed + i);  // one stream per run
+        rank.should_stop = should_stop;
+        rank.spot_assumptions.simulation.should_stop = should_stop;
+        if (progress) {
+            const std::string task = "llm_training " + spec.training.name + " on spot";
+            rank.spot_assumptions.simulation.progress = [&progress, task](std::size_t done, std::size_t total) {
+                progress(task, done, total, "paths");
+            };
+        }
+        if (should_stop && should_stop()) throw Cancelled("run_scenario: stopped");
+        result.llm_training.push_back({spec.training.name, rank_llm_training(spec.training, catalog, rank)});
+    }
+    for (const LlmServingSpec& spec : s.llm_serving) {
+        LlmRankOptions rank = spec.rank_options(currency);
+        rank.should_stop = should_stop;
+        if (should_stop && should_stop()) throw Cancelled("run_scenario: stopped");
+        result.llm_serving.push_back({spec.serving.name, rank_llm_serving(spec.serving, catalog, rank)});
+    }
     return result;
 }
 

@@ -378,6 +378,76 @@ void write_service(YAML::Emitter& out, const ServiceSpec& v) {
     out << YAML::EndMap;
 }
 
+// LLM jobs: every field, so that a written scenario reads back to the same rankings.
+void write_llm_model(YAML::Emitter& out, const LlmModel& m) {
+    out << YAML::Key << "model" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << m.name;
+    out << YAML::Key << "parameters" << YAML::Value << number(m.parameters);
+    out << YAML::Key << "active_parameters" << YAML::Value << number(m.active_parameters);
+    out << YAML::Key << "layers" << YAML::Value << m.layers;
+    out << YAML::Key << "hidden_size" << YAML::Value << m.hidden_size;
+    out << YAML::Key << "attention_heads" << YAML::Value << m.attention_heads;
+    out << YAML::Key << "kv_heads" << YAML::Value << m.kv_heads;
+    out << YAML::EndMap;
+}
+
+void write_llm_choices(YAML::Emitter& out, const std::vector<std::string>& gpus, const std::vector<BuyingWay>& buying) {
+    if (!gpus.empty()) {
+        out << YAML::Key << "gpus" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+        for (const std::string& gpu : gpus) out << YAML::DoubleQuoted << gpu;
+        out << YAML::EndSeq;
+    }
+    out << YAML::Key << "buying" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const BuyingWay way : buying) out << std::string(to_text(way));
+    out << YAML::EndSeq;
+}
+
+void write_llm_training(YAML::Emitter& out, const LlmTrainingSpec& spec) {
+    const LlmTraining& t = spec.training;
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << t.name;
+    write_llm_model(out, t.model);
+    out << YAML::Key << "tokens" << YAML::Value << number(t.tokens);
+    out << YAML::Key << "sequence_length" << YAML::Value << t.sequence_length;
+    out << YAML::Key << "precision" << YAML::Value << std::string(to_text(t.precision));
+    out << YAML::Key << "method" << YAML::Value << std::string(to_text(t.method));
+    out << YAML::Key << "trainable_fraction" << YAML::Value << number(t.trainable_fraction);
+    out << YAML::Key << "activation_checkpointing" << YAML::Value << (t.activation_checkpointing ? "true" : "false");
+    out << YAML::Key << "micro_batch_sequences" << YAML::Value << t.micro_batch_sequences;
+    out << YAML::Key << "global_batch_sequences" << YAML::Value << t.global_batch_sequences;
+    write_llm_choices(out, spec.gpus, spec.buying);
+    out << YAML::Key << "mfu" << YAML::Value << number(spec.mfu);
+    out << YAML::Key << "min_gpus" << YAML::Value << spec.min_gpus;
+    out << YAML::Key << "max_gpus" << YAML::Value << spec.max_gpus;
+    out << YAML::Key << "usable_memory_fraction" << YAML::Value << number(spec.usable_memory_fraction);
+    out << YAML::Key << "spot" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "mtbf_hours" << YAML::Value << number(spec.mtbf_hours);
+    out << YAML::Key << "restart_hours" << YAML::Value << number(spec.restart_hours);
+    out << YAML::Key << "storage_gb_per_second_per_instance" << YAML::Value
+        << number(spec.storage_gb_per_second_per_instance);
+    out << YAML::Key << "paths" << YAML::Value << spec.paths;
+    out << YAML::EndMap;
+    out << YAML::EndMap;
+}
+
+void write_llm_serving(YAML::Emitter& out, const LlmServingSpec& spec) {
+    const LlmServing& s = spec.serving;
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << s.name;
+    write_llm_model(out, s.model);
+    out << YAML::Key << "precision" << YAML::Value << std::string(to_text(s.precision));
+    out << YAML::Key << "kv_bytes_per_value" << YAML::Value << number(s.kv_bytes_per_value);
+    out << YAML::Key << "input_tokens" << YAML::Value << number(s.input_tokens);
+    out << YAML::Key << "output_tokens" << YAML::Value << number(s.output_tokens);
+    out << YAML::Key << "requests_per_second" << YAML::Value << number(s.requests_per_second);
+    out << YAML::Key << "max_seconds_per_output_token" << YAML::Value << number(s.max_seconds_per_output_token);
+    out << YAML::Key << "max_seconds_to_first_token" << YAML::Value << number(s.max_seconds_to_first_token);
+    out << YAML::Key << "max_batch" << YAML::Value << s.max_batch;
+    write_llm_choices(out, spec.gpus, spec.buying);
+    out << YAML::Key << "mfu" << YAML::Value << number(spec.mfu);
+    out << YAML::Key << "decode_bandwidth_efficiency" << YAML::Value << number(spec.decode_bandwidth_efficiency);
+    out << YAML::Key << "usable_memory_fraction" << YAML::Value << number(spec.usable_memory_fraction);
+    out << YAML::EndMap;
+}
+
 void write_workload(YAML::Emitter& out, const WorkloadSpec& w) {
     const Workload& work = w.workload;
     out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << work.name;
@@ -484,7 +554,8 @@ std::string to_yaml(const Scenario& s) {
         out << YAML::EndSeq;
     }
     if (!s.strategies.empty() ||
-        (s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty() && s.workloads.empty() && s.services.empty())) {
+        (s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty() && s.workloads.empty() && s.services.empty() &&
+         s.llm_training.empty() && s.llm_serving.empty())) {
         out << YAML::Key << "strategies" << YAML::Value << YAML::BeginSeq;
         for (const NamedStrategy& n : s.strategies) write_strategy(out, n);
         out << YAML::EndSeq;
@@ -498,6 +569,16 @@ std::string to_yaml(const Scenario& s) {
     if (!s.workloads.empty()) {
         out << YAML::Key << "workloads" << YAML::Value << YAML::BeginSeq;
         for (const WorkloadSpec& w : s.workloads) write_workload(out, w);
+        out << YAML::EndSeq;
+    }
+    if (!s.llm_training.empty()) {
+        out << YAML::Key << "llm_training" << YAML::Value << YAML::BeginSeq;
+        for (const LlmTrainingSpec& t : s.llm_training) write_llm_training(out, t);
+        out << YAML::EndSeq;
+    }
+    if (!s.llm_serving.empty()) {
+        out << YAML::Key << "llm_serving" << YAML::Value << YAML::BeginSeq;
+        for (const LlmServingSpec& v : s.llm_serving) write_llm_serving(out, v);
         out << YAML::EndSeq;
     }
     if (!s.outputs.empty()) {

@@ -65,8 +65,8 @@ const std::vector<KeyPart>& key_parts() {
 Scenario read_scenario(const Field& root, std::string base_dir) {
     const auto m = root.map({"version", "name", "description", "horizon_months", "currency", "annual_discount_rate",
                              "units", "seed", "catalog", "offering", "demand", "discounts", "spot_jobs", "deadline_jobs",
-                             "services", "strategies", "futures", "plans", "workloads", "outputs",
-                             "demand_windows"});
+                             "services", "strategies", "futures", "plans", "workloads", "llm_training", "llm_serving",
+                             "outputs", "demand_windows"});
     Scenario s;
     s.base_dir = std::move(base_dir);
     // Another version may mean another schema: its error alone, before any other key is read.
@@ -103,6 +103,8 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
         m.get("currency").fail(fmt::format("must be the offering's currency ({})", offering.currency));
     check_deadline_prices(s, state, offering);
     read_workloads(m, s, state, offering);
+    read_llm_training(m, s, state, offering);
+    read_llm_serving(m, s, state, offering);
     // Each plan must price on the offering (a reservation it lists, a spot price): one future tells.
     check_plans_price(s, state, offering);
     return s;

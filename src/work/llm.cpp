@@ -54,6 +54,8 @@ void LlmTraining::validate() const {
             sequence_length, fmt::format("must be in [1, {}]", max_sequence_length));
     require(micro_batch_sequences >= 1 && micro_batch_sequences <= 65'536, "training.micro_batch_sequences",
             micro_batch_sequences, "must be in [1, 65536]");
+    require(global_batch_sequences >= 1 && global_batch_sequences <= 16'777'216, "training.global_batch_sequences",
+            global_batch_sequences, "must be in [1, 16777216]");
     if (method != TrainingMethod::full)
         require(trainable_fraction > 0.0 && trainable_fraction <= 1.0, "training.trainable_fraction",
                 trainable_fraction, "must be in (0, 1] for lora and qlora");
@@ -78,7 +80,10 @@ double training_flops(const LlmTraining& t) { return training_flops_per_token(t)
 TrainingMemory training_memory(const LlmTraining& t, const TrainingLayout& layout) {
     require(layout.tensor_parallel >= 1, "layout.tensor_parallel", layout.tensor_parallel, "must be >= 1");
     require(layout.data_parallel >= 1, "layout.data_parallel", layout.data_parallel, "must be >= 1");
-    const double tp = layout.tensor_parallel, dp = layout.data_parallel;
+    require(layout.pipeline_parallel >= 1 && (!t.model.has_shape() || layout.pipeline_parallel <= t.model.layers),
+            "layout.pipeline_parallel", layout.pipeline_parallel, "must be in [1, layers]");
+    // Tensor parallel splits each layer, pipeline stages split the layers: t × p ways for the states.
+    const double tp = double(layout.tensor_parallel) * layout.pipeline_parallel, dp = layout.data_parallel;
     const Sharding s = layout.sharding;
     const double p = t.trainable_parameters() / tp;  // trained parameters per tensor-parallel rank
     TrainingMemory m;
@@ -94,8 +99,10 @@ TrainingMemory training_memory(const LlmTraining& t, const TrainingLayout& layou
     if (s == Sharding::zero3) m.weights /= dp;
     if (t.model.has_shape()) {
         const double sbh = double(t.sequence_length) * t.micro_batch_sequences * t.model.hidden_size;
-        const double layer = activation_values_per_layer * sbh / tp;
-        m.activations = t.activation_checkpointing ? t.model.layers * 2.0 * sbh / tp + layer : t.model.layers * layer;
+        const double t_only = layout.tensor_parallel;  // activations are split by t only (see the header)
+        const double layer = activation_values_per_layer * sbh / t_only;
+        m.activations =
+            t.activation_checkpointing ? t.model.layers * 2.0 * sbh / t_only + layer : t.model.layers * layer;
     }
     return m;
 }

@@ -16,6 +16,7 @@
 
 #include "gputco/engines/deadline_sweep.hpp"
 #include "gputco/scenario/scenario.hpp"
+#include "gputco/engines/llm_cost.hpp"
 
 namespace gputco {
 
@@ -317,6 +318,122 @@ inline const std::vector<Column<WorkloadRow>>& workload_columns() {
                            [get = ranking.get](const WorkloadRow& r) { return get(*r.row); }});
         return out;
     }();
+    return c;
+}
+
+/// An LLM training run on one offering and way of buying (rank_llm_training's rows): layout, MFU with
+/// its basis, hours and cost per run. Python's llm_training_cost frame has these columns.
+inline const std::vector<Column<LlmTrainingRow>>& llm_training_columns() {
+    using R = LlmTrainingRow;
+    static const std::vector<Column<R>> c{
+        {"provider", "", Dtype::text, [](const R& r) { return Cell(r.provider); }},
+        {"region", "", Dtype::text, [](const R& r) { return Cell(r.region); }},
+        {"instance_type", "", Dtype::text, [](const R& r) { return Cell(r.instance_type); }},
+        {"gpu", "", Dtype::text, [](const R& r) { return Cell(r.gpu); }},
+        {"buying", "", Dtype::text, [](const R& r) { return Cell(std::string(to_text(r.buying))); }},
+        {"terms", "", Dtype::text, [](const R& r) { return Cell(r.terms); }},
+        {"instances", "count", Dtype::int64, [](const R& r) { return Cell((long long)r.instances); }},
+        {"gpus", "count", Dtype::int64, [](const R& r) { return Cell((long long)r.gpus); }},
+        {"tensor_parallel", "count", Dtype::int64, [](const R& r) { return Cell((long long)r.layout.tensor_parallel); }},
+        {"data_parallel", "count", Dtype::int64, [](const R& r) { return Cell((long long)r.layout.data_parallel); }},
+        {"sharding", "", Dtype::text, [](const R& r) { return Cell(std::string(to_text(r.layout.sharding))); }},
+        {"memory_gb_per_gpu", "GB", Dtype::float64, [](const R& r) { return Cell(r.memory_gb_per_gpu); }},
+        {"peak_tflops", "TFLOPS", Dtype::float64, [](const R& r) { return Cell(r.peak_tflops); }},
+        {"mfu", "fraction", Dtype::float64, [](const R& r) { return Cell(r.mfu); }},
+        {"mfu_kind", "", Dtype::text, [](const R& r) { return Cell(std::string(to_text(r.mfu_kind))); }},
+        {"mfu_basis", "", Dtype::text, [](const R& r) { return Cell(r.mfu_basis); }},
+        {"scaling_efficiency", "fraction", Dtype::float64, [](const R& r) { return Cell(r.scaling_efficiency); }},
+        {"interconnect_basis", "", Dtype::text, [](const R& r) { return Cell(r.interconnect_basis); }},
+        {"gpu_hours", "GPU-hours", Dtype::float64, [](const R& r) { return Cell(r.gpu_hours); }},
+        {"run_hours", "hours", Dtype::float64, [](const R& r) { return Cell(r.run_hours); }},
+        {"run_hours_p95", "hours", Dtype::float64, [](const R& r) { return Cell(r.run_hours_p95); }},
+        {"currency", "", Dtype::text, [](const R& r) { return Cell(r.currency); }},
+        {"price_per_hour", "currency", Dtype::float64, [](const R& r) { return Cell(r.price_per_hour); }},
+        {"cost_per_run", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost_per_run); }},
+        {"cost_per_run_p95", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost_per_run_p95); }},
+        {"cost_per_run_standard_error", "currency", Dtype::float64,
+         [](const R& r) { return Cell(r.cost_per_run_standard_error); }},
+        {"cost_per_million_tokens", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost_per_million_tokens); }},
+        {"checkpoint_gb", "GB", Dtype::float64, [](const R& r) { return Cell(r.checkpoint_gb); }},
+        {"checkpoint_write_hours", "hours", Dtype::float64, [](const R& r) { return Cell(r.checkpoint_write_hours); }},
+        {"note", "", Dtype::text, [](const R& r) { return Cell(r.note); }},
+    };
+    return c;
+}
+
+/// An LLM inference service on one offering and way of buying (rank_llm_serving's rows): replica
+/// shape, latency, tokens/s per GPU, fleet cost and $ per million tokens.
+inline const std::vector<Column<LlmServingRow>>& llm_serving_columns() {
+    using R = LlmServingRow;
+    static const std::vector<Column<R>> c{
+        {"provider", "", Dtype::text, [](const R& r) { return Cell(r.provider); }},
+        {"region", "", Dtype::text, [](const R& r) { return Cell(r.region); }},
+        {"instance_type", "", Dtype::text, [](const R& r) { return Cell(r.instance_type); }},
+        {"gpu", "", Dtype::text, [](const R& r) { return Cell(r.gpu); }},
+        {"buying", "", Dtype::text, [](const R& r) { return Cell(std::string(to_text(r.buying))); }},
+        {"terms", "", Dtype::text, [](const R& r) { return Cell(r.terms); }},
+        {"tensor_parallel", "count", Dtype::int64, [](const R& r) { return Cell((long long)r.estimate.tensor_parallel); }},
+        {"batch", "count", Dtype::int64, [](const R& r) { return Cell((long long)r.estimate.batch); }},
+        {"batch_limit", "", Dtype::text, [](const R& r) { return Cell(r.estimate.batch_limit); }},
+        {"replicas", "count", Dtype::int64, [](const R& r) { return Cell((long long)r.estimate.replicas); }},
+        {"gpus", "count", Dtype::int64, [](const R& r) { return Cell((long long)r.estimate.gpus); }},
+        {"instances", "count", Dtype::int64, [](const R& r) { return Cell((long long)r.instances); }},
+        {"seconds_per_output_token", "seconds", Dtype::float64, [](const R& r) { return Cell(r.estimate.step_seconds); }},
+        {"seconds_to_first_token", "seconds", Dtype::float64, [](const R& r) { return Cell(r.estimate.prefill_seconds); }},
+        {"bandwidth_bound", "", Dtype::boolean, [](const R& r) { return Cell(r.estimate.bandwidth_bound); }},
+        {"decode_tokens_per_second_per_gpu", "tokens per second", Dtype::float64,
+         [](const R& r) { return Cell(r.estimate.decode_tokens_per_second_per_gpu); }},
+        {"prefill_tokens_per_second_per_gpu", "tokens per second", Dtype::float64,
+         [](const R& r) { return Cell(r.estimate.prefill_tokens_per_second_per_gpu); }},
+        {"currency", "", Dtype::text, [](const R& r) { return Cell(r.currency); }},
+        {"price_per_hour", "currency", Dtype::float64, [](const R& r) { return Cell(r.price_per_hour); }},
+        {"cost_per_hour", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost_per_hour); }},
+        {"cost_per_million_input_tokens", "currency", Dtype::float64,
+         [](const R& r) { return Cell(r.cost_per_million_input_tokens); }},
+        {"cost_per_million_output_tokens", "currency", Dtype::float64,
+         [](const R& r) { return Cell(r.cost_per_million_output_tokens); }},
+        {"cost_per_request", "currency", Dtype::float64, [](const R& r) { return Cell(r.cost_per_request); }},
+        {"mfu", "fraction", Dtype::float64, [](const R& r) { return Cell(r.mfu); }},
+        {"mfu_basis", "", Dtype::text, [](const R& r) { return Cell(r.mfu_basis); }},
+        {"note", "", Dtype::text, [](const R& r) { return Cell(r.note); }},
+    };
+    return c;
+}
+
+/// A scenario's LLM jobs as rows, each with its job's name.
+template <class Row>
+struct LlmJobRow {
+    const std::string* job;
+    const Row* row;
+};
+template <class Result>
+auto llm_job_rows(const std::vector<Result>& results) {
+    std::vector<LlmJobRow<std::decay_t<decltype(results[0].ranking.rows[0])>>> rows;
+    for (const Result& r : results)
+        for (const auto& row : r.ranking.rows) rows.push_back({&r.name, &row});
+    return rows;
+}
+
+namespace columns_detail {
+/// `first` (the job's name), then `columns` read through the row pointer.
+template <class Row>
+std::vector<Column<LlmJobRow<Row>>> with_job(std::string_view first, const std::vector<Column<Row>>& columns) {
+    std::vector<Column<LlmJobRow<Row>>> out{
+        {first, "", Dtype::text, [](const LlmJobRow<Row>& r) { return Cell(*r.job); }}};
+    for (const Column<Row>& c : columns)
+        out.push_back({c.name, c.unit, c.dtype, [get = c.get](const LlmJobRow<Row>& r) { return get(*r.row); }});
+    return out;
+}
+}  // namespace columns_detail
+
+/// A scenario's `llm_training` runs: the run's name, then llm_training_columns().
+inline const std::vector<Column<LlmJobRow<LlmTrainingRow>>>& llm_training_job_columns() {
+    static const auto c = columns_detail::with_job("llm_training", llm_training_columns());
+    return c;
+}
+/// A scenario's `llm_serving` services: the service's name, then llm_serving_columns().
+inline const std::vector<Column<LlmJobRow<LlmServingRow>>>& llm_serving_job_columns() {
+    static const auto c = columns_detail::with_job("llm_serving", llm_serving_columns());
     return c;
 }
 

@@ -8,7 +8,10 @@
 //
 // Training, per offering (docs/models.md, "LLM training and serving"):
 //   layout      = smallest_training_layout on whole instances (at least options.min_gpus GPUs)
-//   GPU-hours   = training FLOPs / (peak × MFU × 3,600); wall hours = GPU-hours / GPUs
+//   GPU-hours   = training FLOPs / (peak × MFU × 3,600); wall hours = GPU-hours / GPUs / scaling, where
+//                 scaling = scaling_factor (llm_scaling.hpp): the step's efficiency on the offering's
+//                 links over the same layout's on the 400 Gbit/s-per-GPU fabric the MFU rows were
+//                 measured on (1 within one instance or on such a fabric)
 //   on-demand   = wall hours × instances × hourly price, billed as one launch per instance
 //   spot        = simulate_spot on the wall hours: the run stops when any of its n instances is
 //                 interrupted (Poisson, MTBF per instance / n), checkpoints at the optimal interval,
@@ -17,8 +20,11 @@
 //                 busy with other work for the rest of its term)
 // Serving, per offering: estimate_serving (llm_serving.hpp) on the offering's GPU, the GPUs bought in
 // whole instances, running all the time. $ per million input tokens = hourly cost × prefill share /
-// input tokens per hour × 1e6; output tokens likewise with the rest. Spot serving is priced without
-// interruptions (a note says so).
+// input tokens per hour × 1e6; output tokens likewise with the rest. Spot serving runs the serving
+// planner (engines/serving.hpp, choose_serving_plan): the fleet's instances as replicas over generated
+// zones whose spot capacity comes and goes (LlmSpotServing), the cheapest policy, extra spot replicas
+// and on-demand base keeping them all ready for the availability target; an offering none meets is
+// skipped with the reason.
 #include <string>
 #include <vector>
 
@@ -31,6 +37,21 @@
 #include "gputco/work/llm_serving.hpp"
 
 namespace gputco {
+
+/// How spot capacity for serving replicas is generated (assumptions, each overridable): `zones` zones
+/// of the offering's region, each losing its capacity after a Poisson period of the spot assumptions'
+/// MTBF and getting it back after `mean_down_hours` (engines/serving.hpp, ZoneProcess), over `days` in
+/// ticks of `tick_hours`; a replica takes `launch_hours` to boot and load the weights.
+struct LlmSpotServing {
+    int zones = 3;
+    double mean_down_hours = 1;
+    double launch_hours = 0.25;
+    double tick_hours = 0.05;
+    double days = 30;
+    double availability_target = 0.999;
+    int max_extra = 4;  ///< extra spot replicas tried, 0..max_extra; the on-demand base 0..all
+    std::uint64_t seed = 42;
+};
 
 struct LlmRankOptions {
     std::string currency = "USD";
@@ -47,10 +68,14 @@ struct LlmRankOptions {
     /// Spot interruptions per instance (MTBF), restart and capacity wait; the checkpoint write time is
     /// derived (checkpoint_write_hours here is ignored).
     SpotAssumptions spot_assumptions{.simulation = {.paths = 4'000, .seed = 42}};
+    LlmSpotServing spot_serving;  ///< serving: spot capacity for the replicas
     /// Checkpoint write bandwidth of one instance to storage, GB/s. An assumption (network storage
     /// reaches a few GB/s per node); overridable.
     double storage_gb_per_second_per_instance = 2.0;
     StopCheck should_stop;  ///< called before each offering; true throws Cancelled
+    /// No offering costed: return the empty ranking (its skipped say why) instead of throwing, for a
+    /// caller that reports the reasons itself (a scenario's check at load).
+    bool allow_empty = false;
 
     void validate() const;
 };
@@ -65,6 +90,8 @@ struct LlmTrainingRow {
     double peak_tflops = 0, mfu = 0;
     MatchKind mfu_kind = MatchKind::measured;
     std::string mfu_basis, peak_source;
+    double scaling_efficiency = 1;  ///< scaling_factor: share of the MFU row's speed kept on these links
+    std::string interconnect_basis; ///< NVLink and network per GPU, each with its source (or the assumption)
     double gpu_hours = 0;           ///< compute GPU-hours (no interruptions)
     double run_hours = 0;           ///< wall hours: spot mean
     double run_hours_p95 = 0;
@@ -102,6 +129,7 @@ struct LlmServingRow {
     double cost_per_hour = 0;      ///< the whole fleet
     double cost_per_million_input_tokens = 0, cost_per_million_output_tokens = 0;
     double cost_per_request = 0;
+    double availability = 1;        ///< spot: share of ticks with every replica ready (1 otherwise)
     std::string note;
 };
 

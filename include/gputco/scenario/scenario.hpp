@@ -19,6 +19,7 @@
 #include "gputco/engines/serving.hpp"
 #include "gputco/engines/spot.hpp"
 #include "gputco/engines/work_cost.hpp"
+#include "gputco/scenario/llm_jobs.hpp"
 #include "gputco/results/plan_distribution.hpp"
 #include "gputco/strategy/plan.hpp"
 #include "gputco/work/demand_window.hpp"
@@ -207,6 +208,8 @@ struct Scenario {
     std::vector<Plan> plans;  ///< plans over time, priced on the offering, over the futures
     std::vector<DemandWindow> demand_windows;  ///< dated windows of demand on top of the plans' futures
     std::vector<WorkloadSpec> workloads;  ///< cost per unit of work of training jobs
+    std::vector<LlmTrainingSpec> llm_training;  ///< LLM training runs, ranked over the catalog
+    std::vector<LlmServingSpec> llm_serving;    ///< LLM inference services, ranked over the catalog
     std::vector<std::string> outputs;  ///< report columns wanted; empty = the defaults
 
     /// Where relative paths (catalog_file) are resolved: the scenario file's folder.
@@ -278,6 +281,8 @@ struct ScenarioResult {
     /// One per plan, in order; with several plans each future's regret is against the cheapest of them.
     std::vector<PlanDistribution> plans;
     std::vector<WorkloadResult> workloads;
+    std::vector<LlmTrainingResult> llm_training;
+    std::vector<LlmServingResult> llm_serving;
 };
 
 /// The demand futures the scenario's plans are evaluated over.
@@ -288,7 +293,8 @@ DemandFutures scenario_futures(const Scenario& scenario, const DemandProfile& de
 
 /// Runs the scenario: its spot jobs (job i with seed + i), its deadline jobs (job i with seed + i,
 /// through compare_deadline_policies()), every strategy through evaluate(), its plans over its
-/// futures through compare_plans(), then its workloads through rank_offerings(). should_stop is
+/// futures through compare_plans(), then its workloads through rank_offerings(), its LLM training runs through
+/// rank_llm_training() (run i with seed + i) and its LLM services through rank_llm_serving(). should_stop is
 /// polled by each engine (spot, deadline, plan); a stop throws Cancelled.
 /// For a progress bar: the task running ("spot job train-500h", "deadline job j", "plans", "workload w
 /// on spot"), its units done of total and what they count ("paths", "traces", "futures"), called on

@@ -83,6 +83,10 @@ struct LlmTraining {
     double trainable_fraction = 0.005;
     bool activation_checkpointing = true;  ///< store only each layer's input, recompute the rest
     int micro_batch_sequences = 1;         ///< b: sequences per GPU per micro-batch
+    /// Sequences per optimizer step across all replicas: sets the micro-batches a pipeline fills and how
+    /// often gradients are exchanged (llm_scaling.hpp). 256 × 4,096 tokens is 1M tokens a step, an
+    /// assumption of the fine-tuning scale; pre-training runs use a few million (Llama 3: 4M-16M).
+    int global_batch_sequences = 256;
 
     /// P: adapter parameters (lora/qlora), or N (full).
     double trainable_parameters() const {
@@ -121,7 +125,8 @@ struct TrainingLayout {
     int tensor_parallel = 1;  ///< t: GPUs splitting each layer (within one node), with sequence parallelism
     int data_parallel = 1;    ///< d: replicas
     Sharding sharding = Sharding::none;
-    int gpus() const { return tensor_parallel * data_parallel; }
+    int pipeline_parallel = 1;  ///< p: stages, each holding L / p consecutive layers (1F1B schedule)
+    int gpus() const { return tensor_parallel * pipeline_parallel * data_parallel; }
     bool operator==(const TrainingLayout&) const = default;
 };
 
@@ -134,9 +139,12 @@ struct TrainingMemory {
 /// Memory per GPU (docs/models.md): trained parameters take 2 B (BF16 weights) + 2 B (gradients) +
 /// 12 B (FP32 master weights, Adam's two moments) each, 16 B in all; frozen weights 2 B (lora) or
 /// qlora_bytes_per_parameter. All of it is split t ways by tensor parallelism, then d ways by the
-/// sharding. Activations per layer and micro-batch, 2-byte values with sequence parallelism and
+/// sharding; pipeline stages split the layers' weights, gradients and optimizer state p ways too.
+/// Activations per layer and micro-batch, 2-byte values with sequence parallelism and
 /// FlashAttention (Korthikanti et al. 2022, without the 5 a s / h score term): 34 s b h / t; with
 /// activation checkpointing 2 s b h / t per layer kept plus one layer's 34 s b h / t being recomputed.
+/// A 1F1B pipeline's first stage holds p micro-batches in flight over L / p layers: L layers' worth, so
+/// the activations do not shrink with p (Korthikanti et al. 2022, section 4.2.3).
 TrainingMemory training_memory(const LlmTraining& training, const TrainingLayout& layout);
 
 /// Bytes of a checkpoint: trained parameters × 14 B (BF16 weights, FP32 master weights and Adam
@@ -146,7 +154,9 @@ double checkpoint_bytes(const LlmTraining& training);
 /// The smallest layout that fits on whole nodes of `gpus_per_node` GPUs of `memory_gb` each, of which
 /// `usable_fraction` is available to the job: the fewest nodes (at least ceil(min_gpus / gpus_per_node)),
 /// then the smallest tensor parallel degree (a divisor of gpus_per_node, at most the head count), then
-/// the lightest sharding. std::nullopt if nothing fits within max_gpus.
+/// the lightest sharding. std::nullopt if nothing fits within max_gpus. Pipeline stages are not
+/// searched: in this memory model ZeRO-3 over the same GPUs holds the same states with no bubble; a
+/// pipeline pays off in communication, which training_step (llm_scaling.hpp) prices for a given layout.
 std::optional<TrainingLayout> smallest_training_layout(const LlmTraining& training, int gpus_per_node,
                                                        double memory_gb, double usable_fraction,
                                                        int min_gpus = 0, int max_gpus = 65'536);

@@ -71,4 +71,9 @@ void check_plans_price(const Scenario& s, const ReadState& state, const Offering
 // workloads.cpp: read once the catalog and the offering are known to be good.
 void read_workloads(const Field::Map& top, Scenario& s, const ReadState& state, const Offering& offering);
 
+// llm_training.cpp, llm_serving.cpp (sharing llm_common.hpp): LLM jobs, read once the catalog and the
+// offering (its currency) are known to be good.
+void read_llm_training(const Field::Map& top, Scenario& s, const ReadState& state, const Offering& offering);
+void read_llm_serving(const Field::Map& top, Scenario& s, const ReadState& state, const Offering& offering);
+
 }  // namespace gputco::scenario_read

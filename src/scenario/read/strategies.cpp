@@ -123,7 +123,7 @@ Owned read_owned(const Field& f) {
 
 // With plans, jobs or workloads, strategies may be left out; otherwise they are the scenario's question.
 void read_strategies(const Field::Map& m, Scenario& s, ReadState&) {
-    const bool workloads = m.has("workloads") || m.has("services");
+    const bool workloads = m.has("workloads") || m.has("services") || m.has("llm_training") || m.has("llm_serving");
     if ((s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty() && !workloads) || m.has("strategies")) {
         const Field strategies = m.get("strategies");
         for (const Field& item : strategies.list()) s.strategies.push_back(read_strategy(item, s.spot_jobs));
