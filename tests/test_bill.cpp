@@ -22,7 +22,7 @@ using namespace gputco;
 
 namespace {
 
-std::string data(const std::string& name) { return std::string(GPUTCO_SOURCE_DIR "/tests/data/focus/") + name; }
+std::string data(const std::string& name) { return std::string(GPUTCO_SOURCE_DIR) + "/tests/data/focus/" + name; }
 
 std::size_t pricing(PricingCategory c) { return std::size_t(c); }
 std::size_t charge(ChargeCategory c) { return std::size_t(c); }
