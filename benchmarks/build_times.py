@@ -6,8 +6,12 @@
 1. A fresh build of everything the README's test command compiles (library, Python extension, command,
    tests, examples, benchmarks) in DIR: wall time, and the CPU seconds of each translation unit and link
    (user + system, so a busy machine inflates them less than wall time), heaviest first.
-2. The rebuild after one engine source changes (src/engines/cost.cpp touched): wall time.
-3. The test suites' compile at -O3 (before) and -O1 (now): CPU seconds of the same test files, same run.
+2. The rebuild after one engine source changes (src/engines/plan_core.cpp touched): the library and
+   one test (test_plan_engine), then everything else that links the library; wall time.
+3. The heaviest headers: each header the project includes, parsed alone (CPU seconds of a
+   -fsyntax-only compile of a file holding just that #include), times the translation units of the
+   build that include it (from the compiler's dependency files). Nested headers count in their
+   includers too, so the column ranks, it does not add up.
 4. Start-up: `import gputco` (less a bare interpreter) and `gputco --help`, best of 20 runs each, with the
    package of the Python running this script (install it first: the README's second command).
 
@@ -20,6 +24,7 @@ import concurrent.futures
 import os
 import pathlib
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -89,6 +94,50 @@ def pybind11_dir() -> list[str]:
         return []
 
 
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
+
+
+def heaviest_headers(build: pathlib.Path, jobs: int, top: int = 15, candidates: int = 120) -> None:
+    """Parse cost of each directly included header times the translation units that include it."""
+    direct: set[str] = set()
+    for folder in ("include", "src", "tests", "python/src", "benchmarks", "examples", "fuzz"):
+        for source in (ROOT / folder).rglob("*"):
+            if source.suffix in (".hpp", ".h", ".cpp"):
+                direct.update(INCLUDE.findall(source.read_text(errors="replace")))
+    depfiles = [d.read_text(errors="replace") for d in build.rglob("*.o.d")]
+    counts = {}
+    for name in direct:
+        pattern = re.compile(r"[\s/]" + re.escape(name) + r"(\s|$)")
+        counts[name] = sum(1 for text in depfiles if pattern.search(text))
+    python_includes = subprocess.run([sys.executable, "-m", "pybind11", "--includes"], capture_output=True,
+                                     text=True).stdout.split() if shutil.which(sys.executable) else []
+    flags = ["-std=c++20", "-fsyntax-only", f"-I{ROOT / 'include'}", "-isystem", "/usr/include/eigen3",
+             "-isystem", "/usr/include/coin", *python_includes]
+    for sub in ("src", "src/engines/spot", "src/catalog", "src/results", "src/optimise", "src/cli", "src/work"):
+        flags.append(f"-I{ROOT / sub}")
+    flags += [f"-I{build / 'generated'}", f"-I{build}"]
+
+    def parse_cpu(name: str) -> float | None:
+        with tempfile.NamedTemporaryFile("w", suffix=".cpp") as probe:
+            probe.write(f"#include <{name}>\n")
+            probe.flush()
+            out = subprocess.run(["/usr/bin/time", "-f", "%U %S", "c++", *flags, probe.name], capture_output=True,
+                                 text=True)
+        if out.returncode != 0:
+            return None
+        user, system = out.stderr.strip().splitlines()[-1].split()
+        return float(user) + float(system)
+
+    ranked = sorted((n for n in counts if counts[n] > 1), key=lambda n: -counts[n])[:candidates]
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        costs = dict(zip(ranked, pool.map(parse_cpu, ranked)))
+    rows = sorted(((c * counts[n], n, c) for n, c in costs.items() if c is not None), reverse=True)
+    print(f"\n| heaviest headers ({len(depfiles)} translation units) | parsed alone, CPU s | TUs | product |")
+    print("|---|---|---|---|")
+    for total, name, cost in rows[:top]:
+        print(f"| `{name}` | {cost:.2f} | {counts[name]} | {total:.0f} |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build-dir", default=os.path.join(tempfile.gettempdir(), "gputco-build-times"))
@@ -128,29 +177,16 @@ def main() -> int:
         for key, seconds in sorted(groups.items(), key=lambda kv: -kv[1]):
             print(f"| {key} | {seconds:.0f} |")
         print("\n| heaviest compiles and links | CPU s |\n|---|---|")
-        for seconds, out in rows[:12]:
+        for seconds, out in rows[:15]:
             print(f"| {out.replace(str(build) + '/', '')} | {seconds:.1f} |")
 
-        (ROOT / "src/engines/cost.cpp").touch()
+        (ROOT / "src/engines/plan_core.cpp").touch()
+        one_s = run(["cmake", "--build", str(build), "-j", str(args.jobs), "--target", "gputco", "test_plan_engine"],
+                    stdout=subprocess.DEVNULL)
+        print(f"\nafter touching src/engines/plan_core.cpp: library + test_plan_engine rebuilt in {one_s:.1f} s wall")
         rebuild_s = run(["cmake", "--build", str(build), "-j", str(args.jobs)], stdout=subprocess.DEVNULL)
-        print(f"\nrebuild after touching src/engines/cost.cpp: {rebuild_s:.1f} s wall")
-
-        flags = ["-std=c++20", "-DNDEBUG", "-fPIE", f"-I{ROOT / 'include'}", "-isystem", "/usr/include/eigen3",
-                 "-DFMT_SHARED", f'-DGPUTCO_SOURCE_DIR="{ROOT}"', f'-DGPUTCO_BINARY_DIR="{build}"']
-        tests = sorted((ROOT / "tests").glob("test_*.cpp"))
-        includes = [f"-I{ROOT / d}" for d in ("src/engines/spot", "src/results", "src/optimise", "src/cli")]
-
-        def compile_cpu(level: str, source: pathlib.Path) -> float:
-            out = subprocess.run(["/usr/bin/time", "-f", "%U %S", "c++", level, *flags, *includes, "-c",
-                                  str(source), "-o", os.devnull], check=True, capture_output=True, text=True)
-            user, system = out.stderr.strip().splitlines()[-1].split()
-            return float(user) + float(system)
-
-        print("\ntest suites compiled alone (all tests/test_*.cpp, same run):\n| level | CPU s |\n|---|---|")
-        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            for level in ["-O3", "-O1"]:
-                cpu = sum(pool.map(lambda source: compile_cpu(level, source), tests))
-                print(f"| tests at {level} | {cpu:.0f} |")
+        print(f"then everything else that links the library: {rebuild_s:.1f} s wall")
+        heaviest_headers(build, args.jobs)
 
     print("\nstart-up, best of 20:")
     bare = best_of([sys.executable, "-c", "pass"])

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The sanitizer and fuzzing steps of CI (.ci/run calls it after the README's test command); developers
-# can run it as it is. Four steps, each failing on any report:
+# can run it as it is. Four steps, each failing on any report and printing its time:
 #   1. the doctest suites built with AddressSanitizer + UndefinedBehaviorSanitizer (clang),
-#   2. every fuzz target for GPUTCO_FUZZ_SECONDS (default 25) seconds (scripts/fuzz.sh): 14 targets,
-#      about 7 minutes with the replay of fuzz/findings/,
+#   2. every fuzz target (scripts/fuzz.sh, two at a time on two cores) after the replay of fuzz/findings/:
+#      GPUTCO_FUZZ_SECONDS per target if set, else the step's budget GPUTCO_FUZZ_STEP_SECONDS (default
+#      180) shared by the targets, so a new target does not lengthen CI (15 targets: 24 s each),
 #   3. the multi-threaded spot engine's suite built with ThreadSanitizer,
 #   4. the spot lane kernels and sample columns under Valgrind's memcheck (reads of uninitialised
 #      memory, which neither sanitizer above reports: the columns are sized without zero-fill).
@@ -12,11 +13,29 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 GPUTCO_SANITIZE=1 bash scripts/install-deps.sh
 cxx=${GPUTCO_FUZZ_CXX:-clang++-14}
+# ccache pays off across a developer's runs. GPUTCO_CCACHE=0 (CI's fresh clone, .ci/run) leaves it out:
+# no file compiles twice within one run (the ASan and TSan builds differ in flags), so there it would
+# only add its lookups, and without it the builds take the precompiled headers
+# (cmake/precompiled_headers.cmake). scripts/fuzz.sh reads the same variable, so build-asan keeps one
+# configuration.
 launcher=()
-if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+if [ "${GPUTCO_CCACHE:-1}" = 1 ] && command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 start=$SECONDS
+step_start=$SECONDS
+times=()
+step() {  # ends the step running (printing its time) and starts the next
+  if [ -n "${step_name:-}" ]; then
+    times+=("$step_name: $((SECONDS - step_start)) s")
+    echo "== done in $((SECONDS - step_start)) s: $step_name"
+  fi
+  step_name=$1
+  step_start=$SECONDS
+  [ -z "$step_name" ] || echo "== $step_name (at $((SECONDS - start)) s)"
+}
 
-echo "== ASan + UBSan: doctest suites"
+step "ASan + UBSan: build the doctest suites"
 # One build for the tests and the fuzzers: the library carries the fuzzers' coverage hooks, which
 # the tests simply do not use.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
@@ -24,27 +43,30 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=
   -DGPUTCO_BUILD_EXAMPLES=OFF -DGPUTCO_BUILD_BENCHMARKS=OFF >/dev/null
 mapfile -t suites < <(cd tests && ls test_*.cpp | sed 's/\.cpp$//')
 cmake --build build-asan -j2 --target "${suites[@]}"
+step "ASan + UBSan: run the doctest suites"
 ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan -R '^test_' -j2 --output-on-failure
-echo "(ASan + UBSan done at $((SECONDS - start)) s)"
 
-echo "== fuzzing"
+step "fuzzing (build the targets, replay fuzz/findings/, fuzz)"
 # A fixed seed and a fresh corpus: CI starts from the inputs a developer's run of this script starts
 # from. The runs drift apart once coverage differs (multi-threaded runs, polls timed by the clock), so a
 # red step is reproduced from its saved input, not by rerunning; longer runs with random seeds
 # (scripts/fuzz.sh 3600) look for new findings.
-GPUTCO_FUZZ_SEED=${GPUTCO_FUZZ_SEED:-1} bash scripts/fuzz.sh "${GPUTCO_FUZZ_SECONDS:-25}" build-asan
-echo "(fuzzing done at $((SECONDS - start)) s)"
+if [ -n "${GPUTCO_FUZZ_SECONDS:-}" ]; then
+  GPUTCO_FUZZ_SEED=${GPUTCO_FUZZ_SEED:-1} bash scripts/fuzz.sh "$GPUTCO_FUZZ_SECONDS" build-asan
+else
+  GPUTCO_FUZZ_SEED=${GPUTCO_FUZZ_SEED:-1} GPUTCO_FUZZ_STEP_SECONDS=${GPUTCO_FUZZ_STEP_SECONDS:-180} \
+    bash scripts/fuzz.sh "" build-asan
+fi
 
-echo "== ThreadSanitizer: the spot engine with 2 and 8 threads"
+step "ThreadSanitizer: the spot engine with 2 and 8 threads"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
   -DGPUTCO_SANITIZE=thread -DGPUTCO_BUILD_EXAMPLES=OFF -DGPUTCO_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build build-tsan -j2 --target test_spot test_cost
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
   ctest --test-dir build-tsan -R '^test_(spot|cost)$' --output-on-failure
-echo "(ThreadSanitizer done at $((SECONDS - start)) s)"
 
-echo "== Valgrind memcheck: the spot lane kernels and sample columns"
+step "Valgrind memcheck: the spot lane kernels and sample columns"
 # The ordinary build (Valgrind runs no AVX-512, and hides it from the CPU check: the avx2, portable
 # and scalar kernels run). The test cases that run every kernel, thread count and adaptive round.
 cmake -S . -B build >/dev/null
@@ -52,4 +74,6 @@ cmake --build build -j2 --target test_spot test_spot_lanes
 valgrind -q --error-exitcode=3 build/tests/test_spot \
   -tc='spot samples*,spot kernels*,identical samples*,target_half_width*,per-path bookkeeping*'
 valgrind -q --error-exitcode=3 build/tests/test_spot_lanes
+step ""
+printf '%s\n' "${times[@]}"
 echo "(sanitizer steps done in $((SECONDS - start)) s)"

@@ -3,15 +3,19 @@
 # crash, sanitizer report, leak or timeout. First every saved reproducer in fuzz/findings/ is run
 # through its target (known findings must stay handled, see fuzz/known_findings.hpp).
 #   scripts/fuzz.sh [seconds per target, default 600] [build dir, default build-fuzz]
+# With GPUTCO_FUZZ_STEP_SECONDS set and no seconds given, the targets share that budget instead (the
+# time per target is the budget × targets at once / targets, at least 10 s): CI's bounded step.
 # Corpora grow in <build dir>/fuzz/corpus/<target>/ across runs (seeds: <build dir>/fuzz/seeds/);
 # a failing input is written to <build dir>/fuzz/artifacts/; a summary per target is printed at the end.
 # Needs clang-14 and libclang-rt-14-dev (GPUTCO_SANITIZE=1 bash scripts/install-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:-600}
+seconds=${1:-}
 build=${2:-build-fuzz}
-launcher=()
-if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+launcher=()  # GPUTCO_CCACHE=0: no ccache (as scripts/ci-sanitize.sh, which shares the build)
+if [ "${GPUTCO_CCACHE:-1}" = 1 ] && command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="${GPUTCO_FUZZ_CXX:-clang++-14}" \
   -DGPUTCO_SANITIZE=address,undefined -DGPUTCO_BUILD_FUZZERS=ON "${launcher[@]}" >/dev/null
@@ -41,6 +45,14 @@ done
 # One target per core at a time (each fuzzer runs on one thread): same time per target, less in all.
 # GPUTCO_FUZZ_JOBS overrides how many run at once.
 parallel=${GPUTCO_FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+if [ -z "$seconds" ]; then
+  if [ -n "${GPUTCO_FUZZ_STEP_SECONDS:-}" ]; then
+    seconds=$((GPUTCO_FUZZ_STEP_SECONDS * parallel / ${#targets[@]}))
+    [ "$seconds" -ge 10 ] || seconds=10
+  else
+    seconds=600
+  fi
+fi
 fuzz_target() {
   local target=$1 corpus="$build/fuzz/corpus/$1" artifacts="$build/fuzz/artifacts/$1/" log="$build/fuzz/$1.log"
   local status=0 runs coverage inputs
