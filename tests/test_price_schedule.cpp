@@ -134,7 +134,9 @@ TEST_CASE("the June 2025 AWS cut cell for cell: each purchase option moves by it
         CHECK(1 - aws_june_2025_price_cut(o, SavingsPlanType::aws_compute, 1).on_demand_factor ==
               Approx(row.cells[0] / 100).epsilon(0.02));
         for (std::size_t k = 0; k < options.size(); ++k) {
-            const auto [type, term] = options[k];
+            // Named copies, not a structured binding: clang 14 cannot capture those in CAPTURE's lambda.
+            const SavingsPlanType type = options[k].first;
+            const int term = options[k].second;
             CAPTURE(to_text(type));
             CAPTURE(term);
             const double cell = row.cells[k + 1];
