@@ -30,14 +30,9 @@ ReservedPrice reserved_from_discount(double on_demand_hourly, double discount, i
     r.term_years = term_years;
     r.payment = payment;
     r.source = std::move(source);
-    switch (payment) {
-        case Payment::all_upfront: r.upfront = effective * term_hours; break;
-        case Payment::no_upfront: r.hourly = effective; break;
-        case Payment::partial_upfront:
-            r.upfront = 0.5 * effective * term_hours;
-            r.hourly = 0.5 * effective;
-            break;
-    }
+    const double share = upfront_share(payment);
+    r.upfront = share * effective * term_hours;
+    r.hourly = (1.0 - share) * effective;
     return r;
 }
 

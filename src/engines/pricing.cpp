@@ -6,13 +6,6 @@
 
 namespace gputco::pricing {
 
-namespace {
-/// The share of a term's cost paid at its start.
-double upfront_share(Payment payment) {
-    return payment == Payment::all_upfront ? 1.0 : payment == Payment::partial_upfront ? 0.5 : 0.0;
-}
-}  // namespace
-
 ReservationPrice month_term(std::string_view field, int term_months, Payment payment, std::optional<double> discount,
                             const Offering& offering, double region_factor) {
     const std::string prefix(field);

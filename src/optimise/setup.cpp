@@ -35,7 +35,7 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
         if (c.discount) {  // as Commitment::discount in the plan engine
             require(*c.discount >= 0.0 && *c.discount < 1.0, field + ".discount", *c.discount, "must be in [0, 1)");
             const double effective = (1.0 - *c.discount) * offering.on_demand_per_gpu_hour() * region;
-            const double share = c.payment == Payment::all_upfront ? 1.0 : c.payment == Payment::partial_upfront ? 0.5 : 0.0;
+            const double share = upfront_share(c.payment);
             k.upfront_per_gpu = effective * share * term_hours;
             k.hourly_per_gpu = effective * (1.0 - share);
         } else {
@@ -74,7 +74,7 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
         k.savings_plan_rate = rate;
         k.term_months = sp.term_years * months_per_year;
         k.gpus_per_unit = 1.0;
-        const double share = sp.payment == Payment::all_upfront ? 1.0 : sp.payment == Payment::partial_upfront ? 0.5 : 0.0;
+        const double share = upfront_share(sp.payment);
         k.upfront_per_gpu = rate * share * sp.term_years * hours_per_year;
         k.hourly_per_gpu = rate * (1.0 - share);
         for (int s : starts) {

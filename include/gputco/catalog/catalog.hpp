@@ -30,6 +30,11 @@ struct EnumText<Payment> {
     }};
 };
 inline std::string_view to_string(Payment payment) { return to_text(payment); }
+/// The share of a term's cost paid at its start: all of it, half (partial upfront), or none; the rest
+/// is paid by the hour. Reservations and Savings Plans split their cost this way.
+constexpr double upfront_share(Payment payment) {
+    return payment == Payment::all_upfront ? 1.0 : payment == Payment::partial_upfront ? 0.5 : 0.0;
+}
 /// Parses "no_upfront", "partial_upfront" or "all_upfront"; throws InvalidInput naming `field`.
 inline Payment parse_payment(std::string_view text, std::string_view field = "payment") {
     return parse<Payment>(text, field);

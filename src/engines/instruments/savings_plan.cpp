@@ -22,7 +22,7 @@ PricedSavingsPlan price_savings_plan(const SavingsPlan& s, std::size_t i, const 
     priced.start = s.start_month;
     priced.term_months = s.term_years * months_per_year;
     priced.renew = s.renewal == Renewal::renew;
-    priced.upfront_fraction = s.payment == Payment::all_upfront ? 1.0 : s.payment == Payment::partial_upfront ? 0.5 : 0.0;
+    priced.upfront_fraction = upfront_share(s.payment);
     if (s.rate_per_gpu_hour) {
         require_positive(field + ".rate_per_gpu_hour", *s.rate_per_gpu_hour);
         priced.rate_per_gpu_hour = require_at_most(field + ".rate_per_gpu_hour", *s.rate_per_gpu_hour, limits::max_money);
