@@ -58,6 +58,31 @@ void add_costs(Headline& h, std::string_view result, std::size_t row, std::strin
 
 bool all_on_demand(const Plan& p) { return p.commitments.empty() && p.owned.empty() && !p.spot; }
 
+/// Of the flat rows one workload or job owns (`owns`), the cheapest by cost per run and the cheapest
+/// bought on demand: a headline's pick and its baseline.
+struct Cheapest {
+    std::optional<std::size_t> best, on_demand;
+};
+template <class FlatRow, class Owns>
+Cheapest cheapest_per_run(const std::vector<FlatRow>& rows, Owns owns) {
+    Cheapest c;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        if (!owns(rows[k])) continue;
+        const double cost = rows[k].row->cost_per_run;
+        if (!c.best || cost < rows[*c.best].row->cost_per_run) c.best = k;
+        if (rows[k].row->buying == BuyingWay::on_demand && (!c.on_demand || cost < rows[*c.on_demand].row->cost_per_run))
+            c.on_demand = k;
+    }
+    return c;
+}
+
+/// A chart point's name: the offering and the way of buying, with its terms.
+template <class Row>
+std::string offering_label(const Row& x) {
+    return fmt::format("{} {} {} {}{}", x.provider, x.region, x.instance_type, to_text(x.buying),
+                       x.terms.empty() ? "" : " (" + x.terms + ")");
+}
+
 }  // namespace
 
 std::vector<Headline> headlines(const Scenario& s, const ScenarioResult& r) {
@@ -121,14 +146,9 @@ std::vector<Headline> headlines(const Scenario& s, const ScenarioResult& r) {
         out.push_back(std::move(h));
     }
     for (const WorkloadResult& w : r.workloads) {
-        std::optional<std::size_t> best, base;
-        for (std::size_t k = 0; k < flat.workloads.size(); ++k) {
-            const WorkCostRow& row = *flat.workloads[k].row;
-            if (flat.workloads[k].workload != &w.name || !std::isfinite(row.cost_per_run)) continue;
-            if (!best || row.cost_per_run < flat.workloads[*best].row->cost_per_run) best = k;
-            if (row.buying == BuyingWay::on_demand && (!base || row.cost_per_run < flat.workloads[*base].row->cost_per_run))
-                base = k;
-        }
+        const auto [best, base] = cheapest_per_run(flat.workloads, [&](const WorkloadRow& x) {
+            return x.workload == &w.name && std::isfinite(x.row->cost_per_run);
+        });
         if (!best) continue;
         const WorkCostRow& row = *flat.workloads[*best].row;
         Headline h{"workloads", "Workload " + w.name,
@@ -162,14 +182,8 @@ std::vector<Headline> headlines(const Scenario& s, const ScenarioResult& r) {
     }
     // LLM jobs: the cheapest row of each, against the cheapest on-demand one.
     for (const LlmTrainingResult& job : r.llm_training) {
-        std::optional<std::size_t> best, base;
-        for (std::size_t k = 0; k < flat.llm_training.size(); ++k) {
-            const LlmTrainingRow& row = *flat.llm_training[k].row;
-            if (flat.llm_training[k].job != &job.name) continue;
-            if (!best || row.cost_per_run < flat.llm_training[*best].row->cost_per_run) best = k;
-            if (row.buying == BuyingWay::on_demand && (!base || row.cost_per_run < flat.llm_training[*base].row->cost_per_run))
-                base = k;
-        }
+        const auto [best, base] =
+            cheapest_per_run(flat.llm_training, [&](const LlmJobRow<LlmTrainingRow>& x) { return x.job == &job.name; });
         if (!best) continue;
         const LlmTrainingRow& row = *flat.llm_training[*best].row;
         Headline h{"llm_training", "LLM training " + job.name,
@@ -356,9 +370,7 @@ std::string workloads_section(const ScenarioResult& r, const FlatRows& flat, Ids
             if (row.workload != &w.name || !std::isfinite(row.row->cost_per_run)) continue;
             const WorkCostRow& x = *row.row;
             currency = x.currency;
-            points.push_back({fmt::format("{} {} {} {}{}", x.provider, x.region, x.instance_type, to_text(x.buying),
-                                          x.terms.empty() ? "" : " (" + x.terms + ")"),
-                              x.run_hours, x.cost_per_run});
+            points.push_back({offering_label(x), x.run_hours, x.cost_per_run});
         }
         out += svg::render(svg::scatter_chart({id(), "Cost against time, workload " + w.name,
                                                fmt::format("Hours and cost ({}) of one run of {} on each offering and way of buying.",
@@ -379,9 +391,7 @@ std::string llm_section(const ScenarioResult& r, const FlatRows& flat, Ids& id) 
         for (const LlmTrainingResult& job : r.llm_training) {
             std::vector<svg::Point> points;
             for (const LlmTrainingRow& x : job.ranking.rows)
-                points.push_back({fmt::format("{} {} {} {}{}", x.provider, x.region, x.instance_type, to_text(x.buying),
-                                              x.terms.empty() ? "" : " (" + x.terms + ")"),
-                                  x.run_hours, x.cost_per_run});
+                points.push_back({offering_label(x), x.run_hours, x.cost_per_run});
             out += svg::render(svg::scatter_chart(
                 {id(), "Cost against time, LLM training " + job.name,
                  fmt::format("Wall hours and cost ({}) of the run on each offering and way of buying.", job.ranking.currency),
@@ -395,9 +405,7 @@ std::string llm_section(const ScenarioResult& r, const FlatRows& flat, Ids& id) 
         for (const LlmServingResult& job : r.llm_serving) {
             std::vector<svg::Point> points;
             for (const LlmServingRow& x : job.ranking.rows)
-                points.push_back({fmt::format("{} {} {} {}{}", x.provider, x.region, x.instance_type, to_text(x.buying),
-                                              x.terms.empty() ? "" : " (" + x.terms + ")"),
-                                  double(x.estimate.gpus), x.cost_per_hour});
+                points.push_back({offering_label(x), double(x.estimate.gpus), x.cost_per_hour});
             out += svg::render(svg::scatter_chart(
                 {id(), "Cost against GPUs, LLM serving " + job.name,
                  fmt::format("GPUs needed for the rate and the fleet's cost per hour ({}) on each offering and way of buying.",
