@@ -18,24 +18,13 @@ namespace gputco::instruments {
 /// Mix it came from ("reserved.term_years"), so that evaluate() keeps the messages of a Mix.
 enum class Naming { plan, mix };
 
-struct PricedCommitment {
-    double gpus = 0;
-    double upfront_per_gpu = 0;
-    double hourly_per_gpu = 0;
+/// When a commitment's terms run: from month `start`, terms of `term_months`, one or renewed each
+/// time one ends inside the horizon, none from `stop` on. Reservations and Savings Plans share it.
+struct TermSchedule {
     int start = 0;
     int term_months = 12;
     bool renew = false;
-    std::string source;  ///< where the price comes from, for the report
-    std::string name;    ///< "held[0]", "commitments[2]", a bill's id: the report's per-commitment row
-    /// Held before the horizon or started by an exchange: its rate was agreed then, so price paths do
-    /// not move it (factor 1).
-    bool fixed_price = false;
-    /// Upfront per GPU and term that counts in an exchange's or a refund's value: what was paid
-    /// (`upfront_per_gpu`, or a held commitment's sunk upfront).
-    double value_upfront_per_gpu = 0;
-    CommitmentClass kind = CommitmentClass::standard;
     int stop = std::numeric_limits<int>::max();  ///< exchanged, sold or refunded: no term runs from this month on
-    double effective_per_gpu_hour() const { return hourly_per_gpu + upfront_per_gpu / (term_months * hours_per_month); }
     /// Start month of the term running in month m (m >= start).
     int term_start(int m) const { return start + (m - start) / term_months * term_months; }
     /// Whether a term runs in month m: every term that starts inside the horizon when renewed.
@@ -49,6 +38,22 @@ struct PricedCommitment {
     }
     /// One past the last month of the term running in month m.
     int term_end(int m) const { return term_start(m) + term_months; }
+};
+
+struct PricedCommitment : TermSchedule {
+    double gpus = 0;
+    double upfront_per_gpu = 0;
+    double hourly_per_gpu = 0;
+    std::string source;  ///< where the price comes from, for the report
+    std::string name;    ///< "held[0]", "commitments[2]", a bill's id: the report's per-commitment row
+    /// Held before the horizon or started by an exchange: its rate was agreed then, so price paths do
+    /// not move it (factor 1).
+    bool fixed_price = false;
+    /// Upfront per GPU and term that counts in an exchange's or a refund's value: what was paid
+    /// (`upfront_per_gpu`, or a held commitment's sunk upfront).
+    double value_upfront_per_gpu = 0;
+    CommitmentClass kind = CommitmentClass::standard;
+    double effective_per_gpu_hour() const { return hourly_per_gpu + upfront_per_gpu / (term_months * hours_per_month); }
     /// Month m's fees and hours into `flow` (m in a term): the upfront when the term starts, the hourly
     /// fee for every hour, both at `price_factor` (the price path's factor in the month the term was
     /// bought); `used` of its GPU-hours served demand.

@@ -13,27 +13,14 @@
 
 namespace gputco::instruments {
 
-struct PricedSavingsPlan {
+/// Its terms run as a reservation's do (TermSchedule, never stopped early).
+struct PricedSavingsPlan : TermSchedule {
     double commitment_per_hour = 0;
     double rate_per_gpu_hour = 0;  ///< at list prices; × the price path's reservation factor of its purchase month
     double upfront_fraction = 0;   ///< of the term's commitment, paid when the term starts
     SavingsPlanType type = SavingsPlanType::aws_compute;
-    int start = 0;
-    int term_months = 12;
-    bool renew = false;
     std::string source;  ///< where the rate comes from, for the report
     std::string name;    ///< "plan.savings_plans[i]", its row in the per-commitment table
-    /// Start month of the term running in month m (m >= start), as for a reservation.
-    int term_start(int m) const { return start + (m - start) / term_months * term_months; }
-    /// Whether a term runs in month m: every term that starts inside the horizon when renewed.
-    bool active(int m, int horizon) const {
-        if (m < start) return false;
-        return renew ? term_start(m) < horizon : m < start + term_months;
-    }
-    int last_month(int horizon) const {  // one past the last month paid
-        const int last_start = renew ? start + (horizon - 1 - start) / term_months * term_months : start;
-        return last_start + term_months;
-    }
     /// GPUs whose hours the commitment pays for each hour at the rate times `price_factor`.
     double gpus(double price_factor) const { return commitment_per_hour / (rate_per_gpu_hour * price_factor); }
     /// Month m's payments and hours into `flow` (reservations' columns: they are commitments too): the
