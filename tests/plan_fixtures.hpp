@@ -1,6 +1,8 @@
 #pragma once
 // Shared by the plan engine and recommender tests (test_plan_engine, test_recommend): the hand-made
 // offering their arithmetic is written against, and seeded draws.
+#include <vector>
+
 #include <boost/random/uniform_01.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 
@@ -25,6 +27,15 @@ inline Offering plan_test_offering() {
     o.reserved.push_back({.term_years = 3, .payment = Payment::no_upfront, .upfront = 0.0, .hourly = 0.7, .source = {"test", "2026-01"}});
     o.source = {"hand-made test offering", "2026-01"};
     return o;
+}
+
+/// Busy 1.0 on weekday working hours, 0.4 otherwise (DemandModel::hour_of_week): two distinct levels
+/// a month, so the recommender's programme is exact.
+inline std::vector<double> office_week() {
+    std::vector<double> week(168, 0.4);
+    for (int day = 0; day < 5; ++day)
+        for (int hour = 8; hour < 20; ++hour) week[std::size_t(day * 24 + hour)] = 1.0;
+    return week;
 }
 
 inline double uniform(Xoshiro256pp& engine, double low, double high) {

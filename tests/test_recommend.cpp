@@ -18,21 +18,13 @@ using doctest::Approx;
 namespace {
 Offering test_offering() { return test::plan_test_offering(); }
 
-/// Busy 1.0 on weekday working hours, 0.4 otherwise: two distinct levels, so the programme is exact.
-std::vector<double> office_week() {
-    std::vector<double> week(168, 0.4);
-    for (int day = 0; day < 5; ++day)
-        for (int hour = 8; hour < 20; ++hour) week[std::size_t(day * 24 + hour)] = 1.0;
-    return week;
-}
-
 DemandModel growing_model() {
     DemandModel model;
     model.base_gpus = 6;
     model.monthly_log_growth = 0.01;
     model.monthly_log_volatility = 0.08;
     model.events.push_back({.gpus = 6, .probability = 0.5, .first_month = 3, .last_month = 9});
-    model.hour_of_week = office_week();
+    model.hour_of_week = test::office_week();
     return model;
 }
 
@@ -238,7 +230,7 @@ TEST_CASE("over random problems: never worse than all on demand; upfront and com
         model.monthly_log_growth = 0.05 * (u(engine) - 0.5);
         model.monthly_log_volatility = 0.2 * u(engine);
         if (u(engine) < 0.5) model.events.push_back({.gpus = 8 * u(engine), .probability = u(engine), .first_month = 0, .last_month = 11});
-        if (u(engine) < 0.5) model.hour_of_week = office_week();
+        if (u(engine) < 0.5) model.hour_of_week = test::office_week();
         if (u(engine) < 0.5) {  // many levels: the programme approximates, the engine decides
             model.hour_of_week.assign(168, 0);
             for (auto& h : model.hour_of_week) h = u(engine);

@@ -14,14 +14,6 @@ using doctest::Approx;
 
 namespace {
 
-/// Busy 1.0 on weekday working hours, 0.4 otherwise: two levels a month, so the programme is exact.
-std::vector<double> office_week() {
-    std::vector<double> week(168, 0.4);
-    for (int day = 0; day < 5; ++day)
-        for (int hour = 8; hour < 20; ++hour) week[std::size_t(day * 24 + hour)] = 1.0;
-    return week;
-}
-
 /// The test offering sold in instances of `gpus` GPUs (the same prices per GPU).
 Offering offering_of(int gpus) {
     Offering o = test::plan_test_offering();
@@ -63,7 +55,7 @@ TEST_CASE("over 210 random small problems the recommendation equals brute force 
         DemandModel model;
         model.base_gpus = test::uniform(engine, 1, 8);
         model.monthly_log_volatility = test::uniform(engine, 0, 0.3);
-        model.hour_of_week = office_week();
+        model.hour_of_week = test::office_week();
         const DemandFutures futures = DemandFutures::generate(model, Horizon::months(months), count, std::uint64_t(trial));
         const PricePaths prices = random_paths(engine, months, count);
         RecommendOptions options;

@@ -12,18 +12,6 @@
 using namespace gputco;
 using doctest::Approx;
 
-namespace {
-
-/// Busy 1.0 on weekday working hours, 0.4 otherwise: two levels a month, so the programme is exact.
-std::vector<double> office_week() {
-    std::vector<double> week(168, 0.4);
-    for (int day = 0; day < 5; ++day)
-        for (int hour = 8; hour < 20; ++hour) week[std::size_t(day * 24 + hour)] = 1.0;
-    return week;
-}
-
-}  // namespace
-
 TEST_CASE("over 60 random small problems the Savings Plan level equals brute force priced by the engine") {
     Xoshiro256pp engine(2027);
     const int months = 12;
@@ -38,7 +26,7 @@ TEST_CASE("over 60 random small problems the Savings Plan level equals brute for
         DemandModel model;
         model.base_gpus = test::uniform(engine, 1, 8);
         model.monthly_log_volatility = test::uniform(engine, 0, 0.3);
-        model.hour_of_week = office_week();
+        model.hour_of_week = test::office_week();
         const DemandFutures futures = DemandFutures::generate(model, Horizon::months(months), count, std::uint64_t(trial));
         const double rate = test::uniform(engine, 0.6, 1.9);  // on demand is 2.00
         const Payment payment = std::array{Payment::no_upfront, Payment::partial_upfront,
