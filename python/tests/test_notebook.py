@@ -1,22 +1,6 @@
 """The example notebook runs top to bottom (a failing cell fails the test)."""
-import os
-import pathlib
-
-import pytest
-
-nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
-
-NOTEBOOK = pathlib.Path(__file__).resolve().parents[2] / "examples" / "notebooks" / "a100_tco.ipynb"
 
 
-@pytest.mark.skipif(not NOTEBOOK.exists(), reason="run from a source checkout")
-def test_a100_notebook_executes(tmp_path, monkeypatch):
-    monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel's inline backend needs no display
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
-    client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
-                                     resources={"metadata": {"path": str(tmp_path)}})
-    client.execute()
-    outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
-    assert not [o for o in outputs if o.get("output_type") == "error"]
+def test_a100_notebook_executes(run_notebook):
+    outputs = run_notebook("a100_tco.ipynb")
     assert any("image/png" in o.get("data", {}) for o in outputs)  # the plots rendered
