@@ -1,6 +1,6 @@
 // Fine-tune a 70B model on 2B tokens, then serve it at 50 requests/s: what each costs on the H100,
 // H200, B200 and MI300X offerings, on-demand, spot (Monte Carlo with checkpoints) and reserved where
-// the catalog lists a reservation.
+// the catalog lists a reservation, and the fine-tune as a capacity block where it has a block rate.
 //
 // The model is Llama 3 70B's shape (80 layers × 8192, 64 heads, 8 KV heads). The built-in catalog has
 // H100 and H200 offerings but none for B200 or MI300X; two dated public list prices are added for them
@@ -104,11 +104,11 @@ void print_training(const LlmTrainingRanking& r) {
     const LlmTraining& t = r.training;
     fmt::print("\n{}: {} on {:g} tokens at {} tokens/sequence, {}; {:.3g} FLOPs ({:.3g} per token)\n", t.name,
                t.model.name, t.tokens, t.sequence_length, to_string(t.precision), r.flops, r.flops_per_token);
-    fmt::print("{:<3} {:<48} {:<9} {:>5} {:>11} {:>8} {:>5} {:>9} {:>8} {:>10} {:>10}\n", "#", "offering", "buying",
+    fmt::print("{:<3} {:<48} {:<14} {:>5} {:>11} {:>8} {:>5} {:>9} {:>8} {:>10} {:>10}\n", "#", "offering", "buying",
                "GPUs", "layout", "GB/GPU", "MFU", "GPU-h", "wall h", "$/run", "$/run P95");
     for (std::size_t i = 0; i < r.rows.size(); ++i) {
         const LlmTrainingRow& x = r.rows[i];
-        fmt::print("{:<3} {:<48} {:<9} {:>5} {:>11} {:>8.1f} {:>5.2f} {:>9.0f} {:>8.1f} {:>10.0f} {:>10.0f}\n", i + 1,
+        fmt::print("{:<3} {:<48} {:<14} {:>5} {:>11} {:>8.1f} {:>5.2f} {:>9.0f} {:>8.1f} {:>10.0f} {:>10.0f}\n", i + 1,
                    fmt::format("{}/{}/{}", x.provider, x.region, x.instance_type), to_string(x.buying), x.gpus,
                    fmt::format("tp{} {}", x.layout.tensor_parallel, to_string(x.layout.sharding)), x.memory_gb_per_gpu,
                    x.mfu, x.gpu_hours, x.run_hours, x.cost_per_run, x.cost_per_run_p95);

@@ -11,6 +11,7 @@
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/llm_cost.hpp"
 #include "gputco/engines/serving.hpp"
+#include "gputco/strategy/plan.hpp"
 
 #include <fmt/format.h>
 
@@ -206,6 +207,94 @@ TEST_CASE("training ranking: hours and cost by hand, spot against Daly's closed 
         CHECK(row.scaling_efficiency == doctest::Approx(factor).epsilon(1e-12));
         if (row.buying == BuyingWay::on_demand) CHECK(row.run_hours == doctest::Approx(od.run_hours / 2 / factor));
     }
+}
+
+TEST_CASE("capacity block: the shortest length sold that holds the hours, for any hours") {
+    // By hand: 47.5 h fit 2 days (48 h less the 30-minute stop); 47.6 h need 3; 335.5 h fit 14 days, the
+    // longest sold by the day; 335.6 h need 21 (whole weeks from there); 4,367.5 h fit 182 days; no more.
+    CHECK(CapacityBlock::shortest_days_for(0.1) == 1);
+    CHECK(CapacityBlock::shortest_days_for(47.5) == 2);
+    CHECK(CapacityBlock::shortest_days_for(47.6) == 3);
+    CHECK(CapacityBlock::shortest_days_for(335.5) == 14);
+    CHECK(CapacityBlock::shortest_days_for(335.6) == 21);
+    CHECK(CapacityBlock::shortest_days_for(4367.5) == 182);
+    CHECK(!CapacityBlock::shortest_days_for(4367.6).has_value());
+    // Any hours: the length is sold, holds them, and no shorter length sold does.
+    std::mt19937_64 rng(30);
+    std::uniform_real_distribution<double> u(0, 4500);
+    for (int i = 0; i < 2000; ++i) {
+        const double hours = u(rng);
+        CAPTURE(hours);
+        const auto days = CapacityBlock::shortest_days_for(hours);
+        if (!days) {
+            CHECK(hours > CapacityBlock{.days = CapacityBlock::max_weekly_days}.usable_hours());
+            continue;
+        }
+        CHECK(CapacityBlock::sellable_days(*days));
+        CHECK(CapacityBlock{.days = *days}.usable_hours() >= hours);
+        for (int d = 1; d < *days; ++d)
+            if (CapacityBlock::sellable_days(d)) CHECK(CapacityBlock{.days = d}.usable_hours() < hours);
+    }
+}
+
+TEST_CASE("training ranking: a capacity-block row by hand, and the runs no block holds") {
+    Offering o = round_offering();
+    o.capacity_block_hourly = 12;  // per instance-hour
+    const Catalog catalog({round_gpu()}, {o});
+    LlmRankOptions options;
+    options.gpu.mfu_override = 0.5;
+    options.spot = false;
+    const auto block_of = [](const LlmTrainingRanking& r) -> const LlmTrainingRow* {
+        for (const auto& row : r.rows)
+            if (row.buying == BuyingWay::capacity_block) return &row;
+        return nullptr;
+    };
+    // N = 1e9, D = 1.2e11: 7.2e20 FLOPs / (8 GPUs × 1e15 × 0.5 × 3,600 = 1.44e19 per hour) = 50 h on one
+    // instance. (50 + 0.5) / 24 = 2.1 days: a 3-day block, 72 h paid at 12 × 1 instance = 864; on demand
+    // 50 h × 16 = 800.
+    const LlmTraining t{.name = "1B", .model = {.parameters = 1e9}, .tokens = 1.2e11};
+    const LlmTrainingRanking r = rank_llm_training(t, catalog, options);
+    const LlmTrainingRow* block = block_of(r);
+    REQUIRE(block != nullptr);
+    CHECK(block->instances == 1);
+    CHECK(block->run_hours == doctest::Approx(50));
+    CHECK(block->price_per_hour == 12);
+    CHECK(block->cost_per_run == doctest::Approx(864));
+    CHECK(block->cost_per_run_p95 == doctest::Approx(864));
+    CHECK(block->cost_per_million_tokens == doctest::Approx(864 / 1.2e5));
+    CHECK(block->terms == "3-day block of 1 instance: 72 h paid, 71.5 h usable (stopped 30 min before the end), 50.0 h used");
+    CHECK(r.rows[0].buying == BuyingWay::on_demand);  // 800 < 864
+    CHECK(r.rows[0].cost_per_run == doctest::Approx(800));
+
+    // 8 times the tokens: 400 h, 16.7 days, so 3 weeks (past 14 days blocks are sold by the week):
+    // 21 × 24 × 12 = 6,048 against 400 × 16 = 6,400 on demand.
+    const LlmTraining longer{.name = "1B", .model = {.parameters = 1e9}, .tokens = 9.6e11};
+    const LlmTrainingRanking l = rank_llm_training(longer, catalog, options);
+    REQUIRE(block_of(l) != nullptr);
+    CHECK(block_of(l)->cost_per_run == doctest::Approx(6048));
+    CHECK(l.rows[0].buying == BuyingWay::capacity_block);
+
+    // 4,400 h: longer than 182 days (4,367.5 usable hours).
+    const LlmTraining too_long{.name = "1B", .model = {.parameters = 1e9}, .tokens = 1.056e13};
+    const LlmTrainingRanking tl = rank_llm_training(too_long, catalog, options);
+    CHECK(block_of(tl) == nullptr);
+    REQUIRE(tl.skipped.size() == 1);
+    CHECK(tl.skipped[0].offering == "p/r/x8/capacity_block");
+    CHECK(tl.skipped[0].reason == "the run's 4400.0 h exceed the longest capacity block (182 days, 4367.5 usable hours)");
+
+    // 65 instances: more than a block holds.
+    options.min_gpus = 65 * 8;
+    const LlmTrainingRanking wide = rank_llm_training(t, catalog, options);
+    CHECK(block_of(wide) == nullptr);
+    REQUIRE(wide.skipped.size() == 1);
+    CHECK(wide.skipped[0].reason == "the run needs 65 instances; a capacity block holds at most 64");
+
+    // Not asked for: no row and no skip.
+    options.min_gpus = 0;
+    options.capacity_block = false;
+    const LlmTrainingRanking off = rank_llm_training(t, catalog, options);
+    CHECK(block_of(off) == nullptr);
+    CHECK(off.skipped.empty());
 }
 
 TEST_CASE("training ranking over the built-in catalog skips GPUs without figures, with the reason") {

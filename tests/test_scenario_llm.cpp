@@ -28,9 +28,12 @@ std::string training(std::string_view line11 = "    tokens: 2e9", std::string_vi
         line11, extra);
 }
 
+std::string_view serving_model() {
+    return "    model: {parameters: 70.6e9, layers: 80, hidden_size: 8192, attention_heads: 64, kv_heads: 8}";
+}
+
 /// A scenario with one service; `line9` and `extra` (from line 12 on) change it.
-std::string serving(std::string_view line9 =
-                        "    model: {parameters: 70.6e9, layers: 80, hidden_size: 8192, attention_heads: 64, kv_heads: 8}",
+std::string serving(std::string_view line9 = serving_model(),
                     std::string_view extra = "") {
     return fmt::format(
         "version: 1\n"                                                                  // 1
@@ -63,7 +66,7 @@ TEST_CASE("a training run loads with the library's defaults and its rows are ran
     CHECK(spec.training.method == TrainingMethod::lora);
     CHECK(spec.training.sequence_length == 4096);
     CHECK(spec.training.precision == LlmPrecision::bf16);
-    CHECK(spec.buying == llm_buying_ways());
+    CHECK(spec.buying == llm_training_buying_ways());
     CHECK(spec.gpus == std::vector<std::string>{"H100", "H200"});
     CHECK(s.strategies.empty());  // an LLM job is a question of its own
 
@@ -113,6 +116,25 @@ TEST_CASE("a service's rows are rank_llm_serving's; buying limits the rows") {
     for (const LlmServingRow& row : ro.llm_serving[0].ranking.rows) CHECK(row.buying == BuyingWay::reserved);
 }
 
+TEST_CASE("a training run bought as capacity blocks: rows only where the catalog has a block rate") {
+    const Scenario s = parse_scenario(training("    tokens: 2e9", "    buying: [capacity_block]\n"), "t.yaml");
+    const ScenarioResult r = run_scenario(s);
+    const auto& rows = r.llm_training[0].ranking.rows;
+    REQUIRE(!rows.empty());
+    for (const LlmTrainingRow& row : rows) {
+        CHECK(row.buying == BuyingWay::capacity_block);
+        const Offering* o = OfferingRef{row.provider, row.instance_type, row.region, {}}.in(scenario_catalog(s));
+        REQUIRE(o != nullptr);
+        REQUIRE(o->capacity_block_hourly.has_value());
+        CHECK(row.price_per_hour == doctest::Approx(row.instances * *o->capacity_block_hourly));
+    }
+    // A service has no block that ends it: capacity_block is not a way to buy one.
+    CHECK_THROWS_WITH_AS(parse_scenario(serving(serving_model(), "    buying: [capacity_block]\n"), "s.yaml"),
+                         "s.yaml:12:14: llm_serving[0].buying[0] = \"capacity_block\": must be one of on_demand, "
+                         "spot, reserved",
+                         InvalidInput);
+}
+
 TEST_CASE("every class of LLM job violation names file, line, column, field, value and rule") {
     // out of range, read by the scenario ("    tokens: " is 12 characters)
     CHECK_THROWS_WITH_AS(parse_scenario(training("    tokens: 0"), "t.yaml"),
@@ -127,7 +149,8 @@ TEST_CASE("every class of LLM job violation names file, line, column, field, val
                          "mean \"fp8\"?",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(parse_scenario(training("    tokens: 2e9", "    buying: [owned]\n"), "t.yaml"),
-                         "t.yaml:12:14: llm_training[0].buying[0] = \"owned\": must be one of on_demand, spot, reserved",
+                         "t.yaml:12:14: llm_training[0].buying[0] = \"owned\": must be one of on_demand, spot, reserved, "
+                         "capacity_block",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(parse_scenario(training("    tokens: 2e9", "    gpus: [H1000]\n"), "t.yaml"),
                          "t.yaml:12:12: llm_training[0].gpus[0] = \"H1000\": not a GPU of the catalog; did you mean "

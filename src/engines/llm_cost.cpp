@@ -15,6 +15,7 @@
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/serving.hpp"
 #include "gputco/engines/spot.hpp"
+#include "gputco/strategy/plan.hpp"
 
 namespace gputco {
 
@@ -76,6 +77,29 @@ const ReservedPrice* cheapest_reservation(const Offering& o) {
                               [](const auto& a, const auto& b) { return a.effective_hourly() < b.effective_hourly(); });
 }
 
+// The run on a capacity block of its instances: the shortest block whose usable hours hold its wall
+// hours, paid in full at the offering's block rate; or why no block holds it.
+std::variant<LlmTrainingRow, std::string> capacity_block_row(const LlmTrainingRow& base, const Offering& o) {
+    if (base.instances > CapacityBlock::max_instances)
+        return fmt::format("the run needs {} instances; a capacity block holds at most {}", base.instances,
+                           CapacityBlock::max_instances);
+    const std::optional<int> days = CapacityBlock::shortest_days_for(base.run_hours);
+    if (!days)
+        return fmt::format("the run's {:.1f} h exceed the longest capacity block ({} days, {:g} usable hours)",
+                           base.run_hours, CapacityBlock::max_weekly_days,
+                           CapacityBlock{.days = CapacityBlock::max_weekly_days}.usable_hours());
+    const CapacityBlock block{.instances = base.instances, .days = *days};
+    LlmTrainingRow row = base;
+    row.buying = BuyingWay::capacity_block;
+    row.terms = fmt::format("{}-day block of {} instance{}: {:g} h paid, {:g} h usable (stopped 30 min before the "
+                            "end), {:.1f} h used",
+                            block.days, block.instances, block.instances == 1 ? "" : "s", 24.0 * block.days,
+                            block.usable_hours(), base.run_hours);
+    row.price_per_hour = base.instances * *o.capacity_block_hourly;
+    row.cost_per_run = 24.0 * block.days * row.price_per_hour;
+    return row;
+}
+
 void add_training(LlmTrainingRanking& out, const Offering& o, const Catalog& catalog, const LlmRankOptions& options) {
     const LlmTraining& t = out.training;
     const auto figures = llm_gpu(catalog.gpu(o.gpu), t.precision, options.gpu);
@@ -131,6 +155,11 @@ void add_training(LlmTrainingRanking& out, const Offering& o, const Catalog& cat
             row.cost_per_run = base.run_hours * row.price_per_hour;
             finish(row);
         }
+    }
+    if (options.capacity_block && o.capacity_block_hourly) {
+        auto row = capacity_block_row(base, o);
+        if (auto* r = std::get_if<LlmTrainingRow>(&row)) finish(*r);
+        else out.skipped.push_back({o.key() + "/capacity_block", std::get<std::string>(row)});
     }
     if (options.spot && o.spot_hourly) {
         const SpotAssumptions& s = options.spot_assumptions;

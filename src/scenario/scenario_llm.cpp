@@ -16,6 +16,7 @@ LlmRankOptions common(const std::string& currency, const std::vector<BuyingWay>&
     options.on_demand = buys(BuyingWay::on_demand);
     options.spot = buys(BuyingWay::spot);
     options.reserved = buys(BuyingWay::reserved);
+    options.capacity_block = buys(BuyingWay::capacity_block);
     options.gpus = gpus;
     options.gpu.mfu_override = mfu;
     options.gpu.usable_memory_fraction = usable_memory_fraction;

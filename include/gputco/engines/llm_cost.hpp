@@ -18,6 +18,10 @@
 //                 each written in checkpoint_bytes / (n × storage bandwidth per instance)
 //   reserved    = wall hours × instances × the lowest effective reserved rate (the reservation assumed
 //                 busy with other work for the rest of its term)
+//   capacity block (offerings with a capacity-block rate) = instances × 24 h × days × the rate, paid in
+//                 full: days = the shortest length sold (CapacityBlock: 1-14 days, or whole weeks up to
+//                 182) whose usable hours (the last 30 minutes stopped) hold the wall hours; skipped with
+//                 the reason past 64 instances or 182 days
 // Serving, per offering: estimate_serving (llm_serving.hpp) on the offering's GPU, the GPUs bought in
 // whole instances, running all the time. $ per million input tokens = hourly cost × prefill share /
 // input tokens per hour × 1e6; output tokens likewise with the rest. Spot serving runs the serving
@@ -61,6 +65,7 @@ struct LlmRankOptions {
     ExchangeRates exchange_rates = ExchangeRates::builtin();
     std::string rates_as_of;
     bool on_demand = true, spot = true, reserved = true;
+    bool capacity_block = true;  ///< training: a capacity-block row where the offering has a block rate
     LlmGpuOptions gpu;
     std::vector<std::string> gpus;  ///< only offerings of these catalog GPUs; empty = all
     int min_gpus = 0;               ///< training: at least this many GPUs (0 = the smallest layout that fits)

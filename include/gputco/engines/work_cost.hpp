@@ -35,14 +35,17 @@
 
 namespace gputco {
 
-enum class BuyingWay { on_demand, spot, reserved, owned };
+/// capacity_block: a block of instances bought for whole days and paid in full (LLM training rows,
+/// engines/llm_cost.hpp; rank_offerings does not price it).
+enum class BuyingWay { on_demand, spot, reserved, owned, capacity_block };
 template <>
 struct EnumText<BuyingWay> {
-    static constexpr std::array<EnumName<BuyingWay>, 4> names{{
+    static constexpr std::array<EnumName<BuyingWay>, 5> names{{
         {BuyingWay::on_demand, "on_demand"},
         {BuyingWay::spot, "spot"},
         {BuyingWay::reserved, "reserved"},
         {BuyingWay::owned, "owned"},
+        {BuyingWay::capacity_block, "capacity_block"},
     }};
 };
 inline std::string_view to_string(BuyingWay way) { return to_text(way); }

@@ -17,11 +17,17 @@ inline const std::vector<BuyingWay>& llm_buying_ways() {
     static const std::vector<BuyingWay> ways{BuyingWay::on_demand, BuyingWay::spot, BuyingWay::reserved};
     return ways;
 }
+/// Training runs may also be priced as capacity blocks (a service runs all the time: no block ends it).
+inline const std::vector<BuyingWay>& llm_training_buying_ways() {
+    static const std::vector<BuyingWay> ways{BuyingWay::on_demand, BuyingWay::spot, BuyingWay::reserved,
+                                             BuyingWay::capacity_block};
+    return ways;
+}
 
 struct LlmTrainingSpec {
     LlmTraining training;  ///< its name is the job's name in the scenario
     std::vector<std::string> gpus;  ///< catalog GPU names; empty = every offering of the catalog
-    std::vector<BuyingWay> buying = llm_buying_ways();
+    std::vector<BuyingWay> buying = llm_training_buying_ways();
     double mfu = 0;                 ///< > 0: this MFU on every GPU instead of the built-in rows
     int min_gpus = 0, max_gpus = 65'536;
     double usable_memory_fraction = 0.9;

@@ -7,6 +7,7 @@
 //   ladder.commitments.push_back({.count = 8, .term_years = 3, .payment = Payment::all_upfront});
 //   ladder.commitments.push_back({.count = 8, .term_years = 1, .start_month = 9});
 //   // everything above 8 (then 16) GPUs runs on demand
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -195,6 +196,19 @@ struct CapacityBlock {
     static constexpr int max_lead_days = 56;    ///< 8 weeks
     static constexpr double stop_before_end_hours = 0.5;
     double usable_hours() const { return 24.0 * days - stop_before_end_hours; }
+    /// A length sold: 1 to 14 days, or whole weeks up to 182 days.
+    static constexpr bool sellable_days(int d) {
+        return (d >= 1 && d <= max_daily_days) || (d >= 7 && d <= max_weekly_days && d % 7 == 0);
+    }
+    /// The shortest length sold whose usable hours hold `hours` of work (> 0, finite); none past 182 days.
+    static std::optional<int> shortest_days_for(double hours) {
+        const double days = std::ceil((hours + stop_before_end_hours) / 24.0);
+        if (!(days <= max_weekly_days)) return std::nullopt;
+        int d = std::max(1, int(days));
+        if (d > max_daily_days) d = (d + 6) / 7 * 7;
+        if (d > max_weekly_days) return std::nullopt;
+        return d;
+    }
 };
 
 /// Each hour demand is served by the capacity blocks in their hours, then owned GPUs, then the held

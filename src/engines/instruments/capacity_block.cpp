@@ -15,9 +15,7 @@ PricedBlock price_capacity_block(const CapacityBlock& b, std::size_t i, const Of
     const std::string field = fmt::format("plan.capacity_blocks[{}]", i);
     require(b.instances >= 1 && b.instances <= CapacityBlock::max_instances, field + ".instances", b.instances,
             fmt::format("must be in [1, {}]", CapacityBlock::max_instances));
-    const bool by_day = b.days >= 1 && b.days <= CapacityBlock::max_daily_days;
-    const bool by_week = b.days >= 7 && b.days <= CapacityBlock::max_weekly_days && b.days % 7 == 0;
-    require(by_day || by_week, field + ".days", b.days,
+    require(CapacityBlock::sellable_days(b.days), field + ".days", b.days,
             fmt::format("must be 1 to {} days, or whole weeks (a multiple of 7) up to {} days",
                         CapacityBlock::max_daily_days, CapacityBlock::max_weekly_days));
     require(b.lead_days >= 0 && b.lead_days <= CapacityBlock::max_lead_days, field + ".lead_days", b.lead_days,

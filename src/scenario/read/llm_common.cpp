@@ -52,9 +52,8 @@ std::vector<std::string> LlmFields::gpus(const Field& f, const Catalog& catalog)
     return out;
 }
 
-std::vector<BuyingWay> LlmFields::buying(const Field& f) {
+std::vector<BuyingWay> LlmFields::buying(const Field& f, const std::vector<BuyingWay>& allowed) {
     std::vector<BuyingWay> out;
-    const std::vector<BuyingWay>& allowed = llm_buying_ways();
     std::vector<std::string> names;
     for (const BuyingWay way : allowed) names.emplace_back(to_text(way));
     for (const Field& item : f.list()) {

@@ -26,7 +26,8 @@ struct LlmFields {
     /// Catalog GPU names, each with an offering, none twice, at least one.
     static std::vector<std::string> gpus(const Field& f, const Catalog& catalog);
     /// on_demand, spot, reserved, none twice, at least one.
-    static std::vector<BuyingWay> buying(const Field& f);
+    /// One or more of `allowed`, none twice.
+    static std::vector<BuyingWay> buying(const Field& f, const std::vector<BuyingWay>& allowed);
     /// The library's message `prefix`<field> ... at the field's place, with the job's path.
     InvalidInput renamed(const InvalidInput& e, std::string_view prefix) const;
 };

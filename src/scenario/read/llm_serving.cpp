@@ -36,7 +36,7 @@ LlmServingSpec read_serving(const Field& f, const Catalog& catalog, const std::s
     if (auto v = at("max_seconds_to_first_token")) s.max_seconds_to_first_token = positive(*v);
     if (auto v = at("max_batch")) s.max_batch = LlmFields::whole(*v);
     if (auto v = at("gpus")) spec.gpus = LlmFields::gpus(*v, catalog);
-    if (auto v = at("buying")) spec.buying = LlmFields::buying(*v);
+    if (auto v = at("buying")) spec.buying = LlmFields::buying(*v, llm_buying_ways());
     if (auto v = at("mfu")) spec.mfu = LlmFields::mfu(*v);
     if (auto v = at("decode_bandwidth_efficiency")) spec.decode_bandwidth_efficiency = LlmFields::share(*v);
     if (auto v = at("usable_memory_fraction")) spec.usable_memory_fraction = LlmFields::share(*v);

@@ -35,7 +35,7 @@ LlmTrainingSpec read_training(const Field& f, const Catalog& catalog, const std:
     if (auto v = at("micro_batch_sequences")) t.micro_batch_sequences = LlmFields::whole(*v);
     if (auto v = at("global_batch_sequences")) t.global_batch_sequences = LlmFields::whole(*v);
     if (auto v = at("gpus")) spec.gpus = LlmFields::gpus(*v, catalog);
-    if (auto v = at("buying")) spec.buying = LlmFields::buying(*v);
+    if (auto v = at("buying")) spec.buying = LlmFields::buying(*v, llm_training_buying_ways());
     if (auto v = at("mfu")) spec.mfu = LlmFields::mfu(*v);
     if (auto v = at("min_gpus")) spec.min_gpus = LlmFields::whole(*v);
     if (auto v = at("max_gpus")) {
@@ -62,13 +62,15 @@ LlmTrainingSpec read_training(const Field& f, const Catalog& catalog, const std:
     }
     // On demand and reserved without the Monte Carlo: which offerings can hold the run at all.
     LlmRankOptions trial = spec.rank_options(currency, 0);
-    const bool on_demand = trial.on_demand, spot = trial.spot, reserved = trial.reserved;
-    trial.on_demand = trial.reserved = true;
+    const bool on_demand = trial.on_demand, spot = trial.spot, reserved = trial.reserved,
+               capacity_block = trial.capacity_block;
+    trial.on_demand = trial.reserved = trial.capacity_block = true;
     trial.spot = false;
     trial.allow_empty = true;
     const LlmTrainingRanking r = f.checked([&] { return rank_llm_training(t, catalog, trial); });
     const bool costed = std::any_of(r.rows.begin(), r.rows.end(), [&](const LlmTrainingRow& row) {
         if (row.buying == BuyingWay::reserved) return reserved;
+        if (row.buying == BuyingWay::capacity_block) return capacity_block;
         const Offering* o = OfferingRef{row.provider, row.instance_type, row.region, {}}.in(catalog);
         return on_demand || (spot && o && o->spot_hourly);
     });

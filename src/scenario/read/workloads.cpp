@@ -68,7 +68,8 @@ WorkloadSpec read_workload(const Field& f, const Catalog& catalog, const Offerin
     if (auto b = m.find("buying")) {
         w.buying.clear();
         for (const Field& item : b->list()) {
-            const BuyingWay way = item.choice<BuyingWay>();
+            // rank_offerings prices no capacity block: the other four ways only.
+            const BuyingWay way = parse<BuyingWay>(item.choice({"on_demand", "spot", "reserved", "owned"}), "buying");
             if (std::find(w.buying.begin(), w.buying.end(), way) != w.buying.end()) item.fail("listed twice");
             w.buying.push_back(way);
         }
