@@ -5,8 +5,8 @@ import math
 from typing import Optional
 
 from . import _core
-from ._core import (Catalog, LlmServing, LlmTraining, ThroughputTable, Workload, WorkRanking, _rank_llm_serving,
-                    _rank_llm_training, _rank_offerings, audit_seed_work_claims)
+from ._core import (Catalog, LlmServing, LlmTraining, ThroughputTable, Workload, WorkRanking, _LlmRankOptions,
+                    _rank_llm_serving, _rank_llm_training, _rank_offerings, audit_seed_work_claims)
 from ._frames import Column, declare, frame, TEXT
 
 __all__ = ["rank_offerings", "rank_offerings_raw", "cheapest_within", "seed_audit", "throughput_frame",
@@ -110,7 +110,8 @@ def llm_training_cost(training: LlmTraining, catalog: Optional[Catalog] = None, 
 
     Layout = the smallest fitting one on whole instances; GPU-hours = training_flops / (peak x MFU x 3600).
     frame.attrs: currency, flops, flops_per_token, skipped ([(offering, reason)]). Keyword options:
-    currency="USD", on_demand/spot/reserved=True, gpus=[catalog GPU names], min_gpus=0, max_gpus=65536,
+    currency="USD", on_demand/spot/reserved=True, capacity_block=True (a row where the offering has a
+    capacity-block rate: the shortest block sold that holds the run, paid in full), gpus=[catalog GPU names], min_gpus=0, max_gpus=65536,
     mfu=0 (0: the built-in rows), usable_memory_fraction=0.9, mtbf_hours=20 (per instance),
     restart_hours=10/60, storage_gb_per_second_per_instance=2, paths=4000, seed=42, and your own rows before
     the built-in ones: mfu_csv="gpu,precision,mfu,kind,as_of,source\\n..." and
@@ -118,7 +119,7 @@ def llm_training_cost(training: LlmTraining, catalog: Optional[Catalog] = None, 
     objects: mfu_rows=[MfuRow(gpu="MI300X", mfu=0.3, kind="estimate", source=Source("...", "2026-11"))]
     (before the CSV's rows; gputco.builtin_training_mfu() lists the built-in ones).
     """
-    r = _rank_llm_training(training, catalog if catalog is not None else Catalog.builtin(), **options)
+    r = _rank_llm_training(training, catalog if catalog is not None else Catalog.builtin(), _LlmRankOptions(**options))
     return frame(LLM_TRAINING_VIEW, r["rows"], attrs={"currency": r["currency"], "flops": r["flops"],
                                                       "flops_per_token": r["flops_per_token"],
                                                       "skipped": r["skipped"]})
@@ -128,5 +129,5 @@ def llm_serving_cost(serving: LlmServing, catalog: Optional[Catalog] = None, **o
     """Every offering's hourly cost of an inference service and its $ per million input and output tokens,
     cheapest fleet first, as a DataFrame (LLM_SERVING_COLUMNS). frame.attrs: currency, skipped.
     Keyword options as llm_training_cost, plus decode_bandwidth_efficiency=0.7."""
-    r = _rank_llm_serving(serving, catalog if catalog is not None else Catalog.builtin(), **options)
+    r = _rank_llm_serving(serving, catalog if catalog is not None else Catalog.builtin(), _LlmRankOptions(**options))
     return frame(LLM_SERVING_VIEW, r["rows"], attrs={"currency": r["currency"], "skipped": r["skipped"]})

@@ -29,9 +29,10 @@ py::list skipped_list(const std::vector<SkippedOffering>& skipped) {
 }
 
 LlmRankOptions rank_options(const std::string& currency, bool on_demand, bool spot, bool reserved,
-                            const std::vector<std::string>& gpus, int min_gpus, int max_gpus, double mfu,
-                            double decode_bandwidth_efficiency, double usable_memory_fraction, double mtbf_hours,
-                            double restart_hours, double storage_gb_per_second_per_instance, std::size_t paths,
+                            bool capacity_block, const std::vector<std::string>& gpus, int min_gpus, int max_gpus,
+                            double mfu, double decode_bandwidth_efficiency, double usable_memory_fraction,
+                            double mtbf_hours, double restart_hours, double storage_gb_per_second_per_instance,
+                            std::size_t paths,
                             std::uint64_t seed, const std::string& mfu_csv, const std::string& peaks_csv,
                             const std::vector<MfuRow>& mfu_rows) {
     LlmRankOptions o;
@@ -44,6 +45,7 @@ LlmRankOptions rank_options(const std::string& currency, bool on_demand, bool sp
     o.on_demand = on_demand;
     o.spot = spot;
     o.reserved = reserved;
+    o.capacity_block = capacity_block;
     o.gpus = gpus;
     o.min_gpus = min_gpus;
     o.max_gpus = max_gpus;
@@ -57,15 +59,6 @@ LlmRankOptions rank_options(const std::string& currency, bool on_demand, bool sp
     o.storage_gb_per_second_per_instance = storage_gb_per_second_per_instance;
     return o;
 }
-
-#define GPUTCO_LLM_RANK_ARGS                                                                                   \
-    py::kw_only(), py::arg("currency") = "USD", py::arg("on_demand") = true, py::arg("spot") = true,           \
-        py::arg("reserved") = true, py::arg("gpus") = std::vector<std::string>{}, py::arg("min_gpus") = 0,     \
-        py::arg("max_gpus") = 65'536, py::arg("mfu") = 0.0, py::arg("decode_bandwidth_efficiency") = 0.7,      \
-        py::arg("usable_memory_fraction") = 0.9, py::arg("mtbf_hours") = 20.0,                                 \
-        py::arg("restart_hours") = 10.0 / 60, py::arg("storage_gb_per_second_per_instance") = 2.0,             \
-        py::arg("paths") = std::size_t(4'000), py::arg("seed") = std::uint64_t(42), py::arg("mfu_csv") = "",        \
-        py::arg("peaks_csv") = "", py::arg("mfu_rows") = std::vector<MfuRow>{}
 
 }  // namespace
 
@@ -217,40 +210,38 @@ void register_llm(py::module_& m) {
         "dict(tensor_parallel, data_parallel, sharding, gpus) of the smallest fitting layout, or None.");
     m.def("kv_cache_bytes_per_token", &kv_cache_bytes_per_token, py::arg("model"), py::arg("bytes_per_value") = 2.0);
 
+    // The keyword options of llm_training_cost and llm_serving_cost, read once into the library's struct
+    // that both rankings take.
+    py::class_<LlmRankOptions>(m, "_LlmRankOptions")
+        .def(py::init(&rank_options), py::kw_only(), py::arg("currency") = "USD", py::arg("on_demand") = true,
+             py::arg("spot") = true, py::arg("reserved") = true, py::arg("capacity_block") = true,
+             py::arg("gpus") = std::vector<std::string>{}, py::arg("min_gpus") = 0, py::arg("max_gpus") = 65'536,
+             py::arg("mfu") = 0.0, py::arg("decode_bandwidth_efficiency") = 0.7, py::arg("usable_memory_fraction") = 0.9,
+             py::arg("mtbf_hours") = 20.0, py::arg("restart_hours") = 10.0 / 60,
+             py::arg("storage_gb_per_second_per_instance") = 2.0, py::arg("paths") = std::size_t(4'000),
+             py::arg("seed") = std::uint64_t(42), py::arg("mfu_csv") = "", py::arg("peaks_csv") = "",
+             py::arg("mfu_rows") = std::vector<MfuRow>{});
+
     m.def(
         "_rank_llm_training",
-        [](const LlmTraining& t, const Catalog& catalog, const std::string& currency, bool on_demand, bool spot,
-           bool reserved, const std::vector<std::string>& gpus, int min_gpus, int max_gpus, double mfu,
-           double decode_bandwidth_efficiency, double usable_memory_fraction, double mtbf_hours, double restart_hours,
-           double storage, std::size_t paths, std::uint64_t seed, const std::string& mfu_csv,
-           const std::string& peaks_csv, const std::vector<MfuRow>& mfu_rows) {
-            const LlmRankOptions o = rank_options(currency, on_demand, spot, reserved, gpus, min_gpus, max_gpus, mfu,
-                                                  decode_bandwidth_efficiency, usable_memory_fraction, mtbf_hours,
-                                                  restart_hours, storage, paths, seed, mfu_csv, peaks_csv, mfu_rows);
+        [](const LlmTraining& t, const Catalog& catalog, const LlmRankOptions& o) {
             const LlmTrainingRanking r = without_gil_until_ctrl_c([&] { return rank_llm_training(t, catalog, o); });
             const py::list rows = rows_of(llm_training_columns(), r.rows);
             return py::dict(py::arg("rows") = rows, py::arg("skipped") = skipped_list(r.skipped),
                             py::arg("flops") = r.flops, py::arg("flops_per_token") = r.flops_per_token,
                             py::arg("currency") = r.currency);
         },
-        py::arg("training"), py::arg("catalog"), GPUTCO_LLM_RANK_ARGS);
+        py::arg("training"), py::arg("catalog"), py::arg("options"));
 
     m.def(
         "_rank_llm_serving",
-        [](const LlmServing& s, const Catalog& catalog, const std::string& currency, bool on_demand, bool spot,
-           bool reserved, const std::vector<std::string>& gpus, int min_gpus, int max_gpus, double mfu,
-           double decode_bandwidth_efficiency, double usable_memory_fraction, double mtbf_hours, double restart_hours,
-           double storage, std::size_t paths, std::uint64_t seed, const std::string& mfu_csv,
-           const std::string& peaks_csv, const std::vector<MfuRow>& mfu_rows) {
-            const LlmRankOptions o = rank_options(currency, on_demand, spot, reserved, gpus, min_gpus, max_gpus, mfu,
-                                                  decode_bandwidth_efficiency, usable_memory_fraction, mtbf_hours,
-                                                  restart_hours, storage, paths, seed, mfu_csv, peaks_csv, mfu_rows);
+        [](const LlmServing& s, const Catalog& catalog, const LlmRankOptions& o) {
             const LlmServingRanking r = without_gil_until_ctrl_c([&] { return rank_llm_serving(s, catalog, o); });
             const py::list rows = rows_of(llm_serving_columns(), r.rows);
             return py::dict(py::arg("rows") = rows, py::arg("skipped") = skipped_list(r.skipped),
                             py::arg("currency") = r.currency);
         },
-        py::arg("serving"), py::arg("catalog"), GPUTCO_LLM_RANK_ARGS);
+        py::arg("serving"), py::arg("catalog"), py::arg("options"));
 }
 
 }  // namespace gputco::python

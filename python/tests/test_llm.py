@@ -116,6 +116,24 @@ def test_scenario_llm_jobs_are_the_commands_rows_in_the_librarys_columns():
             assert row == {k: (v.item() if hasattr(v, "item") else v) for k, v in want.items()}
 
 
+def test_capacity_block_row_by_hand_and_turned_off():
+    # A 70B LoRA on 2B tokens fits one p5.48xlarge (8 H100s); the block holding its wall hours is the
+    # shortest length sold whose usable hours (24 d - 0.5) hold them, paid in full at $39.33/instance-h.
+    t = gputco.LlmTraining(model=gputco.LlmModel(parameters=70.6e9, layers=80, hidden_size=8192,
+                                                 attention_heads=64, kv_heads=8),
+                           tokens=2e9, method="lora", name="tune")
+    frame = gputco.llm_training_cost(t, gpus=["H100"], spot=False)
+    block = frame[frame["buying"] == "capacity_block"]
+    assert len(block) == 1
+    row = block.iloc[0]
+    assert row["instance_type"] == "p5.48xlarge" and row["instances"] == 1
+    days = math.ceil((row["run_hours"] + 0.5) / 24)
+    assert days <= 14 and row["terms"].startswith(f"{days}-day block of 1 instance:")
+    assert row["cost_per_run"] == pytest.approx(24 * days * 39.33, rel=1e-12)
+    assert "capacity_block" not in set(gputco.llm_training_cost(t, gpus=["H100"], spot=False,
+                                                                capacity_block=False)["buying"])
+
+
 def test_scenario_llm_errors_name_the_field():
     scenario = {"version": 1, "name": "x", "horizon_months": 1,
                 "offering": {"provider": "aws", "instance_type": "p5.48xlarge", "region": "us-east-1"},
