@@ -392,3 +392,22 @@ def test_catalog_spread_is_the_library_spread(catalog):
         assert (row["min_per_gpu_hour"], row["median_per_gpu_hour"], row["max_per_gpu_hour"]) == tuple(
             frame.loc[gpu, ["min", "median", "max"]])
     assert by_gpu["H100"]["cheapest"] == "vast/global/H100-SXM-median"
+
+
+def test_csv_gives_every_table_of_a_scenario_one_blank_line_apart():
+    """A scenario with LLM training and serving: both tables in CSV, as in the table format, each with its
+    header and the rows the JSON has; the first table is the one CSV printed alone before."""
+    import csv
+    import io
+    path = ROOT / "examples" / "scenarios" / "llm_fine_tune_and_serve.yaml"
+    out = json.loads(gputco_cmd("run", path, "--format", "json").stdout)
+    text = gputco_cmd("run", path, "--format", "csv").stdout
+    tables = [list(csv.DictReader(io.StringIO(part))) for part in text.strip("\n").split("\n\n")]
+    assert len(tables) == 2
+    for table, key in zip(tables, ("llm_training", "llm_serving")):
+        assert len(table) == len(out[key]) >= 1
+        assert list(table[0]) == list(out[key][0])
+        assert [r[key] for r in table] == [r[key] for r in out[key]]
+        assert [r["buying"] for r in table] == [r["buying"] for r in out[key]]
+    # the training run lists capacity_block: AWS p5.48xlarge has a block rate, so a block row is there
+    assert "capacity_block" in {r["buying"] for r in tables[0]}

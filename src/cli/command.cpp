@@ -6,6 +6,7 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -124,32 +125,36 @@ int run(const std::vector<std::string>& paths, const std::string& format) {
             if (!result.llm_training.empty()) doc["llm_training"] = cli::to_json(t.llm_training);
             if (!result.llm_serving.empty()) doc["llm_serving"] = cli::to_json(t.llm_serving);
             documents.push_back(std::move(doc));
-        } else if (format == "csv") {  // one table: strategies, else plans, else spot jobs, else deadline jobs, else services, else workloads, else LLM training, else LLM serving
-            std::string csv = cli::render(!result.strategies.empty()    ? t.strategies
-                                          : !result.plans.empty()         ? t.plans
-                                          : !result.spot_jobs.empty()     ? t.spot
-                                          : !result.deadline_jobs.empty() ? t.deadline
-                                          : !result.services.empty()      ? t.services
-                                          : !result.workloads.empty()     ? t.workloads
-                                          : !result.llm_training.empty()  ? t.llm_training
-                                          : !result.llm_serving.empty()   ? t.llm_serving
-                                                                          : t.workloads,
-                                          "csv");
-            if (!first) csv.erase(0, csv.find('\n') + 1);  // the header once; rows of the same shape follow
-            print(csv);
         } else {
+            // Every table the scenario has, one blank line between tables and between files. CSV keeps
+            // the order in which it used to print only the first (strategies, plans, spot jobs, deadline
+            // jobs, services, workloads, LLM training, LLM serving), so its first table is unchanged;
+            // it has no name or assumptions line.
             if (!first) print("\n");
             if (format == "table") print(fmt::format("{}\n", s.name));
-            print(assumptions_line(s) + "\n\n");
+            if (format != "csv") print(assumptions_line(s) + "\n\n");
+            const std::vector<std::pair<bool, const Table*>> all =
+                format == "csv" ? std::vector<std::pair<bool, const Table*>>{
+                                      {!result.strategies.empty(), &t.strategies},
+                                      {!result.plans.empty(), &t.plans},
+                                      {!result.spot_jobs.empty(), &t.spot},
+                                      {!result.deadline_jobs.empty(), &t.deadline},
+                                      {!result.services.empty(), &t.services},
+                                      {!result.workloads.empty(), &t.workloads},
+                                      {!result.llm_training.empty(), &t.llm_training},
+                                      {!result.llm_serving.empty(), &t.llm_serving}}
+                                : std::vector<std::pair<bool, const Table*>>{
+                                      {!result.spot_jobs.empty(), &t.spot},
+                                      {!result.deadline_jobs.empty(), &t.deadline},
+                                      {!result.strategies.empty(), &t.strategies},
+                                      {!result.plans.empty(), &t.plans},
+                                      {!result.workloads.empty(), &t.workloads},
+                                      {!result.services.empty(), &t.services},
+                                      {!result.llm_training.empty(), &t.llm_training},
+                                      {!result.llm_serving.empty(), &t.llm_serving}};
             std::vector<std::string> parts;
-            if (!result.spot_jobs.empty()) parts.push_back(cli::render(t.spot, format));
-            if (!result.deadline_jobs.empty()) parts.push_back(cli::render(t.deadline, format));
-            if (!result.strategies.empty()) parts.push_back(cli::render(t.strategies, format));
-            if (!result.plans.empty()) parts.push_back(cli::render(t.plans, format));
-            if (!result.workloads.empty()) parts.push_back(cli::render(t.workloads, format));
-            if (!result.services.empty()) parts.push_back(cli::render(t.services, format));
-            if (!result.llm_training.empty()) parts.push_back(cli::render(t.llm_training, format));
-            if (!result.llm_serving.empty()) parts.push_back(cli::render(t.llm_serving, format));
+            for (const auto& [present, table] : all)
+                if (present) parts.push_back(cli::render(*table, format));
             print(fmt::format("{}", fmt::join(parts, "\n")));
         }
         first = false;
