@@ -244,3 +244,28 @@ def test_the_command_starts_from_the_bills_savings_plan(tmp_path):
     assert "savings plan 50.0000 USD/h at 2.0000 USD/GPU-h (25 GPUs) from month -5 to 7 (term 2024-10-01" in dated
     bill = gputco_cmd("bill", path, "--contracts", contracts).stdout
     assert "sp-9" in bill
+
+
+def test_contract_commitments_from_parquet_read_as_from_csv(gputco, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    import csv
+    import io
+    import pyarrow.parquet as pq
+    from datetime import datetime
+    rows = list(csv.reader(io.StringIO(CONTRACTS)))
+    header, values = rows[0], rows[1]
+    columns = {}
+    for name, value in zip(header, values):
+        if name.endswith(("PeriodStart", "PeriodEnd")):  # timestamps, as an export writes them
+            columns[name] = pa.array([datetime.fromisoformat(value.replace("Z", "+00:00"))], pa.timestamp("s", "UTC"))
+        elif name in ("ContractCommitmentCost", "ContractCommitmentQuantity"):
+            columns[name] = pa.array([float(value) if value else None], pa.float64())
+        else:
+            columns[name] = pa.array([value or None], pa.string())
+    path = tmp_path / "contracts.parquet"
+    pq.write_table(pa.table(columns), path)
+    csv_path = tmp_path / "contracts.csv"
+    csv_path.write_text(CONTRACTS)
+    [a], [b] = gputco.read_contract_commitments(path), gputco.read_contract_commitments(csv_path)
+    for field in ("id", "category", "type", "cost", "quantity", "period_start", "period_end", "contract_id"):
+        assert getattr(a, field) == getattr(b, field), field
