@@ -156,6 +156,21 @@ TEST_CASE("the Savings Plans a bill shows in force become Savings Plans held") {
               .empty());
     REQUIRE(notes.size() == 1);
     CHECK(notes[0] == "sp-9 (Compute Savings Plans): left out: it paid for no aws/us-east-1/p5.48xlarge");
+    // A plan whose rows carry no money (EffectiveCost 0: a credit-funded or mis-exported one) holds
+    // nothing: left out, not a Savings Plan of 0 an hour the engine would refuse.
+    {
+        std::string csv = savings_plan_csv();
+        for (std::size_t at = 0; (at = csv.find("32,32,64,64,USD", at)) != std::string::npos;) csv.replace(at, 15, "0,0,64,64,USD");
+        for (std::size_t at = 0; (at = csv.find("16,16,0,0,USD", at)) != std::string::npos;) csv.replace(at, 13, "0,0,0,0,USD");
+        const auto path = std::filesystem::temp_directory_path() / "gputco_test_held_savings_plan_free.csv";
+        std::ofstream(path, std::ios::binary) << csv;
+        const Bill free = read_bill(path.string(), Catalog::builtin());
+        notes.clear();
+        CHECK(held_savings_plans_from_bill(free, p4d, plan_start, 1, &notes).empty());
+        REQUIRE(notes.size() == 1);
+        CHECK(notes[0] == "sp-9 (Compute Savings Plans): left out: its rows show no commitment spent (Used and "
+                          "Unused EffectiveCost 0 USD, on GPUs 0)");
+    }
 
     // The plan starts from it: 24 GPUs held against a history of 24 every hour, so nothing runs on demand
     // until month 9, and each of months 0–8 pays its hourly commitment 48 × 730 = 35,040 and no upfront.

@@ -132,6 +132,11 @@ std::vector<SavingsPlan> held_savings_plans_from_bill(const Bill& bill, const Of
             continue;
         }
         const double committed = c.used_cost + c.unused_cost;  // its commitment over the hours of its rows
+        if (!(committed > 0) || !(c.used_gpu_effective > 0)) {  // nothing to hold: no commitment, or no rate
+            note(c, fmt::format("left out: its rows show no commitment spent (Used and Unused EffectiveCost {:g} {}, "
+                                "on GPUs {:g})", committed, bill.currency, c.used_gpu_effective));
+            continue;
+        }
         const double span_hours = double(c.last_end - c.first_start) / 3600.0;
         SavingsPlan sp;
         sp.id = c.id;
