@@ -4,11 +4,14 @@
 // rest on demand) fitted to futures bootstrapped from the bill's own history, judged on fresh futures
 // beside all on demand and the providers' 7/30/60-day lookback advice on the same history. One call
 // does it, recommend_from_bill (app/bill_plan.hpp), the one `gputco recommend --bill` and Python's
-// gputco.recommend_from_bill run; every table is printed in the library's columns.
+// gputco.recommend_from_bill run; every table is printed in the library's columns. The plan starts from
+// the commitments the bill shows in force: its Compute Savings Plan, held with its upfront sunk.
 //
-//   bill_to_plan [FILE] [--futures N] [--held-out M] [--seed S] [--json]
+//   bill_to_plan [FILE] [--contracts FILE] [--futures N] [--held-out M] [--seed S] [--json]
 //
-// FILE defaults to examples/data/focus_aws_quarter.csv.gz (made by examples/data/make_focus_quarter.py).
+// FILE defaults to examples/data/focus_aws_quarter.csv.gz (made by examples/data/make_focus_quarter.py);
+// --contracts reads a FOCUS 1.3 Contract Commitment file (examples/data/focus_aws_contract_commitments.csv
+// gives the Savings Plan its real term, bought 2026-03-01, instead of one assumed from its first row).
 // The defaults (200 fitted, 400 held-out futures) run in well under a second; more narrow the error bars.
 #include <algorithm>
 #include <chrono>
@@ -97,6 +100,7 @@ std::string parts(const Plan& plan) {
 
 int main(int argc, char** argv) {
     std::string path = GPUTCO_EXAMPLE_DATA_DIR "/focus_aws_quarter.csv.gz";
+    std::string contracts;
     BillPlanOptions plan_options;  // 36 months, 200 fitted futures, 400 held out, seed 1
     bool json = false;
     for (int i = 1; i < argc; ++i) {
@@ -104,13 +108,15 @@ int main(int argc, char** argv) {
         else if (i + 1 < argc && std::strcmp(argv[i], "--futures") == 0) plan_options.futures = std::stoul(argv[++i]);
         else if (i + 1 < argc && std::strcmp(argv[i], "--held-out") == 0) plan_options.held_out = std::stoul(argv[++i]);
         else if (i + 1 < argc && std::strcmp(argv[i], "--seed") == 0) plan_options.seed = std::stoull(argv[++i]);
+        else if (i + 1 < argc && std::strcmp(argv[i], "--contracts") == 0) contracts = argv[++i];
         else path = argv[i];
     }
     std::FILE* const out = example::text_sink(json);  // the text report; nowhere under --json
     try {
         const auto started = std::chrono::steady_clock::now();
         const Catalog& catalog = Catalog::builtin();
-        const Bill bill = read_bill(path, catalog);
+        Bill bill = read_bill(path, catalog);
+        if (!contracts.empty()) bill.contract_commitments = read_contract_commitments(contracts);
         const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         fmt::print(out, "The bill: {} (FOCUS {}, {}), {} rows, {} of them GPU usage; read in {:.2f} s\n\n", bill.file,
                    to_text(bill.version), bill.currency, bill.rows_read, bill.gpu_rows, read_seconds);
@@ -143,6 +149,10 @@ int main(int argc, char** argv) {
                    plan_options.horizon_months);
         fmt::print(out, "Planned on {} at {:.2f} {}/h on demand; solved and judged in {:.1f} s.\n\n", plan.offering.key(),
                    plan.offering.on_demand_hourly, plan.offering.currency, plan_seconds);
+        // What it starts from: the reservations and Savings Plans the bill shows in force (the example's
+        // Compute Savings Plan for 4 p4d instances, its upfront already paid), each with why.
+        fmt::print(out, "Starting from the bill's commitments in force:\n");
+        for (const std::string& note : plan.held_notes) fmt::print(out, "  {}\n", note);
         fmt::print(out, "Recommended: {}\n", parts(plan.study.recommendation.plan));
         fmt::print(out, "Its summary and FinOps figures on the held-out futures:\n");
         print_by_column(out, study_summary_columns(), std::vector<RecommendStudy>{plan.study});
@@ -162,6 +172,7 @@ int main(int argc, char** argv) {
             doc["futures"] = plan_options.futures;
             doc["held_out"] = plan_options.held_out;
             doc["seed"] = plan_options.seed;
+            doc["held"] = plan.held_notes;
             doc["recommended"] = parts(plan.study.recommendation.plan);
             doc["summary"] = example::rows_json(study_summary_columns(), std::vector<RecommendStudy>{plan.study})[0];
             doc["baselines"] = example::rows_json(study_baseline_columns(), plan.study.baselines);

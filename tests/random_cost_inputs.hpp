@@ -137,8 +137,9 @@ public:
     /// A plan over `horizon` months: commitments (in GPUs or instances, any start month, renewed or
     /// lapsing), owned purchases at any month, up to three spot shares (with periods and samples), billed
     /// per GPU or per instance.
-    /// With `savings_plans`, up to two Savings Plans too (any type, term, payment, start and renewal; the
-    /// rate given, or the offering's listed rate when it has one), drawn after the rest so that a plan
+    /// With `savings_plans`, up to two Savings Plans too (any type, term, payment, start — held ones
+    /// before month 0 too — and renewal; the rate given, or the offering's listed rate when it has one),
+    /// drawn after the rest so that a plan
     /// without them is the same draw as before.
     Plan plan(const Offering& o, int horizon, bool savings_plans = false) {
         Plan p;
@@ -185,6 +186,8 @@ public:
                            .renewal = r.renewal};
             const bool listed = o.savings_plan_rate(sp.type, sp.term_years, sp.payment).has_value();
             if (!listed || coin(0.3)) sp.rate_per_gpu_hour = uniform(0.3, 1.0) * on_demand;
+            // Held: bought before the horizon and still running (its upfront sunk).
+            if (coin(0.25)) sp.start_month = -integer(1, sp.term_years * 12 - 1);
             p.savings_plans.push_back(sp);
         }
         return p;

@@ -288,6 +288,55 @@ TEST_CASE("a Savings Plan keeps the rate of the month it was bought; one bought 
     CHECK(std::abs(d.mean_months[6].reserved_recurring - 4653.75) < cent);
 }
 
+TEST_CASE("a Savings Plan held (bought before the horizon): its upfront is sunk, its rate the one agreed then") {
+    // $6/h at $1.50/GPU-h (4 GPUs), 1 year, partial upfront, bought in month −4: it runs in months 0–7.
+    // Demand 5 GPUs, on demand $2/GPU-h. Months 0–7: no upfront (paid before the horizon), the hourly
+    // half 0.5 × 6 × 730 = 2,190, 1 GPU on demand 1 × 730 × 2 = 1,460: 3,650 a month. Months 8–11:
+    // 5 × 730 × 2 = 7,300 on demand. The year: 8 × 3,650 + 4 × 7,300 = 58,400.
+    const Horizon year = Horizon::years(1);
+    Plan plan;
+    plan.savings_plans.push_back({.commitment_per_hour = 6, .payment = Payment::partial_upfront, .start_month = -4,
+                                  .rate_per_gpu_hour = 1.5, .id = "sp-held"});
+    // Reservations (Savings Plans too) 25% cheaper from the horizon's first month: a plan bought now
+    // would cover 6 / 1.125 = 5.33 GPUs; the held one keeps its agreed rate and covers 4.
+    PriceModel model;
+    model.start = "2025-01";
+    model.changes.push_back({.date = "2025-01", .on_demand_factor = 1, .spot_factor = 1, .reserved_factor = 0.75});
+    const PricePaths cut = price_paths(model, year, 1, 0);
+    for (const PricePaths* prices : {static_cast<const PricePaths*>(nullptr), &cut}) {
+        const PlanDistribution d = prices ? one_future(plan, 5, year, *prices) : one_future(plan, 5, year);
+        REQUIRE(d.mean_months.size() == 12);
+        for (int m = 0; m < 12; ++m) {
+            CAPTURE(m);
+            const MonthlyCashFlow& f = d.mean_months[std::size_t(m)];
+            CHECK(f.upfront == 0);
+            CHECK(std::abs(f.reserved_recurring - (m < 8 ? 2190 : 0)) < cent);
+            CHECK(std::abs(f.reserved_gpu_hours - (m < 8 ? 4 * 730 : 0)) < 1e-9);
+            CHECK(std::abs(f.on_demand - (m < 8 ? 1460 : 7300)) < cent);
+        }
+        CHECK(std::abs(d.total.mean - 58400) < cent);
+        REQUIRE(d.commitment_use.size() == 1);
+        CHECK(d.commitment_use[0].name == "sp-held");
+        CHECK(d.commitment_use[0].held);
+        CHECK(d.commitment_use[0].first_month == 0);
+        CHECK(d.commitment_use[0].end_month == 8);
+        CHECK(std::abs(d.commitment_use[0].paid_gpu_hours - 8 * 4 * 730) < 1e-6);
+    }
+    // Renewed: the next term is bought in month 8 at that month's prices, its upfront paid then
+    // (0.5 × 6 × 8,760 = 26,280), and paid in full to month 20.
+    plan.savings_plans[0].renewal = Renewal::renew;
+    const PlanDistribution renewed = one_future(plan, 5, year);
+    REQUIRE(renewed.mean_months.size() == 20);
+    CHECK(renewed.mean_months[7].upfront == 0);
+    CHECK(std::abs(renewed.mean_months[8].upfront - 26280) < cent);
+    // Bought a whole term before the horizon it no longer runs: named to the letter.
+    plan.savings_plans[0].start_month = -12;
+    CHECK_THROWS_WITH_AS(one_future(plan, 5, year),
+                         "plan.savings_plans[0].start_month = -12: must be in [-11, 12) (the horizon's months, or "
+                         "before them for a plan held that still runs in month 0)",
+                         InvalidInput);
+}
+
 TEST_CASE("a Savings Plan with no rate given takes the offering's listed rate") {
     Offering o = test::plan_test_offering();
     o.savings_plans.push_back({.type = SavingsPlanType::aws_compute, .term_years = 3, .payment = Payment::all_upfront,
@@ -321,7 +370,9 @@ TEST_CASE("a Savings Plan's bad terms are named to the letter") {
     CHECK_THROWS_WITH_AS(priced({.commitment_per_hour = 1, .term_years = 2, .rate_per_gpu_hour = 1}),
                          "plan.savings_plans[1].term_years = 2: must be 1 or 3", InvalidInput);
     CHECK_THROWS_WITH_AS(priced({.commitment_per_hour = 1, .start_month = 12, .rate_per_gpu_hour = 1}),
-                         "plan.savings_plans[1].start_month = 12: must be in [0, 12) (the horizon's months)", InvalidInput);
+                         "plan.savings_plans[1].start_month = 12: must be in [-11, 12) (the horizon's months, or before "
+                         "them for a plan held that still runs in month 0)",
+                         InvalidInput);
     CHECK_THROWS_WITH_AS(priced({.commitment_per_hour = 1, .rate_per_gpu_hour = -2}),
                          "plan.savings_plans[1].rate_per_gpu_hour = -2: must be finite and > 0", InvalidInput);
 }

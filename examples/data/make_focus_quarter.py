@@ -3,6 +3,9 @@ columns"), hourly, for a team training on p4d.24xlarge (8 × A100-40GB) in us-ea
 
     python3 examples/data/make_focus_quarter.py [OUT]     # default: beside this script
 
+It also writes focus_aws_contract_commitments.csv beside OUT: the Savings Plan's real term as FOCUS 1.3's
+Contract Commitment dataset (for `--contracts` / `read_focus(..., contracts=...)`).
+
 The bill is made up, its prices are not: the built-in catalog's p4d.24xlarge prices in us-east-1
 (data/catalog/builtin.json) — on demand 21.96/h (AWS's June 2025 price cut), spot 6.7915/h (the
 2025-H1 quote of zone use1-az1) and the 1-year all-upfront rate 122,023.87 / 8,760 h as the Savings
@@ -116,6 +119,26 @@ def rows(rng):
         yield row(start, end, tax, "Tax", "Tax for product code AmazonEC2", "One-Time", tax, 0.0, "")
 
 
+CONTRACT_HEADER = ["BillingCurrency", "ContractCommitmentCategory", "ContractCommitmentCost",
+                   "ContractCommitmentDescription", "ContractCommitmentId", "ContractCommitmentPeriodEnd",
+                   "ContractCommitmentPeriodStart", "ContractCommitmentQuantity", "ContractCommitmentType",
+                   "ContractCommitmentUnit", "ContractId", "ContractPeriodEnd", "ContractPeriodStart"]
+
+
+def write_contracts(out):
+    """The Savings Plan's terms as FOCUS 1.3's Contract Commitment dataset: bought 2026-03-01 for a year,
+    its commitment over the year (4 instances' worth an hour × 8,760 h)."""
+    bought = datetime(2026, 3, 1, tzinfo=timezone.utc)
+    ends = datetime(2027, 3, 1, tzinfo=timezone.utc)
+    text = io.StringIO()
+    w = csv.writer(text, lineterminator="\n")
+    w.writerow(CONTRACT_HEADER)
+    w.writerow(["USD", "Spend", money(COMMITTED_INSTANCES * SAVINGS_PLAN * 8760), "Compute Savings Plan, 1 year, all upfront",
+                SP_ARN, iso(ends), iso(bought), "", "Compute Savings Plans", "", "111122223333-sp", iso(ends), iso(bought)])
+    out.write_text(text.getvalue())
+    print(f"{out}: 1 contract commitment")
+
+
 def main(out):
     rng = random.Random(2026)
     text = io.StringIO()
@@ -125,6 +148,7 @@ def main(out):
     # mtime 0: the same bytes on every run.
     out.write_bytes(gzip.compress(text.getvalue().encode(), compresslevel=9, mtime=0))
     print(f"{out}: {out.stat().st_size:,} bytes, {text.getvalue().count(chr(10)) - 1:,} rows")
+    write_contracts(out.with_name("focus_aws_contract_commitments.csv"))
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@
 #include "gputco/bills/focus.hpp"
 #include "gputco/bills/finops.hpp"
 #include "gputco/bills/bill.hpp"
+#include "gputco/bills/contract.hpp"
 #include "gputco/strategy/strategy.hpp"
 #include "gputco/strategy/plan.hpp"
 #include "gputco/results/plan_distribution.hpp"

@@ -236,6 +236,8 @@ from ._recommend import (RecommendResult, cost_risk_frontier, hindsight_plan_tot
                          recommend_plan)
 from ._core import Bill, CommitmentSummary, FinOpsFigures, GpuSeries, UnmatchedSku, at_bill_rates
 from ._bills import BillPlan, FocusBill, offering_at_bill_rates, read_focus, recommend_from_bill
+from ._core import ContractCommitment
+from ._bills import read_contract_commitments
 from ._report import report
 
 # The stochastic price model: prices that move both ways, fitted to dated history (docs/models.md, section 12).
@@ -307,6 +309,7 @@ __all__ = [
     "plot_tornado", "plot_heat_map",
     "Bill", "BillPlan", "CommitmentSummary", "FinOpsFigures", "FocusBill", "GpuSeries", "UnmatchedSku", "at_bill_rates", "offering_at_bill_rates", "read_focus",
     "recommend_from_bill",
+    "ContractCommitment", "read_contract_commitments",
     "DynamicsFit", "LogPriceProcess", "PriceDynamics", "PriceRecord", "ProcessFit", "fit_log_price_process",
     "fit_price_dynamics", "implied_forward_hourly", "read_price_history_csv", "simulate_log_prices", "simulate_price_paths",
     "draw_dynamics", "draw_processes", "fit_by_period", "simulate_log_prices_per_path", "simulate_price_paths_per_future",

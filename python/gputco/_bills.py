@@ -196,7 +196,7 @@ def read_focus(path: Union[str, os.PathLike], catalog=None, *, version: Optional
                window: Optional[Tuple[Any, Any]] = None, sku_instance_types: Optional[Mapping[str, str]] = None,
                max_row_bytes: int = _core.FOCUS_DEFAULT_MAX_ROW_BYTES,
                max_series: int = _core.BILL_DEFAULT_MAX_SERIES, batch_rows: int = 1 << 16,
-               engine: str = "arrow") -> FocusBill:
+               engine: str = "arrow", contracts: Union[str, os.PathLike, None] = None) -> FocusBill:
     """Reads a FOCUS 1.0–1.3 cost export: CSV, plain or gzip-compressed (``.csv.gz``, told by its first
     bytes), streamed and decompressed in C++ (memory bounded by the longest row), or
     Parquet (``.parquet``, or a glob or folder of them with the duckdb and dask engines) reduced to the
@@ -205,8 +205,10 @@ def read_focus(path: Union[str, os.PathLike], catalog=None, *, version: Optional
     spills: exports larger than memory) or "dask" (a cluster's partitions); all three give the same bill.
     `version` ("1.0" … "1.3") overrides the one read from the header; `window` = (start, end) keeps
     rows whose ChargePeriodStart is in [start, end) (UTC); `sku_instance_types` maps SkuId → instance
-    type for SKUs the export does not name one for. Bad files raise ValueError naming file, row and column
-    (for Parquet, the row of the aggregated table)."""
+    type for SKUs the export does not name one for. `contracts`: a FOCUS 1.3 Contract Commitment file (CSV,
+    plain or gzip, or Parquet) whose terms the held commitments take (``bill.bill.contract_commitments``;
+    joined by ContractCommitmentId = CommitmentDiscountId). Bad files raise ValueError naming file, row and
+    column (for Parquet, the row of the aggregated table)."""
     catalog = catalog if catalog is not None else _core.Catalog.builtin()
     start, end = _window(window)
     options = dict(version=version, window_start=start, window_end=end,
@@ -232,7 +234,30 @@ def read_focus(path: Union[str, os.PathLike], catalog=None, *, version: Optional
         bill = _core._bill_from_rows(f"{path} (aggregated)", header, rows, catalog, **options)
     else:
         bill = _core._read_bill(path, catalog, **options)
+    if contracts is not None:
+        bill.contract_commitments = read_contract_commitments(contracts)
     return _wrap(bill)
+
+
+def read_contract_commitments(path: Union[str, os.PathLike]):
+    """The rows of a FOCUS 1.3 Contract Commitment file (gputco.ContractCommitment): CSV, plain or gzip,
+    read in C++, or Parquet read with pyarrow and checked by the same C++ rules."""
+    path = os.fspath(path)
+    if not path.endswith(".parquet"):
+        return _core._read_contract_commitments(path)
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+    import pyarrow as pa
+
+    table = pq.read_table(path)
+    header = table.column_names
+    columns = []
+    for name in header:
+        column = table.column(name)
+        if pa.types.is_timestamp(column.type):
+            column = pc.strftime(column, format="%Y-%m-%dT%H:%M:%SZ")
+        columns.append(column.to_pylist())
+    return _core._contract_commitments_from_rows(path, header, _text_rows(header, columns, table.num_rows))
 
 
 def _wrap(bill) -> FocusBill:
@@ -285,6 +310,7 @@ class BillPlan:
     figures: Any   # the bill's FinOps figures (FocusBill.figures)
     held: Any = ()        # the HeldCommitments the recommendation started from (the bill's in force)
     held_notes: Any = ()  # each bill commitment taken as held or left out, and why
+    held_savings_plans: Any = ()  # the SavingsPlans held (start_month < 0) it started from
 
 
 def recommend_from_bill(bill: FocusBill, offering, *, gpu: Optional[str] = None, horizon_months: int = 36,
@@ -300,14 +326,15 @@ def recommend_from_bill(bill: FocusBill, offering, *, gpu: Optional[str] = None,
     same history. With `bill_rates=True` the offering is priced at what the bill paid for it
     (offering_at_bill_rates). Other keywords go to recommend (commitments, spot, cvar95_limit, ...). The
     futures start where the history ends; prices are the offering's (convert it to the bill's currency
-    first when they differ). The plan starts from the reservations the bill shows in force
-    (`held_from_bill`; each taken as bought at its first row for at least `held_term_years`, see
+    first when they differ). The plan starts from the reservations and Savings Plans the bill shows in
+    force (`held_from_bill`; each for its term from the bill's contract commitments when read with
+    `contracts`, else taken as bought at its first row for at least `held_term_years`, see
     docs/models.md, "From a bill") and advises what to add. Runs in C++, as `gputco recommend --bill`
     does (app/bill_plan.hpp)."""
     if not isinstance(bill, FocusBill):
         raise TypeError(f"bill = {bill!r}: must be a FocusBill (gputco.read_focus), not {type(bill).__name__}")
     from ._recommend import RecommendResult, _options, SUMMARY_VIEW, BASELINES_VIEW, FRONTIER_VIEW
-    history, model, fitted, fresh, planned, study, held, held_notes = _core._recommend_from_bill(
+    history, model, fitted, fresh, planned, study, held, held_notes, held_plans = _core._recommend_from_bill(
         bill.bill, offering, _options(options, keywords), gpu=gpu or "", horizon_months=horizon_months,
         futures=futures, held_out=held_out, seed=seed, bill_rates=bill_rates,
         baseline_term_years=baseline_term_years, baseline_payment=baseline_payment,
@@ -318,4 +345,5 @@ def recommend_from_bill(bill: FocusBill, offering, *, gpu: Optional[str] = None,
                              summary=frame(SUMMARY_VIEW, summary), frontier=frame(FRONTIER_VIEW, frontier),
                              baselines=frame(BASELINES_VIEW, baselines))
     return BillPlan(history=history, model=model, futures=fitted, held_out=fresh, result=result,
-                    offering=planned, figures=bill.figures, held=list(held), held_notes=list(held_notes))
+                    offering=planned, figures=bill.figures, held=list(held), held_notes=list(held_notes),
+                    held_savings_plans=list(held_plans))

@@ -1044,9 +1044,10 @@ class SavingsPlan:
     start_month: int
     renewal: str
     rate_per_gpu_hour: Optional[float]
+    id: str
     def __init__(self, commitment_per_hour: float, *, type: str = "aws_compute", term_years: int = 1,
                  payment: str = "no_upfront", start_month: int = 0, renewal: str = "lapse",
-                 rate_per_gpu_hour: Optional[float] = None) -> None: ...
+                 rate_per_gpu_hour: Optional[float] = None, id: str = "") -> None: ...
 
 class Plan:
     name: str
@@ -1363,6 +1364,27 @@ class CommitmentSummary:
     last_end: int
     utilisation: float
 
+class ContractCommitment:
+    row: int
+    id: str
+    contract_id: str
+    category: str
+    type: str
+    description: str
+    unit: str
+    currency: str
+    period_start: int
+    period_end: int
+    contract_period_start: int
+    contract_period_end: int
+    cost: Optional[float]
+    quantity: Optional[float]
+
+def _read_contract_commitments(path: str) -> List[ContractCommitment]: ...
+def _contract_commitments_from_rows(file: str, header: Sequence[str],
+                                    rows: Sequence[Sequence[str]]) -> List[ContractCommitment]: ...
+CONTRACT_COMMITMENT_COLUMNS: Tuple[str, ...]
+
 class Bill:
     commitments: List[CommitmentSummary]
     file: str
@@ -1374,6 +1396,7 @@ class Bill:
     unmatched: List[UnmatchedSku]
     figures: FinOpsFigures
     gpu_figures: FinOpsFigures
+    contract_commitments: List[ContractCommitment]
     def demand(self, gpu: str = "") -> DemandProfile: ...
     def demand_hours(self, gpu: str = "") -> Tuple[int, int]: ...
 

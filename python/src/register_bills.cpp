@@ -95,6 +95,27 @@ void register_bills(py::module_& m) {
         .def_readonly("last_end", &CommitmentSummary::last_end, "seconds since 1970-01-01 UTC")
         .def_property_readonly("utilisation", &CommitmentSummary::utilisation);
 
+    py::class_<ContractCommitment>(m, "ContractCommitment", "One row of a FOCUS 1.3 Contract Commitment file.")
+        .def_readonly("row", &ContractCommitment::row)
+        .def_readonly("id", &ContractCommitment::id)
+        .def_readonly("contract_id", &ContractCommitment::contract_id)
+        .def_readonly("category", &ContractCommitment::category)
+        .def_readonly("type", &ContractCommitment::type)
+        .def_readonly("description", &ContractCommitment::description)
+        .def_readonly("unit", &ContractCommitment::unit)
+        .def_readonly("currency", &ContractCommitment::currency)
+        .def_readonly("period_start", &ContractCommitment::period_start, "seconds since 1970-01-01 UTC")
+        .def_readonly("period_end", &ContractCommitment::period_end, "seconds since 1970-01-01 UTC")
+        .def_readonly("contract_period_start", &ContractCommitment::contract_period_start)
+        .def_readonly("contract_period_end", &ContractCommitment::contract_period_end)
+        .def_readonly("cost", &ContractCommitment::cost)
+        .def_readonly("quantity", &ContractCommitment::quantity);
+    m.def("_read_contract_commitments", &read_contract_commitments, py::arg("path"),
+          py::call_guard<py::gil_scoped_release>());
+    m.def("_contract_commitments_from_rows", &contract_commitments_from_rows, py::arg("file"), py::arg("header"),
+          py::arg("rows"));
+    m.attr("CONTRACT_COMMITMENT_COLUMNS") = py::tuple(py::cast(contract_commitment_columns()));
+
     py::class_<Bill>(m, "Bill", "A FOCUS bill reduced: GPU series, unmatched SKUs, FinOps figures.")
         .def_readonly("file", &Bill::file)
         .def_property_readonly("version", [](const Bill& b) { return std::string(to_text(b.version)); })
@@ -106,6 +127,8 @@ void register_bills(py::module_& m) {
         .def_readonly("commitments", &Bill::commitments)
         .def_readonly("figures", &Bill::figures)
         .def_readonly("gpu_figures", &Bill::gpu_figures)
+        .def_readwrite("contract_commitments", &Bill::contract_commitments,
+                       "FOCUS 1.3 contract commitments giving held commitments their real terms")
         .def("demand", &Bill::demand, py::arg("gpu") = "",
              "The series' sum (of `gpu` when given) over the bill's latest whole 730-hour months.")
         .def("demand_hours", &Bill::demand_hours, py::arg("gpu") = "",

@@ -190,14 +190,15 @@ void register_plan(py::module_& m) {
                             "A Savings Plan: `commitment_per_hour` for `term_years` from `start_month`, paying for "
                             "demand at its rate each hour (after commitments, before spot and on demand), used or not.")
         .def(py::init([](double commitment_per_hour, std::string_view type, int term_years, std::string_view payment,
-                         int start_month, std::string_view renewal, std::optional<double> rate_per_gpu_hour) {
+                         int start_month, std::string_view renewal, std::optional<double> rate_per_gpu_hour,
+                         std::string id) {
                  return SavingsPlan{commitment_per_hour, parse<SavingsPlanType>(type, "savings_plan.type"), term_years,
                                     parse_payment(payment, "savings_plan.payment"), start_month,
-                                    parse<Renewal>(renewal, "savings_plan.renewal"), rate_per_gpu_hour};
+                                    parse<Renewal>(renewal, "savings_plan.renewal"), rate_per_gpu_hour, std::move(id)};
              }),
              py::arg("commitment_per_hour"), py::kw_only(), py::arg("type") = "aws_compute", py::arg("term_years") = 1,
              py::arg("payment") = "no_upfront", py::arg("start_month") = 0, py::arg("renewal") = "lapse",
-             py::arg("rate_per_gpu_hour") = py::none())
+             py::arg("rate_per_gpu_hour") = py::none(), py::arg("id") = "")
         .def_readonly("commitment_per_hour", &SavingsPlan::commitment_per_hour)
         .def_property_readonly("type", [](const SavingsPlan& s) { return std::string(to_text(s.type)); })
         .def_readonly("term_years", &SavingsPlan::term_years)
@@ -205,10 +206,11 @@ void register_plan(py::module_& m) {
         .def_readonly("start_month", &SavingsPlan::start_month)
         .def_property_readonly("renewal", [](const SavingsPlan& s) { return std::string(to_text(s.renewal)); })
         .def_readonly("rate_per_gpu_hour", &SavingsPlan::rate_per_gpu_hour)
+        .def_readonly("id", &SavingsPlan::id, "how the report names it (e.g. a bill's CommitmentDiscountId)")
         .def("__repr__", [](const SavingsPlan& s) {
-            return fmt::format("SavingsPlan({:g}, type='{}', term_years={}, payment='{}', start_month={}, renewal='{}')",
+            return fmt::format("SavingsPlan({:g}, type='{}', term_years={}, payment='{}', start_month={}, renewal='{}'{})",
                                s.commitment_per_hour, to_text(s.type), s.term_years, to_string(s.payment), s.start_month,
-                               to_text(s.renewal));
+                               to_text(s.renewal), s.id.empty() ? std::string() : fmt::format(", id='{}'", s.id));
         });
     // Fixed windows of capacity: capacity blocks in a plan, dated windows of demand beside the futures.
     py::class_<CapacityBlock>(m, "CapacityBlock",

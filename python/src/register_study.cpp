@@ -76,7 +76,8 @@ void register_study(py::module_& m) {
             return py::make_tuple(py::cast(std::move(plan.history)), py::cast(std::move(plan.model)),
                                   py::cast(std::move(plan.futures)), py::cast(std::move(plan.held_out)),
                                   py::cast(std::move(plan.offering)), study_tuple(std::move(plan.study)),
-                                  py::cast(std::move(plan.held)), py::cast(std::move(plan.held_notes)));
+                                  py::cast(std::move(plan.held)), py::cast(std::move(plan.held_notes)),
+                                  py::cast(std::move(plan.held_savings_plans)));
         },
         py::arg("bill"), py::arg("offering"), py::arg("options"), py::kw_only(), py::arg("gpu") = "",
         py::arg("horizon_months") = BillPlanOptions{}.horizon_months, py::arg("futures") = BillPlanOptions{}.futures,
@@ -87,7 +88,7 @@ void register_study(py::module_& m) {
         py::arg("held_from_bill") = BillPlanOptions{}.held_from_bill,
         py::arg("held_term_years") = BillPlanOptions{}.held_term_years,
         "A bill to a plan (app/bill_plan.hpp): (history, model, futures, held_out, offering, study tuple, held, "
-        "held notes).");
+        "held notes, held Savings Plans).");
     m.def(
         "_bill_tables",
         [](const Bill& bill) {

@@ -140,3 +140,132 @@ def test_the_command_lists_the_bills_commitments_it_starts_from(tmp_path):
     table = gputco_cmd("recommend", "--bill", path, "--offering", "aws/p4d.24xlarge/us-east-1", "--horizon-months",
                        12, "--futures", 10, "--held-out", 10, "--commitment", "1y:all_upfront").stdout
     assert "Commitments in the bill:\n  ri-1 (Reserved Instance): held: 8 GPUs" in table
+
+
+def test_a_savings_plan_held_pays_only_its_hourly_part_left(gputco, p4d):
+    # $48/h at $2/GPU-h (24 GPUs), 1 year, partial upfront, bought in month -3: runs in months 0-8. Demand
+    # 24 GPUs for 12 months. Months 0-8: no upfront (sunk), half the commitment by the hour 0.5 × 48 × 730
+    # = 17,520, nothing on demand; months 9-11: 24 GPUs on demand.
+    sp = gputco.SavingsPlan(48, payment="partial_upfront", start_month=-3, rate_per_gpu_hour=2.0, id="sp-9")
+    result = gputco.evaluate_plan(gputco.Plan(savings_plans=[sp]), constant(gputco, 24, 12), p4d)
+    od = p4d.on_demand_per_gpu_hour()
+    assert result.total.mean == pytest.approx(9 * 17520 + 3 * 24 * 730 * od)
+    assert result.mean_months[0].upfront == 0
+    [use] = result.commitment_use
+    assert (use.name, use.held, use.first_month, use.end_month) == ("sp-9", True, 0, 9)
+    with pytest.raises(ValueError, match=r"^plan\.savings_plans\[0\]\.start_month = -12: must be in \[-11, 12\) "
+                                         r"\(the horizon's months, or before them for a plan held that still runs in "
+                                         r"month 0\)$"):
+        gputco.evaluate_plan(gputco.Plan(savings_plans=[gputco.SavingsPlan(1, start_month=-12, rate_per_gpu_hour=1.0)]),
+                             constant(gputco, 1, 12), p4d)
+
+
+def _focus_with_savings_plan(path, hours=1488):
+    """Two months of hourly p4d.24xlarge rows: two instances under the Compute Savings Plan sp-9 (16 an
+    instance-hour, all billed: no upfront), its idle rest (Unused 16), one instance on demand (as
+    tests/test_held_from_bill.cpp)."""
+    from datetime import datetime, timedelta, timezone
+    head = ("BilledCost,EffectiveCost,ListCost,ContractedCost,BillingCurrency,ChargeCategory,ChargeClass,"
+            "ChargePeriodStart,ChargePeriodEnd,PricingCategory,ConsumedQuantity,ConsumedUnit,ProviderName,"
+            "ServiceCategory,SkuId,RegionId,CommitmentDiscountId,CommitmentDiscountStatus,CommitmentDiscountType,"
+            "CommitmentDiscountCategory,x_UsageType")
+    start = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    rows = [head]
+    for h in range(hours):
+        a = (start + timedelta(hours=h)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        b = (start + timedelta(hours=h + 1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        rows.append(f"32,32,64,64,USD,Usage,,{a},{b},Committed,2,Hrs,AWS,Compute,P4D,us-east-1,sp-9,Used,"
+                    "Compute Savings Plans,Spend,USE1-BoxUsage:p4d.24xlarge")
+        rows.append(f"16,16,0,0,USD,Usage,,{a},{b},Committed,,,AWS,Compute,,us-east-1,sp-9,Unused,"
+                    "Compute Savings Plans,Spend,ComputeSP:1yrNoUpfront")
+        rows.append(f"32,32,32,32,USD,Usage,,{a},{b},Standard,1,Hrs,AWS,Compute,P4D,us-east-1,,,,,"
+                    "USE1-BoxUsage:p4d.24xlarge")
+    path.write_text("\n".join(rows) + "\n")
+
+
+CONTRACTS = ("BillingCurrency,ContractCommitmentCategory,ContractCommitmentCost,ContractCommitmentDescription,"
+             "ContractCommitmentId,ContractCommitmentPeriodEnd,ContractCommitmentPeriodStart,"
+             "ContractCommitmentQuantity,ContractCommitmentType,ContractCommitmentUnit,ContractId,ContractPeriodEnd,"
+             "ContractPeriodStart\n"
+             "USD,Spend,438000,,sp-9,2025-10-01T00:00:00Z,2024-10-01T00:00:00Z,,Savings Plan,,c-1,"
+             "2025-10-01T00:00:00Z,2024-10-01T00:00:00Z\n")
+
+
+def test_recommend_from_a_bill_starts_from_its_savings_plan(gputco, p4d, tmp_path):
+    # Commitment (1,488 × 32 + 1,488 × 16) / 1,488 h = 48/h at 32 / 16 GPU-h = 2/GPU-h: 24 GPUs, the whole
+    # history; no upfront; bought at its first row, month -3, a year to month 9. Months 0-8 pay
+    # 48 × 730 = 35,040 and run nothing on demand.
+    path = tmp_path / "savings_plan.csv"
+    _focus_with_savings_plan(path)
+    bill = gputco.read_focus(path)
+    plan = gputco.recommend_from_bill(bill, p4d, horizon_months=12, futures=10, held_out=10,
+                                      commitments=[gputco.CommitmentOption(term_years=1, payment="all_upfront")])
+    [sp] = plan.held_savings_plans
+    assert (sp.id, sp.type, sp.payment, sp.start_month, sp.term_years) == ("sp-9", "aws_compute", "no_upfront", -3, 1)
+    assert sp.commitment_per_hour == pytest.approx(48)
+    assert sp.rate_per_gpu_hour == pytest.approx(2)
+    assert plan.held_notes == ["sp-9 (Compute Savings Plans): held: aws_compute savings plan 48.0000 USD/h at 2.0000 "
+                               "USD/GPU-h (24 GPUs) from month -3 to 9 (assumed 1-year term from its first row), "
+                               "no_upfront (0% of it upfront)"]
+    assert plan.result.plan.savings_plans[0].id == "sp-9"
+    month0 = plan.result.recommendation.in_sample.mean_months[0]
+    assert month0.on_demand_gpu_hours == pytest.approx(0, abs=1e-9)
+    assert month0.reserved_recurring == pytest.approx(35040)
+    # FOCUS 1.3 contract commitments: its real term (2024-10-01 .. 2025-10-01, month -5 to 7) and amount
+    # (438,000 over 8,760 h = 50/h).
+    contracts = tmp_path / "contracts.csv"
+    contracts.write_text(CONTRACTS)
+    dated = gputco.read_focus(path, contracts=contracts)
+    [k] = dated.bill.contract_commitments
+    assert (k.id, k.category, k.cost, k.quantity) == ("sp-9", "Spend", 438000, None)
+    plan = gputco.recommend_from_bill(dated, p4d, horizon_months=12, futures=10, held_out=10,
+                                      commitments=[gputco.CommitmentOption(term_years=1, payment="all_upfront")])
+    [sp] = plan.held_savings_plans
+    assert (sp.start_month, sp.term_years) == (-5, 1)
+    assert sp.commitment_per_hour == pytest.approx(50)
+    contracts.write_text(CONTRACTS.replace(",Spend,", ",Other,"))
+    with pytest.raises(ValueError, match=r'contracts\.csv:2 ContractCommitmentCategory = "Other": must be Spend or '
+                                         r'Usage$'):
+        gputco.read_focus(path, contracts=contracts)
+
+
+def test_the_command_starts_from_the_bills_savings_plan(tmp_path):
+    from test_cli import gputco_cmd
+    path = tmp_path / "savings_plan.csv"
+    _focus_with_savings_plan(path)
+    contracts = tmp_path / "contracts.csv"
+    contracts.write_text(CONTRACTS)
+    args = ("recommend", "--bill", path, "--offering", "aws/p4d.24xlarge/us-east-1", "--horizon-months", 12,
+            "--futures", 10, "--held-out", 10, "--commitment", "1y:all_upfront")
+    table = gputco_cmd(*args).stdout
+    assert ("Commitments in the bill:\n  sp-9 (Compute Savings Plans): held: aws_compute savings plan 48.0000 USD/h "
+            "at 2.0000 USD/GPU-h (24 GPUs) from month -3 to 9") in table
+    dated = gputco_cmd(*args, "--contracts", contracts).stdout
+    assert "savings plan 50.0000 USD/h at 2.0000 USD/GPU-h (25 GPUs) from month -5 to 7 (term 2024-10-01" in dated
+    bill = gputco_cmd("bill", path, "--contracts", contracts).stdout
+    assert "sp-9" in bill
+
+
+def test_contract_commitments_from_parquet_read_as_from_csv(gputco, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    import csv
+    import io
+    import pyarrow.parquet as pq
+    from datetime import datetime
+    rows = list(csv.reader(io.StringIO(CONTRACTS)))
+    header, values = rows[0], rows[1]
+    columns = {}
+    for name, value in zip(header, values):
+        if name.endswith(("PeriodStart", "PeriodEnd")):  # timestamps, as an export writes them
+            columns[name] = pa.array([datetime.fromisoformat(value.replace("Z", "+00:00"))], pa.timestamp("s", "UTC"))
+        elif name in ("ContractCommitmentCost", "ContractCommitmentQuantity"):
+            columns[name] = pa.array([float(value) if value else None], pa.float64())
+        else:
+            columns[name] = pa.array([value or None], pa.string())
+    path = tmp_path / "contracts.parquet"
+    pq.write_table(pa.table(columns), path)
+    csv_path = tmp_path / "contracts.csv"
+    csv_path.write_text(CONTRACTS)
+    [a], [b] = gputco.read_contract_commitments(path), gputco.read_contract_commitments(csv_path)
+    for field in ("id", "category", "type", "cost", "quantity", "period_start", "period_end", "contract_id"):
+        assert getattr(a, field) == getattr(b, field), field

@@ -72,11 +72,13 @@ RecommendStudy run_recommend_study(const DemandFutures& futures, const Offering&
         PlanOptions baseline_options;
         baseline_options.discounts = options.plan_options.discounts;
         for (Plan& p : baseline_plans(*inputs.history, judged_offering, study.baseline_term_years,
-                                      study.baseline_payment, baseline_options, options.held))
+                                      study.baseline_payment, baseline_options, options.held,
+                                      options.held_savings_plans))
             plans.push_back(std::move(p));
     } else {
         Plan on_demand{.name = "all on demand"};
         on_demand.held = options.held;  // the baselines hold what the recommendation holds
+        on_demand.savings_plans = options.held_savings_plans;
         plans.push_back(std::move(on_demand));
     }
     const std::vector<PlanDistribution> results = compare_plans(plans, judged_on, judged_offering, judged_prices, eval);

@@ -140,8 +140,17 @@ struct BillBuilder::State {
     }
 
     std::string commitment_key;  ///< reused: no allocation per row
+    /// The summary of commitment_key: rows of one commitment come in runs, so most find it without a
+    /// hash (elements of an unordered_map keep their address).
+    CommitmentSummary* commitment = nullptr;
     void add_commitment(const FocusRow& row, const std::string& file) {
-        commitment_key.assign(row.commitment_discount_id);
+        if (commitment == nullptr || row.commitment_discount_id != commitment_key) {
+            commitment_key.assign(row.commitment_discount_id);
+            commitment = &find_commitment(row, file);
+        }
+        update_commitment(*commitment, row);
+    }
+    CommitmentSummary& find_commitment(const FocusRow& row, const std::string& file) {
         auto it = commitments.find(commitment_key);
         if (it == commitments.end()) {
             if (commitments.size() >= options.max_commitments)
@@ -155,13 +164,16 @@ struct BillBuilder::State {
             c.last_end = row.period_end;
             it = commitments.emplace(c.id, std::move(c)).first;
         }
-        CommitmentSummary& c = it->second;
+        return it->second;
+    }
+    void update_commitment(CommitmentSummary& c, const FocusRow& row) {
         if (c.type.empty()) c.type = std::string(row.commitment_discount_type);
         if (c.category.empty()) c.category = std::string(row.commitment_discount_category);
         c.first_start = std::min(c.first_start, row.period_start);
         c.last_end = std::max(c.last_end, row.period_end);
         if (row.charge_category == ChargeCategory::purchase) c.purchase_billed += row.billed_cost;
         if (row.charge_category != ChargeCategory::usage) return;
+        c.usage_billed += row.billed_cost;
         if (row.commitment_status == CommitmentStatus::used) {
             c.used_cost += row.effective_cost;
             c.covered_list_cost += row.list_cost;
@@ -192,6 +204,15 @@ struct BillBuilder::State {
     /// GPU-hours q over [start, end), each hour getting q × (its overlap / the period's length).
     static void spread(GpuSeries& s, std::int64_t start, std::int64_t end, double gpu_hours, const std::string& file,
                        std::size_t row) {
+        // The usual row: one whole hour already inside the series.
+        if (end - start == 3600 && start % 3600 == 0 && !s.gpus.empty()) {
+            const std::int64_t h = start / 3600 - s.first_hour;
+            if (h >= 0 && h < std::int64_t(s.gpus.size())) {
+                s.gpus[std::size_t(h)] += gpu_hours;
+                s.gpu_hours += gpu_hours;
+                return;
+            }
+        }
         const std::int64_t first = start / 3600 - (start % 3600 < 0);
         const std::int64_t last = (end + 3599) / 3600;  // exclusive
         const std::int64_t max_span = std::int64_t(limits::max_horizon_months) * std::int64_t(whole_hours_per_month);
@@ -278,7 +299,7 @@ void BillBuilder::add(const FocusRow& row) {
     if (!row.commitment_discount_id.empty() && k.series >= 0 && unit_hours > 0.0) {
         // What a commitment holds on GPUs: its Used and Unused hours, its hourly charges (BilledCost)
         // and its upfront spread over them (EffectiveCost − BilledCost), for held commitments.
-        CommitmentSummary& c = st.commitments.find(st.commitment_key)->second;  // add_commitment set the key
+        CommitmentSummary& c = *st.commitment;  // add_commitment found it
         const GpuSeries& s = st.series[std::size_t(k.series)];
         c.provider = s.provider;
         c.gpu = s.gpu;
@@ -287,6 +308,10 @@ void BillBuilder::add(const FocusRow& row) {
         c.committed_gpu_hours += row.consumed_quantity * unit_hours * k.gpus_per_unit;
         c.recurring_billed += row.billed_cost;
         c.amortised_upfront += row.effective_cost - row.billed_cost;
+        if (row.commitment_status == CommitmentStatus::used) {
+            c.used_gpu_hours += row.consumed_quantity * unit_hours * k.gpus_per_unit;
+            c.used_gpu_effective += row.effective_cost;
+        }
         c.gpu_first_start = c.gpu_last_end == 0 ? row.period_start : std::min(c.gpu_first_start, row.period_start);
         c.gpu_last_end = std::max(c.gpu_last_end, row.period_end);
     }

@@ -58,12 +58,20 @@ std::string bill_text(const Bill& bill, const std::string& format) {
 
 }  // namespace
 
+/// The bill at `path`, with the contract commitments of `contracts_path` when given.
+Bill bill_with_contracts(const std::string& path, const std::string& contracts_path, const Catalog& cat) {
+    Bill b = read_bill(path, cat);
+    if (!contracts_path.empty()) b.contract_commitments = read_contract_commitments(contracts_path);
+    return b;
+}
+
 /// `gputco bill FILE`: what a FOCUS export holds, as gputco reads it.
-int bill_command(const std::string& path, const std::string& catalog_file, const std::string& format, std::FILE* out_file) {
+int bill_command(const std::string& path, const std::string& contracts_path, const std::string& catalog_file,
+                 const std::string& format, std::FILE* out_file) {
     const auto out = [&](const std::string& text) { std::fputs(text.c_str(), out_file); };
     const Catalog cat = catalog_file.empty() ? Catalog::builtin()
                                              : Catalog::builtin().overridden_by(Catalog::from_json_file(catalog_file));
-    const Bill b = read_bill(path, cat);
+    const Bill b = bill_with_contracts(path, contracts_path, cat);
     out(format == "json" ? bill_json(b).dump(1) + "\n" : bill_text(b, format));
     return 0;
 }
@@ -71,13 +79,14 @@ int bill_command(const std::string& path, const std::string& catalog_file, const
 /// `gputco recommend --bill FILE --offering ...`: the bill's history to a plan (app/bill_plan.hpp),
 /// judged on fresh futures beside the providers' lookback advice, with the FinOps figures of the bill
 /// and of the plan.
-int recommend_command(const std::string& bill_path, const std::string& offering_text, const std::string& catalog_file,
+int recommend_command(const std::string& bill_path, const std::string& contracts_path, const std::string& offering_text,
+                      const std::string& catalog_file,
                       const RecommendOptions& options, const BillPlanOptions& plan_options, const std::string& format,
                       std::FILE* out_file, std::FILE* err_file) {
     const auto out = [&](const std::string& text) { std::fputs(text.c_str(), out_file); };
     const Catalog cat = catalog_file.empty() ? Catalog::builtin()
                                              : Catalog::builtin().overridden_by(Catalog::from_json_file(catalog_file));
-    const Bill b = read_bill(bill_path, cat);
+    const Bill b = bill_with_contracts(bill_path, contracts_path, cat);
     RecommendOptions o = options;
     cli::ProgressBar bar(err_file);
     o.plan_options.progress = [&](std::size_t done, std::size_t total) { bar.update("recommend", done, total, "futures"); };

@@ -403,6 +403,8 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
     CLI::App* bill_cmd = app.add_subcommand("bill", "read a FOCUS cost export (CSV, gzip or not): FinOps figures, "
                                                     "GPU series, commitments, unmatched SKUs");
     bill_cmd->add_option("file", bill_path, "the FOCUS 1.0-1.3 export")->required();
+    std::string contracts_path;
+    bill_cmd->add_option("--contracts", contracts_path, "a FOCUS 1.3 Contract Commitment file: the commitments' terms");
     bill_cmd->add_option("--catalog", catalog_file, "a catalog JSON file overriding the built-in rows");
     add_format(bill_cmd);
 
@@ -416,6 +418,8 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
         "recommend", "recommend a plan from a FOCUS bill: futures fitted to its GPU history, judged on fresh ones "
                      "beside all on demand and the providers' 7/30/60-day advice");
     recommend_cmd->add_option("--bill", bill_path, "the FOCUS export the history comes from")->required();
+    recommend_cmd->add_option("--contracts", contracts_path,
+                              "a FOCUS 1.3 Contract Commitment file: the held commitments' real terms");
     recommend_cmd->add_option("--offering", offering_text, "provider/instance_type[/region], e.g. aws/p4d.24xlarge/us-east-1")
         ->required();
     recommend_cmd->add_option("--catalog", catalog_file, "a catalog JSON file overriding the built-in rows");
@@ -465,14 +469,14 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
                 }
             }
         } else if (bill_cmd->parsed()) {
-            code = cli::bill_command(bill_path, catalog_file, format, out_file);
+            code = cli::bill_command(bill_path, contracts_path, catalog_file, format, out_file);
         } else if (recommend_cmd->parsed()) {
             for (const auto& text : commitment_texts) recommend_options.commitments.push_back(cli::commitment_option(text));
             if (recommend_cmd->count("--cvar95-limit") > 0) recommend_options.limits.cvar95 = cvar95_limit;
             bill_plan.baseline_payment = parse_payment(baseline_payment, "--baseline-payment");
             recommend_options.plan_options.should_stop = stop_check;
-            code = cli::recommend_command(bill_path, offering_text, catalog_file, recommend_options, bill_plan, format,
-                                          out_file, err_file);
+            code = cli::recommend_command(bill_path, contracts_path, offering_text, catalog_file, recommend_options,
+                                          bill_plan, format, out_file, err_file);
         } else if (spot_cmd->parsed()) {
             spot_request.model = Poisson{.mtbf_hours = mtbf_hours};
             spot_request.prices.price_per_hour = price;

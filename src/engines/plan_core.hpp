@@ -172,12 +172,13 @@ void price_tiers(const PricedPlan& plan, int m, const Month* demand, const Facto
             }
         }
     }
-    // Savings Plans: each a tier of commitment / rate GPUs at the rate of the month it was bought.
+    // Savings Plans: each a tier of commitment / rate GPUs at the rate of the month it was bought (the
+    // rate agreed before the horizon for one held).
     const bool per_savings_plan = scratch.savings_plan_used.size() == plan.savings_plans.size();
     for (std::size_t j = 0; j < plan.savings_plans.size(); ++j) {
         const PricedSavingsPlan& sp = plan.savings_plans[j];
         if (!sp.active(m, plan.horizon_months)) continue;
-        const double price_factor = factors.reserved(sp.term_start(m), sp.term_months);
+        const double price_factor = sp.price_factor(m, factors);
         const double gpus = sp.gpus(price_factor);
         const double used = next_tier(gpus);
         sp.add_month(m, price_factor, used, flow);

@@ -191,7 +191,7 @@ PlanDistribution evaluate_plan(const Plan& plan, const DemandFutures& futures, c
     // move with the price path of its purchase month); its GPUs at list prices.
     for (std::size_t j = 0; j < priced.savings_plans.size(); ++j) {
         const PricedSavingsPlan& sp = priced.savings_plans[j];
-        CommitmentUse use{.name = sp.name, .held = false, .gpus = sp.gpus(1.0), .first_month = sp.start,
+        CommitmentUse use{.name = sp.name, .held = sp.held(), .gpus = sp.gpus(1.0), .first_month = std::max(0, sp.start),
                           .end_month = sp.last_month(priced.horizon_months)};
         for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
             use.paid_gpu_hours += chunk_plan_paid[chunk][j];

@@ -6,6 +6,8 @@
 #include "gputco/optimise/optimise.hpp"
 #include "gputco/optimise/recommend.hpp"
 
+#include "../engines/instruments/savings_plan.hpp"
+
 namespace gputco {
 
 double provider_advice_units(std::span<const double> window, double held_gpus, double gpus_per_unit,
@@ -139,7 +141,8 @@ Plan provider_policy_plan(const DemandProfile& history, const DemandFutures& fut
 }
 
 std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& offering, int term_years,
-                                 Payment payment, const PlanOptions& options, const std::vector<HeldCommitment>& held) {
+                                 Payment payment, const PlanOptions& options, const std::vector<HeldCommitment>& held,
+                                 const std::vector<SavingsPlan>& held_savings_plans) {
     require(term_years >= 1 && term_years <= 5, "term_years", term_years, "must be in [1, 5]");
     const auto price = offering.reserved_price(term_years, payment);
     if (!price)
@@ -149,11 +152,13 @@ std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& o
     Plan on_demand;
     on_demand.name = "all on demand";
     on_demand.held = held;
+    on_demand.savings_plans = held_savings_plans;
     plans.push_back(on_demand);
     const auto reserve = [&](double count, CountUnit unit, std::string name) {
         Plan plan;
         plan.name = std::move(name);
         plan.held = held;
+        plan.savings_plans = held_savings_plans;
         if (count > 0)
             plan.commitments.push_back({.count = count, .unit = unit, .term_years = term_years, .payment = payment,
                                         .start_month = 0, .renewal = Renewal::renew, .discount = {}, .offering = {}});
@@ -165,7 +170,12 @@ std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& o
     const double gpus = offering.gpus_per_instance;
     const double rate = (price->upfront / (term_years * hours_per_year) + price->hourly) / gpus;
     const double on_demand_rate = offering.on_demand_per_gpu_hour() * (1.0 - d.plan_discount);
-    const double held_now = held_gpus_in(held, 0, offering.gpus_per_instance);  // what the advice leaves out
+    double held_now = held_gpus_in(held, 0, offering.gpus_per_instance);  // what the advice leaves out
+    for (std::size_t i = 0; i < held_savings_plans.size(); ++i) {  // GPUs at the rate agreed, as the engine has them
+        const auto sp = instruments::price_savings_plan(held_savings_plans[i], i, offering, d.region_price_factor, 1,
+                                                        "held_savings_plans");
+        if (sp.active(0, 1)) held_now += sp.gpus(1.0);
+    }
     const Eigen::ArrayXd& hours = history.gpus_per_hour();
     for (int days : {7, 30, 60}) {
         const auto window = std::min<Eigen::Index>(hours.size(), Eigen::Index(days) * 24);

@@ -359,6 +359,7 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFuture
     Plan plan;
     plan.name = "recommended";
     plan.held = o.held;
+    plan.savings_plans = o.held_savings_plans;  // served first among Savings Plans of their type
     for (const OwnedPurchase& purchase : owned)
         if (purchase.gpus > 0) plan.owned.push_back(purchase);
     for (std::size_t k = 0; k < p.x.size(); ++k) {

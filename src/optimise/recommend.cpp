@@ -58,6 +58,7 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
     Plan on_demand;
     on_demand.name = "all on demand";
     on_demand.held = options.held;  // what is held is held whatever is added
+    on_demand.savings_plans = options.held_savings_plans;
     const PlanDistribution on_demand_result = evaluate_plan(on_demand, futures, offering, prices, options.plan_options);
 
     Recommendation best;

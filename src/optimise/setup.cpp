@@ -4,6 +4,7 @@
 #include "programme.hpp"
 
 #include "../engines/instruments/commitment.hpp"
+#include "../engines/instruments/savings_plan.hpp"
 
 namespace gputco::detail {
 
@@ -90,6 +91,18 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
         held.push_back(instruments::price_held(o.held[i], i, offering, o.plan_options, notes, "options.held"));
         last_month = std::max(last_month, held.back().last_month(setup.horizon));
     }
+    // Savings Plans held, priced as the engine prices them (at the rate agreed before the horizon).
+    std::vector<instruments::PricedSavingsPlan> held_plans;
+    for (std::size_t i = 0; i < o.held_savings_plans.size(); ++i) {
+        const SavingsPlan& sp = o.held_savings_plans[i];
+        const std::string field = fmt::format("options.held_savings_plans[{}]", i);
+        require(sp.start_month < 0, field + ".start_month", sp.start_month, "must be < 0 (bought before the horizon)");
+        require(sp.renewal == Renewal::lapse, field + ".renewal", to_text(sp.renewal),
+                "must be lapse (a renewal is a purchase for the recommender to make)");
+        held_plans.push_back(instruments::price_savings_plan(sp, i, offering, o.plan_options.discounts.region_price_factor,
+                                                             setup.horizon, "options.held_savings_plans"));
+        last_month = std::max(last_month, held_plans.back().last_month(setup.horizon));
+    }
     const bool npv = o.objective == Objective::expected_npv;
     const double monthly = std::pow(1.0 + o.plan_options.annual_discount_rate, 1.0 / months_per_year);
     double discount = 1;
@@ -104,6 +117,14 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
             if (m < setup.horizon) setup.held_gpus[std::size_t(m)] += c.gpus;
             setup.held_cost += o.plan_options.discounts.voucher_price_factor * c.hourly_per_gpu * c.gpus *
                                hours_per_month * setup.weight[std::size_t(m)];
+        }
+    }
+    for (const auto& sp : held_plans) {  // their GPUs at the agreed rate; only the hourly part is still paid
+        for (int m = 0; m < sp.last_month(setup.horizon); ++m) {
+            if (!sp.active(m, setup.horizon)) continue;
+            if (m < setup.horizon) setup.held_gpus[std::size_t(m)] += sp.gpus(1.0);
+            setup.held_cost += o.plan_options.discounts.voucher_price_factor * (1.0 - sp.upfront_fraction) *
+                               sp.commitment_per_hour * hours_per_month * setup.weight[std::size_t(m)];
         }
     }
     return setup;

@@ -30,9 +30,10 @@ struct BillPlanOptions {
     Payment baseline_payment = Payment::all_upfront;
     bool hindsight_bound = false;
     std::vector<double> cvar95_limits;
-    /// Start from the reservations the bill shows in force (held_from_bill); false: from nothing held.
+    /// Start from the reservations and Savings Plans the bill shows in force (held_from_bill,
+    /// held_savings_plans_from_bill); false: from nothing held.
     bool held_from_bill = true;
-    /// The shortest term assumed for a held reservation (the bill does not say its term): see held_from_bill.
+    /// The shortest term assumed for a held reservation or Savings Plan (the bill does not say its term).
     int held_term_years = 1;
 };
 
@@ -44,20 +45,35 @@ struct BillPlan {
     Offering offering;      ///< planned with (at the bill's rates with bill_rates)
     RecommendStudy study;
     std::vector<HeldCommitment> held;  ///< what the recommendation started from (the bill's and the options')
+    std::vector<SavingsPlan> held_savings_plans;  ///< the Savings Plans it started from (start_month < 0)
     std::vector<std::string> held_notes;  ///< each bill commitment taken or left out, and why
 };
 
 /// The reservations of `bill` in force at hour `start_hour` (since 1970 UTC; the plan's month 0) on
 /// `offering`'s instance type and region, as held commitments (docs/models.md, "From a bill"):
 /// usage-based commitments (CommitmentDiscountCategory Usage or absent; Spend ones, Savings Plans, are
-/// left out) whose GPU rows reach the bill's last day. GPUs: their Used and Unused GPU-hours over the
+/// held_savings_plans_from_bill's) whose GPU rows reach the bill's last day. GPUs: their Used and Unused GPU-hours over the
 /// span of those rows; hourly charge: BilledCost per GPU-hour; upfront: (EffectiveCost − BilledCost)
-/// per GPU-hour over the term. FOCUS 1.0–1.2 cost rows carry no term: each is taken as bought at its
-/// first row, for the shortest whole number of years, at least `term_years`, that keeps it in force at
-/// `start_hour`; standard unless its CommitmentDiscountType says Convertible. `notes` says what was
-/// taken or left out.
+/// per GPU-hour over the term. Its term: from the bill's contract commitment with its id (FOCUS 1.3,
+/// Bill::contract_commitments; start and end to the nearest month, left out once ended) when there is
+/// one; otherwise (cost rows carry no term) taken as bought at its first row, for the shortest whole
+/// number of years, at least `term_years`, that keeps it in force at `start_hour`. Standard unless its
+/// CommitmentDiscountType says Convertible. `notes` says what was taken or left out.
 std::vector<HeldCommitment> held_from_bill(const Bill& bill, const Offering& offering, std::int64_t start_hour,
                                            int term_years, std::vector<std::string>* notes = nullptr);
+
+/// The Savings Plans of `bill` (CommitmentDiscountCategory Spend) in force at hour `start_hour` whose Used
+/// GPU rows are on `offering`'s instance type and region, as Savings Plans held (start_month < 0; docs/
+/// models.md, "From a bill"): commitment per hour = (Used + Unused EffectiveCost) / the hours its rows
+/// span; rate = EffectiveCost / GPU-hours of its Used GPU rows; payment from the share of its
+/// EffectiveCost its Usage rows billed (none: all upfront, half: partial, all: no upfront); type from
+/// CommitmentDiscountType (EC2 Instance, SageMaker, else the provider's compute plan). Its term: from
+/// its contract commitment as held_from_bill's (1 or 3 years; its ContractCommitmentCost over the term
+/// is then the commitment, when in the bill's currency); otherwise taken as bought at its first row for
+/// the shorter of 1 and 3 years, at least `term_years`, that keeps it in force at `start_hour`. `notes`
+/// says what was taken or left out (reservations are held_from_bill's).
+std::vector<SavingsPlan> held_savings_plans_from_bill(const Bill& bill, const Offering& offering, std::int64_t start_hour,
+                                                      int term_years, std::vector<std::string>* notes = nullptr);
 
 /// The series of `bill` bought on `offering` (same provider, instance type and region). Throws
 /// InvalidInput "offering = <provider>/<region>/<instance>: no usage of it in the bill".

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gputco/bills/contract.hpp"
 #include "gputco/bills/finops.hpp"
 #include "gputco/bills/focus.hpp"
 #include "gputco/catalog/catalog.hpp"
@@ -68,6 +69,10 @@ struct CommitmentSummary {
     double recurring_billed = 0;     ///< Σ BilledCost of those rows: its hourly charges, no upfront
     double amortised_upfront = 0;    ///< Σ (EffectiveCost − BilledCost) of those rows: its upfront spread
     std::int64_t gpu_first_start = 0, gpu_last_end = 0;  ///< the span of those rows (0 when none)
+    /// For a Savings Plan: its rate on the GPU series is Σ EffectiveCost / Σ GPU-hours of its Used GPU
+    /// rows, and the hourly part of its commitment what its Usage rows billed (the rest was upfront).
+    double used_gpu_hours = 0, used_gpu_effective = 0;
+    double usage_billed = 0;  ///< Σ BilledCost of its Usage rows, Used and Unused
 };
 
 struct BillOptions {
@@ -93,6 +98,10 @@ struct Bill {
     std::vector<CommitmentSummary> commitments;  ///< by id
     FinOpsFigures figures;      ///< every row in the window
     FinOpsFigures gpu_figures;  ///< the GPU rows only
+    /// The terms of its commitments from a FOCUS 1.3 Contract Commitment file, when one was given
+    /// (read_contract_commitments): a commitment whose CommitmentDiscountId is a ContractCommitmentId
+    /// here is held for that real term (held_from_bill, held_savings_plans_from_bill).
+    std::vector<ContractCommitment> contract_commitments;
     /// The sum of the series (of `gpu` when given) over the bill's hours, cut to its latest whole
     /// 730-hour months. Throws InvalidInput when that leaves no month or no series matches.
     DemandProfile demand(const std::string& gpu = "") const;

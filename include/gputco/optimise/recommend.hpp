@@ -121,6 +121,9 @@ struct RecommendOptions {
     /// Reservations already held: taken as given (every plan, on demand included, holds them and pays
     /// their hourly charges left); the recommendation says what to add.
     std::vector<HeldCommitment> held;
+    /// Savings Plans already held (start_month < 0, not renewed): as `held`, every plan holds them and
+    /// pays the hourly part of their commitment left; served as the engine serves Savings Plans.
+    std::vector<SavingsPlan> held_savings_plans;
 };
 
 /// One solve: the plan for one spot option (or none), or why the option was not tried.
@@ -249,8 +252,10 @@ Plan provider_policy_plan(const DemandProfile& history, const DemandFutures& fut
 
 /// With `held` commitments every baseline holds them too and advises only for the demand they leave:
 /// the providers' advice counts their GPUs as held, the newsvendor prices the history less them.
+/// `held_savings_plans` (bought before the horizon) likewise, their GPUs at their rate.
 std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& offering, int term_years,
                                  Payment payment, const PlanOptions& options = {},
-                                 const std::vector<HeldCommitment>& held = {});
+                                 const std::vector<HeldCommitment>& held = {},
+                                 const std::vector<SavingsPlan>& held_savings_plans = {});
 
 }  // namespace gputco

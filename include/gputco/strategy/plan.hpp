@@ -163,6 +163,10 @@ struct SpotShare {
 /// commitment / rate GPU-hours of demand at `rate`, the rate under the plan of the month it was bought;
 /// the commitment is paid whether used or not. All upfront pays the term's commitment at purchase,
 /// partial upfront half of it (AWS: at least half), no upfront nothing; the rest is paid hourly.
+/// A negative `start_month` is a plan held: bought before the horizon (month 0 is its first) and still
+/// running in month 0. Its upfront is sunk — only the hourly part of the months left is paid — and its
+/// rate is the one agreed then (price paths do not move that term; a renewal is bought at the prices
+/// of its own start month, upfront included).
 struct SavingsPlan {
     double commitment_per_hour = 0;
     SavingsPlanType type = SavingsPlanType::aws_compute;
@@ -173,6 +177,8 @@ struct SavingsPlan {
     /// Rate per GPU-hour under the plan; default: the offering's catalog rate for this type, term and
     /// payment (per instance-hour / GPUs per instance, × the region price factor).
     std::optional<double> rate_per_gpu_hour;
+    /// How the report names it (e.g. a bill's CommitmentDiscountId); default "plan.savings_plans[i]".
+    std::string id;
 };
 
 /// An EC2 Capacity Block for ML (or a block bought the same way): `instances` whole instances of the
