@@ -12,6 +12,7 @@
 
 #include "gputco/catalog/gpu_names.hpp"
 #include "gputco/catalog/importers.hpp"
+#include "legacy/legacy_cyclenerd.hpp"
 
 using namespace gputco;
 
@@ -361,7 +362,7 @@ TEST_CASE("Cyclenerd pricing.yml of unexpected shapes: InvalidInput naming the p
     // A region whose prices are a scalar has no hourly price: skipped and counted, not an exception.
     const ImportResult scalar_prices = import_cyclenerd_pricing_yml(instance + "      a100: 1\n      cost:\n        us-central1: 5\n", o);
     CHECK(scalar_prices.offerings.empty());
-    CHECK(scalar_prices.skipped_reasons.at("no hourly price") == 1);
+    CHECK(scalar_prices.skipped_reasons.at("no hourly, spot or commitment price") == 1);
     CHECK_THROWS_WITH_AS(import_cyclenerd_pricing_yml("about:\n  timestamp: 1e300\n" + instance, o),
                          "pricing.yml: /about/timestamp = 1e+300: must be a Unix time in [0, 253402300799] (up to the year 9999)",
                          InvalidInput);
@@ -919,6 +920,34 @@ TEST_CASE("ec2instances.info: spot-only and reservation-only regions kept; a reg
     CHECK(r.skipped.at(3).row == "/0/pricing/us-west-2/linux/spot_avg");  // regions in key order
 }
 
+TEST_CASE("Cyclenerd pricing.yml: a region with only a spot or only commitment prices is kept; with none, reported") {
+    // The excerpt's a2-highgpu-1g africa-south1 figures, one price kind per region.
+    const std::string text = "compute:\n  instance:\n    a2-highgpu-1g:\n      a100: 1\n      cost:\n"
+                             "        africa-south1:\n          hour_spot: 0.65224\n"
+                             "        asia-east1:\n          month_1y: 1743.0630772\n          month_3y: 968.40125307\n          hour_spot: 0.444055\n"
+                             "        asia-east2:\n          month: 3447.78527398\n"
+                             "        asia-northeast1:\n          hour: 4.049590926\n";
+    const ImportResult r = import_cyclenerd_pricing_yml(text, {.file = "pricing.yml", .published = "2026-07-30"});
+    check_accounting(r);
+    CHECK(r.rows_read == 4);
+    REQUIRE(r.offerings.size() == 3);
+    const Offering& spot = find(r, "africa-south1", "a2-highgpu-1g");
+    CHECK(spot.spot_only);
+    CHECK(*spot.spot_hourly == 0.65224);
+    CHECK(spot.notes == "spot only: the file lists a spot price and no on-demand one");
+    const Offering& committed = find(r, "asia-east1", "a2-highgpu-1g");
+    CHECK(committed.reservation_only);
+    CHECK_FALSE(committed.spot_hourly);
+    CHECK(committed.reserved_price(1, Payment::no_upfront)->hourly == doctest::Approx(1743.0630772 / 730));
+    CHECK(committed.notes == "reservation only: the file lists reservation or commitment prices and no on-demand one; "
+                             "committed use: monthly price / 730 h");
+    CHECK(find(r, "asia-northeast1", "a2-highgpu-1g").on_demand_hourly == 4.049590926);
+    CHECK(r.skipped == std::vector<SkippedRow>{
+                           {"/compute/instance/a2-highgpu-1g/cost/asia-east1/hour_spot",
+                            "spot price of a machine the file sells only through commitments (no hourly price)"},
+                           {"/compute/instance/a2-highgpu-1g/cost/asia-east2", "no hourly, spot or commitment price"}});
+}
+
 TEST_CASE("SkyPilot, random rows: a row is kept iff it has a price, spot_only iff it has no on-demand one") {
     std::mt19937_64 rng(20261205);
     for (int trial = 0; trial < 200; ++trial) {
@@ -946,6 +975,104 @@ TEST_CASE("SkyPilot, random rows: a row is kept iff it has a price, spot_only if
             CHECK_NOTHROW(o.validate());
         }
         CHECK(r.skipped_reasons.count("no on-demand or spot price") == (kept < std::size_t(rows) ? 1u : 0u));
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Cyclenerd pricing.yml read as events: the same result as the importer that loaded the whole tree
+// (tests/legacy/legacy_cyclenerd.cpp), price for price, note for note, skipped row for skipped row.
+// ------------------------------------------------------------------------------------------------
+
+namespace {
+
+void check_same_import(const std::string& text, const ImportOptions& options) {
+    std::string tree_error, events_error;
+    ImportResult tree, events;
+    try {
+        tree = legacy::import_cyclenerd_pricing_yml_tree(text, options);
+    } catch (const InvalidInput& e) {
+        tree_error = e.what();
+    }
+    try {
+        events = import_cyclenerd_pricing_yml(text, options);
+    } catch (const InvalidInput& e) {
+        events_error = e.what();
+    }
+    CHECK(events_error == tree_error);
+    CHECK(events.rows_read == tree.rows_read);
+    CHECK(events.skipped_count == tree.skipped_count);
+    CHECK(events.skipped == tree.skipped);
+    CHECK(events.skipped_reasons == tree.skipped_reasons);
+    REQUIRE(events.offerings.size() == tree.offerings.size());
+    for (std::size_t i = 0; i < tree.offerings.size(); ++i) CHECK(events.offerings[i] == tree.offerings[i]);
+}
+
+}  // namespace
+
+TEST_CASE("Cyclenerd pricing.yml: the event reader and the tree reader agree on the excerpt, every price") {
+    const std::string text = data("gcp_cyclenerd_pricing_yml_gpu_excerpt_2026-07-30.yml");
+    check_same_import(text, {.file = "pricing.yml"});
+    check_same_import(text, {.file = "pricing.yml", .include_cpu_instances = true});
+    const ImportResult r = import_cyclenerd_pricing_yml(text, {.file = "pricing.yml"});
+    CHECK(r.offerings.size() == 247);
+    // The excerpt's blocks again under new names, as the benchmark's 4 MB file is made.
+    const std::size_t body = text.find("  instance:\n") + 12;
+    std::string twice = text;
+    std::string again = text.substr(body);
+    for (std::size_t at = again.find(":\n      "); at != std::string::npos; at = again.find(":\n      ", at + 10)) {
+        const std::size_t line = again.rfind('\n', at) + 1;
+        if (again.compare(line, 4, "    ") == 0 && again[line + 4] != ' ') again.insert(at, "-c1");
+    }
+    twice += again;
+    check_same_import(twice, {.file = "pricing.yml"});
+    CHECK(import_cyclenerd_pricing_yml(twice, {.file = "pricing.yml"}).offerings.size() == 2 * 247);
+}
+
+TEST_CASE("Cyclenerd pricing.yml, random documents: the event reader and the tree reader agree") {
+    std::mt19937_64 rng(26);
+    const std::vector<std::string> types = {"a2-highgpu-1g", "g2-standard-4", "n1-standard-1", "a3-highgpu-8g", "g4-standard-48",
+                                            "a4-highgpu-8g"};
+    const std::vector<std::string> gpu_keys = {"a100", "h100-80gb", "l4", "t4", "", "cpu"};
+    const auto price = [&] { return fmt::format("{:.6f}", 0.01 + double(rng() % 100000) / 997.0); };
+    for (int trial = 0; trial < 300; ++trial) {
+        const std::string about = fmt::format("about:\n  copyright: x\n  timestamp: {}\n", 1'700'000'000 + rng() % 100'000'000);
+        const int where_about = int(rng() % 3);  // before, after, or no timestamp
+        std::string doc = where_about == 0 ? about : "";
+        doc += "compute:\n  instance:\n";
+        const int machines = 1 + int(rng() % 5);
+        for (int m = 0; m < machines; ++m) {
+            const std::string type = types[rng() % types.size()] + (m == 0 ? "" : fmt::format("-v{}", m));
+            const int shape = int(rng() % 10);
+            if (shape == 0) {  // no block at all
+                doc += fmt::format("    {}:\n", type);
+                continue;
+            }
+            doc += fmt::format("    {}:\n", type);
+            const std::string& gpu = gpu_keys[rng() % gpu_keys.size()];
+            if (!gpu.empty()) doc += fmt::format("      {}: {}\n", gpu, 1 + rng() % 8);
+            doc += fmt::format("      ram: {}\n", 16 + rng() % 100);
+            if (shape == 1) continue;  // no cost
+            if (shape == 2) {  // the cost as one flow mapping
+                doc += fmt::format("      cost: {{r-flow: {{hour: {}, hour_spot: {}}}}}\n", price(), price());
+                continue;
+            }
+            doc += "      cost:\n";
+            const int regions = 1 + int(rng() % 6);
+            for (int g = 0; g < regions; ++g) {
+                doc += fmt::format("        region-{}:\n", g);
+                int fields = 0;
+                for (const char* f : {"hour", "hour_spot", "month", "month_1y", "month_3y", "month_spot"}) {
+                    if (rng() % 3 == 0) continue;
+                    doc += fmt::format("          {}: {}\n", f, price());
+                    ++fields;
+                }
+                if (fields == 0) doc += "          note: none\n";
+            }
+        }
+        if (where_about == 1) doc += about;
+        CAPTURE(doc);
+        check_same_import(doc, {.file = "pricing.yml", .published = "2026-07-30"});
+        check_same_import(doc, {.file = "pricing.yml", .include_cpu_instances = true});
     }
 }
 
