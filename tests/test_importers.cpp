@@ -1092,7 +1092,9 @@ TEST_CASE("every sample file: each offering is counted by way of buying, and non
         {"ec2 2017", import_ec2instances_json(data("ec2instances_info_instances_json_gpu_excerpt_2017-11-12.json"), {})},
     };
     std::size_t one_way = 0;
-    for (const auto& [name, r] : results) {
+    for (const auto& entry : results) {  // no structured binding: clang 14 cannot capture one in CAPTURE
+        const std::string& name = entry.first;
+        const ImportResult& r = entry.second;
         CAPTURE(name);
         check_accounting(r);
         std::size_t counted = 0;
