@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "plan_fixtures.hpp"
@@ -13,6 +15,7 @@
 #include "gputco/engines/spot.hpp"
 #include "gputco/engines/work_cost.hpp"
 #include "gputco/optimise/recommend.hpp"
+#include "gputco/scenario/scenario.hpp"
 
 using namespace gputco;
 using doctest::Approx;
@@ -149,4 +152,34 @@ TEST_CASE("recommend_plan refuses a spot-only offering by name") {
         CHECK(std::string(e.what()) == "offering.spot_only = \"testcloud/test-1/g1\": is sold only as spot capacity: a "
                                        "recommendation (reservations against on-demand hours) cannot be priced");
     }
+}
+
+TEST_CASE("a scenario's deadline job on a spot-only offering needs its on-demand failover price given") {
+    // The offering comes from a catalog file, as an imported spot-only row would.
+    const std::string catalog = std::string(GPUTCO_BINARY_DIR) + "/test_spot_only_catalog.json";
+    {
+        std::ofstream out(catalog);
+        out << R"({"gpus": [], "offerings": [{"provider": "aws", "region": "us-east-1", "instance_type": "p5.48xlarge",
+            "gpu": "H100", "gpus_per_instance": 8, "on_demand_hourly": 0, "spot_hourly": 12.5, "spot_only": true,
+            "source": {"name": "test", "as_of": "2026-12-05"}}]})";
+    }
+    const std::string scenario = "version: 1\nname: t\nhorizon_months: 1\ncatalog: {file: " + catalog +
+                                 "}\noffering: {provider: aws, instance_type: p5.48xlarge, region: us-east-1}\n"
+                                 "demand: {kind: constant, gpus: 1}\ndeadline_jobs:\n  - name: d\n    deadline_hours: 20\n"
+                                 "    compute_hours: 10\n    availability: {mean_up_hours: 5, mean_down_hours: 2}\n"
+                                 "    paths: 50\n";
+    const Scenario s = parse_scenario(scenario, "plan.yaml");
+    try {
+        run_scenario(s);
+        FAIL("no error");
+    } catch (const InvalidInput& e) {
+        CHECK(std::string(e.what()) == "offering.spot_only = \"aws/us-east-1/p5.48xlarge\": is sold only as spot capacity: "
+                                       "deadline job d's on-demand failover cannot be priced");
+    }
+    // Given a failover price, it runs at the offering's spot price.
+    const Scenario priced = parse_scenario(scenario + "    on_demand_price_per_hour: 55.04\n", "plan.yaml");
+    const ScenarioResult r = run_scenario(priced);
+    CHECK(r.deadline_jobs.at(0).spot_price_per_hour == 12.5);
+    CHECK(r.deadline_jobs.at(0).on_demand_price_per_hour == 55.04);
+    std::filesystem::remove(catalog);
 }
