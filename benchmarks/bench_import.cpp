@@ -7,7 +7,8 @@
 //   4. ec2instances.info files and AWS GetProducts pages of 10,000 and 40,000 rows (the excerpts'
 //      records repeated under new names): the time per row must not grow with the rows.
 //   5. A Cyclenerd pricing.yml of about 4 MB (the size of the real file): the excerpt's machine blocks
-//      repeated under new machine-type names (target: 0.5 s and 50 MiB).
+//      repeated under new machine-type names (target: 0.5 s and 50 MiB); beside it, the importer it
+//      replaced (tests/legacy/legacy_cyclenerd.cpp: the whole file as a yaml-cpp tree).
 // Memory: peak resident set during the import minus resident set before (Linux VmHWM after
 // resetting it through /proc/self/clear_refs), so the input text already in memory is not counted.
 //
@@ -26,6 +27,7 @@
 #include "peak_memory.hpp"
 
 #include "gputco/catalog/importers.hpp"
+#include "legacy/legacy_cyclenerd.hpp"
 
 namespace {
 
@@ -209,12 +211,19 @@ int run_scenario(const std::string& scenario, int repeat, std::size_t azure_mb, 
                    fmt::format("{}, {} rows ({:.0f} us/row)", ec2 ? "ec2instances.info" : "AWS GetProducts page", rows,
                                m.seconds / static_cast<double>(r.rows_read) * 1e6),
                    static_cast<double>(text.size()) / 1e6, r.rows_read, r.offerings.size(), m.seconds, m.peak_mib);
-    } else if (scenario == "cyclenerd") {
+    } else if (scenario == "cyclenerd" || scenario == "cyclenerdtree") {
+        // "cyclenerdtree": the importer before it read events (the whole file as a yaml-cpp tree).
+        const bool tree = scenario == "cyclenerdtree";
         const std::string text = cyclenerd_file(4'000'000);
         ImportResult r;
-        const Measure m = measure(repeat, [&] { r = import_cyclenerd_pricing_yml(text, {.file = "pricing.yml"}); });
-        fmt::print("{:<50} {:>7.1f} {:>8} {:>8} {:>9.3f} {:>9.1f}\n", "Cyclenerd pricing.yml (excerpt blocks repeated)",
-                   static_cast<double>(text.size()) / 1e6, r.rows_read, r.offerings.size(), m.seconds, m.peak_mib);
+        const Measure m = measure(repeat, [&] {
+            r = tree ? legacy::import_cyclenerd_pricing_yml_tree(text, {.file = "pricing.yml"})
+                     : import_cyclenerd_pricing_yml(text, {.file = "pricing.yml"});
+        });
+        fmt::print("{:<50} {:>7.1f} {:>8} {:>8} {:>9.3f} {:>9.1f}  (CPU {:.3f} s)\n",
+                   tree ? "  before: the same file as a yaml-cpp tree" : "Cyclenerd pricing.yml (excerpt blocks repeated)",
+                   static_cast<double>(text.size()) / 1e6, r.rows_read, r.offerings.size(), m.seconds, m.peak_mib,
+                   m.cpu_seconds);
     } else if (scenario == "aws") {
         const std::string path = "bench_import_offer_file.json";
         const std::size_t bytes = write_offer_file(path, aws_mb * 1'000'000, 50);
@@ -246,7 +255,7 @@ int main(int argc, char** argv) {
     fmt::print("{:<50} {:>7} {:>8} {:>8} {:>9} {:>9}\n", "input", "MB", "rows", "kept", "seconds", "peak MiB");
     std::fflush(stdout);
     for (const char* s : {"skypilot10k", "skypilot40k", "azure20", "azuredom", "azure2", "aws", "ec2instances10k",
-                          "ec2instances40k", "getproducts10k", "getproducts40k", "cyclenerd"}) {
+                          "ec2instances40k", "getproducts10k", "getproducts40k", "cyclenerd", "cyclenerdtree"}) {
         const std::string command =
             fmt::format("'{}' --scenario {} --repeat {} --azure-mb {} --aws-mb {}", argv[0], s, repeat, azure_mb, aws_mb);
         if (std::system(command.c_str()) != 0) return 1;

@@ -479,7 +479,7 @@ TEST_CASE("JSON: every bad input is named with its path") {
                          "offerings[0].spot_hourley = 0.5: unknown field (known: provider, region, "
                          "instance_type, gpu, gpus_per_instance, currency, on_demand_hourly, spot_hourly, "
                          "reserved, billing_increment_seconds, minimum_billed_seconds, source, notes, zone, effective_from, history, savings_plans, "
-                         "capacity_block_hourly, reservation_only, month_terms)",
+                         "capacity_block_hourly, reservation_only, spot_only, month_terms)",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "gpus_per_instance": 2.5)")),
                          "offerings[0].gpus_per_instance = 2.5: must be a whole number", InvalidInput);
@@ -764,4 +764,52 @@ TEST_CASE("fixed windows in the catalog: capacity-block rate, reservation-only, 
     bad = text;
     bad.replace(bad.find("\"reservation_only\": true"), 24, "\"reservation_only\": 1");
     CHECK_THROWS_WITH_AS(Catalog::from_json(bad), "offerings[0].reservation_only = 1: must be true or false", InvalidInput);
+}
+
+TEST_CASE("a spot-only offering: read, written, and its rules to the letter") {
+    const std::string text = one_offering(R"("on_demand_hourly": 0, "spot_hourly": 0.9, "spot_only": true)");
+    const Catalog c = Catalog::from_json(text);
+    const Offering& o = c.offering("a", "x", "r");
+    CHECK(o.spot_only);
+    CHECK_FALSE(o.sells_on_demand());
+    CHECK(o.no_on_demand_reason() == "is sold only as spot capacity");
+    CHECK(Catalog::from_json(c.to_json()).offering("a", "x", "r") == o);  // round trip
+    CHECK(c.to_json().find("\"spot_only\": true") != std::string::npos);
+    // An ordinary offering writes no spot_only field, and sells on demand.
+    const Catalog plain = Catalog::from_json(one_offering(R"("on_demand_hourly": 1)"));
+    CHECK(plain.to_json().find("spot_only") == std::string::npos);
+    CHECK(plain.offerings()[0].sells_on_demand());
+    CHECK(plain.offerings()[0].no_on_demand_reason().empty());
+    CHECK_NOTHROW(plain.offerings()[0].require_on_demand("on-demand hours"));
+
+    CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 0, "spot_only": "yes")")),
+                         "offerings[0].spot_only = \"yes\": must be true or false", InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 0, "spot_only": true)")),
+                         "offerings[0].spot_only = true: needs a spot_hourly price", InvalidInput);
+    // Its 0 must not be a price: a spot-only row with an on-demand price is a contradiction.
+    CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 2, "spot_hourly": 0.9, "spot_only": true)")),
+                         "offerings[0].on_demand_hourly = 2: must be 0 on a spot-only offering (it sells no on-demand hours)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(
+                             R"("on_demand_hourly": 0, "spot_hourly": 0.9, "spot_only": true, "reservation_only": true)")),
+                         "offerings[0].spot_only = true: cannot be set with reservation_only", InvalidInput);
+    CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(
+                             R"("on_demand_hourly": 0, "spot_hourly": 0.9, "spot_only": true, "capacity_block_hourly": 3)")),
+                         "offerings[0].spot_only = true: cannot be set with reservations, Savings Plans, month terms or a "
+                         "capacity-block price",
+                         InvalidInput);
+    // The one refusal every engine uses, naming the offering and what was asked.
+    CHECK_THROWS_WITH_AS(o.require_on_demand("on-demand hours"),
+                         "offering.spot_only = \"a/r/x\": is sold only as spot capacity: on-demand hours cannot be priced",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(o.require_terms("plan.commitments[0]"),
+                         "offering.spot_only = \"a/r/x\": is sold only as spot capacity: plan.commitments[0] cannot be priced",
+                         InvalidInput);
+    Offering reserved_only = plain.offerings()[0];
+    reserved_only.reservation_only = true;
+    CHECK_NOTHROW(reserved_only.require_terms("plan.commitments[0]"));
+    CHECK_THROWS_WITH_AS(reserved_only.require_on_demand("on-demand hours"),
+                         "offering.reservation_only = \"a/r/x\": is sold only through capacity blocks or reservations: "
+                         "on-demand hours cannot be priced",
+                         InvalidInput);
 }

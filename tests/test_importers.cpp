@@ -2,6 +2,7 @@
 // checked by hand against the file, skipped rows accounted for, malformed input named to the letter.
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <random>
 #include <fstream>
 #include <sstream>
@@ -11,6 +12,7 @@
 
 #include "gputco/catalog/gpu_names.hpp"
 #include "gputco/catalog/importers.hpp"
+#include "legacy/legacy_cyclenerd.hpp"
 
 using namespace gputco;
 
@@ -360,7 +362,7 @@ TEST_CASE("Cyclenerd pricing.yml of unexpected shapes: InvalidInput naming the p
     // A region whose prices are a scalar has no hourly price: skipped and counted, not an exception.
     const ImportResult scalar_prices = import_cyclenerd_pricing_yml(instance + "      a100: 1\n      cost:\n        us-central1: 5\n", o);
     CHECK(scalar_prices.offerings.empty());
-    CHECK(scalar_prices.skipped_reasons.at("no hourly price") == 1);
+    CHECK(scalar_prices.skipped_reasons.at("no hourly, spot or commitment price") == 1);
     CHECK_THROWS_WITH_AS(import_cyclenerd_pricing_yml("about:\n  timestamp: 1e300\n" + instance, o),
                          "pricing.yml: /about/timestamp = 1e+300: must be a Unix time in [0, 253402300799] (up to the year 9999)",
                          InvalidInput);
@@ -738,4 +740,374 @@ TEST_CASE("ec2instances.info older layouts: no GPU field, an operating system's 
         import_ec2instances_json(R"([{"instance_type": "p3.2xlarge", "pricing": {"us-east-1": {"linux": "x"}}}])",
                                  {.file = "instances.json"}),
         "instances.json: /0/pricing/us-east-1/linux = \"x\": must be a number", InvalidInput);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Rows sold one way only: kept as spot_only / reservation_only offerings, never priced at 0.
+// ------------------------------------------------------------------------------------------------
+
+TEST_CASE("Azure: a size the file sells only through a reservation is kept, reservation_only") {
+    const ImportResult r = import_azure_retail_prices(data("azure_retail_prices_items_gpu_excerpt_2026-05-28.json"),
+                                                      {.file = "azure_prices.json", .published = "2026-05-28"});
+    check_accounting(r);
+    // Item /12: Reservation, Standard_ND96isr_H200_v5, italynorth, 9657000.0 for "10 Years"; no Consumption item.
+    const Offering& h200 = find(r, "italynorth", "Standard_ND96isr_H200_v5");
+    CHECK(h200.reservation_only);
+    CHECK_FALSE(h200.spot_only);
+    CHECK_FALSE(h200.sells_on_demand());
+    CHECK(h200.on_demand_hourly == 0);
+    CHECK(h200.gpu == "H200");
+    CHECK(h200.gpus_per_instance == 8);
+    CHECK(h200.source.row == "/12");
+    CHECK(h200.reserved_price(10, Payment::all_upfront)->upfront == 9657000.0);
+    CHECK(h200.reserved_price(10, Payment::no_upfront)->hourly == doctest::Approx(9657000.0 / (10 * 8760)));
+    CHECK(h200.notes.starts_with("reservation only: the file lists reservation or commitment prices and no on-demand one"));
+    CHECK(r.skipped_count == 6);  // the reason "no pay-as-you-go price" is gone: the row is placed
+    CHECK(r.report("azure_prices.json") ==
+          "azure_prices.json: 13 rows read, 3 offerings, 6 rows skipped (1 x DevTest price; 1 x Low Priority (batch "
+          "tier); 1 x no whole GPU known for size Standard_NC320lds_xl_RTXPRO6000BSE_v6; 1 x no whole GPU known for "
+          "size Standard_ND96ams_A100_v4; 1 x no whole GPU known for size Standard_NV4as_v4; 1 x operating system "
+          "Windows (keeping linux)); kept: 2 on demand, 1 reservation only");
+    const std::map<std::string, std::size_t> kept{{"on demand", 2}, {"reservation only", 1}};
+    CHECK(r.kept_by_way() == kept);
+    // The catalog reads it back as it was written.
+    const Catalog c = r.catalog();
+    CHECK(Catalog::from_json(c.to_json()) == c);
+}
+
+TEST_CASE("Azure: a size with only a spot item is kept spot_only; a spot item beside reservations is reported") {
+    // The 2026-08-22 excerpt's items /6 (Consumption), /7 and /8 (Reservation) of NC48ads_A100_v4, re-read
+    // without the Consumption item, plus a spot meter of the same size.
+    const std::string item6 = R"({"currencyCode":"USD","retailPrice":7.346,"armRegionName":"eastus2","meterName":"NC48ads_A100_v4",
+      "productName":"Virtual Machines NCads A100 v4 Series Linux","skuName":"Standard_NC48ads_A100_v4","serviceName":"Virtual Machines",
+      "unitOfMeasure":"1 Hour","type":"Consumption","armSkuName":"Standard_NC48ads_A100_v4"})";
+    const std::string spot = R"({"currencyCode":"USD","retailPrice":2.5,"armRegionName":"eastus2","meterName":"NC48ads_A100_v4 Spot",
+      "productName":"Virtual Machines NCads A100 v4 Series Linux","skuName":"Standard_NC48ads_A100_v4 Spot","serviceName":"Virtual Machines",
+      "unitOfMeasure":"1 Hour","type":"Consumption","armSkuName":"Standard_NC48ads_A100_v4"})";
+    const std::string reservation = R"({"currencyCode":"USD","retailPrice":42066.0,"armRegionName":"eastus2","meterName":"NC48ads_A100_v4",
+      "productName":"Virtual Machines NCads A100 v4 Series Linux","skuName":"Standard_NC48ads_A100_v4","serviceName":"Virtual Machines",
+      "unitOfMeasure":"1 Hour","type":"Reservation","reservationTerm":"1 Year","armSkuName":"Standard_NC48ads_A100_v4"})";
+    const ImportResult spot_only = import_azure_retail_prices("[" + spot + "]", {.file = "p.json"});
+    check_accounting(spot_only);
+    REQUIRE(spot_only.offerings.size() == 1);
+    const Offering& s = spot_only.offerings[0];
+    CHECK(s.spot_only);
+    CHECK(s.on_demand_hourly == 0);
+    CHECK(*s.spot_hourly == 2.5);
+    CHECK(s.source.row == "/0");
+    CHECK(s.notes == "spot only: the file lists a spot price and no on-demand one; spot: /0");
+    CHECK(spot_only.report() == "1 rows read, 1 offerings, 0 rows skipped; kept: 1 spot only");
+    const ImportResult both = import_azure_retail_prices("[" + spot + "," + reservation + "]", {.file = "p.json"});
+    check_accounting(both);
+    REQUIRE(both.offerings.size() == 1);
+    CHECK(both.offerings[0].reservation_only);
+    CHECK_FALSE(both.offerings[0].spot_hourly);
+    CHECK(both.skipped == std::vector<SkippedRow>{{"/0", "spot price of Standard_NC48ads_A100_v4 in eastus2, which the file "
+                                                         "sells only through reservations (no pay-as-you-go price)"}});
+    // A size whose only item is of a price type not read: no offering, the item counted once.
+    std::string other = spot;
+    other.replace(other.find("\"type\":\"Consumption\""), 20, "\"type\":\"Other\"");
+    const ImportResult none = import_azure_retail_prices("[" + other + "]", {.file = "p.json"});
+    CHECK(none.offerings.empty());
+    CHECK(none.skipped == std::vector<SkippedRow>{{"/0", "price type Other"}});
+    // With its pay-as-you-go item the same size is an ordinary offering.
+    const ImportResult all = import_azure_retail_prices("[" + item6 + "," + spot + "," + reservation + "]", {.file = "p.json"});
+    REQUIRE(all.offerings.size() == 1);
+    CHECK(all.offerings[0].sells_on_demand());
+    CHECK(all.offerings[0].on_demand_hourly == 7.346);
+    CHECK(*all.offerings[0].spot_hourly == 2.5);
+}
+
+TEST_CASE("SkyPilot: a row with a spot price and no on-demand one is kept spot_only; with neither, reported") {
+    const std::string header = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n";
+    const std::string text = header +
+                             "p5.48xlarge,H100,8,192.0,2048.0,,,12.5,us-east-1,us-east-1a\n"
+                             "p6-b200.48xlarge,B200,8,192.0,2048.0,,,,us-east-1,us-east-1a\n"
+                             "p4d.24xlarge,A100,8,96.0,1152.0,,21.96,8.1,us-east-1,us-east-1a\n";
+    const ImportResult r = import_skypilot_csv(text, {.file = "aws/vms.csv", .published = "2026-04-02", .provider = "aws"});
+    check_accounting(r);
+    CHECK(r.rows_read == 3);
+    REQUIRE(r.offerings.size() == 2);
+    const Offering& p5 = find(r, "us-east-1", "p5.48xlarge", "us-east-1a");
+    CHECK(p5.spot_only);
+    CHECK(p5.on_demand_hourly == 0);
+    CHECK(*p5.spot_hourly == 12.5);
+    CHECK(p5.notes == "spot only: the file lists a spot price and no on-demand one");
+    CHECK_FALSE(find(r, "us-east-1", "p4d.24xlarge", "us-east-1a").spot_only);
+    CHECK(r.skipped == std::vector<SkippedRow>{{"line 3", "no on-demand or spot price"}});
+    CHECK(r.report() == "3 rows read, 2 offerings, 1 rows skipped (1 x no on-demand or spot price); kept: 1 on demand, 1 spot only");
+}
+
+TEST_CASE("SkyPilot GCP: machine and GPU rows that both price only spot join into a spot-only offering") {
+    // Lines 4 and 56 of the GCP excerpt with their on-demand prices left out.
+    const std::string text =
+        "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,Price,SpotPrice\n"
+        "a2-highgpu-1g,12.0,85.0,,,,us-central1,us-central1-a,,0.36975\n"
+        ",,,A100,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 40960}}]},us-central1,us-central1-a,,1.4341\n"
+        "a2-highgpu-1g,12.0,85.0,,,,us-central1,us-central1-b,0.73948,\n"
+        ",,,A100,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 40960}}]},us-central1,us-central1-b,,1.4341\n";
+    const ImportResult r = import_skypilot_csv(text, {.file = "gcp/vms.csv", .published = "2026-04-02", .provider = "gcp"});
+    check_accounting(r);
+    REQUIRE(r.offerings.size() == 1);
+    const Offering& a2 = r.offerings[0];
+    CHECK(a2.zone == "us-central1-a");
+    CHECK(a2.spot_only);
+    CHECK(*a2.spot_hourly == doctest::Approx(0.36975 + 1.4341));
+    CHECK(a2.source.row == "lines 2+3");
+    // Zone b: on-demand machine, spot-only GPU: no way of buying is priced by both rows.
+    CHECK(r.skipped.at(0) == SkippedRow{"line 4", "no way of buying priced by both the machine row and GPU row line 5 "
+                                                  "(one has only on-demand, the other only spot)"});
+    CHECK(r.skipped.at(1).row == "line 5");  // its GPU row, joined to nothing
+}
+
+TEST_CASE("AWS: a product with Reserved terms and no OnDemand term is kept, reservation_only") {
+    // The GetProducts page's Linux shared m4.xlarge (/PriceList/1) with its OnDemand terms renamed away.
+    std::string text = data("aws_pricing_api_getproducts_m4.xlarge_eu-west-1_2019-01-16.json");
+    for (std::size_t at = text.find(R"(\"OnDemand\")"); at != std::string::npos; at = text.find(R"(\"OnDemand\")", at))
+        text.replace(at, 12, R"(\"Other\")");
+    const ImportResult r = import_aws_get_products(text, {.file = "get-products.json", .include_cpu_instances = true});
+    check_accounting(r);
+    REQUIRE(r.offerings.size() == 1);
+    const Offering& m4 = r.offerings[0];
+    CHECK(m4.reservation_only);
+    CHECK(m4.on_demand_hourly == 0);
+    CHECK(m4.reserved.size() == 12);
+    CHECK(m4.reserved_price(1, Payment::partial_upfront)->upfront == 631);
+    CHECK(m4.notes == "reservation only: the file lists reservation or commitment prices and no on-demand one; no GPU: "
+                      "per-GPU figures are per instance");
+    // A product with no term at all is no offering: reported.
+    const std::string bare = R"json({"formatVersion":"v1.0","publicationDate":"2017-11-17T19:00:39Z",
+      "products":{"ABC":{"sku":"ABC","productFamily":"Compute Instance","attributes":{"instanceType":"p3.2xlarge",
+        "location":"US East (N. Virginia)","operatingSystem":"Linux","tenancy":"Shared","preInstalledSw":"NA"}}},
+      "terms":{"OnDemand":{"ABC":{"ABC.JRTCKXETXF":{"priceDimensions":{"ABC.JRTCKXETXF.2TG2D8R56U":{"unit":"Quantity",
+        "pricePerUnit":{"USD":"1"}}},"termAttributes":{}}}}}})json";
+    std::istringstream in(bare);
+    const ImportResult none = import_aws_offer_file(in, {.file = "offer.json"});
+    CHECK(none.offerings.empty());
+    // Its one on-demand term has no hourly price: that term, then the product, are reported (never priced at 0).
+    CHECK(none.skipped == std::vector<SkippedRow>{
+                              {"/terms/OnDemand/ABC/ABC.JRTCKXETXF", "on-demand term without an hourly price"},
+                              {"/products/ABC", "no on-demand or reserved term"}});
+}
+
+TEST_CASE("ec2instances.info: spot-only and reservation-only regions kept; a region with no price reported") {
+    const std::string text = R"([{"instance_type": "p3.2xlarge", "GPU": 1, "pricing": {
+        "us-east-1": {"linux": {"spot_avg": "0.9"}},
+        "us-west-2": {"linux": {"reserved": {"yrTerm1Standard.noUpfront": "2.1", "yrTerm3Standard.allUpfront": "1.2"}, "spot_avg": "0.95"}},
+        "eu-west-1": {"linux": {"ondemand": ""}},
+        "ap-south-1": {"linux": {"ondemand": "3.5", "spot_avg": "1.1"}},
+        "sa-east-1": {"linux": {"reserved": {"yrTerm2Standard.noUpfront": "2.5"}}}}}])";
+    const ImportResult r = import_ec2instances_json(text, {.file = "instances.json", .published = "2025-06-01"});
+    check_accounting(r);
+    CHECK(r.rows_read == 5);
+    REQUIRE(r.offerings.size() == 3);
+    const Offering& spot = find(r, "us-east-1", "p3.2xlarge");
+    CHECK(spot.spot_only);
+    CHECK(*spot.spot_hourly == 0.9);
+    CHECK(spot.notes == "spot only: the file lists a spot price and no on-demand one; spot: ec2instances.info average spot price");
+    const Offering& reserved = find(r, "us-west-2", "p3.2xlarge");
+    CHECK(reserved.reservation_only);
+    CHECK_FALSE(reserved.spot_hourly);
+    CHECK(reserved.reserved_price(1, Payment::no_upfront)->hourly == 2.1);
+    CHECK(reserved.reserved_price(3, Payment::all_upfront)->upfront == doctest::Approx(1.2 * 26280));
+    CHECK(find(r, "ap-south-1", "p3.2xlarge").sells_on_demand());
+    // sa-east-1: its one reserved term is not understood (2 years), so it has no price at all.
+    CHECK(r.skipped_reasons == std::map<std::string, std::size_t>{
+                                   {"no on-demand price and no reserved term understood", 1},
+                                   {"no on-demand, spot or reserved price", 1},
+                                   {"reserved term not understood", 1},
+                                   {"spot price of a type the file sells only through reservations (no on-demand price)", 1}});
+    CHECK(r.skipped.at(3).row == "/0/pricing/us-west-2/linux/spot_avg");  // regions in key order
+}
+
+TEST_CASE("Cyclenerd pricing.yml: a region with only a spot or only commitment prices is kept; with none, reported") {
+    // The excerpt's a2-highgpu-1g africa-south1 figures, one price kind per region.
+    const std::string text = "compute:\n  instance:\n    a2-highgpu-1g:\n      a100: 1\n      cost:\n"
+                             "        africa-south1:\n          hour_spot: 0.65224\n"
+                             "        asia-east1:\n          month_1y: 1743.0630772\n          month_3y: 968.40125307\n          hour_spot: 0.444055\n"
+                             "        asia-east2:\n          month: 3447.78527398\n"
+                             "        asia-northeast1:\n          hour: 4.049590926\n";
+    const ImportResult r = import_cyclenerd_pricing_yml(text, {.file = "pricing.yml", .published = "2026-07-30"});
+    check_accounting(r);
+    CHECK(r.rows_read == 4);
+    REQUIRE(r.offerings.size() == 3);
+    const Offering& spot = find(r, "africa-south1", "a2-highgpu-1g");
+    CHECK(spot.spot_only);
+    CHECK(*spot.spot_hourly == 0.65224);
+    CHECK(spot.notes == "spot only: the file lists a spot price and no on-demand one");
+    const Offering& committed = find(r, "asia-east1", "a2-highgpu-1g");
+    CHECK(committed.reservation_only);
+    CHECK_FALSE(committed.spot_hourly);
+    CHECK(committed.reserved_price(1, Payment::no_upfront)->hourly == doctest::Approx(1743.0630772 / 730));
+    CHECK(committed.notes == "reservation only: the file lists reservation or commitment prices and no on-demand one; "
+                             "committed use: monthly price / 730 h");
+    CHECK(find(r, "asia-northeast1", "a2-highgpu-1g").on_demand_hourly == 4.049590926);
+    CHECK(r.skipped == std::vector<SkippedRow>{
+                           {"/compute/instance/a2-highgpu-1g/cost/asia-east1/hour_spot",
+                            "spot price of a machine the file sells only through commitments (no hourly price)"},
+                           {"/compute/instance/a2-highgpu-1g/cost/asia-east2", "no hourly, spot or commitment price"}});
+}
+
+TEST_CASE("SkyPilot, random rows: a row is kept iff it has a price, spot_only iff it has no on-demand one") {
+    std::mt19937_64 rng(20261205);
+    for (int trial = 0; trial < 200; ++trial) {
+        std::string text = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n";
+        const int rows = 1 + int(rng() % 20);
+        std::vector<std::pair<bool, bool>> has;  // (on-demand, spot) per row
+        for (int i = 0; i < rows; ++i) {
+            const bool od = rng() % 2, sp = rng() % 2;
+            has.emplace_back(od, sp);
+            text += fmt::format("p5.48xlarge,H100,8,192.0,2048.0,,{},{},region-{},z\n", od ? fmt::format("{}.5", i + 1) : "",
+                                sp ? fmt::format("0.{}", i + 1) : "", i);
+        }
+        const ImportResult r = import_skypilot_csv(text, {.file = "vms.csv", .provider = "aws"});
+        CAPTURE(text);
+        REQUIRE(r.offerings.size() + r.skipped_count == std::size_t(rows));
+        std::size_t kept = 0;
+        for (int i = 0; i < rows; ++i) {
+            const bool od = has[std::size_t(i)].first, sp = has[std::size_t(i)].second;
+            if (!od && !sp) continue;
+            const Offering& o = r.offerings.at(kept++);
+            CHECK(o.region == fmt::format("region-{}", i));
+            CHECK(o.spot_only == !od);
+            CHECK(o.on_demand_hourly == (od ? i + 1.5 : 0.0));
+            CHECK(o.spot_hourly.has_value() == sp);
+            CHECK_NOTHROW(o.validate());
+        }
+        CHECK(r.skipped_reasons.count("no on-demand or spot price") == (kept < std::size_t(rows) ? 1u : 0u));
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Cyclenerd pricing.yml read as events: the same result as the importer that loaded the whole tree
+// (tests/legacy/legacy_cyclenerd.cpp), price for price, note for note, skipped row for skipped row.
+// ------------------------------------------------------------------------------------------------
+
+namespace {
+
+void check_same_import(const std::string& text, const ImportOptions& options) {
+    std::string tree_error, events_error;
+    ImportResult tree, events;
+    try {
+        tree = legacy::import_cyclenerd_pricing_yml_tree(text, options);
+    } catch (const InvalidInput& e) {
+        tree_error = e.what();
+    }
+    try {
+        events = import_cyclenerd_pricing_yml(text, options);
+    } catch (const InvalidInput& e) {
+        events_error = e.what();
+    }
+    CHECK(events_error == tree_error);
+    CHECK(events.rows_read == tree.rows_read);
+    CHECK(events.skipped_count == tree.skipped_count);
+    CHECK(events.skipped == tree.skipped);
+    CHECK(events.skipped_reasons == tree.skipped_reasons);
+    REQUIRE(events.offerings.size() == tree.offerings.size());
+    for (std::size_t i = 0; i < tree.offerings.size(); ++i) CHECK(events.offerings[i] == tree.offerings[i]);
+}
+
+}  // namespace
+
+TEST_CASE("Cyclenerd pricing.yml: the event reader and the tree reader agree on the excerpt, every price") {
+    const std::string text = data("gcp_cyclenerd_pricing_yml_gpu_excerpt_2026-07-30.yml");
+    check_same_import(text, {.file = "pricing.yml"});
+    check_same_import(text, {.file = "pricing.yml", .include_cpu_instances = true});
+    const ImportResult r = import_cyclenerd_pricing_yml(text, {.file = "pricing.yml"});
+    CHECK(r.offerings.size() == 247);
+    // The excerpt's blocks again under new names, as the benchmark's 4 MB file is made.
+    const std::size_t body = text.find("  instance:\n") + 12;
+    std::string twice = text;
+    std::string again = text.substr(body);
+    for (std::size_t at = again.find(":\n      "); at != std::string::npos; at = again.find(":\n      ", at + 10)) {
+        const std::size_t line = again.rfind('\n', at) + 1;
+        if (again.compare(line, 4, "    ") == 0 && again[line + 4] != ' ') again.insert(at, "-c1");
+    }
+    twice += again;
+    check_same_import(twice, {.file = "pricing.yml"});
+    CHECK(import_cyclenerd_pricing_yml(twice, {.file = "pricing.yml"}).offerings.size() == 2 * 247);
+}
+
+TEST_CASE("Cyclenerd pricing.yml, random documents: the event reader and the tree reader agree") {
+    std::mt19937_64 rng(26);
+    const std::vector<std::string> types = {"a2-highgpu-1g", "g2-standard-4", "n1-standard-1", "a3-highgpu-8g", "g4-standard-48",
+                                            "a4-highgpu-8g"};
+    const std::vector<std::string> gpu_keys = {"a100", "h100-80gb", "l4", "t4", "", "cpu"};
+    const auto price = [&] { return fmt::format("{:.6f}", 0.01 + double(rng() % 100000) / 997.0); };
+    for (int trial = 0; trial < 300; ++trial) {
+        const std::string about = fmt::format("about:\n  copyright: x\n  timestamp: {}\n", 1'700'000'000 + rng() % 100'000'000);
+        const int where_about = int(rng() % 3);  // before, after, or no timestamp
+        std::string doc = where_about == 0 ? about : "";
+        doc += "compute:\n  instance:\n";
+        const int machines = 1 + int(rng() % 5);
+        for (int m = 0; m < machines; ++m) {
+            const std::string type = types[rng() % types.size()] + (m == 0 ? "" : fmt::format("-v{}", m));
+            const int shape = int(rng() % 10);
+            if (shape == 0) {  // no block at all
+                doc += fmt::format("    {}:\n", type);
+                continue;
+            }
+            doc += fmt::format("    {}:\n", type);
+            const std::string& gpu = gpu_keys[rng() % gpu_keys.size()];
+            if (!gpu.empty()) doc += fmt::format("      {}: {}\n", gpu, 1 + rng() % 8);
+            doc += fmt::format("      ram: {}\n", 16 + rng() % 100);
+            if (shape == 1) continue;  // no cost
+            if (shape == 2) {  // the cost as one flow mapping
+                doc += fmt::format("      cost: {{r-flow: {{hour: {}, hour_spot: {}}}}}\n", price(), price());
+                continue;
+            }
+            doc += "      cost:\n";
+            const int regions = 1 + int(rng() % 6);
+            for (int g = 0; g < regions; ++g) {
+                doc += fmt::format("        region-{}:\n", g);
+                int fields = 0;
+                for (const char* f : {"hour", "hour_spot", "month", "month_1y", "month_3y", "month_spot"}) {
+                    if (rng() % 3 == 0) continue;
+                    doc += fmt::format("          {}: {}\n", f, price());
+                    ++fields;
+                }
+                if (fields == 0) doc += "          note: none\n";
+            }
+        }
+        if (where_about == 1) doc += about;
+        CAPTURE(doc);
+        check_same_import(doc, {.file = "pricing.yml", .published = "2026-07-30"});
+        check_same_import(doc, {.file = "pricing.yml", .include_cpu_instances = true});
+    }
+}
+
+TEST_CASE("every sample file: each offering is counted by way of buying, and none sold one way is priced at 0 as if free") {
+    const std::vector<std::pair<std::string, ImportResult>> results = {
+        {"gcp", import_skypilot_csv(data("skypilot_catalog_gcp_vms_gpu_excerpt_2026-04-02.csv"), {.provider = "gcp"})},
+        {"lambda", import_skypilot_csv(data("skypilot_catalog_lambda_vms_excerpt_2026-04-02.csv"), {.provider = "lambda"})},
+        {"azure csv", import_skypilot_csv(data("skypilot_format_azure_vms_gpu_excerpt_anycloud_2026-04-02.csv"),
+                                          {.provider = "azure", .join_extra_fields_into_last_column = true})},
+        {"tencent", import_skypilot_csv(data("skypilot_format_tencentcloud_vms_excerpt_sugarlxn.csv"), {.provider = "tencent"})},
+        {"azure 05", import_azure_retail_prices(data("azure_retail_prices_items_gpu_excerpt_2026-05-28.json"), {})},
+        {"azure 08", import_azure_retail_prices(data("azure_retail_prices_items_gpu_excerpt_2026-08-22.json"), {})},
+        {"getproducts", import_aws_get_products(data("aws_pricing_api_getproducts_m4.xlarge_eu-west-1_2019-01-16.json"),
+                                                {.include_cpu_instances = true})},
+        {"skus", import_gcp_skus(data("gcp_billing_catalog_skus_excerpt_2023-03-24_opencost.json"), {})},
+        {"cyclenerd", import_cyclenerd_pricing_yml(data("gcp_cyclenerd_pricing_yml_gpu_excerpt_2026-07-30.yml"), {})},
+        {"ec2 2017", import_ec2instances_json(data("ec2instances_info_instances_json_gpu_excerpt_2017-11-12.json"), {})},
+    };
+    std::size_t one_way = 0;
+    for (const auto& entry : results) {  // no structured binding: clang 14 cannot capture one in CAPTURE
+        const std::string& name = entry.first;
+        const ImportResult& r = entry.second;
+        CAPTURE(name);
+        check_accounting(r);
+        std::size_t counted = 0;
+        for (const auto& [way, n] : r.kept_by_way()) counted += n;
+        CHECK(counted == r.offerings.size());
+        CHECK(r.skipped_reasons.count("no on-demand price") == 0);
+        for (const Offering& o : r.offerings) {
+            CHECK_NOTHROW(o.validate());
+            if (o.sells_on_demand()) continue;
+            ++one_way;
+            CHECK(o.on_demand_hourly == 0);
+            CHECK((o.spot_only ? o.spot_hourly.has_value() : !o.reserved.empty()));
+        }
+    }
+    CHECK(one_way == 1);  // the Azure 2026-05-28 H200 in italynorth, sold only through a 10-year reservation
 }

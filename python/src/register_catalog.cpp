@@ -166,6 +166,10 @@ void register_catalog(py::module_& m) {
                                    return o.effective_from->iso();
                                })
         .def_readonly("history", &Offering::history)
+        // Sold one way only (an on_demand_hourly of 0 then means "not sold").
+        .def_readonly("spot_only", &Offering::spot_only)
+        .def_readonly("reservation_only", &Offering::reservation_only)
+        .def("sells_on_demand", &Offering::sells_on_demand)
         .def(
             "price_at", [](const Offering& o, const py::object& date) { return o.price_at(to_date(date)); }, py::arg("date"),
             "This offering with the prices in force at `date` (ISO text or datetime.date).")

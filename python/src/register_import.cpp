@@ -60,6 +60,7 @@ void register_import(py::module_& m) {
         .def_readonly("skipped_count", &ImportResult::skipped_count)
         .def_readonly("skipped", &ImportResult::skipped)
         .def_readonly("skipped_reasons", &ImportResult::skipped_reasons)
+        .def("kept_by_way", &ImportResult::kept_by_way, "Offerings kept by way of buying: on demand, spot only, reservation only.")
         .def("report", &ImportResult::report, py::arg("file") = "")
         .def("catalog", &ImportResult::catalog, "The offerings as a catalog with the built-in GPU specifications.")
         .def("__repr__", [](const ImportResult& r) { return fmt::format("ImportResult({})", r.report()); });

@@ -77,6 +77,17 @@ def test_with_snapshots_keeps_history_of_imported_files():
         assert o.price_at("2026-09-01").source.as_of == "2026-08-22"
 
 
+def test_rows_sold_one_way_only_are_kept_and_counted():
+    r = gputco.import_azure_retail_prices(read("azure_retail_prices_items_gpu_excerpt_2026-05-28.json"),
+                                          file="azure_prices.json", published="2026-05-28")
+    h200 = next(o for o in r.offerings if o.region == "italynorth")
+    assert h200.reservation_only and not h200.spot_only and not h200.sells_on_demand()
+    assert h200.on_demand_hourly == 0  # not sold, never free
+    assert h200.reserved_price(10, "all_upfront").upfront == 9657000.0
+    assert r.kept_by_way() == {"on demand": 2, "reservation only": 1}
+    assert r.report("azure_prices.json").endswith("; kept: 2 on demand, 1 reservation only")
+
+
 def test_query_frame_sorted_in_one_currency():
     frame = gputco.catalog().query(gpu="T4", sort_currency="USD", date="2025-01-01")
     assert isinstance(frame, pd.DataFrame) and len(frame) > 0

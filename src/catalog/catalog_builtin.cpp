@@ -47,8 +47,17 @@ std::string join(std::string_view prefix, std::string_view name) {
 }
 
 void require_text(std::string_view prefix, std::string_view name, const std::string& value) {
+    // Valid text passes before the field's name is joined: validate runs on every imported row.
+    if (!value.empty() && is_utf8(value)) return;
     require(!value.empty(), join(prefix, name), value, "must not be empty");
     require_utf8(join(prefix, name), value);
+}
+
+/// require_at_most, its field name and message made only when the value is outside [0, max]: an
+/// imported file validates 10^4 to 10^5 offerings.
+void at_most(std::string_view prefix, std::string_view name, double value, double max) {
+    if (std::isfinite(value) && value >= 0 && value <= max) return;
+    require_at_most(join(prefix, name), value, max);
 }
 
 void validate_source(std::string_view prefix, const Source& source) {
@@ -76,6 +85,22 @@ void require_gpus_per_instance(std::string_view field, long long gpus) {
             fmt::format("must be in [1, {}]", limits::max_gpus_per_instance));
 }
 
+std::string_view Offering::no_on_demand_reason() const {
+    if (spot_only) return "is sold only as spot capacity";
+    if (reservation_only) return "is sold only through capacity blocks or reservations";
+    return {};
+}
+
+void Offering::require_on_demand(std::string_view what) const {
+    require_terms(what);
+    if (reservation_only)
+        fail("offering.reservation_only", key(), fmt::format("{}: {} cannot be priced", no_on_demand_reason(), what));
+}
+
+void Offering::require_terms(std::string_view what) const {
+    if (spot_only) fail("offering.spot_only", key(), fmt::format("{}: {} cannot be priced", no_on_demand_reason(), what));
+}
+
 void Offering::validate(std::string_view field) const {
     require_text(field, "provider", provider);
     require_text(field, "region", region);
@@ -83,8 +108,19 @@ void Offering::validate(std::string_view field) const {
     require_text(field, "gpu", gpu);
     require_gpus_per_instance(join(field, "gpus_per_instance"), gpus_per_instance);
     require_text(field, "currency", currency);
-    require_on_demand_price(join(field, "on_demand_hourly"), on_demand_hourly);
-    if (spot_hourly) require_at_most(join(field, "spot_hourly"), *spot_hourly, limits::max_money);
+    if (!(on_demand_hourly == 0 || (on_demand_hourly >= limits::min_on_demand_price && on_demand_hourly <= limits::max_money)))
+        require_on_demand_price(join(field, "on_demand_hourly"), on_demand_hourly);  // the rule's own words
+    if (spot_hourly) at_most(field, "spot_hourly", *spot_hourly, limits::max_money);
+    if (spot_only) {
+        // A spot-only row has one price: its 0 on-demand price must not read as a price at all.
+        require(!reservation_only, join(field, "spot_only"), true, "cannot be set with reservation_only");
+        require(spot_hourly.has_value(), join(field, "spot_only"), true, "needs a spot_hourly price");
+        require(on_demand_hourly == 0, join(field, "on_demand_hourly"), on_demand_hourly,
+                "must be 0 on a spot-only offering (it sells no on-demand hours)");
+        require(reserved.empty() && savings_plans.empty() && month_terms.empty() && !capacity_block_hourly,
+                join(field, "spot_only"), true,
+                "cannot be set with reservations, Savings Plans, month terms or a capacity-block price");
+    }
     if (capacity_block_hourly)
         require_at_most(join(field, "capacity_block_hourly"), *capacity_block_hourly, limits::max_money);
     for (std::size_t i = 0; i < month_terms.size(); ++i) {
@@ -98,9 +134,9 @@ void Offering::validate(std::string_view field) const {
     for (std::size_t i = 0; i < reserved.size(); ++i) {
         const ReservedPrice& r = reserved[i];
         const std::string at = fmt::format("{}.reserved[{}]", field, i);
-        require(r.term_years >= 1, join(at, "term_years"), r.term_years, "must be >= 1");
-        require_at_most(join(at, "upfront"), r.upfront, limits::max_money);
-        require_at_most(join(at, "hourly"), r.hourly, limits::max_money);
+        if (r.term_years < 1) fail(join(at, "term_years"), r.term_years, "must be >= 1");
+        at_most(at, "upfront", r.upfront, limits::max_money);
+        at_most(at, "hourly", r.hourly, limits::max_money);
         validate_source(at, r.source);
         for (std::size_t j = 0; j < i; ++j) {
             if (reserved[j].term_years == r.term_years && reserved[j].payment == r.payment &&

@@ -333,7 +333,7 @@ Offering read_offering(const json& j, const std::string& path) {
              {"provider", "region", "instance_type", "gpu", "gpus_per_instance", "currency",
               "on_demand_hourly", "spot_hourly", "reserved", "billing_increment_seconds",
               "minimum_billed_seconds", "source", "notes", "zone", "effective_from", "history", "savings_plans",
-              "capacity_block_hourly", "reservation_only", "month_terms"});
+              "capacity_block_hourly", "reservation_only", "spot_only", "month_terms"});
     Offering o;
     o.provider = r.text("provider");
     o.region = r.text("region");
@@ -376,6 +376,10 @@ Offering read_offering(const json& j, const std::string& path) {
     if (const json* b = r.find("reservation_only")) {
         if (!b->is_boolean()) fail_json(r.path("reservation_only"), *b, "must be true or false");
         o.reservation_only = b->get<bool>();
+    }
+    if (const json* b = r.find("spot_only")) {
+        if (!b->is_boolean()) fail_json(r.path("spot_only"), *b, "must be true or false");
+        o.spot_only = b->get<bool>();
     }
     if (const json* list = r.find("month_terms")) {
         if (!list->is_array()) fail_json(r.path("month_terms"), *list, "must be an array");
@@ -459,6 +463,7 @@ json write_offering(const Offering& o) {
     if (!o.zone.empty()) j["zone"] = o.zone;
     if (o.capacity_block_hourly) j["capacity_block_hourly"] = *o.capacity_block_hourly;
     if (o.reservation_only) j["reservation_only"] = true;
+    if (o.spot_only) j["spot_only"] = true;
     if (!o.month_terms.empty()) {
         json terms = json::array();
         for (const MonthTermPrice& t : o.month_terms)

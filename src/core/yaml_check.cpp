@@ -3,7 +3,8 @@
 #include "yaml_check.hpp"
 
 #include <map>
-#include <sstream>
+#include <istream>
+#include <streambuf>
 #include <string>
 #include <vector>
 
@@ -18,26 +19,47 @@ namespace {
 
 class Counter : public YAML::EventHandler {
 public:
-    Counter(std::string_view file, bool unique_keys) : file_(file), unique_keys_(unique_keys) {}
+    Counter(std::string_view file, bool unique_keys, YAML::EventHandler* next = nullptr)
+        : file_(file), unique_keys_(unique_keys), next_(next) {}
 
-    void OnDocumentStart(const YAML::Mark&) override {}
-    void OnDocumentEnd() override {}
-    void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor, nullptr); }
+    // Each event is checked first, then passed on (parse_yaml_checked).
+    void OnDocumentStart(const YAML::Mark& mark) override {
+        if (next_) next_->OnDocumentStart(mark);
+    }
+    void OnDocumentEnd() override {
+        if (next_) next_->OnDocumentEnd();
+    }
+    void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+        leaf(mark, anchor, nullptr);
+        if (next_) next_->OnNull(mark, anchor);
+    }
     void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
         const auto it = sizes_.find(anchor);
         add(mark, it == sizes_.end() ? 1 : it->second, nullptr);
+        if (next_) next_->OnAlias(mark, anchor);
     }
-    void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string& value) override {
+    void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor, const std::string& value) override {
         leaf(mark, anchor, &value);
+        if (next_) next_->OnScalar(mark, tag, anchor, value);
     }
-    void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+    void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                         YAML::EmitterStyle::value style) override {
         open(mark, anchor, false);
+        if (next_) next_->OnSequenceStart(mark, tag, anchor, style);
     }
-    void OnSequenceEnd() override { close(); }
-    void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+    void OnSequenceEnd() override {
+        close();
+        if (next_) next_->OnSequenceEnd();
+    }
+    void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                    YAML::EmitterStyle::value style) override {
         open(mark, anchor, true);
+        if (next_) next_->OnMapStart(mark, tag, anchor, style);
     }
-    void OnMapEnd() override { close(); }
+    void OnMapEnd() override {
+        close();
+        if (next_) next_->OnMapEnd();
+    }
 
 private:
     struct Open {
@@ -92,15 +114,34 @@ private:
 
     std::string_view file_;
     bool unique_keys_;
+    YAML::EventHandler* next_;
     std::vector<Open> stack_;
     std::map<YAML::anchor_t, std::size_t> sizes_;
     std::size_t total_ = 0;
 };
 
+/// The text as a stream without a copy (yaml-cpp reads an std::istream).
+class ViewBuffer : public std::streambuf {
+public:
+    explicit ViewBuffer(std::string_view text) {
+        char* begin = const_cast<char*>(text.data());  // read only: the get area is never written
+        setg(begin, begin, begin + text.size());
+    }
+};
+
 }  // namespace
 
+void parse_yaml_checked(std::string_view text, std::string_view file, bool unique_keys, YAML::EventHandler& next) {
+    ViewBuffer buffer(text);
+    std::istream in(&buffer);
+    Counter counter(file, unique_keys, &next);
+    YAML::Parser parser(in);
+    parser.HandleNextDocument(counter);  // the first document, as YAML::Load reads it
+}
+
 void check_yaml(std::string_view text, std::string_view file, bool unique_keys) {
-    std::istringstream in{std::string(text)};
+    ViewBuffer buffer(text);
+    std::istream in(&buffer);
     Counter counter(file, unique_keys);
     try {
         YAML::Parser parser(in);

@@ -6,6 +6,10 @@
 #include <cstddef>
 #include <string_view>
 
+namespace YAML {
+class EventHandler;
+}
+
 namespace gputco::detail {
 
 /// Nodes of a YAML document counted with every alias expanded: a price file or scenario has at most
@@ -17,5 +21,10 @@ inline constexpr std::size_t max_yaml_nodes = 10'000'000;
 /// key = \"<key>\": appears twice in one mapping (first at line <n>)". Text that is not YAML passes:
 /// the loader reports it with its own words.
 void check_yaml(std::string_view text, std::string_view file, bool unique_keys);
+
+/// The same checks in one pass with a reader of the events: each event of the first document is
+/// checked, then handed to `next`, so a large file is parsed once and never held as a tree. yaml-cpp's
+/// exceptions (text that is not YAML) reach the caller, with their mark.
+void parse_yaml_checked(std::string_view text, std::string_view file, bool unique_keys, YAML::EventHandler& next);
 
 }  // namespace gputco::detail

@@ -139,7 +139,9 @@ void add_training(LlmTrainingRanking& out, const Offering& o, const Catalog& cat
         if (row.buying != BuyingWay::spot) row.cost_per_run_p95 = row.cost_per_run;
         out.rows.push_back(row);
     };
-    if (options.on_demand) {
+    if (options.on_demand && !o.sells_on_demand()) {
+        out.skipped.push_back({o.key() + "/on_demand", std::string(o.no_on_demand_reason())});
+    } else if (options.on_demand) {
         LlmTrainingRow row = base;
         row.buying = BuyingWay::on_demand;
         row.price_per_hour = base.instances * o.on_demand_hourly;
@@ -238,12 +240,19 @@ void add_serving(LlmServingRanking& out, const Offering& o, const Catalog& catal
         if (!note.empty()) row.note = row.note.empty() ? note : note + "; " + row.note;
         out.rows.push_back(row);
     };
-    if (options.on_demand) finish(base, BuyingWay::on_demand, o.on_demand_hourly, "", "");
+    if (options.on_demand && !o.sells_on_demand())
+        out.skipped.push_back({o.key() + "/on_demand", std::string(o.no_on_demand_reason())});
+    else if (options.on_demand)
+        finish(base, BuyingWay::on_demand, o.on_demand_hourly, "", "");
     if (options.reserved)
         if (const ReservedPrice* r = cheapest_reservation(o))
             finish(base, BuyingWay::reserved, r->effective_hourly(),
                    fmt::format("{}-year {}", r->term_years, to_string(r->payment)), "");
-    if (options.spot && o.spot_hourly) {
+    if (options.spot && o.spot_hourly && o.spot_only) {
+        // The serving planner keeps on-demand replicas and falls back to on demand, which is not sold.
+        out.skipped.push_back({o.key() + "/spot", fmt::format("{}: a serving fleet needs on-demand replicas to fall back to",
+                                                              o.no_on_demand_reason())});
+    } else if (options.spot && o.spot_hourly) {
         // The fleet's instances are the replicas the serving planner keeps ready across the zones.
         const LlmSpotServing& sp = options.spot_serving;
         ServingConfig config;

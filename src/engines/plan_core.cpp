@@ -28,6 +28,14 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
     priced.on_demand_per_gpu_hour = offering.on_demand_per_gpu_hour() * region;
     priced.gpus_per_unit = plan.billing == Units::instances ? offering.gpus_per_instance : 1;
     if (offering.reservation_only) priced.reservation_only = offering.key();
+    if (offering.spot_only) priced.spot_only = offering.key();
+    // A spot-only offering sells no terms: the first one bought on it is named (a commitment bought
+    // on another offering, and what is already held, are priced as given).
+    for (std::size_t i = 0; i < plan.commitments.size(); ++i)
+        (plan.commitments[i].offering ? *plan.commitments[i].offering : offering)
+            .require_terms(fmt::format("plan.commitments[{}]", i));
+    if (!plan.savings_plans.empty()) offering.require_terms("plan.savings_plans[0]");
+    if (!plan.capacity_blocks.empty()) offering.require_terms("plan.capacity_blocks[0]");
     // In the order a Mix's tranches are checked when it came from one, else by kind.
     for (std::size_t i = 0; i < plan.owned.size(); ++i)
         priced.owned.push_back(instruments::price_owned(plan.owned[i], i, naming, horizon));

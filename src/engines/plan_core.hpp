@@ -55,6 +55,8 @@ struct PricedPlan {
     /// The offering's key when it is sold only through capacity blocks or reservations: then no demand
     /// may reach on demand (price_month refuses it).
     std::optional<std::string> reservation_only;
+    /// The offering's key when it is sold only as spot capacity: no demand may reach on demand either.
+    std::optional<std::string> spot_only;
 };
 
 /// The checks on an offering and options that do not depend on the plan.
@@ -277,6 +279,12 @@ void price_tiers(const PricedPlan& plan, int m, const Month* demand, const Facto
                            : c.weight * instruments::paid_between(*demand, c.low, std::numeric_limits<double>::infinity(), g);
             }
         }
+    }
+    if (plan.spot_only && flow.on_demand_gpu_hours > 1e-9) {
+        fail("offering.spot_only", *plan.spot_only,
+             fmt::format("is sold only as spot capacity, but {:g} GPU-hours of month {} are left to on-demand; "
+                         "give the spot share availability 1 and enough GPUs, or price another offering",
+                         flow.on_demand_gpu_hours, m));
     }
     if (plan.reservation_only && flow.on_demand_gpu_hours > 1e-9) {
         fail("offering.reservation_only", *plan.reservation_only,

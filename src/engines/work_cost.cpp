@@ -192,7 +192,10 @@ void add_priced(WorkRanking& out, const Offering& o, const std::string& conversi
     base.hours_per_epoch = compute_hours / w.epochs;
     base.run_hours = compute_hours;
 
-    if (options.on_demand) {
+    if (options.on_demand && !o.sells_on_demand()) {
+        // Its 0 on-demand price means "not sold": no row, and the reason listed.
+        out.skipped.push_back({o.key() + "/on_demand", std::string(o.no_on_demand_reason())});
+    } else if (options.on_demand) {
         WorkCostRow row = base;
         row.buying = BuyingWay::on_demand;
         row.price_per_hour = o.on_demand_hourly;

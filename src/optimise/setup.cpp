@@ -132,6 +132,7 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
 
 void validate(const DemandFutures& futures, const Offering& offering, const RecommendOptions& o, const PricePaths& prices) {
     offering.validate();
+    offering.require_terms("a recommendation (reservations against on-demand hours)");
     o.plan_options.discounts.validate();
     require(o.plan_options.discounts.free_gpu_hours == 0.0, "options.plan_options.discounts.free_gpu_hours",
             o.plan_options.discounts.free_gpu_hours, "must be 0 for the optimiser (a pool of free hours is not linear)");

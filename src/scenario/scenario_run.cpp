@@ -138,6 +138,7 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         if (!spec.spot_price_per_hour && !offering.spot_hourly)
             fail("deadline_jobs.spot_price_per_hour", spec.name, fmt::format("is needed: {} has no spot price", offering.key()));
         r.spot_price_per_hour = spec.spot_price_per_hour ? *spec.spot_price_per_hour : *offering.spot_hourly;
+        if (!spec.on_demand_price_per_hour) offering.require_on_demand(fmt::format("deadline job {}'s on-demand failover", spec.name));
         r.on_demand_price_per_hour = spec.on_demand_price_per_hour ? *spec.on_demand_price_per_hour : offering.on_demand_hourly;
         DeadlineSimulationOptions options;
         options.paths = spec.paths;
@@ -156,6 +157,7 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
     for (const ServiceSpec& spec : s.services) {
         ServiceResult r;
         r.name = spec.name;
+        if (!spec.on_demand_price_per_hour) offering.require_on_demand(fmt::format("service {}'s on-demand replicas", spec.name));
         r.on_demand_price_per_hour = spec.on_demand_price_per_hour.value_or(offering.on_demand_hourly);
         if (should_stop && should_stop()) throw Cancelled("run_scenario: stopped");
         r.plan = choose_serving_plan(spec.regions(), spec.config(r.on_demand_price_per_hour), spec.search);

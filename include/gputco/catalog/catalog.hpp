@@ -176,7 +176,26 @@ struct Offering {
     /// whether the offering is sold only that way or through reservations (no on-demand or spot).
     std::optional<double> capacity_block_hourly;
     bool reservation_only = false;
+    /// Sold only as spot (preemptible) capacity, as some price files list a type (a spot price and no
+    /// on-demand one): on_demand_hourly is then 0 and means "not sold", never "free", and the offering
+    /// has no reservations, Savings Plans, month terms or capacity blocks.
+    bool spot_only = false;
     std::vector<MonthTermPrice> month_terms;  ///< short terms, where known
+
+    /// Whether on-demand hours can be bought (neither spot_only nor reservation_only).
+    bool sells_on_demand() const { return !spot_only && !reservation_only; }
+    /// Why not: "is sold only as spot capacity" or "is sold only through capacity blocks or
+    /// reservations"; empty when it sells on demand.
+    std::string_view no_on_demand_reason() const;
+    /// The one refusal of a price the offering does not sell, naming it: InvalidInput
+    /// 'offering.spot_only = "<key>": is sold only as spot capacity: <what> cannot be priced' (or
+    /// offering.reservation_only ... "is sold only through capacity blocks or reservations: ...") when
+    /// the offering does not sell on demand; nothing otherwise. `what` says what was asked, e.g.
+    /// "on-demand hours" or "plan.commitments[0]".
+    void require_on_demand(std::string_view what) const;
+    /// The same for terms (reservations, Savings Plans, month terms, capacity blocks): refused on a
+    /// spot-only offering.
+    void require_terms(std::string_view what) const;
 
     double on_demand_per_gpu_hour() const { return on_demand_hourly / gpus_per_instance; }
     std::optional<double> spot_per_gpu_hour() const {

@@ -2,7 +2,9 @@
 // Importers of the providers' own price files. Each reads one format and returns offerings whose
 // Source names the file, its publication date and the row each came from ("line 12" or a JSON
 // pointer). Rows an importer does not use (another OS, a CPU-only machine, a meter it does not know)
-// are counted in `skipped` with the reason, never dropped silently. A malformed file throws
+// are counted in `skipped` with the reason, never dropped silently. A row sold one way only (a spot
+// price and no on-demand one, or reservations and no on-demand price) is kept, as an offering marked
+// spot_only or reservation_only, never with its missing price read as 0. A malformed file throws
 // InvalidInput naming file, line or JSON pointer, and field:
 //   "vms.csv:7 = 11 fields: the header has 10 (a field with an unquoted comma?)"
 //
@@ -60,7 +62,11 @@ struct ImportResult {
     std::vector<SkippedRow> skipped;  ///< the first ImportOptions::max_skipped_listed of them, with the reason
     std::map<std::string, std::size_t> skipped_reasons;  ///< every skipped row counted by reason
 
-    /// "vms.csv: 200 rows read, 36 offerings, 12 rows skipped (8 x no GPU, 4 x ...)".
+    /// The offerings kept, counted by how they are sold: "on demand" (with whatever spot and
+    /// reservation prices the file adds), "spot only" (Offering::spot_only) and "reservation only"
+    /// (Offering::reservation_only). A way with no offering is not listed.
+    std::map<std::string, std::size_t> kept_by_way() const;
+    /// "vms.csv: 200 rows read, 36 offerings, 12 rows skipped (8 x no GPU; 4 x ...); kept: 34 on demand, 2 spot only".
     std::string report(std::string_view file = {}) const;
     /// The offerings as a catalog with the built-in GPU specifications (validates them).
     Catalog catalog() const;

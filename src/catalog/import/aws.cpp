@@ -188,17 +188,23 @@ public:
             const std::string at = fmt::format("{}/{}", pointer, code);
             const std::string why = add_term(o, reserved, term, fmt::format("{}: {}", file(), at), at, o.source);
             if (!why.empty()) import::skip(result_, options_, {at, why});
+            // Only a term read sets the on-demand price: a skipped one leaves 0, which is no price.
+            else if (!reserved) has_on_demand_[sku] = true;
         }
-        (reserved ? has_reserved_ : has_on_demand_)[sku] = true;
     }
     void finish() {
         for (Product& p : kept_) {
-            if (!has_on_demand_[p.sku]) {
-                import::skip(result_, options_, {p.pointer, "no on-demand term"});
-                continue;
-            }
             Offering& o = *p.offering;
-            if (o.gpu == "none") o.notes = "no GPU: per-GPU figures are per instance";
+            if (!has_on_demand_[p.sku]) {
+                // Reserved terms and no on-demand one: sold only through reservations (kept).
+                if (o.reserved.empty()) {
+                    import::skip(result_, options_, {p.pointer, "no on-demand or reserved term"});
+                    continue;
+                }
+                o.reservation_only = true;
+                o.notes = std::string(import::reservation_only_note);
+            }
+            if (o.gpu == "none") o.notes += std::string(o.notes.empty() ? "" : "; ") + "no GPU: per-GPU figures are per instance";
             o.validate(fmt::format("{}: {}", file(), p.pointer));
             result_.offerings.push_back(std::move(o));
         }
@@ -214,7 +220,7 @@ private:
     const ImportOptions& options_;
     std::vector<Product> kept_;
     std::unordered_map<std::string, std::size_t> index_;
-    std::unordered_map<std::string, bool> has_on_demand_, has_reserved_;
+    std::unordered_map<std::string, bool> has_on_demand_;
     std::string published_;
 };
 

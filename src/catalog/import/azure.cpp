@@ -19,7 +19,6 @@ struct Group {
     std::optional<std::pair<double, std::string>> on_demand;  // price, pointer
     std::optional<std::pair<double, std::string>> spot;
     std::vector<std::pair<ReservedPrice, std::string>> reserved;
-    std::vector<std::string> pointers;
 };
 
 }  // namespace
@@ -92,7 +91,6 @@ ImportResult import_azure_retail_prices(std::string_view json_text, const Import
             skip(fmt::format("price type {}", type));
             return;
         }
-        g.pointers.push_back(ptr);
     };
     // Items one at a time (a page {"Items": [...]} or a bare array): memory follows the kept prices.
     import::JsonStream stream;
@@ -114,26 +112,36 @@ ImportResult import_azure_retail_prices(std::string_view json_text, const Import
     const std::string name = fmt::format("Azure Retail Prices API {}", file);
     for (const auto& key : order) {
         const Group& g = groups.at(key);
-        if (!g.on_demand) {
-            for (const std::string& p : g.pointers) {
-                import::skip(result, options, {p, fmt::format("no pay-as-you-go price of {} in {} in the file", key.second, key.first)});
-            }
-            continue;
+        if (!g.on_demand && !g.spot && g.reserved.empty()) continue;  // only items skipped above (counted there)
+        // Without a pay-as-you-go item the size is kept as the file sells it: through reservations
+        // (reservation_only), or else as spot only (spot_only). Its spot item beside reservations has
+        // no offering to go to: reported.
+        const bool reservation_only = !g.on_demand && !g.reserved.empty();
+        const bool spot_only = !g.on_demand && !reservation_only;
+        if (reservation_only && g.spot) {
+            import::skip(result, options, {g.spot->second, fmt::format("spot price of {} in {}, which the file sells only "
+                                                                       "through reservations (no pay-as-you-go price)",
+                                                                       key.second, key.first)});
         }
+        const std::string& first = g.on_demand ? g.on_demand->second : reservation_only ? g.reserved.front().second : g.spot->second;
         const auto gpus = instance_gpus("azure", key.second);
         Offering o = import::new_offering("azure", key.first, key.second, gpus ? gpus->gpu : "none", gpus ? gpus->count : 1,
-                                          Source{name, published, g.on_demand->second});
+                                          Source{name, published, first});
         o.currency = g.currency;
-        o.on_demand_hourly = g.on_demand->first;
-        if (g.spot) o.spot_hourly = g.spot->first;
+        o.on_demand_hourly = g.on_demand ? g.on_demand->first : 0.0;
+        o.reservation_only = reservation_only;
+        o.spot_only = spot_only;
+        if (g.spot && !reservation_only) o.spot_hourly = g.spot->first;
         for (const auto& [r, p] : g.reserved) {
             ReservedPrice copy = r;
             copy.source = Source{name, published, p};
             o.reserved.push_back(std::move(copy));
         }
-        if (g.spot) o.notes = fmt::format("spot: {}", g.spot->second);
+        if (g.spot && !reservation_only) o.notes = fmt::format("spot: {}", g.spot->second);
         if (!g.reserved.empty()) o.notes += (o.notes.empty() ? "" : "; ") + std::string("reservations: the term's price, all upfront or monthly (no_upfront) at the same total");
-        o.validate(fmt::format("{}: {}", file, g.on_demand->second));
+        if (reservation_only || spot_only)
+            o.notes = std::string(reservation_only ? import::reservation_only_note : import::spot_only_note) + "; " + o.notes;
+        o.validate(fmt::format("{}: {}", file, first));
         result.offerings.push_back(std::move(o));
     }
     return result;

@@ -21,12 +21,21 @@
 
 namespace gputco {
 
+std::map<std::string, std::size_t> ImportResult::kept_by_way() const {
+    std::map<std::string, std::size_t> out;
+    for (const Offering& o : offerings)
+        ++out[o.spot_only ? "spot only" : o.reservation_only ? "reservation only" : "on demand"];
+    return out;
+}
+
 std::string ImportResult::report(std::string_view file) const {
-    std::vector<std::string> parts;
+    std::vector<std::string> kept, parts;
+    for (const auto& [way, n] : kept_by_way()) kept.push_back(fmt::format("{} {}", n, way));
     for (const auto& [reason, n] : skipped_reasons) parts.push_back(fmt::format("{} x {}", n, reason));
-    return fmt::format("{}{}{} rows read, {} offerings, {} rows skipped{}", file, file.empty() ? "" : ": ", rows_read,
+    return fmt::format("{}{}{} rows read, {} offerings, {} rows skipped{}{}", file, file.empty() ? "" : ": ", rows_read,
                        offerings.size(), skipped_count,
-                       parts.empty() ? std::string() : fmt::format(" ({})", fmt::join(parts, "; ")));
+                       parts.empty() ? std::string() : fmt::format(" ({})", fmt::join(parts, "; ")),
+                       kept.empty() ? std::string() : fmt::format("; kept: {}", fmt::join(kept, ", ")));
 }
 
 Catalog ImportResult::catalog() const { return Catalog(Catalog::builtin().gpus(), offerings); }

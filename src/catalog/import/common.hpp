@@ -65,6 +65,12 @@ std::string file_name(const ImportOptions& options, std::string_view fallback);
 Offering new_offering(std::string provider, std::string region, std::string instance_type, std::string gpu,
                       int gpus, Source source);
 
+/// The notes of rows sold one way only, kept as offerings (Offering::spot_only, reservation_only):
+/// the same words from every importer.
+inline constexpr std::string_view spot_only_note = "spot only: the file lists a spot price and no on-demand one";
+inline constexpr std::string_view reservation_only_note =
+    "reservation only: the file lists reservation or commitment prices and no on-demand one";
+
 /// Counts a skipped row under its reason and lists it while the list is below the options' limit.
 void skip(ImportResult& result, const ImportOptions& options, SkippedRow row);
 

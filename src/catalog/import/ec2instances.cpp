@@ -84,20 +84,37 @@ ImportResult import_ec2instances_json(std::string_view json_text, const ImportOp
             // Older files give an operating system's on-demand price as a bare string ("linux": "0.65").
             const bool bare = prices->is_string() || prices->is_number();
             const auto on_demand = bare ? prices : prices->find("ondemand");
-            if ((!bare && on_demand == prices->end()) || (on_demand->is_string() && on_demand->get<std::string>().empty())) {
-                import::skip(result, options, {row, "no on-demand price"});
+            const bool has_on_demand =
+                !((!bare && on_demand == prices->end()) || (on_demand->is_string() && on_demand->get<std::string>().empty()));
+            const auto reserved_prices = bare ? prices->end() : prices->find("reserved");
+            const bool has_reserved = !bare && reserved_prices != prices->end() && reserved_prices->is_object() && !reserved_prices->empty();
+            const bool has_spot = !bare && prices->contains("spot_avg");
+            if (!has_on_demand && !has_reserved && !has_spot) {
+                import::skip(result, options, {row, "no on-demand, spot or reserved price"});
                 continue;
             }
             Offering o = import::new_offering("aws", region, type, gpu, gpus, Source{name, published, row});
-            o.on_demand_hourly = import::json_number(*on_demand, fmt::format("{}: {}{}", file, row, bare ? "" : "/ondemand"));
+            if (has_on_demand) {
+                o.on_demand_hourly = import::json_number(*on_demand, fmt::format("{}: {}{}", file, row, bare ? "" : "/ondemand"));
+            } else if (has_reserved) {  // sold only through reservations; a spot average beside them is not used
+                o.reservation_only = true;
+                o.notes = std::string(import::reservation_only_note);
+                if (has_spot) {
+                    import::skip(result, options, {row + "/spot_avg", "spot price of a type the file sells only through "
+                                                                      "reservations (no on-demand price)"});
+                }
+            } else {
+                o.spot_only = true;
+                o.notes = std::string(import::spot_only_note);
+            }
             if (bare) {  // no spot or reserved prices in that layout
                 o.validate(fmt::format("{}: {}", file, row));
                 result.offerings.push_back(std::move(o));
                 continue;
             }
-            if (const auto spot = prices->find("spot_avg"); spot != prices->end()) {
+            if (const auto spot = prices->find("spot_avg"); spot != prices->end() && !o.reservation_only) {
                 o.spot_hourly = import::json_number(*spot, fmt::format("{}: {}/spot_avg", file, row));
-                o.notes = "spot: ec2instances.info average spot price";
+                o.notes += std::string(o.notes.empty() ? "" : "; ") + "spot: ec2instances.info average spot price";
             }
             bool partial = false;
             if (const auto reserved = prices->find("reserved"); reserved != prices->end() && reserved->is_object()) {
@@ -122,6 +139,10 @@ ImportResult import_ec2instances_json(std::string_view json_text, const ImportOp
                     partial = partial || payment == Payment::partial_upfront;
                     o.reserved.push_back(std::move(r));
                 }
+            }
+            if (o.reservation_only && o.reserved.empty()) {  // its only prices were terms not understood
+                import::skip(result, options, {row, "no on-demand price and no reserved term understood"});
+                continue;
             }
             if (partial) {
                 o.notes += std::string(o.notes.empty() ? "" : "; ") +

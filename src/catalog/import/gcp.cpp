@@ -1,15 +1,17 @@
 // GCP prices: Cloud Billing Catalog SKUs (GPU, vCPU and RAM priced apart, joined here per machine
 // type) and Cyclenerd's pricing.yml (whole-machine prices built from the same SKUs).
+#include <charconv>
 #include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
+#include <yaml-cpp/exceptions.h>
 
-#include "../../core/yaml_check.hpp"
 #include "common.hpp"
+#include "gputco/core/date.hpp"
+#include "yaml_entries.hpp"
 #include "gputco/catalog/gpu_names.hpp"
 
 namespace gputco {
@@ -194,10 +196,13 @@ ImportResult import_gcp_skus(std::string_view json_text, const ImportOptions& op
 }
 
 // ------------------------------------------------------------------------------------------------
-// Cyclenerd pricing.yml
+// Cyclenerd pricing.yml, read as parser events one machine block at a time (yaml_entries.hpp): the
+// loader's tree of the whole 4 MB file took most of the time and about 140 MiB.
 // ------------------------------------------------------------------------------------------------
 
 namespace {
+
+using import::YamlNode;
 
 /// The civil date of a Unix time (Howard Hinnant's civil_from_days).
 std::string iso_of_unix(long long seconds) {
@@ -213,133 +218,140 @@ std::string iso_of_unix(long long seconds) {
     return fmt::format("{:04}-{:02}-{:02}", y, m, d);
 }
 
-double yaml_number(const YAML::Node& node, const std::string& where) {
-    require(node.IsScalar(), where, node.IsMap() ? "(a map)" : "(a list)", "must be a number");
-    return import::number(node.Scalar(), where);
-}
+/// What a node that is not a scalar is called in messages (a null node, too, as the loader's reader said).
+const char* kind_text(const YamlNode& node) { return node.is_map() ? "(a map)" : "(a list)"; }
 
-/// The member `key` of a mapping; undefined when `node` is undefined, no mapping or has no such key
-/// (yaml-cpp throws for operator[] on a scalar and for any question to a missing key's node).
-YAML::Node member(const YAML::Node& node, const char* key) {
-    return node.IsDefined() && node.IsMap() ? node[key] : YAML::Node(YAML::NodeType::Undefined);
-}
-
-/// A mapping key as text; a list or mapping used as a key is an error.
-std::string key_text(const YAML::Node& key, const std::string& where) {
-    require(key.IsScalar(), where, key.IsMap() ? "(a map)" : "(a list)", "must be text (a mapping key)");
-    return key.Scalar();
-}
-
-/// Throws when `node` nests deeper than `max_depth` (ImportOptions::max_depth; yaml-cpp's own guard
-/// is at 2,000 levels).
-void check_depth(const YAML::Node& node, int max_depth, const std::string& file, int depth = 1) {
-    if (!node.IsMap() && !node.IsSequence()) return;
-    require(depth <= max_depth, fmt::format("{}:{}:{}", file, node.Mark().line + 1, node.Mark().column + 1), depth,
-            fmt::format("levels of nesting: more than the limit of {} (ImportOptions::max_depth)", max_depth));
-    for (const auto& child : node) {
-        if (node.IsMap()) {
-            check_depth(child.first, max_depth, file, depth + 1);
-            check_depth(child.second, max_depth, file, depth + 1);
-        } else {
-            check_depth(child, max_depth, file, depth + 1);
-        }
+/// The number in a scalar node; errors name `where` + `field` (joined only then: a 4 MB file has
+/// 10^5 numbers).
+double yaml_number(const YamlNode& node, std::string_view where, std::string_view field = {}) {
+    if (node.is_scalar()) {
+        const std::string& text = node.scalar();
+        double value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (!text.empty() && ec == std::errc() && end == text.data() + text.size()) return value;
     }
+    const std::string at = std::string(where) + std::string(field);
+    require(node.is_scalar(), at, kind_text(node), "must be a number");
+    return import::number(node.scalar(), at);  // throws, in import::number's words
+}
+
+/// A mapping key as text; a list or mapping used as a key is an error naming `where()`.
+template <class Where>
+const std::string& key_text(const YamlNode& key, const Where& where) {
+    if (!key.is_scalar()) fail(where(), kind_text(key), "must be text (a mapping key)");
+    return key.scalar();
 }
 
 // The latest Unix time with a four-digit year: 9999-12-31T23:59:59Z.
 constexpr double max_unix_seconds = 253402300799.0;
 
-ImportResult read_pricing_yml(const YAML::Node& root, const std::string& file, const ImportOptions& options) {
-    std::string published = options.published.empty() ? "undated" : options.published;
-    if (const YAML::Node ts = member(member(root, "about"), "timestamp"); ts.IsDefined() && ts.IsScalar()) {
-        const std::string where = file + ": /about/timestamp";
-        const double seconds = yaml_number(ts, where);
-        require(seconds >= 0 && seconds <= max_unix_seconds, where, seconds,
-                fmt::format("must be a Unix time in [0, {:.0f}] (up to the year 9999)", max_unix_seconds));
-        published = iso_of_unix(static_cast<long long>(seconds));
+/// The date of /about/timestamp, checked.
+std::string published_of(const YamlNode& ts, const std::string& file) {
+    const std::string where = file + ": /about/timestamp";
+    const double seconds = yaml_number(ts, where);
+    require(seconds >= 0 && seconds <= max_unix_seconds, where, seconds,
+            fmt::format("must be a Unix time in [0, {:.0f}] (up to the year 9999)", max_unix_seconds));
+    return iso_of_unix(static_cast<long long>(seconds));
+}
+
+/// One machine block, /compute/instance/<type>: a row per region of its cost.
+void read_machine(const YamlNode& type_key, const YamlNode& block, const std::string& file, const std::string& name,
+                  const std::string& published, const ImportOptions& options, ImportResult& result) {
+    const std::string type = key_text(type_key, [&] { return file + ": /compute/instance"; });
+    const std::string at = fmt::format("/compute/instance/{}", type);
+    require(block.is_map() || block.is_null(), fmt::format("{}: {}", file, at), block.is_sequence() ? "(a list)" : block.scalar(),
+            "must be a mapping (the machine's specs and cost)");
+    // The GPU count is keyed by the GPU's name ("a100: 1", "h100-80gb: 8"); other keys are specs.
+    std::string gpu;
+    int gpus = 0;
+    for (std::size_t i = 0; i < block.size(); ++i) {
+        const std::string& key = key_text(block.key(i), [&] { return fmt::format("{}: {}", file, at); });
+        const YamlNode& value = block.value(i);
+        if (key == "cost" || key == "cpu" || key == "ram" || key == "local-ssd" || !value.is_scalar()) continue;
+        const std::string canonical = normalise_gpu_name(key);
+        if (canonical == key) continue;
+        gpu = canonical;
+        const std::string where = fmt::format("{}: {}/{}", file, at, key);
+        const double count = yaml_number(value, where);
+        require(count >= 0 && count <= 1024 && count == std::floor(count), where, count,
+                "must be a whole number of GPUs in [0, 1024]");
+        gpus = static_cast<int>(count);
     }
-    const YAML::Node instances = member(member(root, "compute"), "instance");
-    require(instances.IsDefined() && instances.IsMap(), file + ": /compute/instance", "(missing)",
-            "required (a map of machine types)");
-    ImportResult result;
-    const std::string name = fmt::format("Cyclenerd pricing.yml {}", file);
-    for (const auto& entry : instances) {
-        const std::string type = key_text(entry.first, file + ": /compute/instance");
-        const YAML::Node& block = entry.second;
-        const std::string at = fmt::format("/compute/instance/{}", type);
-        require(block.IsMap() || block.IsNull(), fmt::format("{}: {}", file, at), block.IsSequence() ? "(a list)" : block.Scalar(),
-                "must be a mapping (the machine's specs and cost)");
-        // The GPU count is keyed by the GPU's name ("a100: 1", "h100-80gb: 8"); other keys are specs.
-        std::string gpu;
-        int gpus = 0;
-        for (const auto& field : block) {
-            const std::string key = key_text(field.first, fmt::format("{}: {}", file, at));
-            if (key == "cost" || key == "cpu" || key == "ram" || key == "local-ssd" || !field.second.IsScalar()) continue;
-            const std::string canonical = normalise_gpu_name(key);
-            if (canonical == key) continue;
-            gpu = canonical;
-            const std::string where = fmt::format("{}: {}/{}", file, at, key);
-            const double count = yaml_number(field.second, where);
-            require(count >= 0 && count <= 1024 && count == std::floor(count), where, count,
-                    "must be a whole number of GPUs in [0, 1024]");
-            gpus = static_cast<int>(count);
-        }
-        const YAML::Node cost = member(block, "cost");
-        if (!cost.IsDefined() || !cost.IsMap()) {
-            import::count_row(result, options);
-            import::skip(result, options, {at, "no cost block"});
-            continue;
-        }
-        if (gpus < 1) {
-            // A machine type whose block names its GPU by a key this reader does not know (a newer
-            // family): GCP's machine-type table still tells its GPU and count.
-            if (const auto shape = instance_gpus("gcp", type)) {
-                gpu = shape->gpu;
-                gpus = shape->count;
-            }
-        }
-        if (gpus < 1 && !options.include_cpu_instances) {
-            for (const auto& region : cost) {
-                import::count_row(result, options);
-                import::skip(result, options,
-                             {fmt::format("{}/cost/{}", at, key_text(region.first, fmt::format("{}: {}/cost", file, at))),
-                              "no GPU"});
-            }
-            continue;
-        }
-        if (gpus < 1) {
-            gpu = "none";
-            gpus = 1;
-        }
-        for (const auto& region_entry : cost) {
-            import::count_row(result, options);
-            const std::string region = key_text(region_entry.first, fmt::format("{}: {}/cost", file, at));
-            const YAML::Node& p = region_entry.second;
-            const std::string row = fmt::format("{}/cost/{}", at, region);
-            const std::string where = fmt::format("{}: {}", file, row);
-            if (!member(p, "hour").IsDefined()) {
-                import::skip(result, options, {row, "no hourly price"});
-                continue;
-            }
-            Offering o = import::new_offering("gcp", region, type, gpu, gpus, Source{name, published, row});
-            o.on_demand_hourly = yaml_number(member(p, "hour"), where + "/hour");
-            if (member(p, "hour_spot").IsDefined()) o.spot_hourly = yaml_number(member(p, "hour_spot"), where + "/hour_spot");
-            // Committed use is billed monthly: the hourly fee is the monthly price / 730 h.
-            for (auto [key, years] : {std::pair{"month_1y", 1}, std::pair{"month_3y", 3}}) {
-                if (!member(p, key).IsDefined()) continue;
-                ReservedPrice r;
-                r.term_years = years;
-                r.payment = Payment::no_upfront;
-                r.hourly = yaml_number(member(p, key), fmt::format("{}/{}", where, key)) / hours_per_month;
-                r.source = Source{name, published, fmt::format("{}/{}", row, key)};
-                o.reserved.push_back(r);
-            }
-            o.notes = "committed use: monthly price / 730 h";
-            o.validate(where);
-            result.offerings.push_back(std::move(o));
+    const YamlNode& cost = block.member("cost");
+    if (!cost.is_map()) {
+        import::count_row(result, options);
+        import::skip(result, options, {at, "no cost block"});
+        return;
+    }
+    if (gpus < 1) {
+        // A machine type whose block names its GPU by a key this reader does not know (a newer
+        // family): GCP's machine-type table still tells its GPU and count.
+        if (const auto shape = instance_gpus("gcp", type)) {
+            gpu = shape->gpu;
+            gpus = shape->count;
         }
     }
-    return result;
+    if (gpus < 1 && !options.include_cpu_instances) {
+        for (std::size_t i = 0; i < cost.size(); ++i) {
+            import::count_row(result, options);
+            import::skip(result, options,
+                         {fmt::format("{}/cost/{}", at, key_text(cost.key(i), [&] { return fmt::format("{}: {}/cost", file, at); })),
+                          "no GPU"});
+        }
+        return;
+    }
+    if (gpus < 1) {
+        gpu = "none";
+        gpus = 1;
+    }
+    for (std::size_t i = 0; i < cost.size(); ++i) {
+        import::count_row(result, options);
+        const std::string& region = key_text(cost.key(i), [&] { return fmt::format("{}: {}/cost", file, at); });
+        const YamlNode& p = cost.value(i);
+        const std::string row = fmt::format("{}/cost/{}", at, region);
+        const std::string where = fmt::format("{}: {}", file, row);
+        const YamlNode& hour = p.member("hour");
+        const YamlNode& hour_spot = p.member("hour_spot");
+        const bool has_commitment = p.member("month_1y").defined() || p.member("month_3y").defined();
+        if (!hour.defined() && !has_commitment && !hour_spot.defined()) {
+            import::skip(result, options, {row, "no hourly, spot or commitment price"});
+            continue;
+        }
+        Offering o = import::new_offering("gcp", region, type, gpu, gpus, Source{name, published, row});
+        // Without an hourly price the region sells the machine through commitments only
+        // (reservation_only), or else as spot only (spot_only).
+        o.reservation_only = !hour.defined() && has_commitment;
+        o.spot_only = !hour.defined() && !has_commitment;
+        if (hour.defined()) o.on_demand_hourly = yaml_number(hour, where, "/hour");
+        if (hour_spot.defined() && o.reservation_only) {
+            import::skip(result, options, {row + "/hour_spot", "spot price of a machine the file sells only through "
+                                                               "commitments (no hourly price)"});
+        } else if (hour_spot.defined()) {
+            o.spot_hourly = yaml_number(hour_spot, where, "/hour_spot");
+        }
+        // Committed use is billed monthly: the hourly fee is the monthly price / 730 h.
+        for (auto [key, years] : {std::pair{"month_1y", 1}, std::pair{"month_3y", 3}}) {
+            const YamlNode& month = p.member(key);
+            if (!month.defined()) continue;
+            ReservedPrice r;
+            r.term_years = years;
+            r.payment = Payment::no_upfront;
+            r.hourly = yaml_number(month, where, std::string("/") + key) / hours_per_month;
+            r.source = Source{name, published, fmt::format("{}/{}", row, key)};
+            o.reserved.push_back(r);
+        }
+        o.notes = o.spot_only ? std::string(import::spot_only_note) : "committed use: monthly price / 730 h";
+        if (o.reservation_only) o.notes = std::string(import::reservation_only_note) + "; " + o.notes;
+        o.validate(where);
+        result.offerings.push_back(std::move(o));
+    }
+}
+
+/// The offerings' dates, when /about/timestamp came after their blocks.
+void restamp(Offering& o, const std::string& published) {
+    o.source.as_of = published;
+    o.effective_from = Date::is_date(published) ? std::optional<Date>(Date::parse(published)) : std::nullopt;
+    for (ReservedPrice& r : o.reserved) r.source.as_of = published;
 }
 
 }  // namespace
@@ -348,18 +360,33 @@ ImportResult import_cyclenerd_pricing_yml(std::string_view yaml_text, const Impo
     const std::string file = import::file_name(options, "pricing.yml");
     require(yaml_text.size() <= options.max_bytes, file, yaml_text.size(),
             fmt::format("bytes: more than the limit of {} (ImportOptions::max_bytes)", options.max_bytes));
-    // Every yaml-cpp exception ends here as InvalidInput: a syntax error while loading, or a node of
-    // an unexpected kind that the checks above missed while reading.
-    // Before loading: aliases past the node limit (the walks below would expand them) and repeated
-    // keys (the loaded tree keeps both copies, and a lookup silently finds the first).
-    detail::check_yaml(yaml_text, file, true);
+    ImportResult result;
+    std::string published = options.published.empty() ? "undated" : options.published;
+    const std::string name = fmt::format("Cyclenerd pricing.yml {}", file);
+    bool instances = false;
+    std::size_t stamped = 0;  // offerings made before the file's timestamp was read
+    import::YamlEntries entries;
+    entries.paths = {{"about"}, {"compute", "instance"}};
+    entries.seen = [&](std::size_t path) { instances = instances || path == 1; };
+    entries.use = [&](std::size_t path, const YamlNode& key, const YamlNode& value) {
+        if (path == 0) {
+            if (key.is_scalar() && key.scalar() == "timestamp" && value.is_scalar()) {
+                published = published_of(value, file);
+                stamped = result.offerings.size();
+                for (std::size_t i = 0; i < stamped; ++i) restamp(result.offerings[i], published);
+            }
+            return;
+        }
+        read_machine(key, value, file, name, published, options, result);
+    };
+    // Every yaml-cpp exception ends here as InvalidInput: a syntax error, with its place.
     try {
-        const YAML::Node root = YAML::Load(std::string(yaml_text));
-        check_depth(root, options.max_depth, file);
-        return read_pricing_yml(root, file, options);
+        import::read_yaml_entries(yaml_text, file, options, entries);
     } catch (const YAML::Exception& e) {
         fail(fmt::format("{}:{}:{}", file, e.mark.line + 1, e.mark.column + 1), e.msg, "malformed YAML");
     }
+    require(instances, file + ": /compute/instance", "(missing)", "required (a map of machine types)");
+    return result;
 }
 
 }  // namespace gputco

@@ -153,14 +153,15 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
     for (const Row& r : rows) {
         const std::string row = fmt::format("line {}", r.line);
         if (gcp && r.type.empty()) continue;  // GPU rows: used by the join below, or reported after it
-        if (!r.price) {
-            import::skip(result, options, {row, "no on-demand price"});
+        if (!r.price && !r.spot) {
+            import::skip(result, options, {row, "no on-demand or spot price"});
             continue;
         }
         Source source{source_name, published, row};
         std::string gpu;
         int count = r.count;
-        double price = *r.price;
+        // A row with a spot price and no on-demand one is sold only as spot capacity (kept, spot_only).
+        std::optional<double> price = r.price;
         std::optional<double> spot = r.spot;
         std::string note;
         if (gcp && r.accelerator.empty()) {
@@ -183,16 +184,23 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
                            it != gcp_gpu_rows_canonical.end()) {
                     found = it->second;
                 }
-                if (!found || !found->price) {
+                if (!found || (!found->price && !found->spot)) {
                     import::skip(result, options, {row, "GCP machine row without its GPU row in the file"});
                     continue;
                 }
                 const Row& g = *found;
+                // Machine and GPU are sold one way only where both rows price it.
+                price = (price && g.price) ? std::optional<double>(*price + *g.price) : std::nullopt;
+                spot = (spot && g.spot) ? std::optional<double>(*spot + *g.spot) : std::nullopt;
+                if (!price && !spot) {
+                    import::skip(result, options, {row, fmt::format("no way of buying priced by both the machine row and "
+                                                                    "GPU row line {} (one has only on-demand, the other only spot)",
+                                                                    g.line)});
+                    continue;
+                }
                 gcp_gpu_used[&g] = true;
                 gpu = shape->gpu;
                 count = shape->count;
-                price += *g.price;
-                spot = (spot && g.spot) ? std::optional<double>(*spot + *g.spot) : std::nullopt;
                 source.row = fmt::format("lines {}+{}", r.line, g.line);
                 note = fmt::format("machine row line {} plus GPU row line {} ({} x {})", r.line, g.line, count,
                                    g.accelerator);
@@ -223,8 +231,10 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
         Offering o = import::new_offering(options.provider, r.region, r.type, gpu, count, std::move(source));
         o.zone = r.zone;
         o.currency = options.currency;
-        o.on_demand_hourly = price;
+        o.on_demand_hourly = price.value_or(0);
         o.spot_hourly = spot;
+        o.spot_only = !price;
+        if (o.spot_only) note = note.empty() ? std::string(import::spot_only_note) : note + "; " + std::string(import::spot_only_note);
         o.notes = note;
         const std::string key = o.key();
         if (auto [it, fresh] = first_line_of_key.emplace(key, r.line); !fresh) {
