@@ -119,6 +119,9 @@ from ._core import (
     serving_lower_bound,
     serving_policies,
     simulate_serving,
+    CommittedServingCost,  # a committed base plus spot on top
+    cheapest_with_committed_base,
+    committed_base_cost,
     # demand
     DemandProfile,
     DemandStep,
@@ -283,6 +286,7 @@ __all__ = [
     "deadline_policies", "deadline_tranche", "omniscient_multi_region_cost", "simulate_multi_region",
     "sweep_windows",
     "ServingCandidate", "ServingPlan", "ServingResult", "choose_serving_plan", "serving_frontier", "serving_lower_bound",
+    "CommittedServingCost", "cheapest_with_committed_base", "committed_base_cost",
     "serving_policies", "simulate_serving",
     "run_services",
     "DeadlineCapacityRisk", "OnDemandCapacity", "deadline_capacity_risk", "simulate_deadline_with_capacity",

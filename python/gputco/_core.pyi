@@ -624,6 +624,24 @@ def choose_serving_plan(zones: Sequence[SpotRegion], *, target_replicas: int, on
                         notice_hours: float = 0.0, tick_hours: Optional[float] = None,
                         threads: int = 0) -> ServingPlan: ...
 
+class CommittedServingCost:
+    hours: float
+    base_replicas: float
+    base_commitment_cost: float
+    base_on_demand_cost: float
+    spot_and_fallback_cost: float
+    total: float
+    on_demand_total: float
+    on_demand_only_cost: float
+    saving: float
+
+def committed_base_cost(candidate: ServingCandidate, offering: Offering, *, target_replicas: int,
+                        on_demand_price_per_hour: float, term_years: int = 1, payment: str = "all_upfront",
+                        discount: Optional[float] = None) -> CommittedServingCost: ...
+def cheapest_with_committed_base(plan: ServingPlan, offering: Offering, *, target_replicas: int,
+                                 on_demand_price_per_hour: float, term_years: int = 1, payment: str = "all_upfront",
+                                 discount: Optional[float] = None) -> Optional[int]: ...
+
 class OnDemandCapacity:
     def __init__(self, *, unavailable_share: float, mean_wait_hours: float = 1.0, source: str = "") -> None: ...
     unavailable_share: float
