@@ -486,3 +486,27 @@ TEST_CASE("the frontier of cost against availability holds the cheapest candidat
         }
     }
 }
+
+TEST_CASE("the on-demand base is part of the N replicas, not beside them (SkyServe's base_ondemand_fallback_replicas)") {
+    // Two zones always up at $1/h, on demand $4/h, N = 4, 10 one-hour ticks. A base of 4 on demand
+    // leaves no spot: 4 × 10 × $4 = $160, all on demand exactly (it cost $200 when the 4 spot replicas
+    // ran beside the base). A base of 1 with E = 1: 4 − 1 + 1 = 4 spot, 4 × 10 × $1 + 1 × 10 × $4 = $80
+    // (was $90 with 5 spot).
+    const std::vector<SpotRegion> zones{{"a", flags("1111111111"), 1.0}, {"b", flags("1111111111"), 1.0}};
+    for (const auto policy : gputco::all_serving_policies()) {
+        CAPTURE(gputco::to_string(policy));
+        const ServingConfig all_base{.target_replicas = 4, .extra_spot = 0, .on_demand_base = 4,
+                                     .on_demand_price_per_hour = 4.0};
+        const ServingResult r = simulate_serving(zones, all_base, policy);
+        CHECK(r.cost == 160.0);
+        CHECK(r.saving == 0.0);
+        CHECK(r.spot_hours == 0.0);
+        CHECK(r.availability == 1.0);
+        const ServingConfig one_base{.target_replicas = 4, .extra_spot = 1, .on_demand_base = 1,
+                                     .on_demand_price_per_hour = 4.0};
+        const ServingResult s = simulate_serving(zones, one_base, policy);
+        CHECK(s.cost == 80.0);
+        CHECK(s.spot_hours == 40.0);
+        CHECK(s.on_demand_hours == 10.0);
+    }
+}

@@ -119,6 +119,9 @@ from ._core import (
     serving_lower_bound,
     serving_policies,
     simulate_serving,
+    CommittedServingCost,  # a committed base plus spot on top
+    cheapest_with_committed_base,
+    committed_base_cost,
     # demand
     DemandProfile,
     DemandStep,
@@ -234,6 +237,8 @@ from ._spot import simulate_spot
 from ._plan import compare_frame  # (importing _plan adds PlanDistribution.summary / to_frame / monthly_bands)
 from ._recommend import (RecommendResult, cost_risk_frontier, hindsight_plan_totals, recommend, recommend_options,
                          recommend_plan)
+from ._recommend import capacity_assurance_frontier  # price against P(capacity when needed)
+from ._core import AssurancePoint, capacity_assurance
 from ._core import Bill, CommitmentSummary, FinOpsFigures, GpuSeries, UnmatchedSku, at_bill_rates
 from ._bills import BillPlan, FocusBill, offering_at_bill_rates, read_focus, recommend_from_bill
 from ._core import ContractCommitment
@@ -283,6 +288,7 @@ __all__ = [
     "deadline_policies", "deadline_tranche", "omniscient_multi_region_cost", "simulate_multi_region",
     "sweep_windows",
     "ServingCandidate", "ServingPlan", "ServingResult", "choose_serving_plan", "serving_frontier", "serving_lower_bound",
+    "CommittedServingCost", "cheapest_with_committed_base", "committed_base_cost",
     "serving_policies", "simulate_serving",
     "run_services",
     "DeadlineCapacityRisk", "OnDemandCapacity", "deadline_capacity_risk", "simulate_deadline_with_capacity",
@@ -305,6 +311,7 @@ __all__ = [
     "CandidateResult", "CommitmentOption", "FrontierPoint", "Recommendation", "RecommendResult", "SpotOption",
     "baseline_plans", "offering_for_baselines", "check_risk", "RiskCheck", "provider_advice_units", "provider_policy_plan", "cost_risk_frontier", "recommend", "recommend_plan", "HindsightBound", "hindsight_plan_totals",
     "OwnedOption", "PlanOptions", "RecommendOptions", "RiskLimits", "recommend_options",
+    "AssurancePoint", "capacity_assurance", "capacity_assurance_frontier",
     "load_scenario", "run_scenario", "run_spot_jobs", "run_plans", "run_deadline_jobs", "run_workloads", "sweep", "latin_hypercube", "tornado", "heat_map",
     "plot_tornado", "plot_heat_map",
     "Bill", "BillPlan", "CommitmentSummary", "FinOpsFigures", "FocusBill", "GpuSeries", "UnmatchedSku", "at_bill_rates", "offering_at_bill_rates", "read_focus",

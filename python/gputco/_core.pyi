@@ -628,6 +628,24 @@ def choose_serving_plan(zones: Sequence[SpotRegion], *, target_replicas: int, on
                         notice_hours: float = 0.0, tick_hours: Optional[float] = None,
                         threads: int = 0) -> ServingPlan: ...
 
+class CommittedServingCost:
+    hours: float
+    base_replicas: float
+    base_commitment_cost: float
+    base_on_demand_cost: float
+    spot_and_fallback_cost: float
+    total: float
+    on_demand_total: float
+    on_demand_only_cost: float
+    saving: float
+
+def committed_base_cost(candidate: ServingCandidate, offering: Offering, *, target_replicas: int,
+                        on_demand_price_per_hour: float, term_years: int = 1, payment: str = "all_upfront",
+                        discount: Optional[float] = None) -> CommittedServingCost: ...
+def cheapest_with_committed_base(plan: ServingPlan, offering: Offering, *, target_replicas: int,
+                                 on_demand_price_per_hour: float, term_years: int = 1, payment: str = "all_upfront",
+                                 discount: Optional[float] = None) -> Optional[int]: ...
+
 class OnDemandCapacity:
     def __init__(self, *, unavailable_share: float, mean_wait_hours: float = 1.0, source: str = "") -> None: ...
     unavailable_share: float
@@ -1231,6 +1249,7 @@ class CandidateResult:
     engine_objective: float
     proven_optimal: bool
     plan: Plan
+    capacity_assurance: float
 
 class Recommendation:
     plan: Plan
@@ -1240,6 +1259,21 @@ class Recommendation:
     status: str
     candidates: List[CandidateResult]
     solve_seconds: float
+    capacity_assurance: float  # expected share of demanded GPU-hours served by capacity that is there
+
+class AssurancePoint:
+    required: float
+    feasible: bool
+    mean: float  # mean, assurance: NaN when no plan meets the level
+    assurance: float
+    reason: str
+    timed_out: bool
+    gap: float
+    plan: str
+    recommended: Plan
+
+def capacity_assurance(plan: Plan, futures: DemandFutures, offering: Offering, capacity: OnDemandCapacity, *,
+                       prices: Optional[PricePaths] = None, options: PlanOptions = ...) -> float: ...
 
 class FrontierPoint:
     cvar95_limit: float
@@ -1269,9 +1303,11 @@ class RiskLimits:
     upfront_period_months: int
     committed_share: Optional[float]
     deadline_miss_probability: Optional[float]
+    capacity_assurance: Optional[float]
     def __init__(self, *, cvar95: Optional[float] = None, upfront_per_period: Optional[float] = None,
                  upfront_period_months: int = 3, committed_share: Optional[float] = None,
-                 deadline_miss_probability: Optional[float] = None) -> None: ...
+                 deadline_miss_probability: Optional[float] = None,
+                 capacity_assurance: Optional[float] = None) -> None: ...
 
 class RecommendOptions:
     commitments: List[CommitmentOption]
@@ -1288,19 +1324,23 @@ class RecommendOptions:
     time_limit_seconds: float
     savings_plans: List[SavingsPlanOption]
     held: List[HeldCommitment]
+    on_demand_capacity: OnDemandCapacity
     def __init__(self, *, commitments: Sequence[CommitmentOption] = ..., start_months: Sequence[int] = ...,
                  review_months: int = 6, unit: str = "gpus", max_count: float = 1e6,
                  spot: Sequence[SpotOption] = ..., owned: Optional[OwnedOption] = None, objective: str = "total",
                  limits: RiskLimits = ...,
                  plan_options: PlanOptions = ..., max_blocks: int = 32, time_limit_seconds: float = 60.0,
                  savings_plans: Sequence[SavingsPlanOption] = ...,
-                 held: Sequence[HeldCommitment] = ...) -> None: ...
+                 held: Sequence[HeldCommitment] = ...,
+                 on_demand_capacity: Optional[OnDemandCapacity] = None) -> None: ...
 
 # gputco/_recommend.py builds the options from keywords (recommend_plan, cost_risk_frontier, hindsight_plan_totals)
 def _recommend_plan(futures: DemandFutures, offering: Offering, options: RecommendOptions,
                     prices: Optional[PricePaths] = None) -> Recommendation: ...
 def _cost_risk_frontier(futures: DemandFutures, offering: Offering, cvar95_limits: Sequence[float],
                         options: RecommendOptions, prices: Optional[PricePaths] = None) -> List[FrontierPoint]: ...
+def _capacity_assurance_frontier(futures: DemandFutures, offering: Offering, required: Sequence[float],
+                                 options: RecommendOptions, prices: Optional[PricePaths] = None) -> List[AssurancePoint]: ...
 def _hindsight_plan_totals(futures: DemandFutures, offering: Offering, options: RecommendOptions,
                            prices: Optional[PricePaths] = None) -> HindsightBound: ...
 def baseline_plans(history: DemandProfile, offering: Offering, term_years: int, payment: str, *,

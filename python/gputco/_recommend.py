@@ -8,7 +8,7 @@ from . import _core
 from ._core import PlanOptions, RecommendOptions, RiskLimits
 from ._frames import Column, declare, frame, TEXT
 
-__all__ = ["RecommendResult", "cost_risk_frontier", "hindsight_plan_totals", "recommend", "recommend_options",
+__all__ = ["RecommendResult", "capacity_assurance_frontier", "cost_risk_frontier", "hindsight_plan_totals", "recommend", "recommend_options",
            "recommend_plan"]
 
 def _view(name: str, result: str, index: Optional[str] = None):
@@ -29,17 +29,19 @@ def recommend_options(*, commitments=(), start_months=(), review_months: int = 6
                       cvar95_limit: Optional[float] = None, upfront_per_period: Optional[float] = None,
                       upfront_period_months: int = 3, committed_share: Optional[float] = None,
                       deadline_miss_probability_limit: Optional[float] = None, discounts=None, annual_discount_rate: float = 0.0, threads: int = 0, max_blocks: int = 32,
-                      time_limit_seconds: float = 60.0, savings_plans=(), held=()) -> RecommendOptions:
+                      time_limit_seconds: float = 60.0, savings_plans=(), held=(),
+                      capacity_assurance: Optional[float] = None, on_demand_capacity=None) -> RecommendOptions:
     """A RecommendOptions from the keywords of recommend_plan (limits and plan options flattened)."""
     limits = RiskLimits(cvar95=cvar95_limit, upfront_per_period=upfront_per_period,
                         upfront_period_months=upfront_period_months, committed_share=committed_share,
-                        deadline_miss_probability=deadline_miss_probability_limit)
+                        deadline_miss_probability=deadline_miss_probability_limit,
+                        capacity_assurance=capacity_assurance)
     plan_options = PlanOptions(discounts=discounts, annual_discount_rate=annual_discount_rate, threads=threads)
     return RecommendOptions(commitments=list(commitments), start_months=list(start_months),
                             review_months=review_months, unit=unit, max_count=max_count, spot=list(spot),
                             owned=owned, objective=objective, limits=limits, plan_options=plan_options, max_blocks=max_blocks,
                             time_limit_seconds=time_limit_seconds, savings_plans=list(savings_plans),
-                            held=list(held))
+                            held=list(held), on_demand_capacity=on_demand_capacity)
 
 
 def _options(options: Optional[RecommendOptions], keywords: dict) -> RecommendOptions:
@@ -60,7 +62,8 @@ def recommend_plan(futures, offering, options: Optional[RecommendOptions] = None
     Takes a RecommendOptions, or the keywords of recommend_options (commitments, start_months,
     review_months, unit, max_count, spot, owned (an OwnedOption), objective, cvar95_limit, upfront_per_period,
     upfront_period_months, committed_share, deadline_miss_probability_limit, discounts,
-    annual_discount_rate, threads, max_blocks, time_limit_seconds). Spot options whose
+    annual_discount_rate, threads, max_blocks, time_limit_seconds, capacity_assurance (the least share of
+    demanded GPU-hours served by capacity that is there) with on_demand_capacity (an OnDemandCapacity)). Spot options whose
     deadline_miss_probability is above deadline_miss_probability_limit (or not given) are not tried:
     `candidates` and `status` say which. Releases the GIL; Ctrl-C stops it (KeyboardInterrupt)."""
     return _core._recommend_plan(futures, offering, _options(options, keywords), prices)
@@ -70,6 +73,15 @@ def cost_risk_frontier(futures, offering, cvar95_limits: Sequence[float],
                        options: Optional[RecommendOptions] = None, *, prices=None, **keywords):
     """The recommendation under each CVaR95 limit (infeasible limits marked); options as recommend_plan's."""
     return _core._cost_risk_frontier(futures, offering, list(cvar95_limits), _options(options, keywords), prices)
+
+
+def capacity_assurance_frontier(futures, offering, required: Sequence[float],
+                                options: Optional[RecommendOptions] = None, *, prices=None, **keywords):
+    """Price against assurance: for each level in `required`, the cheapest plan whose capacity assurance
+    (the expected share of demanded GPU-hours served by capacity that is there, with on-demand missing
+    `on_demand_capacity.unavailable_share` of the time) is at least it; levels no plan meets marked.
+    Options as recommend_plan's (give on_demand_capacity=gputco.OnDemandCapacity(...))."""
+    return _core._capacity_assurance_frontier(futures, offering, list(required), _options(options, keywords), prices)
 
 
 def hindsight_plan_totals(futures, offering, options: Optional[RecommendOptions] = None, *, prices=None,

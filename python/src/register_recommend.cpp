@@ -80,8 +80,9 @@ void register_recommend(py::module_& m) {
     py::class_<RiskLimits>(m, "RiskLimits", "Limits on the recommendation; each is off when None.")
         .def(py::init([](std::optional<double> cvar95, std::optional<double> upfront_per_period,
                          int upfront_period_months, std::optional<double> committed_share,
-                         std::optional<double> deadline_miss_probability) {
+                         std::optional<double> deadline_miss_probability, std::optional<double> capacity_assurance) {
                  RiskLimits limits;
+                 limits.capacity_assurance = capacity_assurance;
                  limits.cvar95 = cvar95;
                  limits.upfront_per_period = upfront_per_period;
                  limits.upfront_period_months = upfront_period_months;
@@ -91,8 +92,9 @@ void register_recommend(py::module_& m) {
              }),
              py::kw_only(), py::arg("cvar95") = py::none(), py::arg("upfront_per_period") = py::none(),
              py::arg("upfront_period_months") = 3, py::arg("committed_share") = py::none(),
-             py::arg("deadline_miss_probability") = py::none())
+             py::arg("deadline_miss_probability") = py::none(), py::arg("capacity_assurance") = py::none())
         .def_readonly("deadline_miss_probability", &RiskLimits::deadline_miss_probability)
+        .def_readonly("capacity_assurance", &RiskLimits::capacity_assurance)
         .def_readonly("cvar95", &RiskLimits::cvar95)
         .def_readonly("upfront_per_period", &RiskLimits::upfront_per_period)
         .def_readonly("upfront_period_months", &RiskLimits::upfront_period_months)
@@ -104,8 +106,9 @@ void register_recommend(py::module_& m) {
                          std::string_view unit, double max_count, std::vector<SpotOption> spot,
                          std::optional<OwnedOption> owned, std::string_view objective, const RiskLimits& limits, const PlanOptions& plan_options,
                          int max_blocks, double time_limit_seconds, std::vector<SavingsPlanOption> savings_plans,
-                         std::vector<HeldCommitment> held) {
+                         std::vector<HeldCommitment> held, std::optional<OnDemandCapacity> on_demand_capacity) {
                  RecommendOptions o;
+                 if (on_demand_capacity) o.on_demand_capacity = *on_demand_capacity;
                  o.savings_plans = std::move(savings_plans);
                  o.held = std::move(held);
                  o.commitments = std::move(commitments);
@@ -128,8 +131,9 @@ void register_recommend(py::module_& m) {
              py::arg("objective") = "total",
              py::arg("limits") = RiskLimits{}, py::arg("plan_options") = PlanOptions{}, py::arg("max_blocks") = 32,
              py::arg("time_limit_seconds") = 60.0, py::arg("savings_plans") = std::vector<SavingsPlanOption>{},
-             py::arg("held") = std::vector<HeldCommitment>{})
+             py::arg("held") = std::vector<HeldCommitment>{}, py::arg("on_demand_capacity") = py::none())
         .def_readonly("held", &RecommendOptions::held)
+        .def_readonly("on_demand_capacity", &RecommendOptions::on_demand_capacity)
         .def_readonly("commitments", &RecommendOptions::commitments)
         .def_readonly("savings_plans", &RecommendOptions::savings_plans)
         .def_readonly("start_months", &RecommendOptions::start_months)
@@ -151,7 +155,8 @@ void register_recommend(py::module_& m) {
         .def_readonly("solver_objective", &CandidateResult::solver_objective)
         .def_readonly("engine_objective", &CandidateResult::engine_objective)
         .def_readonly("proven_optimal", &CandidateResult::proven_optimal)
-        .def_readonly("plan", &CandidateResult::plan);
+        .def_readonly("plan", &CandidateResult::plan)
+        .def_readonly("capacity_assurance", &CandidateResult::capacity_assurance);
     py::class_<Recommendation>(m, "Recommendation", "recommend_plan's answer, priced by the plan engine in sample.")
         .def_readonly("plan", &Recommendation::plan)
         .def_readonly("in_sample", &Recommendation::in_sample)
@@ -163,6 +168,8 @@ void register_recommend(py::module_& m) {
         .def_readonly("solve_seconds", &Recommendation::solve_seconds)
         .def_readonly("spot_share", &Recommendation::spot_share,
                       "Share of the demanded GPU-hours spot serves in sample (its capacity: plan.spot.gpus).")
+        .def_readonly("capacity_assurance", &Recommendation::capacity_assurance,
+                      "Expected share of the demanded GPU-hours served by capacity that is there (in sample).")
         .def("__repr__", [](const Recommendation& r) {
             return fmt::format("Recommendation('{}', mean {:.2f}, {})", describe(r.plan), r.in_sample.total.mean, r.status);
         });
@@ -190,6 +197,26 @@ void register_recommend(py::module_& m) {
         .def_readonly("gap", &FrontierPoint::gap)
         .def_readonly("plan", &FrontierPoint::plan)
         .def_readonly("recommended", &FrontierPoint::recommended);
+    py::class_<AssurancePoint>(m, "AssurancePoint", "The cheapest plan whose capacity assurance is at least `required`.")
+        .def_readonly("required", &AssurancePoint::required)
+        .def_readonly("feasible", &AssurancePoint::feasible)
+        .def_readonly("mean", &AssurancePoint::mean)
+        .def_readonly("assurance", &AssurancePoint::assurance)
+        .def_readonly("reason", &AssurancePoint::reason)
+        .def_readonly("timed_out", &AssurancePoint::timed_out)
+        .def_readonly("gap", &AssurancePoint::gap)
+        .def_readonly("plan", &AssurancePoint::plan)
+        .def_readonly("recommended", &AssurancePoint::recommended);
+    m.def(
+        "capacity_assurance",
+        [](const Plan& plan, const DemandFutures& futures, const Offering& offering, const OnDemandCapacity& capacity,
+           const std::optional<PricePaths>& prices, const PlanOptions& options) {
+            return capacity_assurance(plan, futures, offering, capacity, prices ? *prices : PricePaths{}, options);
+        },
+        py::arg("plan"), py::arg("futures"), py::arg("offering"), py::arg("capacity"), py::kw_only(),
+        py::arg("prices") = py::none(), py::arg("options") = PlanOptions{},
+        "Expected share of the plan's demanded GPU-hours served by capacity that is there: 1 - u x the share on "
+        "on-demand capacity (docs/models.md, section 8).");
     py::class_<HindsightBound>(m, "HindsightBound",
                                "The best plan in hindsight per future over the recommender's decision: a lower bound.")
         .def_readonly("totals", &HindsightBound::totals)
@@ -216,6 +243,17 @@ void register_recommend(py::module_& m) {
         },
         py::arg("futures"), py::arg("offering"), py::arg("cvar95_limits"), py::arg("options"),
         py::arg("prices") = py::none(), "The recommendation under each CVaR95 limit (infeasible limits marked).");
+    m.def(
+        "_capacity_assurance_frontier",
+        [](const DemandFutures& futures, const Offering& offering, const std::vector<double>& required,
+           const RecommendOptions& options, const std::optional<PricePaths>& prices) {
+            const RecommendOptions o = stoppable(options);
+            return without_gil_until_ctrl_c([&] {
+                return capacity_assurance_frontier(futures, offering, required, o, prices ? *prices : PricePaths{});
+            });
+        },
+        py::arg("futures"), py::arg("offering"), py::arg("required"), py::arg("options"), py::arg("prices") = py::none(),
+        "The cheapest plan meeting each capacity-assurance level (levels no plan meets marked).");
     m.def(
         "_hindsight_plan_totals",
         [](const DemandFutures& futures, const Offering& offering, const RecommendOptions& options,

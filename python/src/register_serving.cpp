@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <gputco/engines/capacity_risk.hpp>
 #include <gputco/engines/serving.hpp>
+#include <gputco/engines/serving_commitment.hpp>
 
 namespace gputco::python {
 
@@ -130,6 +131,52 @@ void register_serving(py::module_& m) {
         py::arg("tick_hours") = std::nullopt, py::arg("threads") = 0u,
         "The cheapest (policy, extra spot, on-demand base) keeping >= target_replicas ready for availability_target "
         "of the ticks, with every candidate's figures.");
+
+    // ------------------------------------------------------------------ a committed base plus spot on top
+    py::class_<CommittedServingCost>(m, "CommittedServingCost",
+                                     "A serving configuration over one commitment term with its on-demand base committed.")
+        .def_readonly("hours", &CommittedServingCost::hours)
+        .def_readonly("base_replicas", &CommittedServingCost::base_replicas)
+        .def_readonly("base_commitment_cost", &CommittedServingCost::base_commitment_cost)
+        .def_readonly("base_on_demand_cost", &CommittedServingCost::base_on_demand_cost)
+        .def_readonly("spot_and_fallback_cost", &CommittedServingCost::spot_and_fallback_cost)
+        .def_readonly("total", &CommittedServingCost::total)
+        .def_readonly("on_demand_total", &CommittedServingCost::on_demand_total)
+        .def_readonly("on_demand_only_cost", &CommittedServingCost::on_demand_only_cost)
+        .def_readonly("saving", &CommittedServingCost::saving);
+    // The config a candidate of choose_serving_plan was run with, as far as the pricing needs it.
+    const auto committed = [](std::size_t target_replicas, double on_demand_price_per_hour, int term_years,
+                              std::string_view payment, std::optional<double> discount) {
+        ServingConfig config;
+        config.target_replicas = target_replicas;
+        config.on_demand_price_per_hour = on_demand_price_per_hour;
+        return std::pair{config, CommittedBase{term_years, parse_payment(payment, "base.payment"), discount}};
+    };
+    m.def(
+        "committed_base_cost",
+        [committed](const ServingCandidate& candidate, const Offering& offering, std::size_t target_replicas,
+                    double on_demand_price_per_hour, int term_years, std::string_view payment,
+                    std::optional<double> discount) {
+            const auto [config, base] = committed(target_replicas, on_demand_price_per_hour, term_years, payment, discount);
+            return committed_base_cost(candidate, config, offering, base);
+        },
+        py::arg("candidate"), py::arg("offering"), py::kw_only(), py::arg("target_replicas"),
+        py::arg("on_demand_price_per_hour"), py::arg("term_years") = 1, py::arg("payment") = "all_upfront",
+        py::arg("discount") = std::nullopt,
+        "The candidate's on-demand base bought as a commitment of the offering (priced by the plan engine over its "
+        "term), spot and the fallback from its trace run scaled to the term.");
+    m.def(
+        "cheapest_with_committed_base",
+        [committed](const ServingPlan& plan, const Offering& offering, std::size_t target_replicas,
+                    double on_demand_price_per_hour, int term_years, std::string_view payment,
+                    std::optional<double> discount) {
+            const auto [config, base] = committed(target_replicas, on_demand_price_per_hour, term_years, payment, discount);
+            return cheapest_with_committed_base(plan, config, offering, base);
+        },
+        py::arg("plan"), py::arg("offering"), py::kw_only(), py::arg("target_replicas"),
+        py::arg("on_demand_price_per_hour"), py::arg("term_years") = 1, py::arg("payment") = "all_upfront",
+        py::arg("discount") = std::nullopt,
+        "The index of the candidate meeting the target that costs least with its base committed (None if none does).");
 
     // ------------------------------------------------------------------ on-demand capacity risk
     py::class_<OnDemandCapacity>(m, "OnDemandCapacity",

@@ -349,6 +349,17 @@ def test_bill_and_recommend_from_a_gzipped_bill_give_pythons_answer(gputco, tmp_
     assert [b["plan"] for b in out["baselines"]] == list(plan.result.baselines.index)
     assert [b["mean"] for b in out["baselines"]] == list(plan.result.baselines["mean"])
     assert out["history_months"] == 2
+    # P(capacity when needed): on demand missing 5% of the time, at least 99.9% of GPU-hours assured.
+    assert out["summary"]["in_sample_capacity_assurance"] == 1.0
+    assured = json.loads(gputco_cmd("recommend", "--bill", packed, "--offering", "aws/p4d.24xlarge/us-east-1",
+                                    "--horizon-months", 12, "--futures", 30, "--held-out", 40, "--seed", 3,
+                                    "--commitment", "1y:all_upfront", "--review-months", 12, "--capacity-assurance",
+                                    0.999, "--on-demand-unavailable", 0.05, "--format", "json").stdout)
+    assert assured["summary"]["in_sample_capacity_assurance"] >= 0.999
+    assert assured["summary"]["in_sample_mean"] >= out["summary"]["in_sample_mean"]
+    bad = gputco_cmd("recommend", "--bill", packed, "--offering", "aws/p4d.24xlarge/us-east-1",
+                     "--capacity-assurance", 1.5, check=False)
+    assert bad.stderr == "gputco: limits.capacity_assurance = 1.5: must be in [0, 1]\n"
 
     bad = gputco_cmd("recommend", "--bill", packed, "--offering", "aws", check=False)
     assert bad.returncode == 2

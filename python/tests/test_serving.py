@@ -128,3 +128,29 @@ def test_a_scenario_with_a_service_runs_in_python_as_in_the_library():
     assert (chosen["policy"], chosen["extra_spot"], chosen["on_demand_base"]) == \
         (best.policy, best.extra_spot, best.on_demand_base)
     assert chosen["cost"] == best.result.cost
+
+
+def test_a_committed_base_plus_spot_on_top_by_hand():
+    # N = 2, base 1 on a $2/h offering with a $8,760 1-year all-upfront reservation; spot $0.80 up half
+    # the run. The run: spot 5 × 0.8 + base 10 × 2 + fallback 5 × 2 = $34, above the base $1.40/h. Over
+    # the year: $8,760 + 1.40 × 8,760 = $21,024 (tests/test_serving_commitment.cpp, the same case).
+    offering = gputco.Offering(provider="testcloud", region="test-1", instance_type="g1", gpu="A100-40GB",
+                               gpus_per_instance=1, on_demand_hourly=2.0, spot_hourly=0.8,
+                               reserved=[gputco.ReservedPrice(term_years=1, payment="all_upfront", upfront=8760.0,
+                                                              hourly=0.0, source=gputco.Source("test", "2026-01"))],
+                               source=gputco.Source("hand-made test offering", "2026-01"))
+    plan = gputco.choose_serving_plan([zone("a", [1] * 5 + [0] * 5, 0.8)], target_replicas=2,
+                                      on_demand_price_per_hour=2.0, availability_target=1.0, max_extra=0,
+                                      max_on_demand_base=1, policies=["even_spread_fallback"], threads=1)
+    (with_base,) = [c for c in plan.candidates if c.on_demand_base == 1]
+    assert with_base.result.cost == pytest.approx(34.0)
+    cost = gputco.committed_base_cost(with_base, offering, target_replicas=2, on_demand_price_per_hour=2.0)
+    assert (cost.base_commitment_cost, cost.spot_and_fallback_cost, cost.total) == \
+        pytest.approx((8760.0, 12_264.0, 21_024.0))
+    # Without a base the run is 2 spot × 5 × 0.8 + 2 fallback × 5 × 2 = $28, the cheapest on demand, but
+    # $2.80/h over the year is $24,528: committed, the base of 1 wins.
+    assert plan.candidates[plan.best].on_demand_base == 0
+    best = gputco.cheapest_with_committed_base(plan, offering, target_replicas=2, on_demand_price_per_hour=2.0)
+    assert plan.candidates[best].on_demand_base == 1
+    with pytest.raises(ValueError, match=r"^base\.term_years = 2: must be 1 or 3$"):
+        gputco.committed_base_cost(with_base, offering, target_replicas=2, on_demand_price_per_hour=2.0, term_years=2)

@@ -185,6 +185,9 @@ const std::vector<Column<RecommendStudy>>& study_summary_columns() {
         {"proven_optimal", "", Dtype::boolean, [](const S& s) { return Cell(s.recommendation.proven_optimal); }},
         {"status", "", Dtype::text, [](const S& s) { return Cell(s.recommendation.status); }},
         {"solve_seconds", "seconds", Dtype::float64, [](const S& s) { return Cell(s.recommendation.solve_seconds); }},
+        // Expected share of demanded GPU-hours served by capacity that is there (limits.capacity_assurance).
+        {"in_sample_capacity_assurance", "fraction", Dtype::float64,
+         [](const S& s) { return Cell(s.recommendation.capacity_assurance); }},
     };
     return c;
 }

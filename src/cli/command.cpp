@@ -413,6 +413,7 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
     RecommendOptions recommend_options;
     BillPlanOptions bill_plan;
     double cvar95_limit = 0;
+    double capacity_assurance = 0;
     std::string baseline_payment = std::string(to_text(bill_plan.baseline_payment));
     CLI::App* recommend_cmd = app.add_subcommand(
         "recommend", "recommend a plan from a FOCUS bill: futures fitted to its GPU history, judged on fresh ones "
@@ -435,6 +436,11 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
     recommend_cmd->add_option("--review-months", recommend_options.review_months, "commitments may start every this many months");
     recommend_cmd->add_option("--cvar95-limit", cvar95_limit, "at most this mean cost of the worst 5% of futures")
         ->default_str("none");  // applied only when given
+    recommend_cmd->add_option("--capacity-assurance", capacity_assurance,
+                              "at least this share of demanded GPU-hours served by capacity that is there")
+        ->default_str("none");  // applied only when given
+    recommend_cmd->add_option("--on-demand-unavailable", recommend_options.on_demand_capacity.unavailable_share,
+                              "share of time on-demand capacity is not there (an assumption)");
     recommend_cmd->add_option("--baseline-term-years", bill_plan.baseline_term_years, "the baselines' reservation term");
     recommend_cmd->add_option("--baseline-payment", baseline_payment, "the baselines' payment");
     add_format(recommend_cmd);
@@ -473,6 +479,8 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
         } else if (recommend_cmd->parsed()) {
             for (const auto& text : commitment_texts) recommend_options.commitments.push_back(cli::commitment_option(text));
             if (recommend_cmd->count("--cvar95-limit") > 0) recommend_options.limits.cvar95 = cvar95_limit;
+            if (recommend_cmd->count("--capacity-assurance") > 0)
+                recommend_options.limits.capacity_assurance = capacity_assurance;
             bill_plan.baseline_payment = parse_payment(baseline_payment, "--baseline-payment");
             recommend_options.plan_options.should_stop = stop_check;
             code = cli::recommend_command(bill_path, contracts_path, offering_text, catalog_file, recommend_options,

@@ -33,10 +33,10 @@ void check_run(const DeadlineJob& job, const SpotAvailability& spot, const SpotA
 
 }  // namespace
 
-void OnDemandCapacity::validate() const {
-    require(unavailable_share >= 0 && unavailable_share < 1, "capacity.unavailable_share", unavailable_share,
-            "must be in [0, 1)");
-    require_positive("capacity.mean_wait_hours", mean_wait_hours);
+void OnDemandCapacity::validate(std::string_view field) const {
+    require(unavailable_share >= 0 && unavailable_share < 1, fmt::format("{}.unavailable_share", field),
+            unavailable_share, "must be in [0, 1)");
+    require_positive(fmt::format("{}.mean_wait_hours", field), mean_wait_hours);
 }
 
 MarkovAvailability OnDemandCapacity::process() const {

@@ -36,8 +36,8 @@ public:
           spot_ticks_(zones.size(), 0), active_(zones.size(), true), doomed_(zones.size(), false),
           launch_ticks_(static_cast<Tick>(config.launch_ticks())), notice_ticks_(config.notice_ticks()) {
         next_down_.assign(zones.size(), 0);
-        // static spread: zone z's share of N + E, dealt round robin.
-        const std::size_t spot_target = config.target_replicas + config.extra_spot;
+        // static spread: zone z's share of the spot fleet, dealt round robin.
+        const std::size_t spot_target = config.spot_replicas();
         for (std::size_t z = 0; z < zones.size(); ++z)
             quota_.push_back(spot_target / zones.size() + (z < spot_target % zones.size() ? 1 : 0));
         if (config.record_ready) result_.ready.reserve(ticks);
@@ -117,7 +117,7 @@ private:
         std::size_t live = 0;
         for (std::size_t z = 0; z < zones_.size(); ++z)
             if (!doomed_[z]) live += spot_[z].size();
-        const std::size_t target = config_.target_replicas + config_.extra_spot;
+        const std::size_t target = config_.spot_replicas();
         auto order = [&](std::size_t a, std::size_t b) {
             return std::tuple(spot_[a].size(), zones_[a].spot_price_per_hour, a) <
                    std::tuple(spot_[b].size(), zones_[b].spot_price_per_hour, b);

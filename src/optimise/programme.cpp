@@ -54,6 +54,9 @@ struct Programme {
     std::vector<double> savings_plan_factor;  ///< per candidate: the reservation factor of its start month
     std::vector<std::vector<double>> cost;  ///< [candidate][future] weighted cost of one unit
     std::vector<int> capacity;              ///< committed (and owned) GPUs per month
+    /// Reserved (and owned, held) GPUs per month without Savings Plans: only with a capacity-assurance
+    /// limit and Savings Plans to buy (a Savings Plan is a price, not capacity set aside).
+    std::vector<int> reserved;
     std::vector<double> reach;              ///< per month, the most capacity + spot can be
     int spot_gpus = -1;
     std::vector<Curve> curves;
@@ -99,6 +102,20 @@ void add_commitments(Programme& p, const DemandFutures& futures, const Recommend
             }
         p.mip.add_row(cols, coef, 'E', fixed);
     }
+    const bool savings_plans = std::any_of(setup.candidates.begin(), setup.candidates.end(),
+                                           [](const Candidate& c) { return c.savings_plan >= 0; });
+    if (!o.limits.capacity_assurance || !savings_plans) return;
+    for (int m = 0; m < setup.horizon; ++m) {
+        p.reserved.push_back(p.mip.add_column(0.0, infinity, 0.0, false));
+        std::vector<int> cols{p.reserved.back()};
+        std::vector<double> coef{1.0};
+        for (std::size_t k = 0; k < p.x.size(); ++k)
+            if (setup.candidates[k].active(m) && setup.candidates[k].savings_plan < 0) {
+                cols.push_back(p.x[k]);
+                coef.push_back(-setup.candidates[k].gpus_per_unit);
+            }
+        p.mip.add_row(cols, coef, 'E', owned_held(owned, m) + setup.held_gpus[std::size_t(m)]);
+    }
 }
 
 /// The most GPUs any future asks for in any hour: spot beyond it serves nothing.
@@ -112,7 +129,7 @@ double peak_of(const DemandFutures& futures) {
 }
 
 /// G(capacity + spot) as a cost, exactly, for G concave and piecewise linear (`pieces` in GPUs from 0,
-/// the last flat): a concave cost is no linear programme, so the sum y is split into the pieces'
+/// the last flat; spot -1: of the capacity alone): a concave cost is no linear programme, so the sum y is split into the pieces'
 /// lengths δ_j filled in order (binary z_j: piece j is full; δ_j >= len_j z_j, δ_{j+1} <= len_{j+1} z_j)
 /// and what lies beyond the last breakpoint, at most reach × z_last. Each δ_j costs `scale` × slope_j
 /// in the objective; returns the δ columns with their slopes, G(y) = Σ slope_j δ_j.
@@ -120,8 +137,9 @@ std::vector<std::pair<int, double>> add_filled_curve(Mip& mip, const std::vector
                                                      double reach, double scale) {
     std::vector<std::pair<int, double>> out;
     if (pieces.size() < 2) return out;  // flat from 0: G is 0
-    std::vector<int> cols{capacity, spot}, zs;
-    std::vector<double> coef{-1.0, -1.0};
+    std::vector<int> cols{capacity}, zs;
+    std::vector<double> coef{-1.0};
+    if (spot >= 0) cols.push_back(spot), coef.push_back(-1.0);  // -1: the curve of the capacity alone
     for (std::size_t j = 0; j + 1 < pieces.size(); ++j) {
         const double length = pieces[j + 1].value - pieces[j].value;
         const int delta = mip.add_column(0.0, length, scale * pieces[j].slope, false);
@@ -253,6 +271,51 @@ void add_future_rows(Programme& p, const DemandFutures& futures, const PricePath
         p.mip.add_row(row_cols, row_coef, 'G', constant_f);
     }
     p.mip.add_row(tail_columns, tail_coefficients, 'L', cvar95);
+}
+
+/// limits.capacity_assurance as one row (docs/models.md, section 8). Assurance = 1 − u (D − K − P) / D
+/// >= p is K + P >= D (1 − (1 − p) / u) over the sample, with K the GPU-hours reserved capacity serves
+/// and P spot's: K + P = (1 − a) S(C) + a S(C + s), a hypograph of each curve (both coefficients >= 0:
+/// exact). With Savings Plans K = S(R), R the reservations alone, and the −a S(C) left is a concave
+/// cost in the row, so it enters exactly through add_filled_curve's binaries.
+void add_assurance(Programme& p, const DemandFutures& futures, const RecommendOptions& o, const Setup& setup,
+                   const Rates& rates, bool with_spot, ShapeCuts& cuts) {
+    const double u = o.on_demand_capacity.unavailable_share;
+    if (!o.limits.capacity_assurance || u <= 0.0) return;  // on demand is always there: every plan meets it
+    double demanded = 0;
+    for (std::size_t f = 0; f < futures.count(); ++f)
+        for (int m = 0; m < setup.horizon; ++m) demanded += futures.level(f, m) * futures.shape(f, m).total();
+    const double needed = demanded * (1.0 - (1.0 - *o.limits.capacity_assurance) / u);
+    if (needed <= 0.0) return;  // all on demand meets it
+    const double a = with_spot ? rates.availability : 0.0;
+    const bool split = !p.reserved.empty();
+    std::vector<int> cols;
+    std::vector<double> coef;
+    for (int m = 0; m < setup.horizon; ++m) {
+        std::vector<std::pair<double, const std::vector<Cut>*>> terms;
+        for (std::size_t f = 0; f < futures.count(); ++f)
+            if (futures.level(f, m) > 0.0) terms.push_back({futures.level(f, m), &cuts(futures.shape(f, m))});
+        if (terms.empty()) continue;
+        const std::vector<Cut> pieces = sum_of_pieces(terms, std::vector<double>(terms.size(), 1.0));
+        const auto hypograph = [&](int capacity, int spot, double coefficient) {
+            cols.push_back(p.mip.add_column(0.0, infinity, 0.0, false));
+            coef.push_back(coefficient);
+            p.curves.push_back({cols.back(), capacity, spot, pieces, {}});
+        };
+        const int capacity = p.capacity[std::size_t(m)];
+        if (split) hypograph(p.reserved[std::size_t(m)], -1, 1.0);
+        else if (a < 1.0) hypograph(capacity, -1, 1.0 - a);
+        if (a > 0.0) {
+            hypograph(capacity, p.spot_gpus, a);
+            if (split)
+                for (const auto& [delta, slope] :
+                     add_filled_curve(p.mip, pieces, capacity, -1, p.reach[std::size_t(m)], 0.0)) {
+                    cols.push_back(delta);
+                    coef.push_back(-a * slope);
+                }
+        }
+    }
+    p.mip.add_row(cols, coef, 'G', needed);  // needed > 0: some month has demand, so a term
 }
 
 /// limits.committed_share and limits.upfront_per_period as rows.
@@ -432,6 +495,7 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
         add_mean_curves(p, futures, prices, setup, rates, spot != nullptr, cuts);
     }
     add_limits(p, futures, o, prices, setup, rates, owned);
+    add_assurance(p, futures, o, setup, rates, spot != nullptr, cuts);
     Solved out;
     out.solution = solve_with_pieces(p, o);
     if (out.solution.feasible) out.plan = plan_of(out.solution, p, futures, offering, o, setup, spot, owned);

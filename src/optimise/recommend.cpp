@@ -60,6 +60,14 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
     on_demand.held = options.held;  // what is held is held whatever is added
     on_demand.savings_plans = options.held_savings_plans;
     const PlanDistribution on_demand_result = evaluate_plan(on_demand, futures, offering, prices, options.plan_options);
+    // The engine's assurance of a plan, and whether it meets limits.capacity_assurance (to rounding).
+    const auto assurance_of = [&](const Plan& plan, const PlanDistribution& d) {
+        return capacity_assurance(plan, d, futures, offering, options.on_demand_capacity, prices, options.plan_options);
+    };
+    const auto assured = [&](double assurance) {
+        return !options.limits.capacity_assurance || assurance >= *options.limits.capacity_assurance - 1e-9;
+    };
+    const double on_demand_assurance = assurance_of(on_demand, on_demand_result);
 
     Recommendation best;
     bool found = false;
@@ -97,8 +105,9 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
         candidate.solver_objective = solved.solution.objective;
         candidate.engine_objective = objective_of(d, options.objective);
         candidate.plan = solved.plan;
+        candidate.capacity_assurance = assurance_of(solved.plan, d);
         best.candidates.push_back(candidate);
-        if (candidate.engine_objective < best_engine) {
+        if (assured(candidate.capacity_assurance) && candidate.engine_objective < best_engine) {
             best_engine = candidate.engine_objective;
             best.plan = solved.plan;
             best.in_sample = std::move(d);
@@ -110,28 +119,42 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
                            : std::max(0.0, solved.solution.objective - std::max(0.0, solved.solution.bound)) /
                                  std::max(1e-300, std::abs(solved.solution.objective));
             best.status = solved.solution.status;
+            best.capacity_assurance = candidate.capacity_assurance;
             found = true;
         }
     }
     const double on_demand_cvar = cvar_of(on_demand_result, options.objective);
-    const bool on_demand_allowed = !options.limits.cvar95 || on_demand_cvar <= *options.limits.cvar95;
+    const bool on_demand_cvar_allowed = !options.limits.cvar95 || on_demand_cvar <= *options.limits.cvar95;
+    const bool on_demand_allowed = on_demand_cvar_allowed && assured(on_demand_assurance);
     if (!found) {
-        if (options.limits.cvar95 && !on_demand_allowed && timed_out)
+        if (options.limits.cvar95 && !on_demand_cvar_allowed && timed_out)
             fail("options.time_limit_seconds", options.time_limit_seconds,
                  fmt::format("the solver found no plan within limits.cvar95 = {:g} in that time (all on demand "
                              "has CVaR95 {:.2f}); allow more time or fewer futures",
                              *options.limits.cvar95, on_demand_cvar));
-        if (options.limits.cvar95 && !on_demand_allowed)
+        if (options.limits.cvar95 && !on_demand_cvar_allowed)
             fail("limits.cvar95", *options.limits.cvar95,
                  fmt::format("no plan meets it over these futures (all on demand has CVaR95 {:.2f}; solver: {})",
                              on_demand_cvar, best.status));
+        if (!on_demand_allowed && timed_out)
+            fail("options.time_limit_seconds", options.time_limit_seconds,
+                 fmt::format("the solver found no plan within limits.capacity_assurance = {:g} in that time (all "
+                             "on demand has capacity assurance {:.6f}); allow more time or fewer futures",
+                             *options.limits.capacity_assurance, on_demand_assurance));
+        if (!on_demand_allowed)
+            fail("limits.capacity_assurance", *options.limits.capacity_assurance,
+                 fmt::format("no plan meets it over these futures (all on demand has capacity assurance {:.6f} with "
+                             "options.on_demand_capacity.unavailable_share = {:g}; solver: {})",
+                             on_demand_assurance, options.on_demand_capacity.unavailable_share, best.status));
         best.plan = on_demand;
         best.in_sample = on_demand_result;
+        best.capacity_assurance = on_demand_assurance;
         best.solver_objective = objective_of(on_demand_result, options.objective);
     } else if (on_demand_allowed && objective_of(on_demand_result, options.objective) < best_engine) {
         // The engine has the last word: an approximated month shape may make a plan look cheaper than it is.
         best.plan = on_demand;
         best.in_sample = on_demand_result;
+        best.capacity_assurance = on_demand_assurance;
         best.status += "; all on demand was cheaper in the engine";
     }
     best.spot_share = spot_share_of(best.in_sample);
@@ -217,7 +240,39 @@ std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, cons
             // "No plan meets it", or none found in the time allowed; any other error is the caller's.
             const std::string_view what = e.what();
             point.timed_out = what.rfind("options.time_limit_seconds", 0) == 0;
-            if (!point.timed_out && what.rfind("limits.cvar95", 0) != 0) throw;
+            if (!point.timed_out && what.rfind("limits.cvar95", 0) != 0 && what.rfind("limits.capacity_assurance", 0) != 0)
+                throw;
+            point.reason = e.what();
+        }
+        points.push_back(point);
+    }
+    return points;
+}
+
+std::vector<AssurancePoint> capacity_assurance_frontier(const DemandFutures& futures, const Offering& offering,
+                                                        const std::vector<double>& required,
+                                                        const RecommendOptions& options, const PricePaths& prices) {
+    std::vector<AssurancePoint> points;
+    for (double level : required) {
+        RecommendOptions o = options;
+        o.limits.capacity_assurance = level;
+        AssurancePoint point;
+        point.required = level;
+        try {
+            const Recommendation r = recommend_plan(futures, offering, o, prices);
+            point.feasible = true;
+            point.mean = objective_of(r.in_sample, o.objective);
+            point.assurance = r.capacity_assurance;
+            point.recommended = r.plan;
+            point.recommended.name.clear();  // the plan's parts, not the name "recommended"
+            point.plan = describe(point.recommended);
+            point.timed_out = !r.proven_optimal;
+            point.gap = r.gap;
+        } catch (const InvalidInput& e) {
+            // "No plan meets it", or none found in the time allowed; any other error is the caller's.
+            const std::string_view what = e.what();
+            point.timed_out = what.rfind("options.time_limit_seconds", 0) == 0;
+            if (!point.timed_out && what.rfind("limits.capacity_assurance", 0) != 0) throw;
             point.reason = e.what();
         }
         points.push_back(point);

@@ -149,6 +149,8 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
     if (o.limits.committed_share) require_non_negative("limits.committed_share", *o.limits.committed_share);
     if (o.limits.deadline_miss_probability)
         require_fraction("limits.deadline_miss_probability", *o.limits.deadline_miss_probability);
+    if (o.limits.capacity_assurance) require_fraction("limits.capacity_assurance", *o.limits.capacity_assurance);
+    o.on_demand_capacity.validate("options.on_demand_capacity");
     // A Savings Plan's level is one $/hour in every future: it covers the same GPUs in each only when the
     // reservation factor of its start month is the same in each.
     if (!o.savings_plans.empty() && !prices.empty() && prices.reserved.cols() > 1)

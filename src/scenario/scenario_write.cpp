@@ -360,11 +360,22 @@ void write_service(YAML::Emitter& out, const ServiceSpec& v) {
     out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << v.name;
     out << YAML::Key << "replicas" << YAML::Value << v.replicas;
     out << YAML::Key << "zones" << YAML::Value << YAML::BeginSeq;
-    for (const ServiceZoneSpec& z : v.zones)
-        out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << z.name
-            << YAML::Key << "trace" << YAML::Value << YAML::DoubleQuoted << z.trace_file << YAML::Key
-            << "spot_price_per_hour" << YAML::Value << number(z.spot_price_per_hour) << YAML::EndMap;
+    for (const ServiceZoneSpec& z : v.zones) {
+        out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << z.name;
+        if (z.mtbf_hours)
+            out << YAML::Key << "mtbf_hours" << YAML::Value << number(*z.mtbf_hours) << YAML::Key << "mean_down_hours"
+                << YAML::Value << number(z.mean_down_hours);
+        else
+            out << YAML::Key << "trace" << YAML::Value << YAML::DoubleQuoted << z.trace_file;
+        out << YAML::Key << "spot_price_per_hour" << YAML::Value << number(z.spot_price_per_hour) << YAML::EndMap;
+    }
     out << YAML::EndSeq;
+    if (!v.zones.empty() && v.zones[0].mtbf_hours) {
+        out << YAML::Key << "days" << YAML::Value << number(v.days);
+        out << YAML::Key << "tick_hours" << YAML::Value << number(v.tick_hours);
+        out << YAML::Key << "correlation" << YAML::Value << number(v.correlation);
+        out << YAML::Key << "seed" << YAML::Value << v.seed;
+    }
     out << YAML::Key << "launch_hours" << YAML::Value << number(v.launch_hours);
     out << YAML::Key << "notice_hours" << YAML::Value << number(v.notice_hours);
     if (v.on_demand_price_per_hour)

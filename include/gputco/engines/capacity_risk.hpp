@@ -15,8 +15,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "gputco/engines/deadline.hpp"
+#include "gputco/engines/plan_engine.hpp"
 
 namespace gputco {
 
@@ -29,8 +31,8 @@ struct OnDemandCapacity {
     double mean_wait_hours = 1;    ///< > 0: mean length of a period without capacity
     std::string source;            ///< where the figures come from ("assumption", a trace)
 
-    /// Throws InvalidInput, e.g. "capacity.unavailable_share = 1: must be in [0, 1)".
-    void validate() const;
+    /// Throws InvalidInput, e.g. "capacity.unavailable_share = 1: must be in [0, 1)" (`field` first).
+    void validate(std::string_view field = "capacity") const;
     /// The Markov process of on-demand availability: mean down = mean_wait_hours, mean up =
     /// mean_wait_hours x (1 - u) / u (u = 0: always up). Each mean must be >= the tick.
     MarkovAvailability process() const;
@@ -63,5 +65,23 @@ DeadlineCapacityRisk deadline_capacity_risk(const DeadlineJob& job, const Markov
                                             const OnDemandCapacity& capacity, DeadlinePolicy policy,
                                             double spot_price_per_hour, double on_demand_price_per_hour,
                                             const CapacityRiskOptions& options = {});
+
+/// A plan's capacity assurance: the expected share of its demanded GPU-hours served by capacity that
+/// is there when needed (docs/models.md, section 8). Owned GPUs and reservations (held, bought,
+/// capacity blocks) are capacity set aside: always there. Spot serves only in the hours its capacity
+/// is there (the engine's availability), so what it serves is there. Everything else, Savings Plans'
+/// hours included (a price, not capacity), runs on on-demand capacity, missing a share
+/// u = capacity.unavailable_share of the time, independently of spot. So
+///   assurance = 1 − u × (D − K − P) / D
+/// over all futures and months, D the demanded, K the reserved and owned, P the spot GPU-hours.
+/// `evaluated` is evaluate_plan(plan, futures, offering, prices, options); a plan with Savings Plans
+/// is priced once more without them (reservations are served first, so K is what they serve).
+double capacity_assurance(const Plan& plan, const PlanDistribution& evaluated, const DemandFutures& futures,
+                          const Offering& offering, const OnDemandCapacity& capacity, const PricePaths& prices = {},
+                          const PlanOptions& options = {});
+/// The same, pricing the plan first.
+double capacity_assurance(const Plan& plan, const DemandFutures& futures, const Offering& offering,
+                          const OnDemandCapacity& capacity, const PricePaths& prices = {},
+                          const PlanOptions& options = {});
 
 }  // namespace gputco

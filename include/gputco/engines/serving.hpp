@@ -34,15 +34,16 @@
 namespace gputco {
 
 enum class ServingPolicy {
-    /// Spot only: N + E replicas spread evenly over the zones (zone i gets the i-th share of a
-    /// round-robin deal); a lost replica is relaunched in its own zone when that zone has capacity.
-    /// on_demand_base replicas of on-demand run throughout (0 = none).
+    /// Spot only: N + E − on_demand_base replicas spread evenly over the zones (zone i gets the i-th
+    /// share of a round-robin deal); a lost replica is relaunched in its own zone when that zone has
+    /// capacity. on_demand_base replicas of on-demand run throughout (0 = none), in place of as many
+    /// spot replicas.
     static_spread,
     /// static_spread's spot replicas plus dynamic on-demand fallback: on-demand replicas =
     /// max(on_demand_base, N - ready live spot replicas), on-demand being released (those still
     /// launching first) when spot is back.
     even_spread_fallback,
-    /// SpotHedge (SkyServe, EuroSys 2025): N + E spot replicas placed dynamically. Zones are active or
+    /// SpotHedge (SkyServe, EuroSys 2025): N + E − on_demand_base spot replicas placed dynamically. Zones are active or
     /// preempted; a preemption (or its notice) marks the zone preempted; a new spot replica goes to the
     /// active zone with capacity holding the fewest replicas (then the cheapest, then the first); a
     /// launch into an active zone without capacity fails and marks it preempted; when no active zone
@@ -68,7 +69,7 @@ std::vector<ServingPolicy> all_serving_policies();
 struct ServingConfig {
     std::size_t target_replicas = 1;     ///< N: replicas the service needs ready, >= 1
     std::size_t extra_spot = 0;          ///< E: spot replicas over N
-    std::size_t on_demand_base = 0;      ///< on-demand replicas kept throughout, <= N
+    std::size_t on_demand_base = 0;      ///< on-demand replicas kept throughout, <= N, part of the N
     double on_demand_price_per_hour = 0;  ///< finite and > 0
     double launch_hours = 0;             ///< launch + warm-up delay, whole ticks, >= 0
     double notice_hours = 0;             ///< preemption notice (AWS 2 min, GCP 30 s), whole ticks, >= 0
@@ -80,6 +81,9 @@ struct ServingConfig {
     void validate() const;
     std::size_t launch_ticks() const;
     std::size_t notice_ticks() const;
+    /// The spot fleet: N + E − on_demand_base. The base is part of the N replicas, not beside them
+    /// (SkyServe: `base_ondemand_fallback_replicas` of the replicas run on on-demand, the rest on spot).
+    std::size_t spot_replicas() const { return target_replicas + extra_spot - on_demand_base; }
 };
 
 /// Limits on a serving run, checked before any work.

@@ -20,6 +20,7 @@
 
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/catalog/price_schedule.hpp"
+#include "gputco/engines/capacity_risk.hpp"
 #include "gputco/engines/plan_engine.hpp"
 #include "gputco/engines/spot.hpp"
 #include "gputco/results/plan_distribution.hpp"
@@ -85,6 +86,10 @@ struct RiskLimits {
     /// Spot options whose job misses its deadline with a higher probability are not tried (the plan
     /// then runs without them; on demand is always possible).
     std::optional<double> deadline_miss_probability;
+    /// The plan's capacity assurance (capacity_assurance(), docs/models.md section 8) at least this: the
+    /// expected share of demanded GPU-hours served by capacity that is there, with on-demand missing a
+    /// share RecommendOptions::on_demand_capacity.unavailable_share of the time. In [0, 1].
+    std::optional<double> capacity_assurance;
 };
 
 enum class Objective { expected_total, expected_npv };
@@ -124,6 +129,9 @@ struct RecommendOptions {
     /// Savings Plans already held (start_month < 0, not renewed): as `held`, every plan holds them and
     /// pays the hourly part of their commitment left; served as the engine serves Savings Plans.
     std::vector<SavingsPlan> held_savings_plans;
+    /// The risk that on-demand capacity is not there (a stated assumption per offering); used by
+    /// limits.capacity_assurance. Default: always there.
+    OnDemandCapacity on_demand_capacity;
 };
 
 /// One solve: the plan for one spot option (or none), or why the option was not tried.
@@ -135,6 +143,9 @@ struct CandidateResult {
     double engine_objective = 0; ///< the plan engine's mean of the same
     bool proven_optimal = false;
     Plan plan;
+    /// The plan's capacity assurance in the engine (1 when options.on_demand_capacity is always there);
+    /// a plan below limits.capacity_assurance there is not taken.
+    double capacity_assurance = 1;
 };
 
 struct Recommendation {
@@ -153,6 +164,8 @@ struct Recommendation {
     /// combination of owned counts tried (its plan lists the owned purchases; exclusions once).
     std::vector<CandidateResult> candidates;
     double solve_seconds = 0;
+    /// The plan's capacity assurance in sample (the engine's hours, options.on_demand_capacity).
+    double capacity_assurance = 1;
 };
 
 /// The sample-average optimum over `futures` (and `prices`: one column per future or one shared).
@@ -214,6 +227,27 @@ struct FrontierPoint {
 std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, const Offering& offering,
                                               const std::vector<double>& cvar95_limits,
                                               const RecommendOptions& options = {}, const PricePaths& prices = {});
+
+/// A point of the frontier of price against assurance: the cheapest plan whose capacity assurance is
+/// at least `required` (other limits as in the options).
+struct AssurancePoint {
+    double required = 0;
+    bool feasible = false;
+    double mean = std::numeric_limits<double>::quiet_NaN();        ///< in-sample mean of the objective measure (engine)
+    double assurance = std::numeric_limits<double>::quiet_NaN();   ///< the plan's capacity assurance (engine)
+    std::string reason;  ///< infeasible: why no plan meets it (or none was found in time); empty otherwise
+    bool timed_out = false;
+    double gap = std::numeric_limits<double>::quiet_NaN();
+    std::string plan;   ///< describe(recommended)
+    Plan recommended;
+};
+
+/// The recommendation for each level in `required` (limits.capacity_assurance set to it); a point
+/// that reaches the time limit is marked and the rest are still computed.
+std::vector<AssurancePoint> capacity_assurance_frontier(const DemandFutures& futures, const Offering& offering,
+                                                        const std::vector<double>& required,
+                                                        const RecommendOptions& options = {},
+                                                        const PricePaths& prices = {});
 
 /// The providers' reservation advice as AWS Cost Explorer and Azure Advisor document it: the whole
 /// number of units (instances of `gpus_per_unit` GPUs) that would have saved most over `window` (hourly

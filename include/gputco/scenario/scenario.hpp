@@ -129,7 +129,11 @@ struct ServiceZoneSpec {
     std::string name;
     std::string trace_file;          ///< as written, relative to the scenario's folder
     double spot_price_per_hour = 0;  ///< > 0
-    SpotAvailability availability;   ///< read from trace_file on loading
+    SpotAvailability availability;   ///< read from trace_file (or generated) on loading
+    /// A generated zone instead of a trace (trace_file empty): capacity lasts a Poisson period of this
+    /// mean, then is gone an exponential `mean_down_hours` (generate_zone_availability).
+    std::optional<double> mtbf_hours;
+    double mean_down_hours = 1;
 };
 struct ServiceSpec {
     std::string name;
@@ -139,6 +143,12 @@ struct ServiceSpec {
     double notice_hours = 0;
     std::optional<double> on_demand_price_per_hour;
     ServingSearch search;
+    /// Generated zones: one run of `days` in ticks of `tick_hours`, losses correlated by `correlation`,
+    /// drawn from `seed` (generate_zone_availability).
+    double days = 30;
+    double tick_hours = 0.05;
+    double correlation = 0;
+    std::uint64_t seed = 0;
 
     /// The zones as the serving engine takes them, and the config (without E and base, which the search sets).
     std::vector<SpotRegion> regions() const;
