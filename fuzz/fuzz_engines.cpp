@@ -175,7 +175,7 @@ DemandProfile read_demand(Bytes& in) {
 
 Reserved read_reserved(Bytes& in) {
     Reserved r{.term_years = in.choice(2) ? 3 : 1, .payment = static_cast<Payment>(in.choice(3))};
-    if (in.choice(2)) r.discount = in.number();
+    if (in.choice(2)) r.reservation_discount = in.number();
     r.renewal = in.choice(2) ? Renewal::lapse : Renewal::renew;
     return r;
 }

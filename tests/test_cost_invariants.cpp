@@ -262,7 +262,7 @@ TEST_CASE("invariant (plans): the hindsight reservation is no worse than all on-
         const DemandProfile demand = in.demand();
         const Reserved reserved = in.reserved(o);
         PlanOptions options = Inputs::plan_options(in.options());
-        if (reserved.discount) continue;  // hindsight prices the catalog's reservation
+        if (reserved.reservation_discount) continue;  // hindsight prices the catalog's reservation
         const DemandFutures futures = DemandFutures::from_profile(demand);
         std::vector<double> best_gpus;
         const std::vector<double> best =

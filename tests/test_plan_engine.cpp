@@ -56,12 +56,12 @@ Mix random_mix(Xoshiro256pp& engine) {
         Tranche t;
         t.fraction = weights[std::size_t(i)] / sum;
         switch (uniform_int(engine, 0, 4)) {
-            case 0: t.kind = Reserved{.term_years = 1, .payment = Payment::all_upfront, .discount = {},
+            case 0: t.kind = Reserved{.term_years = 1, .payment = Payment::all_upfront, .reservation_discount = {},
                                       .renewal = uniform_int(engine, 0, 1) ? Renewal::renew : Renewal::lapse};
                 break;
             case 1: t.kind = Reserved{.term_years = uniform_int(engine, 1, 3),
                                       .payment = Payment(uniform_int(engine, 0, 2)),
-                                      .discount = uniform(engine, 0, 0.7),
+                                      .reservation_discount = uniform(engine, 0, 0.7),
                                       .renewal = uniform_int(engine, 0, 1) ? Renewal::renew : Renewal::lapse};
                 break;
             case 2: {

@@ -133,7 +133,7 @@ Plan provider_policy_plan(const DemandProfile& history, const DemandFutures& fut
         if (units > 0)
             plan.commitments.push_back({.count = units, .unit = CountUnit::instances, .term_years = term_years,
                                         .payment = payment, .start_month = m, .renewal = Renewal::lapse,
-                                        .discount = {}, .offering = {}});
+                                        .reservation_discount = {}, .offering = {}});
     }
     return plan;
 }
@@ -156,7 +156,7 @@ std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& o
         plan.held = held;
         if (count > 0)
             plan.commitments.push_back({.count = count, .unit = unit, .term_years = term_years, .payment = payment,
-                                        .start_month = 0, .renewal = Renewal::renew, .discount = {}, .offering = {}});
+                                        .start_month = 0, .renewal = Renewal::renew, .reservation_discount = {}, .offering = {}});
         plans.push_back(plan);
     };
     // The providers' rule (AWS Cost Explorer, Azure Advisor; docs/models.md): the whole number of
@@ -187,7 +187,7 @@ std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& o
     }
     const ReservationAdvice advice = optimal_reservation(
         short_history || held_now > 0 ? DemandProfile::hourly(seen) : history, offering,
-        Reserved{.term_years = term_years, .payment = payment, .discount = {}, .renewal = Renewal::renew},
+        Reserved{.term_years = term_years, .payment = payment, .reservation_discount = {}, .renewal = Renewal::renew},
         EvaluationOptions{.discounts = options.discounts, .annual_discount_rate = options.annual_discount_rate});
     reserve(advice.reserved_gpus, CountUnit::gpus,
             fmt::format("newsvendor on the history{}: {:g} GPUs {}y {}",

@@ -388,7 +388,7 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFuture
             commitment.payment = offering.reserved[c.option].payment;
         } else {
             commitment.payment = o.commitments[c.option].payment;
-            commitment.discount = o.commitments[c.option].discount;
+            commitment.reservation_discount = o.commitments[c.option].reservation_discount;
         }
         plan.commitments.push_back(commitment);
     }

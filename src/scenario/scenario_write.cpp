@@ -51,7 +51,7 @@ void write_offering(YAML::Emitter& out, const Offering& o) {
 void write_reserved(YAML::Emitter& out, const Reserved& r) {
     out << YAML::BeginMap << YAML::Key << "term_years" << YAML::Value << r.term_years;
     out << YAML::Key << "payment" << YAML::Value << std::string(to_string(r.payment));
-    if (r.discount) out << YAML::Key << "discount" << YAML::Value << number(*r.discount);
+    if (r.reservation_discount) out << YAML::Key << "reservation_discount" << YAML::Value << number(*r.reservation_discount);
     out << YAML::Key << "renewal" << YAML::Value << std::string(to_text(r.renewal));
     out << YAML::EndMap;
 }
@@ -245,7 +245,7 @@ void write_commitment(YAML::Emitter& out, const Commitment& c) {
     out << YAML::Key << "payment" << YAML::Value << std::string(to_string(c.payment));
     out << YAML::Key << "start_month" << YAML::Value << c.start_month;
     out << YAML::Key << "renewal" << YAML::Value << (c.renewal == Renewal::renew ? "renew" : "lapse");
-    if (c.discount) out << YAML::Key << "discount" << YAML::Value << number(*c.discount);
+    if (c.reservation_discount) out << YAML::Key << "reservation_discount" << YAML::Value << number(*c.reservation_discount);
     if (c.kind != CommitmentClass::standard) out << YAML::Key << "kind" << YAML::Value << std::string(to_text(c.kind));
     out << YAML::EndMap;
 }

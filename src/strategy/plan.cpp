@@ -35,7 +35,7 @@ Plan plan_from_mix_in_units(const Mix& mix, double default_fleet_gpus, Units uni
                                                   .payment = reserved->payment,
                                                   .start_month = 0,
                                                   .renewal = reserved->renewal,
-                                                  .discount = reserved->discount,
+                                                  .reservation_discount = reserved->reservation_discount,
                                                   .offering = std::nullopt});
         } else if (const auto* owned = std::get_if<Owned>(&tranche.kind)) {
             plan.owned.push_back(OwnedPurchase{gpus, 0, *owned});

@@ -116,8 +116,8 @@ PricedReservation price_reservation(const Reserved& reserved, const Offering& of
     require(reserved.term_years >= 1 && reserved.term_years <= 5, "reserved.term_years", reserved.term_years,
             "must be in [1, 5]");
     pricing::ReservationPrice price = pricing::reservation("reserved", reserved.term_years, reserved.payment,
-                                                           reserved.discount, offering, region_factor,
-                                                           "reserved.discount");
+                                                           reserved.reservation_discount, offering, region_factor,
+                                                           "reserved.reservation_discount");
     PricedReservation priced;
     priced.term_months = reserved.term_years * months_per_year;
     priced.renewal = reserved.renewal;

@@ -34,7 +34,7 @@ namespace gputco {
 struct CommitmentOption {
     int term_years = 1;
     Payment payment = Payment::no_upfront;
-    std::optional<double> discount;  ///< as Commitment::discount; default: the offering's prices
+    std::optional<double> reservation_discount;  ///< as Commitment's; default: the offering's prices
 };
 
 /// A Savings Plan the optimiser may buy at each start month: its level (the $/hour commitment) is a

@@ -28,13 +28,14 @@ enum class Renewal {
 };
 
 /// A 1- or 3-year reservation: upfront at the start of each term plus an hourly fee for every hour
-/// of the term, used or not. Prices come from the offering unless `discount` is given.
+/// of the term, used or not. Prices come from the offering unless `reservation_discount` is given.
 struct Reserved {
     int term_years = 1;
     Payment payment = Payment::no_upfront;
-    /// Effective discount vs on-demand in [0, 1): effective rate = (1 − discount) × on-demand.
-    /// Split by payment: all upfront → all of it upfront; no upfront → all hourly; partial → half each.
-    std::optional<double> discount;
+    /// The reservation's price off on-demand, in [0, 1): effective rate = (1 − reservation_discount) ×
+    /// on-demand (docs/models.md, section 1, "Discounts"). Split by payment: all upfront → all of it
+    /// upfront; no upfront → all hourly; partial → half each.
+    std::optional<double> reservation_discount;
     Renewal renewal = Renewal::renew;
 };
 

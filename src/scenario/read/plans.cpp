@@ -15,8 +15,8 @@ int small_integer(const Field& f) {
 }
 
 Commitment read_commitment(const Field& item, int months) {
-    const auto cm = item.map({"count", "unit", "term_years", "payment", "start_month", "renewal", "discount", "kind",
-                              "term_months"});
+    const auto cm = item.map({"count", "unit", "term_years", "payment", "start_month", "renewal", "reservation_discount",
+                              "discount", "kind", "term_months"});
     Commitment commitment;
     commitment.count = cm.get("count").non_negative();
     if (auto v = cm.find("unit")) commitment.unit = v->choice({"gpus", "instances"}) == "gpus" ? CountUnit::gpus : CountUnit::instances;
@@ -25,9 +25,9 @@ Commitment read_commitment(const Field& item, int months) {
     commitment.payment = read_payment(cm.get("payment"));
     if (auto v = cm.find("start_month")) commitment.start_month = read_month(*v, months);
     if (auto v = cm.find("renewal")) commitment.renewal = v->choice({"renew", "lapse"}) == "renew" ? Renewal::renew : Renewal::lapse;
-    if (auto v = cm.find("discount")) {
-        commitment.discount = v->number();
-        if (*commitment.discount < 0 || *commitment.discount >= 1) v->fail("must be in [0, 1)");
+    if (auto v = cm.find("reservation_discount", "discount")) {  // "discount": the old spelling
+        commitment.reservation_discount = v->number();
+        if (*commitment.reservation_discount < 0 || *commitment.reservation_discount >= 1) v->fail("must be in [0, 1)");
     }
     if (auto v = cm.find("kind")) commitment.kind = v->choice<CommitmentClass>();
     return commitment;
