@@ -696,10 +696,12 @@ class OnDemand:
 
 class Reserved:
     def __init__(self, *, term_years: int = 1, payment: PaymentName = "no_upfront",
-                 discount: Optional[float] = None, renewal: RenewalName = "renew") -> None: ...
+                 reservation_discount: Optional[float] = None, renewal: RenewalName = "renew",
+                 discount: Optional[float] = None) -> None: ...  # discount: old spelling, deprecated
     term_years: int
     payment: PaymentName
-    discount: Optional[float]
+    reservation_discount: Optional[float]
+    discount: Optional[float]  # old spelling of reservation_discount, deprecated
     renewal: RenewalName
 
 class Owned:
@@ -972,12 +974,14 @@ class Commitment:
     payment: str
     start_month: int
     renewal: str
-    discount: Optional[float]
+    reservation_discount: Optional[float]
+    discount: Optional[float]  # old spelling of reservation_discount, deprecated
     offering: Optional[Offering]
     kind: str
     def __init__(self, count: float, *, unit: str = "gpus", term_years: int = 1, payment: str = "no_upfront",
-                 start_month: int = 0, renewal: str = "lapse", discount: Optional[float] = None,
-                 offering: Optional[Offering] = None, kind: str = "standard") -> None: ...
+                 start_month: int = 0, renewal: str = "lapse", reservation_discount: Optional[float] = None,
+                 offering: Optional[Offering] = None, kind: str = "standard",
+                 discount: Optional[float] = None) -> None: ...  # discount: old spelling, deprecated
 
 # commitments already held and their changes
 class HeldCommitment:
@@ -1193,8 +1197,10 @@ def hindsight_reservation_totals(futures: DemandFutures, offering: Offering, ter
 class CommitmentOption:
     term_years: int
     payment: str
-    discount: Optional[float]
-    def __init__(self, term_years: int, payment: str = "no_upfront", *, discount: Optional[float] = None) -> None: ...
+    reservation_discount: Optional[float]
+    discount: Optional[float]  # old spelling of reservation_discount, deprecated
+    def __init__(self, term_years: int, payment: str = "no_upfront", *, reservation_discount: Optional[float] = None,
+                 discount: Optional[float] = None) -> None: ...  # discount: old spelling, deprecated
 
 class SavingsPlanOption:
     type: str

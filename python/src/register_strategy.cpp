@@ -43,22 +43,28 @@ void register_strategy(py::module_& m) {
     py::class_<Reserved>(m, "Reserved",
                          "A 1- or 3-year reservation: upfront at the start of each term plus an hourly "
                          "fee for every hour of the term, used or not.")
-        .def(py::init([](int term_years, std::string_view payment, std::optional<double> discount,
-                         std::string_view renewal) {
-                 return Reserved{term_years, parse_payment(payment, "reserved.payment"), discount,
+        .def(py::init([](int term_years, std::string_view payment, std::optional<double> reservation_discount,
+                         std::string_view renewal, std::optional<double> discount) {
+                 return Reserved{term_years, parse_payment(payment, "reserved.payment"),
+                                 renamed_keyword(reservation_discount, discount, "reservation_discount", "discount"),
                                  parse<Renewal>(renewal, "reserved.renewal")};
              }),
              py::kw_only(), py::arg("term_years") = 1, py::arg("payment") = "no_upfront",
-             py::arg("discount") = py::none(), py::arg("renewal") = "renew")
+             py::arg("reservation_discount") = py::none(), py::arg("renewal") = "renew",
+             py::arg("discount") = py::none())
         .def_readonly("term_years", &Reserved::term_years)
         .def_property_readonly("payment", [](const Reserved& r) { return std::string(to_string(r.payment)); })
-        .def_readonly("discount", &Reserved::discount)
+        .def_readonly("reservation_discount", &Reserved::reservation_discount)
+        .def_property_readonly("discount", [](const Reserved& c) {  // the old spelling
+            warn_renamed_attribute("discount", "reservation_discount");
+            return c.reservation_discount;
+        })
         .def_property_readonly("renewal", [](const Reserved& r) { return std::string(to_text(r.renewal)); })
         .def("__repr__",
              [](const Reserved& r) {
-                 return fmt::format("Reserved(term_years={}, payment='{}', discount={}, renewal='{}')",
+                 return fmt::format("Reserved(term_years={}, payment='{}', reservation_discount={}, renewal='{}')",
                                     r.term_years, to_string(r.payment),
-                                    r.discount ? fmt::format("{}", *r.discount) : "None",
+                                    r.reservation_discount ? fmt::format("{}", *r.reservation_discount) : "None",
                                     to_text(r.renewal));
              })
         .def("__str__", [](const Reserved& s) { return describe(Strategy{s}); });

@@ -28,7 +28,7 @@ def test_reserves_up_to_the_critical_quantile_and_beats_every_other_count():
 
 def test_bad_reservation_is_a_value_error():
     demand = gputco.DemandProfile.constant(2, gputco.Horizon.years(1))
-    with pytest.raises(ValueError, match=r"^reserved\.discount = 1\.5: must be in \[0, 1\)$"):
+    with pytest.raises(ValueError, match=r"^reserved\.reservation_discount = 1\.5: must be in \[0, 1\)$"):
         gputco.optimal_reservation(demand, _offering(1.0), gputco.Reserved(term_years=1, discount=1.5))
 
 
