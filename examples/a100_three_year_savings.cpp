@@ -413,7 +413,7 @@ int main(int argc, char** argv) {
     const std::string input = "the discount is the model's input; no independent source in the reference data";
     const Offering& lambda = catalog.offering("lambda", "gpu_8x_a100");
     const auto [lambda_saving, lambda_report] = three_year_saving(
-        lambda, DemandProfile::constant(lambda.gpus_per_instance, three_years), Discounts{.plan_discount = 0.30});
+        lambda, DemandProfile::constant(lambda.gpus_per_instance, three_years), Discounts{.on_demand_discount = 0.30});
     figures.push_back(figure("f.lambda_annual_plan_30", "Lambda annual plan saves 30% (seed 004) on 8×A100, 3 years",
                              0.30, lambda_saving, "fraction", Check::assumption, input, with({}, lambda_report)));
     // Paperspace: the value of 100 free hours is the catalog's price × 100, so there is nothing to

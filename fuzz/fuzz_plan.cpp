@@ -91,7 +91,7 @@ PlanOptions read_plan_options(Bytes& in) {
     PlanOptions o;
     o.threads = 1;
     if (in.choice(2)) {
-        o.discounts.plan_discount = in.value(256);
+        o.discounts.on_demand_discount = in.value(256);
         o.discounts.free_gpu_hours = in.value(1.0 / 16);
         o.discounts.voucher_price_factor = 1 - in.value(256);
         o.discounts.region_price_factor = 1 + in.value(256);

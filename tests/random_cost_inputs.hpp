@@ -125,7 +125,7 @@ public:
 
     EvaluationOptions options() {
         EvaluationOptions e;
-        if (coin()) e.discounts.plan_discount = uniform(0, 0.9);
+        if (coin()) e.discounts.on_demand_discount = uniform(0, 0.9);
         if (coin()) e.discounts.free_gpu_hours = uniform(0, 5000);
         if (coin()) e.discounts.voucher_price_factor = uniform(0.05, 1.0);
         if (coin()) e.discounts.region_price_factor = uniform(0.5, 2.0);

@@ -145,10 +145,10 @@ TEST_CASE("a term that outlasts the horizon is paid in full") {
     CHECK(report.reserved_utilisation == Approx(2.0 / 3.0));
 }
 
-TEST_CASE("discounts: free hours, plan discount and vouchers") {
+TEST_CASE("discounts: free hours, on-demand discount and vouchers") {
     EvaluationOptions options;
     options.discounts.free_gpu_hours = 100;
-    options.discounts.plan_discount = 0.3;
+    options.discounts.on_demand_discount = 0.3;
     options.discounts.voucher_price_factor = 0.6;
     const auto report = evaluate(OnDemand{}, DemandProfile::constant(1, Horizon::months(2)), a100_offering(), gpu_view(options));
     // Month 0: 730 h × 3.20 = 2,336; free 100 h = −320; plan 30% of 2,016 = −604.80; net 1,411.20;
@@ -164,9 +164,9 @@ TEST_CASE("discounts: free hours, plan discount and vouchers") {
           Approx(1752.0));  // 730 × 3.20 × 0.75
 }
 
-TEST_CASE("break-even utilisation compares with the on-demand price after the plan discount") {
+TEST_CASE("break-even utilisation compares with the on-demand price after the on-demand discount") {
     EvaluationOptions options;
-    options.discounts.plan_discount = 0.3;
+    options.discounts.on_demand_discount = 0.3;
     options.discounts.voucher_price_factor = 0.5;  // scales reserved and on-demand spend alike
     const Mix reserved{{{1.0, Reserved{.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = 0.52}}}};
     const auto report = evaluate(reserved, DemandProfile::constant(1, Horizon::years(3)), a100_offering(), gpu_view(options));
@@ -315,8 +315,8 @@ TEST_CASE("bad strategies are rejected with the field, value and rule") {
     CHECK_THROWS_WITH_AS(evaluate(OnDemand{}, demand, o, bad), "discounts.voucher_price_factor = 0: must be in (0, 1]",
                          InvalidInput);
     bad = {};
-    bad.discounts.plan_discount = -0.1;
-    CHECK_THROWS_WITH_AS(evaluate(OnDemand{}, demand, o, bad), "discounts.plan_discount = -0.1: must be in [0, 1)",
+    bad.discounts.on_demand_discount = -0.1;
+    CHECK_THROWS_WITH_AS(evaluate(OnDemand{}, demand, o, bad), "discounts.on_demand_discount = -0.1: must be in [0, 1)",
                          InvalidInput);
     bad = {};
     bad.annual_discount_rate = std::nan("");
@@ -382,7 +382,7 @@ TEST_CASE("extreme but valid prices, factors and demands give finite figures (fu
         options.annual_discount_rate = pick({-0.5, 0.0, 1.0});
         options.discounts.region_price_factor = pick({1e-3, 1.0, 1e3});
         options.discounts.voucher_price_factor = pick({1e-3, 1.0});
-        options.discounts.plan_discount = pick({0.0, 0.5, 1.0 - 1e-16});
+        options.discounts.on_demand_discount = pick({0.0, 0.5, 1.0 - 1e-16});
         options.discounts.free_gpu_hours = pick({0.0, 100.0, 1e15});
         const Owned owned{.capex_per_gpu = pick({0.0, 1e-12, 1e12}), .life_years = 1,
                           .watts_per_gpu = pick({0.0, 1e7}), .electricity_per_kwh = pick({0.0, 1e12}),

@@ -66,11 +66,11 @@ TEST_CASE("a reservation dearer than on-demand advises none") {
     CHECK(advice.report.total == Approx(4 * 8760 * 1.0));
 }
 
-TEST_CASE("the advice compares with the on-demand price the user pays: plan discount, free hours, vouchers, region") {
+TEST_CASE("the advice compares with the on-demand price the user pays: on-demand discount, free hours, vouchers, region") {
     const auto demand = uniform_0_to_10(Horizon::years(1));
     const Reserved reserved{.term_years = 1, .payment = Payment::no_upfront, .reservation_discount = 0.4};
     EvaluationOptions plan;
-    plan.discounts.plan_discount = 0.5;
+    plan.discounts.on_demand_discount = 0.5;
     // c_r = 0.6 × 3.00 = 1.80 $/GPU-h; on demand the user pays 3.00 × (1 − 0.5) = 1.50 $/GPU-h < c_r:
     // reserving any GPU costs more than buying it all on demand, so the advice is none.
     const auto advice = optimal_reservation(demand, offering_at(3.0), reserved, plan);
@@ -83,7 +83,7 @@ TEST_CASE("the advice compares with the on-demand price the user pays: plan disc
     // Every kind of discount at once: the advice is the cheapest whole count by brute force.
     for (const double free_hours : {0.0, 5000.0, 40000.0}) {
         EvaluationOptions options;
-        options.discounts.plan_discount = 0.25;
+        options.discounts.on_demand_discount = 0.25;
         options.discounts.free_gpu_hours = free_hours;
         options.discounts.voucher_price_factor = 0.8;
         options.discounts.region_price_factor = 1.1;

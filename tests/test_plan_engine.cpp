@@ -106,7 +106,7 @@ TEST_CASE("a plan with no uncertainty equals evaluate() in GPUs to the cent, ove
         EvaluationOptions options;
         options.units = Units::gpus;  // the plan engine's view: capacity and bills in GPU-hours
         if (uniform_int(engine, 0, 1) == 1) {
-            options.discounts.plan_discount = uniform(engine, 0, 0.4);
+            options.discounts.on_demand_discount = uniform(engine, 0, 0.4);
             options.discounts.free_gpu_hours = uniform(engine, 0, 3000);
             options.discounts.voucher_price_factor = uniform(engine, 0.5, 1.0);
             options.discounts.region_price_factor = uniform(engine, 0.7, 1.3);
@@ -568,7 +568,7 @@ TEST_CASE("the hindsight optimum prices only the counts beside demand levels and
         PlanOptions options;
         options.threads = 1;
         if (uniform_int(engine, 0, 1)) options.discounts.free_gpu_hours = uniform(engine, 0, 2e5);
-        if (uniform_int(engine, 0, 1)) options.discounts.plan_discount = uniform(engine, 0, 0.3);
+        if (uniform_int(engine, 0, 1)) options.discounts.on_demand_discount = uniform(engine, 0, 0.3);
         if (uniform_int(engine, 0, 1)) options.discounts.voucher_price_factor = uniform(engine, 0.5, 1);
         const bool three_years = uniform_int(engine, 0, 1) == 1;
         const int term = three_years ? 3 : 1;

@@ -215,7 +215,7 @@ TEST_CASE("random scenarios round-trip through YAML exactly") {
         if (kind != 1) s.demand.end_gpus = 0;
         if (kind != 2) s.demand.annual_growth_rate = 0;
         if (kind == 0) s.demand.start_gpus = 0;
-        s.discounts.plan_discount = unit(rng) * 0.5;
+        s.discounts.on_demand_discount = unit(rng) * 0.5;
         s.discounts.voucher_price_factor = 0.5 + unit(rng) * 0.5;
         const double f = unit(rng);
         Mix mix{{{f, Reserved{.term_years = 3, .payment = Payment::partial_upfront, .reservation_discount = unit(rng) * 0.9}},

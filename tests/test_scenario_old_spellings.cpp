@@ -73,3 +73,18 @@ TEST_CASE("a reservation's discount: reservation_discount, or its old spelling d
     CHECK(message(scenario("discount: 0.4", "discount: -0.1", "discount: 0.5")) ==
           "plan.yaml:13:65: plans[0].commitments[0].reservation_discount = -0.1: must be in [0, 1)");
 }
+
+TEST_CASE("a discount on on-demand spend: on_demand_discount, or its old spelling plan_discount") {
+    const std::string base = scenario("reservation_discount: 0.4", "reservation_discount: 0.3", "reservation_discount: 0.5");
+    const Scenario s = parse_scenario(base + "discounts: {on_demand_discount: 0.3, free_gpu_hours: 10}\n", "plan.yaml");
+    CHECK(s.discounts.on_demand_discount == 0.3);
+    const std::string written = to_yaml(s);
+    CHECK(to_yaml(parse_scenario(base + "discounts: {plan_discount: 0.3, free_gpu_hours: 10}\n", "plan.yaml")) == written);
+    CHECK(written.find("on_demand_discount: 0.3") != std::string::npos);
+    CHECK(written.find("plan_discount") == std::string::npos);
+    CHECK(message(base + "discounts: {on_demand_discount: 0.3, plan_discount: 0.3}\n") ==
+          "plan.yaml:17:52: discounts.plan_discount = 0.3: the old spelling of on_demand_discount, which is given "
+          "too: give one of them");
+    CHECK(message(base + "discounts: {plan_discount: 1}\n") ==
+          "plan.yaml:17:28: discounts.on_demand_discount = 1: must be in [0, 1)");
+}

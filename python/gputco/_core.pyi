@@ -747,9 +747,11 @@ class Mix:
 Strategy = Union[OnDemand, Reserved, Owned, Mix]
 
 class Discounts:
-    def __init__(self, *, plan_discount: float = 0.0, free_gpu_hours: float = 0.0,
-                 voucher_price_factor: float = 1.0, region_price_factor: float = 1.0) -> None: ...
-    plan_discount: float
+    def __init__(self, *, on_demand_discount: Optional[float] = None, free_gpu_hours: float = 0.0,
+                 voucher_price_factor: float = 1.0, region_price_factor: float = 1.0,
+                 plan_discount: Optional[float] = None) -> None: ...  # None: 0; plan_discount: old spelling, deprecated
+    on_demand_discount: float
+    plan_discount: float  # old spelling of on_demand_discount, deprecated
     free_gpu_hours: float
     voucher_price_factor: float
     region_price_factor: float

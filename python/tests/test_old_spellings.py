@@ -52,3 +52,21 @@ def test_a_scenario_file_with_the_old_spelling_gives_the_same_figures(gputco, tm
     with pytest.raises(ValueError, match=r"strategies\[1\]\.reserved\.discount = 0\.52: the old spelling of "
                                          r"reservation_discount, which is given too: give one of them$"):
         gputco.load_scenario(both)
+
+
+def test_discounts_take_on_demand_discount_or_its_old_spelling(gputco):
+    with pytest.warns(DeprecationWarning, match="^plan_discount is the old spelling of on_demand_discount$"):
+        old = gputco.Discounts(plan_discount=0.3, free_gpu_hours=10)
+    new = gputco.Discounts(on_demand_discount=0.3, free_gpu_hours=10)
+    assert old.on_demand_discount == new.on_demand_discount == 0.3
+    assert repr(old) == repr(new)
+    assert gputco.Discounts().on_demand_discount == 0.0
+    with pytest.warns(DeprecationWarning):
+        assert new.plan_discount == 0.3
+    with pytest.raises(ValueError) as e:
+        gputco.Discounts(on_demand_discount=0.3, plan_discount=0.3)
+    assert str(e.value) == ("plan_discount = 0.3: the old spelling of on_demand_discount, which is given too: "
+                            "give one of them")
+    with pytest.raises(ValueError, match=r"^discounts\.on_demand_discount = 1: must be in \[0, 1\)$"):
+        with pytest.warns(DeprecationWarning):
+            gputco.Discounts(plan_discount=1.0)

@@ -107,7 +107,7 @@ def test_tornado_and_heat_map(gputco):
                        strategy="on-demand")
     assert list(t["field"]) == ["demand.annual_growth_rate", "discounts.plan_discount"] or t["swing"].is_monotonic_decreasing
     assert t["swing"].is_monotonic_decreasing
-    # a 20% plan discount takes 20% off an all on-demand bill
+    # a 20% on-demand discount takes 20% off an all on-demand bill
     row = t.set_index("field").loc["discounts.plan_discount"]
     assert row["total_at_high"] == pytest.approx(0.8 * row["total_at_low"], rel=1e-12)
     h = gputco.heat_map(s, ("demand.annual_growth_rate", [0.0, 0.4]), ("demand.start_gpus", [8, 16]),

@@ -96,10 +96,10 @@ double npv_of(std::span<const MonthlyCashFlow> flows, double annual_rate) {
 }
 
 std::optional<double> break_even_utilisation(const PricedPlan& plan, const Discounts& discounts) {
-    // Against the on-demand price the user pays for one more hour: after the plan discount. Vouchers
+    // Against the on-demand price the user pays for one more hour: after the on-demand discount. Vouchers
     // scale reserved and on-demand spend alike but not owned hardware; free hours are a fixed pool that
     // does not change the price of the next hour.
-    const double on_demand_paid = plan.on_demand_per_gpu_hour * (1.0 - discounts.plan_discount);
+    const double on_demand_paid = plan.on_demand_per_gpu_hour * (1.0 - discounts.on_demand_discount);
     std::optional<double> out;
     if (!plan.owned.empty() && on_demand_paid > 0) {
         // Owning one GPU at utilisation u costs fixed + idle + u (busy − idle) per hour; renting, u p.
@@ -213,7 +213,8 @@ std::vector<std::string> describe_assumptions(const PricedPlan& plan, const Dema
                                     plan.report_months - demand.horizon().month_count()));
     }
     if (d.free_gpu_hours > 0) lines.push_back(fmt::format("{:g} free on-demand GPU-hours", d.free_gpu_hours));
-    if (d.plan_discount > 0) lines.push_back(fmt::format("plan discount {:g}% on on-demand spend", 100 * d.plan_discount));
+    if (d.on_demand_discount > 0)
+        lines.push_back(fmt::format("on-demand discount {:g}% on on-demand spend", 100 * d.on_demand_discount));
     if (d.voucher_price_factor < 1) lines.push_back(fmt::format("vouchers: pay {:g}% of the bill", 100 * d.voucher_price_factor));
     lines.push_back(fmt::format("cash flows at the start of each month; NPV at {:g}%/year", 100 * annual_discount_rate));
     return lines;

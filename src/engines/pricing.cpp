@@ -103,7 +103,7 @@ void add_credits_and_total(MonthlyCashFlow& flow, const Discounts& discounts, do
     const double free_hours = std::min(free_hours_left, on_demand_hours);
     free_hours_left -= free_hours;
     double credits = -free_hours * on_demand_price;
-    credits -= discounts.plan_discount * (flow.on_demand + credits);
+    credits -= discounts.on_demand_discount * (flow.on_demand + credits);
     const double cloud_net = flow.upfront + flow.reserved_recurring + flow.on_demand + flow.spot + credits;
     credits -= (1.0 - discounts.voucher_price_factor) * cloud_net;  // vouchers are cloud credits
     flow.credits = credits;

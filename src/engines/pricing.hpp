@@ -63,7 +63,7 @@ struct PricedOwned {
 };
 
 /// The month's credits in the order documented on Discounts (free hours against `on_demand_hours`
-/// paid at `on_demand_price`, the plan discount, then vouchers on the cloud spend), and its total.
+/// paid at `on_demand_price`, the on-demand discount, then vouchers on the cloud spend), and its total.
 /// `free_hours_left` is the pool still unused, reduced here.
 void add_credits_and_total(MonthlyCashFlow& flow, const Discounts& discounts, double on_demand_hours,
                            double on_demand_price, double& free_hours_left);

@@ -77,7 +77,7 @@ std::vector<Plan> savings_plan_baselines(const DemandProfile& history, const Off
                             to_text(option.type), option.term_years, to_text(option.payment)));
         rate = listed->hourly / offering.gpus_per_instance * d.region_price_factor;
     }
-    const double on_demand_rate = offering.on_demand_per_gpu_hour() * d.region_price_factor * (1.0 - d.plan_discount);
+    const double on_demand_rate = offering.on_demand_per_gpu_hour() * d.region_price_factor * (1.0 - d.on_demand_discount);
     const Eigen::ArrayXd& hours = history.gpus_per_hour();
     std::vector<Plan> plans;
     for (int days : {7, 30, 60}) {
@@ -109,7 +109,7 @@ Plan provider_policy_plan(const DemandProfile& history, const DemandFutures& fut
              fmt::format("offering {} lists no such reservation price", offering.key()));
     const double gpus = offering.gpus_per_instance;
     const double rate = (price->upfront / (term_years * hours_per_year) + price->hourly) / gpus;
-    const double on_demand_rate = offering.on_demand_per_gpu_hour() * (1.0 - options.discounts.plan_discount);
+    const double on_demand_rate = offering.on_demand_per_gpu_hour() * (1.0 - options.discounts.on_demand_discount);
     const int window_months = lookback_days > 31 ? 2 : 1;
     Plan plan;
     plan.name = fmt::format("provider advice re-run monthly, lookback {} days, {}y {}", lookback_days, term_years,
@@ -164,7 +164,7 @@ std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& o
     const Discounts& d = options.discounts;
     const double gpus = offering.gpus_per_instance;
     const double rate = (price->upfront / (term_years * hours_per_year) + price->hourly) / gpus;
-    const double on_demand_rate = offering.on_demand_per_gpu_hour() * (1.0 - d.plan_discount);
+    const double on_demand_rate = offering.on_demand_per_gpu_hour() * (1.0 - d.on_demand_discount);
     const double held_now = held_gpus_in(held, 0, offering.gpus_per_instance);  // what the advice leaves out
     const Eigen::ArrayXd& hours = history.gpus_per_hour();
     for (int days : {7, 30, 60}) {

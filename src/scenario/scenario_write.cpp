@@ -533,7 +533,7 @@ std::string to_yaml(const Scenario& s) {
     out << YAML::EndMap;
     write_demand(out, s.demand);
     out << YAML::Key << "discounts" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "plan_discount" << YAML::Value << number(s.discounts.plan_discount);
+    out << YAML::Key << "on_demand_discount" << YAML::Value << number(s.discounts.on_demand_discount);
     out << YAML::Key << "free_gpu_hours" << YAML::Value << number(s.discounts.free_gpu_hours);
     out << YAML::Key << "voucher_price_factor" << YAML::Value << number(s.discounts.voucher_price_factor);
     out << YAML::Key << "region_price_factor" << YAML::Value << number(s.discounts.region_price_factor);

@@ -113,7 +113,7 @@ struct RecommendOptions {
     std::optional<OwnedOption> owned;
     Objective objective = Objective::expected_total;
     RiskLimits limits;
-    PlanOptions plan_options;  ///< NPV rate, plan discount, voucher, region factor, threads
+    PlanOptions plan_options;  ///< NPV rate, on-demand discount, voucher, region factor, threads
     /// A month's hours are grouped into at most this many demand-level blocks (exact when a month
     /// has no more distinct hourly levels; otherwise the engine's re-evaluation is the true cost).
     int max_blocks = 32;

@@ -1,7 +1,7 @@
 #pragma once
 // The on-demand instrument: what takes every hour no other tier serves, paid per GPU-hour or per
 // whole instance each hour (Plan::billing). Its price rule is here; the credits it earns (free hours,
-// plan discount) are in pricing.hpp (add_credits_and_total).
+// on-demand discount) are in pricing.hpp (add_credits_and_total).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
