@@ -55,7 +55,7 @@ const std::vector<Kind>& kinds() {
              out.held = p.held;
              return out;
          },
-         {instruments::commitment_columns, instruments::held_columns}},
+         {instruments::held_columns}},
         {"commitment change",
          [](const Plan& p) {
              Plan out = empty_like(p);

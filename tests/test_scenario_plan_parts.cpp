@@ -98,7 +98,7 @@ TEST_CASE("one spot share may still be a mapping; bad billing and samples name t
     CHECK(s.plans[0].billing == Units::gpus);
     CHECK(to_yaml(s).find("billing") == std::string::npos);  // the default is not written
     CHECK(message(with_plan("    billing: whole\n")) ==
-          "plan.yaml:8:14: plans[0].billing = \"whole\": must be one of gpus, instances");
+          "plan.yaml:8:14: plans[0].billing = \"whole\": must be one of instances, gpus");
     CHECK(message(with_plan("    spot: [{gpus: 4}, {gpus: 2, overhead_samples: [1.1, 0.5]}]\n")) ==
-          "plan.yaml:8:51: plans[0].spot[1].overhead_samples[1] = 0.5: must be >= 1");
+          "plan.yaml:8:57: plans[0].spot[1].overhead_samples[1] = 0.5: must be >= 1");
 }

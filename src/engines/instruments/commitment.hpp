@@ -47,8 +47,11 @@ struct TermSchedule {
 /// what the engine writes over random plans.
 inline constexpr std::array<std::string_view, 4> commitment_columns{"upfront", "reserved_recurring",
                                                                      "reserved_gpu_hours", "reserved_used_gpu_hours"};
-/// A held commitment writes a commitment's fields and these (its part of the reserved hours).
-inline constexpr std::array<std::string_view, 2> held_columns{"held_gpu_hours", "held_used_gpu_hours"};
+/// A held commitment's: a commitment's but `upfront` (paid before the horizon, sunk) and its part of the
+/// reserved hours.
+inline constexpr std::array<std::string_view, 5> held_columns{"reserved_recurring", "reserved_gpu_hours",
+                                                               "reserved_used_gpu_hours", "held_gpu_hours",
+                                                               "held_used_gpu_hours"};
 
 struct PricedCommitment : TermSchedule {
     double gpus = 0;
