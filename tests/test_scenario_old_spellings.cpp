@@ -26,7 +26,7 @@ std::string scenario(std::string_view reserved, std::string_view commitment, std
         "plans:\n"                                                                           // 10
         "  - name: ladder\n"                                                                 // 11
         "    commitments:\n"                                                                 // 12
-        "      - {{count: 8, term_years: 1, payment: no_upfront, {}}}\n"                     // 13
+        "      - {{count: 8, term_years: 1, payment: no_upfront, kind: convertible, {}}}\n"  // 13
         "    changes:\n"                                                                     // 14
         "      - {{kind: exchange, commitment: 0, month: 6,\n"                               // 15
         "         into: {{count: 8, term_years: 3, payment: no_upfront, {}}}}}\n",           // 16
@@ -59,19 +59,19 @@ TEST_CASE("a reservation's discount: reservation_discount, or its old spelling d
 
     // both spellings in one mapping: an error naming both, at the old one's place
     CHECK(message(scenario("reservation_discount: 0.4, discount: 0.4", "discount: 0.3", "discount: 0.5")) ==
-          "plan.yaml:8:84: strategies[0].reserved.discount = 0.4: the old spelling of reservation_discount, which "
+          "plan.yaml:8:90: strategies[0].reserved.discount = 0.4: the old spelling of reservation_discount, which "
           "is given too: give one of them");
     CHECK(message(scenario("discount: 0.4", "discount: 0.3, reservation_discount: 0.3", "discount: 0.5")) ==
-          "plan.yaml:13:65: plans[0].commitments[0].discount = 0.3: the old spelling of reservation_discount, which "
+          "plan.yaml:13:85: plans[0].commitments[0].discount = 0.3: the old spelling of reservation_discount, which "
           "is given too: give one of them");
     CHECK(message(scenario("discount: 0.4", "discount: 0.3", "discount: 0.5, reservation_discount: 0.5")) ==
-          "plan.yaml:16:69: plans[0].changes[0].into.discount = 0.5: the old spelling of reservation_discount, which "
+          "plan.yaml:16:73: plans[0].changes[0].into.discount = 0.5: the old spelling of reservation_discount, which "
           "is given too: give one of them");
     // a bad value under the old spelling is named by the new field
     CHECK(message(scenario("discount: 1.5", "discount: 0.3", "discount: 0.5")) ==
-          "plan.yaml:8:64: strategies[0].reserved.reservation_discount = 1.5: must be in [0, 1)");
+          "plan.yaml:8:63: strategies[0].reserved.reservation_discount = 1.5: must be in [0, 1)");
     CHECK(message(scenario("discount: 0.4", "discount: -0.1", "discount: 0.5")) ==
-          "plan.yaml:13:65: plans[0].commitments[0].reservation_discount = -0.1: must be in [0, 1)");
+          "plan.yaml:13:85: plans[0].commitments[0].reservation_discount = -0.1: must be in [0, 1)");
 }
 
 TEST_CASE("a discount on on-demand spend: on_demand_discount, or its old spelling plan_discount") {
@@ -83,8 +83,8 @@ TEST_CASE("a discount on on-demand spend: on_demand_discount, or its old spellin
     CHECK(written.find("on_demand_discount: 0.3") != std::string::npos);
     CHECK(written.find("plan_discount") == std::string::npos);
     CHECK(message(base + "discounts: {on_demand_discount: 0.3, plan_discount: 0.3}\n") ==
-          "plan.yaml:17:52: discounts.plan_discount = 0.3: the old spelling of on_demand_discount, which is given "
+          "plan.yaml:17:53: discounts.plan_discount = 0.3: the old spelling of on_demand_discount, which is given "
           "too: give one of them");
     CHECK(message(base + "discounts: {plan_discount: 1}\n") ==
-          "plan.yaml:17:28: discounts.on_demand_discount = 1: must be in [0, 1)");
+          "plan.yaml:17:12: discounts.on_demand_discount = 1: must be in [0, 1)");
 }
