@@ -445,7 +445,7 @@ TEST_CASE("bad input names the field") {
     unpriced.commitments.push_back({.count = 1, .term_years = 3, .payment = Payment::all_upfront});
     CHECK_THROWS_WITH_AS(evaluate_plan(unpriced, futures, offering),
                          "plan.commitments[0] = \"3y all_upfront\": offering testcloud/test-1/g1 lists no such "
-                         "reservation price; set discount",
+                         "reservation price; set reservation_discount",
                          InvalidInput);
 
     Plan spot;

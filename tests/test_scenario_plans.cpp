@@ -137,7 +137,7 @@ TEST_CASE("plan and futures errors name file, line, column, field, value and rul
                                   "      - {count: 8, term_years: 3, payment: partial_upfront}"),
                        "plan.yaml"),
         "plan.yaml:16:5: plan.commitments[0] = \"3y partial_upfront\": offering gcp/us-central1/a2-highgpu-8g lists "
-        "no such reservation price; set discount",
+        "no such reservation price; set reservation_discount",
         InvalidInput);
     text = with_plans();
     text.erase(text.find("plans:"));
