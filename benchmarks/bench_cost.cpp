@@ -60,11 +60,11 @@ int main() {
     };
     const std::vector<Case> cases{
         {"on-demand", OnDemand{}},
-        {"3-year reserved", Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52}},
+        {"3-year reserved", Reserved{.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = 0.52}},
         {"70% reserved + 30% on-demand",
-         Mix{{{0.7, Reserved{.term_years = 3, .discount = 0.52}}, {0.3, OnDemand{}}}}},
+         Mix{{{0.7, Reserved{.term_years = 3, .reservation_discount = 0.52}}, {0.3, OnDemand{}}}}},
         {"60% res. + 20% spot + 20% on-demand",
-         Mix{{{0.6, Reserved{.term_years = 1, .discount = 0.4}}, {0.2, SpotTranche{.overhead = 1.1}}, {0.2, OnDemand{}}}}},
+         Mix{{{0.6, Reserved{.term_years = 1, .reservation_discount = 0.4}}, {0.2, SpotTranche{.overhead = 1.1}}, {0.2, OnDemand{}}}}},
     };
     fmt::print("cost engine, 3-year hourly profile (26,280 h), evaluate() incl. its all-on-demand baseline\n");
     fmt::print("reference: one pass summing the hourly array: {:.2f} us\n", reference);
@@ -90,7 +90,7 @@ int main() {
         }
         std::vector<Strategy> sweep;
         for (int k = 0; k < 100; ++k) {
-            sweep.push_back(Mix{{{k / 100.0, Reserved{.term_years = 3, .discount = 0.52}}, {1 - k / 100.0, OnDemand{}}}});
+            sweep.push_back(Mix{{{k / 100.0, Reserved{.term_years = 3, .reservation_discount = 0.52}}, {1 - k / 100.0, OnDemand{}}}});
         }
         // One sweep per round and many rounds for both, so neither side is timed over longer rounds
         // (on a shared machine a longer round is more likely to be interrupted).

@@ -31,7 +31,7 @@ def best(fn, repeats):
 def _busy(points, out):
     """One single-threaded sweep in its own process; reports its own points per second."""
     s = gputco.load_scenario(ROOT / "examples/scenarios/ladder_uncertain_growth.yaml")
-    grid = {"demand.annual_growth_rate": (0.0, 0.8), "discounts.plan_discount": (0.0, 0.3)}
+    grid = {"demand.annual_growth_rate": (0.0, 0.8), "discounts.on_demand_discount": (0.0, 0.3)}
     start = time.perf_counter()
     gputco.sweep(s, grid, samples=points, seed=1, threads=1)
     out.put(points / (time.perf_counter() - start))
@@ -60,7 +60,7 @@ def main():
     points = int(sys.argv[1]) if len(sys.argv) > 1 else 400
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     s = gputco.load_scenario(ROOT / "examples/scenarios/ladder_uncertain_growth.yaml")
-    grid = {"demand.annual_growth_rate": (0.0, 0.8), "discounts.plan_discount": (0.0, 0.3)}
+    grid = {"demand.annual_growth_rate": (0.0, 0.8), "discounts.on_demand_discount": (0.0, 0.3)}
     run = lambda **kw: gputco.sweep(s, grid, samples=points, seed=1, **kw)  # noqa: E731
     try:
         cpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout

@@ -232,7 +232,7 @@ int main(int argc, char** argv) {
 
     // (a) Azure A100, 3-year reservation at the seeds' 52%, full-time use of one 8-GPU VM.
     const auto full_vm = DemandProfile::constant(azure.gpus_per_instance, three_years);
-    const Reserved azure_3y{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52};
+    const Reserved azure_3y{.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = 0.52};
     const CostReport a = evaluate(azure_3y, full_vm, azure, per_gpu);
     figures.push_back(figure("a.azure_3y_saving", "Azure A100 3-year reserved vs on-demand saves 52% (seed 000)", 0.52,
                              a.savings_fraction, "fraction", Check::assumption,
@@ -260,7 +260,7 @@ int main(int argc, char** argv) {
     const double implied_price = seed_on_demand / four_gpus.total_gpu_hours();
     const double implied_discount = seed_saving / seed_on_demand;
     const Offering implied = at_price(azure, implied_price);
-    const CostReport b = evaluate(Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = implied_discount},
+    const CostReport b = evaluate(Reserved{.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = implied_discount},
                                   four_gpus, implied, per_gpu);
     const std::vector<std::string> b_why{
         fmt::format("solved for: list price = 70,000 / (4 GPUs × 26,280 h) = {:.4f} USD/GPU-h and discount = "
@@ -334,14 +334,14 @@ int main(int argc, char** argv) {
     // (d) The other discount figures, each over 3 years of full-time use of one Azure A100 VM, and
     //     checked against the published discounts above (the claims name no provider, or one whose
     //     price is not in the reference data).
-    const CostReport d1 = evaluate(Reserved{.term_years = 1, .payment = Payment::no_upfront, .discount = 0.40}, full_vm,
+    const CostReport d1 = evaluate(Reserved{.term_years = 1, .payment = Payment::no_upfront, .reservation_discount = 0.40}, full_vm,
                                    azure, per_gpu);
     const auto [one_year_closest, one_year_lines] = closest(0.40, one_year);
     figures.push_back(figure("d.one_year_40", "1-year reservation contract: 40% discount (seed 003)", 0.40,
                              one_year_closest, "fraction", Check::independent,
                              "the closest of the published 1-year discounts listed below",
                              with(one_year_lines, d1)));
-    const CostReport d3 = evaluate(Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.60}, full_vm,
+    const CostReport d3 = evaluate(Reserved{.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = 0.60}, full_vm,
                                    azure, per_gpu);
     const auto [three_year_closest, three_year_lines] = closest(0.60, three_year);
     figures.push_back(figure("d.long_term_60", "long-term reserved projects save 60% (seed 001)", 0.60,
@@ -413,7 +413,7 @@ int main(int argc, char** argv) {
     const std::string input = "the discount is the model's input; no independent source in the reference data";
     const Offering& lambda = catalog.offering("lambda", "gpu_8x_a100");
     const auto [lambda_saving, lambda_report] = three_year_saving(
-        lambda, DemandProfile::constant(lambda.gpus_per_instance, three_years), Discounts{.plan_discount = 0.30});
+        lambda, DemandProfile::constant(lambda.gpus_per_instance, three_years), Discounts{.on_demand_discount = 0.30});
     figures.push_back(figure("f.lambda_annual_plan_30", "Lambda annual plan saves 30% (seed 004) on 8×A100, 3 years",
                              0.30, lambda_saving, "fraction", Check::assumption, input, with({}, lambda_report)));
     // Paperspace: the value of 100 free hours is the catalog's price × 100, so there is nothing to

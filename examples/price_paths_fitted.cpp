@@ -82,8 +82,8 @@ int main(int argc, char** argv) {
         const PricePaths judged = simulate_price_paths(fit.dynamics, horizon, held_out.count(), seed + 2000, 0);
 
         RecommendOptions options;
-        options.commitments = {{.term_years = 1, .payment = Payment::no_upfront, .discount = 0.384},
-                               {.term_years = 3, .payment = Payment::all_upfront, .discount = 0.619}};
+        options.commitments = {{.term_years = 1, .payment = Payment::no_upfront, .reservation_discount = 0.384},
+                               {.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = 0.619}};
         options.review_months = 6;
         // Spot at the built-in catalog's 2025-H1 p4d quote ($6.79/h a machine, $0.85 a GPU-hour), 15%
         // billed overhead for checkpoints and restarts, 90% of the hours available.

@@ -175,7 +175,7 @@ DemandProfile read_demand(Bytes& in) {
 
 Reserved read_reserved(Bytes& in) {
     Reserved r{.term_years = in.choice(2) ? 3 : 1, .payment = static_cast<Payment>(in.choice(3))};
-    if (in.choice(2)) r.discount = in.number();
+    if (in.choice(2)) r.reservation_discount = in.number();
     r.renewal = in.choice(2) ? Renewal::lapse : Renewal::renew;
     return r;
 }
@@ -222,7 +222,7 @@ void fuzz_evaluate(Bytes& in) {
     EvaluationOptions options;
     if (in.choice(2)) {
         options.annual_discount_rate = in.number();
-        options.discounts.plan_discount = in.number();
+        options.discounts.on_demand_discount = in.number();
         options.discounts.free_gpu_hours = in.number();
         options.discounts.voucher_price_factor = in.number();
         options.discounts.region_price_factor = in.number();
@@ -254,7 +254,7 @@ void fuzz_evaluate(Bytes& in) {
     fuzz::check_finite("report.savings", report.savings);
     if (!near_zero) fuzz::check_finite("report.savings_fraction", report.savings_fraction);
     for (const MonthlyCashFlow& m : report.months) fuzz::check_finite("report.months[].total", m.total);
-    // F16 also covers break-even against an on-demand price a near-100% plan discount makes almost nothing.
+    // F16 also covers break-even against an on-demand price a near-100% on-demand discount makes almost nothing.
     const bool near_zero_price = known::ratios_overflow_for_near_zero_demand && in.extreme();
     if (report.break_even_utilisation && !near_zero_price &&
         !(known::break_even_infinite_when_never_paid_back && *report.break_even_utilisation == HUGE_VAL))

@@ -73,7 +73,7 @@ Plan read_plan(Bytes& in) {
         plan.commitments.push_back({.count = in.value(4), .unit = static_cast<CountUnit>(in.choice(2)),
                                     .term_years = in.choice(8) == 0 ? static_cast<std::int8_t>(in.byte()) : 1 + 2 * int(in.choice(2)),
                                     .payment = payment_of(in), .start_month = month_of(in),
-                                    .renewal = static_cast<Renewal>(in.choice(2)), .discount = maybe(in, 128),
+                                    .renewal = static_cast<Renewal>(in.choice(2)), .reservation_discount = maybe(in, 128),
                                     .offering = std::nullopt});
     for (unsigned n = in.choice(3); n > 0; --n)
         plan.owned.push_back({.gpus = in.value(4), .month = month_of(in), .terms = owned_terms(in)});
@@ -91,7 +91,7 @@ PlanOptions read_plan_options(Bytes& in) {
     PlanOptions o;
     o.threads = 1;
     if (in.choice(2)) {
-        o.discounts.plan_discount = in.value(256);
+        o.discounts.on_demand_discount = in.value(256);
         o.discounts.free_gpu_hours = in.value(1.0 / 16);
         o.discounts.voucher_price_factor = 1 - in.value(256);
         o.discounts.region_price_factor = 1 + in.value(256);
@@ -127,7 +127,7 @@ RecommendOptions read_recommend_options(Bytes& in, const PlanOptions& plan_optio
     o.time_limit_seconds = 0.2;
     o.max_blocks = 1 + static_cast<int>(in.choice(8));
     for (unsigned n = in.choice(3); n > 0; --n)
-        o.commitments.push_back({.term_years = 1 + 2 * int(in.choice(2)), .payment = payment_of(in), .discount = maybe(in, 128)});
+        o.commitments.push_back({.term_years = 1 + 2 * int(in.choice(2)), .payment = payment_of(in), .reservation_discount = maybe(in, 128)});
     if (in.choice(2)) o.review_months = static_cast<std::int8_t>(in.byte());
     for (unsigned n = in.choice(3); n > 0; --n) o.start_months.push_back(month_of(in));
     o.unit = static_cast<CountUnit>(in.choice(2));

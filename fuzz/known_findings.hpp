@@ -65,7 +65,7 @@ inline constexpr bool evaluate_infinite_demand_ub = false;  // fixed: demand lim
 /// F16: evaluate()'s two ratios against a demand of almost nothing overflowed: the cost per used GPU-hour
 /// (total / used GPU-hours) and the savings fraction (savings / baseline) were infinite when a commitment
 /// is paid for a demand below about 1e-280 GPU-hours; so could the break-even utilisation, whose divisor
-/// is the on-demand price after the plan discount.
+/// is the on-demand price after the on-demand discount.
 inline constexpr bool ratios_overflow_for_near_zero_demand = false;  // fixed: divisors below 1e-12 give none / 0
 
 }  // namespace gputco::fuzz::known

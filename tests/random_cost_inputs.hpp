@@ -72,7 +72,7 @@ public:
         Reserved r;
         r.term_years = coin() ? 1 : 3;
         r.payment = Payment(integer(0, 2));
-        if (!o.reserved_price(r.term_years, r.payment) || coin(0.3)) r.discount = uniform(0, 0.9);
+        if (!o.reserved_price(r.term_years, r.payment) || coin(0.3)) r.reservation_discount = uniform(0, 0.9);
         r.renewal = coin(0.8) ? Renewal::renew : Renewal::lapse;
         return r;
     }
@@ -125,7 +125,7 @@ public:
 
     EvaluationOptions options() {
         EvaluationOptions e;
-        if (coin()) e.discounts.plan_discount = uniform(0, 0.9);
+        if (coin()) e.discounts.on_demand_discount = uniform(0, 0.9);
         if (coin()) e.discounts.free_gpu_hours = uniform(0, 5000);
         if (coin()) e.discounts.voucher_price_factor = uniform(0.05, 1.0);
         if (coin()) e.discounts.region_price_factor = uniform(0.5, 2.0);
@@ -152,7 +152,7 @@ public:
                          .payment = r.payment,
                          .start_month = coin(0.5) ? 0 : integer(0, horizon - 1),
                          .renewal = r.renewal,
-                         .discount = r.discount};
+                         .reservation_discount = r.reservation_discount};
             p.commitments.push_back(c);
         }
         for (int k = integer(0, 2) - 1; k > 0; --k)
@@ -213,7 +213,7 @@ public:
                                              [&](const CommitmentChange& ch) { return !ch.held && ch.index == i; });
             if (changed || !coin(0.3)) continue;
             c.term_months = std::array{1, 3, 6}[std::size_t(integer(0, 2))];
-            c.discount = uniform(0, 0.5);
+            c.reservation_discount = uniform(0, 0.5);
         }
         for (int k = integer(0, 2); k > 0; --k) {
             const double start = uniform(0, days - 1.0);
@@ -232,7 +232,7 @@ public:
             h.unit = coin(0.3) ? CountUnit::instances : CountUnit::gpus;
             h.kind = coin() ? CommitmentClass::convertible : CommitmentClass::standard;
             const Reserved r = reserved(o);
-            if (!r.discount && coin(0.4)) {  // priced by the catalog: a whole-year term
+            if (!r.reservation_discount && coin(0.4)) {  // priced by the catalog: a whole-year term
                 h.payment = r.payment;
                 h.start_month = -integer(0, 12 * r.term_years - 1);
                 h.end_month = h.start_month + 12 * r.term_years;
@@ -256,13 +256,13 @@ public:
                 refunded += refund_bound;
             } else if (coin(0.3)) {  // Azure: a full new term worth more than any term left (3 × its GPUs, 3 years)
                 c.kind = ChangeKind::azure_exchange;
-                c.into = Commitment{.count = 3 * gpus, .term_years = 3, .payment = Payment::no_upfront, .discount = 0.0};
+                c.into = Commitment{.count = 3 * gpus, .term_years = 3, .payment = Payment::no_upfront, .reservation_discount = 0.0};
             } else if (kind == CommitmentClass::standard) {
                 c.price = uniform(0, 1000);
             } else {
                 c.kind = ChangeKind::exchange;
                 c.into = Commitment{.count = 3 * gpus, .term_years = coin() ? 1 : 3, .payment = Payment::no_upfront,
-                                    .discount = 0.0};
+                                    .reservation_discount = 0.0};
             }
             if (c.kind != ChangeKind::refund || refund_bound <= 40'000) p.changes.push_back(c);
         };

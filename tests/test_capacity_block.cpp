@@ -228,7 +228,7 @@ TEST_CASE("windows and blocks on steady months: the mixture equals the demand wr
         }
         if (test::uniform_int(engine, 0, 1))
             plan.commitments.push_back({.count = test::uniform(engine, 0, 15), .term_years = 1,
-                                        .payment = Payment::all_upfront, .discount = 0.4});
+                                        .payment = Payment::all_upfront, .reservation_discount = 0.4});
         if (test::uniform_int(engine, 0, 1))
             plan.spot = SpotShare{.gpus = test::uniform(engine, 0, 20), .availability = test::uniform(engine, 0.3, 1)};
         const PlanDistribution got = evaluate_plan(plan, DemandFutures::from_profile(base), offering, {}, options);
@@ -284,7 +284,7 @@ TEST_CASE("windows on any demand: every demanded GPU-hour is served once, blocks
             block.price_per_instance_hour = 1.5;
             plan.capacity_blocks.push_back(block);
         }
-        if (test::uniform_int(engine, 0, 1)) plan.commitments.push_back({.count = test::uniform(engine, 0, 10), .discount = 0.3});
+        if (test::uniform_int(engine, 0, 1)) plan.commitments.push_back({.count = test::uniform(engine, 0, 10), .reservation_discount = 0.3});
         if (test::uniform_int(engine, 0, 1)) plan.spot = SpotShare{.gpus = 5, .availability = 0.7};
         const PlanDistribution d = evaluate_plan(plan, DemandFutures::from_profile(base), test::plan_test_offering(), {}, options);
         const FutureOutcome& f = d.futures[0];
@@ -324,7 +324,7 @@ TEST_CASE("short terms: 1, 3 or 6 months, from the catalog's month-term rate or 
     CHECK(d.total.mean == Approx(2 * 28032.0).epsilon(1e-12));
     CHECK(d.committed_utilisation == Approx(1.0));
     // A discount instead: 25% off $2.00 = $1.50, by the hour: 8 × 730 × 1.50 a month.
-    plan.commitments[0] = {.count = 8, .discount = 0.25, .term_months = 1};
+    plan.commitments[0] = {.count = 8, .reservation_discount = 0.25, .term_months = 1};
     d = evaluate_plan(plan, futures, o);
     CHECK(d.mean_months[0].reserved_recurring == Approx(8 * 730 * 1.5).epsilon(1e-12));
     CHECK(d.total.mean == Approx(8 * 730 * 1.5 + 5 * 8 * 730 * 2.0).epsilon(1e-12));
@@ -346,9 +346,9 @@ TEST_CASE("short terms: 1, 3 or 6 months, from the catalog's month-term rate or 
     }
     CHECK(message({.count = 1, .term_months = 6}) ==
           "plan.commitments[0].term_months = 6: offering testcloud/test-1/g1 lists no 6-month term price; set "
-          "plan.commitments[0].discount");
-    CHECK(message({.count = 1, .discount = 1.0, .term_months = 6}) ==
-          "plan.commitments[0].discount = 1: must be in [0, 1)");
+          "plan.commitments[0].reservation_discount");
+    CHECK(message({.count = 1, .reservation_discount = 1.0, .term_months = 6}) ==
+          "plan.commitments[0].reservation_discount = 1: must be in [0, 1)");
 }
 
 TEST_CASE("a reservation-only offering: blocks and commitments yes, spot and on-demand hours no") {

@@ -46,7 +46,7 @@ TEST_CASE("all on-demand: GPU-hours times the list price") {
 }
 
 TEST_CASE("3-year all-upfront reservation at 52% off: the seeds' audit figure") {
-    const Reserved reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52};
+    const Reserved reserved{.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = 0.52};
     const auto report = evaluate(reserved, DemandProfile::constant(4, Horizon::years(3)), a100_offering(), gpu_view());
     // effective 0.48 × 3.20 = 1.536 $/GPU-h; upfront 1.536 × 26,280 h × 4 GPUs = 161,464.32, all in month 0.
     CHECK(report.months[0].upfront == Approx(161464.32));
@@ -62,7 +62,7 @@ TEST_CASE("3-year all-upfront reservation at 52% off: the seeds' audit figure") 
 }
 
 TEST_CASE("no-upfront reservation bills every hour of the term, used or not") {
-    const Reserved reserved{.term_years = 1, .payment = Payment::no_upfront, .discount = 0.4};
+    const Reserved reserved{.term_years = 1, .payment = Payment::no_upfront, .reservation_discount = 0.4};
     // Busy only half the hours: 2 GPUs reserved, 1 GPU used on average.
     const auto demand = DemandProfile::constant(2, Horizon::years(1)).with_daily_pattern(
         {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
@@ -76,7 +76,7 @@ TEST_CASE("no-upfront reservation bills every hour of the term, used or not") {
 }
 
 TEST_CASE("70% reserved at 52% off + 30% on-demand saves 70% × 52% = 36.4% at constant full demand") {
-    const Mix mix{{{0.7, Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52}},
+    const Mix mix{{{0.7, Reserved{.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = 0.52}},
                    {0.3, OnDemand{}}},
                   {},
                   Rounding::none};
@@ -86,7 +86,7 @@ TEST_CASE("70% reserved at 52% off + 30% on-demand saves 70% × 52% = 36.4% at c
 }
 
 TEST_CASE("rounding decides the reserved GPU count") {
-    const Mix nearest{{{0.7, Reserved{.term_years = 1, .discount = 0.5}}, {0.3, OnDemand{}}}};
+    const Mix nearest{{{0.7, Reserved{.term_years = 1, .reservation_discount = 0.5}}, {0.3, OnDemand{}}}};
     const auto demand = DemandProfile::constant(4, Horizon::years(1));
     // round(0.7 × 4) = 3 reserved at 1.60 and 1 on-demand at 3.20: (4.80 + 3.20) × 8,760 = 70,080.
     CHECK(evaluate(nearest, demand, a100_offering(), gpu_view()).total == Approx(70080.0));
@@ -119,7 +119,7 @@ TEST_CASE("real p4d.24xlarge 70/30 blend costs $18.581/h vs $32.773/h") {
 
 TEST_CASE("a term that ends before the horizon is renewed or lapses") {
     const auto demand = DemandProfile::constant(1, Horizon::years(3));
-    Reserved renew{.term_years = 1, .payment = Payment::all_upfront, .discount = 0.5};
+    Reserved renew{.term_years = 1, .payment = Payment::all_upfront, .reservation_discount = 0.5};
     const auto renewed = evaluate(renew, demand, a100_offering(), gpu_view());
     // Three 1-year terms at 0.5 × 3.20 × 8,760 = 14,016 each, paid at months 0, 12 and 24.
     CHECK(renewed.months[12].upfront == Approx(14016.0));
@@ -136,7 +136,7 @@ TEST_CASE("a term that ends before the horizon is renewed or lapses") {
 }
 
 TEST_CASE("a term that outlasts the horizon is paid in full") {
-    const Reserved reserved{.term_years = 3, .payment = Payment::no_upfront, .discount = 0.5};
+    const Reserved reserved{.term_years = 3, .payment = Payment::no_upfront, .reservation_discount = 0.5};
     const auto report = evaluate(reserved, DemandProfile::constant(1, Horizon::years(2)), a100_offering(), gpu_view());
     CHECK(report.months.size() == 36);                     // 12 months past the 24-month horizon
     CHECK(report.months[30].reserved_recurring == Approx(1168.0));  // 730 × 1.60
@@ -145,10 +145,10 @@ TEST_CASE("a term that outlasts the horizon is paid in full") {
     CHECK(report.reserved_utilisation == Approx(2.0 / 3.0));
 }
 
-TEST_CASE("discounts: free hours, plan discount and vouchers") {
+TEST_CASE("discounts: free hours, on-demand discount and vouchers") {
     EvaluationOptions options;
     options.discounts.free_gpu_hours = 100;
-    options.discounts.plan_discount = 0.3;
+    options.discounts.on_demand_discount = 0.3;
     options.discounts.voucher_price_factor = 0.6;
     const auto report = evaluate(OnDemand{}, DemandProfile::constant(1, Horizon::months(2)), a100_offering(), gpu_view(options));
     // Month 0: 730 h × 3.20 = 2,336; free 100 h = −320; plan 30% of 2,016 = −604.80; net 1,411.20;
@@ -164,11 +164,11 @@ TEST_CASE("discounts: free hours, plan discount and vouchers") {
           Approx(1752.0));  // 730 × 3.20 × 0.75
 }
 
-TEST_CASE("break-even utilisation compares with the on-demand price after the plan discount") {
+TEST_CASE("break-even utilisation compares with the on-demand price after the on-demand discount") {
     EvaluationOptions options;
-    options.discounts.plan_discount = 0.3;
+    options.discounts.on_demand_discount = 0.3;
     options.discounts.voucher_price_factor = 0.5;  // scales reserved and on-demand spend alike
-    const Mix reserved{{{1.0, Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52}}}};
+    const Mix reserved{{{1.0, Reserved{.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = 0.52}}}};
     const auto report = evaluate(reserved, DemandProfile::constant(1, Horizon::years(3)), a100_offering(), gpu_view(options));
     // Reserved 0.48 × 3.20 = 1.536 $/GPU-h against on-demand 3.20 × 0.7 = 2.24 $/GPU-h: u* = 0.48 / 0.7.
     REQUIRE(report.break_even_utilisation.has_value());
@@ -212,7 +212,7 @@ TEST_CASE("ratios against almost nothing are none or 0, not infinity (F16)") {
     // 1e-300 GPUs all year: used 1e-300 x 8,760 = 8.76e-297 GPU-hours, a baseline of 8.76e-297 x $3.20
     // = 2.8e-296. A 3-year reservation of one whole GPU costs 0.48 x 3.20 x 26,280 h =
     // $40,366.08 all the same, so total / used and savings / baseline were about 1e300 and more: infinite.
-    Mix reserved{{{1.0, Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52}}}};
+    Mix reserved{{{1.0, Reserved{.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = 0.52}}}};
     reserved.fleet_gpus = 1;  // one whole GPU committed, whatever the demand
     const auto report =
         evaluate(reserved, DemandProfile::constant(1e-300, Horizon::years(1)), a100_offering(), gpu_view());
@@ -274,7 +274,7 @@ TEST_CASE("spot hours without capacity fall to on-demand whatever the demand") {
 
     // Growing demand, 20% spot at 90% availability: every demanded GPU-hour is costed once.
     SpotTranche mostly{.availability = 0.9};
-    const Mix mix{{{0.7, Reserved{.term_years = 1, .discount = 0.4}}, {0.2, mostly}, {0.1, OnDemand{}}}};
+    const Mix mix{{{0.7, Reserved{.term_years = 1, .reservation_discount = 0.4}}, {0.2, mostly}, {0.1, OnDemand{}}}};
     const auto growing = DemandProfile::linear_growth(4, 20, Horizon::years(2));
     const auto grown = evaluate(mix, growing, a100_offering(), gpu_view());
     double served = 0;
@@ -285,19 +285,19 @@ TEST_CASE("spot hours without capacity fall to on-demand whatever the demand") {
 TEST_CASE("bad strategies are rejected with the field, value and rule") {
     const auto demand = DemandProfile::constant(4, Horizon::years(1));
     const Offering o = a100_offering();
-    CHECK_THROWS_WITH_AS(evaluate(Mix{{{0.7, Reserved{.discount = 0.5}}, {0.2, OnDemand{}}}}, demand, o),
+    CHECK_THROWS_WITH_AS(evaluate(Mix{{{0.7, Reserved{.reservation_discount = 0.5}}, {0.2, OnDemand{}}}}, demand, o),
                          "mix.fractions (sum) = 0.8999999999999999: must sum to 1", InvalidInput);
-    CHECK_THROWS_WITH_AS(evaluate(Mix{{{1.4, Reserved{.discount = 0.5}}, {-0.4, OnDemand{}}}}, demand, o),
+    CHECK_THROWS_WITH_AS(evaluate(Mix{{{1.4, Reserved{.reservation_discount = 0.5}}, {-0.4, OnDemand{}}}}, demand, o),
                          "mix.tranches[0].fraction = 1.4: must be in [0, 1]", InvalidInput);
     CHECK_THROWS_WITH_AS(evaluate(Mix{}, demand, o), "mix.tranches.size = 0: must be >= 1", InvalidInput);
     CHECK_THROWS_WITH_AS(evaluate(Reserved{.term_years = 3}, demand, o),
                          "reserved = \"3y no_upfront\": offering testcloud/test-1/a100x8 lists no such reservation "
-                         "price; set reserved.discount",
+                         "price; set reserved.reservation_discount",
                          InvalidInput);
-    CHECK_THROWS_WITH_AS(evaluate(Reserved{.term_years = 0, .discount = 0.3}, demand, o),
+    CHECK_THROWS_WITH_AS(evaluate(Reserved{.term_years = 0, .reservation_discount = 0.3}, demand, o),
                          "reserved.term_years = 0: must be in [1, 5]", InvalidInput);
-    CHECK_THROWS_WITH_AS(evaluate(Reserved{.discount = 1.2}, demand, o), "reserved.discount = 1.2: must be in [0, 1)",
-                         InvalidInput);
+    CHECK_THROWS_WITH_AS(evaluate(Reserved{.reservation_discount = 1.2}, demand, o),
+                         "reserved.reservation_discount = 1.2: must be in [0, 1)", InvalidInput);
     CHECK_THROWS_WITH_AS(evaluate(Mix{{{1.0, SpotTranche{.overhead = 0.5}}}}, demand, o),
                          "spot.overhead = 0.5: must be finite and >= 1 (billed per useful hour)", InvalidInput);
     CHECK_THROWS_WITH_AS(evaluate(Mix{{{1.0, SpotTranche{.availability = 1.5}}}}, demand, o),
@@ -315,8 +315,8 @@ TEST_CASE("bad strategies are rejected with the field, value and rule") {
     CHECK_THROWS_WITH_AS(evaluate(OnDemand{}, demand, o, bad), "discounts.voucher_price_factor = 0: must be in (0, 1]",
                          InvalidInput);
     bad = {};
-    bad.discounts.plan_discount = -0.1;
-    CHECK_THROWS_WITH_AS(evaluate(OnDemand{}, demand, o, bad), "discounts.plan_discount = -0.1: must be in [0, 1)",
+    bad.discounts.on_demand_discount = -0.1;
+    CHECK_THROWS_WITH_AS(evaluate(OnDemand{}, demand, o, bad), "discounts.on_demand_discount = -0.1: must be in [0, 1)",
                          InvalidInput);
     bad = {};
     bad.annual_discount_rate = std::nan("");
@@ -382,12 +382,12 @@ TEST_CASE("extreme but valid prices, factors and demands give finite figures (fu
         options.annual_discount_rate = pick({-0.5, 0.0, 1.0});
         options.discounts.region_price_factor = pick({1e-3, 1.0, 1e3});
         options.discounts.voucher_price_factor = pick({1e-3, 1.0});
-        options.discounts.plan_discount = pick({0.0, 0.5, 1.0 - 1e-16});
+        options.discounts.on_demand_discount = pick({0.0, 0.5, 1.0 - 1e-16});
         options.discounts.free_gpu_hours = pick({0.0, 100.0, 1e15});
         const Owned owned{.capex_per_gpu = pick({0.0, 1e-12, 1e12}), .life_years = 1,
                           .watts_per_gpu = pick({0.0, 1e7}), .electricity_per_kwh = pick({0.0, 1e12}),
                           .staff_per_month = pick({0.0, 1e12})};
-        const Reserved reserved{.term_years = 1, .payment = Payment::partial_upfront, .discount = pick({0.0, 0.999999})};
+        const Reserved reserved{.term_years = 1, .payment = Payment::partial_upfront, .reservation_discount = pick({0.0, 0.999999})};
         const SpotTranche spot{.price_per_gpu_hour = pick({0.0, 1e12}), .overhead = pick({1.0, 1e6}),
                                .availability = pick({0.0, 0.5, 1.0})};
         const double fraction = pick({0.0, 0.3, 1.0});
@@ -429,7 +429,7 @@ TEST_CASE("objects built in C++ meet the same limits as those built from Python"
 }
 
 TEST_CASE("report exports: table, JSON and CSV") {
-    const auto report = evaluate(Reserved{.term_years = 1, .discount = 0.4}, DemandProfile::constant(2, Horizon::years(1)),
+    const auto report = evaluate(Reserved{.term_years = 1, .reservation_discount = 0.4}, DemandProfile::constant(2, Horizon::years(1)),
                                  a100_offering(), gpu_view());
     const std::string table = fmt::format("{}", report);
     CHECK(table.find("Strategy: 100% reserved 1y no_upfront") != std::string::npos);
@@ -454,7 +454,7 @@ TEST_CASE("70% reserved / 20% spot / 10% on-demand over 3 years, spot overhead f
     const double expected_overhead = expected_spot_time(job, 20).billed_hours / job.work_hours;
     CHECK(std::abs(spot.overhead - expected_overhead) <= 4 * sim.billed_hours.standard_error / job.work_hours);
 
-    const Mix mix{{{0.7, Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52}},
+    const Mix mix{{{0.7, Reserved{.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = 0.52}},
                    {0.2, spot},
                    {0.1, OnDemand{}}},
                   {},
@@ -609,13 +609,13 @@ TEST_CASE("a part-hour GPU rides in a part-filled instance or starts one for its
     one.on_demand_hourly = 3.2;
     one.spot_hourly = 1.0;
     const auto demand = DemandProfile::linear_growth(0.3, 7.7, Horizon::years(1));
-    const Mix mix{{{0.5, Reserved{.term_years = 1, .discount = 0.3}}, {0.3, SpotTranche{.availability = 0.7}},
+    const Mix mix{{{0.5, Reserved{.term_years = 1, .reservation_discount = 0.3}}, {0.3, SpotTranche{.availability = 0.7}},
                    {0.2, OnDemand{}}}};
     CHECK(evaluate(mix, demand, one).total == evaluate(mix, demand, one, gpu_view()).total);
 }
 
 TEST_CASE("the 70/30 mix on 12 GPUs of 8-GPU instances: the rounding cost of whole instances") {
-    const Mix mix{{{0.7, Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52}},
+    const Mix mix{{{0.7, Reserved{.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = 0.52}},
                    {0.3, OnDemand{}}}};
     const auto demand = DemandProfile::constant(12, Horizon::years(3));
     const auto whole = evaluate(mix, demand, a100_offering());
@@ -634,7 +634,7 @@ TEST_CASE("the 70/30 mix on 12 GPUs of 8-GPU instances: the rounding cost of who
     CHECK(single.baseline_total == Approx(1009152.0));
     // A reservation alone covers the peak in whole instances: 12 GPUs → 2 instances = 16 GPUs.
     const auto reserved_alone =
-        evaluate(Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52}, demand, a100_offering());
+        evaluate(Reserved{.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = 0.52}, demand, a100_offering());
     CHECK(reserved_alone.months[0].reserved_gpu_hours == Approx(16 * 730.0));
     CHECK(reserved_alone.months[0].on_demand_paid_gpu_hours == 0.0);
     // Spot shares are whole instances too: 20% of 40 GPUs = 8 → 1 instance.

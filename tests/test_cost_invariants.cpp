@@ -55,13 +55,13 @@ TEST_CASE("invariant: all on-demand costs the demand times the effective on-dema
         options.annual_discount_rate = 0;
         const CostReport r = evaluate(OnDemand{}, demand, o, options);
         // Paid GPU-hours hour by hour (whole instances or GPUs), less the free hours, at the list price
-        // × region factor × (1 − plan discount) × voucher factor.
+        // × region factor × (1 − on-demand discount) × voucher factor.
         const int g = options.units == Units::instances ? o.gpus_per_instance : 1;
         double paid = 0;
         for (const double d : demand.gpus_per_hour()) paid += paid_for(d, g);
         const auto& dis = options.discounts;
         const double expected = std::max(0.0, paid - dis.free_gpu_hours) * o.on_demand_per_gpu_hour() *
-                                dis.region_price_factor * (1 - dis.plan_discount) * dis.voucher_price_factor;
+                                dis.region_price_factor * (1 - dis.on_demand_discount) * dis.voucher_price_factor;
         CAPTURE(i);
         REQUIRE(std::abs(r.total - expected) <= 0.005);
         REQUIRE(std::abs(r.savings) <= 0.005);
@@ -249,7 +249,7 @@ TEST_CASE("invariant (plans): the empty plan costs the demand times the effectiv
         for (const double h : demand.gpus_per_hour()) paid += paid_for(h, g);
         const auto& dis = options.discounts;
         const double expected = std::max(0.0, paid - dis.free_gpu_hours) * o.on_demand_per_gpu_hour() *
-                                dis.region_price_factor * (1 - dis.plan_discount) * dis.voucher_price_factor;
+                                dis.region_price_factor * (1 - dis.on_demand_discount) * dis.voucher_price_factor;
         CAPTURE(i);
         REQUIRE(std::abs(d.total.mean - expected) <= 0.005);
     }
@@ -262,7 +262,7 @@ TEST_CASE("invariant (plans): the hindsight reservation is no worse than all on-
         const DemandProfile demand = in.demand();
         const Reserved reserved = in.reserved(o);
         PlanOptions options = Inputs::plan_options(in.options());
-        if (reserved.discount) continue;  // hindsight prices the catalog's reservation
+        if (reserved.reservation_discount) continue;  // hindsight prices the catalog's reservation
         const DemandFutures futures = DemandFutures::from_profile(demand);
         std::vector<double> best_gpus;
         const std::vector<double> best =

@@ -126,7 +126,7 @@ TEST_CASE("issue 24 #4: one rule for GPUs per instance, in catalog JSON, in a sc
 
 TEST_CASE("issue 24 #7: a mix's rounding has one default, and the report says which rounding it used") {
     const Offering nd96 = Catalog::builtin().offering("azure", "Standard_ND96asr_v4", "eastus");
-    const Reserved three_years{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52};
+    const Reserved three_years{.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = 0.52};
     const DemandProfile demand = DemandProfile::constant(8, Horizon::months(36));
     EvaluationOptions gpus;
     gpus.units = Units::gpus;

@@ -30,7 +30,7 @@ DemandProfile uniform_0_to_10(Horizon horizon) {
 
 TEST_CASE("newsvendor: reserve up to the (1 − c_r / p) quantile of hourly demand") {
     const auto demand = uniform_0_to_10(Horizon::years(3));
-    const Reserved reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.619};
+    const Reserved reserved{.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = 0.619};
     const auto advice = optimal_reservation(demand, offering_at(4.0), reserved);
     CHECK(advice.effective_reserved_rate == Approx(0.381 * 4.0));  // 1.524 $/GPU-h
     CHECK(advice.critical_fraction == Approx(0.619));
@@ -42,7 +42,7 @@ TEST_CASE("newsvendor: reserve up to the (1 − c_r / p) quantile of hourly dema
 TEST_CASE("the advised reservation is the cheapest whole count, by brute force through the engine") {
     const auto demand = uniform_0_to_10(Horizon::years(1));
     for (const double discount : {0.2, 0.384, 0.52, 0.7}) {
-        const Reserved reserved{.term_years = 1, .payment = Payment::no_upfront, .discount = discount};
+        const Reserved reserved{.term_years = 1, .payment = Payment::no_upfront, .reservation_discount = discount};
         const auto advice = optimal_reservation(demand, offering_at(3.0), reserved);
         double best_total = 1e300, best_r = -1;
         for (int r = 0; r <= 10; ++r) {
@@ -60,17 +60,17 @@ TEST_CASE("the advised reservation is the cheapest whole count, by brute force t
 
 TEST_CASE("a reservation dearer than on-demand advises none") {
     const auto demand = DemandProfile::constant(4, Horizon::years(1));
-    const auto advice = optimal_reservation(demand, offering_at(1.0), Reserved{.term_years = 1, .discount = 0.0});
+    const auto advice = optimal_reservation(demand, offering_at(1.0), Reserved{.term_years = 1, .reservation_discount = 0.0});
     // c_r = p, so 1 − c_r / p = 0 and F(0) = 0 ≥ 0: nothing to reserve.
     CHECK(advice.reserved_gpus == 0);
     CHECK(advice.report.total == Approx(4 * 8760 * 1.0));
 }
 
-TEST_CASE("the advice compares with the on-demand price the user pays: plan discount, free hours, vouchers, region") {
+TEST_CASE("the advice compares with the on-demand price the user pays: on-demand discount, free hours, vouchers, region") {
     const auto demand = uniform_0_to_10(Horizon::years(1));
-    const Reserved reserved{.term_years = 1, .payment = Payment::no_upfront, .discount = 0.4};
+    const Reserved reserved{.term_years = 1, .payment = Payment::no_upfront, .reservation_discount = 0.4};
     EvaluationOptions plan;
-    plan.discounts.plan_discount = 0.5;
+    plan.discounts.on_demand_discount = 0.5;
     // c_r = 0.6 × 3.00 = 1.80 $/GPU-h; on demand the user pays 3.00 × (1 − 0.5) = 1.50 $/GPU-h < c_r:
     // reserving any GPU costs more than buying it all on demand, so the advice is none.
     const auto advice = optimal_reservation(demand, offering_at(3.0), reserved, plan);
@@ -83,7 +83,7 @@ TEST_CASE("the advice compares with the on-demand price the user pays: plan disc
     // Every kind of discount at once: the advice is the cheapest whole count by brute force.
     for (const double free_hours : {0.0, 5000.0, 40000.0}) {
         EvaluationOptions options;
-        options.discounts.plan_discount = 0.25;
+        options.discounts.on_demand_discount = 0.25;
         options.discounts.free_gpu_hours = free_hours;
         options.discounts.voucher_price_factor = 0.8;
         options.discounts.region_price_factor = 1.1;
@@ -100,14 +100,14 @@ TEST_CASE("the advice compares with the on-demand price the user pays: plan disc
 
 TEST_CASE("bad input is rejected by the engine's own checks") {
     const auto demand = DemandProfile::constant(4, Horizon::years(1));
-    CHECK_THROWS_WITH_AS(optimal_reservation(demand, offering_at(1.0), Reserved{.term_years = 1, .discount = 1.5}),
-                         "reserved.discount = 1.5: must be in [0, 1)", InvalidInput);
+    CHECK_THROWS_WITH_AS(optimal_reservation(demand, offering_at(1.0), Reserved{.term_years = 1, .reservation_discount = 1.5}),
+                         "reserved.reservation_discount = 1.5: must be in [0, 1)", InvalidInput);
 }
 
 TEST_CASE("the largest demand allowed is advised at once, not by counting GPU by GPU") {
     // 1e9 GPUs every hour: counting r up by one took 1e9 steps (10^10 GPUs hung for minutes).
     const auto demand = DemandProfile::constant(1e9, Horizon::years(1));
-    const auto advice = optimal_reservation(demand, offering_at(2.0), Reserved{.term_years = 1, .discount = 0.4});
+    const auto advice = optimal_reservation(demand, offering_at(2.0), Reserved{.term_years = 1, .reservation_discount = 0.4});
     CHECK(advice.reserved_gpus == 1e9);  // F(r) = 0 below 1e9, 1 from there: r = 1e9
     CHECK(advice.demand_covered_fraction == 1.0);
     CHECK(std::isfinite(advice.report.total));
@@ -115,14 +115,14 @@ TEST_CASE("the largest demand allowed is advised at once, not by counting GPU by
     Eigen::ArrayXd hours = Eigen::ArrayXd::Constant(8760, 0.5);  // a year: the 1-year term fits
     hours.tail(4380).setConstant(2.5);  // half the hours at 0.5, half at 2.5
     const auto half = optimal_reservation(DemandProfile::hourly(hours), offering_at(2.0),
-                                          Reserved{.term_years = 1, .discount = 0.4});
+                                          Reserved{.term_years = 1, .reservation_discount = 0.4});
     CHECK(half.critical_fraction == Approx(0.4));
     CHECK(half.reserved_gpus == 1);  // F(1) = 0.5 >= 0.4 > F(0) = 0
 }
 
 TEST_CASE("a free on-demand price advises no reservation and no NaN") {
     const auto demand = DemandProfile::constant(4, Horizon::years(1));
-    const auto advice = optimal_reservation(demand, offering_at(0.0), Reserved{.term_years = 1, .discount = 0.5});
+    const auto advice = optimal_reservation(demand, offering_at(0.0), Reserved{.term_years = 1, .reservation_discount = 0.5});
     CHECK(advice.critical_fraction == 0.0);  // was 1 − 0/0 = NaN
     CHECK(advice.reserved_gpus == 0);
 }
@@ -134,7 +134,7 @@ TEST_CASE("over seeded random demands the advice is the engine's local optimum n
         Eigen::ArrayXd hours(8760);  // a year, so the 1-year term fits
         for (auto& h : hours) h = level(rng) * (trial % 3 == 0 ? 1.0 : std::floor(level(rng)) / 50.0);
         const auto demand = DemandProfile::hourly(hours);
-        const Reserved reserved{.term_years = 1, .discount = discount(rng)};
+        const Reserved reserved{.term_years = 1, .reservation_discount = discount(rng)};
         const auto advice = optimal_reservation(demand, offering_at(3.0), reserved);
         const auto covered = [&](double r) { return double((hours <= r).count()) / 8760.0; };
         double newsvendor = 0;

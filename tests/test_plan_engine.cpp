@@ -56,12 +56,12 @@ Mix random_mix(Xoshiro256pp& engine) {
         Tranche t;
         t.fraction = weights[std::size_t(i)] / sum;
         switch (uniform_int(engine, 0, 4)) {
-            case 0: t.kind = Reserved{.term_years = 1, .payment = Payment::all_upfront, .discount = {},
+            case 0: t.kind = Reserved{.term_years = 1, .payment = Payment::all_upfront, .reservation_discount = {},
                                       .renewal = uniform_int(engine, 0, 1) ? Renewal::renew : Renewal::lapse};
                 break;
             case 1: t.kind = Reserved{.term_years = uniform_int(engine, 1, 3),
                                       .payment = Payment(uniform_int(engine, 0, 2)),
-                                      .discount = uniform(engine, 0, 0.7),
+                                      .reservation_discount = uniform(engine, 0, 0.7),
                                       .renewal = uniform_int(engine, 0, 1) ? Renewal::renew : Renewal::lapse};
                 break;
             case 2: {
@@ -106,7 +106,7 @@ TEST_CASE("a plan with no uncertainty equals evaluate() in GPUs to the cent, ove
         EvaluationOptions options;
         options.units = Units::gpus;  // the plan engine's view: capacity and bills in GPU-hours
         if (uniform_int(engine, 0, 1) == 1) {
-            options.discounts.plan_discount = uniform(engine, 0, 0.4);
+            options.discounts.on_demand_discount = uniform(engine, 0, 0.4);
             options.discounts.free_gpu_hours = uniform(engine, 0, 3000);
             options.discounts.voucher_price_factor = uniform(engine, 0.5, 1.0);
             options.discounts.region_price_factor = uniform(engine, 0.7, 1.3);
@@ -445,7 +445,7 @@ TEST_CASE("bad input names the field") {
     unpriced.commitments.push_back({.count = 1, .term_years = 3, .payment = Payment::all_upfront});
     CHECK_THROWS_WITH_AS(evaluate_plan(unpriced, futures, offering),
                          "plan.commitments[0] = \"3y all_upfront\": offering testcloud/test-1/g1 lists no such "
-                         "reservation price; set discount",
+                         "reservation price; set reservation_discount",
                          InvalidInput);
 
     Plan spot;
@@ -568,7 +568,7 @@ TEST_CASE("the hindsight optimum prices only the counts beside demand levels and
         PlanOptions options;
         options.threads = 1;
         if (uniform_int(engine, 0, 1)) options.discounts.free_gpu_hours = uniform(engine, 0, 2e5);
-        if (uniform_int(engine, 0, 1)) options.discounts.plan_discount = uniform(engine, 0, 0.3);
+        if (uniform_int(engine, 0, 1)) options.discounts.on_demand_discount = uniform(engine, 0, 0.3);
         if (uniform_int(engine, 0, 1)) options.discounts.voucher_price_factor = uniform(engine, 0.5, 1);
         const bool three_years = uniform_int(engine, 0, 1) == 1;
         const int term = three_years ? 3 : 1;

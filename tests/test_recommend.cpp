@@ -47,8 +47,8 @@ TEST_CASE("on a small problem the optimiser equals exhaustive enumeration priced
     const Offering offering = test_offering();
     const DemandFutures futures = DemandFutures::generate(growing_model(), Horizon::months(24), 5, 11);
     RecommendOptions options;
-    options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .discount = {}},
-                           {.term_years = 3, .payment = Payment::no_upfront, .discount = {}}};
+    options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .reservation_discount = {}},
+                           {.term_years = 3, .payment = Payment::no_upfront, .reservation_discount = {}}};
     options.start_months = {0, 6, 12};
     options.max_count = 3;
     options.plan_options.threads = 1;
@@ -68,7 +68,7 @@ TEST_CASE("on a small problem the optimiser equals exhaustive enumeration priced
                 if (count > 0)
                     plan.commitments.push_back({.count = double(count), .unit = CountUnit::gpus, .term_years = term,
                                                 .payment = term == 1 ? Payment::all_upfront : Payment::no_upfront,
-                                                .start_month = start, .renewal = Renewal::lapse, .discount = {},
+                                                .start_month = start, .renewal = Renewal::lapse, .reservation_discount = {},
                                                 .offering = {}});
             }
         const PlanDistribution d = evaluate_plan(plan, futures, offering, {}, options.plan_options);
@@ -116,11 +116,11 @@ TEST_CASE("stationary demand and one term: the optimiser gives the newsvendor co
         const DemandProfile demand = DemandProfile::hourly(hours);
         const Reserved reserved{.term_years = three_year ? 3 : 1,
                                 .payment = three_year ? Payment::no_upfront : Payment::all_upfront,
-                                .discount = {}, .renewal = Renewal::renew};
+                                .reservation_discount = {}, .renewal = Renewal::renew};
         const ReservationAdvice advice = optimal_reservation(demand, offering, reserved);
 
         RecommendOptions options;
-        options.commitments = {{.term_years = reserved.term_years, .payment = reserved.payment, .discount = {}}};
+        options.commitments = {{.term_years = reserved.term_years, .payment = reserved.payment, .reservation_discount = {}}};
         options.start_months = {0};
         const Recommendation r = recommend_plan(DemandFutures::from_profile(demand), offering, options);
         const double count = r.plan.commitments.empty() ? 0.0 : r.plan.commitments[0].count;
@@ -195,10 +195,10 @@ TEST_CASE("bad options are rejected with the field, value and rule") {
                          "free hours is not linear)",
                          InvalidInput);
     options = {};
-    options.commitments = {{.term_years = 2, .payment = Payment::no_upfront, .discount = {}}};
+    options.commitments = {{.term_years = 2, .payment = Payment::no_upfront, .reservation_discount = {}}};
     CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options),
                          "options.commitments[0] = \"2y no_upfront\": offering testcloud/test-1/g1 lists no such "
-                         "reservation price; set discount",
+                         "reservation price; set reservation_discount",
                          InvalidInput);
     options = {};
     options.plan_options.annual_discount_rate = 5;  // 5% typed as 5
@@ -398,7 +398,7 @@ TEST_CASE("the spot share is the share of demand spot serves, and its capacity a
     const Offering offering = test_offering();
     const DemandFutures futures = DemandFutures::generate(growing_model(), Horizon::months(24), 20, 5);
     RecommendOptions options;
-    options.commitments = {{.term_years = 1, .payment = Payment::no_upfront, .discount = 0.9}};
+    options.commitments = {{.term_years = 1, .payment = Payment::no_upfront, .reservation_discount = 0.9}};
     options.spot = {{.name = "cheap spot", .overhead = 1.0, .availability = 1.0, .price_per_gpu_hour = 0.5,
                      .deadline_miss_probability = {}}};
     options.plan_options.threads = 1;

@@ -59,7 +59,7 @@ TEST_CASE("over 210 random small problems the recommendation equals brute force 
         const DemandFutures futures = DemandFutures::generate(model, Horizon::months(months), count, std::uint64_t(trial));
         const PricePaths prices = random_paths(engine, months, count);
         RecommendOptions options;
-        options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .discount = {}}};
+        options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .reservation_discount = {}}};
         options.start_months = {0, 4};
         options.max_count = 2;
         options.unit = gpus_per_instance > 1 ? CountUnit::instances : CountUnit::gpus;
@@ -87,7 +87,7 @@ TEST_CASE("over 210 random small problems the recommendation equals brute force 
                     if (units > 0)
                         plan.commitments.push_back({.count = double(units), .unit = options.unit, .term_years = 1,
                                                     .payment = Payment::all_upfront, .start_month = start,
-                                                    .renewal = Renewal::lapse, .discount = {}, .offering = {}});
+                                                    .renewal = Renewal::lapse, .reservation_discount = {}, .offering = {}});
                 std::set<double> spots{0.0};
                 for (int m = 0; m < months; ++m) {
                     const double committed = gpus_per_instance * (first + (m >= 4 ? second : 0));

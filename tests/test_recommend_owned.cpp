@@ -50,7 +50,7 @@ TEST_CASE("owned hardware as a decision: the optimiser equals exhaustive enumera
     const Offering offering = test::plan_test_offering();
     const DemandFutures futures = DemandFutures::generate(weekday_model(), Horizon::months(18), 5, 17);
     RecommendOptions options;
-    options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .discount = {}}};
+    options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .reservation_discount = {}}};
     options.start_months = {0, 6};
     options.max_count = 3;
     options.owned = OwnedOption{.terms = servers(), .months = {0, 6}, .max_gpus = 9, .step_gpus = 1};
@@ -71,7 +71,7 @@ TEST_CASE("owned hardware as a decision: the optimiser equals exhaustive enumera
             if (reserved > 0)
                 plan.commitments.push_back({.count = double(reserved), .unit = CountUnit::gpus, .term_years = 1,
                                             .payment = Payment::all_upfront, .start_month = month,
-                                            .renewal = Renewal::lapse, .discount = {}, .offering = {}});
+                                            .renewal = Renewal::lapse, .reservation_discount = {}, .offering = {}});
         }
         const PlanDistribution d = evaluate_plan(plan, futures, offering, {}, options.plan_options);
         for (std::size_t f = 0; f < futures.count(); ++f)
@@ -113,7 +113,7 @@ TEST_CASE("owned capex counts against the upfront limit; too many combinations i
     const Offering offering = test::plan_test_offering();
     const DemandFutures futures = DemandFutures::generate(weekday_model(), Horizon::months(12), 3, 5);
     RecommendOptions options;
-    options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .discount = {}}};
+    options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .reservation_discount = {}}};
     options.start_months = {0, 6};
     options.owned = OwnedOption{.terms = servers(), .months = {0, 6}, .max_gpus = 4, .step_gpus = 1};
     options.limits.upfront_per_period = 65'000;  // two servers' capex (60,000) in a quarter, not three

@@ -32,7 +32,7 @@ TEST_CASE("over 60 random small problems the Savings Plan level equals brute for
         const Payment payment = std::array{Payment::no_upfront, Payment::partial_upfront,
                                            Payment::all_upfront}[std::size_t(test::uniform_int(engine, 0, 2))];
         RecommendOptions options;
-        if (reservations) options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .discount = {}}};
+        if (reservations) options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .reservation_discount = {}}};
         options.savings_plans = {{.type = SavingsPlanType::aws_compute, .term_years = 1, .payment = payment,
                                   .rate_per_gpu_hour = rate}};
         options.start_months = {0};

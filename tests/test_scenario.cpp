@@ -215,10 +215,10 @@ TEST_CASE("random scenarios round-trip through YAML exactly") {
         if (kind != 1) s.demand.end_gpus = 0;
         if (kind != 2) s.demand.annual_growth_rate = 0;
         if (kind == 0) s.demand.start_gpus = 0;
-        s.discounts.plan_discount = unit(rng) * 0.5;
+        s.discounts.on_demand_discount = unit(rng) * 0.5;
         s.discounts.voucher_price_factor = 0.5 + unit(rng) * 0.5;
         const double f = unit(rng);
-        Mix mix{{{f, Reserved{.term_years = 3, .payment = Payment::partial_upfront, .discount = unit(rng) * 0.9}},
+        Mix mix{{{f, Reserved{.term_years = 3, .payment = Payment::partial_upfront, .reservation_discount = unit(rng) * 0.9}},
                  {1 - f, OnDemand{}}},
                 unit(rng) * 50,
                 Rounding::none};
@@ -242,7 +242,7 @@ TEST_CASE("the A100 example scenario gives the seeds' figures through evaluate()
     EvaluationOptions options;
     options.units = Units::gpus;
     const Offering& azure = Catalog::builtin().offering("azure", "Standard_ND96asr_v4", "eastus");
-    const CostReport direct = evaluate(Reserved{.term_years = 3, .payment = Payment::all_upfront, .discount = 0.52},
+    const CostReport direct = evaluate(Reserved{.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = 0.52},
                                        DemandProfile::constant(8, Horizon::years(3)), azure, options);
     CHECK(r.strategies[1].report.total == direct.total);
     // On demand: 8 GPUs × 26,280 h × the catalog's per-GPU price.

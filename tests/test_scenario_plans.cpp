@@ -137,7 +137,7 @@ TEST_CASE("plan and futures errors name file, line, column, field, value and rul
                                   "      - {count: 8, term_years: 3, payment: partial_upfront}"),
                        "plan.yaml"),
         "plan.yaml:16:5: plan.commitments[0] = \"3y partial_upfront\": offering gcp/us-central1/a2-highgpu-8g lists "
-        "no such reservation price; set discount",
+        "no such reservation price; set reservation_discount",
         InvalidInput);
     text = with_plans();
     text.erase(text.find("plans:"));
@@ -171,7 +171,7 @@ TEST_CASE("random plans and futures round-trip through YAML exactly") {
                                  .term_years = rng() % 2 ? 1 : 3, .payment = Payment::all_upfront,
                                  .start_month = int(rng() % std::uint64_t(s.horizon_months)),
                                  .renewal = rng() % 2 ? Renewal::renew : Renewal::lapse});
-        if (rng() % 2) p.commitments.back().discount = unit(rng) * 0.9;
+        if (rng() % 2) p.commitments.back().reservation_discount = unit(rng) * 0.9;
         if (rng() % 2) p.spot = SpotShare{.gpus = unit(rng) * 8, .price_per_gpu_hour = unit(rng) * 3,
                                           .overhead = 1 + unit(rng), .availability = unit(rng), .periods = {}};
         if (rng() % 2) p.owned.push_back({.gpus = unit(rng) * 4, .month = 0, .terms = Owned{.capex_per_gpu = 20000}});
@@ -198,7 +198,7 @@ TEST_CASE("random plans and futures round-trip through YAML exactly") {
                                         .held = true, .index = 0, .month = 1 + int(rng() % std::uint64_t(last - 1)),
                                         .into = {}, .price = 0};
                 if (change.kind == ChangeKind::resale) change.price = unit(rng) * 500;
-                else change.into = Commitment{.count = 50, .term_years = 3, .discount = 0.5};  // worth more
+                else change.into = Commitment{.count = 50, .term_years = 3, .reservation_discount = 0.5};  // worth more
                 p.changes.push_back(change);
             }
         }

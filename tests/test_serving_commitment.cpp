@@ -23,7 +23,7 @@ TEST_CASE("the on-demand base bought as a 1-year commitment, spot and the fallba
     const Offering offering = test::plan_test_offering();
     const ServingConfig config{.target_replicas = 2, .extra_spot = 0, .on_demand_base = 1,
                                .on_demand_price_per_hour = 2.0};
-    const CommittedBase base{.term_years = 1, .payment = Payment::all_upfront, .discount = {}};
+    const CommittedBase base{.term_years = 1, .payment = Payment::all_upfront, .reservation_discount = {}};
     SUBCASE("static spread, spot always there") {
         // Run: 10 h × ($0.80 spot + $2 base) = $28; above the base $0.80/h. Over 8,760 h: the base's
         // commitment $8,760, spot $7,008, total $15,768, against 2 × $2 × 8,760 = $35,040 on demand
@@ -57,7 +57,7 @@ TEST_CASE("the on-demand base bought as a 1-year commitment, spot and the fallba
         // A 3-year no-upfront reservation at $0.70/h: 0.7 × 26,280 = $18,396 for the base; the rest
         // 1.4 × 26,280 = $36,792.
         const CommittedServingCost three =
-            committed_base_cost(c, config, offering, {.term_years = 3, .payment = Payment::no_upfront, .discount = {}});
+            committed_base_cost(c, config, offering, {.term_years = 3, .payment = Payment::no_upfront, .reservation_discount = {}});
         CHECK(three.base_commitment_cost == Approx(18'396.0));
         CHECK(three.total == Approx(18'396.0 + 36'792.0));
     }
@@ -70,7 +70,7 @@ TEST_CASE("the cheapest configuration with its base committed, and the checks") 
     const ServingConfig config{.target_replicas = 2, .on_demand_price_per_hour = 2.0};
     const ServingPlan plan = choose_serving_plan(zones, config, {.max_extra = 1, .max_on_demand_base = 2,
                                                                  .availability_target = 1.0, .threads = 1});
-    const CommittedBase base{.term_years = 1, .payment = Payment::all_upfront, .discount = {}};
+    const CommittedBase base{.term_years = 1, .payment = Payment::all_upfront, .reservation_discount = {}};
     const auto best = cheapest_with_committed_base(plan, config, offering, base);
     REQUIRE(best.has_value());
     double least = 1e300;
@@ -87,6 +87,6 @@ TEST_CASE("the cheapest configuration with its base committed, and the checks") 
                          "price per instance-hour as paid, 2 (a replica is one instance)",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(committed_base_cost(plan.candidates[0], config, offering,
-                                             {.term_years = 2, .payment = Payment::all_upfront, .discount = {}}),
+                                             {.term_years = 2, .payment = Payment::all_upfront, .reservation_discount = {}}),
                          "base.term_years = 2: must be 1 or 3", InvalidInput);
 }

@@ -14,11 +14,11 @@ TEST_CASE("describe names every kind of strategy") {
 
 TEST_CASE("discounts: defaults are valid, each rule names its field") {
     CHECK_NOTHROW(Discounts{}.validate());
-    CHECK_NOTHROW((Discounts{.plan_discount = 0.3, .free_gpu_hours = 100, .voucher_price_factor = 0.6,
+    CHECK_NOTHROW((Discounts{.on_demand_discount = 0.3, .free_gpu_hours = 100, .voucher_price_factor = 0.6,
                              .region_price_factor = 0.75}
                        .validate()));
-    CHECK_THROWS_WITH_AS(Discounts{.plan_discount = 1.0}.validate(), "discounts.plan_discount = 1: must be in [0, 1)",
-                         InvalidInput);
+    CHECK_THROWS_WITH_AS(Discounts{.on_demand_discount = 1.0}.validate(),
+                         "discounts.on_demand_discount = 1: must be in [0, 1)", InvalidInput);
     CHECK_THROWS_WITH_AS(Discounts{.free_gpu_hours = -1}.validate(), "discounts.free_gpu_hours = -1: must be finite and >= 0",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(Discounts{.voucher_price_factor = 1.2}.validate(),

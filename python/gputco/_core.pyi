@@ -641,10 +641,10 @@ class CommittedServingCost:
 
 def committed_base_cost(candidate: ServingCandidate, offering: Offering, *, target_replicas: int,
                         on_demand_price_per_hour: float, term_years: int = 1, payment: str = "all_upfront",
-                        discount: Optional[float] = None) -> CommittedServingCost: ...
+                        reservation_discount: Optional[float] = None) -> CommittedServingCost: ...
 def cheapest_with_committed_base(plan: ServingPlan, offering: Offering, *, target_replicas: int,
                                  on_demand_price_per_hour: float, term_years: int = 1, payment: str = "all_upfront",
-                                 discount: Optional[float] = None) -> Optional[int]: ...
+                                 reservation_discount: Optional[float] = None) -> Optional[int]: ...
 
 class OnDemandCapacity:
     def __init__(self, *, unavailable_share: float, mean_wait_hours: float = 1.0, source: str = "") -> None: ...
@@ -718,10 +718,12 @@ class OnDemand:
 
 class Reserved:
     def __init__(self, *, term_years: int = 1, payment: PaymentName = "no_upfront",
-                 discount: Optional[float] = None, renewal: RenewalName = "renew") -> None: ...
+                 reservation_discount: Optional[float] = None, renewal: RenewalName = "renew",
+                 discount: Optional[float] = None) -> None: ...  # discount: old spelling, deprecated
     term_years: int
     payment: PaymentName
-    discount: Optional[float]
+    reservation_discount: Optional[float]
+    discount: Optional[float]  # old spelling of reservation_discount, deprecated
     renewal: RenewalName
 
 class Owned:
@@ -767,9 +769,11 @@ class Mix:
 Strategy = Union[OnDemand, Reserved, Owned, Mix]
 
 class Discounts:
-    def __init__(self, *, plan_discount: float = 0.0, free_gpu_hours: float = 0.0,
-                 voucher_price_factor: float = 1.0, region_price_factor: float = 1.0) -> None: ...
-    plan_discount: float
+    def __init__(self, *, on_demand_discount: Optional[float] = None, free_gpu_hours: float = 0.0,
+                 voucher_price_factor: float = 1.0, region_price_factor: float = 1.0,
+                 plan_discount: Optional[float] = None) -> None: ...  # None: 0; plan_discount: old spelling, deprecated
+    on_demand_discount: float
+    plan_discount: float  # old spelling of on_demand_discount, deprecated
     free_gpu_hours: float
     voucher_price_factor: float
     region_price_factor: float
@@ -994,12 +998,14 @@ class Commitment:
     payment: str
     start_month: int
     renewal: str
-    discount: Optional[float]
+    reservation_discount: Optional[float]
+    discount: Optional[float]  # old spelling of reservation_discount, deprecated
     offering: Optional[Offering]
     kind: str
     def __init__(self, count: float, *, unit: str = "gpus", term_years: int = 1, payment: str = "no_upfront",
-                 start_month: int = 0, renewal: str = "lapse", discount: Optional[float] = None,
-                 offering: Optional[Offering] = None, kind: str = "standard") -> None: ...
+                 start_month: int = 0, renewal: str = "lapse", reservation_discount: Optional[float] = None,
+                 offering: Optional[Offering] = None, kind: str = "standard",
+                 discount: Optional[float] = None) -> None: ...  # discount: old spelling, deprecated
 
 # commitments already held and their changes
 class HeldCommitment:
@@ -1216,8 +1222,10 @@ def hindsight_reservation_totals(futures: DemandFutures, offering: Offering, ter
 class CommitmentOption:
     term_years: int
     payment: str
-    discount: Optional[float]
-    def __init__(self, term_years: int, payment: str = "no_upfront", *, discount: Optional[float] = None) -> None: ...
+    reservation_discount: Optional[float]
+    discount: Optional[float]  # old spelling of reservation_discount, deprecated
+    def __init__(self, term_years: int, payment: str = "no_upfront", *, reservation_discount: Optional[float] = None,
+                 discount: Optional[float] = None) -> None: ...  # discount: old spelling, deprecated
 
 class SavingsPlanOption:
     type: str

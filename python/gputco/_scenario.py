@@ -3,7 +3,7 @@
     s = gputco.load_scenario("examples/scenarios/ladder_uncertain_growth.yaml")   # a dict
     gputco.run_scenario(s)                                   # one row per strategy
     df = gputco.sweep(s, {"demand.annual_growth_rate": [0.0, 0.2, 0.4],
-                          "discounts.plan_discount": [0.0, 0.1]})
+                          "discounts.on_demand_discount": [0.0, 0.1]})
     df = gputco.sweep(s, {"demand.annual_growth_rate": (0.0, 0.6)}, samples=1000, seed=7)  # Latin hypercube
     df = gputco.sweep(s, grid, client=dask_client)           # the same DataFrame, as Dask tasks
 
@@ -179,7 +179,7 @@ def set_path(scenario: dict, path: str, value: Any) -> None:
             node[key] = value
         else:
             if index is None and key not in node:
-                node[key] = {}  # e.g. "discounts.plan_discount" where the file has no discounts
+                node[key] = {}  # e.g. "discounts.on_demand_discount" where the file has no discounts
             if index is not None and index >= len(node):
                 raise ValueError(f"{path} = {value!r}: no such field in the scenario")
             node = node[key]

@@ -92,4 +92,23 @@ void register_study(py::module_& m);
 void register_report(py::module_& m);
 void register_serving(py::module_& m);
 
+/// A keyword that was renamed: `value`, or the value given under `old_name`, the old spelling (still
+/// accepted, with a DeprecationWarning); both given is an InvalidInput (ValueError) naming both.
+inline std::optional<double> renamed_keyword(std::optional<double> value, std::optional<double> old_value,
+                                             std::string_view name, std::string_view old_name) {
+    if (!old_value) return value;
+    if (value)
+        throw InvalidInput(fmt::format("{} = {}: the old spelling of {}, which is given too: give one of them",
+                                       old_name, *old_value, name));
+    const std::string warning = fmt::format("{} is the old spelling of {}", old_name, name);
+    if (PyErr_WarnEx(PyExc_DeprecationWarning, warning.c_str(), 1) < 0) throw py::error_already_set();
+    return old_value;
+}
+
+/// Reading an attribute under its old spelling: a DeprecationWarning, then the value.
+inline void warn_renamed_attribute(std::string_view old_name, std::string_view name) {
+    const std::string warning = fmt::format("{} is the old spelling of {}", old_name, name);
+    if (PyErr_WarnEx(PyExc_DeprecationWarning, warning.c_str(), 1) < 0) throw py::error_already_set();
+}
+
 }  // namespace gputco::python

@@ -66,16 +66,18 @@ void register_plan(py::module_& m) {
                            "A reservation of `count` GPUs (or instances) for `term_years`, bought at the start "
                            "of `start_month` at that month's prices.")
         .def(py::init([](double count, std::string_view unit, int term_years, std::string_view payment,
-                         int start_month, std::string_view renewal, std::optional<double> discount,
-                         std::optional<Offering> offering, int term_months, std::string_view kind) {
+                         int start_month, std::string_view renewal, std::optional<double> reservation_discount,
+                         std::optional<Offering> offering, int term_months, std::string_view kind,
+                         std::optional<double> discount) {
                  return Commitment{count, parse<CountUnit>(unit, "commitment.unit"), term_years, parse_payment(payment, "commitment.payment"),
-                                   start_month, parse<Renewal>(renewal, "commitment.renewal"), discount, std::move(offering),
-                                   term_months, parse<CommitmentClass>(kind, "commitment.kind")};
+                                   start_month, parse<Renewal>(renewal, "commitment.renewal"),
+                                   renamed_keyword(reservation_discount, discount, "reservation_discount", "discount"),
+                                   std::move(offering), term_months, parse<CommitmentClass>(kind, "commitment.kind")};
              }),
              py::arg("count"), py::kw_only(), py::arg("unit") = "gpus", py::arg("term_years") = 1,
              py::arg("payment") = "no_upfront", py::arg("start_month") = 0, py::arg("renewal") = "lapse",
-             py::arg("discount") = py::none(), py::arg("offering") = py::none(), py::arg("term_months") = 0,
-             py::arg("kind") = "standard")
+             py::arg("reservation_discount") = py::none(), py::arg("offering") = py::none(), py::arg("term_months") = 0,
+             py::arg("kind") = "standard", py::arg("discount") = py::none())
         .def_readonly("term_months", &Commitment::term_months)
         .def_property_readonly("kind", [](const Commitment& c) { return std::string(to_text(c.kind)); })
         .def_readonly("count", &Commitment::count)
@@ -84,7 +86,11 @@ void register_plan(py::module_& m) {
         .def_property_readonly("payment", [](const Commitment& c) { return std::string(to_string(c.payment)); })
         .def_readonly("start_month", &Commitment::start_month)
         .def_property_readonly("renewal", [](const Commitment& c) { return std::string(to_text(c.renewal)); })
-        .def_readonly("discount", &Commitment::discount)
+        .def_readonly("reservation_discount", &Commitment::reservation_discount)
+        .def_property_readonly("discount", [](const Commitment& c) {  // the old spelling
+            warn_renamed_attribute("discount", "reservation_discount");
+            return c.reservation_discount;
+        })
         .def_readonly("offering", &Commitment::offering)
         .def("__repr__", [](const Commitment& c) {
             return fmt::format("Commitment({:g}, unit='{}', term_years={}, payment='{}', start_month={}, renewal='{}')",

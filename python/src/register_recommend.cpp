@@ -28,13 +28,20 @@ RecommendOptions stoppable(RecommendOptions options) {
 
 void register_recommend(py::module_& m) {
     py::class_<CommitmentOption>(m, "CommitmentOption", "A kind of commitment the recommender may buy.")
-        .def(py::init([](int term_years, std::string_view payment, std::optional<double> discount) {
-                 return CommitmentOption{term_years, parse_payment(payment, "commitment_option.payment"), discount};
+        .def(py::init([](int term_years, std::string_view payment, std::optional<double> reservation_discount,
+                         std::optional<double> discount) {
+                 return CommitmentOption{term_years, parse_payment(payment, "commitment_option.payment"),
+                                         renamed_keyword(reservation_discount, discount, "reservation_discount", "discount")};
              }),
-             py::arg("term_years"), py::arg("payment") = "no_upfront", py::kw_only(), py::arg("discount") = py::none())
+             py::arg("term_years"), py::arg("payment") = "no_upfront", py::kw_only(),
+             py::arg("reservation_discount") = py::none(), py::arg("discount") = py::none())
         .def_readonly("term_years", &CommitmentOption::term_years)
         .def_property_readonly("payment", [](const CommitmentOption& c) { return std::string(to_string(c.payment)); })
-        .def_readonly("discount", &CommitmentOption::discount);
+        .def_readonly("reservation_discount", &CommitmentOption::reservation_discount)
+        .def_property_readonly("discount", [](const CommitmentOption& c) {  // the old spelling
+            warn_renamed_attribute("discount", "reservation_discount");
+            return c.reservation_discount;
+        });
     py::class_<SavingsPlanOption>(m, "SavingsPlanOption",
                                   "A Savings Plan the recommender may buy at each start month, its $/hour level chosen.")
         .def(py::init([](std::string_view type, int term_years, std::string_view payment, std::optional<double> rate) {

@@ -43,22 +43,28 @@ void register_strategy(py::module_& m) {
     py::class_<Reserved>(m, "Reserved",
                          "A 1- or 3-year reservation: upfront at the start of each term plus an hourly "
                          "fee for every hour of the term, used or not.")
-        .def(py::init([](int term_years, std::string_view payment, std::optional<double> discount,
-                         std::string_view renewal) {
-                 return Reserved{term_years, parse_payment(payment, "reserved.payment"), discount,
+        .def(py::init([](int term_years, std::string_view payment, std::optional<double> reservation_discount,
+                         std::string_view renewal, std::optional<double> discount) {
+                 return Reserved{term_years, parse_payment(payment, "reserved.payment"),
+                                 renamed_keyword(reservation_discount, discount, "reservation_discount", "discount"),
                                  parse<Renewal>(renewal, "reserved.renewal")};
              }),
              py::kw_only(), py::arg("term_years") = 1, py::arg("payment") = "no_upfront",
-             py::arg("discount") = py::none(), py::arg("renewal") = "renew")
+             py::arg("reservation_discount") = py::none(), py::arg("renewal") = "renew",
+             py::arg("discount") = py::none())
         .def_readonly("term_years", &Reserved::term_years)
         .def_property_readonly("payment", [](const Reserved& r) { return std::string(to_string(r.payment)); })
-        .def_readonly("discount", &Reserved::discount)
+        .def_readonly("reservation_discount", &Reserved::reservation_discount)
+        .def_property_readonly("discount", [](const Reserved& c) {  // the old spelling
+            warn_renamed_attribute("discount", "reservation_discount");
+            return c.reservation_discount;
+        })
         .def_property_readonly("renewal", [](const Reserved& r) { return std::string(to_text(r.renewal)); })
         .def("__repr__",
              [](const Reserved& r) {
-                 return fmt::format("Reserved(term_years={}, payment='{}', discount={}, renewal='{}')",
+                 return fmt::format("Reserved(term_years={}, payment='{}', reservation_discount={}, renewal='{}')",
                                     r.term_years, to_string(r.payment),
-                                    r.discount ? fmt::format("{}", *r.discount) : "None",
+                                    r.reservation_discount ? fmt::format("{}", *r.reservation_discount) : "None",
                                     to_text(r.renewal));
              })
         .def("__str__", [](const Reserved& s) { return describe(Strategy{s}); });
@@ -174,23 +180,30 @@ void register_strategy(py::module_& m) {
         .def("__str__", [](const Mix& s) { return describe(Strategy{s}); });
 
     py::class_<Discounts>(m, "Discounts",
-                          "Price adjustments: plan discount, free GPU-hours, vouchers, region factor.")
-        .def(py::init([](double plan_discount, double free_gpu_hours, double voucher_price_factor,
-                         double region_price_factor) {
-                 Discounts d{plan_discount, free_gpu_hours, voucher_price_factor, region_price_factor};
+                          "Price adjustments: on-demand discount, free GPU-hours, vouchers, region factor.")
+        .def(py::init([](std::optional<double> on_demand_discount, double free_gpu_hours, double voucher_price_factor,
+                         double region_price_factor, std::optional<double> plan_discount) {
+                 Discounts d{renamed_keyword(on_demand_discount, plan_discount, "on_demand_discount", "plan_discount")
+                                 .value_or(0.0),
+                             free_gpu_hours, voucher_price_factor, region_price_factor};
                  d.validate();
                  return d;
              }),
-             py::kw_only(), py::arg("plan_discount") = 0.0, py::arg("free_gpu_hours") = 0.0,
-             py::arg("voucher_price_factor") = 1.0, py::arg("region_price_factor") = 1.0)
-        .def_readonly("plan_discount", &Discounts::plan_discount)
+             py::kw_only(), py::arg("on_demand_discount") = py::none(), py::arg("free_gpu_hours") = 0.0,
+             py::arg("voucher_price_factor") = 1.0, py::arg("region_price_factor") = 1.0,
+             py::arg("plan_discount") = py::none())
+        .def_readonly("on_demand_discount", &Discounts::on_demand_discount)
+        .def_property_readonly("plan_discount", [](const Discounts& d) {  // the old spelling
+            warn_renamed_attribute("plan_discount", "on_demand_discount");
+            return d.on_demand_discount;
+        })
         .def_readonly("free_gpu_hours", &Discounts::free_gpu_hours)
         .def_readonly("voucher_price_factor", &Discounts::voucher_price_factor)
         .def_readonly("region_price_factor", &Discounts::region_price_factor)
         .def("__repr__", [](const Discounts& d) {
-            return fmt::format("Discounts(plan_discount={}, free_gpu_hours={}, voucher_price_factor={}, "
+            return fmt::format("Discounts(on_demand_discount={}, free_gpu_hours={}, voucher_price_factor={}, "
                                "region_price_factor={})",
-                               d.plan_discount, d.free_gpu_hours, d.voucher_price_factor,
+                               d.on_demand_discount, d.free_gpu_hours, d.voucher_price_factor,
                                d.region_price_factor);
         });
 

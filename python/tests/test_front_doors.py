@@ -323,9 +323,9 @@ def test_the_savings_plot_says_which_view_it_uses(gputco, catalog):
 def test_an_error_inside_a_sweep_names_the_file_and_the_point(gputco):
     path = ROOT / "examples" / "scenarios" / "a100_three_year.yaml"
     with pytest.raises(ValueError) as e:
-        gputco.sweep(path, {"strategies[1].reserved.discount": [0.5, 1.5]})
-    assert str(e.value) == (f"{path}, sweep point strategies[1].reserved.discount = 1.5: "
-                            "strategies[1].reserved.discount = 1.5: must be in [0, 1)")
+        gputco.sweep(path, {"strategies[1].reserved.reservation_discount": [0.5, 1.5]})
+    assert str(e.value) == (f"{path}, sweep point strategies[1].reserved.reservation_discount = 1.5: "
+                            "strategies[1].reserved.reservation_discount = 1.5: must be in [0, 1)")
 
 
 def test_a_sweep_reports_progress_through_tqdm_when_it_is_installed(gputco, monkeypatch):

@@ -28,7 +28,7 @@ def test_reserves_up_to_the_critical_quantile_and_beats_every_other_count():
 
 def test_bad_reservation_is_a_value_error():
     demand = gputco.DemandProfile.constant(2, gputco.Horizon.years(1))
-    with pytest.raises(ValueError, match=r"^reserved\.discount = 1\.5: must be in \[0, 1\)$"):
+    with pytest.raises(ValueError, match=r"^reserved\.reservation_discount = 1\.5: must be in \[0, 1\)$"):
         gputco.optimal_reservation(demand, _offering(1.0), gputco.Reserved(term_years=1, discount=1.5))
 
 
@@ -47,7 +47,7 @@ def test_mix_rounding_decides_the_reserved_count():
 
 
 def test_advice_compares_with_the_on_demand_price_paid():
-    # c_r = 0.6 × 3.00 = 1.80 per GPU-hour; with a 50% plan discount on-demand costs 1.50: reserve nothing.
+    # c_r = 0.6 × 3.00 = 1.80 per GPU-hour; with a 50% on-demand discount on-demand costs 1.50: reserve nothing.
     demand = gputco.DemandProfile.hourly(np.arange(8760, dtype=float) % 11)
     offering = _offering(3.0)
     reserved = gputco.Reserved(term_years=1, discount=0.4)

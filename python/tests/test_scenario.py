@@ -59,10 +59,10 @@ def test_python_sees_the_loaders_message(gputco, tmp_path):
 
 def test_sweep_grid_is_the_cartesian_product_with_the_librarys_numbers(gputco):
     s = gputco.load_scenario(ROOT / "examples/scenarios/a100_three_year.yaml")
-    df = gputco.sweep(s, {"demand.gpus": [4, 8], "strategies[1].reserved.discount": [0.3, 0.52]},
+    df = gputco.sweep(s, {"demand.gpus": [4, 8], "strategies[1].reserved.reservation_discount": [0.3, 0.52]},
                       outputs=("total", "savings_fraction"))
     assert list(df["demand.gpus"]) == [4, 4, 8, 8]
-    assert list(df["strategies[1].reserved.discount"]) == [0.3, 0.52, 0.3, 0.52]
+    assert list(df["strategies[1].reserved.reservation_discount"]) == [0.3, 0.52, 0.3, 0.52]
     # a reservation at discount d saves d whatever the demand
     assert df["savings_fraction[reserved 3y (52% off)]"].to_numpy() == pytest.approx([0.3, 0.52, 0.3, 0.52])
     one = dict(s)
@@ -107,7 +107,7 @@ def test_tornado_and_heat_map(gputco):
                        strategy="on-demand")
     assert list(t["field"]) == ["demand.annual_growth_rate", "discounts.plan_discount"] or t["swing"].is_monotonic_decreasing
     assert t["swing"].is_monotonic_decreasing
-    # a 20% plan discount takes 20% off an all on-demand bill
+    # a 20% on-demand discount takes 20% off an all on-demand bill
     row = t.set_index("field").loc["discounts.plan_discount"]
     assert row["total_at_high"] == pytest.approx(0.8 * row["total_at_low"], rel=1e-12)
     h = gputco.heat_map(s, ("demand.annual_growth_rate", [0.0, 0.4]), ("demand.start_gpus", [8, 16]),

@@ -6,12 +6,12 @@
 namespace gputco {
 
 Offering offering_for_baselines(const Offering& offering, const CommitmentOption& commitment) {
-    if (!commitment.discount) return offering;
+    if (!commitment.reservation_discount) return offering;
     Offering out = offering;
     std::erase_if(out.reserved, [&](const ReservedPrice& r) {
         return r.term_years == commitment.term_years && r.payment == commitment.payment && !r.convertible;
     });
-    out.reserved.push_back(reserved_from_discount(offering.on_demand_hourly, *commitment.discount, commitment.term_years,
+    out.reserved.push_back(reserved_from_discount(offering.on_demand_hourly, *commitment.reservation_discount, commitment.term_years,
                                                   commitment.payment,
                                                   Source{"the commitment's discount", offering.source.as_of}));
     return out;

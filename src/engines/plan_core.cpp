@@ -104,10 +104,10 @@ double npv_of(std::span<const MonthlyCashFlow> flows, double annual_rate) {
 }
 
 std::optional<double> break_even_utilisation(const PricedPlan& plan, const Discounts& discounts) {
-    // Against the on-demand price the user pays for one more hour: after the plan discount. Vouchers
+    // Against the on-demand price the user pays for one more hour: after the on-demand discount. Vouchers
     // scale reserved and on-demand spend alike but not owned hardware; free hours are a fixed pool that
     // does not change the price of the next hour.
-    const double on_demand_paid = plan.on_demand_per_gpu_hour * (1.0 - discounts.plan_discount);
+    const double on_demand_paid = plan.on_demand_per_gpu_hour * (1.0 - discounts.on_demand_discount);
     std::optional<double> out;
     if (!plan.owned.empty() && on_demand_paid > 0) {
         // Owning one GPU at utilisation u costs fixed + idle + u (busy − idle) per hour; renting, u p.
@@ -221,10 +221,48 @@ std::vector<std::string> describe_assumptions(const PricedPlan& plan, const Dema
                                     plan.report_months - demand.horizon().month_count()));
     }
     if (d.free_gpu_hours > 0) lines.push_back(fmt::format("{:g} free on-demand GPU-hours", d.free_gpu_hours));
-    if (d.plan_discount > 0) lines.push_back(fmt::format("plan discount {:g}% on on-demand spend", 100 * d.plan_discount));
+    if (d.on_demand_discount > 0)
+        lines.push_back(fmt::format("on-demand discount {:g}% on on-demand spend", 100 * d.on_demand_discount));
     if (d.voucher_price_factor < 1) lines.push_back(fmt::format("vouchers: pay {:g}% of the bill", 100 * d.voucher_price_factor));
     lines.push_back(fmt::format("cash flows at the start of each month; NPV at {:g}%/year", 100 * annual_discount_rate));
     return lines;
 }
 
 }  // namespace gputco::plan_core
+
+namespace gputco {
+
+// A plan's short name (plan.hpp), here beside price_plan and describe_assumptions so that a new kind of
+// instrument adds its part in this file (docs/design.md, "Adding an instrument").
+std::string describe(const Plan& plan) {
+    if (!plan.name.empty()) return plan.name;
+    std::string name;
+    const auto add = [&](const std::string& part) { name += (name.empty() ? "" : " + ") + part; };
+    for (const OwnedPurchase& o : plan.owned) add(fmt::format("owned {:g} GPUs @{}", o.gpus, o.month));
+    for (std::size_t i = 0; i < plan.held.size(); ++i) {  // already bought: what is held and until when
+        const HeldCommitment& h = plan.held[i];
+        add(fmt::format("held {} {:g} {} to @{}", h.id.empty() ? fmt::format("[{}]", i) : h.id, h.count,
+                        h.unit == CountUnit::gpus ? "GPUs" : h.count == 1.0 ? "instance" : "instances", h.end_month));
+    }
+    for (const Commitment& c : plan.commitments) {
+        add(fmt::format("{} {} × {:g} {} @{}{}",
+                        c.term_months != 0 ? fmt::format("{}m", c.term_months) : fmt::format("{}y", c.term_years),
+                        to_string(c.payment), c.count,
+                        c.unit == CountUnit::gpus ? "GPUs" : c.count == 1.0 ? "instance" : "instances", c.start_month,
+                        c.renewal == Renewal::renew ? " renewed" : ""));
+    }
+    for (const SavingsPlan& sp : plan.savings_plans) {
+        add(fmt::format("{} savings plan {}y {} {:g}/h @{}{}", to_text(sp.type), sp.term_years, to_string(sp.payment),
+                        sp.commitment_per_hour, sp.start_month, sp.renewal == Renewal::renew ? " renewed" : ""));
+    }
+    for (const CommitmentChange& c : plan.changes)
+        add(fmt::format("{} of {}[{}] @{}", to_text(c.kind), c.held ? "held" : "commitments", c.index, c.month));
+    if (plan.spot) add(fmt::format("spot {:g} GPUs", plan.spot->gpus));
+    for (const SpotShare& s : plan.more_spot) add(fmt::format("spot {:g} GPUs", s.gpus));
+    for (const CapacityBlock& b : plan.capacity_blocks)
+        add(fmt::format("block {} × {}d @day {}", b.instances, b.days, b.start_day));
+    add("on-demand");
+    return name;
+}
+
+}  // namespace gputco

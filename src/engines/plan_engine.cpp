@@ -289,7 +289,7 @@ namespace {
 /// least. The total is a sum over months of a cost linear in c plus the on-demand price times
 /// x_m(c) = demand − S_m(c), S_m(c) = Σ_h min(level s_h, c) — linear in c between the month's hourly
 /// demand levels level s_h — less free hours: credit = Σ_m p_m [min(F, X_m) − min(F, X_{m−1})], X_m the
-/// on-demand hours of months 0..m, which bends only where X_m(c) = F. Plan discount and vouchers scale
+/// on-demand hours of months 0..m, which bends only where X_m(c) = F. The on-demand discount and vouchers scale
 /// linearly. So the total is linear in c between consecutive kinks, and over the whole counts between
 /// two kinks it is least at one end: floor and ceil of every kink, with 0 and ceil(peak), hold the
 /// optimum. Returns them ascending, or an empty list when there are more of them than counts up to the

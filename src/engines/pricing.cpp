@@ -13,15 +13,15 @@ ReservationPrice month_term(std::string_view field, int term_months, Payment pay
     ReservationPrice priced;
     if (discount) {
         const double d = *discount;
-        require(d >= 0.0 && d < 1.0, prefix + ".discount", d, "must be in [0, 1)");
+        require(d >= 0.0 && d < 1.0, prefix + ".reservation_discount", d, "must be in [0, 1)");
         effective = (1.0 - d) * (offering.on_demand_per_gpu_hour() * region_factor);
-        priced.source = fmt::format("{}.discount {:g}% off on-demand", field, 100 * d);
+        priced.source = fmt::format("{}.reservation_discount {:g}% off on-demand", field, 100 * d);
     } else {
         const auto price = std::find_if(offering.month_terms.begin(), offering.month_terms.end(),
                                         [&](const MonthTermPrice& p) { return p.months == term_months; });
         if (price == offering.month_terms.end()) {
             fail(prefix + ".term_months", term_months,
-                 fmt::format("offering {} lists no {}-month term price; set {}.discount", offering.key(), term_months,
+                 fmt::format("offering {} lists no {}-month term price; set {}.reservation_discount", offering.key(), term_months,
                              field));
         }
         effective = price->hourly * region_factor / offering.gpus_per_instance;
@@ -40,12 +40,12 @@ ReservationPrice reservation(std::string_view field, int term_years, Payment pay
     const double term_hours = term_years * hours_per_year;
     if (discount) {
         const double d = *discount;
-        require(d >= 0.0 && d < 1.0, prefix + ".discount", d, "must be in [0, 1)");
+        require(d >= 0.0 && d < 1.0, prefix + ".reservation_discount", d, "must be in [0, 1)");
         const double effective = (1.0 - d) * (offering.on_demand_per_gpu_hour() * region_factor);
         const double share = upfront_share(payment);
         priced.upfront_per_gpu = effective * share * term_hours;
         priced.hourly_per_gpu = effective * (1.0 - share);
-        priced.source = fmt::format("{}.discount {:g}% off on-demand", field, 100 * d);
+        priced.source = fmt::format("{}.reservation_discount {:g}% off on-demand", field, 100 * d);
         return priced;
     }
     const auto price = offering.reserved_price(term_years, payment);
@@ -103,7 +103,7 @@ void add_credits_and_total(MonthlyCashFlow& flow, const Discounts& discounts, do
     const double free_hours = std::min(free_hours_left, on_demand_hours);
     free_hours_left -= free_hours;
     double credits = -free_hours * on_demand_price;
-    credits -= discounts.plan_discount * (flow.on_demand + credits);
+    credits -= discounts.on_demand_discount * (flow.on_demand + credits);
     const double cloud_net = flow.upfront + flow.reserved_recurring + flow.on_demand + flow.spot + credits;
     credits -= (1.0 - discounts.voucher_price_factor) * cloud_net;  // vouchers are cloud credits
     flow.credits = credits;

@@ -23,7 +23,7 @@ struct ReservationPrice {
 /// A `term_years` reservation on `offering` (region factor applied): with `discount`, (1 − d) × the
 /// on-demand price split by payment (all upfront → all of it upfront, none → all hourly, partial →
 /// half each); otherwise the catalog's price, an error naming `field` when it lists none (`hint` says
-/// which field would supply it). Checks `<field>.discount`; the caller checks the term.
+/// which field would supply it). Checks `<field>.reservation_discount`; the caller checks the term.
 ReservationPrice reservation(std::string_view field, int term_years, Payment payment, std::optional<double> discount,
                              const Offering& offering, double region_factor, std::string_view hint);
 
@@ -63,7 +63,7 @@ struct PricedOwned {
 };
 
 /// The month's credits in the order documented on Discounts (free hours against `on_demand_hours`
-/// paid at `on_demand_price`, the plan discount, then vouchers on the cloud spend), and its total.
+/// paid at `on_demand_price`, the on-demand discount, then vouchers on the cloud spend), and its total.
 /// `free_hours_left` is the pool still unused, reduced here.
 void add_credits_and_total(MonthlyCashFlow& flow, const Discounts& discounts, double on_demand_hours,
                            double on_demand_price, double& free_hours_left);

@@ -24,7 +24,7 @@ CommittedServingCost committed_base_cost(const ServingCandidate& candidate, cons
     require(run.hours > 0, "candidate.result.hours", run.hours, "must be > 0 (a run of choose_serving_plan)");
     // The fallback and the base are instances of the offering at the price the plan engine charges.
     const Discounts& d = options.discounts;
-    const double paid = offering.on_demand_hourly * d.region_price_factor * (1 - d.plan_discount) * d.voucher_price_factor;
+    const double paid = offering.on_demand_hourly * d.region_price_factor * (1 - d.on_demand_discount) * d.voucher_price_factor;
     require(std::abs(config.on_demand_price_per_hour - paid) <= 1e-9 * paid, "serving.on_demand_price_per_hour",
             config.on_demand_price_per_hour,
             fmt::format("must be offering {}'s on-demand price per instance-hour as paid, {:g} (a replica is one instance)",
@@ -48,7 +48,7 @@ CommittedServingCost committed_base_cost(const ServingCandidate& candidate, cons
         plan.billing = Units::instances;
         plan.commitments.push_back({.count = c.base_replicas, .unit = CountUnit::instances,
                                     .term_years = base.term_years, .payment = base.payment, .start_month = 0,
-                                    .renewal = Renewal::lapse, .discount = base.discount, .offering = {}});
+                                    .renewal = Renewal::lapse, .reservation_discount = base.reservation_discount, .offering = {}});
         const DemandFutures busy = DemandFutures::from_profile(
             DemandProfile::constant(c.base_replicas * offering.gpus_per_instance, Horizon::years(base.term_years)));
         c.base_commitment_cost = evaluate_plan(plan, busy, offering, {}, options).total.mean;

@@ -79,7 +79,7 @@ std::vector<Plan> savings_plan_baselines(const DemandProfile& history, const Off
                             to_text(option.type), option.term_years, to_text(option.payment)));
         rate = listed->hourly / offering.gpus_per_instance * d.region_price_factor;
     }
-    const double on_demand_rate = offering.on_demand_per_gpu_hour() * d.region_price_factor * (1.0 - d.plan_discount);
+    const double on_demand_rate = offering.on_demand_per_gpu_hour() * d.region_price_factor * (1.0 - d.on_demand_discount);
     const Eigen::ArrayXd& hours = history.gpus_per_hour();
     std::vector<Plan> plans;
     for (int days : {7, 30, 60}) {
@@ -111,7 +111,7 @@ Plan provider_policy_plan(const DemandProfile& history, const DemandFutures& fut
              fmt::format("offering {} lists no such reservation price", offering.key()));
     const double gpus = offering.gpus_per_instance;
     const double rate = (price->upfront / (term_years * hours_per_year) + price->hourly) / gpus;
-    const double on_demand_rate = offering.on_demand_per_gpu_hour() * (1.0 - options.discounts.plan_discount);
+    const double on_demand_rate = offering.on_demand_per_gpu_hour() * (1.0 - options.discounts.on_demand_discount);
     const int window_months = lookback_days > 31 ? 2 : 1;
     Plan plan;
     plan.name = fmt::format("provider advice re-run monthly, lookback {} days, {}y {}", lookback_days, term_years,
@@ -135,7 +135,7 @@ Plan provider_policy_plan(const DemandProfile& history, const DemandFutures& fut
         if (units > 0)
             plan.commitments.push_back({.count = units, .unit = CountUnit::instances, .term_years = term_years,
                                         .payment = payment, .start_month = m, .renewal = Renewal::lapse,
-                                        .discount = {}, .offering = {}});
+                                        .reservation_discount = {}, .offering = {}});
     }
     return plan;
 }
@@ -161,7 +161,7 @@ std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& o
         plan.savings_plans = held_savings_plans;
         if (count > 0)
             plan.commitments.push_back({.count = count, .unit = unit, .term_years = term_years, .payment = payment,
-                                        .start_month = 0, .renewal = Renewal::renew, .discount = {}, .offering = {}});
+                                        .start_month = 0, .renewal = Renewal::renew, .reservation_discount = {}, .offering = {}});
         plans.push_back(plan);
     };
     // The providers' rule (AWS Cost Explorer, Azure Advisor; docs/models.md): the whole number of
@@ -169,7 +169,7 @@ std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& o
     const Discounts& d = options.discounts;
     const double gpus = offering.gpus_per_instance;
     const double rate = (price->upfront / (term_years * hours_per_year) + price->hourly) / gpus;
-    const double on_demand_rate = offering.on_demand_per_gpu_hour() * (1.0 - d.plan_discount);
+    const double on_demand_rate = offering.on_demand_per_gpu_hour() * (1.0 - d.on_demand_discount);
     double held_now = held_gpus_in(held, 0, offering.gpus_per_instance);  // what the advice leaves out
     for (std::size_t i = 0; i < held_savings_plans.size(); ++i) {  // GPUs at the rate agreed, as the engine has them
         const auto sp = instruments::price_savings_plan(held_savings_plans[i], i, offering, d.region_price_factor, 1,
@@ -197,7 +197,7 @@ std::vector<Plan> baseline_plans(const DemandProfile& history, const Offering& o
     }
     const ReservationAdvice advice = optimal_reservation(
         short_history || held_now > 0 ? DemandProfile::hourly(seen) : history, offering,
-        Reserved{.term_years = term_years, .payment = payment, .discount = {}, .renewal = Renewal::renew},
+        Reserved{.term_years = term_years, .payment = payment, .reservation_discount = {}, .renewal = Renewal::renew},
         EvaluationOptions{.discounts = options.discounts, .annual_discount_rate = options.annual_discount_rate});
     reserve(advice.reserved_gpus, CountUnit::gpus,
             fmt::format("newsvendor on the history{}: {:g} GPUs {}y {}",

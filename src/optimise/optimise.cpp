@@ -18,7 +18,7 @@ ReservationAdvice optimal_reservation(const DemandProfile& demand, const Offerin
     ReservationAdvice advice;
     // The on-demand price paid for one more hour; vouchers scale both sides alike and cancel.
     advice.on_demand_rate = offering.on_demand_per_gpu_hour() * options.discounts.region_price_factor *
-                            (1.0 - options.discounts.plan_discount);
+                            (1.0 - options.discounts.on_demand_discount);
     advice.effective_reserved_rate = probe.break_even_utilisation.value_or(0.0) * advice.on_demand_rate;
     // A free on-demand price makes every reservation a loss: reserve nothing (and report 0, not 0/0).
     advice.critical_fraction =

@@ -27,7 +27,7 @@ struct Curve {
 /// Prices per hour before the price paths' factors, as the plan engine charges them.
 struct Rates {
     double voucher = 1;
-    double on_demand = 0;  ///< p: region, plan discount and voucher
+    double on_demand = 0;  ///< p: region, on-demand discount and voucher
     double spot = 0;       ///< ρ per useful hour: overhead and voucher (0 without spot)
     double availability = 0;
 };
@@ -36,7 +36,7 @@ Rates rates_of(const Offering& offering, const RecommendOptions& o, const SpotOp
     const Discounts& d = o.plan_options.discounts;
     Rates r;
     r.voucher = d.voucher_price_factor;
-    r.on_demand = offering.on_demand_per_gpu_hour() * d.region_price_factor * (1.0 - d.plan_discount) * r.voucher;
+    r.on_demand = offering.on_demand_per_gpu_hour() * d.region_price_factor * (1.0 - d.on_demand_discount) * r.voucher;
     if (spot) {
         const double listed = spot->price_per_gpu_hour ? *spot->price_per_gpu_hour
                                                        : *offering.spot_per_gpu_hour() * d.region_price_factor;
@@ -452,7 +452,7 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFuture
             commitment.payment = offering.reserved[c.option].payment;
         } else {
             commitment.payment = o.commitments[c.option].payment;
-            commitment.discount = o.commitments[c.option].discount;
+            commitment.reservation_discount = o.commitments[c.option].reservation_discount;
         }
         plan.commitments.push_back(commitment);
     }

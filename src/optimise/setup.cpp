@@ -33,9 +33,10 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
         k.term_months = c.term_years * months_per_year;
         k.gpus_per_unit = o.unit == CountUnit::instances ? offering.gpus_per_instance : 1.0;
         const double term_hours = c.term_years * hours_per_year;
-        if (c.discount) {  // as Commitment::discount in the plan engine
-            require(*c.discount >= 0.0 && *c.discount < 1.0, field + ".discount", *c.discount, "must be in [0, 1)");
-            const double effective = (1.0 - *c.discount) * offering.on_demand_per_gpu_hour() * region;
+        if (c.reservation_discount) {  // as Commitment::reservation_discount in the plan engine
+            require(*c.reservation_discount >= 0.0 && *c.reservation_discount < 1.0, field + ".reservation_discount",
+                    *c.reservation_discount, "must be in [0, 1)");
+            const double effective = (1.0 - *c.reservation_discount) * offering.on_demand_per_gpu_hour() * region;
             const double share = upfront_share(c.payment);
             k.upfront_per_gpu = effective * share * term_hours;
             k.hourly_per_gpu = effective * (1.0 - share);
@@ -43,7 +44,7 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
             const auto price = offering.reserved_price(c.term_years, c.payment);
             if (!price)
                 fail(field, fmt::format("{}y {}", c.term_years, to_string(c.payment)),
-                     fmt::format("offering {} lists no such reservation price; set discount", offering.key()));
+                     fmt::format("offering {} lists no such reservation price; set reservation_discount", offering.key()));
             k.upfront_per_gpu = price->upfront * region / offering.gpus_per_instance;
             k.hourly_per_gpu = price->hourly * region / offering.gpus_per_instance;
         }

@@ -51,7 +51,7 @@ void write_offering(YAML::Emitter& out, const Offering& o) {
 void write_reserved(YAML::Emitter& out, const Reserved& r) {
     out << YAML::BeginMap << YAML::Key << "term_years" << YAML::Value << r.term_years;
     out << YAML::Key << "payment" << YAML::Value << std::string(to_string(r.payment));
-    if (r.discount) out << YAML::Key << "discount" << YAML::Value << number(*r.discount);
+    if (r.reservation_discount) out << YAML::Key << "reservation_discount" << YAML::Value << number(*r.reservation_discount);
     out << YAML::Key << "renewal" << YAML::Value << std::string(to_text(r.renewal));
     out << YAML::EndMap;
 }
@@ -245,13 +245,37 @@ void write_commitment(YAML::Emitter& out, const Commitment& c) {
     out << YAML::Key << "payment" << YAML::Value << std::string(to_string(c.payment));
     out << YAML::Key << "start_month" << YAML::Value << c.start_month;
     out << YAML::Key << "renewal" << YAML::Value << (c.renewal == Renewal::renew ? "renew" : "lapse");
-    if (c.discount) out << YAML::Key << "discount" << YAML::Value << number(*c.discount);
+    if (c.reservation_discount) out << YAML::Key << "reservation_discount" << YAML::Value << number(*c.reservation_discount);
     if (c.kind != CommitmentClass::standard) out << YAML::Key << "kind" << YAML::Value << std::string(to_text(c.kind));
+    if (c.term_months != 0) out << YAML::Key << "term_months" << YAML::Value << c.term_months;
+    out << YAML::EndMap;
+}
+
+void write_spot_share(YAML::Emitter& out, const SpotShare& s) {
+    out << YAML::BeginMap;
+    out << YAML::Key << "gpus" << YAML::Value << number(s.gpus);
+    if (s.price_per_gpu_hour) out << YAML::Key << "price_per_gpu_hour" << YAML::Value << number(*s.price_per_gpu_hour);
+    out << YAML::Key << "overhead" << YAML::Value << number(s.overhead);
+    out << YAML::Key << "availability" << YAML::Value << number(s.availability);
+    if (!s.periods.empty()) {
+        out << YAML::Key << "periods" << YAML::Value << YAML::BeginSeq;
+        for (const SpotPeriod& period : s.periods)
+            out << YAML::Flow << YAML::BeginMap << YAML::Key << "first_month" << YAML::Value << period.first_month
+                << YAML::Key << "overhead" << YAML::Value << number(period.overhead) << YAML::Key << "availability"
+                << YAML::Value << number(period.availability) << YAML::EndMap;
+        out << YAML::EndSeq;
+    }
+    if (!s.overhead_samples.empty()) {
+        out << YAML::Key << "overhead_samples" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+        for (const double o : s.overhead_samples) out << number(o);
+        out << YAML::EndSeq;
+    }
     out << YAML::EndMap;
 }
 
 void write_plan(YAML::Emitter& out, const Plan& p) {
     out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << p.name;
+    if (p.billing != Units::gpus) out << YAML::Key << "billing" << YAML::Value << std::string(to_text(p.billing));
     if (!p.commitments.empty()) {
         out << YAML::Key << "commitments" << YAML::Value << YAML::BeginSeq;
         for (const Commitment& c : p.commitments) write_commitment(out, c);
@@ -315,22 +339,27 @@ void write_plan(YAML::Emitter& out, const Plan& p) {
         }
         out << YAML::EndSeq;
     }
-    if (p.spot) {
-        const SpotShare& s = *p.spot;
-        out << YAML::Key << "spot" << YAML::Value << YAML::BeginMap;
-        out << YAML::Key << "gpus" << YAML::Value << number(s.gpus);
-        if (s.price_per_gpu_hour) out << YAML::Key << "price_per_gpu_hour" << YAML::Value << number(*s.price_per_gpu_hour);
-        out << YAML::Key << "overhead" << YAML::Value << number(s.overhead);
-        out << YAML::Key << "availability" << YAML::Value << number(s.availability);
-        if (!s.periods.empty()) {
-            out << YAML::Key << "periods" << YAML::Value << YAML::BeginSeq;
-            for (const SpotPeriod& period : s.periods)
-                out << YAML::Flow << YAML::BeginMap << YAML::Key << "first_month" << YAML::Value << period.first_month
-                    << YAML::Key << "overhead" << YAML::Value << number(period.overhead) << YAML::Key << "availability"
-                    << YAML::Value << number(period.availability) << YAML::EndMap;
-            out << YAML::EndSeq;
+    // One share as a mapping; several as a list, in serving order (Plan::spot, then Plan::more_spot).
+    if (p.spot && p.more_spot.empty()) {
+        out << YAML::Key << "spot" << YAML::Value;
+        write_spot_share(out, *p.spot);
+    } else if (p.spot) {
+        out << YAML::Key << "spot" << YAML::Value << YAML::BeginSeq;
+        write_spot_share(out, *p.spot);
+        for (const SpotShare& s : p.more_spot) write_spot_share(out, s);
+        out << YAML::EndSeq;
+    }
+    if (!p.capacity_blocks.empty()) {
+        out << YAML::Key << "capacity_blocks" << YAML::Value << YAML::BeginSeq;
+        for (const CapacityBlock& b : p.capacity_blocks) {
+            out << YAML::Flow << YAML::BeginMap << YAML::Key << "instances" << YAML::Value << b.instances << YAML::Key
+                << "days" << YAML::Value << b.days << YAML::Key << "start_day" << YAML::Value << b.start_day << YAML::Key
+                << "lead_days" << YAML::Value << b.lead_days;
+            if (b.price_per_instance_hour)
+                out << YAML::Key << "price_per_instance_hour" << YAML::Value << number(*b.price_per_instance_hour);
+            out << YAML::EndMap;
         }
-        out << YAML::EndMap;
+        out << YAML::EndSeq;
     }
     out << YAML::EndMap;
 }
@@ -544,7 +573,7 @@ std::string to_yaml(const Scenario& s) {
     out << YAML::EndMap;
     write_demand(out, s.demand);
     out << YAML::Key << "discounts" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "plan_discount" << YAML::Value << number(s.discounts.plan_discount);
+    out << YAML::Key << "on_demand_discount" << YAML::Value << number(s.discounts.on_demand_discount);
     out << YAML::Key << "free_gpu_hours" << YAML::Value << number(s.discounts.free_gpu_hours);
     out << YAML::Key << "voucher_price_factor" << YAML::Value << number(s.discounts.voucher_price_factor);
     out << YAML::Key << "region_price_factor" << YAML::Value << number(s.discounts.region_price_factor);
@@ -575,6 +604,14 @@ std::string to_yaml(const Scenario& s) {
     if (!s.plans.empty()) {
         out << YAML::Key << "plans" << YAML::Value << YAML::BeginSeq;
         for (const Plan& p : s.plans) write_plan(out, p);
+        out << YAML::EndSeq;
+    }
+    if (!s.demand_windows.empty()) {
+        out << YAML::Key << "demand_windows" << YAML::Value << YAML::BeginSeq;
+        for (const DemandWindow& w : s.demand_windows)
+            out << YAML::Flow << YAML::BeginMap << YAML::Key << "start_day" << YAML::Value << number(w.start_day)
+                << YAML::Key << "days" << YAML::Value << number(w.days) << YAML::Key << "gpus" << YAML::Value
+                << number(w.gpus) << YAML::EndMap;
         out << YAML::EndSeq;
     }
     if (!s.workloads.empty()) {

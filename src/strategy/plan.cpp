@@ -1,4 +1,5 @@
-// Plans over time (see plan.hpp): the Mix shorthand converted, and short names.
+// Plans over time (see plan.hpp): the Mix shorthand converted. A plan's short name, describe(Plan), is
+// in src/engines/plan_core.cpp beside the other places that list every kind of instrument.
 #include "gputco/strategy/plan.hpp"
 
 namespace gputco {
@@ -35,7 +36,7 @@ Plan plan_from_mix_in_units(const Mix& mix, double default_fleet_gpus, Units uni
                                                   .payment = reserved->payment,
                                                   .start_month = 0,
                                                   .renewal = reserved->renewal,
-                                                  .discount = reserved->discount,
+                                                  .reservation_discount = reserved->reservation_discount,
                                                   .offering = std::nullopt});
         } else if (const auto* owned = std::get_if<Owned>(&tranche.kind)) {
             plan.owned.push_back(OwnedPurchase{gpus, 0, *owned});
@@ -59,37 +60,6 @@ double held_gpus_in(const std::vector<HeldCommitment>& held, int month, int gpus
         gpus += h.unit == CountUnit::gpus ? h.count : h.count * (h.offering ? h.offering->gpus_per_instance : gpus_per_instance);
     }
     return gpus;
-}
-
-std::string describe(const Plan& plan) {
-    if (!plan.name.empty()) return plan.name;
-    std::string name;
-    const auto add = [&](const std::string& part) { name += (name.empty() ? "" : " + ") + part; };
-    for (const OwnedPurchase& o : plan.owned) add(fmt::format("owned {:g} GPUs @{}", o.gpus, o.month));
-    for (std::size_t i = 0; i < plan.held.size(); ++i) {  // already bought: what is held and until when
-        const HeldCommitment& h = plan.held[i];
-        add(fmt::format("held {} {:g} {} to @{}", h.id.empty() ? fmt::format("[{}]", i) : h.id, h.count,
-                        h.unit == CountUnit::gpus ? "GPUs" : h.count == 1.0 ? "instance" : "instances", h.end_month));
-    }
-    for (const Commitment& c : plan.commitments) {
-        add(fmt::format("{} {} × {:g} {} @{}{}",
-                        c.term_months != 0 ? fmt::format("{}m", c.term_months) : fmt::format("{}y", c.term_years),
-                        to_string(c.payment), c.count,
-                        c.unit == CountUnit::gpus ? "GPUs" : c.count == 1.0 ? "instance" : "instances", c.start_month,
-                        c.renewal == Renewal::renew ? " renewed" : ""));
-    }
-    for (const SavingsPlan& sp : plan.savings_plans) {
-        add(fmt::format("{} savings plan {}y {} {:g}/h @{}{}", to_text(sp.type), sp.term_years, to_string(sp.payment),
-                        sp.commitment_per_hour, sp.start_month, sp.renewal == Renewal::renew ? " renewed" : ""));
-    }
-    for (const CommitmentChange& c : plan.changes)
-        add(fmt::format("{} of {}[{}] @{}", to_text(c.kind), c.held ? "held" : "commitments", c.index, c.month));
-    if (plan.spot) add(fmt::format("spot {:g} GPUs", plan.spot->gpus));
-    for (const SpotShare& s : plan.more_spot) add(fmt::format("spot {:g} GPUs", s.gpus));
-    for (const CapacityBlock& b : plan.capacity_blocks)
-        add(fmt::format("block {} × {}d @day {}", b.instances, b.days, b.start_day));
-    add("on-demand");
-    return name;
 }
 
 }  // namespace gputco

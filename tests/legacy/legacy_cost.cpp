@@ -116,8 +116,8 @@ PricedReservation price_reservation(const Reserved& reserved, const Offering& of
     require(reserved.term_years >= 1 && reserved.term_years <= 5, "reserved.term_years", reserved.term_years,
             "must be in [1, 5]");
     pricing::ReservationPrice price = pricing::reservation("reserved", reserved.term_years, reserved.payment,
-                                                           reserved.discount, offering, region_factor,
-                                                           "reserved.discount");
+                                                           reserved.reservation_discount, offering, region_factor,
+                                                           "reserved.reservation_discount");
     PricedReservation priced;
     priced.term_months = reserved.term_years * months_per_year;
     priced.renewal = reserved.renewal;
@@ -377,7 +377,7 @@ std::vector<std::string> describe_assumptions(const PricedPlan& plan, const Dema
     }
     const auto& d = options.discounts;
     if (d.free_gpu_hours > 0) lines.push_back(fmt::format("{:g} free on-demand GPU-hours", d.free_gpu_hours));
-    if (d.plan_discount > 0) lines.push_back(fmt::format("plan discount {:g}% on on-demand spend", 100 * d.plan_discount));
+    if (d.on_demand_discount > 0) lines.push_back(fmt::format("on-demand discount {:g}% on on-demand spend", 100 * d.on_demand_discount));
     if (d.voucher_price_factor < 1) lines.push_back(fmt::format("vouchers: pay {:g}% of the bill", 100 * d.voucher_price_factor));
     lines.push_back(fmt::format("cash flows at the start of each month; NPV at {:g}%/year", 100 * options.annual_discount_rate));
     return lines;
@@ -420,7 +420,7 @@ CostFigures figures_of(const PricedPlan& plan, const Workspace& work, const Eval
     // Break-even against the on-demand price the user pays for one more hour: after the plan discount.
     // Vouchers scale reserved and on-demand spend alike but not owned hardware; free hours are a fixed
     // pool that does not change the price of the next hour.
-    const double on_demand_paid = plan.on_demand_per_gpu_hour * (1.0 - options.discounts.plan_discount);
+    const double on_demand_paid = plan.on_demand_per_gpu_hour * (1.0 - options.discounts.on_demand_discount);
     if (!plan.owned.empty() && on_demand_paid > 0) {
         // Owning one GPU at utilisation u costs fixed + idle + u (busy − idle) per hour; renting, u p.
         const PricedOwned& o = plan.owned.front();

@@ -86,7 +86,7 @@ PricedCommitment price_commitment(const Commitment& c, std::size_t i, const Offe
     priced.start = c.start_month;
     priced.term_months = c.term_years * months_per_year;
     priced.renew = c.renewal == Renewal::renew;
-    const pricing::ReservationPrice price = pricing::reservation(field, c.term_years, c.payment, c.discount, offering,
+    const pricing::ReservationPrice price = pricing::reservation(field, c.term_years, c.payment, c.reservation_discount, offering,
                                                                  discounts.region_price_factor, "discount");
     priced.upfront_per_gpu = price.upfront_per_gpu;
     priced.hourly_per_gpu = price.hourly_per_gpu;

@@ -22,7 +22,7 @@ struct ReservationPrice {
 /// A `term_years` reservation on `offering` (region factor applied): with `discount`, (1 − d) × the
 /// on-demand price split by payment (all upfront → all of it upfront, none → all hourly, partial →
 /// half each); otherwise the catalog's price, an error naming `field` when it lists none (`hint` says
-/// which field would supply it). Checks `<field>.discount`; the caller checks the term.
+/// which field would supply it). Checks `<field>.reservation_discount`; the caller checks the term.
 ReservationPrice reservation(std::string_view field, int term_years, Payment payment, std::optional<double> discount,
                              const Offering& offering, double region_factor, std::string_view hint);
 

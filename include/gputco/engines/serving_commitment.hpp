@@ -15,12 +15,12 @@
 
 namespace gputco {
 
-/// How the base is committed: a reservation of the offering's (term, payment), or `discount` off
+/// How the base is committed: a reservation of the offering's (term, payment), or `reservation_discount` off
 /// on demand, as Commitment prices it.
 struct CommittedBase {
     int term_years = 1;
     Payment payment = Payment::all_upfront;
-    std::optional<double> discount;
+    std::optional<double> reservation_discount;
 };
 
 /// A serving configuration's cost over one commitment term, a replica being one instance of the offering.

@@ -35,7 +35,7 @@ namespace gputco {
 struct CommitmentOption {
     int term_years = 1;
     Payment payment = Payment::no_upfront;
-    std::optional<double> discount;  ///< as Commitment::discount; default: the offering's prices
+    std::optional<double> reservation_discount;  ///< as Commitment's; default: the offering's prices
 };
 
 /// A Savings Plan the optimiser may buy at each start month: its level (the $/hour commitment) is a
@@ -118,7 +118,7 @@ struct RecommendOptions {
     std::optional<OwnedOption> owned;
     Objective objective = Objective::expected_total;
     RiskLimits limits;
-    PlanOptions plan_options;  ///< NPV rate, plan discount, voucher, region factor, threads
+    PlanOptions plan_options;  ///< NPV rate, on-demand discount, voucher, region factor, threads
     /// A month's hours are grouped into at most this many demand-level blocks (exact when a month
     /// has no more distinct hourly levels; otherwise the engine's re-evaluation is the true cost).
     int max_blocks = 32;

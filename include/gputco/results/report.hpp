@@ -25,7 +25,7 @@ struct MonthlyCashFlow {
     double reserved_recurring = 0;  ///< reservation hourly fees, used or not
     double on_demand = 0;
     double spot = 0;
-    double credits = 0;             ///< free hours, plan discounts, vouchers (<= 0)
+    double credits = 0;             ///< free hours, on-demand discounts, vouchers (<= 0)
     double capex = 0;               ///< purchases of owned GPUs
     double operating = 0;           ///< owned GPUs' power, colocation, maintenance and staff
     double resale = 0;              ///< owned hardware sold at end of life or credited at book value (<= 0)
@@ -164,7 +164,7 @@ struct CostReport {
     /// Utilisation above which the first committed tranche (reserved or owned GPU) pays off against
     /// on-demand: for a reservation, effective rate / on-demand rate; for an owned GPU, (hourly fixed
     /// cost + idle power) / (on-demand rate − power above idle). The on-demand rate is the one paid:
-    /// after the region factor and plan discount, and for owned GPUs (which vouchers do not cover) after
+    /// after the region factor and on-demand discount, and for owned GPUs (which vouchers do not cover) after
     /// the voucher factor. None without a committed tranche, and when it never pays back (an owned GPU
     /// whose power above idle costs at least the on-demand price paid, a free on-demand price, or a
     /// margin so small that the utilisation would exceed a double).

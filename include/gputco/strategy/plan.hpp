@@ -58,12 +58,13 @@ struct Commitment {
     Payment payment = Payment::no_upfront;
     int start_month = 0;
     Renewal renewal = Renewal::lapse;
-    /// Effective discount vs on-demand in [0, 1), as Reserved::discount; default: the offering's prices.
-    std::optional<double> discount;
+    /// The commitment's price off on-demand in [0, 1), as Reserved::reservation_discount; default: the
+    /// offering's prices.
+    std::optional<double> reservation_discount;
     /// Where the commitment is bought; default: the plan's offering. Must price in the plan's currency.
     std::optional<Offering> offering;
-    /// A short term instead of term_years: 1, 3 or 6 months (neocloud terms), priced from `discount`
-    /// or the offering's month-term rate; 0 = a term of term_years.
+    /// A short term instead of term_years: 1, 3 or 6 months (neocloud terms), priced from
+    /// `reservation_discount` or the offering's month-term rate; 0 = a term of term_years.
     int term_months = 0;
     static constexpr std::array<int, 3> month_terms{1, 3, 6};
     /// Standard (resold, not exchanged) or convertible (exchanged, not resold); see CommitmentChange.
@@ -118,7 +119,7 @@ struct CommitmentChange {
     bool held = true;
     std::size_t index = 0;
     int month = 1;
-    /// exchange: the new reservation (its count, unit, term, payment, discount or offering; its start
+    /// exchange: the new reservation (its count, unit, term, payment, reservation_discount or offering; its start
     /// month and renewal are ignored: it starts at `month`, lapses, and runs to the later of the
     /// exchanged one's end and its own full term). azure_exchange: the new reservation, a full term
     /// from `month`, paid as its payment says.

@@ -28,13 +28,14 @@ enum class Renewal {
 };
 
 /// A 1- or 3-year reservation: upfront at the start of each term plus an hourly fee for every hour
-/// of the term, used or not. Prices come from the offering unless `discount` is given.
+/// of the term, used or not. Prices come from the offering unless `reservation_discount` is given.
 struct Reserved {
     int term_years = 1;
     Payment payment = Payment::no_upfront;
-    /// Effective discount vs on-demand in [0, 1): effective rate = (1 − discount) × on-demand.
-    /// Split by payment: all upfront → all of it upfront; no upfront → all hourly; partial → half each.
-    std::optional<double> discount;
+    /// The reservation's price off on-demand, in [0, 1): effective rate = (1 − reservation_discount) ×
+    /// on-demand (docs/models.md, section 1, "Discounts"). Split by payment: all upfront → all of it
+    /// upfront; no upfront → all hourly; partial → half each.
+    std::optional<double> reservation_discount;
     Renewal renewal = Renewal::renew;
 };
 
@@ -186,17 +187,18 @@ struct Mix {
 using Strategy = std::variant<OnDemand, Reserved, Owned, Mix>;
 
 /// Price adjustments the seeds name. Applied in this order each month: free credit hours against
-/// on-demand hours, the plan discount on the remaining on-demand spend, then the voucher factor on the
-/// month's whole net spend. Region factor scales every list price first.
+/// on-demand hours, the on-demand discount on the remaining on-demand spend, then the voucher factor on
+/// the month's whole net spend. Region factor scales every list price first. Each figure's meaning:
+/// docs/models.md, section 1, "Discounts".
 struct Discounts {
-    double plan_discount = 0;          ///< fraction off on-demand, e.g. Lambda annual plan 0.30
+    double on_demand_discount = 0;     ///< fraction off on-demand spend, e.g. Lambda annual plan 0.30
     double free_gpu_hours = 0;         ///< on-demand GPU-hours free, e.g. Paperspace 100 A100 hours
     double voucher_price_factor = 1;   ///< pay this fraction of the bill, in (0, 1], e.g. 0.6
     double region_price_factor = 1;    ///< multiplies list prices, > 0, e.g. 0.75 for a 25% cheaper region
 
     void validate() const {
-        require(plan_discount >= 0.0 && plan_discount < 1.0, "discounts.plan_discount", plan_discount,
-                "must be in [0, 1)");
+        require(on_demand_discount >= 0.0 && on_demand_discount < 1.0, "discounts.on_demand_discount",
+                on_demand_discount, "must be in [0, 1)");
         // At most every GPU-hour a valid demand can hold (1e9 GPUs × 100 years).
         require_at_most("discounts.free_gpu_hours", free_gpu_hours, 1e15);
         require(voucher_price_factor > 0.0 && voucher_price_factor <= 1.0, "discounts.voucher_price_factor",

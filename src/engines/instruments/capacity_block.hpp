@@ -13,6 +13,11 @@
 
 namespace gputco::instruments {
 
+/// The month fields a capacity block writes (plan_core.hpp's price_month): its price in `upfront` in the
+/// purchase month, its usable hours as reserved hours, the demand it serves as used and reserved-used.
+inline constexpr std::array<std::string_view, 4> capacity_block_columns{"upfront", "reserved_gpu_hours",
+                                                                         "reserved_used_gpu_hours", "used_gpu_hours"};
+
 struct PricedBlock {
     double gpus = 0;                  ///< instances × GPUs per instance
     double start_hour = 0;            ///< from the horizon's first hour

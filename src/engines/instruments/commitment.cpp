@@ -61,11 +61,11 @@ PricedCommitment price_commitment_as(const Commitment& c, const std::string& fie
         require(std::find(terms.begin(), terms.end(), c.term_months) != terms.end(), field + ".term_months",
                 c.term_months, "must be 0 (a term of term_years), or 1, 3 or 6 (a month term)");
         priced.term_months = c.term_months;
-        price = pricing::month_term(field, c.term_months, c.payment, c.discount, offering,
+        price = pricing::month_term(field, c.term_months, c.payment, c.reservation_discount, offering,
                                     options.discounts.region_price_factor);
     } else {
-        price = pricing::reservation(field, c.term_years, c.payment, c.discount, offering,
-                                     options.discounts.region_price_factor, from_mix ? "reserved.discount" : "discount");
+        price = pricing::reservation(field, c.term_years, c.payment, c.reservation_discount, offering,
+                                     options.discounts.region_price_factor, from_mix ? "reserved.reservation_discount" : "reservation_discount");
     }
     priced.upfront_per_gpu = price.upfront_per_gpu;
     priced.hourly_per_gpu = price.hourly_per_gpu;

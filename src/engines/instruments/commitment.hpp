@@ -3,8 +3,10 @@
 // each term at the prices of the month it is bought, hourly for every hour of the term, used or not),
 // its renewal and its line in the report.
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gputco/catalog/catalog.hpp"
@@ -39,6 +41,17 @@ struct TermSchedule {
     /// One past the last month of the term running in month m.
     int term_end(int m) const { return term_start(m) + term_months; }
 };
+
+/// The month fields (monthly_cash_flow_fields' names) a commitment writes: add_month's. Each instrument
+/// declares its own beside its code; tests/test_instrument_columns.cpp checks each declaration against
+/// what the engine writes over random plans.
+inline constexpr std::array<std::string_view, 4> commitment_columns{"upfront", "reserved_recurring",
+                                                                     "reserved_gpu_hours", "reserved_used_gpu_hours"};
+/// A held commitment's: a commitment's but `upfront` (paid before the horizon, sunk) and its part of the
+/// reserved hours.
+inline constexpr std::array<std::string_view, 5> held_columns{"reserved_recurring", "reserved_gpu_hours",
+                                                               "reserved_used_gpu_hours", "held_gpu_hours",
+                                                               "held_used_gpu_hours"};
 
 struct PricedCommitment : TermSchedule {
     double gpus = 0;

@@ -17,6 +17,9 @@ inline constexpr double marketplace_fee = 0.12;
 /// Azure refunds at most this much (USD) in any rolling 12 months.
 inline constexpr double azure_refund_cap = 50'000;
 
+/// The month field a change writes (plan_core.hpp's price_tiers), beside its commitments' own.
+inline constexpr std::array<std::string_view, 1> change_columns{"commitment_changes"};
+
 /// Money of one change at its month: paid (> 0, a true-up) or received (< 0, a sale or a refund).
 struct ChangeFlow {
     int month = 0;

@@ -1,17 +1,26 @@
 #pragma once
 // The on-demand instrument: what takes every hour no other tier serves, paid per GPU-hour or per
 // whole instance each hour (Plan::billing). Its price rule is here; the credits it earns (free hours,
-// plan discount) are in pricing.hpp (add_credits_and_total).
+// on-demand discount) are in pricing.hpp (add_credits_and_total).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/strategy/strategy.hpp"
 
 namespace gputco::instruments {
+
+/// The month fields on demand writes (plan_core.hpp's price_tiers), in every plan: it takes the rest.
+inline constexpr std::array<std::string_view, 3> on_demand_columns{"on_demand", "on_demand_gpu_hours",
+                                                                    "on_demand_paid_gpu_hours"};
+/// The fields every month writes whatever the plan holds: its index, the demand served, the credits
+/// (free hours and the on-demand discount on on-demand spend, vouchers on all cloud spend) and the total.
+inline constexpr std::array<std::string_view, 4> month_columns{"month", "used_gpu_hours", "credits", "total"};
 
 /// GPU-hours paid for when an hour's load x (mean GPUs in use over the hour) runs on instances of g
 /// GPUs: floor(x) GPUs run all hour in ceil(floor(x) / g) whole instances, and the part-hour GPU

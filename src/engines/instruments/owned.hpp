@@ -12,6 +12,11 @@ namespace gputco::instruments {
 
 using PricedOwned = pricing::PricedOwned;
 
+/// The month fields owned hardware writes (PricedOwned::add_month): purchases, running costs, resale and
+/// its hours; no cloud money, so vouchers leave it alone.
+inline constexpr std::array<std::string_view, 5> owned_columns{"capex", "operating", "resale", "owned_gpu_hours",
+                                                                "owned_used_gpu_hours"};
+
 /// Owned purchase `i` of a plan checked ("plan.owned[i].month"; the terms as "owned.*").
 PricedOwned price_owned(const OwnedPurchase& o, std::size_t i, Naming naming, int horizon);
 

@@ -14,6 +14,10 @@
 
 namespace gputco::instruments {
 
+/// The month fields a Savings Plan writes (add_month): the reservations' columns, being a commitment too.
+inline constexpr std::array<std::string_view, 4> savings_plan_columns{"upfront", "reserved_recurring",
+                                                                       "reserved_gpu_hours", "reserved_used_gpu_hours"};
+
 /// Its terms run as a reservation's do (TermSchedule, never stopped early).
 struct PricedSavingsPlan : TermSchedule {
     double commitment_per_hour = 0;

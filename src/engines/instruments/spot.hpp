@@ -11,6 +11,9 @@
 
 namespace gputco::instruments {
 
+/// The month fields a spot share writes (plan_core.hpp's price_tiers).
+inline constexpr std::array<std::string_view, 3> spot_columns{"spot", "spot_gpu_hours", "spot_paid_gpu_hours"};
+
 struct PricedSpot {
     double gpus = 0;
     double price_per_gpu_hour = 0;

@@ -188,6 +188,16 @@ public:
             if (k == key) return Field(v, child_path(k), self_.file_);
         return std::nullopt;
     }
+    /// `key`, or `old_key`, its old spelling, still accepted (as the path of `key`, so that messages
+    /// name the new field); both given is an error naming both.
+    std::optional<Field> find(std::string_view key, std::string_view old_key) const {
+        auto given = find(key);
+        auto old = find(old_key);
+        if (given && old)
+            old->fail(fmt::format("the old spelling of {}, which is given too: give one of them", key));
+        if (old) return Field(old->node(), child_path(key), self_.file_);
+        return given;
+    }
     Field get(std::string_view key, std::string_view rule = "required") const {
         if (auto f = find(key)) return *f;
         throw InvalidInput(fmt::format("{}: {} = (missing): {}", self_.location(), printable_utf8(child_path(key)), rule));

@@ -15,8 +15,8 @@ int small_integer(const Field& f) {
 }
 
 Commitment read_commitment(const Field& item, int months) {
-    const auto cm = item.map({"count", "unit", "term_years", "payment", "start_month", "renewal", "discount", "kind",
-                              "term_months"});
+    const auto cm = item.map({"count", "unit", "term_years", "payment", "start_month", "renewal", "reservation_discount",
+                              "discount", "kind", "term_months"});
     Commitment commitment;
     commitment.count = cm.get("count").non_negative();
     if (auto v = cm.find("unit")) commitment.unit = v->choice({"gpus", "instances"}) == "gpus" ? CountUnit::gpus : CountUnit::instances;
@@ -25,9 +25,9 @@ Commitment read_commitment(const Field& item, int months) {
     commitment.payment = read_payment(cm.get("payment"));
     if (auto v = cm.find("start_month")) commitment.start_month = read_month(*v, months);
     if (auto v = cm.find("renewal")) commitment.renewal = v->choice({"renew", "lapse"}) == "renew" ? Renewal::renew : Renewal::lapse;
-    if (auto v = cm.find("discount")) {
-        commitment.discount = v->number();
-        if (*commitment.discount < 0 || *commitment.discount >= 1) v->fail("must be in [0, 1)");
+    if (auto v = cm.find("reservation_discount", "discount")) {  // "discount": the old spelling
+        commitment.reservation_discount = v->number();
+        if (*commitment.reservation_discount < 0 || *commitment.reservation_discount >= 1) v->fail("must be in [0, 1)");
     }
     if (auto v = cm.find("kind")) commitment.kind = v->choice<CommitmentClass>();
     return commitment;
@@ -68,10 +68,44 @@ CommitmentChange read_change(const Field& item, int months) {
     return change;
 }
 
+/// One spot share: its GPUs, price, overhead, availability, periods from given months and per-path
+/// overhead samples (the report's spread).
+SpotShare read_spot_share(const Field& f, int months) {
+    const auto sm = f.map({"gpus", "price_per_gpu_hour", "overhead", "availability", "periods", "overhead_samples"});
+    SpotShare share;
+    share.gpus = sm.get("gpus").non_negative();
+    if (auto v = sm.find("price_per_gpu_hour")) share.price_per_gpu_hour = v->non_negative();
+    const auto overhead = [](const Field& v) {
+        const double x = v.number();
+        if (x < 1) v.fail("must be >= 1");
+        return x;
+    };
+    if (auto v = sm.find("overhead")) share.overhead = overhead(*v);
+    if (auto v = sm.find("availability")) share.availability = v->fraction();
+    if (auto ps = sm.find("periods")) {
+        for (const Field& item : ps->list()) {
+            const auto pm = item.map({"first_month", "overhead", "availability"});
+            SpotPeriod period;
+            const Field first = pm.get("first_month");
+            period.first_month = read_month(first, months);
+            if (!share.periods.empty() && period.first_month <= share.periods.back().first_month)
+                first.fail("must be after the previous period's first_month");
+            if (auto v = pm.find("overhead")) period.overhead = overhead(*v);
+            if (auto v = pm.find("availability")) period.availability = v->fraction();
+            share.periods.push_back(period);
+        }
+    }
+    if (auto os = sm.find("overhead_samples"))  // the engine's upper bound is checked when the plan is priced
+        for (const Field& item : os->list()) share.overhead_samples.push_back(overhead(item));
+    return share;
+}
+
 Plan read_plan(const Field& f, int months) {
-    const auto m = f.map({"name", "commitments", "owned", "spot", "savings_plans", "capacity_blocks", "held", "changes"});
+    const auto m = f.map({"name", "billing", "commitments", "owned", "spot", "savings_plans", "capacity_blocks", "held",
+                          "changes"});
     Plan plan;
     plan.name = m.get("name").text();
+    if (auto v = m.find("billing")) plan.billing = v->choice<Units>();
     if (auto c = m.find("commitments"))
         for (const Field& item : c->list()) plan.commitments.push_back(read_commitment(item, months));
     if (auto h = m.find("held"))
@@ -104,31 +138,15 @@ Plan read_plan(const Field& f, int months) {
         }
     }
     if (auto sp = m.find("spot")) {
-        const auto sm = sp->map({"gpus", "price_per_gpu_hour", "overhead", "availability", "periods"});
-        SpotShare share;
-        share.gpus = sm.get("gpus").non_negative();
-        if (auto v = sm.find("price_per_gpu_hour")) share.price_per_gpu_hour = v->non_negative();
-        const auto overhead = [](const Field& v) {
-            const double x = v.number();
-            if (x < 1) v.fail("must be >= 1");
-            return x;
-        };
-        if (auto v = sm.find("overhead")) share.overhead = overhead(*v);
-        if (auto v = sm.find("availability")) share.availability = v->fraction();
-        if (auto ps = sm.find("periods")) {
-            for (const Field& item : ps->list()) {
-                const auto pm = item.map({"first_month", "overhead", "availability"});
-                SpotPeriod period;
-                const Field first = pm.get("first_month");
-                period.first_month = read_month(first, months);
-                if (!share.periods.empty() && period.first_month <= share.periods.back().first_month)
-                    first.fail("must be after the previous period's first_month");
-                if (auto v = pm.find("overhead")) period.overhead = overhead(*v);
-                if (auto v = pm.find("availability")) period.availability = v->fraction();
-                share.periods.push_back(period);
+        // One share, or a list of shares served in order (Plan::spot, then Plan::more_spot).
+        if (sp->node().IsSequence()) {
+            for (const Field& item : sp->list()) {
+                if (plan.spot) plan.more_spot.push_back(read_spot_share(item, months));
+                else plan.spot = read_spot_share(item, months);
             }
+        } else {
+            plan.spot = read_spot_share(*sp, months);
         }
-        plan.spot = share;
     }
     if (auto bs = m.find("capacity_blocks")) {
         for (const Field& item : bs->list()) {

@@ -47,8 +47,10 @@ void read_seed(const Field::Map& m, Scenario& s, ReadState&) {
 
 void read_discounts(const Field::Map& m, Scenario& s, ReadState&) {
     if (auto d = m.find("discounts")) {
-        const auto dm = d->map({"plan_discount", "free_gpu_hours", "voucher_price_factor", "region_price_factor"});
-        if (auto v = dm.find("plan_discount")) s.discounts.plan_discount = v->number();
+        const auto dm = d->map({"on_demand_discount", "plan_discount", "free_gpu_hours", "voucher_price_factor",
+                                "region_price_factor"});
+        // "plan_discount": the old spelling of on_demand_discount
+        if (auto v = dm.find("on_demand_discount", "plan_discount")) s.discounts.on_demand_discount = v->number();
         if (auto v = dm.find("free_gpu_hours")) s.discounts.free_gpu_hours = v->number();
         if (auto v = dm.find("voucher_price_factor")) s.discounts.voucher_price_factor = v->number();
         if (auto v = dm.find("region_price_factor")) s.discounts.region_price_factor = v->number();

@@ -7,13 +7,13 @@ namespace gputco::scenario_read {
 namespace {
 
 Reserved read_reserved(const Field& f) {
-    const auto m = f.map({"term_years", "payment", "discount", "renewal"});
+    const auto m = f.map({"term_years", "payment", "reservation_discount", "discount", "renewal"});
     Reserved r;
     r.term_years = read_term(m.get("term_years"));
     r.payment = read_payment(m.get("payment"));
-    if (auto d = m.find("discount")) {
-        r.discount = d->number();
-        if (*r.discount < 0 || *r.discount >= 1) d->fail("must be in [0, 1)");
+    if (auto d = m.find("reservation_discount", "discount")) {  // "discount": the old spelling
+        r.reservation_discount = d->number();
+        if (*r.reservation_discount < 0 || *r.reservation_discount >= 1) d->fail("must be in [0, 1)");
     }
     if (auto rn = m.find("renewal")) r.renewal = rn->choice<Renewal>();
     return r;
