@@ -15,8 +15,9 @@ GPUTCO_SANITIZE=1 bash scripts/install-deps.sh
 cxx=${GPUTCO_FUZZ_CXX:-clang++-14}
 # ccache pays off across a developer's runs. GPUTCO_CCACHE=0 (CI's fresh clone, .ci/run) leaves it out:
 # no file compiles twice within one run (the ASan and TSan builds differ in flags), so there it would
-# only add its lookups, and without it the builds take the precompiled headers
-# (cmake/precompiled_headers.cmake). scripts/fuzz.sh reads the same variable, so build-asan keeps one
+# only add its lookups, and without it the builds take the precompiled headers and the unity batches
+# (cmake/precompiled_headers.cmake, cmake/unity_build.cmake): the ASan and TSan libraries compile in
+# batches. scripts/fuzz.sh reads the same variable, so build-asan keeps one
 # configuration.
 launcher=()
 if [ "${GPUTCO_CCACHE:-1}" = 1 ] && command -v ccache >/dev/null 2>&1; then

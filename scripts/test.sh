@@ -2,8 +2,9 @@
 # Builds gputco once and runs every test (README.md's second command calls it after install-deps.sh).
 #
 # One CMake build in build/ serves everything: scikit-build-core configures and compiles the library,
-# the Python extension, the command, the C++ tests, examples and benchmarks there, and packs the wheel
-# from that same build; ctest then runs the doctest suites, the examples, the find_package consumer
+# the Python extension, the command, the C++ tests and examples there, and packs the wheel from that
+# same build (the benchmarks, which no test runs, are built where they are run: benchmarks/README.md);
+# ctest then runs the doctest suites, the examples, the find_package consumer
 # (against this build's own install) and pytest (against the installed wheel). Run it again after a
 # change and only what changed recompiles.
 #
@@ -50,14 +51,14 @@ pip_log=$(mktemp)
 "$python" -m pip install -q --disable-pip-version-check "${run_requires[@]}" >"$pip_log" 2>&1 &
 pip_job=$!
 
-step "Build: library, Python extension, command, tests, examples, benchmarks (build/)"
+step "Build: library, Python extension, command, tests, examples (build/)"
 rm -rf build/dist
 export CMAKE_GENERATOR="${CMAKE_GENERATOR:-Unix Makefiles}"  # the README's first command makes build/ so
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$jobs}"
 "$python" -m pip wheel . -v --no-build-isolation --no-deps --disable-pip-version-check -w build/dist \
   --config-settings=build-dir=build \
   --config-settings=cmake.define.GPUTCO_BUILD_TESTS=ON --config-settings=cmake.define.GPUTCO_BUILD_EXAMPLES=ON \
-  --config-settings=cmake.define.GPUTCO_BUILD_BENCHMARKS=ON --config-settings=cmake.define.GPUTCO_PYTHON_TESTS=ON
+  --config-settings=cmake.define.GPUTCO_PYTHON_TESTS=ON
 wheels=(build/dist/gputco-*.whl)
 done_step
 

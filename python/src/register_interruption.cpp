@@ -21,7 +21,7 @@ Model validated(Model model) {
     return model;
 }
 
-std::string repr(const ProviderRules& r) {
+std::string rules_repr(const ProviderRules& r) {
     return fmt::format("ProviderRules(notice_hours={}, emergency_checkpoint={}, protection_hours={}, "
                        "max_lifetime_hours={})",
                        r.notice_hours, r.emergency_checkpoint ? "True" : "False", r.protection_hours,
@@ -46,7 +46,7 @@ void register_interruption(py::module_& m) {
         .def_readonly("emergency_checkpoint", &ProviderRules::emergency_checkpoint)
         .def_readonly("protection_hours", &ProviderRules::protection_hours)
         .def_readonly("max_lifetime_hours", &ProviderRules::max_lifetime_hours)
-        .def("__repr__", &repr);
+        .def("__repr__", &rules_repr);
 
     m.def("aws_rules", &aws_rules, "AWS spot: 2-minute notice, emergency checkpoint when it fits.");
     m.def("gcp_preemptible_rules", &gcp_preemptible_rules,
@@ -62,7 +62,7 @@ void register_interruption(py::module_& m) {
         .def_readonly("mtbf_hours", &Poisson::mtbf_hours)
         .def_readonly("rules", &Poisson::rules)
         .def("__repr__", [](const Poisson& p) {
-            return fmt::format("Poisson(mtbf_hours={}, rules={})", p.mtbf_hours, repr(p.rules));
+            return fmt::format("Poisson(mtbf_hours={}, rules={})", p.mtbf_hours, rules_repr(p.rules));
         });
 
     py::class_<Weibull>(m, "Weibull", "Weibull(shape, scale_hours) instance lifetimes since launch.")
@@ -75,7 +75,7 @@ void register_interruption(py::module_& m) {
         .def_readonly("rules", &Weibull::rules)
         .def("__repr__", [](const Weibull& w) {
             return fmt::format("Weibull(shape={}, scale_hours={}, rules={})", w.shape, w.scale_hours,
-                               repr(w.rules));
+                               rules_repr(w.rules));
         });
 
     py::class_<Trace>(m, "Trace", "Replay of measured instance lifetimes (bootstrap).")
@@ -123,7 +123,7 @@ void register_interruption(py::module_& m) {
             return fmt::format("PriceDriven(reversion_per_hour={}, volatility_per_sqrt_hour={}, "
                                "price_cap_per_hour={}, step_hours={}, rules={})",
                                p.reversion_per_hour, p.volatility_per_sqrt_hour, p.price_cap_per_hour,
-                               p.step_hours, repr(p.rules));
+                               p.step_hours, rules_repr(p.rules));
         });
 
     m.def("mtbf_from_monthly_interruption_fraction", &mtbf_from_monthly_interruption_fraction,

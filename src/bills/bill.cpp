@@ -22,8 +22,7 @@
 namespace gputco {
 
 namespace {
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-double ratio(double a, double b) { return b > 0 ? a / b : nan; }
+double ratio(double a, double b) { return b > 0 ? a / b : std::numeric_limits<double>::quiet_NaN(); }
 }  // namespace
 
 double CommitmentSummary::utilisation() const { return ratio(used_cost, used_cost + unused_cost); }

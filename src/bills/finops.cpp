@@ -6,13 +6,13 @@
 namespace gputco {
 
 namespace {
-double ratio(double a, double b) { return b > 0 ? a / b : std::numeric_limits<double>::quiet_NaN(); }
+double finops_ratio(double a, double b) { return b > 0 ? a / b : std::numeric_limits<double>::quiet_NaN(); }
 }  // namespace
 
 double FinOpsFigures::commitment_utilisation() const {
-    return ratio(used_commitment_cost, used_commitment_cost + unused_commitment_cost);
+    return finops_ratio(used_commitment_cost, used_commitment_cost + unused_commitment_cost);
 }
-double FinOpsFigures::coverage() const { return ratio(covered_list_cost, eligible_list_cost); }
+double FinOpsFigures::coverage() const { return finops_ratio(covered_list_cost, eligible_list_cost); }
 double FinOpsFigures::effective_savings_rate() const {
     return list_cost > 0 ? 1.0 - effective_cost / list_cost : std::numeric_limits<double>::quiet_NaN();
 }

@@ -47,7 +47,7 @@ void require_covers_deadline(const SpotAvailability& availability, const Deadlin
             fmt::format("must cover the deadline, >= {} ticks", job.deadline_ticks()));
 }
 
-std::string_view trim(std::string_view s) {
+std::string_view trim_cell(std::string_view s) {
     const auto first = s.find_first_not_of(" \t\r");
     if (first == std::string_view::npos) return {};
     const auto last = s.find_last_not_of(" \t\r");
@@ -100,10 +100,10 @@ SpotAvailability SpotAvailability::from_text(std::string_view text) {
         const std::string_view raw = text.substr(0, end);
         text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
         ++line_number;
-        const std::string_view line = trim(raw);
+        const std::string_view line = trim_cell(raw);
         if (line.empty() || line.front() == '#') continue;
         const auto comma = line.rfind(',');
-        const std::string_view value = trim(comma == std::string_view::npos ? line : line.substr(comma + 1));
+        const std::string_view value = trim_cell(comma == std::string_view::npos ? line : line.substr(comma + 1));
         const bool header_allowed = first_row && comma != std::string_view::npos;
         first_row = false;
         if (value == "1" || value == "0") {

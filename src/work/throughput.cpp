@@ -47,7 +47,7 @@ std::string_view model_unit(std::string_view model) {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
+std::string_view trim_field(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
     return s;
@@ -57,7 +57,7 @@ std::vector<std::string_view> split(std::string_view line, char sep) {
     std::vector<std::string_view> out;
     for (;;) {
         const std::size_t at = line.find(sep);
-        out.push_back(trim(line.substr(0, at)));
+        out.push_back(trim_field(line.substr(0, at)));
         if (at == std::string_view::npos) return out;
         line.remove_prefix(at + 1);
     }
@@ -94,7 +94,7 @@ bool parse_name(std::string_view name, ParsedName& out) {
     if (best.empty()) return false;
     out.gpu = std::string(canonical_gpu(best));
     std::vector<std::string_view> tokens;
-    for (std::string_view t : split(trim(name.substr(0, name.size() - best.size())), ' '))
+    for (std::string_view t : split(trim_field(name.substr(0, name.size() - best.size())), ' '))
         if (!t.empty()) tokens.push_back(t);
     if (!tokens.empty() && is_count_token(tokens.back())) {
         const std::string_view t = tokens.back();
@@ -132,7 +132,7 @@ ThroughputTable parse_throughput_csv(std::string_view csv, Precision precision, 
                                      bool zero_means_not_run, const std::vector<std::string>& systems) {
     std::vector<std::string_view> lines;
     for (std::string_view line : split(csv, '\n'))
-        if (!trim(line).empty()) lines.push_back(line);
+        if (!trim_field(line).empty()) lines.push_back(line);
     require(!lines.empty(), "throughput.header", csv, "the file is empty");
     // Model and system names become text in reports and Python strings: the file must be UTF-8.
     for (std::size_t r = 0; r < lines.size(); ++r)

@@ -71,7 +71,7 @@ SpotPricing SpotPricing::billed_as(const Offering& offering, double price_per_ho
 
 namespace {
 
-const ProviderRules& rules_of(const InterruptionModel& model) {
+const ProviderRules& model_rules(const InterruptionModel& model) {
     return std::visit([](const auto& m) -> const ProviderRules& { return m.rules; }, model);
 }
 
@@ -163,7 +163,7 @@ SpotResult simulate_spot(const Job& job, const InterruptionModel& model, const S
     spot::check_limits(job, model, pricing);
     const Poisson* poisson = std::get_if<Poisson>(&model);
     const spot::RunSetup setup{.model = model,
-                               .pricer = spot::PathPricer(job, rules_of(model), pricing,
+                               .pricer = spot::PathPricer(job, model_rules(model), pricing,
                                                           poisson ? poisson->mtbf_hours : 0.0),
                                .kernel = spot::choose_kernel(),
                                .seed = options.seed};
