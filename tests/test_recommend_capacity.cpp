@@ -28,7 +28,7 @@ DemandFutures flat_four() {
 /// ($2.00/h) missing 20% of the time.
 RecommendOptions hand_options() {
     RecommendOptions o;
-    o.commitments = {{.term_years = 1, .payment = Payment::no_upfront, .discount = 0.2}};
+    o.commitments = {{.term_years = 1, .payment = Payment::no_upfront, .reservation_discount = 0.2}};
     o.start_months = {0};
     o.spot = {{.name = "spot", .overhead = 1, .availability = 0.5, .price_per_gpu_hour = 0.6,
                .deadline_miss_probability = {}}};
@@ -93,7 +93,7 @@ TEST_CASE("capacity assurance in the engine: reservations and spot's hours are t
     CHECK(capacity_assurance(Plan{}, futures, offering, capacity) == Approx(0.8));
     Plan plan;
     plan.commitments.push_back({.count = 1, .unit = CountUnit::gpus, .term_years = 1, .payment = Payment::all_upfront,
-                                .start_month = 0, .renewal = Renewal::lapse, .discount = {}, .offering = {}});
+                                .start_month = 0, .renewal = Renewal::lapse, .reservation_discount = {}, .offering = {}});
     // 1 of 4 GPUs reserved: on-demand capacity serves 3/4, 1 − 0.2 × 0.75 = 0.85.
     CHECK(capacity_assurance(plan, futures, offering, capacity) == Approx(0.85));
     // A Savings Plan covering 2 more GPUs ($1.20/GPU-hour) is a price on on-demand capacity: still 0.85.
@@ -176,7 +176,7 @@ TEST_CASE("over 150 random small problems the recommendation under a capacity-as
         model.hour_of_week = test::office_week();
         const DemandFutures futures = DemandFutures::generate(model, Horizon::months(months), count, std::uint64_t(trial));
         RecommendOptions options;
-        options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .discount = {}}};
+        options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .reservation_discount = {}}};
         options.start_months = {0, 4};
         options.max_count = 2;
         options.unit = gpus_per_instance > 1 ? CountUnit::instances : CountUnit::gpus;
@@ -204,7 +204,7 @@ TEST_CASE("over 150 random small problems the recommendation under a capacity-as
                     if (units > 0)
                         plan.commitments.push_back({.count = double(units), .unit = options.unit, .term_years = 1,
                                                     .payment = Payment::all_upfront, .start_month = start,
-                                                    .renewal = Renewal::lapse, .discount = {}, .offering = {}});
+                                                    .renewal = Renewal::lapse, .reservation_discount = {}, .offering = {}});
                 std::set<double> spots{0.0};
                 for (int m = 0; m < months; ++m) {
                     const double committed = gpus_per_instance * (first + (m >= 4 ? second : 0));
@@ -265,7 +265,7 @@ TEST_CASE("with Savings Plans and spot under the limit (the exact concave term),
         model.hour_of_week = test::office_week();
         const DemandFutures futures = DemandFutures::generate(model, Horizon::months(months), count, std::uint64_t(trial));
         RecommendOptions options;
-        options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .discount = {}}};
+        options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .reservation_discount = {}}};
         options.start_months = {0};
         options.max_count = 3;
         const double rate = test::uniform(engine, 0.5, 1.1);
@@ -287,7 +287,7 @@ TEST_CASE("with Savings Plans and spot under the limit (the exact concave term),
                     if (c > 0)
                         plan.commitments.push_back({.count = double(c), .unit = CountUnit::gpus, .term_years = 1,
                                                     .payment = Payment::all_upfront, .start_month = 0,
-                                                    .renewal = Renewal::lapse, .discount = {}, .offering = {}});
+                                                    .renewal = Renewal::lapse, .reservation_discount = {}, .offering = {}});
                     if (g > 0)
                         plan.savings_plans.push_back({.commitment_per_hour = 0.5 * g * rate,
                                                       .type = SavingsPlanType::aws_compute, .term_years = 1,

@@ -80,7 +80,7 @@ TEST_CASE("plan engine: no commitment, Savings Plan or capacity block is bought 
     const DemandFutures futures = constant_demand(1, 2);
     Plan plan;
     plan.spot = SpotShare{.gpus = 1};
-    plan.commitments.push_back({.count = 1, .discount = 0.4});
+    plan.commitments.push_back({.count = 1, .reservation_discount = 0.4});
     CHECK(error_of(plan, o, futures) ==
           "offering.spot_only = \"testcloud/test-1/g1\": is sold only as spot capacity: plan.commitments[0] cannot be "
           "priced");
