@@ -3,7 +3,10 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <map>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -183,4 +186,71 @@ TEST_CASE("a scenario's errors are reported together, in file order, one per lin
                          "s.yaml:5:16: demand.kind = \"sideways\": must be one of constant, linear_growth, "
                          "compound_growth, steps",
                          InvalidInput);
+}
+
+TEST_CASE("a sweep point's columns: every strategy and plan gives the figures its own columns give") {
+    const ScenarioResult result =
+        run_scenario(load_scenario(std::string(GPUTCO_SOURCE_DIR) + "/examples/scenarios/spot_training_job.yaml"));
+    REQUIRE(!result.strategies.empty());
+    const auto& columns = sweep_point_columns();
+    std::vector<std::string> names;
+    for (const auto& c : columns) names.emplace_back(c.name);
+    CHECK(names == std::vector<std::string>{"name", "total", "npv", "savings", "savings_fraction", "baseline_total",
+                                            "cost_per_used_gpu_hour", "break_even_utilisation", "standard_error",
+                                            "p5", "p50", "p95", "cvar95"});
+    const auto cell = [&columns](std::string_view name, const SweepPointRow& row) {
+        for (const auto& c : columns)
+            if (c.name == name) return c.get(row);
+        FAIL("no column ", name);
+        return Cell();
+    };
+    const std::vector<SweepPointRow> rows = sweep_point_rows(result);
+    REQUIRE(rows.size() == result.strategies.size() + result.plans.size());
+    bool spread_seen = false;
+    for (std::size_t i = 0; i < result.strategies.size(); ++i) {
+        const StrategyResult& s = result.strategies[i];
+        const SweepPointRow& row = rows[i];
+        CAPTURE(s.name);
+        CHECK(std::get<std::string>(cell("name", row)) == s.name);
+        // The strategy's own columns, figure for figure.
+        for (const auto& c : strategy_columns())
+            if (c.name != "strategy" && c.name != "currency") CHECK(cell(c.name, row) == c.get(s));
+        if (s.report.spread) {
+            spread_seen = true;
+            CHECK(std::get<double>(cell("p5", row)) == s.report.spread->p05);
+            CHECK(std::get<double>(cell("p50", row)) == s.report.spread->p50);
+            CHECK(std::holds_alternative<std::monostate>(cell("standard_error", row)));
+            CHECK(std::holds_alternative<std::monostate>(cell("cvar95", row)));
+        } else {
+            CHECK(std::get<double>(cell("standard_error", row)) == 0.0);
+            for (const char* stat : {"p5", "p50", "p95", "cvar95"})
+                CHECK(std::get<double>(cell(stat, row)) == s.report.total);
+        }
+    }
+    CHECK(spread_seen);  // the example's spot tranche carries a spread
+}
+
+TEST_CASE("a sweep point's plan rows are the plan's statistics over its futures") {
+    const ScenarioResult result = run_scenario(
+        load_scenario(std::string(GPUTCO_SOURCE_DIR) + "/examples/scenarios/plans_under_uncertain_demand.yaml"));
+    REQUIRE(!result.plans.empty());
+    const std::vector<SweepPointRow> rows = sweep_point_rows(result);
+    const auto& columns = sweep_point_columns();
+    for (std::size_t i = 0; i < result.plans.size(); ++i) {
+        const PlanDistribution& p = result.plans[i];
+        const SweepPointRow& row = rows[result.strategies.size() + i];
+        CAPTURE(p.plan);
+        std::map<std::string, Cell> plan;  // the plan's own columns by name
+        for (const auto& c : plan_columns()) plan[std::string(c.name)] = c.get(p);
+        std::map<std::string, Cell> point;
+        for (const auto& c : columns) point[std::string(c.name)] = c.get(row);
+        CHECK(std::get<std::string>(point["name"]) == "plan " + p.plan);
+        CHECK(point["total"] == plan["total_mean"]);
+        CHECK(point["npv"] == plan["npv_mean"]);
+        for (const char* stat : {"standard_error", "p5", "p50", "p95", "cvar95"})
+            CHECK(point[stat] == plan[std::string("total_") + stat]);
+        for (const char* strategy_only : {"savings", "savings_fraction", "baseline_total", "cost_per_used_gpu_hour",
+                                          "break_even_utilisation"})
+            CHECK(std::holds_alternative<std::monostate>(point[strategy_only]));
+    }
 }

@@ -179,6 +179,24 @@ def test_the_command_and_python_give_the_same_columns_and_numbers(gputco, tmp_pa
     for row, (_, want) in zip(table, frames["strategies"].iterrows()):
         for column, value in row.items():
             assert same(value, want[column]), (column, value, want[column])
+    # A sweep point: the library's sweep point columns for every strategy and plan, the command's numbers
+    sweep = gputco.sweep(s, {"demand.gpus": [s["demand"]["gpus"]]}, outputs=gputco.SWEEP_OUTPUTS)
+    declared = [name for name, _unit, _dtype in gputco._core._columns("sweep_points")]
+    assert declared[0] == "name" and list(gputco.SWEEP_OUTPUTS) == declared[1:]
+    rows = [r["strategy"] for r in out["strategies"]] + [f"plan {p['plan']}" for p in out["plans"]]
+    assert list(sweep.columns) == ["demand.gpus", *(f"{o}[{r}]" for r in rows for o in declared[1:])]
+    point = sweep.iloc[0]
+    for row in out["strategies"]:
+        for column in row.keys() - {"strategy", "currency"}:
+            assert same(row[column], point[f"{column}[{row['strategy']}]"]), (row["strategy"], column)
+    for plan in out["plans"]:
+        for output, column in [("total", "total_mean"), ("npv", "npv_mean"), ("standard_error", "total_standard_error"),
+                               *((stat, f"total_{stat}") for stat in ("p5", "p50", "p95", "cvar95"))]:
+            assert same(plan[column], point[f"{output}[plan {plan['plan']}]"]), (plan["plan"], output)
+        assert math.isnan(point[f"savings[plan {plan['plan']}]"])  # a strategy's figure, none for a plan
+    for r in gputco._core._run_sweep_point(json.dumps(s), str(path)):  # the C++ rows, as rendered
+        for output in declared[1:]:
+            assert same(r[output], point[f"{output}[{r['name']}]"]), (r["name"], output)
 
 
 def test_statistics_are_named_one_way(gputco):
