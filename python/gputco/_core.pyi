@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime
 
 from os import PathLike
-from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -951,7 +951,8 @@ def _rank_offerings(workload: Workload, catalog: Catalog, throughput: Throughput
                     checkpoint_write_hours: float = ..., restart_hours: float = ...,
                     capacity_wait_hours: float = 0.0, paths: int = 20000, seed: int = 42, threads: int = 0,
                     ownership: Optional[Owned] = None, deadline_hours: float = ...,
-                    exchange_rates: Optional[ExchangeRates] = None, rates_as_of: str = "") -> WorkRanking: ...
+                    exchange_rates: Optional[ExchangeRates] = None, rates_as_of: str = "",
+                    progress: Optional[Callable[[int, int], None]] = None) -> WorkRanking: ...
 
 class WorkAuditRow:
     claim: str
@@ -1469,13 +1470,14 @@ def _run_recommend_study(futures: DemandFutures, offering: Offering, options: Re
                          prices: Optional[PricePaths] = None, held_out: Optional[DemandFutures] = None,
                          held_out_prices: Optional[PricePaths] = None, history: Optional[DemandProfile] = None,
                          baseline_term_years: Optional[int] = None, baseline_payment: Optional[str] = None,
-                         hindsight_bound: bool = False, cvar95_limits: Sequence[float] = ...) -> tuple: ...
+                         hindsight_bound: bool = False, cvar95_limits: Sequence[float] = ...,
+                         progress: Optional[Callable[[int, int], None]] = None) -> tuple: ...
 def _recommend_from_bill(bill: Bill, offering: Offering, options: RecommendOptions, *, gpu: str = "",
                          horizon_months: int = 36, futures: int = 200, held_out: int = 400, seed: int = 1,
                          bill_rates: bool = False, baseline_term_years: int = 1,
                          baseline_payment: str = "all_upfront", hindsight_bound: bool = False,
                          cvar95_limits: Sequence[float] = ..., held_from_bill: bool = True,
-                         held_term_years: int = 1) -> tuple: ...
+                         held_term_years: int = 1, progress: Optional[Callable[[int, int], None]] = None) -> tuple: ...
 def _bill_tables(bill: Bill) -> Dict[str, List[Dict[str, Any]]]: ...
 def _bill_series_of(bill: Bill, offering: Offering) -> GpuSeries: ...
 def _sweep_summary_rows(sweep: WindowSweep) -> List[Dict[str, Any]]: ...

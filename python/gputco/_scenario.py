@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # NumPy and pandas load on first use, so `import gputco` stay
 
 from . import _core
 from ._frames import Column, declare, frame, INFER, TEXT
+from ._progress import progress as _progress
 
 def _library_view(name: str, result: str):
     """A view in the columns the library declares for `result` (gputco/app/columns.hpp): the command's
@@ -213,24 +214,6 @@ def _node(scenario: dict, path: str) -> Any:
 def _python_value(value: Any) -> Any:
     numpy = sys.modules.get("numpy")  # a NumPy scalar exists only once NumPy is loaded
     return value.item() if numpy is not None and isinstance(value, numpy.generic) else value
-
-
-class _Silent:
-    def update(self, n: int = 1) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _progress(total: int, desc: str, unit: str):
-    """A progress bar by tqdm's convention when tqdm is installed (tqdm.auto: a widget in Jupyter, a bar
-    on a terminal, nothing otherwise: disable=None); silent without tqdm."""
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        return _Silent()
-    return tqdm(total=total, desc=desc, unit=unit, disable=None)
 
 
 def _at_point(message: str, file: str, names: Sequence[str], point: Sequence[Any]) -> str:

@@ -370,3 +370,90 @@ def test_a_sweep_reports_progress_through_tqdm_when_it_is_installed(gputco, monk
     assert calls[0] == ("new", 4, "sweep", "points", None)  # None: tqdm shows it on a terminal or in Jupyter only
     assert sum(c[1] for c in calls if c[0] == "update") == 4
     assert calls[-1] == ("close",)
+
+
+class FakeBar:
+    """tqdm.auto.tqdm as the long calls use it, recording its calls (a bar that always shows)."""
+    calls: list = []
+
+    def __init__(self, total, desc, unit, disable):
+        FakeBar.calls.append(("new", total, desc, unit, disable))
+
+    def update(self, n=1):
+        FakeBar.calls.append(("update", n))
+
+    def close(self):
+        FakeBar.calls.append(("close",))
+
+
+def with_fake_tqdm(monkeypatch, on: bool):
+    """tqdm.auto as FakeBar (on) or not importable (off: the calls run without a bar)."""
+    import types
+
+    FakeBar.calls = []
+    fake = types.ModuleType("tqdm.auto")
+    fake.tqdm = FakeBar
+    monkeypatch.setitem(sys.modules, "tqdm", types.ModuleType("tqdm"))
+    monkeypatch.setitem(sys.modules, "tqdm.auto", fake if on else None)
+
+
+def bars(calls):
+    """Each bar's (total, desc, unit, disable, units updated, closed)."""
+    out = []
+    for call in calls:
+        if call[0] == "new":
+            out.append([*call[1:], 0, False])
+        elif call[0] == "update":
+            out[-1][4] += call[1]
+        else:
+            out[-1][5] = True
+    return [tuple(b) for b in out]
+
+
+def test_rank_offerings_shows_progress_over_the_offerings_and_gives_the_same_ranking(gputco, catalog, monkeypatch):
+    workload = gputco.Workload(model="resnet50", work_per_epoch=1_281_167, epochs=2, name="ResNet-50")
+    with_fake_tqdm(monkeypatch, on=True)
+    shown = gputco.rank_offerings(workload, paths=2000, seed=3)
+    steps = len(catalog.offerings) + 1  # the owned machines count as one step
+    assert bars(FakeBar.calls) == [(steps, "rank_offerings", "offerings", None, steps, True)]
+    with_fake_tqdm(monkeypatch, on=False)
+    pd.testing.assert_frame_equal(shown, gputco.rank_offerings(workload, paths=2000, seed=3), check_exact=True)
+    assert FakeBar.calls == []
+    # cheapest_within goes through the same call, with the same bar
+    with_fake_tqdm(monkeypatch, on=True)
+    gputco.cheapest_within(workload, 100.0, paths=2000, seed=3, spot=False)
+    assert bars(FakeBar.calls)[0][1:3] == ("rank_offerings", "offerings")
+
+
+def test_recommend_shows_progress_over_the_futures_and_gives_the_same_study(gputco, catalog, monkeypatch):
+    offering = catalog.offering("aws", "p4d.24xlarge", "us-east-1")
+    fitted = gputco.DemandFutures.generate(gputco.DemandModel(16, monthly_log_volatility=0.1), gputco.Horizon.years(1),
+                                          40, 1)
+    held_out = gputco.DemandFutures.generate(gputco.DemandModel(16, monthly_log_volatility=0.1),
+                                            gputco.Horizon.years(1), 60, 2)
+    history = gputco.DemandProfile.constant(16, gputco.Horizon.months(2))
+    with_fake_tqdm(monkeypatch, on=True)
+    shown = gputco.recommend(fitted, offering, held_out=held_out, history=history)
+    drawn = bars(FakeBar.calls)
+    assert drawn and all(b[1:4] == ("recommend", "futures", None) and b[4] == b[0] and b[5] for b in drawn)
+    assert 60 in [b[0] for b in drawn]  # the judgement on the held-out futures has its bar
+    with_fake_tqdm(monkeypatch, on=False)
+    quiet = gputco.recommend(fitted, offering, held_out=held_out, history=history)
+    assert FakeBar.calls == []
+    for table in ("summary", "baselines", "frontier", "distribution"):
+        timed = [c for c in getattr(shown, table).columns if c.endswith("_seconds")]  # the solver's clock
+        pd.testing.assert_frame_equal(getattr(shown, table).drop(columns=timed), getattr(quiet, table).drop(columns=timed),
+                                      check_exact=True)
+
+
+def test_long_calls_are_silent_when_not_on_a_terminal(gputco, catalog, capfd):
+    pytest.importorskip("tqdm")  # the real tqdm: disable=None draws nothing where stderr is not a terminal
+    workload = gputco.Workload(model="resnet50", work_per_epoch=1_281_167, epochs=2, name="ResNet-50")
+    gputco.rank_offerings(workload, paths=2000, seed=3)
+    fitted = gputco.DemandFutures.generate(gputco.DemandModel(8, monthly_log_volatility=0.1), gputco.Horizon.years(1),
+                                          20, 1)
+    gputco.recommend(fitted, catalog.offering("aws", "p4d.24xlarge", "us-east-1"), held_out=fitted)
+    s = gputco.load_scenario(ROOT / "examples" / "scenarios" / "a100_three_year.yaml")
+    gputco.sweep(s, {"strategies[2].mix.tranches[0].fraction": [0.5, 0.7]})
+    captured = capfd.readouterr()
+    assert captured.err == "" and captured.out == ""
