@@ -254,3 +254,68 @@ TEST_CASE("a sweep point's plan rows are the plan's statistics over its futures"
             CHECK(std::holds_alternative<std::monostate>(point[strategy_only]));
     }
 }
+
+TEST_CASE("a scenario's errors: every one inside a key too, in file order, each as a single error says it") {
+    const std::string text =
+        "version: 1\n"
+        "name: t\n"
+        "horizon_months: 0\n"
+        "offering: {provider: aws, instance_type: p4d.24xlarge}\n"
+        "demand: {kind: constant, gpus: -2, scale: -1, typo: 3}\n"
+        "discounts: {plan_discount: 0.1, free_gpu_hours: many, voucher_price_factor: x}\n"
+        "spot_jobs:\n"
+        "  - {name: a, work_hours: -5, mtbf_hours: 0, checkpoint_write_hours: 0.1}\n"
+        "  - {name: b, work_hours: 10, mtbf_hours: 5, checkpoint_write_hours: 0.1, paths: 0}\n"
+        "strategies: [{name: od, reserved: {term_years: 2, payment: upfront, discount: 1.5}}]\n"
+        "outputs: [total, nope, npv, p96]\n"
+        "colour: red\n";
+    const std::string outputs = "must be one of total, npv, savings, savings_fraction, baseline_total, "
+                                "cost_per_used_gpu_hour, break_even_utilisation, p95";
+    const std::string all =
+        "s.yaml:3:17: horizon_months = 0: must be in [1, 600]\n"
+        "s.yaml:5:32: demand.gpus = -2: must be >= 0\n"
+        "s.yaml:5:43: demand.scale = -1: must be >= 0\n"
+        "s.yaml:5:47: demand.typo = 3: unknown key (allowed: kind, gpus, start_gpus, end_gpus, annual_growth_rate, "
+        "steps, daily_pattern, weekly_pattern, scale)\n"
+        "s.yaml:6:49: discounts.free_gpu_hours = \"many\": must be a number\n"
+        "s.yaml:6:77: discounts.voucher_price_factor = \"x\": must be a number\n"
+        "s.yaml:8:27: spot_jobs[0].work_hours = -5: must be in [1e-09, 1e+09] hours\n"
+        "s.yaml:8:43: spot_jobs[0].mtbf_hours = 0: must be in [1e-09, 1e+30] hours\n"
+        "s.yaml:9:82: spot_jobs[1].paths = 0: must be in [1, 10000000]\n"
+        "s.yaml:11:18: outputs[1] = \"nope\": " + outputs + "; did you mean \"npv\"?\n"
+        "s.yaml:11:29: outputs[3] = \"p96\": " + outputs + "; did you mean \"p95\"?\n"
+        "s.yaml:12:1: colour = \"red\": unknown key (allowed: version, name, description, horizon_months, currency, "
+        "annual_discount_rate, units, seed, catalog, offering, demand, discounts, spot_jobs, deadline_jobs, services, "
+        "strategies, futures, plans, workloads, llm_training, llm_serving, outputs, demand_windows)";
+    // The strategies name no spot job but are read after the spot jobs, which did not load: left out.
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "s.yaml"), all.c_str(), InvalidInput);
+    // With the spot jobs fixed, the strategy's reservation gives each of its errors too.
+    std::string fixed = text;
+    fixed.replace(fixed.find("work_hours: -5, mtbf_hours: 0"), 29, "work_hours: 50, mtbf_hours: 9");
+    fixed.replace(fixed.find("paths: 0"), 8, "paths: 9");
+    const std::string reserved =
+        "s.yaml:10:48: strategies[0].reserved.term_years = 2: must be 1 or 3\n"
+        "s.yaml:10:60: strategies[0].reserved.payment = \"upfront\": must be one of no_upfront, partial_upfront, "
+        "all_upfront\n"
+        "s.yaml:10:79: strategies[0].reserved.discount = 1.5: must be in [0, 1)\n";
+    std::string want = all;
+    const auto cut = [&want](std::string_view from, std::string_view to) {
+        want.erase(want.find(from), want.find(to) - want.find(from));
+    };
+    cut("s.yaml:8:27", "s.yaml:11:18");
+    want.insert(want.find("s.yaml:11:18"), reserved);
+    CHECK_THROWS_WITH_AS(parse_scenario(fixed, "s.yaml"), want.c_str(), InvalidInput);
+}
+
+TEST_CASE("a reader goes on past a field's error, but not into a check that needs the broken field") {
+    // checkpoint_write_hours is not a number: the optimal-interval rule (write > 0) is not checked
+    // on top of it, and the job's other fields still are.
+    const std::string text = "version: 1\nname: t\nhorizon_months: 3\n"
+                             "offering: {provider: aws, instance_type: p4d.24xlarge}\n"
+                             "demand: {kind: constant, gpus: 1}\n"
+                             "spot_jobs: [{name: a, work_hours: 5, mtbf_hours: 9, checkpoint_write_hours: x, paths: -1}]\n";
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "s.yaml"),
+                         "s.yaml:6:77: spot_jobs[0].checkpoint_write_hours = \"x\": must be a number\n"
+                         "s.yaml:6:87: spot_jobs[0].paths = -1: must be in [1, 10000000]",
+                         InvalidInput);
+}

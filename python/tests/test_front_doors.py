@@ -251,6 +251,37 @@ def test_validate_reports_every_error_in_file_order(tmp_path):
     assert lines[1].startswith(f"{path}:5:") and "demand.kind" in lines[1]
 
 
+def test_validate_reports_every_error_inside_a_key_too(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("version: 1\nname: t\nhorizon_months: 0\n"
+                    "offering: {provider: aws, instance_type: p4d.24xlarge}\n"
+                    "demand: {kind: constant, gpus: -2, scale: -1, typo: 3}\n"
+                    "spot_jobs:\n"
+                    "  - {name: a, work_hours: -5, mtbf_hours: 0, checkpoint_write_hours: 0.1}\n"
+                    "  - {name: b, work_hours: 10, mtbf_hours: 5, checkpoint_write_hours: 0.1, paths: 0}\n"
+                    "outputs: [total, p96]\n")
+    result = run("validate", path, check=False)
+    assert result.returncode == 2
+    assert result.stderr.strip().split("\n") == [
+        f"{path}:3:17: horizon_months = 0: must be in [1, 600]",
+        f"{path}:5:32: demand.gpus = -2: must be >= 0",
+        f"{path}:5:43: demand.scale = -1: must be >= 0",
+        f"{path}:5:47: demand.typo = 3: unknown key (allowed: kind, gpus, start_gpus, end_gpus, annual_growth_rate, "
+        "steps, daily_pattern, weekly_pattern, scale)",
+        f"{path}:7:27: spot_jobs[0].work_hours = -5: must be in [1e-09, 1e+09] hours",
+        f"{path}:7:43: spot_jobs[0].mtbf_hours = 0: must be in [1e-09, 1e+30] hours",
+        f"{path}:8:82: spot_jobs[1].paths = 0: must be in [1, 10000000]",
+        f'{path}:9:18: outputs[1] = "p96": must be one of total, npv, savings, savings_fraction, baseline_total, '
+        'cost_per_used_gpu_hour, break_even_utilisation, p95; did you mean "p95"?',
+    ]
+    # Python's loader raises the same lines
+    import gputco
+
+    with pytest.raises(ValueError) as e:
+        gputco.load_scenario(path)
+    assert str(e.value) == result.stderr.strip()
+
+
 def test_spot_runs_with_the_flags_its_help_marks_required():
     help_text = run("spot", "--help").stdout
     required = [line.split()[0] for line in help_text.splitlines() if "REQUIRED" in line]

@@ -47,18 +47,26 @@ void read_seed(const Field::Map& m, Scenario& s, ReadState&) {
 
 void read_discounts(const Field::Map& m, Scenario& s, ReadState&) {
     if (auto d = m.find("discounts")) {
-        const auto dm = d->map({"plan_discount", "free_gpu_hours", "voucher_price_factor", "region_price_factor"});
-        if (auto v = dm.find("plan_discount")) s.discounts.plan_discount = v->number();
-        if (auto v = dm.find("free_gpu_hours")) s.discounts.free_gpu_hours = v->number();
-        if (auto v = dm.find("voucher_price_factor")) s.discounts.voucher_price_factor = v->number();
-        if (auto v = dm.find("region_price_factor")) s.discounts.region_price_factor = v->number();
+        Errors errors;  // each figure read on past another's error; the library's check once all are read
+        const auto dm = d->map({"plan_discount", "free_gpu_hours", "voucher_price_factor", "region_price_factor"}, errors);
+        for (auto [key, value] : {std::pair{"plan_discount", &s.discounts.plan_discount},
+                                  std::pair{"free_gpu_hours", &s.discounts.free_gpu_hours},
+                                  std::pair{"voucher_price_factor", &s.discounts.voucher_price_factor},
+                                  std::pair{"region_price_factor", &s.discounts.region_price_factor}})
+            errors.attempt([&dm, key = key, value = value] {
+                if (auto v = dm.find(key)) *value = v->number();
+            });
+        errors.done();
         d->checked([&] { s.discounts.validate(); return 0; });
     }
 }
 
 void read_outputs(const Field::Map& m, Scenario& s, ReadState&) {
-    if (auto o = m.find("outputs"))
-        for (const Field& item : o->list()) s.outputs.push_back(item.choice(scenario_output_names()));
+    if (auto o = m.find("outputs")) {
+        Errors errors;  // every output that is not one
+        for (const Field& item : o->list()) errors.attempt([&] { s.outputs.push_back(item.choice(scenario_output_names())); });
+        errors.done();
+    }
 }
 
 }  // namespace gputco::scenario_read
