@@ -3,7 +3,10 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <map>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -182,5 +185,137 @@ TEST_CASE("a scenario's errors are reported together, in file order, one per lin
     CHECK_THROWS_WITH_AS(parse_scenario(one, "s.yaml"),
                          "s.yaml:5:16: demand.kind = \"sideways\": must be one of constant, linear_growth, "
                          "compound_growth, steps",
+                         InvalidInput);
+}
+
+TEST_CASE("a sweep point's columns: every strategy and plan gives the figures its own columns give") {
+    const ScenarioResult result =
+        run_scenario(load_scenario(std::string(GPUTCO_SOURCE_DIR) + "/examples/scenarios/spot_training_job.yaml"));
+    REQUIRE(!result.strategies.empty());
+    const auto& columns = sweep_point_columns();
+    std::vector<std::string> names;
+    for (const auto& c : columns) names.emplace_back(c.name);
+    CHECK(names == std::vector<std::string>{"name", "total", "npv", "savings", "savings_fraction", "baseline_total",
+                                            "cost_per_used_gpu_hour", "break_even_utilisation", "standard_error",
+                                            "p5", "p50", "p95", "cvar95"});
+    const auto cell = [&columns](std::string_view name, const SweepPointRow& row) {
+        for (const auto& c : columns)
+            if (c.name == name) return c.get(row);
+        FAIL("no column ", name);
+        return Cell();
+    };
+    const std::vector<SweepPointRow> rows = sweep_point_rows(result);
+    REQUIRE(rows.size() == result.strategies.size() + result.plans.size());
+    bool spread_seen = false;
+    for (std::size_t i = 0; i < result.strategies.size(); ++i) {
+        const StrategyResult& s = result.strategies[i];
+        const SweepPointRow& row = rows[i];
+        CAPTURE(s.name);
+        CHECK(std::get<std::string>(cell("name", row)) == s.name);
+        // The strategy's own columns, figure for figure.
+        for (const auto& c : strategy_columns())
+            if (c.name != "strategy" && c.name != "currency") CHECK(cell(c.name, row) == c.get(s));
+        if (s.report.spread) {
+            spread_seen = true;
+            CHECK(std::get<double>(cell("p5", row)) == s.report.spread->p05);
+            CHECK(std::get<double>(cell("p50", row)) == s.report.spread->p50);
+            CHECK(std::holds_alternative<std::monostate>(cell("standard_error", row)));
+            CHECK(std::holds_alternative<std::monostate>(cell("cvar95", row)));
+        } else {
+            CHECK(std::get<double>(cell("standard_error", row)) == 0.0);
+            for (const char* stat : {"p5", "p50", "p95", "cvar95"})
+                CHECK(std::get<double>(cell(stat, row)) == s.report.total);
+        }
+    }
+    CHECK(spread_seen);  // the example's spot tranche carries a spread
+}
+
+TEST_CASE("a sweep point's plan rows are the plan's statistics over its futures") {
+    const ScenarioResult result = run_scenario(
+        load_scenario(std::string(GPUTCO_SOURCE_DIR) + "/examples/scenarios/plans_under_uncertain_demand.yaml"));
+    REQUIRE(!result.plans.empty());
+    const std::vector<SweepPointRow> rows = sweep_point_rows(result);
+    const auto& columns = sweep_point_columns();
+    for (std::size_t i = 0; i < result.plans.size(); ++i) {
+        const PlanDistribution& p = result.plans[i];
+        const SweepPointRow& row = rows[result.strategies.size() + i];
+        CAPTURE(p.plan);
+        std::map<std::string, Cell> plan;  // the plan's own columns by name
+        for (const auto& c : plan_columns()) plan[std::string(c.name)] = c.get(p);
+        std::map<std::string, Cell> point;
+        for (const auto& c : columns) point[std::string(c.name)] = c.get(row);
+        CHECK(std::get<std::string>(point["name"]) == "plan " + p.plan);
+        CHECK(point["total"] == plan["total_mean"]);
+        CHECK(point["npv"] == plan["npv_mean"]);
+        for (const char* stat : {"standard_error", "p5", "p50", "p95", "cvar95"})
+            CHECK(point[stat] == plan[std::string("total_") + stat]);
+        for (const char* strategy_only : {"savings", "savings_fraction", "baseline_total", "cost_per_used_gpu_hour",
+                                          "break_even_utilisation"})
+            CHECK(std::holds_alternative<std::monostate>(point[strategy_only]));
+    }
+}
+
+TEST_CASE("a scenario's errors: every one inside a key too, in file order, each as a single error says it") {
+    const std::string text =
+        "version: 1\n"
+        "name: t\n"
+        "horizon_months: 0\n"
+        "offering: {provider: aws, instance_type: p4d.24xlarge}\n"
+        "demand: {kind: constant, gpus: -2, scale: -1, typo: 3}\n"
+        "discounts: {plan_discount: 0.1, free_gpu_hours: many, voucher_price_factor: x}\n"
+        "spot_jobs:\n"
+        "  - {name: a, work_hours: -5, mtbf_hours: 0, checkpoint_write_hours: 0.1}\n"
+        "  - {name: b, work_hours: 10, mtbf_hours: 5, checkpoint_write_hours: 0.1, paths: 0}\n"
+        "strategies: [{name: od, reserved: {term_years: 2, payment: upfront, discount: 1.5}}]\n"
+        "outputs: [total, nope, npv, p96]\n"
+        "colour: red\n";
+    const std::string outputs = "must be one of total, npv, savings, savings_fraction, baseline_total, "
+                                "cost_per_used_gpu_hour, break_even_utilisation, p95";
+    const std::string all =
+        "s.yaml:3:17: horizon_months = 0: must be in [1, 600]\n"
+        "s.yaml:5:32: demand.gpus = -2: must be >= 0\n"
+        "s.yaml:5:43: demand.scale = -1: must be >= 0\n"
+        "s.yaml:5:47: demand.typo = 3: unknown key (allowed: kind, gpus, start_gpus, end_gpus, annual_growth_rate, "
+        "steps, daily_pattern, weekly_pattern, scale)\n"
+        "s.yaml:6:49: discounts.free_gpu_hours = \"many\": must be a number\n"
+        "s.yaml:6:77: discounts.voucher_price_factor = \"x\": must be a number\n"
+        "s.yaml:8:27: spot_jobs[0].work_hours = -5: must be in [1e-09, 1e+09] hours\n"
+        "s.yaml:8:43: spot_jobs[0].mtbf_hours = 0: must be in [1e-09, 1e+30] hours\n"
+        "s.yaml:9:82: spot_jobs[1].paths = 0: must be in [1, 10000000]\n"
+        "s.yaml:11:18: outputs[1] = \"nope\": " + outputs + "; did you mean \"npv\"?\n"
+        "s.yaml:11:29: outputs[3] = \"p96\": " + outputs + "; did you mean \"p95\"?\n"
+        "s.yaml:12:1: colour = \"red\": unknown key (allowed: version, name, description, horizon_months, currency, "
+        "annual_discount_rate, units, seed, catalog, offering, demand, discounts, spot_jobs, deadline_jobs, services, "
+        "strategies, futures, plans, workloads, llm_training, llm_serving, outputs, demand_windows)";
+    // The strategies name no spot job but are read after the spot jobs, which did not load: left out.
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "s.yaml"), all.c_str(), InvalidInput);
+    // With the spot jobs fixed, the strategy's reservation gives each of its errors too.
+    std::string fixed = text;
+    fixed.replace(fixed.find("work_hours: -5, mtbf_hours: 0"), 29, "work_hours: 50, mtbf_hours: 9");
+    fixed.replace(fixed.find("paths: 0"), 8, "paths: 9");
+    const std::string reserved =
+        "s.yaml:10:48: strategies[0].reserved.term_years = 2: must be 1 or 3\n"
+        "s.yaml:10:60: strategies[0].reserved.payment = \"upfront\": must be one of no_upfront, partial_upfront, "
+        "all_upfront\n"
+        "s.yaml:10:79: strategies[0].reserved.discount = 1.5: must be in [0, 1)\n";
+    std::string want = all;
+    const auto cut = [&want](std::string_view from, std::string_view to) {
+        want.erase(want.find(from), want.find(to) - want.find(from));
+    };
+    cut("s.yaml:8:27", "s.yaml:11:18");
+    want.insert(want.find("s.yaml:11:18"), reserved);
+    CHECK_THROWS_WITH_AS(parse_scenario(fixed, "s.yaml"), want.c_str(), InvalidInput);
+}
+
+TEST_CASE("a reader goes on past a field's error, but not into a check that needs the broken field") {
+    // checkpoint_write_hours is not a number: the optimal-interval rule (write > 0) is not checked
+    // on top of it, and the job's other fields still are.
+    const std::string text = "version: 1\nname: t\nhorizon_months: 3\n"
+                             "offering: {provider: aws, instance_type: p4d.24xlarge}\n"
+                             "demand: {kind: constant, gpus: 1}\n"
+                             "spot_jobs: [{name: a, work_hours: 5, mtbf_hours: 9, checkpoint_write_hours: x, paths: -1}]\n";
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "s.yaml"),
+                         "s.yaml:6:77: spot_jobs[0].checkpoint_write_hours = \"x\": must be a number\n"
+                         "s.yaml:6:87: spot_jobs[0].paths = -1: must be in [1, 10000000]",
                          InvalidInput);
 }

@@ -161,9 +161,19 @@ TEST_CASE("JSON with the same schema reads to the same scenario") {
         "strategies": [{"name": "od", "on_demand": {}},
                        {"name": "r", "reserved": {"term_years": 3, "payment": "all_upfront"}}]})";
     CHECK(to_yaml(parse_scenario(json, "plan.json")) == to_yaml(parse_scenario(base(), "plan.yaml")));
-    // The second "version" starts at column 16 of line 1.
-    CHECK_THROWS_WITH_AS(parse_scenario(R"({"version": 1, "version": 1})", "plan.json"),
+    // The second "version" starts at column 16 of line 1. (The rest of the file is read too, every
+    // error reported, so the rest is a good scenario: the duplicate is its one error.)
+    std::string duplicate = json;
+    duplicate.insert(std::string_view(R"({"version": 1, )").size(), R"("version": 1, )");
+    CHECK_THROWS_WITH_AS(parse_scenario(duplicate, "plan.json"),
                          "plan.json:1:16: version = 1: duplicate key (first at line 1)", InvalidInput);
+    // Keys missing beside it are errors of their own.
+    CHECK_THROWS_WITH_AS(parse_scenario(R"({"version": 1, "version": 1, "name": "t", "horizon_months": 12,
+        "offering": {"provider": "aws", "instance_type": "p4d.24xlarge"}, "demand": {"kind": "constant", "gpus": 8}})",
+                                        "plan.json"),
+                         "plan.json:1:1: strategies = (missing): required\n"
+                         "plan.json:1:16: version = 1: duplicate key (first at line 1)",
+                         InvalidInput);
 }
 
 TEST_CASE("every example scenario reads back from its written form, with the same figures") {

@@ -230,6 +230,7 @@ from ._scenario import (heat_map, latin_hypercube, load_scenario, plot_heat_map,
                         run_deadline_jobs, run_plans, run_scenario, run_spot_jobs, run_workloads, sweep, tornado)
 from ._scenario import run_services  # services on spot across zones
 from ._scenario import run_llm_serving, run_llm_training  # a scenario's LLM jobs
+from ._scenario import OUTPUTS as SWEEP_OUTPUTS  # the sweep point's columns (gputco/app/columns.hpp)
 from . import _deadline as _deadline  # noqa: F401  (adds SpotAvailability.from_json, WindowSweep.summary / to_frame)
 from ._work import (cheapest_within, llm_serving_cost, llm_training_cost, rank_offerings, rank_offerings_raw, seed_audit,
                     throughput_frame)
@@ -313,7 +314,7 @@ __all__ = [
     "OwnedOption", "PlanOptions", "RecommendOptions", "RiskLimits", "recommend_options",
     "AssurancePoint", "capacity_assurance", "capacity_assurance_frontier",
     "load_scenario", "run_scenario", "run_spot_jobs", "run_plans", "run_deadline_jobs", "run_workloads", "sweep", "latin_hypercube", "tornado", "heat_map",
-    "plot_tornado", "plot_heat_map",
+    "plot_tornado", "plot_heat_map", "SWEEP_OUTPUTS",
     "Bill", "BillPlan", "CommitmentSummary", "FinOpsFigures", "FocusBill", "GpuSeries", "UnmatchedSku", "at_bill_rates", "offering_at_bill_rates", "read_focus",
     "recommend_from_bill",
     "ContractCommitment", "read_contract_commitments",

@@ -334,12 +334,14 @@ def recommend_from_bill(bill: FocusBill, offering, *, gpu: Optional[str] = None,
     if not isinstance(bill, FocusBill):
         raise TypeError(f"bill = {bill!r}: must be a FocusBill (gputco.read_focus), not {type(bill).__name__}")
     from ._recommend import RecommendResult, _options, SUMMARY_VIEW, BASELINES_VIEW, FRONTIER_VIEW
-    history, model, fitted, fresh, planned, study, held, held_notes, held_plans = _core._recommend_from_bill(
-        bill.bill, offering, _options(options, keywords), gpu=gpu or "", horizon_months=horizon_months,
-        futures=futures, held_out=held_out, seed=seed, bill_rates=bill_rates,
-        baseline_term_years=baseline_term_years, baseline_payment=baseline_payment,
-        hindsight_bound=hindsight_bound, cvar95_limits=list(cvar95_limits or []), held_from_bill=held_from_bill,
-        held_term_years=held_term_years)
+    from ._progress import Report
+    with Report("recommend", "futures") as report:  # shown in Jupyter and on a terminal only
+        history, model, fitted, fresh, planned, study, held, held_notes, held_plans = _core._recommend_from_bill(
+            bill.bill, offering, _options(options, keywords), gpu=gpu or "", horizon_months=horizon_months,
+            futures=futures, held_out=held_out, seed=seed, bill_rates=bill_rates,
+            baseline_term_years=baseline_term_years, baseline_payment=baseline_payment,
+            hindsight_bound=hindsight_bound, cvar95_limits=list(cvar95_limits or []), held_from_bill=held_from_bill,
+            held_term_years=held_term_years, progress=report)
     summary, baselines, frontier, rec, judged, _plans = study
     result = RecommendResult(plan=rec.plan, recommendation=rec, distribution=judged.to_frame(),
                              summary=frame(SUMMARY_VIEW, summary), frontier=frame(FRONTIER_VIEW, frontier),

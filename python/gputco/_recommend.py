@@ -7,6 +7,7 @@ from typing import Any, Optional, Sequence
 from . import _core
 from ._core import PlanOptions, RecommendOptions, RiskLimits
 from ._frames import Column, declare, frame, TEXT
+from ._progress import Report
 
 __all__ = ["RecommendResult", "capacity_assurance_frontier", "cost_risk_frontier", "hindsight_plan_totals", "recommend", "recommend_options",
            "recommend_plan"]
@@ -122,10 +123,11 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
     / _p95 measure each plan against it. The study runs in C++ (the same as `gputco recommend`);
     Releases the GIL; Ctrl-C stops it (KeyboardInterrupt)."""
     options = _options(options, keywords)
-    summary, baselines, frontier, rec, judged, _plans = _core._run_recommend_study(
-        futures, offering, options, prices=prices, held_out=held_out, held_out_prices=held_out_prices,
-        history=history, baseline_term_years=baseline_term_years, baseline_payment=baseline_payment,
-        hindsight_bound=hindsight_bound, cvar95_limits=list(cvar95_limits or []))
+    with Report("recommend", "futures") as report:  # shown in Jupyter and on a terminal only
+        summary, baselines, frontier, rec, judged, _plans = _core._run_recommend_study(
+            futures, offering, options, prices=prices, held_out=held_out, held_out_prices=held_out_prices,
+            history=history, baseline_term_years=baseline_term_years, baseline_payment=baseline_payment,
+            hindsight_bound=hindsight_bound, cvar95_limits=list(cvar95_limits or []), progress=report)
     return RecommendResult(plan=rec.plan, recommendation=rec, distribution=judged.to_frame(),
                            summary=frame(SUMMARY_VIEW, summary), frontier=frame(FRONTIER_VIEW, frontier),
                            baselines=frame(BASELINES_VIEW, baselines))

@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # NumPy and pandas load on first use, so `import gputco` stay
 
 from . import _core
 from ._frames import Column, declare, frame, INFER, TEXT
+from ._progress import progress as _progress
 
 def _library_view(name: str, result: str):
     """A view in the columns the library declares for `result` (gputco/app/columns.hpp): the command's
@@ -35,7 +36,8 @@ def _library_view(name: str, result: str):
 
 
 STRATEGIES_VIEW = _library_view("run_scenario", "strategies")
-OUTPUTS = tuple(STRATEGIES_VIEW.names[2:])
+# The outputs a sweep can ask of each strategy and plan: the library's sweep point columns after "name".
+OUTPUTS = tuple(name for name, _unit, _dtype in _core._columns("sweep_points")[1:])
 SPOT_JOBS_VIEW = _library_view("run_spot_jobs", "spot_jobs")
 DEADLINE_JOBS_VIEW = _library_view("run_deadline_jobs", "deadline_jobs")
 # Inputs keep the dtype pandas gives the grid's values; outputs are float64, one per output and strategy.
@@ -128,8 +130,6 @@ def run_llm_serving(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
 
 PLANS_VIEW = _library_view("run_plans", "plans")
 PLAN_COLUMNS = tuple(PLANS_VIEW.names)
-# A sweep asks every strategy and plan for the same outputs; a plan's are statistics over its futures.
-_PLAN_OUTPUT = {"total": "total_mean", "npv": "npv_mean", "p95": "total_p95"}
 
 
 def run_plans(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
@@ -216,24 +216,6 @@ def _python_value(value: Any) -> Any:
     return value.item() if numpy is not None and isinstance(value, numpy.generic) else value
 
 
-class _Silent:
-    def update(self, n: int = 1) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _progress(total: int, desc: str, unit: str):
-    """A progress bar by tqdm's convention when tqdm is installed (tqdm.auto: a widget in Jupyter, a bar
-    on a terminal, nothing otherwise: disable=None); silent without tqdm."""
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        return _Silent()
-    return tqdm(total=total, desc=desc, unit=unit, disable=None)
-
-
 def _at_point(message: str, file: str, names: Sequence[str], point: Sequence[Any]) -> str:
     """A point's error as the user can find it: the file and the point's values, not a line and
     column of the JSON text the point was run from."""
@@ -253,17 +235,13 @@ def _run_points(base: str, file: str, names: Sequence[str], points: Sequence[Seq
         for name, value in zip(names, point):
             set_path(s, name, _python_value(value))
         try:
-            strategies, _, plans, _, _ = _core._run_scenario(json.dumps(s), file)
+            figures = _core._run_sweep_point(json.dumps(s), file)
         except ValueError as e:
             raise ValueError(_at_point(str(e), file, names, point)) from None
         row = {name: _python_value(value) for name, value in zip(names, point)}
-        for r in strategies:
+        for r in figures:  # the library's sweep point columns, one per output and strategy or plan
             for output in outputs:
-                row[f"{output}[{r['strategy']}]"] = r[output]
-        for r in plans:  # plans give total, npv and p95 as total_mean, npv_mean and total_p95
-            for output in outputs:
-                if _PLAN_OUTPUT.get(output, output) in r:
-                    row[f"{output}[plan {r['plan']}]"] = r[_PLAN_OUTPUT.get(output, output)]
+                row[f"{output}[{r['name']}]"] = r[output]
         rows.append(row)
     return rows
 
@@ -290,7 +268,9 @@ def sweep(scenario: Mapping | str | os.PathLike, grid: Mapping[str, Any], client
           samples: int | None = None, seed: int = 0, outputs: Sequence[str] = ("total", "npv", "p95"),
           chunk_size: int | None = None, threads: int | None = None) -> pd.DataFrame:
     """The scenario over a grid of assumptions: one row per point, the inputs then the outputs, one
-    column per output and strategy ("total[on-demand]").
+    column per output and strategy or plan ("total[on-demand]", "p95[plan ladder]"); outputs are
+    among gputco.SWEEP_OUTPUTS, the library's sweep point columns (a plan's total and npv are means
+    over its futures; standard_error ... cvar95 are the total's statistics).
 
     grid maps field paths to values: lists give their Cartesian product; with samples=n, (low, high)
     pairs give n Latin hypercube points (seed fixes them). Points run in chunks: on the library's

@@ -8,6 +8,7 @@ from . import _core
 from ._core import (Catalog, LlmServing, LlmTraining, ThroughputTable, Workload, WorkRanking, _LlmRankOptions,
                     _rank_llm_serving, _rank_llm_training, _rank_offerings, audit_seed_work_claims)
 from ._frames import Column, declare, frame, TEXT
+from ._progress import Report
 
 __all__ = ["rank_offerings", "rank_offerings_raw", "cheapest_within", "seed_audit", "throughput_frame",
            "RANKING_COLUMNS", "llm_training_cost", "llm_serving_cost"]
@@ -28,9 +29,12 @@ THROUGHPUT_VIEW = declare("throughput_frame", [
 
 def rank_offerings_raw(workload: Workload, catalog: Optional[Catalog] = None,
                        throughput: Optional[ThroughputTable] = None, **options) -> WorkRanking:
-    """The C++ ranking object (rows, skipped, frontier()); keyword options as for rank_offerings."""
-    return _rank_offerings(workload, catalog if catalog is not None else Catalog.builtin(),
-                           throughput if throughput is not None else ThroughputTable.builtin(), **options)
+    """The C++ ranking object (rows, skipped, frontier()); keyword options as for rank_offerings. A
+    progress bar counts the offerings (in Jupyter and on a terminal only)."""
+    with Report("rank_offerings", "offerings") as report:
+        return _rank_offerings(workload, catalog if catalog is not None else Catalog.builtin(),
+                               throughput if throughput is not None else ThroughputTable.builtin(), **options,
+                               progress=report)
 
 
 def _frame(ranking: WorkRanking, rows):

@@ -47,6 +47,23 @@ inline bool ctrl_c_pressed() {
     return PyErr_CheckSignals() != 0;
 }
 
+/// A Python (done, total) callable (or None) as the library's ProgressReport, for the progress bars of
+/// gputco/_progress.py. It runs without the GIL, so it takes it; it holds the callable by its pointer
+/// (the caller keeps it alive for the call), since copying a py::object needs the GIL. An error in the
+/// callable is reported as unraisable, not let loose inside the engine.
+inline ProgressReport progress_of(const py::object& report) {
+    if (report.is_none()) return {};
+    return [fn = report.ptr()](std::size_t done, std::size_t total) {
+        py::gil_scoped_acquire gil;
+        try {
+            const py::handle callable(fn);
+            callable(done, total);
+        } catch (py::error_already_set& e) {
+            e.discard_as_unraisable("gputco progress report");
+        }
+    };
+}
+
 /// Runs `call` without the GIL (other Python threads run meanwhile; `call` polls ctrl_c_pressed);
 /// a Cancelled becomes the pending Python error (KeyboardInterrupt) itself.
 template <class Call>

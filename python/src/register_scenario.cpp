@@ -56,6 +56,18 @@ void register_scenario(py::module_& m) {
         py::arg("text"), py::arg("file") = "<scenario>",
         "Runs a scenario: (strategy rows, spot job rows, plan rows, deadline job rows, workload rows) as lists of dicts.");
     m.def(
+        "_run_sweep_point",
+        [](const std::string& text, const std::string& file) {
+            ScenarioResult result;
+            {
+                py::gil_scoped_release release;  // sweeps run points on many threads
+                result = run_scenario(parse_scenario(text, file));
+            }
+            return rows_of(sweep_point_columns(), sweep_point_rows(result));
+        },
+        py::arg("text"), py::arg("file") = "<scenario>",
+        "Runs a scenario at a sweep point: one row per strategy and plan in the sweep point's columns.");
+    m.def(
         "_run_scenario_services",
         [](const std::string& text, const std::string& file) {
             ScenarioResult result;
@@ -101,6 +113,7 @@ void register_scenario(py::module_& m) {
             if (result == "bill_series") return describe(bill_series_columns());
             if (result == "bill_unmatched") return describe(bill_unmatched_columns());
             if (result == "bill_commitments") return describe(bill_commitment_columns());
+            if (result == "sweep_points") return describe(sweep_point_columns());
             if (result == "llm_training") return describe(llm_training_columns());
             if (result == "llm_serving") return describe(llm_serving_columns());
             if (result == "scenario_llm_training") return describe(llm_training_job_columns());
@@ -109,7 +122,7 @@ void register_scenario(py::module_& m) {
                  "must be one of strategies, spot_jobs, plans, deadline_jobs, workloads, ranking, recommend_summary, "
                  "recommend_baselines, recommend_frontier, deadline_sweep_summary, services, bill_figures, bill_series, "
                  "bill_unmatched, bill_commitments, llm_training, llm_serving, scenario_llm_training, "
-                 "scenario_llm_serving");
+                 "scenario_llm_serving, sweep_points");
         },
         py::arg("result"), "The columns of a scenario's result, as the library declares them: (name, unit, dtype).");
 }

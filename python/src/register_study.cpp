@@ -33,7 +33,7 @@ void register_study(py::module_& m) {
            const std::optional<PricePaths>& prices, const std::optional<DemandFutures>& held_out,
            const std::optional<PricePaths>& held_out_prices, const std::optional<DemandProfile>& history,
            std::optional<int> baseline_term_years, const std::optional<std::string>& baseline_payment,
-           bool hindsight_bound, const std::vector<double>& cvar95_limits) {
+           bool hindsight_bound, const std::vector<double>& cvar95_limits, const py::object& progress) {
             StudyInputs in;
             in.held_out = held_out ? &*held_out : nullptr;
             in.held_out_prices = held_out_prices ? &*held_out_prices : nullptr;
@@ -43,6 +43,7 @@ void register_study(py::module_& m) {
             in.hindsight_bound = hindsight_bound;
             in.cvar95_limits = cvar95_limits;
             options.plan_options.should_stop = &ctrl_c_pressed;
+            options.plan_options.progress = progress_of(progress);
             return study_tuple(without_gil_until_ctrl_c(
                 [&] { return run_recommend_study(futures, offering, options, prices ? *prices : PricePaths{}, in); }));
         },
@@ -50,6 +51,7 @@ void register_study(py::module_& m) {
         py::arg("held_out") = py::none(), py::arg("held_out_prices") = py::none(), py::arg("history") = py::none(),
         py::arg("baseline_term_years") = py::none(), py::arg("baseline_payment") = py::none(),
         py::arg("hindsight_bound") = false, py::arg("cvar95_limits") = std::vector<double>{},
+        py::arg("progress") = py::none(),
         "The recommendation study: (summary rows, baseline rows, frontier rows, Recommendation, the judged "
         "PlanDistribution, the frontier's plans).");
     m.def(
@@ -57,7 +59,8 @@ void register_study(py::module_& m) {
         [](const Bill& bill, const Offering& offering, RecommendOptions options, const std::string& gpu,
            int horizon_months, std::size_t futures, std::size_t held_out, std::uint64_t seed, bool bill_rates,
            int baseline_term_years, const std::string& baseline_payment, bool hindsight_bound,
-           const std::vector<double>& cvar95_limits, bool held_from_bill, int held_term_years) {
+           const std::vector<double>& cvar95_limits, bool held_from_bill, int held_term_years,
+           const py::object& progress) {
             BillPlanOptions o;
             o.held_from_bill = held_from_bill;
             o.held_term_years = held_term_years;
@@ -72,6 +75,7 @@ void register_study(py::module_& m) {
             o.hindsight_bound = hindsight_bound;
             o.cvar95_limits = cvar95_limits;
             options.plan_options.should_stop = &ctrl_c_pressed;
+            options.plan_options.progress = progress_of(progress);
             BillPlan plan = without_gil_until_ctrl_c([&] { return recommend_from_bill(bill, offering, options, o); });
             return py::make_tuple(py::cast(std::move(plan.history)), py::cast(std::move(plan.model)),
                                   py::cast(std::move(plan.futures)), py::cast(std::move(plan.held_out)),
@@ -86,7 +90,7 @@ void register_study(py::module_& m) {
         py::arg("baseline_payment") = std::string(to_text(BillPlanOptions{}.baseline_payment)),
         py::arg("hindsight_bound") = false, py::arg("cvar95_limits") = std::vector<double>{},
         py::arg("held_from_bill") = BillPlanOptions{}.held_from_bill,
-        py::arg("held_term_years") = BillPlanOptions{}.held_term_years,
+        py::arg("held_term_years") = BillPlanOptions{}.held_term_years, py::arg("progress") = py::none(),
         "A bill to a plan (app/bill_plan.hpp): (history, model, futures, held_out, offering, study tuple, held, "
         "held notes, held Savings Plans).");
     m.def(

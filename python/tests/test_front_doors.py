@@ -179,6 +179,24 @@ def test_the_command_and_python_give_the_same_columns_and_numbers(gputco, tmp_pa
     for row, (_, want) in zip(table, frames["strategies"].iterrows()):
         for column, value in row.items():
             assert same(value, want[column]), (column, value, want[column])
+    # A sweep point: the library's sweep point columns for every strategy and plan, the command's numbers
+    sweep = gputco.sweep(s, {"demand.gpus": [s["demand"]["gpus"]]}, outputs=gputco.SWEEP_OUTPUTS)
+    declared = [name for name, _unit, _dtype in gputco._core._columns("sweep_points")]
+    assert declared[0] == "name" and list(gputco.SWEEP_OUTPUTS) == declared[1:]
+    rows = [r["strategy"] for r in out["strategies"]] + [f"plan {p['plan']}" for p in out["plans"]]
+    assert list(sweep.columns) == ["demand.gpus", *(f"{o}[{r}]" for r in rows for o in declared[1:])]
+    point = sweep.iloc[0]
+    for row in out["strategies"]:
+        for column in row.keys() - {"strategy", "currency"}:
+            assert same(row[column], point[f"{column}[{row['strategy']}]"]), (row["strategy"], column)
+    for plan in out["plans"]:
+        for output, column in [("total", "total_mean"), ("npv", "npv_mean"), ("standard_error", "total_standard_error"),
+                               *((stat, f"total_{stat}") for stat in ("p5", "p50", "p95", "cvar95"))]:
+            assert same(plan[column], point[f"{output}[plan {plan['plan']}]"]), (plan["plan"], output)
+        assert math.isnan(point[f"savings[plan {plan['plan']}]"])  # a strategy's figure, none for a plan
+    for r in gputco._core._run_sweep_point(json.dumps(s), str(path)):  # the C++ rows, as rendered
+        for output in declared[1:]:
+            assert same(r[output], point[f"{output}[{r['name']}]"]), (r["name"], output)
 
 
 def test_statistics_are_named_one_way(gputco):
@@ -231,6 +249,37 @@ def test_validate_reports_every_error_in_file_order(tmp_path):
     assert len(lines) == 2
     assert lines[0].startswith(f"{path}:3:") and "horizon_months = 0: must be in [1, 600]" in lines[0]
     assert lines[1].startswith(f"{path}:5:") and "demand.kind" in lines[1]
+
+
+def test_validate_reports_every_error_inside_a_key_too(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("version: 1\nname: t\nhorizon_months: 0\n"
+                    "offering: {provider: aws, instance_type: p4d.24xlarge}\n"
+                    "demand: {kind: constant, gpus: -2, scale: -1, typo: 3}\n"
+                    "spot_jobs:\n"
+                    "  - {name: a, work_hours: -5, mtbf_hours: 0, checkpoint_write_hours: 0.1}\n"
+                    "  - {name: b, work_hours: 10, mtbf_hours: 5, checkpoint_write_hours: 0.1, paths: 0}\n"
+                    "outputs: [total, p96]\n")
+    result = run("validate", path, check=False)
+    assert result.returncode == 2
+    assert result.stderr.strip().split("\n") == [
+        f"{path}:3:17: horizon_months = 0: must be in [1, 600]",
+        f"{path}:5:32: demand.gpus = -2: must be >= 0",
+        f"{path}:5:43: demand.scale = -1: must be >= 0",
+        f"{path}:5:47: demand.typo = 3: unknown key (allowed: kind, gpus, start_gpus, end_gpus, annual_growth_rate, "
+        "steps, daily_pattern, weekly_pattern, scale)",
+        f"{path}:7:27: spot_jobs[0].work_hours = -5: must be in [1e-09, 1e+09] hours",
+        f"{path}:7:43: spot_jobs[0].mtbf_hours = 0: must be in [1e-09, 1e+30] hours",
+        f"{path}:8:82: spot_jobs[1].paths = 0: must be in [1, 10000000]",
+        f'{path}:9:18: outputs[1] = "p96": must be one of total, npv, savings, savings_fraction, baseline_total, '
+        'cost_per_used_gpu_hour, break_even_utilisation, p95; did you mean "p95"?',
+    ]
+    # Python's loader raises the same lines
+    import gputco
+
+    with pytest.raises(ValueError) as e:
+        gputco.load_scenario(path)
+    assert str(e.value) == result.stderr.strip()
 
 
 def test_spot_runs_with_the_flags_its_help_marks_required():
@@ -352,3 +401,90 @@ def test_a_sweep_reports_progress_through_tqdm_when_it_is_installed(gputco, monk
     assert calls[0] == ("new", 4, "sweep", "points", None)  # None: tqdm shows it on a terminal or in Jupyter only
     assert sum(c[1] for c in calls if c[0] == "update") == 4
     assert calls[-1] == ("close",)
+
+
+class FakeBar:
+    """tqdm.auto.tqdm as the long calls use it, recording its calls (a bar that always shows)."""
+    calls: list = []
+
+    def __init__(self, total, desc, unit, disable):
+        FakeBar.calls.append(("new", total, desc, unit, disable))
+
+    def update(self, n=1):
+        FakeBar.calls.append(("update", n))
+
+    def close(self):
+        FakeBar.calls.append(("close",))
+
+
+def with_fake_tqdm(monkeypatch, on: bool):
+    """tqdm.auto as FakeBar (on) or not importable (off: the calls run without a bar)."""
+    import types
+
+    FakeBar.calls = []
+    fake = types.ModuleType("tqdm.auto")
+    fake.tqdm = FakeBar
+    monkeypatch.setitem(sys.modules, "tqdm", types.ModuleType("tqdm"))
+    monkeypatch.setitem(sys.modules, "tqdm.auto", fake if on else None)
+
+
+def bars(calls):
+    """Each bar's (total, desc, unit, disable, units updated, closed)."""
+    out = []
+    for call in calls:
+        if call[0] == "new":
+            out.append([*call[1:], 0, False])
+        elif call[0] == "update":
+            out[-1][4] += call[1]
+        else:
+            out[-1][5] = True
+    return [tuple(b) for b in out]
+
+
+def test_rank_offerings_shows_progress_over_the_offerings_and_gives_the_same_ranking(gputco, catalog, monkeypatch):
+    workload = gputco.Workload(model="resnet50", work_per_epoch=1_281_167, epochs=2, name="ResNet-50")
+    with_fake_tqdm(monkeypatch, on=True)
+    shown = gputco.rank_offerings(workload, paths=2000, seed=3)
+    steps = len(catalog.offerings) + 1  # the owned machines count as one step
+    assert bars(FakeBar.calls) == [(steps, "rank_offerings", "offerings", None, steps, True)]
+    with_fake_tqdm(monkeypatch, on=False)
+    pd.testing.assert_frame_equal(shown, gputco.rank_offerings(workload, paths=2000, seed=3), check_exact=True)
+    assert FakeBar.calls == []
+    # cheapest_within goes through the same call, with the same bar
+    with_fake_tqdm(monkeypatch, on=True)
+    gputco.cheapest_within(workload, 100.0, paths=2000, seed=3, spot=False)
+    assert bars(FakeBar.calls)[0][1:3] == ("rank_offerings", "offerings")
+
+
+def test_recommend_shows_progress_over_the_futures_and_gives_the_same_study(gputco, catalog, monkeypatch):
+    offering = catalog.offering("aws", "p4d.24xlarge", "us-east-1")
+    fitted = gputco.DemandFutures.generate(gputco.DemandModel(16, monthly_log_volatility=0.1), gputco.Horizon.years(1),
+                                          40, 1)
+    held_out = gputco.DemandFutures.generate(gputco.DemandModel(16, monthly_log_volatility=0.1),
+                                            gputco.Horizon.years(1), 60, 2)
+    history = gputco.DemandProfile.constant(16, gputco.Horizon.months(2))
+    with_fake_tqdm(monkeypatch, on=True)
+    shown = gputco.recommend(fitted, offering, held_out=held_out, history=history)
+    drawn = bars(FakeBar.calls)
+    assert drawn and all(b[1:4] == ("recommend", "futures", None) and b[4] == b[0] and b[5] for b in drawn)
+    assert 60 in [b[0] for b in drawn]  # the judgement on the held-out futures has its bar
+    with_fake_tqdm(monkeypatch, on=False)
+    quiet = gputco.recommend(fitted, offering, held_out=held_out, history=history)
+    assert FakeBar.calls == []
+    for table in ("summary", "baselines", "frontier", "distribution"):
+        timed = [c for c in getattr(shown, table).columns if c.endswith("_seconds")]  # the solver's clock
+        pd.testing.assert_frame_equal(getattr(shown, table).drop(columns=timed), getattr(quiet, table).drop(columns=timed),
+                                      check_exact=True)
+
+
+def test_long_calls_are_silent_when_not_on_a_terminal(gputco, catalog, capfd):
+    pytest.importorskip("tqdm")  # the real tqdm: disable=None draws nothing where stderr is not a terminal
+    workload = gputco.Workload(model="resnet50", work_per_epoch=1_281_167, epochs=2, name="ResNet-50")
+    gputco.rank_offerings(workload, paths=2000, seed=3)
+    fitted = gputco.DemandFutures.generate(gputco.DemandModel(8, monthly_log_volatility=0.1), gputco.Horizon.years(1),
+                                          20, 1)
+    gputco.recommend(fitted, catalog.offering("aws", "p4d.24xlarge", "us-east-1"), held_out=fitted)
+    s = gputco.load_scenario(ROOT / "examples" / "scenarios" / "a100_three_year.yaml")
+    gputco.sweep(s, {"strategies[2].mix.tranches[0].fraction": [0.5, 0.7]})
+    captured = capfd.readouterr()
+    assert captured.err == "" and captured.out == ""

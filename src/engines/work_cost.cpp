@@ -313,12 +313,21 @@ WorkRanking rank_offerings(const Workload& workload, const Catalog& catalog, con
     out.deadline_hours = options.deadline_hours;
     out.spot_assumptions = options.spot_assumptions;
     const StopPoll poll(options.should_stop, 1, "rank_offerings: stopped");
+    const std::size_t steps = catalog.offerings().size() + (options.owned ? 1 : 0);
+    std::size_t done = 0;
+    const auto report = [&] {
+        if (options.progress) options.progress(++done, steps);
+    };
     for (const Offering& o : catalog.offerings()) {
         poll.check();
         add_offering(out, o, catalog, table, options);
+        report();
     }
     poll.check();
-    if (options.owned) add_owned(out, table, options);
+    if (options.owned) {
+        add_owned(out, table, options);
+        report();
+    }
     require(!out.rows.empty(), "workload.model", workload.model,
             fmt::format("no offering could be costed ({} skipped; see the reasons in skipped)", out.skipped.size()));
     std::stable_sort(out.rows.begin(), out.rows.end(), [](const WorkCostRow& a, const WorkCostRow& b) {

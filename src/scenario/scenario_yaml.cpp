@@ -2,6 +2,7 @@
 // and column, so each error can say where in the file it is. Each top-level key has its reader in
 // read/<key>.cpp; read_scenario() runs them from one table and gathers their errors.
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <sstream>
 
@@ -62,11 +63,26 @@ const std::vector<KeyPart>& key_parts() {
     return parts;
 }
 
-Scenario read_scenario(const Field& root, std::string base_dir) {
+/// Where in `file` a message is ("<file>:<line>:<column>: ..."), for putting errors in file order;
+/// a message about another file (a catalog file, a trace) sorts at `fallback`, its key's place.
+std::pair<int, int> place_of(std::string_view message, std::string_view file, std::pair<int, int> fallback) {
+    const std::string prefix = printable_utf8(std::string(file)) + ":";
+    if (!message.starts_with(prefix)) return fallback;
+    message.remove_prefix(prefix.size());
+    int line = 0, column = 0;
+    const auto [after_line, e1] = std::from_chars(message.data(), message.data() + message.size(), line);
+    if (e1 != std::errc() || after_line == message.data() + message.size() || *after_line != ':') return fallback;
+    const auto [after_column, e2] = std::from_chars(after_line + 1, message.data() + message.size(), column);
+    if (e2 != std::errc()) return fallback;
+    return {line - 1, column - 1};
+}
+
+Scenario read_scenario(const Field& root, std::string base_dir, std::string_view file) {
+    Errors key_errors;  // unknown or repeated top-level keys: reported with the others, the rest read on
     const auto m = root.map({"version", "name", "description", "horizon_months", "currency", "annual_discount_rate",
                              "units", "seed", "catalog", "offering", "demand", "discounts", "spot_jobs", "deadline_jobs",
                              "services", "strategies", "futures", "plans", "workloads", "llm_training", "llm_serving",
-                             "outputs", "demand_windows"});
+                             "outputs", "demand_windows"}, key_errors);
     Scenario s;
     s.base_dir = std::move(base_dir);
     // Another version may mean another schema: its error alone, before any other key is read.
@@ -76,24 +92,38 @@ Scenario read_scenario(const Field& root, std::string base_dir) {
     // Every error of the file, not only the first: each top-level key is read on its own, its error
     // kept, and all are reported together in file order (a key that depends on a broken one may add
     // its own error; the checks across keys below run only on a file without errors).
+    // A reader goes on past an error where what follows does not depend on it (read/field.hpp,
+    // Errors), so one key may give several errors, one per line of its message.
     ReadState state;
-    std::vector<std::pair<int, std::string>> errors;  // (line of the key, message)
-    std::vector<std::string_view> failed;              // the keys whose reading failed
+    std::vector<std::pair<std::pair<int, int>, std::string>> errors;  // ((line, column), message)
+    const auto keep = [&](std::string_view messages, std::pair<int, int> fallback) {
+        for (std::size_t start = 0; start <= messages.size();) {
+            const std::size_t end = std::min(messages.find('\n', start), messages.size());
+            const std::string_view message = messages.substr(start, end - start);
+            errors.emplace_back(place_of(message, file, fallback), std::string(message));
+            start = end + 1;
+        }
+    };
+    for (const std::string& message : key_errors.messages()) keep(message, {root.node().Mark().line, 0});
+    std::vector<std::string_view> failed;  // the keys whose reading failed
     const auto broken = [&](std::string_view key) { return std::find(failed.begin(), failed.end(), key) != failed.end(); };
     for (const KeyPart& part : key_parts()) {
         if (std::any_of(part.needs.begin(), part.needs.end(), broken)) continue;
         try {
             part.read(m, s, state);
+        } catch (const MissingAfterUnknownKey&) {  // the unknown key's error says it
+            failed.push_back(part.key);
         } catch (const InvalidInput& e) {
             const auto field = m.find(part.key);
-            errors.emplace_back(field ? field->node().Mark().line : root.node().Mark().line, e.what());
+            const YAML::Mark mark = field ? field->node().Mark() : root.node().Mark();
+            keep(e.what(), {mark.line, mark.column});
             failed.push_back(part.key);
         }
     }
     if (!errors.empty()) {
         std::stable_sort(errors.begin(), errors.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         std::string all;
-        for (const auto& [line, message] : errors) all += (all.empty() ? "" : "\n") + message;
+        for (const auto& [place, message] : errors) all += (all.empty() ? "" : "\n") + message;
         throw InvalidInput(all);
     }
     // The scenario's figures must be computable: the demand builds, the offering exists.
@@ -132,7 +162,8 @@ Scenario parse_scenario(std::string_view text, std::string_view file) {
                                        printable_utf8(e.msg)));
     }
     const auto slash = file.find_last_of('/');
-    return read_scenario(Field(root, "", name), slash == std::string_view::npos ? "." : std::string(file.substr(0, slash)));
+    return read_scenario(Field(root, "", name), slash == std::string_view::npos ? "." : std::string(file.substr(0, slash)),
+                         file);
 }
 
 std::string read_scenario_file(const std::string& path) {

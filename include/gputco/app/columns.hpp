@@ -173,6 +173,66 @@ inline const std::vector<Column<PlanDistribution>>& plan_columns() {
     return c;
 }
 
+/// A sweep point: the scenario run at one point of a grid, one row per strategy and plan, each giving
+/// the same figures so a sweep can ask all of them for an output. A plan's total and NPV are its means
+/// over the futures, its statistics those of its total; a strategy's statistics are those of its
+/// total (its spot spread's where it has one; a figure the spread does not carry is none).
+struct SweepPointRow {
+    std::string name;  ///< the strategy's name, or "plan " and the plan's name
+    const StrategyResult* strategy = nullptr;
+    const PlanDistribution* plan = nullptr;
+};
+inline std::vector<SweepPointRow> sweep_point_rows(const ScenarioResult& result) {
+    std::vector<SweepPointRow> rows;
+    for (const StrategyResult& s : result.strategies) rows.push_back({s.name, &s, nullptr});
+    for (const PlanDistribution& p : result.plans) rows.push_back({"plan " + p.plan, nullptr, &p});
+    return rows;
+}
+
+inline const std::vector<Column<SweepPointRow>>& sweep_point_columns() {
+    using R = SweepPointRow;
+    // A strategy's figure as strategy_columns() gives it (one rule for its p95).
+    const auto strategy = [](std::string_view name) {
+        const auto& all = strategy_columns();
+        const auto it = std::find_if(all.begin(), all.end(), [name](const auto& c) { return c.name == name; });
+        return it->get;
+    };
+    const auto figure = [strategy](std::string_view name, double Distribution::*stat, Distribution PlanDistribution::*of) {
+        return [get = strategy(name), stat, of](const R& r) {
+            if (r.strategy) return get(*r.strategy);
+            return of ? Cell(r.plan->*of.*stat) : Cell();
+        };
+    };
+    // The total's statistics: a plan's over its futures; a strategy's from its spread, or its total
+    // (a total without a spread is certain: no standard error, every quantile the total).
+    const auto statistic = [](double Distribution::*stat, double CostSpread::*spread) {
+        return [stat, spread](const R& r) {
+            if (r.plan) return Cell(r.plan->total.*stat);
+            const CostReport& report = r.strategy->report;
+            if (!report.spread) return Cell(stat == &Distribution::standard_error ? 0.0 : report.total);
+            return spread ? Cell(*report.spread.*spread) : Cell();
+        };
+    };
+    using D = Distribution;
+    using P = PlanDistribution;
+    static const std::vector<Column<R>> c{
+        {"name", "", Dtype::text, [](const R& r) { return Cell(r.name); }},
+        {"total", "currency", Dtype::float64, figure("total", &D::mean, &P::total)},
+        {"npv", "currency", Dtype::float64, figure("npv", &D::mean, &P::npv)},
+        {"savings", "currency", Dtype::float64, figure("savings", nullptr, nullptr)},
+        {"savings_fraction", "fraction", Dtype::float64, figure("savings_fraction", nullptr, nullptr)},
+        {"baseline_total", "currency", Dtype::float64, figure("baseline_total", nullptr, nullptr)},
+        {"cost_per_used_gpu_hour", "currency per GPU-hour", Dtype::float64, figure("cost_per_used_gpu_hour", nullptr, nullptr)},
+        {"break_even_utilisation", "fraction", Dtype::float64, figure("break_even_utilisation", nullptr, nullptr)},
+        {"standard_error", "currency", Dtype::float64, statistic(&D::standard_error, nullptr)},
+        {"p5", "currency", Dtype::float64, statistic(&D::p5, &CostSpread::p05)},
+        {"p50", "currency", Dtype::float64, statistic(&D::p50, &CostSpread::p50)},
+        {"p95", "currency", Dtype::float64, figure("p95", &D::p95, &P::total)},
+        {"cvar95", "currency", Dtype::float64, statistic(&D::cvar95, nullptr)},
+    };
+    return c;
+}
+
 /// One commitment of a plan (held, bought, or started by an exchange): its paid, used and unused GPU-hours.
 struct CommitmentUseRow {
     const PlanDistribution* plan;

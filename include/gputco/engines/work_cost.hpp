@@ -31,6 +31,7 @@
 #include "gputco/work/gpu_match.hpp"
 #include "gputco/work/throughput.hpp"
 #include "gputco/work/workload.hpp"
+#include "gputco/core/cancel.hpp"
 #include "gputco/core/enum_text.hpp"
 
 namespace gputco {
@@ -78,6 +79,9 @@ struct RankOptions {
     /// Called before each offering and by each spot run (unless spot_assumptions.simulation has its
     /// own); true throws Cancelled and nothing is returned. Empty: never.
     StopCheck should_stop;
+    /// For a progress bar: (offerings done, offerings in all, owned machines counting as one), called
+    /// on the calling thread after each; empty: no reports. Results do not depend on it.
+    ProgressReport progress;
 
     void validate() const;
 };

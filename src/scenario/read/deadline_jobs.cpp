@@ -46,11 +46,14 @@ DeadlineJobSpec read_deadline_job(const Field& f) {
 void read_deadline_jobs(const Field::Map& m, Scenario& s, ReadState& state) {
     if (auto j = m.find("deadline_jobs")) {
         state.deadline_fields = j->list();
-        for (const Field& item : state.deadline_fields) {
-            s.deadline_jobs.push_back(read_deadline_job(item));
-            for (std::size_t i = 0; i + 1 < s.deadline_jobs.size(); ++i)
-                if (s.deadline_jobs[i].name == s.deadline_jobs.back().name) item.fail("duplicate deadline job name");
-        }
+        Errors errors;  // every job's errors, each job read on its own
+        for (const Field& item : state.deadline_fields)
+            errors.attempt([&] {
+                s.deadline_jobs.push_back(read_deadline_job(item));
+                for (std::size_t i = 0; i + 1 < s.deadline_jobs.size(); ++i)
+                    if (s.deadline_jobs[i].name == s.deadline_jobs.back().name) item.fail("duplicate deadline job name");
+            });
+        errors.done();
     }
 }
 

@@ -148,6 +148,8 @@ public:
 
     class Map;
     Map map(std::vector<std::string> allowed) const;
+    /// A mapping whose key errors go to `errors`, so that its known keys are read on.
+    Map map(std::vector<std::string> allowed, class Errors& errors) const;
 
 private:
     YAML::Node node_;
@@ -155,30 +157,59 @@ private:
     std::shared_ptr<const std::string> file_;
 };
 
-/// A mapping whose keys were checked: no duplicates, none outside `allowed`.
+/// A required key missing from a mapping that has an unknown key close to it: that key misspelt, so
+/// not an error of its own (the unknown key's error says "did you mean" it). Errors and read_scenario()
+/// count it as a failure without reporting it.
+struct MissingAfterUnknownKey : InvalidInput {
+    using InvalidInput::InvalidInput;
+};
+
+/// The errors of one part of a file, gathered so that a reader goes on past a field's error and a
+/// run reports them all: each read that does not depend on an earlier one runs through attempt(), and
+/// done() throws what was kept, one message per line (read_scenario sorts them into file order).
+class Errors {
+public:
+    /// Runs `read`; an InvalidInput it throws is kept and false returned.
+    template <class F>
+    bool attempt(F&& read) {
+        try {
+            read();
+            return true;
+        } catch (const MissingAfterUnknownKey& e) {
+            consequence_ = e.what();
+            return false;
+        } catch (const InvalidInput& e) {
+            messages_.emplace_back(e.what());
+            return false;
+        }
+    }
+    bool empty() const { return messages_.empty() && consequence_.empty(); }
+    const std::vector<std::string>& messages() const { return messages_; }
+    /// Throws the kept errors together (one InvalidInput, a message per line), if any; a read that
+    /// failed only for a misspelt key passes its failure on unreported.
+    void done() const {
+        if (!messages_.empty()) throw InvalidInput(fmt::format("{}", fmt::join(messages_, "\n")));
+        if (!consequence_.empty()) throw MissingAfterUnknownKey(consequence_);
+    }
+
+private:
+    std::vector<std::string> messages_;
+    std::string consequence_;
+};
+
+/// A mapping whose keys were checked: no duplicates, none outside `allowed` (every such key reported).
 class Field::Map {
 public:
     Map(const Field& self, std::vector<std::string> allowed) : self_(self) {
         if (!self.node().IsMap()) self.fail("must be a mapping");
-        for (auto it = self.node().begin(); it != self.node().end(); ++it) {
-            const YAML::Node key_node = it->first;
-            const YAML::Node value_node = it->second;
-            const std::string key = key_node.IsScalar() ? key_node.Scalar() : "?";
-            const Field key_field(key_node, child_path(key), self.file_);
-            if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-                const auto near = closest_name(key, allowed);
-                Field(value_node, child_path(key), self.file_)
-                    .fail_at(key_field, near ? fmt::format("unknown key; did you mean \"{}\"?", *near)
-                                             : fmt::format("unknown key (allowed: {})", fmt::join(allowed, ", ")));
-            }
-            for (const auto& [seen, mark] : seen_) {
-                if (seen == key)
-                    Field(value_node, child_path(key), self.file_)
-                        .fail_at(key_field, fmt::format("duplicate key (first at line {})", mark.line + 1));
-            }
-            seen_.emplace_back(key, key_node.Mark());
-            values_.emplace_back(key, value_node);
-        }
+        Errors errors;
+        for (auto it = self.node().begin(); it != self.node().end(); ++it) errors.attempt([&] { add(it, allowed); });
+        errors.done();
+    }
+    /// The same, keeping an unknown or repeated key's error in `errors` (the other keys are read on).
+    Map(const Field& self, std::vector<std::string> allowed, Errors& errors) : self_(self) {
+        if (!self.node().IsMap()) self.fail("must be a mapping");
+        for (auto it = self.node().begin(); it != self.node().end(); ++it) errors.attempt([&] { add(it, allowed); });
     }
     bool has(std::string_view key) const {
         return std::any_of(values_.begin(), values_.end(), [&](const auto& kv) { return kv.first == key; });
@@ -200,20 +231,49 @@ public:
     }
     Field get(std::string_view key, std::string_view rule = "required") const {
         if (auto f = find(key)) return *f;
-        throw InvalidInput(fmt::format("{}: {} = (missing): {}", self_.location(), printable_utf8(child_path(key)), rule));
+        const std::string message =
+            fmt::format("{}: {} = (missing): {}", self_.location(), printable_utf8(child_path(key)), rule);
+        if (std::find(suggested_.begin(), suggested_.end(), key) != suggested_.end()) throw MissingAfterUnknownKey(message);
+        throw InvalidInput(message);
     }
     const Field& self() const { return self_; }
 
 private:
+    /// Checks one key of the mapping and keeps its value (InvalidInput if unknown or repeated).
+    void add(YAML::const_iterator it, const std::vector<std::string>& allowed) {
+        const Field& self = self_;
+        const YAML::Node key_node = it->first;
+        const YAML::Node value_node = it->second;
+        const std::string key = key_node.IsScalar() ? key_node.Scalar() : "?";
+        const Field key_field(key_node, child_path(key), self.file_);
+        if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+            const auto near = closest_name(key, allowed);
+            if (near) suggested_.push_back(*near);
+            Field(value_node, child_path(key), self.file_)
+                .fail_at(key_field, near ? fmt::format("unknown key; did you mean \"{}\"?", *near)
+                                         : fmt::format("unknown key (allowed: {})", fmt::join(allowed, ", ")));
+        }
+        for (const auto& [seen, mark] : seen_) {
+            if (seen == key)
+                Field(value_node, child_path(key), self.file_)
+                    .fail_at(key_field, fmt::format("duplicate key (first at line {})", mark.line + 1));
+        }
+        seen_.emplace_back(key, key_node.Mark());
+        values_.emplace_back(key, value_node);
+    }
     std::string child_path(std::string_view key) const {
         return self_.path().empty() ? std::string(key) : fmt::format("{}.{}", self_.path(), key);
     }
     Field self_;
     std::vector<std::pair<std::string, YAML::Mark>> seen_;
     std::vector<std::pair<std::string, YAML::Node>> values_;
+    std::vector<std::string> suggested_;  ///< the keys unknown keys were taken for ("did you mean")
 };
 
 inline Field::Map Field::map(std::vector<std::string> allowed) const { return Map(*this, std::move(allowed)); }
+inline Field::Map Field::map(std::vector<std::string> allowed, Errors& errors) const {
+    return Map(*this, std::move(allowed), errors);
+}
 
 Source read_source(const Field& f);
 Payment read_payment(const Field& f);

@@ -168,11 +168,14 @@ Plan read_plan(const Field& f, int months) {
 void read_plans(const Field::Map& m, Scenario& s, ReadState& state) {
     if (auto p = m.find("plans")) {
         state.plan_fields = p->list();
-        for (const Field& item : state.plan_fields) {
-            s.plans.push_back(read_plan(item, s.horizon_months));
-            for (std::size_t i = 0; i + 1 < s.plans.size(); ++i)
-                if (s.plans[i].name == s.plans.back().name) item.fail("duplicate plan name");
-        }
+        Errors errors;  // every plan's errors, each plan read on its own
+        for (const Field& item : state.plan_fields)
+            errors.attempt([&] {
+                s.plans.push_back(read_plan(item, s.horizon_months));
+                for (std::size_t i = 0; i + 1 < s.plans.size(); ++i)
+                    if (s.plans[i].name == s.plans.back().name) item.fail("duplicate plan name");
+            });
+        errors.done();
     }
 }
 

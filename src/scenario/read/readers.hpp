@@ -1,6 +1,7 @@
 // The readers of a scenario file's top-level keys, one file each under src/scenario/read/, and what
 // they share besides the Scenario they fill. read_scenario() (scenario_yaml.cpp) runs them in order
-// from its table; a reader throws InvalidInput at the place of its first error.
+// from its table; a reader throws InvalidInput with each of its errors on a line of its own (it reads
+// on past an error where what follows does not depend on it: Errors in field.hpp).
 #pragma once
 
 #include <optional>

@@ -109,11 +109,14 @@ ServiceSpec read_service(const Field& f, const std::string& base_dir) {
 
 void read_services(const Field::Map& m, Scenario& s, ReadState&) {
     if (auto v = m.find("services")) {
-        for (const Field& item : v->list()) {
-            s.services.push_back(read_service(item, s.base_dir));
-            for (std::size_t i = 0; i + 1 < s.services.size(); ++i)
-                if (s.services[i].name == s.services.back().name) item.fail("duplicate service name");
-        }
+        Errors errors;  // every service's errors, each service read on its own
+        for (const Field& item : v->list())
+            errors.attempt([&] {
+                s.services.push_back(read_service(item, s.base_dir));
+                for (std::size_t i = 0; i + 1 < s.services.size(); ++i)
+                    if (s.services[i].name == s.services.back().name) item.fail("duplicate service name");
+            });
+        errors.done();
     }
 }
 

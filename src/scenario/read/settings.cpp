@@ -47,20 +47,30 @@ void read_seed(const Field::Map& m, Scenario& s, ReadState&) {
 
 void read_discounts(const Field::Map& m, Scenario& s, ReadState&) {
     if (auto d = m.find("discounts")) {
+        Errors errors;  // each figure read on past another's error; the library's check once all are read
         const auto dm = d->map({"on_demand_discount", "plan_discount", "free_gpu_hours", "voucher_price_factor",
-                                "region_price_factor"});
+                                "region_price_factor"}, errors);
         // "plan_discount": the old spelling of on_demand_discount
-        if (auto v = dm.find("on_demand_discount", "plan_discount")) s.discounts.on_demand_discount = v->number();
-        if (auto v = dm.find("free_gpu_hours")) s.discounts.free_gpu_hours = v->number();
-        if (auto v = dm.find("voucher_price_factor")) s.discounts.voucher_price_factor = v->number();
-        if (auto v = dm.find("region_price_factor")) s.discounts.region_price_factor = v->number();
+        errors.attempt([&] {
+            if (auto v = dm.find("on_demand_discount", "plan_discount")) s.discounts.on_demand_discount = v->number();
+        });
+        for (auto [key, value] : {std::pair{"free_gpu_hours", &s.discounts.free_gpu_hours},
+                                  std::pair{"voucher_price_factor", &s.discounts.voucher_price_factor},
+                                  std::pair{"region_price_factor", &s.discounts.region_price_factor}})
+            errors.attempt([&dm, key = key, value = value] {
+                if (auto v = dm.find(key)) *value = v->number();
+            });
+        errors.done();
         d->checked([&] { s.discounts.validate(); return 0; });
     }
 }
 
 void read_outputs(const Field::Map& m, Scenario& s, ReadState&) {
-    if (auto o = m.find("outputs"))
-        for (const Field& item : o->list()) s.outputs.push_back(item.choice(scenario_output_names()));
+    if (auto o = m.find("outputs")) {
+        Errors errors;  // every output that is not one
+        for (const Field& item : o->list()) errors.attempt([&] { s.outputs.push_back(item.choice(scenario_output_names())); });
+        errors.done();
+    }
 }
 
 }  // namespace gputco::scenario_read

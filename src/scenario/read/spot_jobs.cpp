@@ -79,45 +79,64 @@ InterruptionSpec read_interruptions(const Field& f, const std::string& base_dir)
 }
 
 SpotJobSpec read_spot_job(const Field& f, const std::string& base_dir) {
+    // Each field is read on past another's error; the checks that tie fields together run only when
+    // the fields they read were read.
+    Errors errors;
     const auto m = f.map({"name", "work_hours", "checkpoint_interval_hours", "checkpoint_write_hours", "restart_hours",
                           "capacity_wait_hours", "deadline_hours", "mtbf_hours", "interruptions", "price_per_gpu_hour",
-                          "paths"});
+                          "paths"}, errors);
     SpotJobSpec j;
-    j.name = m.get("name").text();
-    const Field w = m.get("work_hours");
-    j.job.work_hours = w.duration();
-    if (auto v = m.find("checkpoint_interval_hours")) {
-        j.job.checkpoint_interval_hours = v->duration();
+    errors.attempt([&] { j.name = m.get("name").text(); });
+    errors.attempt([&] { j.job.work_hours = m.get("work_hours").duration(); });
+    errors.attempt([&] {
+        if (auto v = m.find("checkpoint_interval_hours")) j.job.checkpoint_interval_hours = v->duration();
+    });
+    const bool write_read = errors.attempt([&] {
+        if (auto v = m.find("checkpoint_write_hours")) j.job.checkpoint_write_hours = v->hours_or_zero();
+    });
+    if (write_read && !m.has("checkpoint_interval_hours")) {  // the optimal interval needs the write's cost
+        errors.attempt([&] {
+            constexpr std::string_view rule = "must be > 0 for the optimal checkpoint interval (or give checkpoint_interval_hours)";
+            const Field write = m.get("checkpoint_write_hours", rule);
+            if (j.job.checkpoint_write_hours == 0) write.fail(rule);
+        });
     }
-    if (auto v = m.find("checkpoint_write_hours")) j.job.checkpoint_write_hours = v->hours_or_zero();
-    if (!m.has("checkpoint_interval_hours")) {  // the optimal interval needs the write's cost
-        constexpr std::string_view rule = "must be > 0 for the optimal checkpoint interval (or give checkpoint_interval_hours)";
-        const Field write = m.get("checkpoint_write_hours", rule);
-        if (j.job.checkpoint_write_hours == 0) write.fail(rule);
-    }
-    if (auto v = m.find("restart_hours")) j.job.restart_hours = v->hours_or_zero();
-    if (auto v = m.find("capacity_wait_hours")) j.job.capacity_wait_hours = v->hours_or_zero();
-    if (auto v = m.find("deadline_hours")) {
-        j.job.deadline_hours = v->number();
-        if (j.job.deadline_hours <= 0) v->fail("must be > 0");
-    }
-    if (auto i = m.find("interruptions")) {
-        if (auto mtbf = m.find("mtbf_hours")) mtbf->fail("give either mtbf_hours or interruptions, not both");
-        j.interruptions = read_interruptions(*i, base_dir);
-        if (!j.interruptions->mean_lifetime_hours() && !m.has("checkpoint_interval_hours"))
-            m.get("checkpoint_interval_hours", "required with price_driven interruptions (no mean lifetime for the optimal interval)");
-    } else {
-        const Field mtbf = m.get("mtbf_hours");
-        j.mtbf_hours = mtbf.number();
-        if (!(j.mtbf_hours >= limits::min_hours && j.mtbf_hours <= limits::max_mtbf_hours))  // as the checkpoint formulas take it
-            mtbf.fail(fmt::format("must be in [{:g}, {:g}] hours", limits::min_hours, limits::max_mtbf_hours));
-    }
-    if (auto v = m.find("price_per_gpu_hour")) j.price_per_gpu_hour = v->non_negative();
-    if (auto v = m.find("paths")) {
-        const long long p = v->integer();
-        if (p < 1 || p > 10'000'000) v->fail("must be in [1, 10000000]");
-        j.paths = std::size_t(p);
-    }
+    errors.attempt([&] {
+        if (auto v = m.find("restart_hours")) j.job.restart_hours = v->hours_or_zero();
+    });
+    errors.attempt([&] {
+        if (auto v = m.find("capacity_wait_hours")) j.job.capacity_wait_hours = v->hours_or_zero();
+    });
+    errors.attempt([&] {
+        if (auto v = m.find("deadline_hours")) {
+            j.job.deadline_hours = v->number();
+            if (j.job.deadline_hours <= 0) v->fail("must be > 0");
+        }
+    });
+    errors.attempt([&] {
+        if (auto i = m.find("interruptions")) {
+            if (auto mtbf = m.find("mtbf_hours")) mtbf->fail("give either mtbf_hours or interruptions, not both");
+            j.interruptions = read_interruptions(*i, base_dir);
+            if (!j.interruptions->mean_lifetime_hours() && !m.has("checkpoint_interval_hours"))
+                m.get("checkpoint_interval_hours", "required with price_driven interruptions (no mean lifetime for the optimal interval)");
+        } else {
+            const Field mtbf = m.get("mtbf_hours");
+            j.mtbf_hours = mtbf.number();
+            if (!(j.mtbf_hours >= limits::min_hours && j.mtbf_hours <= limits::max_mtbf_hours))  // as the checkpoint formulas take it
+                mtbf.fail(fmt::format("must be in [{:g}, {:g}] hours", limits::min_hours, limits::max_mtbf_hours));
+        }
+    });
+    errors.attempt([&] {
+        if (auto v = m.find("price_per_gpu_hour")) j.price_per_gpu_hour = v->non_negative();
+    });
+    errors.attempt([&] {
+        if (auto v = m.find("paths")) {
+            const long long p = v->integer();
+            if (p < 1 || p > 10'000'000) v->fail("must be in [1, 10000000]");
+            j.paths = std::size_t(p);
+        }
+    });
+    errors.done();
     return j;
 }
 
@@ -125,11 +144,14 @@ SpotJobSpec read_spot_job(const Field& f, const std::string& base_dir) {
 
 void read_spot_jobs(const Field::Map& m, Scenario& s, ReadState&) {
     if (auto j = m.find("spot_jobs")) {
-        for (const Field& item : j->list()) {
-            s.spot_jobs.push_back(read_spot_job(item, s.base_dir));
-            for (std::size_t i = 0; i + 1 < s.spot_jobs.size(); ++i)
-                if (s.spot_jobs[i].name == s.spot_jobs.back().name) item.fail("duplicate spot job name");
-        }
+        Errors errors;  // every job's errors, each job read on its own
+        for (const Field& item : j->list())
+            errors.attempt([&] {
+                s.spot_jobs.push_back(read_spot_job(item, s.base_dir));
+                for (std::size_t i = 0; i + 1 < s.spot_jobs.size(); ++i)
+                    if (s.spot_jobs[i].name == s.spot_jobs.back().name) item.fail("duplicate spot job name");
+            });
+        errors.done();
     }
 }
 

@@ -7,15 +7,21 @@ namespace gputco::scenario_read {
 namespace {
 
 Reserved read_reserved(const Field& f) {
-    const auto m = f.map({"term_years", "payment", "reservation_discount", "discount", "renewal"});
+    Errors errors;  // each term read on past another's error
+    const auto m = f.map({"term_years", "payment", "reservation_discount", "discount", "renewal"}, errors);
     Reserved r;
-    r.term_years = read_term(m.get("term_years"));
-    r.payment = read_payment(m.get("payment"));
-    if (auto d = m.find("reservation_discount", "discount")) {  // "discount": the old spelling
-        r.reservation_discount = d->number();
-        if (*r.reservation_discount < 0 || *r.reservation_discount >= 1) d->fail("must be in [0, 1)");
-    }
-    if (auto rn = m.find("renewal")) r.renewal = rn->choice<Renewal>();
+    errors.attempt([&] { r.term_years = read_term(m.get("term_years")); });
+    errors.attempt([&] { r.payment = read_payment(m.get("payment")); });
+    errors.attempt([&] {
+        if (auto d = m.find("reservation_discount", "discount")) {  // "discount": the old spelling
+            r.reservation_discount = d->number();
+            if (*r.reservation_discount < 0 || *r.reservation_discount >= 1) d->fail("must be in [0, 1)");
+        }
+    });
+    errors.attempt([&] {
+        if (auto rn = m.find("renewal")) r.renewal = rn->choice<Renewal>();
+    });
+    errors.done();
     return r;
 }
 
@@ -126,7 +132,10 @@ void read_strategies(const Field::Map& m, Scenario& s, ReadState&) {
     const bool workloads = m.has("workloads") || m.has("services") || m.has("llm_training") || m.has("llm_serving");
     if ((s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty() && !workloads) || m.has("strategies")) {
         const Field strategies = m.get("strategies");
-        for (const Field& item : strategies.list()) s.strategies.push_back(read_strategy(item, s.spot_jobs));
+        Errors errors;  // every strategy's errors, each strategy read on its own
+        for (const Field& item : strategies.list())
+            errors.attempt([&] { s.strategies.push_back(read_strategy(item, s.spot_jobs)); });
+        errors.done();
         if (s.strategies.empty() && s.spot_jobs.empty() && s.plans.empty() && s.deadline_jobs.empty() && !workloads)
             strategies.fail("must have at least one strategy (or a spot job, a deadline job, a plan or a workload)");
     }
