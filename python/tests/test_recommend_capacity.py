@@ -12,7 +12,7 @@ def _case():
                                gpus_per_instance=1, on_demand_hourly=2.0, spot_hourly=0.8,
                                source=gputco.Source("hand-made test offering", "2026-01"))
     futures = gputco.DemandFutures.generate(gputco.DemandModel(4), gputco.Horizon.months(12), 1, 7)
-    keywords = dict(commitments=[gputco.CommitmentOption(term_years=1, payment="no_upfront", discount=0.2)],
+    keywords = dict(commitments=[gputco.CommitmentOption(term_years=1, payment="no_upfront", reservation_discount=0.2)],
                     start_months=[0],
                     spot=[gputco.SpotOption(name="spot", overhead=1, availability=0.5, price_per_gpu_hour=0.6)],
                     on_demand_capacity=gputco.OnDemandCapacity(unavailable_share=0.2, mean_wait_hours=2),
