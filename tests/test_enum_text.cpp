@@ -38,7 +38,7 @@ TEST_CASE("text -> enum -> text for every value of every enum written as text") 
     round_trips<DeadlinePolicy>(5);
     round_trips<TickDecision>(3);
     round_trips<RegionPolicy>(3);
-    round_trips<BuyingWay>(4);
+    round_trips<BuyingWay>(5);
     round_trips<MatchKind>(4);
     round_trips<Precision>(2);
     round_trips<Units>(2);

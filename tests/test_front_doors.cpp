@@ -297,7 +297,7 @@ TEST_CASE("a scenario's errors: every one inside a key too, in file order, each 
         "s.yaml:10:48: strategies[0].reserved.term_years = 2: must be 1 or 3\n"
         "s.yaml:10:60: strategies[0].reserved.payment = \"upfront\": must be one of no_upfront, partial_upfront, "
         "all_upfront\n"
-        "s.yaml:10:79: strategies[0].reserved.discount = 1.5: must be in [0, 1)\n";
+        "s.yaml:10:79: strategies[0].reserved.reservation_discount = 1.5: must be in [0, 1)\n";
     std::string want = all;
     const auto cut = [&want](std::string_view from, std::string_view to) {
         want.erase(want.find(from), want.find(to) - want.find(from));
