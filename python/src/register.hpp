@@ -44,13 +44,14 @@ T cast_argument(const py::handle& value, std::string_view field, std::string_vie
 /// signal handler's error) is pending; that error then stays set for the caller to raise.
 inline bool ctrl_c_pressed() {
     py::gil_scoped_acquire gil;
-    return PyErr_CheckSignals() != 0;
+    return PyErr_CheckSignals() != 0 || PyErr_Occurred() != nullptr;  // or one a progress report left
 }
 
 /// A Python (done, total) callable (or None) as the library's ProgressReport, for the progress bars of
 /// gputco/_progress.py. It runs without the GIL, so it takes it; it holds the callable by its pointer
 /// (the caller keeps it alive for the call), since copying a py::object needs the GIL. An error in the
-/// callable is reported as unraisable, not let loose inside the engine.
+/// callable is reported as unraisable, not let loose inside the engine, except a KeyboardInterrupt,
+/// which stays pending for ctrl_c_pressed() to see.
 inline ProgressReport progress_of(const py::object& report) {
     if (report.is_none()) return {};
     return [fn = report.ptr()](std::size_t done, std::size_t total) {
@@ -59,7 +60,9 @@ inline ProgressReport progress_of(const py::object& report) {
             const py::handle callable(fn);
             callable(done, total);
         } catch (py::error_already_set& e) {
-            e.discard_as_unraisable("gputco progress report");
+            // Ctrl-C while the bar drew: left pending, so the engine's next ctrl_c_pressed() stops it
+            if (e.matches(PyExc_KeyboardInterrupt)) e.restore();
+            else e.discard_as_unraisable("gputco progress report");
         }
     };
 }

@@ -227,6 +227,7 @@ private:
 }  // namespace
 
 ImportResult import_aws_offer_file(std::istream& in, const ImportOptions& options) {
+    const import::AllocationReserve reserve;  // a memory cap ends in bad_alloc, not an abort
     ImportResult result;
     Assembler assembler(result, options);
     // Only one product, or one product's terms, is in memory at a time: /products/<sku>,
@@ -260,6 +261,7 @@ ImportResult import_aws_offer_file(const std::string& path, const ImportOptions&
 }
 
 ImportResult import_aws_get_products(std::string_view json_text, const ImportOptions& options) {
+    const import::AllocationReserve reserve;  // a memory cap ends in bad_alloc, not an abort
     ImportResult result;
     Assembler assembler(result, options);
     const std::string file = assembler.file();

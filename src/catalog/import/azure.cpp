@@ -24,6 +24,7 @@ struct Group {
 }  // namespace
 
 ImportResult import_azure_retail_prices(std::string_view json_text, const ImportOptions& options) {
+    const import::AllocationReserve reserve;  // a memory cap ends in bad_alloc, not an abort
     const std::string file = import::file_name(options, "azure retail prices");
     ImportResult result;
     std::map<std::pair<std::string, std::string>, Group> groups;  // (region, size)

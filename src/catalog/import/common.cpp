@@ -2,6 +2,9 @@
 #include "common.hpp"
 
 #include <algorithm>
+#include <new>
+#include <cstdlib>
+#include <atomic>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -72,6 +75,28 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
 }
 
 namespace import {
+
+namespace {
+std::atomic<void*> allocation_reserve{nullptr};
+
+void release_reserve_and_throw() {
+    std::free(allocation_reserve.exchange(nullptr));
+    throw std::bad_alloc();
+}
+}  // namespace
+
+AllocationReserve::AllocationReserve(std::size_t bytes) : previous_(std::get_new_handler()) {
+    if (previous_ == &release_reserve_and_throw) return;  // an outer guard holds the reserve
+    owner_ = true;
+    allocation_reserve.store(std::malloc(bytes));  // none when even this fails: the handler just throws
+    std::set_new_handler(&release_reserve_and_throw);
+}
+
+AllocationReserve::~AllocationReserve() {
+    if (!owner_) return;
+    std::set_new_handler(previous_);
+    std::free(allocation_reserve.exchange(nullptr));
+}
 
 std::vector<std::string> split_csv_line(std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);

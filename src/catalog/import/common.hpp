@@ -11,9 +11,29 @@
 
 #include "gputco/catalog/importers.hpp"
 
+#include <new>
+
 namespace gputco::import {
 
 using nlohmann::json;
+
+/// While alive, a C++ allocation that fails first frees a reserve kept for that moment, then throws
+/// std::bad_alloc as usual. Why: nlohmann's json destructor allocates (a stack of the children it
+/// frees) inside a noexcept destructor, so under a memory cap the records destroyed while a bad_alloc
+/// unwinds could fail again and abort the process; with the reserve freed they find memory, and the
+/// caller sees the bad_alloc (Python: MemoryError). One per importer call; nested guards share the one
+/// reserve.
+class AllocationReserve {
+public:
+    explicit AllocationReserve(std::size_t bytes = std::size_t{4} << 20);
+    ~AllocationReserve();
+    AllocationReserve(const AllocationReserve&) = delete;
+    AllocationReserve& operator=(const AllocationReserve&) = delete;
+
+private:
+    std::new_handler previous_;
+    bool owner_ = false;
+};
 
 /// Splits one CSV line (RFC 4180 quotes, "" inside quotes; a trailing \r is dropped).
 std::vector<std::string> split_csv_line(std::string_view line);

@@ -29,6 +29,7 @@ bool parse_term(std::string_view key, int& years, bool& convertible, Payment& pa
 }  // namespace
 
 ImportResult import_ec2instances_json(std::string_view json_text, const ImportOptions& options) {
+    const import::AllocationReserve reserve;  // a memory cap ends in bad_alloc, not an abort
     const std::string file = import::file_name(options, "instances.json");
     ImportResult result;
     const std::string published = options.published.empty() ? "undated" : options.published;

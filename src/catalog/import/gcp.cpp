@@ -72,6 +72,7 @@ double unit_price(const json& sku, const std::string& at, std::string& currency,
 }  // namespace
 
 ImportResult import_gcp_skus(std::string_view json_text, const ImportOptions& options) {
+    const import::AllocationReserve reserve;  // a memory cap ends in bad_alloc, not an abort
     const std::string file = import::file_name(options, "skus.json");
     ImportResult result;
     std::vector<Sku> skus;
