@@ -121,9 +121,10 @@ TEST_CASE("a training run bought as capacity blocks: rows only where the catalog
     const ScenarioResult r = run_scenario(s);
     const auto& rows = r.llm_training[0].ranking.rows;
     REQUIRE(!rows.empty());
+    const Catalog catalog = scenario_catalog(s);  // held: in() points into it
     for (const LlmTrainingRow& row : rows) {
         CHECK(row.buying == BuyingWay::capacity_block);
-        const Offering* o = OfferingRef{row.provider, row.instance_type, row.region, {}}.in(scenario_catalog(s));
+        const Offering* o = OfferingRef{row.provider, row.instance_type, row.region, {}}.in(catalog);
         REQUIRE(o != nullptr);
         REQUIRE(o->capacity_block_hourly.has_value());
         CHECK(row.price_per_hour == doctest::Approx(row.instances * *o->capacity_block_hourly));
