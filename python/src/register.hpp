@@ -56,6 +56,9 @@ inline ProgressReport progress_of(const py::object& report) {
     if (report.is_none()) return {};
     return [fn = report.ptr()](std::size_t done, std::size_t total) {
         py::gil_scoped_acquire gil;
+        // A Ctrl-C already pending (seen by ctrl_c_pressed, not yet acted on): no Python call may run
+        // with an error set, and the call is about to stop anyway.
+        if (PyErr_Occurred() != nullptr) return;
         try {
             const py::handle callable(fn);
             callable(done, total);

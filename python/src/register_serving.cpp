@@ -31,6 +31,26 @@ ServingConfig serving_config(const std::vector<SpotRegion>& zones, std::size_t t
     return config;
 }
 
+// Binds `name` (committed_base_cost or cheapest_with_committed_base): its first argument `first` of type First,
+// then the offering and the keywords of the run's config and the committed base, bound once for both.
+template <class First, class Price>
+void def_committed_base(py::module_& m, const char* name, const char* first, Price price, const char* doc) {
+    m.def(
+        name,
+        [price](const First& x, const Offering& offering, std::size_t target_replicas, double on_demand_price_per_hour,
+                int term_years, std::string_view payment, std::optional<double> reservation_discount) {
+            // The config the candidates were run with, as far as the pricing needs it.
+            ServingConfig config;
+            config.target_replicas = target_replicas;
+            config.on_demand_price_per_hour = on_demand_price_per_hour;
+            const CommittedBase base{term_years, parse_payment(payment, "base.payment"), reservation_discount};
+            return price(x, config, offering, base);
+        },
+        py::arg(first), py::arg("offering"), py::kw_only(), py::arg("target_replicas"),
+        py::arg("on_demand_price_per_hour"), py::arg("term_years") = 1, py::arg("payment") = "all_upfront",
+        py::arg("reservation_discount") = std::nullopt, doc);
+}
+
 }  // namespace
 
 void register_serving(py::module_& m) {
@@ -144,38 +164,17 @@ void register_serving(py::module_& m) {
         .def_readonly("on_demand_total", &CommittedServingCost::on_demand_total)
         .def_readonly("on_demand_only_cost", &CommittedServingCost::on_demand_only_cost)
         .def_readonly("saving", &CommittedServingCost::saving);
-    // The config a candidate of choose_serving_plan was run with, as far as the pricing needs it.
-    const auto committed = [](std::size_t target_replicas, double on_demand_price_per_hour, int term_years,
-                              std::string_view payment, std::optional<double> reservation_discount) {
-        ServingConfig config;
-        config.target_replicas = target_replicas;
-        config.on_demand_price_per_hour = on_demand_price_per_hour;
-        return std::pair{config, CommittedBase{term_years, parse_payment(payment, "base.payment"), reservation_discount}};
-    };
-    m.def(
-        "committed_base_cost",
-        [committed](const ServingCandidate& candidate, const Offering& offering, std::size_t target_replicas,
-                    double on_demand_price_per_hour, int term_years, std::string_view payment,
-                    std::optional<double> reservation_discount) {
-            const auto [config, base] = committed(target_replicas, on_demand_price_per_hour, term_years, payment, reservation_discount);
-            return committed_base_cost(candidate, config, offering, base);
-        },
-        py::arg("candidate"), py::arg("offering"), py::kw_only(), py::arg("target_replicas"),
-        py::arg("on_demand_price_per_hour"), py::arg("term_years") = 1, py::arg("payment") = "all_upfront",
-        py::arg("reservation_discount") = std::nullopt,
+    def_committed_base<ServingCandidate>(
+        m, "committed_base_cost", "candidate",
+        [](const ServingCandidate& candidate, const ServingConfig& config, const Offering& offering,
+           const CommittedBase& base) { return committed_base_cost(candidate, config, offering, base); },
         "The candidate's on-demand base bought as a commitment of the offering (priced by the plan engine over its "
         "term), spot and the fallback from its trace run scaled to the term.");
-    m.def(
-        "cheapest_with_committed_base",
-        [committed](const ServingPlan& plan, const Offering& offering, std::size_t target_replicas,
-                    double on_demand_price_per_hour, int term_years, std::string_view payment,
-                    std::optional<double> reservation_discount) {
-            const auto [config, base] = committed(target_replicas, on_demand_price_per_hour, term_years, payment, reservation_discount);
+    def_committed_base<ServingPlan>(
+        m, "cheapest_with_committed_base", "plan",
+        [](const ServingPlan& plan, const ServingConfig& config, const Offering& offering, const CommittedBase& base) {
             return cheapest_with_committed_base(plan, config, offering, base);
         },
-        py::arg("plan"), py::arg("offering"), py::kw_only(), py::arg("target_replicas"),
-        py::arg("on_demand_price_per_hour"), py::arg("term_years") = 1, py::arg("payment") = "all_upfront",
-        py::arg("reservation_discount") = std::nullopt,
         "The index of the candidate meeting the target that costs least with its base committed (None if none does).");
 
     // ------------------------------------------------------------------ on-demand capacity risk
