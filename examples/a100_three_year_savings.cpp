@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include <gputco/gputco.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace gputco;
 
@@ -137,42 +138,21 @@ Offering at_price(const Offering& base, double per_gpu_hour) {
     return o;
 }
 
-std::string json_string(std::string_view text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", int(c));
-                else out += c;
-        }
-    }
-    return out + "\"";
-}
-
-std::string json_number(double value) { return std::isfinite(value) ? fmt::format("{}", value) : "null"; }
-
 void print_json(const std::vector<Figure>& figures) {
-    std::string out = "{\"figures\": [";
-    for (std::size_t i = 0; i < figures.size(); ++i) {
-        const Figure& f = figures[i];
-        out += i ? ",\n  {" : "\n  {";
-        out += fmt::format("\"id\": {}, \"claim\": {}, \"seed_value\": {}, \"model_value\": {}, \"unit\": {}, ",
-                           json_string(f.id), json_string(f.claim),
-                           f.seed_value ? json_number(*f.seed_value) : "null", json_number(f.model_value),
-                           json_string(f.unit));
-        out += "\"assumptions\": [";
-        for (std::size_t a = 0; a < f.assumptions.size(); ++a) {
-            out += (a ? ", " : "") + json_string(f.assumptions[a]);
-        }
-        out += fmt::format("], \"check\": {}, \"reference\": {}, \"consistent\": {}}}",
-                           json_string(check_name(f.check)), json_string(f.reference),
-                           f.consistent ? (*f.consistent ? "true" : "false") : "null");
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const Figure& f : figures) {
+        const auto number = [](double x) { return std::isfinite(x) ? nlohmann::ordered_json(x) : nullptr; };
+        rows.push_back({{"id", f.id},
+                        {"claim", f.claim},
+                        {"seed_value", f.seed_value ? number(*f.seed_value) : nullptr},
+                        {"model_value", number(f.model_value)},
+                        {"unit", f.unit},
+                        {"assumptions", f.assumptions},
+                        {"check", check_name(f.check)},
+                        {"reference", f.reference},
+                        {"consistent", f.consistent ? nlohmann::ordered_json(*f.consistent) : nullptr}});
     }
-    out += "\n]}\n";
-    std::fputs(out.c_str(), stdout);
+    fmt::print("{}\n", nlohmann::ordered_json{{"figures", rows}}.dump(1));
 }
 
 std::string show(double value, std::string_view unit) {

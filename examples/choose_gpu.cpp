@@ -14,22 +14,13 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <gputco/app/json_rows.hpp>
 #include <gputco/gputco.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace gputco;
 
 namespace {
-
-std::string json_string(std::string_view text) {
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
-
-std::string json_number(double x) { return std::isfinite(x) ? fmt::format("{:.12g}", x) : "null"; }
 
 struct TrainingJob {
     Workload workload;
@@ -37,22 +28,6 @@ struct TrainingJob {
     double deadline_hours;
     double probability;
 };
-
-std::string row_json(const WorkCostRow& r) {
-    return fmt::format(
-        "{{\"provider\": {}, \"region\": {}, \"instance_type\": {}, \"gpus\": {}, \"catalog_gpu\": {}, "
-        "\"benchmark_gpu\": {}, \"match\": {}, \"buying\": {}, \"terms\": {}, \"currency\": {}, "
-        "\"price_per_hour\": {}, \"throughput_per_second\": {}, \"throughput_basis\": {}, \"hours_per_epoch\": {}, "
-        "\"run_hours\": {}, \"run_hours_p95\": {}, \"cost_per_epoch\": {}, \"cost_per_run\": {}, "
-        "\"cost_per_run_p95\": {}, \"cost_per_million\": {}, \"probability_within_deadline\": {}}}",
-        json_string(r.provider), json_string(r.region), json_string(r.instance_type), r.gpus,
-        json_string(r.catalog_gpu), json_string(r.benchmark_gpu), json_string(to_string(r.match)),
-        json_string(to_string(r.buying)), json_string(r.terms), json_string(r.currency), json_number(r.price_per_hour),
-        json_number(r.throughput_per_second), json_string(r.throughput_basis), json_number(r.hours_per_epoch),
-        json_number(r.run_hours), json_number(r.run_hours_p95), json_number(r.cost_per_epoch),
-        json_number(r.cost_per_run), json_number(r.cost_per_run_p95), json_number(r.cost_per_million),
-        json_number(r.probability_within_deadline));
-}
 
 void print_ranking(const WorkRanking& ranking, std::size_t top) {
     const Workload& w = ranking.workload;
@@ -104,25 +79,27 @@ int main(int argc, char** argv) {
     // if the reservation is kept busy) and owned machines (at full use) follow as a comparison.
     for (TrainingJob* job : {&resnet, &bert}) job->options.reserved = job->options.owned = false;
 
-    std::vector<std::string> json_jobs;
+    nlohmann::ordered_json json_jobs = nlohmann::ordered_json::array();
     for (TrainingJob* job : {&resnet, &bert}) {
         job->options.deadline_hours = job->deadline_hours;
         const WorkRanking ranking = rank_offerings(job->workload, catalog, table, job->options);
         const auto best = cheapest_within(job->workload, catalog, table, job->deadline_hours, job->probability, job->options);
         if (json) {
-            std::string rows, skipped;
-            for (const WorkCostRow& r : ranking.rows) rows += (rows.empty() ? "" : ", ") + row_json(r);
-            for (const SkippedOffering& s : ranking.skipped)
-                skipped += fmt::format("{}{{\"offering\": {}, \"reason\": {}}}", skipped.empty() ? "" : ", ",
-                                       json_string(s.offering), json_string(s.reason));
-            json_jobs.push_back(fmt::format(
-                "{{\"workload\": {}, \"model\": {}, \"unit\": {}, \"work_per_epoch\": {}, \"epochs\": {}, "
-                "\"memory_gb\": {}, \"currency\": {}, \"deadline_hours\": {}, \"probability\": {}, "
-                "\"cheapest_within_deadline\": {}, \"rows\": [{}], \"skipped\": [{}]}}",
-                json_string(job->workload.name), json_string(job->workload.model), json_string(ranking.unit),
-                json_number(job->workload.work_per_epoch), json_number(job->workload.epochs),
-                json_number(job->workload.memory_gb), json_string(ranking.currency), json_number(job->deadline_hours),
-                json_number(job->probability), best ? row_json(*best) : "null", rows, skipped));
+            // The rows in the library's ranking columns: the keys `gputco rank --format json` writes.
+            nlohmann::ordered_json skipped = nlohmann::ordered_json::array();
+            for (const SkippedOffering& s : ranking.skipped) skipped.push_back({{"offering", s.offering}, {"reason", s.reason}});
+            json_jobs.push_back({{"workload", job->workload.name},
+                                 {"model", job->workload.model},
+                                 {"unit", ranking.unit},
+                                 {"work_per_epoch", job->workload.work_per_epoch},
+                                 {"epochs", job->workload.epochs},
+                                 {"memory_gb", job->workload.memory_gb},
+                                 {"currency", ranking.currency},
+                                 {"deadline_hours", job->deadline_hours},
+                                 {"probability", job->probability},
+                                 {"cheapest_within_deadline", best ? row_json(ranking_columns(), *best) : nullptr},
+                                 {"rows", rows_json(ranking_columns(), ranking.rows)},
+                                 {"skipped", skipped}});
             continue;
         }
         print_ranking(ranking, 12);
@@ -150,16 +127,12 @@ int main(int argc, char** argv) {
 
     const std::vector<WorkAuditRow> audit = audit_seed_work_claims(catalog, table);
     if (json) {
-        std::string rows;
+        nlohmann::ordered_json rows = nlohmann::ordered_json::array();
         for (const WorkAuditRow& a : audit)
-            rows += fmt::format("{}{{\"claim\": {}, \"source\": {}, \"seed_figure\": {}, \"measured_figure\": {}, "
-                                "\"unit\": {}, \"verdict\": {}, \"basis\": {}, \"reason\": {}}}",
-                                rows.empty() ? "" : ", ", json_string(a.claim), json_string(a.source),
-                                json_number(a.seed_figure), json_number(a.measured_figure), json_string(a.unit),
-                                json_string(a.verdict), json_string(a.basis), json_string(a.reason));
-        std::string jobs;
-        for (const std::string& j : json_jobs) jobs += (jobs.empty() ? "" : ", ") + j;
-        fmt::print("{{\"jobs\": [{}], \"seed_audit\": [{}]}}\n", jobs, rows);
+            rows.push_back({{"claim", a.claim}, {"source", a.source}, {"seed_figure", a.seed_figure},
+                            {"measured_figure", a.measured_figure}, {"unit", a.unit}, {"verdict", a.verdict},
+                            {"basis", a.basis}, {"reason", a.reason}});
+        fmt::print("{}\n", nlohmann::ordered_json{{"jobs", json_jobs}, {"seed_audit", rows}}.dump());
         return 0;
     }
     fmt::print("\nSeed claims beside the measured tables (consistent = within {:.0f}%):\n", 100 * seed_audit_tolerance);

@@ -17,22 +17,13 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <gputco/app/json_rows.hpp>
 #include <gputco/gputco.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace gputco;
 
 namespace {
-
-std::string json_string(std::string_view text) {
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
-
-std::string json_number(double x) { return std::isfinite(x) ? fmt::format("{:.12g}", x) : "null"; }
 
 // Public list prices for GPUs the built-in catalog has no offering of (per GPU-hour × 8 GPUs).
 Catalog added_offerings() {
@@ -70,35 +61,6 @@ Catalog added_offerings() {
 
 const LlmModel llama70b{.name = "Llama 3 70B shape", .parameters = 70.6e9, .layers = 80, .hidden_size = 8192,
                         .attention_heads = 64, .kv_heads = 8};
-
-std::string training_json(const LlmTrainingRow& r) {
-    return fmt::format(
-        "{{\"provider\": {}, \"region\": {}, \"instance_type\": {}, \"gpu\": {}, \"buying\": {}, \"terms\": {}, "
-        "\"instances\": {}, \"gpus\": {}, \"tensor_parallel\": {}, \"sharding\": {}, \"memory_gb_per_gpu\": {}, "
-        "\"mfu\": {}, \"mfu_kind\": {}, \"gpu_hours\": {}, \"run_hours\": {}, \"run_hours_p95\": {}, \"currency\": {}, "
-        "\"cost_per_run\": {}, \"cost_per_run_p95\": {}, \"cost_per_million_tokens\": {}}}",
-        json_string(r.provider), json_string(r.region), json_string(r.instance_type), json_string(r.gpu),
-        json_string(to_string(r.buying)), json_string(r.terms), r.instances, r.gpus, r.layout.tensor_parallel,
-        json_string(to_string(r.layout.sharding)), json_number(r.memory_gb_per_gpu), json_number(r.mfu),
-        json_string(to_string(r.mfu_kind)), json_number(r.gpu_hours), json_number(r.run_hours),
-        json_number(r.run_hours_p95), json_string(r.currency), json_number(r.cost_per_run),
-        json_number(r.cost_per_run_p95), json_number(r.cost_per_million_tokens));
-}
-
-std::string serving_json(const LlmServingRow& r) {
-    const ServingEstimate& e = r.estimate;
-    return fmt::format(
-        "{{\"provider\": {}, \"region\": {}, \"instance_type\": {}, \"gpu\": {}, \"buying\": {}, \"terms\": {}, "
-        "\"tensor_parallel\": {}, \"batch\": {}, \"replicas\": {}, \"gpus\": {}, \"instances\": {}, "
-        "\"seconds_per_output_token\": {}, \"seconds_to_first_token\": {}, \"decode_tokens_per_second_per_gpu\": {}, "
-        "\"currency\": {}, \"cost_per_hour\": {}, \"cost_per_million_input_tokens\": {}, "
-        "\"cost_per_million_output_tokens\": {}}}",
-        json_string(r.provider), json_string(r.region), json_string(r.instance_type), json_string(r.gpu),
-        json_string(to_string(r.buying)), json_string(r.terms), e.tensor_parallel, e.batch, e.replicas, e.gpus,
-        r.instances, json_number(e.step_seconds), json_number(e.prefill_seconds),
-        json_number(e.decode_tokens_per_second_per_gpu), json_string(r.currency), json_number(r.cost_per_hour),
-        json_number(r.cost_per_million_input_tokens), json_number(r.cost_per_million_output_tokens));
-}
 
 void print_training(const LlmTrainingRanking& r) {
     const LlmTraining& t = r.training;
@@ -176,16 +138,12 @@ int main(int argc, char** argv) {
         const LlmServingRanking serving_ranking = rank_llm_serving(serving, catalog, options);
 
         if (json) {
-            const auto rows = [](const auto& list, auto to_json) {
-                std::string out;
-                for (const auto& r : list) out += (out.empty() ? "" : ", ") + to_json(r);
-                return "[" + out + "]";
-            };
-            fmt::print("{{\"lora\": {{\"flops\": {}, \"rows\": {}}}, \"full\": {{\"flops\": {}, \"rows\": {}}}, "
-                       "\"serving\": {{\"rows\": {}}}}}\n",
-                       json_number(lora_ranking.flops), rows(lora_ranking.rows, training_json),
-                       json_number(full_ranking.flops), rows(full_ranking.rows, training_json),
-                       rows(serving_ranking.rows, serving_json));
+            // The rows in the library's LLM columns: the keys `gputco run --format json` writes.
+            const nlohmann::ordered_json out{
+                {"lora", {{"flops", lora_ranking.flops}, {"rows", rows_json(llm_training_columns(), lora_ranking.rows)}}},
+                {"full", {{"flops", full_ranking.flops}, {"rows", rows_json(llm_training_columns(), full_ranking.rows)}}},
+                {"serving", {{"rows", rows_json(llm_serving_columns(), serving_ranking.rows)}}}};
+            fmt::print("{}\n", out.dump());
             return 0;
         }
         fmt::print("Fine-tune a 70B model on 2B tokens, then serve it at 50 requests/s (H100, H200, B200, MI300X).\n"

@@ -37,15 +37,7 @@ nlohmann::ordered_json to_json(const Table& t) {
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (const auto& row : t.rows) {
         nlohmann::ordered_json object = nlohmann::ordered_json::object();
-        for (std::size_t c = 0; c < t.columns.size(); ++c) {
-            const Cell& cell = row[c];
-            nlohmann::ordered_json& v = object[t.columns[c]];
-            if (const auto* s = std::get_if<std::string>(&cell)) v = *s;
-            else if (const auto* b = std::get_if<bool>(&cell)) v = *b;
-            else if (const auto* i = std::get_if<long long>(&cell)) v = *i;
-            else if (const auto* d = std::get_if<double>(&cell); d && std::isfinite(*d)) v = *d;
-            else v = nullptr;  // does not apply, or not finite
-        }
+        for (std::size_t c = 0; c < t.columns.size(); ++c) object[t.columns[c]] = cell_json(row[c]);
         rows.push_back(std::move(object));
     }
     return rows;

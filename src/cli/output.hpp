@@ -1,13 +1,14 @@
 #pragma once
 // Rows and columns for the command's reports, printed as a table, JSON, CSV or Markdown. Cells keep
-// their type (gputco::Cell) so JSON is written by the JSON library: numbers as numbers, figures that
-// do not apply or are not finite as null, text escaped.
+// their type (gputco::Cell) so JSON is written as the examples write it (app/json_rows.hpp): numbers as
+// numbers, figures that do not apply or are not finite as null, text escaped.
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include <gputco/app/columns.hpp>
+#include <gputco/app/json_rows.hpp>
 
 namespace gputco::cli {
 
