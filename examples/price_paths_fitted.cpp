@@ -1,12 +1,14 @@
 // How the recommender's advice changes with the price outlook, on the same demand: p4d.24xlarge (A100,
 // us-east-1, at its price after AWS's June 2025 cut) with 1-year commitments at 38.4% off (docs/models.md
 // section 2.5), demand of 64 GPUs growing 1% a month with 5% monthly volatility, 3 years, commitments
-// bought every 6 months. Three outlooks:
+// bought every 6 months. Four outlooks:
 //   prices stay        no price paths (today's list prices throughout);
 //   prices only fall   today's downward-only model: a new generation with probability 0.5 in months
 //                      12-24 cutting on-demand and reservations by 20% (price_schedule.hpp's example);
 //   fitted             the A100 PriceDynamics fitted to data/price_history/ (docs/models.md section 12):
-//                      list prices that jump both ways.
+//                      list prices that jump both ways;
+//   fitted, uncertain  the same with each future's parameters drawn from the fit's uncertainty
+//                      (draw_dynamics: simulate_price_paths' per-future overload).
 // Each recommendation is then priced on held-out demand futures under the fitted paths, so the cost of
 // planning with the wrong outlook shows.
 //
@@ -78,6 +80,15 @@ int main(int argc, char** argv) {
             {"prices only fall", price_paths(falling, horizon, futures.count(), seed)},
             // Term 0: both terms' factors, each commitment priced at its own (AWS moved them apart in 2025).
             {"fitted", simulate_price_paths(fit.dynamics, horizon, futures.count(), seed, 0)},
+            // The fit's parameter uncertainty too: each future's own parameters, drawn from the fit's
+            // covariance (draw_dynamics), the same streams otherwise.
+            {"fitted, uncertain", [&] {
+                 std::vector<PriceDynamics> sets = draw_dynamics(fit, futures.count(), seed + 3000);
+                 for (std::size_t j = 1; j < sets.size(); ++j) sets[j].launches.clear();  // every future's are the first's
+                 PricePaths p;
+                 simulate_price_paths(sets, horizon, futures.count(), seed, 0, p);
+                 return p;
+             }()},
         };
         const PricePaths judged = simulate_price_paths(fit.dynamics, horizon, held_out.count(), seed + 2000, 0);
 
@@ -102,17 +113,17 @@ int main(int argc, char** argv) {
             const Recommendation r = recommend_plan(futures, p4d, options, o.fitting);
             plans.push_back(r.plan);
             plans.back().name = o.name;
-            text += fmt::format("{:<17} {}\n{:<17} in-sample mean {:.0f} k$\n", o.name + ":", parts(r.plan), "",
+            text += fmt::format("{:<19} {}\n{:<19} in-sample mean {:.0f} k$\n", o.name + ":", parts(r.plan), "",
                                 r.in_sample.total.mean / 1e3);
             out["outlooks"].push_back({{"outlook", o.name}, {"plan", parts(r.plan)},
                                        {"in_sample_mean", r.in_sample.total.mean}});
         }
         const std::vector<PlanDistribution> priced = compare_plans(plans, held_out, p4d, judged);
         text += "\nEach plan on the held-out futures under the fitted price paths (k$):\n"
-                "outlook            mean  ± s.e.     P95   CVaR95\n";
+                "outlook               mean  ± s.e.     P95   CVaR95\n";
         for (std::size_t i = 0; i < priced.size(); ++i) {
             const Distribution& t = priced[i].total;
-            text += fmt::format("{:<17} {:6.0f} {:6.1f} {:7.0f} {:8.0f}\n", outlooks[i].name, t.mean / 1e3,
+            text += fmt::format("{:<19} {:6.0f} {:6.1f} {:7.0f} {:8.0f}\n", outlooks[i].name, t.mean / 1e3,
                                 t.standard_error / 1e3, t.p95 / 1e3, t.cvar95 / 1e3);
             out["outlooks"][i]["held_out_fitted_mean"] = t.mean;
             out["outlooks"][i]["held_out_fitted_standard_error"] = t.standard_error;

@@ -174,3 +174,38 @@ TEST_CASE("a spread with no dynamics gives exactly on-demand's factors (copied, 
     const PricePaths q = simulate_price_paths(d, Horizon::years(2), 130, 4, 1);
     CHECK(!(q.spot == q.on_demand).all());
 }
+
+TEST_CASE("jump counts are Poisson(λ) a month, shared or per future, for small and large rates") {
+    // A process of jumps alone (no reversion, no noise, every jump exactly +1): the log price at month m
+    // is the count of jumps in months 1 … m, Poisson(λ m).
+    for (const double rate : {0.03, 0.5, 3.0}) {
+        CAPTURE(rate);
+        PriceDynamics d;
+        d.on_demand = {.jump_rate = rate, .jump_mean = 1.0};
+        const std::size_t n = 20'000;
+        const PricePaths shared = simulate_price_paths(d, Horizon::months(13), n, 21, 1);
+        // Per future: two sets taking turns, the other at twice the rate (futures f even: `rate`).
+        std::vector<PriceDynamics> turns(2, d);
+        turns[1].on_demand.jump_rate = 2 * rate;
+        PricePaths own;
+        simulate_price_paths(turns, Horizon::months(13), 2 * n, 22, 1, own);
+        for (const int m : {1, 12}) {
+            CAPTURE(m);
+            const double mean = rate * m;
+            std::vector<double> counts_shared, counts_own;
+            for (Eigen::Index f = 0; f < Eigen::Index(n); ++f) {
+                counts_shared.push_back(std::log(shared.on_demand(m, f)));
+                counts_own.push_back(std::log(own.on_demand(m, 2 * f)));
+            }
+            for (const auto* counts : {&counts_shared, &counts_own}) {
+                for (int k = 0; k <= 4; ++k) {
+                    double p = std::exp(-mean);
+                    for (int i = 1; i <= k; ++i) p *= mean / i;
+                    double hits = 0;
+                    for (double c : *counts) hits += std::abs(c - k) < 1e-9;
+                    CHECK(std::abs(hits / double(n) - p) <= 4 * std::sqrt(p * (1 - p) / double(n)) + 1e-12);
+                }
+            }
+        }
+    }
+}

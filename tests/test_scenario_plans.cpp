@@ -203,6 +203,24 @@ TEST_CASE("random plans and futures round-trip through YAML exactly") {
             }
         }
         s.plans.push_back(p);
+        if (rng() % 2) {  // prices that move
+            PriceDynamics d;
+            auto process = [&] {
+                return LogPriceProcess{.reversion = unit(rng), .volatility = unit(rng) * 0.3, .drift = unit(rng) * 0.04 - 0.02,
+                                       .jump_rate = unit(rng), .jump_mean = unit(rng) - 0.5, .jump_sd = unit(rng) * 0.3};
+            };
+            d.on_demand = process();
+            d.spot_spread = process();
+            d.spot_correlation = 2 * unit(rng) - 1;
+            d.reserved_1y_spread = process();
+            if (rng() % 2) d.reserved_3y_spread = process();
+            const int first = int(rng() % std::uint64_t(s.horizon_months));
+            if (rng() % 2)
+                d.launches.push_back({.probability = unit(rng), .first_month = first,
+                                      .last_month = first + int(rng() % std::uint64_t(s.horizon_months - first)),
+                                      .on_demand_factor = 0.5 + unit(rng), .spot_factor = 0.5 + unit(rng), .reserved_factor = 0.5 + unit(rng)});
+            s.price_model = d;
+        }
         const std::string written = to_yaml(s);
         CAPTURE(written);
         CHECK(to_yaml(parse_scenario(written, "random.yaml")) == written);
@@ -320,4 +338,89 @@ TEST_CASE("held commitments and changes in a scenario: the engine's numbers, err
                          "plan.yaml:22:9: plans[1].changes[0] = {...}: give one of held or commitment (the index of "
                          "the one changed)",
                          InvalidInput);
+}
+
+namespace {
+
+/// with_plans() and a price model after it, from line 19; `line` replaces its on-demand process.
+std::string with_price_model(std::string_view line = "  on_demand: {reversion: 0.1, volatility: 0.05, jump_rate: 0.2, jump_mean: -0.1, jump_sd: 0.1}") {
+    return with_plans() + fmt::format(
+        "price_model:\n"                                                                   // 19
+        "{}\n"                                                                             // 20
+        "  spot_spread: {{reversion: 0.3, volatility: 0.1}}\n"                              // 21
+        "  spot_correlation: 0.4\n"                                                        // 22
+        "  reserved_1y_spread: {{reversion: 0.2, volatility: 0.02}}\n"                      // 23
+        "  reserved_3y_spread: {{reversion: 0.2, volatility: 0.03, jump_rate: 0.1, jump_mean: -0.1}}\n"  // 24
+        "  launches: [{{probability: 0.5, first_month: 3, last_month: 9, on_demand_factor: 0.8}}]\n",  // 25
+        line);
+}
+
+}  // namespace
+
+TEST_CASE("a price model in a scenario prices the plans under simulate_price_paths' paths (the scenario's seed)") {
+    const Scenario s = parse_scenario(with_price_model(), "prices.yaml");
+    REQUIRE(s.price_model.has_value());
+    const PriceDynamics& d = *s.price_model;
+    CHECK(d.on_demand.jump_rate == 0.2);
+    CHECK(d.on_demand.drift == 0);  // absent: 0
+    CHECK(d.spot_correlation == 0.4);
+    CHECK(d.reserved_3y_spread.volatility == 0.03);
+    REQUIRE(d.launches.size() == 1);
+    CHECK(d.launches[0].on_demand_factor == 0.8);
+    CHECK(d.launches[0].spot_factor == 1);
+    const ScenarioResult r = run_scenario(s);
+    REQUIRE(r.plans.size() == 2);
+    // By hand: the same futures, one path per future with seed 5 and both terms, through the plan engine.
+    DemandModel model{.base_gpus = 8, .monthly_log_growth = 0.02};
+    model.events.push_back({.gpus = 4, .probability = 0.5, .first_month = 3, .last_month = 9});
+    const DemandFutures futures = DemandFutures::generate(model, Horizon::months(24), 50, 5);
+    const Offering& a2 = Catalog::builtin().offering("gcp", "a2-highgpu-8g", "us-central1");
+    const PricePaths prices = simulate_price_paths(d, Horizon::months(24), 50, 5, 0);
+    const auto direct = compare_plans(s.plans, futures, a2, prices);
+    const auto still = compare_plans(s.plans, futures, a2);
+    for (std::size_t i = 0; i < 2; ++i) {
+        CAPTURE(i);
+        CHECK(r.plans[i].total.mean == direct[i].total.mean);
+        CHECK(r.plans[i].total.p95 == direct[i].total.p95);
+        CHECK(r.plans[i].total.mean != still[i].total.mean);  // the paths moved the prices
+    }
+    // Written and read back: the same model.
+    const std::string written = to_yaml(s);
+    CHECK(written.find("price_model:") != std::string::npos);
+    CHECK(to_yaml(parse_scenario(written, "again.yaml")) == written);
+}
+
+TEST_CASE("price model errors name file, line, column, field, value and rule") {
+    // "  on_demand: {reversion: 0.1, volatility: " is 42 characters
+    CHECK_THROWS_WITH_AS(parse_scenario(with_price_model("  on_demand: {reversion: 0.1, volatility: -0.05}"), "prices.yaml"),
+                         "prices.yaml:20:43: price_model.on_demand.volatility = -0.05: must be >= 0", InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_scenario(with_price_model("  on_demand: {reversion: 0.1, volatilty: 0.05}"), "prices.yaml"),
+                         "prices.yaml:20:31: price_model.on_demand.volatilty = 0.05: unknown key; did you mean \"volatility\"?",
+                         InvalidInput);
+    std::string text = with_price_model();
+    text.replace(text.find("spot_correlation: 0.4"), 21, "spot_correlation: 1.5");
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "prices.yaml"),
+                         "prices.yaml:22:21: price_model.spot_correlation = 1.5: must be in [-1, 1]", InvalidInput);
+    // "  launches: [{probability: 0.5, first_month: 3, last_month: " is 60 characters
+    text = with_price_model();
+    text.replace(text.find("last_month: 9, on_demand"), 13, "last_month: 2");
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "prices.yaml"),
+                         "prices.yaml:25:61: price_model.launches[0].last_month = 2: must be >= first_month", InvalidInput);
+    text = with_price_model();
+    text.replace(text.find("last_month: 9, on_demand"), 13, "last_month: 24");
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "prices.yaml"),
+                         "prices.yaml:25:61: price_model.launches[0].last_month = 24: must be in [0, 24) (the horizon's months)",
+                         InvalidInput);
+    text = with_price_model();
+    text.replace(text.find("on_demand_factor: 0.8"), 21, "on_demand_factor: 0");
+    // "  launches: [{probability: 0.5, first_month: 3, last_month: 9, on_demand_factor: " is 81 characters
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "prices.yaml"),
+                         "prices.yaml:25:82: price_model.launches[0].on_demand_factor = 0: must be > 0", InvalidInput);
+    // Without plans the model prices nothing (its mapping starts on the line after the key).
+    text = with_price_model();
+    text.erase(text.find("plans:"), text.find("price_model:") - text.find("plans:"));
+    text.erase(text.find("futures:"), text.find("price_model:") - text.find("futures:"));
+    text += "strategies: [{name: od, on_demand: {}}]\n";
+    CHECK_THROWS_WITH_AS(parse_scenario(text, "prices.yaml"),
+                         "prices.yaml:10:3: price_model = {...}: needs plans to price under its paths", InvalidInput);
 }

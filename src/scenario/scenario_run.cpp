@@ -198,7 +198,13 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         if (progress)
             plan_options.progress = [&progress](std::size_t done, std::size_t total) { progress("plans", done, total, "futures"); };
         plan_options.windows = s.demand_windows;
-        result.plans = compare_plans(s.plans, scenario_futures(s, demand), offering, {}, plan_options);
+        const DemandFutures futures = scenario_futures(s, demand);
+        // Under a price model, one price path per future (the scenario's seed), both reservation terms
+        // drawn so that each commitment pays its own term's factor.
+        PricePaths prices;
+        if (s.price_model)
+            simulate_price_paths(*s.price_model, Horizon::months(s.horizon_months), futures.count(), s.seed, 0, prices);
+        result.plans = compare_plans(s.plans, futures, offering, prices, plan_options);
     }
 
     const std::string currency = s.currency.value_or(offering.currency);

@@ -238,6 +238,37 @@ void write_futures(YAML::Emitter& out, const FuturesSpec& f) {
     out << YAML::EndMap;
 }
 
+/// `price_model`: every member written, so that the file says the whole model.
+void write_price_model(YAML::Emitter& out, const PriceDynamics& d) {
+    const auto process = [&out](std::string_view key, const LogPriceProcess& p) {
+        out << YAML::Key << std::string(key) << YAML::Value << YAML::Flow << YAML::BeginMap;
+        out << YAML::Key << "reversion" << YAML::Value << number(p.reversion);
+        out << YAML::Key << "volatility" << YAML::Value << number(p.volatility);
+        out << YAML::Key << "drift" << YAML::Value << number(p.drift);
+        out << YAML::Key << "jump_rate" << YAML::Value << number(p.jump_rate);
+        out << YAML::Key << "jump_mean" << YAML::Value << number(p.jump_mean);
+        out << YAML::Key << "jump_sd" << YAML::Value << number(p.jump_sd);
+        out << YAML::EndMap;
+    };
+    out << YAML::Key << "price_model" << YAML::Value << YAML::BeginMap;
+    process("on_demand", d.on_demand);
+    process("spot_spread", d.spot_spread);
+    out << YAML::Key << "spot_correlation" << YAML::Value << number(d.spot_correlation);
+    process("reserved_1y_spread", d.reserved_1y_spread);
+    process("reserved_3y_spread", d.reserved_3y_spread);
+    if (!d.launches.empty()) {
+        out << YAML::Key << "launches" << YAML::Value << YAML::BeginSeq;
+        for (const GenerationLaunch& l : d.launches)
+            out << YAML::Flow << YAML::BeginMap << YAML::Key << "probability" << YAML::Value << number(l.probability)
+                << YAML::Key << "first_month" << YAML::Value << l.first_month << YAML::Key << "last_month" << YAML::Value
+                << l.last_month << YAML::Key << "on_demand_factor" << YAML::Value << number(l.on_demand_factor)
+                << YAML::Key << "spot_factor" << YAML::Value << number(l.spot_factor) << YAML::Key << "reserved_factor"
+                << YAML::Value << number(l.reserved_factor) << YAML::EndMap;
+        out << YAML::EndSeq;
+    }
+    out << YAML::EndMap;
+}
+
 void write_commitment(YAML::Emitter& out, const Commitment& c) {
     out << YAML::BeginMap << YAML::Key << "count" << YAML::Value << number(c.count);
     out << YAML::Key << "unit" << YAML::Value << (c.unit == CountUnit::gpus ? "gpus" : "instances");
@@ -601,6 +632,7 @@ std::string to_yaml(const Scenario& s) {
         out << YAML::EndSeq;
     }
     if (s.futures) write_futures(out, *s.futures);
+    if (s.price_model) write_price_model(out, *s.price_model);
     if (!s.plans.empty()) {
         out << YAML::Key << "plans" << YAML::Value << YAML::BeginSeq;
         for (const Plan& p : s.plans) write_plan(out, p);

@@ -69,8 +69,8 @@ Eigen::ArrayXXd simulate_log_prices(const std::vector<LogPriceProcess>& processe
 /// `term_years` (1 or 3), or with term_years = 0 both terms: `reserved` the 1-year factor and
 /// `reserved_3y` the 3-year one (the plan engine prices each commitment at its term's factor). The
 /// on-demand, spot and 1-year factors are the same numbers whichever is asked (the 3-year spread then
-/// draws from streams of its own). Future f's numbers depend only on (seed, f) (its block's normal sequence and
-/// its own jump stream: docs/models.md, "Random numbers"), so results are the same for any `threads`
+/// draws from streams of its own). Future f's numbers depend only on (seed, f) (its block's normal and jump
+/// sequences: docs/models.md, "Random numbers"), so results are the same for any `threads`
 /// (0 = hardware concurrency), any number of futures, any instruction set and any plan. Month 0's
 /// factors are 1 (before any launch in month 0).
 PricePaths simulate_price_paths(const PriceDynamics& dynamics, Horizon horizon, std::size_t futures,

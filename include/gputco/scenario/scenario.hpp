@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gputco/catalog/catalog.hpp"
+#include "gputco/catalog/price_dynamics.hpp"
 #include "gputco/engines/cost.hpp"
 #include "gputco/engines/deadline.hpp"
 #include "gputco/engines/serving.hpp"
@@ -216,6 +217,9 @@ struct Scenario {
     std::vector<ServiceSpec> services;  ///< services on spot across zones
     std::optional<FuturesSpec> futures;
     std::vector<Plan> plans;  ///< plans over time, priced on the offering, over the futures
+    /// Prices that move: the plans are priced under this model's paths (simulate_price_paths with the
+    /// scenario's seed, one path per future, both reservation terms); none: today's prices throughout.
+    std::optional<PriceDynamics> price_model;
     std::vector<DemandWindow> demand_windows;  ///< dated windows of demand on top of the plans' futures
     std::vector<WorkloadSpec> workloads;  ///< cost per unit of work of training jobs
     std::vector<LlmTrainingSpec> llm_training;  ///< LLM training runs, ranked over the catalog

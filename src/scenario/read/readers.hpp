@@ -62,6 +62,10 @@ void read_services(const Field::Map& top, Scenario& s, ReadState& state);
 void read_futures_key(const Field::Map& top, Scenario& s, ReadState& state);
 void check_futures_have_plans(const Field::Map& top, Scenario& s, ReadState& state);
 
+// price_model.cpp: `price_model`, and its check that plans use it.
+void read_price_model_key(const Field::Map& top, Scenario& s, ReadState& state);
+void check_price_model_has_plans(const Field::Map& top, Scenario& s, ReadState& state);
+
 // plans.cpp
 void read_plans(const Field::Map& top, Scenario& s, ReadState& state);
 /// `demand_windows`: dated windows of demand on top of the plans' futures.
