@@ -204,6 +204,7 @@ from ._core import (
     HeldCommitment,
     # recommending a plan
     CandidateResult,
+    CapacityBlockOption,
     CommitmentOption,
     FrontierPoint,
     HindsightBound,
@@ -309,7 +310,7 @@ __all__ = [
     "OwnedPurchase", "Plan", "PlanDistribution", "PriceChange", "PriceModel", "PricePaths", "SpotPeriod", "SpotShare",
     "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",
     "expected_level", "hindsight_reservation_totals", "price_paths",
-    "CandidateResult", "CommitmentOption", "FrontierPoint", "Recommendation", "RecommendResult", "SpotOption",
+    "CandidateResult", "CapacityBlockOption", "CommitmentOption", "FrontierPoint", "Recommendation", "RecommendResult", "SpotOption",
     "baseline_plans", "offering_for_baselines", "check_risk", "RiskCheck", "provider_advice_units", "provider_policy_plan", "cost_risk_frontier", "recommend", "recommend_plan", "HindsightBound", "hindsight_plan_totals",
     "OwnedOption", "PlanOptions", "RecommendOptions", "RiskLimits", "recommend_options",
     "AssurancePoint", "capacity_assurance", "capacity_assurance_frontier",

@@ -501,11 +501,16 @@ void register_plan(py::module_& m) {
     py::class_<PlanOptions>(m, "PlanOptions",
                             "How the plan engine prices: discounts, NPV rate, threads, currency conversion.")
         .def(py::init([](const std::optional<Discounts>& discounts, double annual_discount_rate, unsigned threads,
-                         const std::optional<ExchangeRates>& exchange_rates, const py::object& rate_date) {
-                 return plan_options(discounts, annual_discount_rate, threads, exchange_rates, rate_date);
+                         const std::optional<ExchangeRates>& exchange_rates, const py::object& rate_date,
+                         std::vector<DemandWindow> windows) {
+                 PlanOptions options = plan_options(discounts, annual_discount_rate, threads, exchange_rates, rate_date);
+                 options.windows = std::move(windows);  // dated windows of demand on top of every future
+                 return options;
              }),
              py::kw_only(), py::arg("discounts") = py::none(), py::arg("annual_discount_rate") = 0.0,
-             py::arg("threads") = 0u, py::arg("exchange_rates") = py::none(), py::arg("rate_date") = py::none())
+             py::arg("threads") = 0u, py::arg("exchange_rates") = py::none(), py::arg("rate_date") = py::none(),
+             py::arg("windows") = std::vector<DemandWindow>{})
+        .def_readonly("windows", &PlanOptions::windows)
         .def_readonly("discounts", &PlanOptions::discounts)
         .def_readonly("annual_discount_rate", &PlanOptions::annual_discount_rate)
         .def_readonly("threads", &PlanOptions::threads)

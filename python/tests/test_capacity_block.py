@@ -42,3 +42,20 @@ def test_short_term():
     d = gputco.evaluate_plan(plan, futures, p5())
     # 3 months at 0.75 × 6.88 per GPU-h, then 3 on demand at 6.88.
     assert d.total.mean == pytest.approx(8 * 730 * 6.88 * (3 * 0.75 + 3), rel=1e-12)
+
+
+def test_recommender_buys_a_block_for_the_window_by_hand():
+    # A steady 16 GPUs for a year plus 64 GPUs for 10 days from day 60, on p5.48xlarge (55.04/h on
+    # demand = 6.88 per GPU-h; blocks 39.33 per instance-hour). Worked in tests/test_recommend_blocks.cpp:
+    # 16 GPUs × 8,760 h × 0.7 × 6.88 = 675,010.56 reserved; 8 instances × 240 h × 39.33 = 75,513.60 for
+    # a 10-day block; the block's last half hour on demand 64 × 0.5 × 6.88 = 220.16; total 750,744.32.
+    futures = gputco.DemandFutures.from_profile(gputco.DemandProfile.constant(16, gputco.Horizon.months(12)))
+    r = gputco.recommend_plan(futures, p5(),
+                              commitments=[gputco.CommitmentOption(1, "no_upfront", reservation_discount=0.3)],
+                              start_months=[0], windows=[gputco.DemandWindow(start_day=60, days=10, gpus=64)],
+                              capacity_blocks=gputco.CapacityBlockOption(), threads=1)
+    assert [(b.instances, b.days, b.start_day) for b in r.plan.capacity_blocks] == [(8, 10, 60)]
+    assert [c.count for c in r.plan.commitments] == [16]
+    assert r.in_sample.total.mean == pytest.approx(750744.32, rel=1e-12)
+    with pytest.raises(ValueError, match=r"^options\.plan_options\.windows\.size = 0: must be >= 1 with options\.capacity_blocks"):
+        gputco.recommend_plan(futures, p5(), capacity_blocks=gputco.CapacityBlockOption(), threads=1)
