@@ -111,6 +111,10 @@ from ._core import (
     OnDemandCapacity,
     deadline_capacity_risk,
     simulate_deadline_with_capacity,
+    # flex-start (GCP Dynamic Workload Scheduler) for a deadline job
+    FlexStart,
+    FlexStartResult,
+    flex_start_job,
     ServingCandidate,
     ServingPlan,
     ServingResult,
@@ -294,6 +298,7 @@ __all__ = [
     "serving_policies", "simulate_serving",
     "run_services",
     "DeadlineCapacityRisk", "OnDemandCapacity", "deadline_capacity_risk", "simulate_deadline_with_capacity",
+    "FlexStart", "FlexStartResult", "flex_start_job",
     "DemandProfile", "DemandStep", "Horizon",
     "CostReport", "CostSpread", "Discounts", "Mix", "MonthlyCashFlow", "OnDemand", "Owned", "Reserved",
     "SpotTranche", "Tranche", "describe", "evaluate", "evaluate_batch", "spot_tranche",

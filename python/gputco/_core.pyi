@@ -667,6 +667,25 @@ def deadline_capacity_risk(job: DeadlineJob, spot: MarkovAvailability, capacity:
                            policy: DeadlinePolicyName, spot_price_per_hour: float, on_demand_price_per_hour: float,
                            *, paths: int = 1000, seed: int = 0) -> DeadlineCapacityRisk: ...
 
+class FlexStart:
+    discount: float
+    request_valid_hours: float
+    grant_probability: float
+    def __init__(self, *, discount: float, request_valid_hours: float = 2.0, grant_probability: float = 1.0) -> None: ...
+
+class FlexStartResult:
+    runs: int
+    most_requests: int
+    all_flex_cost: float
+    all_on_demand_cost: float
+    expected_cost: float
+    cost_standard_deviation: float
+    fallback_probability: float
+    expected_flex_hours: float
+    worst_finish_hours: float
+
+def flex_start_job(job: DeadlineJob, flex: FlexStart, on_demand_price_per_hour: float) -> FlexStartResult: ...
+
 # ---------------------------------------------------------------- demand
 class Horizon:
     @staticmethod
@@ -1230,6 +1249,17 @@ class CommitmentOption:
     term_months: int  # 1, 3 or 6: a short term instead of term_years; 0: term_years
     def __init__(self, term_years: int, payment: str = "no_upfront", *, reservation_discount: Optional[float] = None,
                  discount: Optional[float] = None, term_months: int = 0) -> None: ...  # discount: old spelling, deprecated
+
+class CapacityBlock:
+    instances: int
+    days: int
+    start_day: int
+    lead_days: int
+    price_per_instance_hour: Optional[float]
+    kind: str  # "aws_capacity_block" or "gcp_calendar_mode"
+    usable_hours: float
+    def __init__(self, *, instances: int, days: int, start_day: int, lead_days: int = 0,
+                 price_per_instance_hour: Optional[float] = None, kind: str = "aws_capacity_block") -> None: ...
 
 class CapacityBlockOption:
     lead_days: int

@@ -59,3 +59,16 @@ def test_recommender_buys_a_block_for_the_window_by_hand():
     assert r.in_sample.total.mean == pytest.approx(750744.32, rel=1e-12)
     with pytest.raises(ValueError, match=r"^options\.plan_options\.windows\.size = 0: must be >= 1 with options\.capacity_blocks"):
         gputco.recommend_plan(futures, p5(), capacity_blocks=gputco.CapacityBlockOption(), threads=1)
+
+
+def test_calendar_mode_by_hand():
+    # 2 VMs of 8 GPUs at a given $60/h for 30 days from day 20: charged as it runs, 2 × 250 h × 60 in
+    # month 0 and 2 × 470 h × 60 in month 1 (tests/test_capacity_block.cpp works it through).
+    futures = gputco.DemandFutures.from_profile(gputco.DemandProfile.constant(0, gputco.Horizon.months(3)))
+    block = gputco.CapacityBlock(instances=2, days=30, start_day=20, lead_days=20, price_per_instance_hour=60.0,
+                                 kind="gcp_calendar_mode")
+    assert block.usable_hours == 720
+    d = gputco.evaluate_plan(gputco.Plan(capacity_blocks=[block]), futures, p5(),
+                             windows=[gputco.DemandWindow(start_day=20, days=30, gpus=16)])
+    assert [m.reserved_recurring for m in d.mean_months[:2]] == pytest.approx([30000.0, 56400.0], rel=1e-12)
+    assert d.total.mean == pytest.approx(86400.0, rel=1e-12)
