@@ -8,6 +8,10 @@
 // log volatility; the fleet's commitment is GCP's published 3-year committed-use price for
 // a3-highgpu-8g (8 × H100, $38.86/h, the catalog's row) counted as the same pool of H100s; spot is
 // there 85%, then 60%, of the hours with 10% of work redone after interruptions.
+// The last row of each table is the recommender's plan (recommend_plan over the same futures, the
+// first 400 for the fit): it may buy the 3-year commitment (the CUD's price as a discount off p5's
+// on-demand), a capacity block for the run (21 or 28 days, 0 to 64 instances), spot, or none of them.
+// No Savings Plan row: no public per-instance Savings Plan rate for p5 with a date was found.
 //
 //   training_and_fleet            tables
 //   training_and_fleet --json     the same figures as JSON
@@ -63,8 +67,6 @@ std::vector<Plan> candidate_plans(const Offering& cud, double spot_availability)
     Plan block_only = on_demand;
     block_only.name = "fleet on-demand, run in a block";
     block_only.capacity_blocks = reserved_block.capacity_blocks;
-    for (Plan* p : {&on_demand, &reserved_od, &reserved_spot, &reserved_block, &mixed, &block_only, &block_spot})
-        p->billing = Units::instances;
     return {on_demand, block_only, reserved_od, reserved_spot, reserved_block, mixed, block_spot};
 }
 
@@ -90,22 +92,40 @@ int main(int argc, char** argv) {
                    p5.on_demand_hourly, *p5.spot_hourly, block_rate, cud.reserved_price(3, Payment::no_upfront)->hourly,
                    cud.reserved_price(3, Payment::no_upfront)->source.name);
         fmt::print(out, "assumptions: 2,000 futures (seed 27), fleet 16 GPUs ±5%/month, the CUD and the p5s one pool "
-                        "of H100s; spot 1.10 billed h per useful h, the rest of its hours on demand; billed per whole "
-                        "instance\n");
+                        "of H100s; spot 1.10 billed h per useful h, the rest of its hours on demand; on demand and spot "
+                        "billed per GPU-hour (the recommender's assumption)\n");
         fmt::print(out, "the run alone: 64 GPUs × 504 h = 32,256 GPU-h; a block of 8 × 504 h at ${:.2f} = ${:.0f} "
                         "for 8 × 503.5 usable h (${:.4f} per usable GPU-h vs ${:.2f} on demand)\n",
                    block_rate, 8 * 504 * block_rate, 8 * 504 * block_rate / (64 * 503.5), p5.on_demand_per_gpu_hour());
     }
     nlohmann::json j = nlohmann::json::array();
     bool mixes_three = false;  // the example's claim, checked below
+    // The recommender's options: the fleet's commitment, a block for the run, spot.
+    const double cud_discount = 1.0 - cud.reserved_price(3, Payment::no_upfront)->hourly / p5.on_demand_hourly;
+    std::vector<DemandProfile> fit;
+    for (std::size_t f = 0; f < 400; ++f) fit.push_back(futures.profile(f));
+    const DemandFutures fitted = DemandFutures::from_profiles(fit);
     for (double availability : {0.85, 0.60}) {
-        const std::vector<Plan> plans = candidate_plans(cud, availability);
+        std::vector<Plan> plans = candidate_plans(cud, availability);
+        RecommendOptions ro;
+        ro.commitments = {{.term_years = 3, .payment = Payment::no_upfront, .reservation_discount = cud_discount}};
+        ro.start_months = {0};
+        ro.unit = CountUnit::instances;
+        ro.spot = {{.name = "spot", .overhead = 1.10, .availability = availability}};
+        ro.capacity_blocks = CapacityBlockOption{.lead_days = 42};
+        ro.plan_options = options;
+        const Recommendation rec = recommend_plan(fitted, p5, ro);
+        Plan recommended = rec.plan;
+        recommended.name = "recommended";
+        plans.push_back(recommended);
         const std::vector<PlanDistribution> results = compare_plans(plans, futures, p5, {}, options);
         std::size_t best = 0;
         for (std::size_t i = 1; i < results.size(); ++i)
             if (results[i].total.mean < results[best].total.mean) best = i;
         const Plan& p = plans[best];
-        const int kinds = int(!p.commitments.empty()) + int(!p.capacity_blocks.empty()) + int(p.spot.has_value());
+        // Kinds of instrument in the recommendation (on demand takes the rest in every plan).
+        const Plan& r = plans.back();
+        const int kinds = int(!r.commitments.empty()) + int(!r.capacity_blocks.empty()) + int(r.spot.has_value());
         if (availability == 0.60) mixes_three = kinds == 3;
         if (out) {
             fmt::print(out, "\nspot there {:.0f}% of the hours\n", 100 * availability);
@@ -123,6 +143,10 @@ int main(int argc, char** argv) {
             fmt::print(out, "cheapest: {} ({}); mean {:.0f} ± {:.0f}, P5 {:.0f}, P50 {:.0f}, P95 {:.0f}, CVaR95 {:.0f} USD\n",
                        b.plan, describe(parts), b.total.mean, b.total.standard_error, b.total.p5, b.total.p50,
                        b.total.p95, b.total.cvar95);
+            Plan chosen = r;
+            chosen.name.clear();
+            fmt::print(out, "recommended (fitted on 400 futures, {}, {:.1f} s): {}\n", rec.status, rec.solve_seconds,
+                       describe(chosen));
         }
         for (const PlanDistribution& r : results)
             j.push_back({{"spot_availability", availability}, {"plan", r.plan}, {"mean", r.total.mean},
@@ -131,7 +155,7 @@ int main(int argc, char** argv) {
                          {"cheapest", &r == &results[best]}});
     }
     if (!out) std::printf("%s\n", j.dump(2).c_str());
-    // With spot there 60% of the hours the cheapest plan holds a commitment, a block and spot (and
+    // With spot there 60% of the hours the recommender's plan holds a commitment, a block and spot (and
     // on demand for the rest): exit 1 if the figures stop saying so.
     return mixes_three ? 0 : 1;
 }

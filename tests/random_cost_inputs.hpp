@@ -194,7 +194,7 @@ public:
     }
 
     /// Fixed windows added to a plan (drawn after plan(), whose draws the agreement test replays):
-    /// up to two capacity blocks at a given price, short terms on its commitments, and up to two dated
+    /// up to two capacity blocks at a given price (AWS's or calendar mode's rules), short terms on its commitments, and up to two dated
     /// windows of demand into `options`.
     void add_windows(Plan& p, PlanOptions& options, int horizon) {
         const int days = int(horizon * 730.0 / 24.0);
@@ -204,6 +204,8 @@ public:
             b.start_day = integer(0, days - b.days);
             b.lead_days = integer(0, std::min(56, b.start_day));
             b.price_per_instance_hour = uniform(0.5, 30);
+            // Every other block by GCP calendar mode's rules (no further draw: the sequence is kept).
+            if (b.instances % 2 == 0) b.kind = BlockKind::gcp_calendar_mode;
             p.capacity_blocks.push_back(b);
         }
         for (std::size_t i = 0; i < p.commitments.size(); ++i) {

@@ -381,3 +381,43 @@ TEST_CASE("a reservation-only offering: blocks and commitments yes, spot and on-
                                        "blocks or reservations: it has no spot capacity");
     }
 }
+
+TEST_CASE("GCP calendar mode, by hand: 2 VMs of 8 GPUs for 30 days, charged month by month as they run") {
+    // 2 × a3-highgpu-8g-like VMs at a given $60 per VM-hour for 30 days from day 20 (hours 480..1200),
+    // a 16-GPU window of those same days. No stop before the end: 720 usable h per VM, the window is
+    // covered in full and nothing runs on demand. Charged as the hours run:
+    //   month 0 (hours 480..730):  2 × 250 h × 60 = 30,000
+    //   month 1 (hours 730..1200): 2 × 470 h × 60 = 56,400       total 2 × 720 × 60 = 86,400
+    Plan plan;
+    plan.capacity_blocks.push_back({.instances = 2, .days = 30, .start_day = 20, .lead_days = 20,
+                                    .price_per_instance_hour = 60.0, .kind = BlockKind::gcp_calendar_mode});
+    PlanOptions options;
+    options.windows.push_back({.start_day = 20, .days = 30, .gpus = 16});
+    const PlanDistribution d =
+        evaluate_plan(plan, DemandFutures::from_profile(DemandProfile::constant(0, Horizon::months(3))), p5(), {}, options);
+    CHECK(d.mean_months[0].reserved_recurring == Approx(30'000.0).epsilon(1e-12));
+    CHECK(d.mean_months[1].reserved_recurring == Approx(56'400.0).epsilon(1e-12));
+    CHECK(total_of(d.mean_months, &MonthlyCashFlow::upfront) == 0.0);
+    CHECK(total_of(d.mean_months, &MonthlyCashFlow::on_demand_gpu_hours) == Approx(0.0).epsilon(1e-9));
+    CHECK(d.futures[0].committed_used_gpu_hours == Approx(16 * 720.0).epsilon(1e-12));
+    CHECK(d.total.mean == Approx(86'400.0).epsilon(1e-12));
+}
+
+TEST_CASE("GCP calendar mode rules, to the letter") {
+    const auto message = [](CapacityBlock b) {
+        b.kind = BlockKind::gcp_calendar_mode;
+        Plan plan;
+        plan.capacity_blocks.push_back(b);
+        return error_of(plan, p5(), {}, 6);
+    };
+    CHECK(message({.instances = 81, .days = 10, .start_day = 0, .lead_days = 0, .price_per_instance_hour = 60.0}) ==
+          "plan.capacity_blocks[0].instances = 81: must be in [1, 80] (VMs in one calendar-mode request)");
+    CHECK(message({.instances = 80, .days = 91, .start_day = 0, .lead_days = 0, .price_per_instance_hour = 60.0}) ==
+          "plan.capacity_blocks[0].days = 91: must be in [1, 90] (a calendar-mode reservation lasts 1 to 90 days)");
+    CHECK(message({.instances = 1, .days = 90, .start_day = 0}) ==
+          "plan.capacity_blocks[0].price_per_instance_hour = \"none\": is needed for kind gcp_calendar_mode: the catalog "
+          "has no calendar-mode rate");
+    // Lengths AWS does not sell (15 days) are sold in calendar mode, and 80 VMs.
+    CHECK(message({.instances = 80, .days = 15, .start_day = 0, .lead_days = 0, .price_per_instance_hour = 60.0}) ==
+          "no error");
+}

@@ -91,6 +91,29 @@ TEST_CASE("billing, several spot shares and overhead samples in a plan; to_yaml 
     CHECK(evaluate_plan(again.plans[0], one, offering, {}, options).total.mean == from_file.total.mean);
 }
 
+TEST_CASE("a GCP calendar-mode reservation in a plan: read, priced as the engine prices it, written back") {
+    const std::string text = with_plan(
+        "    capacity_blocks: [{instances: 2, days: 30, start_day: 20, lead_days: 20, price_per_instance_hour: 60, "
+        "kind: gcp_calendar_mode}]\n",
+        "demand_windows: [{start_day: 20, days: 30, gpus: 16}]\n");
+    const Scenario s = parse_scenario(text, "plan.yaml");
+    REQUIRE(s.plans.at(0).capacity_blocks.size() == 1);
+    CHECK(s.plans[0].capacity_blocks[0].kind == BlockKind::gcp_calendar_mode);
+    const std::string written = to_yaml(s);
+    CHECK(written.find("kind: gcp_calendar_mode") != std::string::npos);
+    CHECK(parse_scenario(written, "plan.yaml").plans.at(0).capacity_blocks.at(0).kind == BlockKind::gcp_calendar_mode);
+    // Every hour of the 30 days is paid, as it runs: 2 VMs × 720 h × 60 = 86,400 in all.
+    PlanOptions options;
+    options.threads = 1;
+    options.windows = s.demand_windows;
+    const Offering offering = scenario_catalog(s).offering("gcp", "a2-highgpu-8g", "us-central1");
+    const DemandFutures none = DemandFutures::from_profile(DemandProfile::constant(0, Horizon::months(12)));
+    const PlanDistribution d = evaluate_plan(s.plans[0], none, offering, {}, options);
+    double recurring = 0;
+    for (const MonthlyCashFlow& m : d.mean_months) recurring += m.reserved_recurring;
+    CHECK(recurring == doctest::Approx(86'400.0).epsilon(1e-12));
+}
+
 TEST_CASE("one spot share may still be a mapping; bad billing and samples name their field") {
     const Scenario s = parse_scenario(with_plan("    spot: {gpus: 4}\n"), "plan.yaml");
     CHECK(s.plans[0].spot->gpus == 4);

@@ -37,6 +37,7 @@
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/cost.hpp"
 #include "gputco/engines/deadline.hpp"
+#include "gputco/engines/flex_start.hpp"
 #include "gputco/engines/deadline_regions.hpp"
 #include "gputco/engines/serving.hpp"
 #include "gputco/engines/capacity_risk.hpp"

@@ -667,6 +667,25 @@ def deadline_capacity_risk(job: DeadlineJob, spot: MarkovAvailability, capacity:
                            policy: DeadlinePolicyName, spot_price_per_hour: float, on_demand_price_per_hour: float,
                            *, paths: int = 1000, seed: int = 0) -> DeadlineCapacityRisk: ...
 
+class FlexStart:
+    discount: float
+    request_valid_hours: float
+    grant_probability: float
+    def __init__(self, *, discount: float, request_valid_hours: float = 2.0, grant_probability: float = 1.0) -> None: ...
+
+class FlexStartResult:
+    runs: int
+    most_requests: int
+    all_flex_cost: float
+    all_on_demand_cost: float
+    expected_cost: float
+    cost_standard_deviation: float
+    fallback_probability: float
+    expected_flex_hours: float
+    worst_finish_hours: float
+
+def flex_start_job(job: DeadlineJob, flex: FlexStart, on_demand_price_per_hour: float) -> FlexStartResult: ...
+
 # ---------------------------------------------------------------- demand
 class Horizon:
     @staticmethod
@@ -1211,8 +1230,10 @@ class PlanOptions:
     discounts: Discounts
     annual_discount_rate: float
     threads: int
+    windows: List[DemandWindow]
     def __init__(self, *, discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0, threads: int = 0,
-                 exchange_rates: Optional[ExchangeRates] = None, rate_date: Optional[str] = None) -> None: ...
+                 exchange_rates: Optional[ExchangeRates] = None, rate_date: Optional[str] = None,
+                 windows: Sequence[DemandWindow] = ...) -> None: ...
 
 def hindsight_reservation_totals(futures: DemandFutures, offering: Offering, term_years: int, payment: str, *,
                                  prices: Optional[PricePaths] = None, discounts: Optional[Discounts] = None,
@@ -1225,8 +1246,25 @@ class CommitmentOption:
     payment: str
     reservation_discount: Optional[float]
     discount: Optional[float]  # old spelling of reservation_discount, deprecated
+    term_months: int  # 1, 3 or 6: a short term instead of term_years; 0: term_years
     def __init__(self, term_years: int, payment: str = "no_upfront", *, reservation_discount: Optional[float] = None,
-                 discount: Optional[float] = None) -> None: ...  # discount: old spelling, deprecated
+                 discount: Optional[float] = None, term_months: int = 0) -> None: ...  # discount: old spelling, deprecated
+
+class CapacityBlock:
+    instances: int
+    days: int
+    start_day: int
+    lead_days: int
+    price_per_instance_hour: Optional[float]
+    kind: str  # "aws_capacity_block" or "gcp_calendar_mode"
+    usable_hours: float
+    def __init__(self, *, instances: int, days: int, start_day: int, lead_days: int = 0,
+                 price_per_instance_hour: Optional[float] = None, kind: str = "aws_capacity_block") -> None: ...
+
+class CapacityBlockOption:
+    lead_days: int
+    price_per_instance_hour: Optional[float]
+    def __init__(self, *, lead_days: int = 0, price_per_instance_hour: Optional[float] = None) -> None: ...
 
 class SavingsPlanOption:
     type: str
@@ -1334,6 +1372,7 @@ class RecommendOptions:
     savings_plans: List[SavingsPlanOption]
     held: List[HeldCommitment]
     on_demand_capacity: OnDemandCapacity
+    capacity_blocks: Optional[CapacityBlockOption]
     def __init__(self, *, commitments: Sequence[CommitmentOption] = ..., start_months: Sequence[int] = ...,
                  review_months: int = 6, unit: str = "gpus", max_count: float = 1e6,
                  spot: Sequence[SpotOption] = ..., owned: Optional[OwnedOption] = None, objective: str = "total",
@@ -1341,7 +1380,8 @@ class RecommendOptions:
                  plan_options: PlanOptions = ..., max_blocks: int = 32, time_limit_seconds: float = 60.0,
                  savings_plans: Sequence[SavingsPlanOption] = ...,
                  held: Sequence[HeldCommitment] = ...,
-                 on_demand_capacity: Optional[OnDemandCapacity] = None) -> None: ...
+                 on_demand_capacity: Optional[OnDemandCapacity] = None,
+                 capacity_blocks: Optional[CapacityBlockOption] = None) -> None: ...
 
 # gputco/_recommend.py builds the options from keywords (recommend_plan, cost_risk_frontier, hindsight_plan_totals)
 def _recommend_plan(futures: DemandFutures, offering: Offering, options: RecommendOptions,

@@ -16,6 +16,7 @@
 #include <gputco/core/enum_text.hpp>
 #include <gputco/engines/deadline_regions.hpp>
 #include <gputco/engines/deadline_sweep.hpp>
+#include <gputco/engines/flex_start.hpp>
 
 namespace gputco::python {
 
@@ -357,6 +358,32 @@ void register_deadline(py::module_& m) {
         py::arg("job"), py::arg("regions"), py::arg("on_demand_price_per_hour"),
         "Exact least cost knowing every region's trace (dynamic programming; at most 16 regions, 2e7 states per "
         "tick and 1e11 updates).");
+
+    // Flex-start (GCP Dynamic Workload Scheduler) for a deadline job.
+    py::class_<FlexStart>(m, "FlexStart",
+                          "GCP DWS flex-start: requests wait up to request_valid_hours (<= 2), runs last up to 7 days.")
+        .def(py::init([](double discount, double request_valid_hours, double grant_probability) {
+                 FlexStart f{discount, request_valid_hours, grant_probability};
+                 f.validate();
+                 return f;
+             }),
+             py::kw_only(), py::arg("discount"), py::arg("request_valid_hours") = 2.0, py::arg("grant_probability") = 1.0)
+        .def_readonly("discount", &FlexStart::discount)
+        .def_readonly("request_valid_hours", &FlexStart::request_valid_hours)
+        .def_readonly("grant_probability", &FlexStart::grant_probability);
+    py::class_<FlexStartResult>(m, "FlexStartResult", "A deadline job run by flex-start with on-demand fallback.")
+        .def_readonly("runs", &FlexStartResult::runs)
+        .def_readonly("most_requests", &FlexStartResult::most_requests)
+        .def_readonly("all_flex_cost", &FlexStartResult::all_flex_cost)
+        .def_readonly("all_on_demand_cost", &FlexStartResult::all_on_demand_cost)
+        .def_readonly("expected_cost", &FlexStartResult::expected_cost)
+        .def_readonly("cost_standard_deviation", &FlexStartResult::cost_standard_deviation)
+        .def_readonly("fallback_probability", &FlexStartResult::fallback_probability)
+        .def_readonly("expected_flex_hours", &FlexStartResult::expected_flex_hours)
+        .def_readonly("worst_finish_hours", &FlexStartResult::worst_finish_hours);
+    m.def("flex_start_job", &flex_start_job, py::arg("job"), py::arg("flex"), py::arg("on_demand_price_per_hour"),
+          "The job by flex-start with on-demand fallback: the deadline always met, the cost summed exactly over "
+          "the requests' outcomes.");
 }
 
 }  // namespace gputco::python

@@ -222,12 +222,16 @@ void register_plan(py::module_& m) {
     py::class_<CapacityBlock>(m, "CapacityBlock",
                               "An EC2 Capacity Block: `instances` (1-64) of the plan's offering for `days` (1-14, or "
                               "whole weeks up to 182) from `start_day`, bought `lead_days` (<= 56) before and paid in "
-                              "full then; stopped 30 minutes before the end.")
-        .def(py::init([](int instances, int days, int start_day, int lead_days, std::optional<double> price) {
-                 return CapacityBlock{instances, days, start_day, lead_days, price};
+                              "full then; stopped 30 minutes before the end. kind='gcp_calendar_mode': a GCP calendar-"
+                              "mode reservation (1-80 VMs, 1-90 days, a given price, charged as it runs).")
+        .def(py::init([](int instances, int days, int start_day, int lead_days, std::optional<double> price,
+                         std::string_view kind) {
+                 return CapacityBlock{instances, days, start_day, lead_days, price,
+                                      parse<BlockKind>(kind, "capacity_block.kind")};
              }),
              py::kw_only(), py::arg("instances"), py::arg("days"), py::arg("start_day"), py::arg("lead_days") = 0,
-             py::arg("price_per_instance_hour") = py::none())
+             py::arg("price_per_instance_hour") = py::none(), py::arg("kind") = "aws_capacity_block")
+        .def_property_readonly("kind", [](const CapacityBlock& b) { return std::string(to_text(b.kind)); })
         .def_readonly("instances", &CapacityBlock::instances)
         .def_readonly("days", &CapacityBlock::days)
         .def_readonly("start_day", &CapacityBlock::start_day)
@@ -501,11 +505,16 @@ void register_plan(py::module_& m) {
     py::class_<PlanOptions>(m, "PlanOptions",
                             "How the plan engine prices: discounts, NPV rate, threads, currency conversion.")
         .def(py::init([](const std::optional<Discounts>& discounts, double annual_discount_rate, unsigned threads,
-                         const std::optional<ExchangeRates>& exchange_rates, const py::object& rate_date) {
-                 return plan_options(discounts, annual_discount_rate, threads, exchange_rates, rate_date);
+                         const std::optional<ExchangeRates>& exchange_rates, const py::object& rate_date,
+                         std::vector<DemandWindow> windows) {
+                 PlanOptions options = plan_options(discounts, annual_discount_rate, threads, exchange_rates, rate_date);
+                 options.windows = std::move(windows);  // dated windows of demand on top of every future
+                 return options;
              }),
              py::kw_only(), py::arg("discounts") = py::none(), py::arg("annual_discount_rate") = 0.0,
-             py::arg("threads") = 0u, py::arg("exchange_rates") = py::none(), py::arg("rate_date") = py::none())
+             py::arg("threads") = 0u, py::arg("exchange_rates") = py::none(), py::arg("rate_date") = py::none(),
+             py::arg("windows") = std::vector<DemandWindow>{})
+        .def_readonly("windows", &PlanOptions::windows)
         .def_readonly("discounts", &PlanOptions::discounts)
         .def_readonly("annual_discount_rate", &PlanOptions::annual_discount_rate)
         .def_readonly("threads", &PlanOptions::threads)

@@ -29,13 +29,15 @@ RecommendOptions stoppable(RecommendOptions options) {
 void register_recommend(py::module_& m) {
     py::class_<CommitmentOption>(m, "CommitmentOption", "A kind of commitment the recommender may buy.")
         .def(py::init([](int term_years, std::string_view payment, std::optional<double> reservation_discount,
-                         std::optional<double> discount) {
+                         std::optional<double> discount, int term_months) {
                  return CommitmentOption{term_years, parse_payment(payment, "commitment_option.payment"),
-                                         renamed_keyword(reservation_discount, discount, "reservation_discount", "discount")};
+                                         renamed_keyword(reservation_discount, discount, "reservation_discount", "discount"),
+                                         term_months};
              }),
              py::arg("term_years"), py::arg("payment") = "no_upfront", py::kw_only(),
-             py::arg("reservation_discount") = py::none(), py::arg("discount") = py::none())
+             py::arg("reservation_discount") = py::none(), py::arg("discount") = py::none(), py::arg("term_months") = 0)
         .def_readonly("term_years", &CommitmentOption::term_years)
+        .def_readonly("term_months", &CommitmentOption::term_months)
         .def_property_readonly("payment", [](const CommitmentOption& c) { return std::string(to_string(c.payment)); })
         .def_readonly("reservation_discount", &CommitmentOption::reservation_discount)
         .def_property_readonly("discount", [](const CommitmentOption& c) {  // the old spelling
@@ -54,6 +56,12 @@ void register_recommend(py::module_& m) {
         .def_readonly("term_years", &SavingsPlanOption::term_years)
         .def_property_readonly("payment", [](const SavingsPlanOption& s) { return std::string(to_string(s.payment)); })
         .def_readonly("rate_per_gpu_hour", &SavingsPlanOption::rate_per_gpu_hour);
+    py::class_<CapacityBlockOption>(m, "CapacityBlockOption",
+                                    "Capacity blocks the recommender may buy for the dated windows of demand.")
+        .def(py::init([](int lead_days, std::optional<double> price) { return CapacityBlockOption{lead_days, price}; }),
+             py::kw_only(), py::arg("lead_days") = 0, py::arg("price_per_instance_hour") = py::none())
+        .def_readonly("lead_days", &CapacityBlockOption::lead_days)
+        .def_readonly("price_per_instance_hour", &CapacityBlockOption::price_per_instance_hour);
     py::class_<SpotOption>(m, "SpotOption", "A way to run spot (e.g. one checkpoint interval) with its overhead.")
         .def(py::init([](std::string name, double overhead, double availability, std::optional<double> price,
                          std::optional<double> deadline_miss_probability) {
@@ -113,8 +121,10 @@ void register_recommend(py::module_& m) {
                          std::string_view unit, double max_count, std::vector<SpotOption> spot,
                          std::optional<OwnedOption> owned, std::string_view objective, const RiskLimits& limits, const PlanOptions& plan_options,
                          int max_blocks, double time_limit_seconds, std::vector<SavingsPlanOption> savings_plans,
-                         std::vector<HeldCommitment> held, std::optional<OnDemandCapacity> on_demand_capacity) {
+                         std::vector<HeldCommitment> held, std::optional<OnDemandCapacity> on_demand_capacity,
+                         std::optional<CapacityBlockOption> capacity_blocks) {
                  RecommendOptions o;
+                 o.capacity_blocks = capacity_blocks;
                  if (on_demand_capacity) o.on_demand_capacity = *on_demand_capacity;
                  o.savings_plans = std::move(savings_plans);
                  o.held = std::move(held);
@@ -138,7 +148,9 @@ void register_recommend(py::module_& m) {
              py::arg("objective") = "total",
              py::arg("limits") = RiskLimits{}, py::arg("plan_options") = PlanOptions{}, py::arg("max_blocks") = 32,
              py::arg("time_limit_seconds") = 60.0, py::arg("savings_plans") = std::vector<SavingsPlanOption>{},
-             py::arg("held") = std::vector<HeldCommitment>{}, py::arg("on_demand_capacity") = py::none())
+             py::arg("held") = std::vector<HeldCommitment>{}, py::arg("on_demand_capacity") = py::none(),
+             py::arg("capacity_blocks") = py::none())
+        .def_readonly("capacity_blocks", &RecommendOptions::capacity_blocks)
         .def_readonly("held", &RecommendOptions::held)
         .def_readonly("on_demand_capacity", &RecommendOptions::on_demand_capacity)
         .def_readonly("commitments", &RecommendOptions::commitments)

@@ -42,3 +42,33 @@ def test_short_term():
     d = gputco.evaluate_plan(plan, futures, p5())
     # 3 months at 0.75 × 6.88 per GPU-h, then 3 on demand at 6.88.
     assert d.total.mean == pytest.approx(8 * 730 * 6.88 * (3 * 0.75 + 3), rel=1e-12)
+
+
+def test_recommender_buys_a_block_for_the_window_by_hand():
+    # A steady 16 GPUs for a year plus 64 GPUs for 10 days from day 60, on p5.48xlarge (55.04/h on
+    # demand = 6.88 per GPU-h; blocks 39.33 per instance-hour). Worked in tests/test_recommend_blocks.cpp:
+    # 16 GPUs × 8,760 h × 0.7 × 6.88 = 675,010.56 reserved; 8 instances × 240 h × 39.33 = 75,513.60 for
+    # a 10-day block; the block's last half hour on demand 64 × 0.5 × 6.88 = 220.16; total 750,744.32.
+    futures = gputco.DemandFutures.from_profile(gputco.DemandProfile.constant(16, gputco.Horizon.months(12)))
+    r = gputco.recommend_plan(futures, p5(),
+                              commitments=[gputco.CommitmentOption(1, "no_upfront", reservation_discount=0.3)],
+                              start_months=[0], windows=[gputco.DemandWindow(start_day=60, days=10, gpus=64)],
+                              capacity_blocks=gputco.CapacityBlockOption(), threads=1)
+    assert [(b.instances, b.days, b.start_day) for b in r.plan.capacity_blocks] == [(8, 10, 60)]
+    assert [c.count for c in r.plan.commitments] == [16]
+    assert r.in_sample.total.mean == pytest.approx(750744.32, rel=1e-12)
+    with pytest.raises(ValueError, match=r"^options\.plan_options\.windows\.size = 0: must be >= 1 with options\.capacity_blocks"):
+        gputco.recommend_plan(futures, p5(), capacity_blocks=gputco.CapacityBlockOption(), threads=1)
+
+
+def test_calendar_mode_by_hand():
+    # 2 VMs of 8 GPUs at a given $60/h for 30 days from day 20: charged as it runs, 2 × 250 h × 60 in
+    # month 0 and 2 × 470 h × 60 in month 1 (tests/test_capacity_block.cpp works it through).
+    futures = gputco.DemandFutures.from_profile(gputco.DemandProfile.constant(0, gputco.Horizon.months(3)))
+    block = gputco.CapacityBlock(instances=2, days=30, start_day=20, lead_days=20, price_per_instance_hour=60.0,
+                                 kind="gcp_calendar_mode")
+    assert block.usable_hours == 720
+    d = gputco.evaluate_plan(gputco.Plan(capacity_blocks=[block]), futures, p5(),
+                             windows=[gputco.DemandWindow(start_day=20, days=30, gpus=16)])
+    assert [m.reserved_recurring for m in d.mean_months[:2]] == pytest.approx([30000.0, 56400.0], rel=1e-12)
+    assert d.total.mean == pytest.approx(86400.0, rel=1e-12)

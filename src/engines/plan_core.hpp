@@ -306,7 +306,8 @@ void price_month(const PricedPlan& plan, int m, const Month* demand, const Facto
                  double& free_hours_left, MonthlyCashFlow& flow, Scratch& scratch, FutureOutcome* out) {
     double block_hours = 0;
     for (const instruments::PricedBlock& b : plan.blocks) {
-        if (m == b.purchase_month) flow.upfront += b.upfront;
+        if (b.paid_as_it_runs) flow.reserved_recurring += b.paid_in(m);  // GCP calendar mode
+        else if (m == b.purchase_month) flow.upfront += b.upfront;
         block_hours += b.gpu_hours_in(m);
     }
     const bool windows = demand != nullptr && !plan.pieces.empty() && !plan.pieces[std::size_t(m)].empty();

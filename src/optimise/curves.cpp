@@ -64,4 +64,12 @@ std::vector<Cut> scaled(const std::vector<Cut>& pieces, double level) {
     return out;
 }
 
+std::vector<Cut> shifted(const std::vector<Cut>& pieces, double extra) {
+    if (extra <= 0.0) return pieces;
+    std::vector<Cut> out{{0.0, 0.0, hours_per_month}};  // every hour busy up to `extra`
+    for (const Cut& piece : pieces)
+        out.push_back({piece.value + extra, piece.served + hours_per_month * extra, piece.slope});
+    return out;
+}
+
 }  // namespace gputco::detail

@@ -61,6 +61,19 @@ struct Programme {
     int spot_gpus = -1;
     std::vector<Curve> curves;
     double constant = 0;
+    /// Capacity blocks (add_capacity_blocks): whole-instance columns and each one's weighted cost
+    /// per instance (the same in every future: paid at purchase, price set then).
+    std::vector<int> blocks;
+    std::vector<double> block_cost;
+    /// Per month touched by a window or a block, one argument per piece (setup.pieces): the column of
+    /// committed capacity + the blocks in force there, what the tiers serve up to in that piece.
+    struct Argument {
+        int column = -1;
+        double weight = 0;  ///< the piece's share of the month's hours
+        double extra = 0;   ///< window GPUs every hour of it
+        double reach = 0;   ///< the most capacity + blocks + spot can be there
+    };
+    std::vector<std::vector<Argument>> arguments;
 };
 
 /// The commitment columns (objective: their mean cost per unit over futures) and each month's
@@ -118,14 +131,53 @@ void add_commitments(Programme& p, const DemandFutures& futures, const Recommend
     }
 }
 
-/// The most GPUs any future asks for in any hour: spot beyond it serves nothing.
-double peak_of(const DemandFutures& futures) {
+/// The most GPUs any future asks for in any hour, dated windows included: spot beyond it serves nothing.
+double peak_of(const DemandFutures& futures, const Setup& setup) {
     double peak = 0;
     for (std::size_t f = 0; f < futures.count(); ++f)
-        for (int m = 0; m < futures.month_count(); ++m)
-            if (!futures.shape(f, m).sorted.empty())
-                peak = std::max(peak, futures.level(f, m) * futures.shape(f, m).sorted.back());
+        for (int m = 0; m < futures.month_count(); ++m) {
+            const double window = setup.window_peak.empty() ? 0.0 : setup.window_peak[std::size_t(m)];
+            const double top = futures.shape(f, m).sorted.empty() ? 0.0 : futures.shape(f, m).sorted.back();
+            peak = std::max(peak, futures.level(f, m) * top + window);
+        }
     return peak;
+}
+
+/// The capacity-block columns (whole instances, paid in full at purchase: a cost the same in every
+/// future) and, per piece of a month touched by a window or a block, its argument column: the month's
+/// committed capacity plus the blocks in force there. A block serves first, but both are paid whatever
+/// they serve, so what the two serve together is the served hours up to their sum (the engine's block
+/// hours plus what its tiers serve above them).
+void add_capacity_blocks(Programme& p, const RecommendOptions& o, const Setup& setup, const Rates& rates, double peak) {
+    std::vector<double> most;
+    for (const BlockCandidate& b : setup.blocks) {
+        most.push_back(std::min({double(CapacityBlock::max_instances), o.max_count, std::ceil(peak / b.gpus_per_instance)}));
+        p.block_cost.push_back(rates.voucher * b.upfront_per_instance * setup.weight[std::size_t(b.purchase_month)]);
+        p.blocks.push_back(p.mip.add_column(0.0, most.back(), p.block_cost.back(), true));
+    }
+    p.arguments.assign(std::size_t(setup.horizon), {});
+    for (int m = 0; m < setup.horizon; ++m)
+        for (const WindowPiece& piece : setup.pieces[std::size_t(m)]) {
+            Programme::Argument arg;
+            arg.column = p.mip.add_column(0.0, infinity, 0.0, false);
+            arg.weight = piece.weight;
+            arg.extra = piece.extra;
+            arg.reach = p.reach[std::size_t(m)];
+            std::vector<int> cols{arg.column, p.capacity[std::size_t(m)]};
+            std::vector<double> coef{1.0, -1.0};
+            for (std::size_t j : piece.blocks) {
+                cols.push_back(p.blocks[j]);
+                coef.push_back(-setup.blocks[j].gpus_per_instance);
+                arg.reach += most[j] * setup.blocks[j].gpus_per_instance;
+            }
+            p.mip.add_row(cols, coef, 'E', 0.0);
+            p.arguments[std::size_t(m)].push_back(arg);
+        }
+}
+
+/// One future's month in a piece with `extra` window GPUs, in GPUs: S_L shifted by the window.
+std::vector<Cut> piece_curve(const std::vector<Cut>& cuts, double level, double extra) {
+    return shifted(level > 0.0 ? scaled(cuts, level) : std::vector<Cut>{{0.0, 0.0, 0.0}}, extra);
 }
 
 /// G(capacity + spot) as a cost, exactly, for G concave and piecewise linear (`pieces` in GPUs from 0,
@@ -174,6 +226,45 @@ private:
     std::map<const MonthShape*, std::vector<Cut>> by_shape_;
 };
 
+/// add_mean_curves for a month touched by windows or blocks: per piece, the curves over futures of the
+/// month with the piece's window GPUs on every hour, at the piece's argument, weighted by its share.
+void add_window_mean_curves(Programme& p, const DemandFutures& futures, const PricePaths& prices, const Setup& setup,
+                            const Rates& rates, bool with_spot, ShapeCuts& cuts, int m) {
+    const std::size_t n = futures.count();
+    const double a = rates.availability;
+    const double w = setup.weight[std::size_t(m)];
+    for (const Programme::Argument& arg : p.arguments[std::size_t(m)]) {
+        std::vector<std::vector<Cut>> own;
+        own.reserve(n);  // the terms point into it
+        std::vector<std::pair<double, const std::vector<Cut>*>> terms, dearer_terms;
+        std::vector<double> alphas, betas, dearer;
+        for (std::size_t f = 0; f < n; ++f) {
+            const double level = futures.level(f, m);
+            const MonthShape& shape = futures.shape(f, m);
+            const double od = rates.on_demand * factor_of(prices, prices.on_demand, f, m);
+            const double rho = rates.spot * factor_of(prices, prices.spot, f, m);
+            const double ww = w * arg.weight;
+            p.constant += ww * od * (level * shape.total() + arg.extra * hours_per_month) / double(n);
+            if (level <= 0.0 && arg.extra <= 0.0) continue;
+            own.push_back(piece_curve(cuts(shape), level, arg.extra));
+            terms.push_back({1.0, &own.back()});
+            alphas.push_back(ww * (od * (1.0 - a) + rho * a) / double(n));
+            betas.push_back(with_spot ? std::max(0.0, ww * a * (od - rho)) / double(n) : 0.0);
+            if (with_spot && rho > od && a > 0.0) {
+                dearer_terms.push_back(terms.back());
+                dearer.push_back(ww * a * (rho - od) / double(n));
+            }
+        }
+        if (terms.empty()) continue;
+        p.curves.push_back({p.mip.add_column(0.0, infinity, -1.0, false), arg.column, -1, sum_of_pieces(terms, alphas), {}});
+        if (with_spot && *std::max_element(betas.begin(), betas.end()) > 0.0)
+            p.curves.push_back({p.mip.add_column(0.0, infinity, -1.0, false), arg.column, p.spot_gpus,
+                                sum_of_pieces(terms, betas), {}});
+        if (!dearer_terms.empty())
+            add_filled_curve(p.mip, sum_of_pieces(dearer_terms, dearer), arg.column, p.spot_gpus, arg.reach, 1.0);
+    }
+}
+
 /// Without a per-future limit the mean cost is separable by month: one concave curve a month (a sum
 /// over futures) for what commitments serve and one for commitments plus spot.
 void add_mean_curves(Programme& p, const DemandFutures& futures, const PricePaths& prices, const Setup& setup,
@@ -181,6 +272,10 @@ void add_mean_curves(Programme& p, const DemandFutures& futures, const PricePath
     const std::size_t n = futures.count();
     const double a = rates.availability;
     for (int m = 0; m < setup.horizon; ++m) {
+        if (!p.arguments.empty() && !p.arguments[std::size_t(m)].empty()) {
+            add_window_mean_curves(p, futures, prices, setup, rates, with_spot, cuts, m);
+            continue;
+        }
         const double w = setup.weight[std::size_t(m)];
         std::vector<std::pair<double, const std::vector<Cut>*>> terms;
         std::vector<std::pair<double, const std::vector<Cut>*>> dearer_terms;
@@ -214,6 +309,39 @@ void add_mean_curves(Programme& p, const DemandFutures& futures, const PricePath
     }
 }
 
+/// add_future_rows' terms of one future's month touched by windows or blocks: per piece, its served
+/// hours at the piece's argument (and with spot), weighted by the piece's share; returns the month's
+/// on-demand cost of all its demand (`total` = the shape's, `on_demand` = weight × price), the row's
+/// constant part.
+double add_window_future_terms(Programme& p, const std::vector<Cut>& cuts, double level, double total, double on_demand, double alpha,
+                               double beta, std::size_t n, bool with_spot,
+                               const std::vector<Programme::Argument>& arguments, std::vector<int>& row_cols,
+                               std::vector<double>& row_coef) {
+    double constant = 0;
+    for (const Programme::Argument& arg : arguments) {
+        constant += arg.weight * on_demand * (level * total + arg.extra * hours_per_month);
+        if (level <= 0.0 && arg.extra <= 0.0) continue;
+        const std::vector<Cut> pieces = piece_curve(cuts, level, arg.extra);
+        const double al = alpha * arg.weight, be = beta * arg.weight;
+        const int u = p.mip.add_column(0.0, infinity, -al / double(n), false);
+        row_cols.push_back(u);
+        row_coef.push_back(al);
+        p.curves.push_back({u, arg.column, -1, pieces, {}});
+        if (with_spot && be > 0.0) {
+            const int v = p.mip.add_column(0.0, infinity, -be / double(n), false);
+            row_cols.push_back(v);
+            row_coef.push_back(be);
+            p.curves.push_back({v, arg.column, p.spot_gpus, pieces, {}});
+        } else if (with_spot && be < 0.0) {
+            for (const auto& [delta, slope] : add_filled_curve(p.mip, pieces, arg.column, p.spot_gpus, arg.reach, -be / double(n))) {
+                row_cols.push_back(delta);
+                row_coef.push_back(be * slope);
+            }
+        }
+    }
+    return constant;
+}
+
 /// With a CVaR95 limit: each future's cost as a row, z_f + η − T_f(variables) >= constant_f, and the
 /// Rockafellar–Uryasev row η + Σ z_f / ⌈5% n⌉ <= the limit (equality at the optimum over η).
 void add_future_rows(Programme& p, const DemandFutures& futures, const PricePaths& prices, const Setup& setup,
@@ -236,6 +364,11 @@ void add_future_rows(Programme& p, const DemandFutures& futures, const PricePath
             const double od = rates.on_demand * factor_of(prices, prices.on_demand, f, m);
             const double rho = rates.spot * factor_of(prices, prices.spot, f, m);
             const double alpha = w * (od * (1.0 - a) + rho * a), beta = w * a * (od - rho);
+            if (!p.arguments.empty() && !p.arguments[std::size_t(m)].empty()) {
+                constant_f += add_window_future_terms(p, cuts(shape), level, shape.total(), w * od, alpha, beta, n, with_spot,
+                                                      p.arguments[std::size_t(m)], row_cols, row_coef);
+                continue;
+            }
             constant_f += w * od * level * shape.total();
             if (level <= 0.0) continue;
             const int u = p.mip.add_column(0.0, infinity, -alpha / double(n), false);
@@ -267,6 +400,10 @@ void add_future_rows(Programme& p, const DemandFutures& futures, const PricePath
         for (std::size_t k = 0; k < p.x.size(); ++k) {
             row_cols.push_back(p.x[k]);
             row_coef.push_back(-p.cost[k][f]);
+        }
+        for (std::size_t j = 0; j < p.blocks.size(); ++j) {  // the same in every future
+            row_cols.push_back(p.blocks[j]);
+            row_coef.push_back(-p.block_cost[j]);
         }
         p.mip.add_row(row_cols, row_coef, 'G', constant_f);
     }
@@ -345,6 +482,12 @@ void add_limits(Programme& p, const DemandFutures& futures, const RecommendOptio
                     worst = std::max(worst, factor_of(prices, prices.reserved_for(c.term_months), f, c.start));
                 cols.push_back(p.x[k]);
                 coef.push_back(rates.voucher * c.gpus_per_unit * c.upfront_per_gpu * worst);
+            }
+            for (std::size_t j = 0; j < p.blocks.size(); ++j) {  // paid in full at purchase, no price factor
+                const BlockCandidate& b = setup.blocks[j];
+                if (b.purchase_month < first || b.purchase_month >= first + period) continue;
+                cols.push_back(p.blocks[j]);
+                coef.push_back(rates.voucher * b.upfront_per_instance);
             }
             // Owned capex in the window is fixed here; recommend_plan skips owned purchases above the limit.
             const double room = *o.limits.upfront_per_period - owned_capex_in(owned, first, period, horizon);
@@ -445,7 +588,7 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFuture
         Commitment commitment;
         commitment.count = count;
         commitment.unit = o.unit;
-        commitment.term_years = c.term_months / months_per_year;
+        commitment.term_years = std::max(1, c.term_months / months_per_year);
         commitment.start_month = c.start;
         commitment.renewal = Renewal::lapse;
         if (o.commitments.empty()) {
@@ -453,8 +596,16 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFuture
         } else {
             commitment.payment = o.commitments[c.option].payment;
             commitment.reservation_discount = o.commitments[c.option].reservation_discount;
+            commitment.term_months = o.commitments[c.option].term_months;  // a short term, or 0
         }
         plan.commitments.push_back(commitment);
+    }
+    for (std::size_t j = 0; j < p.blocks.size(); ++j) {
+        const double count = std::round(solution.x[std::size_t(p.blocks[j])]);
+        if (count <= 0.0) continue;
+        CapacityBlock block = setup.blocks[j].block;
+        block.instances = int(count);
+        plan.capacity_blocks.push_back(block);
     }
     if (spot) {
         // Spot above the demand left in a month serves nothing there: keep only the capacity the
@@ -463,9 +614,14 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFuture
         for (std::size_t f = 0; f < futures.count(); ++f)
             for (int m = 0; m < setup.horizon; ++m) {
                 const MonthShape& shape = futures.shape(f, m);
+                const double top = shape.sorted.empty() ? 0.0 : futures.level(f, m) * shape.sorted.back();
+                if (!p.arguments.empty() && !p.arguments[std::size_t(m)].empty()) {
+                    for (const Programme::Argument& arg : p.arguments[std::size_t(m)])  // a window's pieces
+                        needed = std::max(needed, top + arg.extra - solution.x[std::size_t(arg.column)]);
+                    continue;
+                }
                 if (shape.sorted.empty()) continue;
-                needed = std::max(needed, futures.level(f, m) * shape.sorted.back() -
-                                              solution.x[std::size_t(p.capacity[std::size_t(m)])]);
+                needed = std::max(needed, top - solution.x[std::size_t(p.capacity[std::size_t(m)])]);
             }
         const double gpus = std::min(solution.x[std::size_t(p.spot_gpus)], needed);
         if (gpus > 1e-9)
@@ -482,8 +638,10 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
                  const std::vector<OwnedPurchase>& owned) {
     const Rates rates = rates_of(offering, o, spot);
     Programme p;
-    const double peak = peak_of(futures);
+    const double peak = peak_of(futures, setup);
     add_commitments(p, futures, o, prices, setup, rates, owned, peak);
+    add_capacity_blocks(p, o, setup, rates, peak);
+
     if (spot) p.spot_gpus = p.mip.add_column(0.0, peak, 0.0, false);
     ShapeCuts cuts(o.max_blocks);
     const std::vector<double> owned_cost = owned_costs(futures, owned, setup);

@@ -28,6 +28,25 @@ struct Candidate {
     bool active(int m) const { return m >= start && m < start + term_months; }
 };
 
+/// A capacity block the optimiser may buy for a dated window (RecommendOptions::capacity_blocks): one
+/// instance of it; the count is the programme's (whole, 0 to max_instances).
+struct BlockCandidate {
+    CapacityBlock block;               ///< instances = 1
+    double gpus_per_instance = 1;
+    double upfront_per_instance = 0;   ///< price × paid hours: paid in full in purchase_month
+    int purchase_month = 0;
+    double start_hour = 0, end_hour = 0;  ///< its usable hours (stopped 30 minutes before the end)
+    double max_instances = 0;
+};
+
+/// A share `weight` of a month's hours with `extra` GPUs of window demand and the block candidates
+/// `blocks` in force (as the engine's instruments::Piece, with the blocks named rather than summed).
+struct WindowPiece {
+    double weight = 0;
+    double extra = 0;
+    std::vector<std::size_t> blocks;
+};
+
 /// What every solve of one recommendation shares: the columns and the objective's month weights.
 struct Setup {
     std::vector<Candidate> candidates;
@@ -37,7 +56,16 @@ struct Setup {
     /// is bought, and their hourly charges left, weighted as the objective (the same in every future).
     std::vector<double> held_gpus;
     double held_cost = 0;
+    /// Dated windows (options.plan_options.windows) and the capacity blocks to buy for them: per month,
+    /// its pieces (empty when no window or candidate block touches it). windows.cpp.
+    std::vector<BlockCandidate> blocks;
+    std::vector<std::vector<WindowPiece>> pieces;
+    /// The most window GPUs any hour of month m has (0 without windows).
+    std::vector<double> window_peak;
 };
+
+/// The block candidates and window pieces of `setup` (set_up calls it; windows.cpp).
+void set_up_windows(Setup& setup, const Offering& offering, const RecommendOptions& o);
 
 /// Checks every option against the futures and prices; throws InvalidInput naming the field.
 void validate(const DemandFutures& futures, const Offering& offering, const RecommendOptions& o, const PricePaths& prices);
@@ -67,6 +95,9 @@ std::vector<Cut> sum_of_pieces(const std::vector<std::pair<double, const std::ve
                                const std::vector<double>& weights);
 /// `pieces` of S_1 as pieces of S_L, in GPUs.
 std::vector<Cut> scaled(const std::vector<Cut>& pieces, double level);
+/// The pieces (in GPUs, of S_L) of the month with `extra` more GPUs every hour: S(C) = C × 730 up to
+/// `extra`, then 730 × extra + S_L(C − extra).
+std::vector<Cut> shifted(const std::vector<Cut>& pieces, double extra);
 
 /// GPUs of `owned` held in month m (bought at or before it; replaced at the end of each life).
 double owned_held(const std::vector<OwnedPurchase>& owned, int m);

@@ -1,8 +1,10 @@
 // The recommender's options checked and turned into buyable columns (see programme.hpp).
+#include <algorithm>
 #include <cmath>
 
 #include "programme.hpp"
 
+#include "../engines/pricing.hpp"
 #include "../engines/instruments/commitment.hpp"
 #include "../engines/instruments/savings_plan.hpp"
 
@@ -33,7 +35,16 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
         k.term_months = c.term_years * months_per_year;
         k.gpus_per_unit = o.unit == CountUnit::instances ? offering.gpus_per_instance : 1.0;
         const double term_hours = c.term_years * hours_per_year;
-        if (c.reservation_discount) {  // as Commitment::reservation_discount in the plan engine
+        if (c.term_months != 0) {  // a short term, priced as the plan engine prices Commitment::term_months
+            const auto& terms = Commitment::month_terms;
+            require(std::find(terms.begin(), terms.end(), c.term_months) != terms.end(), field + ".term_months",
+                    c.term_months, "must be 0 (a term of term_years), or 1, 3 or 6 (a month term)");
+            k.term_months = c.term_months;
+            const pricing::ReservationPrice price =
+                pricing::month_term(field, c.term_months, c.payment, c.reservation_discount, offering, region);
+            k.upfront_per_gpu = price.upfront_per_gpu;
+            k.hourly_per_gpu = price.hourly_per_gpu;
+        } else if (c.reservation_discount) {  // as Commitment::reservation_discount in the plan engine
             require(*c.reservation_discount >= 0.0 && *c.reservation_discount < 1.0, field + ".reservation_discount",
                     *c.reservation_discount, "must be in [0, 1)");
             const double effective = (1.0 - *c.reservation_discount) * offering.on_demand_per_gpu_hour() * region;
@@ -128,6 +139,7 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
                                sp.commitment_per_hour * hours_per_month * setup.weight[std::size_t(m)];
         }
     }
+    set_up_windows(setup, offering, o);
     return setup;
 }
 
@@ -152,6 +164,14 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
         require_fraction("limits.deadline_miss_probability", *o.limits.deadline_miss_probability);
     if (o.limits.capacity_assurance) require_fraction("limits.capacity_assurance", *o.limits.capacity_assurance);
     o.on_demand_capacity.validate("options.on_demand_capacity");
+    // Dated windows and the blocks bought for them (windows.cpp): the assurance row sees whole months only.
+    if (o.capacity_blocks)
+        require(!o.plan_options.windows.empty(), "options.plan_options.windows.size", 0,
+                "must be >= 1 with options.capacity_blocks (a block is bought for a dated window of demand)");
+    if (o.limits.capacity_assurance)
+        require(o.plan_options.windows.empty(), "limits.capacity_assurance", *o.limits.capacity_assurance,
+                fmt::format("cannot be used with options.plan_options.windows ({} windows): the assurance row does "
+                            "not see dated windows", o.plan_options.windows.size()));
     // A Savings Plan's level is one $/hour in every future: it covers the same GPUs in each only when the
     // reservation factor of its start month is the same in each.
     if (!o.savings_plans.empty() && !prices.empty() && prices.reserved.cols() > 1)

@@ -388,6 +388,8 @@ void write_plan(YAML::Emitter& out, const Plan& p) {
                 << "lead_days" << YAML::Value << b.lead_days;
             if (b.price_per_instance_hour)
                 out << YAML::Key << "price_per_instance_hour" << YAML::Value << number(*b.price_per_instance_hour);
+            if (b.kind != BlockKind::aws_capacity_block)
+                out << YAML::Key << "kind" << YAML::Value << std::string(to_text(b.kind));
             out << YAML::EndMap;
         }
         out << YAML::EndSeq;

@@ -36,6 +36,9 @@ struct CommitmentOption {
     int term_years = 1;
     Payment payment = Payment::no_upfront;
     std::optional<double> reservation_discount;  ///< as Commitment's; default: the offering's prices
+    /// A short term instead of term_years: 1, 3 or 6 months, as Commitment::term_months (priced from
+    /// reservation_discount or the offering's month-term rate); 0 = a term of term_years.
+    int term_months = 0;
 };
 
 /// A Savings Plan the optimiser may buy at each start month: its level (the $/hour commitment) is a
@@ -45,6 +48,19 @@ struct SavingsPlanOption {
     int term_years = 1;
     Payment payment = Payment::no_upfront;
     std::optional<double> rate_per_gpu_hour;  ///< as SavingsPlan::rate_per_gpu_hour; default: the offering's rate
+};
+
+/// Capacity blocks the optimiser may buy for the dated windows of demand (plan_options.windows): for
+/// each window, a block from the window's first day (rounded down) of the shortest length sold whose
+/// usable hours hold the window, and, when a shorter length sold leaves less than a day of it
+/// uncovered, one of that length too (the window's last hours then fall to the other tiers). Each is a
+/// whole number of instances, 0 to CapacityBlock::max_instances (and options.max_count), chosen with
+/// the rest of the plan; a block serves first in its hours, steady demand included. A window no length
+/// sold can hold inside the horizon gets no block.
+struct CapacityBlockOption {
+    int lead_days = 0;  ///< bought this many days before it starts (at most the start day), 0 to 56
+    /// Per instance-hour, set at purchase; default: the offering's capacity-block rate in the catalog.
+    std::optional<double> price_per_instance_hour;
 };
 
 /// A way to run spot, e.g. one checkpoint interval: `overhead` billed per useful hour and
@@ -78,10 +94,12 @@ struct OwnedOption {
 /// measured as the objective is (total, or NPV when annual_discount_rate > 0 and objective = npv).
 struct RiskLimits {
     std::optional<double> cvar95;            ///< mean cost of the worst ⌈5% n⌉ futures, at most this (>= 0)
-    /// Upfront paid in any `upfront_period_months` window: reservations' upfront and owned capex.
+    /// Upfront paid in any `upfront_period_months` window: reservations' upfront, owned capex and
+    /// capacity blocks (paid in full in their purchase month).
     std::optional<double> upfront_per_period;
     int upfront_period_months = 3;            ///< periods start at month 0 (quarters by default)
-    /// Committed GPUs in any month at most this share of the month's mean demand level over futures.
+    /// Committed GPUs in any month at most this share of the month's mean demand level over futures
+    /// (reservations and Savings Plans; a capacity block is bought for a window's demand, not counted).
     std::optional<double> committed_share;
     /// Spot options whose job misses its deadline with a higher probability are not tried (the plan
     /// then runs without them; on demand is always possible).
@@ -112,6 +130,8 @@ struct RecommendOptions {
     double max_count = 1e6;            ///< at most this many of each (option, start month)
     /// Savings Plans that may be bought at the start months (their $/hour levels chosen); none when empty.
     std::vector<SavingsPlanOption> savings_plans;
+    /// Capacity blocks for the dated windows of plan_options.windows; none when empty.
+    std::optional<CapacityBlockOption> capacity_blocks;
     /// Ways to run spot; the optimiser tries each (and none) and keeps the cheapest. Empty = no spot.
     std::vector<SpotOption> spot;
     /// Owned hardware the optimiser may buy; none when empty.

@@ -182,6 +182,24 @@ struct SavingsPlan {
     std::string id;
 };
 
+/// Whose rules a capacity block follows (docs/models.md, section 7.1).
+enum class BlockKind {
+    /// AWS EC2 Capacity Blocks for ML: 1–64 instances; 1–14 days, or whole weeks to 182; a start at most
+    /// 56 days after the purchase; paid in full at purchase; stopped 30 minutes before the end.
+    aws_capacity_block,
+    /// GCP Dynamic Workload Scheduler future reservation in calendar mode: 1–80 VMs; 1–90 days; charged
+    /// for the whole period, used or not, as it runs; no stop before the end; a price must be given.
+    gcp_calendar_mode,
+};
+
+template <>
+struct EnumText<BlockKind> {
+    static constexpr std::array<EnumName<BlockKind>, 2> names{{
+        {BlockKind::aws_capacity_block, "aws_capacity_block"},
+        {BlockKind::gcp_calendar_mode, "gcp_calendar_mode"},
+    }};
+};
+
 /// An EC2 Capacity Block for ML (or a block bought the same way): `instances` whole instances of the
 /// plan's offering reserved from day `start_day` for `days` days, bought `lead_days` before it starts
 /// and paid in full then, at a price per instance-hour fixed at purchase, for every hour of the block;
@@ -196,13 +214,20 @@ struct CapacityBlock {
     int lead_days = 0;  ///< days between purchase and start; the purchase must be inside the horizon
     /// Per instance-hour, set at purchase; default: the offering's capacity-block rate in the catalog.
     std::optional<double> price_per_instance_hour;
+    /// AWS's rules (the default) or GCP calendar mode's (BlockKind); `kind`'s limits replace the AWS
+    /// constants below, and a calendar-mode block is paid month by month as its hours run.
+    BlockKind kind = BlockKind::aws_capacity_block;
 
     static constexpr int max_instances = 64;
     static constexpr int max_daily_days = 14;   ///< bought by the day up to here
     static constexpr int max_weekly_days = 182; ///< by the week (multiples of 7) up to here
     static constexpr int max_lead_days = 56;    ///< 8 weeks
     static constexpr double stop_before_end_hours = 0.5;
-    double usable_hours() const { return 24.0 * days - stop_before_end_hours; }
+    static constexpr int calendar_max_instances = 80;  ///< GCP calendar mode: VMs per request
+    static constexpr int calendar_max_days = 90;
+    double usable_hours() const {
+        return 24.0 * days - (kind == BlockKind::aws_capacity_block ? stop_before_end_hours : 0.0);
+    }
     /// A length sold: 1 to 14 days, or whole weeks up to 182 days.
     static constexpr bool sellable_days(int d) {
         return (d >= 1 && d <= max_daily_days) || (d >= 7 && d <= max_weekly_days && d % 7 == 0);

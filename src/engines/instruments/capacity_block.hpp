@@ -15,7 +15,8 @@ namespace gputco::instruments {
 
 /// The month fields a capacity block writes (plan_core.hpp's price_month): its price in `upfront` in the
 /// purchase month, its usable hours as reserved hours, the demand it serves as used and reserved-used.
-inline constexpr std::array<std::string_view, 4> capacity_block_columns{"upfront", "reserved_gpu_hours",
+inline constexpr std::array<std::string_view, 5> capacity_block_columns{"upfront", "reserved_recurring",
+                                                                         "reserved_gpu_hours",
                                                                          "reserved_used_gpu_hours", "used_gpu_hours"};
 
 struct PricedBlock {
@@ -26,10 +27,18 @@ struct PricedBlock {
     int purchase_month = 0;           ///< where the payment falls
     double price_per_instance_hour = 0;
     double upfront = 0;               ///< instances × paid hours × price: all of it, at purchase
+    /// GCP calendar mode: `upfront` is not paid at purchase but month by month as the hours run.
+    bool paid_as_it_runs = false;
     std::string source;
     /// Per usable GPU-hour: what the block really costs for the work it can do.
     double per_usable_gpu_hour() const { return upfront / (gpus * usable_hours); }
     HourSpan span() const { return {start_hour, start_hour + usable_hours, gpus}; }
+    /// What a block paid as it runs costs in month m: its share of the paid hours falling there.
+    double paid_in(int m) const {
+        const double first = m * hours_per_month;
+        const double hours = std::max(0.0, std::min(start_hour + paid_hours, first + hours_per_month) - std::max(start_hour, first));
+        return upfront * hours / paid_hours;
+    }
     /// Its usable GPU-hours inside month m.
     double gpu_hours_in(int m) const {
         const double first = m * hours_per_month;

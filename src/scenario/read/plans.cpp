@@ -150,13 +150,14 @@ Plan read_plan(const Field& f, int months) {
     }
     if (auto bs = m.find("capacity_blocks")) {
         for (const Field& item : bs->list()) {
-            const auto bm = item.map({"instances", "days", "start_day", "lead_days", "price_per_instance_hour"});
+            const auto bm = item.map({"instances", "days", "start_day", "lead_days", "price_per_instance_hour", "kind"});
             CapacityBlock block;  // the rules (instances, days, lead) are the engine's, checked by check_plans_price
             block.instances = small_integer(bm.get("instances"));
             block.days = small_integer(bm.get("days"));
             block.start_day = small_integer(bm.get("start_day"));
             if (auto v = bm.find("lead_days")) block.lead_days = small_integer(*v);
             if (auto v = bm.find("price_per_instance_hour")) block.price_per_instance_hour = positive(*v);
+            if (auto v = bm.find("kind")) block.kind = v->choice<BlockKind>();
             plan.capacity_blocks.push_back(block);
         }
     }

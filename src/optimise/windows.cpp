@@ -1,0 +1,109 @@
+// The recommender's dated windows of demand and the capacity blocks it may buy for them (see
+// programme.hpp): each block a whole-instance column, each month touched by a window or a block cut
+// into pieces as the plan engine cuts it (engines/instruments/windows.hpp), so that the programme's
+// served hours in a piece are those of the month with every hour's load moved by the window's GPUs.
+#include <algorithm>
+#include <cmath>
+
+#include "programme.hpp"
+
+#include "../engines/instruments/capacity_block.hpp"
+
+namespace gputco::detail {
+namespace {
+
+/// The block of `days` from `start_day` for a window, with its price and usable hours, as the engine
+/// prices it (price_capacity_block checks AWS's rules and names the field).
+BlockCandidate candidate(int start_day, int days, const CapacityBlockOption& option, const Offering& offering,
+                         double region, int horizon) {
+    CapacityBlock b;
+    b.instances = 1;
+    b.days = days;
+    b.start_day = start_day;
+    b.lead_days = std::min(option.lead_days, start_day);
+    b.price_per_instance_hour = option.price_per_instance_hour;
+    const instruments::PricedBlock priced = instruments::price_capacity_block(b, 0, offering, region, horizon);
+    BlockCandidate k;
+    k.block = b;
+    k.gpus_per_instance = offering.gpus_per_instance;
+    k.upfront_per_instance = priced.upfront;
+    k.purchase_month = priced.purchase_month;
+    k.start_hour = priced.start_hour;
+    k.end_hour = priced.start_hour + priced.usable_hours;
+    return k;
+}
+
+}  // namespace
+
+void set_up_windows(Setup& setup, const Offering& offering, const RecommendOptions& o) {
+    const int horizon = setup.horizon;
+    const std::vector<DemandWindow>& windows = o.plan_options.windows;
+    for (std::size_t i = 0; i < windows.size(); ++i)
+        check_window(windows[i], fmt::format("options.plan_options.windows[{}]", i), horizon);
+    if (o.capacity_blocks) {
+        const CapacityBlockOption& option = *o.capacity_blocks;
+        require(option.lead_days >= 0 && option.lead_days <= CapacityBlock::max_lead_days,
+                "options.capacity_blocks.lead_days", option.lead_days,
+                fmt::format("must be in [0, {}] (a block starts at most 8 weeks after its purchase)",
+                            CapacityBlock::max_lead_days));
+        if (option.price_per_instance_hour)
+            require_positive("options.capacity_blocks.price_per_instance_hour", *option.price_per_instance_hour);
+        else
+            require(offering.capacity_block_hourly.has_value(), "options.capacity_blocks.price_per_instance_hour",
+                    "none", fmt::format("is needed: the catalog has no capacity-block rate for {}", offering.key()));
+        const double horizon_days = horizon * hours_per_month / 24.0;
+        const double region = o.plan_options.discounts.region_price_factor;
+        for (const DemandWindow& w : windows) {
+            if (w.gpus <= 0) continue;
+            const int start = int(std::floor(w.start_day));
+            const double hours = 24.0 * (w.start_day + w.days - start);
+            const std::optional<int> holds = CapacityBlock::shortest_days_for(hours);
+            std::vector<int> lengths;
+            if (holds && start + *holds <= horizon_days) lengths.push_back(*holds);
+            // A shorter length sold leaving less than a day of the window to the other tiers.
+            for (int d = holds ? *holds - 1 : CapacityBlock::max_weekly_days; d >= 1; --d) {
+                if (!CapacityBlock::sellable_days(d)) continue;
+                if (24.0 * d >= hours - 24.0 && start + d <= horizon_days) lengths.push_back(d);
+                break;
+            }
+            for (int d : lengths) setup.blocks.push_back(candidate(start, d, option, offering, region, horizon));
+        }
+    }
+    // Per month, the pieces of windows and candidate blocks, as instruments::month_pieces cuts them.
+    setup.pieces.assign(std::size_t(horizon), {});
+    setup.window_peak.assign(std::size_t(horizon), 0.0);
+    for (int m = 0; m < horizon; ++m) {
+        const double first = m * hours_per_month, last = first + hours_per_month;
+        std::vector<double> cuts{first, last};
+        bool touched = false;
+        const auto cut = [&](double start, double end) {
+            if (end <= first || start >= last) return;
+            touched = true;
+            cuts.push_back(std::clamp(start, first, last));
+            cuts.push_back(std::clamp(end, first, last));
+        };
+        for (const DemandWindow& w : windows)
+            if (w.gpus > 0) cut(24.0 * w.start_day, 24.0 * (w.start_day + w.days));
+        for (const BlockCandidate& b : setup.blocks) cut(b.start_hour, b.end_hour);
+        if (!touched) continue;
+        std::sort(cuts.begin(), cuts.end());
+        cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+        std::vector<WindowPiece>& pieces = setup.pieces[std::size_t(m)];
+        for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+            const double mid = 0.5 * (cuts[i] + cuts[i + 1]);
+            WindowPiece p{(cuts[i + 1] - cuts[i]) / hours_per_month, 0, {}};
+            for (const DemandWindow& w : windows)
+                if (w.gpus > 0 && 24.0 * w.start_day <= mid && mid < 24.0 * (w.start_day + w.days)) p.extra += w.gpus;
+            for (std::size_t j = 0; j < setup.blocks.size(); ++j)
+                if (setup.blocks[j].start_hour <= mid && mid < setup.blocks[j].end_hour) p.blocks.push_back(j);
+            setup.window_peak[std::size_t(m)] = std::max(setup.window_peak[std::size_t(m)], p.extra);
+            const auto same = std::find_if(pieces.begin(), pieces.end(), [&](const WindowPiece& q) {
+                return q.extra == p.extra && q.blocks == p.blocks;
+            });
+            if (same != pieces.end()) same->weight += p.weight;
+            else pieces.push_back(std::move(p));
+        }
+    }
+}
+
+}  // namespace gputco::detail
