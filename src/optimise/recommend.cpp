@@ -11,6 +11,8 @@
 #include <mutex>
 #include <thread>
 
+#include <boost/math/distributions/normal.hpp>
+
 #include "programme.hpp"
 
 namespace gputco {
@@ -280,8 +282,9 @@ std::vector<AssurancePoint> capacity_assurance_frontier(const DemandFutures& fut
     return points;
 }
 
-RiskCheck check_risk(const PlanDistribution& judged, double cvar95_limit, Objective objective) {
+RiskCheck check_risk(const PlanDistribution& judged, double cvar95_limit, Objective objective, double confidence) {
     require(judged.futures.size() >= 2, "judged.futures.size", judged.futures.size(), "must be >= 2 (a standard error)");
+    require(confidence >= 0.5 && confidence < 1.0, "confidence", confidence, "must be in [0.5, 1)");
     const Distribution& d = objective == Objective::expected_npv ? judged.npv : judged.total;
     RiskCheck out{.cvar95 = d.cvar95, .cvar95_standard_error = 0, .p95 = d.p95, .limit = cvar95_limit, .meets_limit = false};
     const double n = double(judged.futures.size());
@@ -294,7 +297,10 @@ RiskCheck check_risk(const PlanDistribution& judged, double cvar95_limit, Object
     }
     const double mean = sum / n;
     out.cvar95_standard_error = std::sqrt(std::max(0.0, squares / n - mean * mean) * n / (n - 1) / n);
-    out.meets_limit = out.cvar95 + 1.645 * out.cvar95_standard_error <= cvar95_limit;
+    out.confidence = confidence;
+    const double z = boost::math::quantile(boost::math::normal_distribution<double>(), confidence);
+    out.upper = out.cvar95 + z * out.cvar95_standard_error;
+    out.meets_limit = out.upper <= cvar95_limit;
     return out;
 }
 
