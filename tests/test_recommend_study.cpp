@@ -113,3 +113,31 @@ TEST_CASE("the study's baseline rows are compare_plans' figures, then the hindsi
     for (const auto& c : study_baseline_columns())
         if (c.name == "regret_vs_bound_mean") CHECK(std::get<double>(c.get(s.baselines.back())) == 0.0);
 }
+
+TEST_CASE("under a CVaR95 limit with held-out futures the study's plan is the one made to hold out of sample, and "
+          "its summary says how") {
+    const Offering offering = test::plan_test_offering();
+    const DemandFutures fitted = DemandFutures::generate(model(), Horizon::months(24), 60, 5);
+    const DemandFutures fresh = DemandFutures::generate(model(), Horizon::months(24), 400, 6);
+    RecommendOptions options = one_year_options();
+    options.limits.cvar95 = 0.97 * recommend_plan(fitted, offering, one_year_options()).in_sample.total.cvar95;
+    StudyInputs in{.held_out = &fresh};
+    const RecommendStudy held = run_recommend_study(fitted, offering, options, {}, in);
+    const HeldRecommendation direct = recommend_holding_limit(fitted, fresh, offering, options);
+    CHECK(describe(held.recommendation.plan) == describe(direct.recommendation.plan));
+    CHECK(held.cvar95_verdict == direct.verdict);
+    CHECK(held.solved_cvar95_limit == direct.solved_limit);
+    CHECK(held.holding_rounds.size() == direct.rounds.size());
+    CHECK(held.risk->cvar95 == direct.held_out.cvar95);
+    const auto& columns = study_summary_columns();
+    const auto verdict = std::find_if(columns.begin(), columns.end(), [](const auto& c) { return c.name == "cvar95_verdict"; });
+    REQUIRE(verdict != columns.end());
+    CHECK(std::get<std::string>(verdict->get(held)) == direct.verdict);
+
+    in.hold_cvar95_limit = false;  // the plan of the fitted futures alone, judged once
+    const RecommendStudy alone = run_recommend_study(fitted, offering, options, {}, in);
+    CHECK(describe(alone.recommendation.plan) == describe(recommend_plan(fitted, offering, options).plan));
+    CHECK(alone.cvar95_verdict.empty());
+    CHECK_FALSE(alone.solved_cvar95_limit.has_value());
+    CHECK(alone.fitted_futures == 60);
+}

@@ -271,6 +271,13 @@ def test_a_risk_limited_recommendation_reports_its_held_out_cvar95_with_a_standa
     assert row["held_out_cvar95_standard_error"] == pytest.approx(se, rel=1e-9)
     assert row["held_out_meets_cvar95_limit"] == bool(out.total.cvar95 + 1.645 * se <= limit)
     assert gputco.check_risk(out, 1e12).meets_limit
+    strict = gputco.check_risk(out, limit, confidence=0.99)
+    assert strict.confidence == 0.99
+    assert strict.upper == pytest.approx(out.total.cvar95 + 2.3263478740408408 * se, rel=1e-9)
+    # The limit was made to hold on the held-out futures (tightened: no model to draw fresh ones from).
+    assert row["cvar95_verdict"].startswith(("holds: CVaR95 ", "could not hold limits.cvar95 = "))
+    assert row["solved_cvar95_limit"] <= limit
+    assert row["fitted_futures"] == 60
 
 
 def test_the_providers_advice_re_run_monthly_in_python(gputco, catalog):

@@ -40,7 +40,7 @@ RecommendStudy run_recommend_study(const DemandFutures& futures, const Offering&
                                    const RecommendOptions& options, const PricePaths& prices,
                                    const StudyInputs& inputs) {
     RecommendStudy study;
-    study.recommendation = recommend_plan(futures, offering, options, prices);
+    study.fitted_futures = futures.count();
 
     // The baselines buy what the options allow, at the same prices (app/study.hpp).
     const CommitmentOption* first = options.commitments.empty() ? nullptr : &options.commitments.front();
@@ -66,6 +66,19 @@ RecommendStudy run_recommend_study(const DemandFutures& futures, const Offering&
                                            paths, inputs.held_out->count(), inputs.held_out->count()));
     }
     const PlanOptions& eval = judging_options(options);
+    if (options.limits.cvar95 && study.held_out && inputs.hold_cvar95_limit) {
+        LimitHolding holding;
+        holding.draw_futures = inputs.draw_futures;
+        HeldRecommendation held = recommend_holding_limit(futures, *inputs.held_out, offering, options, prices,
+                                                          judged_prices, holding);
+        study.recommendation = std::move(held.recommendation);
+        study.holding_rounds = std::move(held.rounds);
+        study.solved_cvar95_limit = held.solved_limit;
+        study.fitted_futures = held.fitted_futures;
+        study.cvar95_verdict = std::move(held.verdict);
+    } else {
+        study.recommendation = recommend_plan(futures, offering, options, prices);
+    }
 
     std::vector<Plan> plans{study.recommendation.plan};
     if (inputs.history) {
@@ -181,6 +194,11 @@ const std::vector<Column<RecommendStudy>>& study_summary_columns() {
         // Under a CVaR95 limit: does the judged figure keep it at 95% one-sided confidence (false without one)?
         {"held_out_meets_cvar95_limit", "", Dtype::boolean,
          [](const S& s) { return Cell(s.risk && s.cvar95_limited && s.risk->meets_limit); }},
+        // The CVaR95 limit made to hold out of sample (empty without a limit and held-out futures).
+        {"cvar95_verdict", "", Dtype::text, [](const S& s) { return Cell(s.cvar95_verdict); }},
+        {"solved_cvar95_limit", "currency", Dtype::float64,
+         [](const S& s) { return opt(s.solved_cvar95_limit); }},
+        {"fitted_futures", "count", Dtype::int64, [](const S& s) { return Cell((long long)s.fitted_futures); }},
         {"solver_objective", "currency", Dtype::float64, [](const S& s) { return Cell(s.recommendation.solver_objective); }},
         {"proven_optimal", "", Dtype::boolean, [](const S& s) { return Cell(s.recommendation.proven_optimal); }},
         {"status", "", Dtype::text, [](const S& s) { return Cell(s.recommendation.status); }},
