@@ -203,3 +203,36 @@ TEST_CASE("a CVaR95 limit kept by cuts: over 60 random problems of 20 to 60 futu
     }
     CHECK(binding >= 30);  // the limit changes the answer in most draws
 }
+
+TEST_CASE("the hindsight bound, which solves only with spot when spot may be tried, equals recommend_plan on each "
+          "future alone over 40 random problems (spot dearer in some months)") {
+    Xoshiro256pp engine(2030);
+    const int months = 8;
+    for (int trial = 0; trial < 40; ++trial) {
+        const Offering offering = test::plan_test_offering();
+        DemandModel model;
+        model.base_gpus = test::uniform(engine, 1, 8);
+        model.monthly_log_volatility = test::uniform(engine, 0, 0.3);
+        model.hour_of_week = test::office_week();
+        const DemandFutures futures = DemandFutures::generate(model, Horizon::months(months), 4, std::uint64_t(trial));
+        const PricePaths prices = random_paths(engine, months, 4);
+        RecommendOptions options;
+        options.commitments = {{.term_years = 1, .payment = Payment::all_upfront, .reservation_discount = {}}};
+        options.start_months = {0, 4};
+        options.plan_options.threads = 1;
+        options.spot = {{.name = "spot", .overhead = test::uniform(engine, 1, 2),
+                         .availability = test::uniform(engine, 0.3, 1), .price_per_gpu_hour = {},
+                         .deadline_miss_probability = {}}};
+        const HindsightBound bound = hindsight_plan_totals(futures, offering, options, prices);
+        CHECK(bound.exact);
+        for (std::size_t f = 0; f < futures.count(); ++f) {
+            PricePaths column;
+            column.on_demand = prices.on_demand.col(Eigen::Index(f));
+            column.spot = prices.spot.col(Eigen::Index(f));
+            column.reserved = prices.reserved.col(Eigen::Index(f));
+            const Recommendation alone = recommend_plan(futures.future(f), offering, options, column);
+            INFO("trial " << trial << ", future " << f);
+            CHECK(bound.totals[f] == Approx(alone.in_sample.total.mean).epsilon(1e-9));
+        }
+    }
+}

@@ -49,10 +49,10 @@ double spot_share_of(const PlanDistribution& d) {
     return demanded > 0 ? spot / demanded : 0.0;
 }
 
-}  // namespace
-
-Recommendation recommend_plan(const DemandFutures& futures, const Offering& offering, const RecommendOptions& options,
-                              const PricePaths& prices) {
+/// recommend_plan; `without_spot` false skips the solve without spot when a spot option may be tried:
+/// spot's programme holds s = 0 too, so its optimum is no dearer (the hindsight bound's shortcut).
+Recommendation recommend(const DemandFutures& futures, const Offering& offering, const RecommendOptions& options,
+                         const PricePaths& prices, bool without_spot) {
     detail::validate(futures, offering, options, prices);
     const auto started = std::chrono::steady_clock::now();
     const detail::Setup setup = detail::set_up(futures, offering, options);
@@ -76,6 +76,9 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
     double best_engine = infinity;
     std::vector<const SpotOption*> spots{nullptr};
     for (const SpotOption& s : options.spot) spots.push_back(&s);
+    if (!without_spot && std::any_of(options.spot.begin(), options.spot.end(),
+                                     [&](const SpotOption& s) { return excluded_by(s, options.limits).empty(); }))
+        spots.erase(spots.begin());
     std::string exclusions;  // for the status: which spot options were not tried, and why
     std::size_t excluded_count = 0;
     bool timed_out = false;  // some solve stopped at the time limit without a plan or a proof there is none
@@ -167,6 +170,13 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
     return best;
 }
 
+}  // namespace
+
+Recommendation recommend_plan(const DemandFutures& futures, const Offering& offering, const RecommendOptions& options,
+                              const PricePaths& prices) {
+    return recommend(futures, offering, options, prices, true);
+}
+
 HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offering& offering,
                                      const RecommendOptions& options, const PricePaths& prices) {
     detail::validate(futures, offering, options, prices);
@@ -193,7 +203,7 @@ HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offerin
                     column.reserved = prices.reserved.col(c);
                     if (prices.reserved_3y.size() > 0) column.reserved_3y = prices.reserved_3y.col(c);
                 }
-                const Recommendation r = recommend_plan(futures.future(f), offering, alone, column);
+                const Recommendation r = recommend(futures.future(f), offering, alone, column, false);
                 out.totals[f] = objective_of(r.in_sample, options.objective);
                 out.plans[f] = r.plan;
                 // Exact: the programme proved its optimum and prices it as the engine does.
