@@ -228,68 +228,66 @@ HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offerin
     return out;
 }
 
-std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, const Offering& offering,
-                                              const std::vector<double>& cvar95_limits, const RecommendOptions& options,
-                                              const PricePaths& prices) {
-    std::vector<FrontierPoint> points;
-    for (double limit : cvar95_limits) {
+namespace {
+
+/// The recommendation for each level in `levels`, `set` writing one into a copy of the options and into
+/// its point, `fill` the rest of the point from the recommendation. A level no plan meets, or none found in time, is a point
+/// with its reason (and timed_out); any other error is the caller's and is thrown.
+template <class Point, class Set, class Fill>
+std::vector<Point> frontier_of(const DemandFutures& futures, const Offering& offering, const std::vector<double>& levels,
+                               const RecommendOptions& options, const PricePaths& prices, Set set, Fill fill) {
+    std::vector<Point> points;
+    for (double level : levels) {
         RecommendOptions o = options;
-        o.limits.cvar95 = limit;
-        FrontierPoint point;
-        point.cvar95_limit = limit;
+        Point point;
+        set(o, point, level);
         try {
             const Recommendation r = recommend_plan(futures, offering, o, prices);
             point.feasible = true;
             point.mean = objective_of(r.in_sample, o.objective);
-            point.cvar95 = cvar_of(r.in_sample, o.objective);
-            point.p95 = o.objective == Objective::expected_npv ? r.in_sample.npv.p95 : r.in_sample.total.p95;
             point.recommended = r.plan;
             point.recommended.name.clear();  // the plan's parts, not the name "recommended"
             point.plan = describe(point.recommended);
             point.timed_out = !r.proven_optimal;
             point.gap = r.gap;
+            fill(point, r, o);
         } catch (const InvalidInput& e) {
-            // "No plan meets it", or none found in the time allowed; any other error is the caller's.
             const std::string_view what = e.what();
             point.timed_out = what.rfind("options.time_limit_seconds", 0) == 0;
             if (!point.timed_out && what.rfind("limits.cvar95", 0) != 0 && what.rfind("limits.capacity_assurance", 0) != 0)
                 throw;
             point.reason = e.what();
         }
-        points.push_back(point);
+        points.push_back(std::move(point));
     }
     return points;
+}
+
+}  // namespace
+
+std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, const Offering& offering,
+                                              const std::vector<double>& cvar95_limits, const RecommendOptions& options,
+                                              const PricePaths& prices) {
+    return frontier_of<FrontierPoint>(
+        futures, offering, cvar95_limits, options, prices,
+        [](RecommendOptions& o, FrontierPoint& point, double limit) { o.limits.cvar95 = point.cvar95_limit = limit; },
+        [](FrontierPoint& point, const Recommendation& r, const RecommendOptions& o) {
+            point.cvar95 = cvar_of(r.in_sample, o.objective);
+            point.p95 = o.objective == Objective::expected_npv ? r.in_sample.npv.p95 : r.in_sample.total.p95;
+        });
 }
 
 std::vector<AssurancePoint> capacity_assurance_frontier(const DemandFutures& futures, const Offering& offering,
                                                         const std::vector<double>& required,
                                                         const RecommendOptions& options, const PricePaths& prices) {
-    std::vector<AssurancePoint> points;
-    for (double level : required) {
-        RecommendOptions o = options;
-        o.limits.capacity_assurance = level;
-        AssurancePoint point;
-        point.required = level;
-        try {
-            const Recommendation r = recommend_plan(futures, offering, o, prices);
-            point.feasible = true;
-            point.mean = objective_of(r.in_sample, o.objective);
+    return frontier_of<AssurancePoint>(
+        futures, offering, required, options, prices,
+        [](RecommendOptions& o, AssurancePoint& point, double level) {
+            o.limits.capacity_assurance = point.required = level;
+        },
+        [](AssurancePoint& point, const Recommendation& r, const RecommendOptions&) {
             point.assurance = r.capacity_assurance;
-            point.recommended = r.plan;
-            point.recommended.name.clear();  // the plan's parts, not the name "recommended"
-            point.plan = describe(point.recommended);
-            point.timed_out = !r.proven_optimal;
-            point.gap = r.gap;
-        } catch (const InvalidInput& e) {
-            // "No plan meets it", or none found in the time allowed; any other error is the caller's.
-            const std::string_view what = e.what();
-            point.timed_out = what.rfind("options.time_limit_seconds", 0) == 0;
-            if (!point.timed_out && what.rfind("limits.capacity_assurance", 0) != 0) throw;
-            point.reason = e.what();
-        }
-        points.push_back(point);
-    }
-    return points;
+        });
 }
 
 RiskCheck check_risk(const PlanDistribution& judged, double cvar95_limit, Objective objective, double confidence) {
