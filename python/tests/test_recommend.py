@@ -26,10 +26,14 @@ def test_recommend_returns_frames_and_beats_the_baselines_out_of_sample(gputco, 
     assert list(r.baselines.index)[1] == "all on demand"
     assert any(name.startswith("lookback 30 days") for name in r.baselines.index)
     ours = r.baselines.iloc[0]
-    for name, row in r.baselines.iloc[1:-1].iterrows():
+    for name, row in r.baselines.iloc[1:].iterrows():
+        if np.isnan(row["regret_mean"]):  # rows priced future by future: the hindsight level, the policy
+            continue
         # Beating a baseline in expectation: by more than 4 standard errors of the difference is not
         # required; the mean regret against the set of compared plans must be the smallest.
         assert ours["regret_mean"] <= row["regret_mean"] + 1e-9, name
+    policy = r.baselines.loc["provider advice re-run monthly, lookback 30 days, 1y all_upfront"]
+    assert np.isfinite(policy["mean"]) and np.isnan(policy["regret_mean"])
     assert r.summary["held_out_mean"].iloc[0] < r.baselines.loc["all on demand", "mean"]
 
 
