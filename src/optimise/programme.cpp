@@ -439,7 +439,12 @@ MipSolution solve_with_pieces(Programme& p, const RecommendOptions& o, TailCuts*
     const auto seconds_spent = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     };
-    for (int round = 0; round < 100 && seconds_spent() < 0.5 * o.time_limit_seconds; ++round) {
+    // Only where something is left to cut: a programme whose curves all entered whole (one future's
+    // months of a few levels, the hindsight bound's) goes straight to branch and bound.
+    const bool partial = tail || std::any_of(p.curves.begin(), p.curves.end(), [](const Curve& curve) {
+                             return curve.pieces.size() > all_at_once;
+                         });
+    for (int round = 0; partial && round < 100 && seconds_spent() < 0.5 * o.time_limit_seconds; ++round) {
         if (o.plan_options.should_stop && o.plan_options.should_stop()) throw Cancelled("recommend_plan: stopped");
         const MipSolution relaxed =
             p.mip.solve_relaxed(std::max(1e-3, o.time_limit_seconds - seconds_spent()), o.plan_options.should_stop);
