@@ -73,7 +73,8 @@ TEST_CASE("held-out futures are judged at the fitted prices unless others are gi
     CHECK(run_recommend_study(fitted, offering, options, {}, {}).judged_prices == "list prices");
 }
 
-TEST_CASE("the study's baseline rows are compare_plans' figures, then the hindsight level, then the bound") {
+TEST_CASE("the study's baseline rows are compare_plans' figures, then the hindsight level, the providers' advice "
+          "re-run monthly, then the bound") {
     const Offering offering = test::plan_test_offering();
     const DemandFutures fitted = DemandFutures::generate(model(), Horizon::months(12), 30, 3);
     const DemandFutures fresh = DemandFutures::generate(model(), Horizon::months(12), 30, 4);
@@ -85,7 +86,7 @@ TEST_CASE("the study's baseline rows are compare_plans' figures, then the hindsi
     std::vector<Plan> plans{s.recommendation.plan};
     for (Plan& p : baseline_plans(history, offering, 1, Payment::all_upfront)) plans.push_back(p);
     const std::vector<PlanDistribution> direct = compare_plans(plans, fresh, offering, {}, options.plan_options);
-    REQUIRE(s.baselines.size() == direct.size() + 2);  // + hindsight level + bound
+    REQUIRE(s.baselines.size() == direct.size() + 3);  // + hindsight level + providers re-run monthly + bound
     for (std::size_t i = 0; i < direct.size(); ++i) {
         CAPTURE(i);
         CHECK(s.baselines[i].plan == direct[i].plan);
@@ -99,6 +100,16 @@ TEST_CASE("the study's baseline rows are compare_plans' figures, then the hindsi
     CHECK(s.baselines[direct.size()].plan == "best in hindsight: 1y all_upfront level per future");
     CHECK(s.baselines[direct.size()].total.mean == distribution_of(hindsight).mean);
     CHECK_FALSE(s.baselines[direct.size()].regret_mean.has_value());
+    // The providers' advice as they run it: one plan per future, each priced on its own future.
+    const StudyBaselineRow& policy = s.baselines[direct.size() + 1];
+    CHECK(policy.plan == "provider advice re-run monthly, lookback 30 days, 1y all_upfront");
+    std::vector<double> totals;
+    for (std::size_t f = 0; f < fresh.count(); ++f)
+        totals.push_back(evaluate_plan(provider_policy_plan(history, fresh, f, offering, 30, 1, Payment::all_upfront),
+                                       fresh.future(f), offering, {}, options.plan_options)
+                             .total.mean);
+    CHECK(policy.total.mean == doctest::Approx(distribution_of(totals).mean).epsilon(1e-12));
+    CHECK(*policy.regret_vs_bound_mean >= -1e-6);
     CHECK(s.baselines.back().regret_vs_bound_mean == 0.0);
     REQUIRE(s.frontier.size() == 1);
     CHECK(s.frontier[0].point.feasible);
@@ -112,4 +123,32 @@ TEST_CASE("the study's baseline rows are compare_plans' figures, then the hindsi
     CHECK(std::get<std::string>(study_summary_columns()[0].get(s)) == describe(s.recommendation.plan));
     for (const auto& c : study_baseline_columns())
         if (c.name == "regret_vs_bound_mean") CHECK(std::get<double>(c.get(s.baselines.back())) == 0.0);
+}
+
+TEST_CASE("under a CVaR95 limit with held-out futures the study's plan is the one made to hold out of sample, and "
+          "its summary says how") {
+    const Offering offering = test::plan_test_offering();
+    const DemandFutures fitted = DemandFutures::generate(model(), Horizon::months(24), 60, 5);
+    const DemandFutures fresh = DemandFutures::generate(model(), Horizon::months(24), 400, 6);
+    RecommendOptions options = one_year_options();
+    options.limits.cvar95 = 0.97 * recommend_plan(fitted, offering, one_year_options()).in_sample.total.cvar95;
+    StudyInputs in{.held_out = &fresh};
+    const RecommendStudy held = run_recommend_study(fitted, offering, options, {}, in);
+    const HeldRecommendation direct = recommend_holding_limit(fitted, fresh, offering, options);
+    CHECK(describe(held.recommendation.plan) == describe(direct.recommendation.plan));
+    CHECK(held.cvar95_verdict == direct.verdict);
+    CHECK(held.solved_cvar95_limit == direct.solved_limit);
+    CHECK(held.holding_rounds.size() == direct.rounds.size());
+    CHECK(held.risk->cvar95 == direct.held_out.cvar95);
+    const auto& columns = study_summary_columns();
+    const auto verdict = std::find_if(columns.begin(), columns.end(), [](const auto& c) { return c.name == "cvar95_verdict"; });
+    REQUIRE(verdict != columns.end());
+    CHECK(std::get<std::string>(verdict->get(held)) == direct.verdict);
+
+    in.hold_cvar95_limit = false;  // the plan of the fitted futures alone, judged once
+    const RecommendStudy alone = run_recommend_study(fitted, offering, options, {}, in);
+    CHECK(describe(alone.recommendation.plan) == describe(recommend_plan(fitted, offering, options).plan));
+    CHECK(alone.cvar95_verdict.empty());
+    CHECK_FALSE(alone.solved_cvar95_limit.has_value());
+    CHECK(alone.fitted_futures == 60);
 }

@@ -197,14 +197,18 @@ void register_recommend(py::module_& m) {
         .def_readonly("cvar95_standard_error", &RiskCheck::cvar95_standard_error)
         .def_readonly("p95", &RiskCheck::p95)
         .def_readonly("limit", &RiskCheck::limit)
+        .def_readonly("confidence", &RiskCheck::confidence)
+        .def_readonly("upper", &RiskCheck::upper)
         .def_readonly("meets_limit", &RiskCheck::meets_limit);
     m.def(
         "check_risk",
-        [](const PlanDistribution& judged, double cvar95_limit, std::string_view objective) {
-            return check_risk(judged, cvar95_limit, parse<Objective>(objective, "objective"));
+        [](const PlanDistribution& judged, double cvar95_limit, std::string_view objective, double confidence) {
+            return check_risk(judged, cvar95_limit, parse<Objective>(objective, "objective"), confidence);
         },
         py::arg("judged"), py::arg("cvar95_limit"), py::kw_only(), py::arg("objective") = "expected_total",
-        "CVaR95 + 1.645 standard errors <= the limit: the limit holds at 95% one-sided confidence.");
+        py::arg("confidence") = 0.95,
+        "upper = CVaR95 + z standard errors <= the limit (z = 1.645 at the default 95%): the limit holds at that "
+        "one-sided confidence.");
     py::class_<FrontierPoint>(m, "FrontierPoint")
         .def_readonly("cvar95_limit", &FrontierPoint::cvar95_limit)
         .def_readonly("feasible", &FrontierPoint::feasible)

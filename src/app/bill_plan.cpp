@@ -216,6 +216,10 @@ BillPlan recommend_from_bill(const Bill& bill, const Offering& offering, const R
     in.baseline_payment = plan_options.baseline_payment;
     in.hindsight_bound = plan_options.hindsight_bound;
     in.cvar95_limits = plan_options.cvar95_limits;
+    // A CVaR95 limit is held on fresh futures of the same model: draw d seeded past the two above.
+    in.draw_futures = [&](std::size_t count, std::uint64_t draw) {
+        return DemandFutures::generate(model, horizon, count, plan_options.seed + 1 + draw);
+    };
     RecommendStudy study = run_recommend_study(futures, planned, options, {}, in);
     return BillPlan{std::move(history), std::move(model), std::move(futures), std::move(held_out), planned,
                     std::move(study), std::move(options.held), std::move(options.held_savings_plans),

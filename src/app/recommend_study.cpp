@@ -25,6 +25,18 @@ double measured(const FutureOutcome& f, Objective objective) {
     return objective == Objective::expected_npv ? f.npv : f.total;
 }
 
+/// Future f's prices: its own path, or the one shared path (empty: list prices).
+PricePaths price_column(const PricePaths& prices, std::size_t f) {
+    if (prices.empty()) return {};
+    const Eigen::Index c = prices.column(f);
+    PricePaths column;
+    column.on_demand = prices.on_demand.col(c);
+    column.spot = prices.spot.col(c);
+    column.reserved = prices.reserved.col(c);
+    if (prices.reserved_3y.size() > 0) column.reserved_3y = prices.reserved_3y.col(c);
+    return column;
+}
+
 /// Mean and type-7 P95 of a − b, future by future.
 std::pair<double, double> gap_figures(const std::vector<double>& a, const std::vector<double>& b) {
     std::vector<double> gap(a.size());
@@ -40,7 +52,7 @@ RecommendStudy run_recommend_study(const DemandFutures& futures, const Offering&
                                    const RecommendOptions& options, const PricePaths& prices,
                                    const StudyInputs& inputs) {
     RecommendStudy study;
-    study.recommendation = recommend_plan(futures, offering, options, prices);
+    study.fitted_futures = futures.count();
 
     // The baselines buy what the options allow, at the same prices (app/study.hpp).
     const CommitmentOption* first = options.commitments.empty() ? nullptr : &options.commitments.front();
@@ -66,6 +78,19 @@ RecommendStudy run_recommend_study(const DemandFutures& futures, const Offering&
                                            paths, inputs.held_out->count(), inputs.held_out->count()));
     }
     const PlanOptions& eval = judging_options(options);
+    if (options.limits.cvar95 && study.held_out && inputs.hold_cvar95_limit) {
+        LimitHolding holding;
+        holding.draw_futures = inputs.draw_futures;
+        HeldRecommendation held = recommend_holding_limit(futures, *inputs.held_out, offering, options, prices,
+                                                          judged_prices, holding);
+        study.recommendation = std::move(held.recommendation);
+        study.holding_rounds = std::move(held.rounds);
+        study.solved_cvar95_limit = held.solved_limit;
+        study.fitted_futures = held.fitted_futures;
+        study.cvar95_verdict = std::move(held.verdict);
+    } else {
+        study.recommendation = recommend_plan(futures, offering, options, prices);
+    }
 
     std::vector<Plan> plans{study.recommendation.plan};
     if (inputs.history) {
@@ -110,6 +135,26 @@ RecommendStudy run_recommend_study(const DemandFutures& futures, const Offering&
                                            to_text(study.baseline_payment)),
                                distribution_of(hindsight)});
 
+    // The providers' advice as they run it: re-run every month over each future's own use so far, what
+    // is held subtracted (provider_policy_plan); one plan per future, so its row is priced future by future.
+    std::optional<std::vector<double>> policy;
+    if (inputs.history) {
+        PlanOptions baseline_options;
+        baseline_options.discounts = options.plan_options.discounts;
+        policy.emplace(judged_on.count());
+        for (std::size_t f = 0; f < judged_on.count(); ++f) {
+            const Plan plan = provider_policy_plan(*inputs.history, judged_on, f, judged_offering, 30,
+                                                   study.baseline_term_years, study.baseline_payment, baseline_options,
+                                                   options.held);
+            (*policy)[f] = measured(
+                evaluate_plan(plan, judged_on.future(f), judged_offering, price_column(judged_prices, f), eval).futures[0],
+                Objective::expected_total);
+        }
+        study.baselines.push_back({fmt::format("provider advice re-run monthly, lookback 30 days, {}y {}",
+                                               study.baseline_term_years, to_text(study.baseline_payment)),
+                                   distribution_of(*policy)});
+    }
+
     if (inputs.hindsight_bound) {
         const HindsightBound bound = hindsight_plan_totals(judged_on, judged_offering, options, judged_prices);
         study.bound_exact = bound.exact;
@@ -122,8 +167,13 @@ RecommendStudy run_recommend_study(const DemandFutures& futures, const Offering&
         }
         if (options.objective == Objective::expected_total) {  // the one-family optimum is measured in totals
             const auto [mean, p95] = gap_figures(hindsight, bound.totals);
-            study.baselines.back().regret_vs_bound_mean = mean;
-            study.baselines.back().regret_vs_bound_p95 = p95;
+            study.baselines[results.size()].regret_vs_bound_mean = mean;
+            study.baselines[results.size()].regret_vs_bound_p95 = p95;
+            if (policy) {  // the row after it, in totals too
+                const auto [policy_mean, policy_p95] = gap_figures(*policy, bound.totals);
+                study.baselines.back().regret_vs_bound_mean = policy_mean;
+                study.baselines.back().regret_vs_bound_p95 = policy_p95;
+            }
         }
         StudyBaselineRow row{std::string("best plan in hindsight per future (a lower bound)") +
                                  (bound.exact ? "" : ", not proven"),
@@ -181,6 +231,11 @@ const std::vector<Column<RecommendStudy>>& study_summary_columns() {
         // Under a CVaR95 limit: does the judged figure keep it at 95% one-sided confidence (false without one)?
         {"held_out_meets_cvar95_limit", "", Dtype::boolean,
          [](const S& s) { return Cell(s.risk && s.cvar95_limited && s.risk->meets_limit); }},
+        // The CVaR95 limit made to hold out of sample (empty without a limit and held-out futures).
+        {"cvar95_verdict", "", Dtype::text, [](const S& s) { return Cell(s.cvar95_verdict); }},
+        {"solved_cvar95_limit", "currency", Dtype::float64,
+         [](const S& s) { return opt(s.solved_cvar95_limit); }},
+        {"fitted_futures", "count", Dtype::int64, [](const S& s) { return Cell((long long)s.fitted_futures); }},
         {"solver_objective", "currency", Dtype::float64, [](const S& s) { return Cell(s.recommendation.solver_objective); }},
         {"proven_optimal", "", Dtype::boolean, [](const S& s) { return Cell(s.recommendation.proven_optimal); }},
         {"status", "", Dtype::text, [](const S& s) { return Cell(s.recommendation.status); }},

@@ -99,6 +99,14 @@ void Mip::add_row(const std::vector<int>& columns, const std::vector<double>& co
 }
 
 MipSolution Mip::solve(double time_limit_seconds, const StopCheck& should_stop) const {
+    return run(time_limit_seconds, should_stop, false);
+}
+
+MipSolution Mip::solve_relaxed(double time_limit_seconds, const StopCheck& should_stop) const {
+    return run(time_limit_seconds, should_stop, true);
+}
+
+MipSolution Mip::run(double time_limit_seconds, const StopCheck& should_stop, bool relaxed) const {
     const int columns = column_count();
     const std::size_t rows = rhs_.size();
     const double inf = std::numeric_limits<double>::infinity();
@@ -122,8 +130,9 @@ MipSolution Mip::solve(double time_limit_seconds, const StopCheck& should_stop) 
     OsiClpSolverInterface solver;
     solver.messageHandler()->setLogLevel(0);
     solver.loadProblem(matrix, lower_.data(), upper_.data(), objective_.data(), row_lower.data(), row_upper.data());
-    for (int c = 0; c < columns; ++c)
-        if (integer_[std::size_t(c)]) solver.setInteger(c);
+    if (!relaxed)
+        for (int c = 0; c < columns; ++c)
+            if (integer_[std::size_t(c)]) solver.setInteger(c);
     // CLP's automatic scaling, and strong branching on top of it, left CBC 2.10.8 short of the
     // optimum on some one-future programmes (9 GPUs where 8 were cheaper, "proven optimal"); the
     // programmes here are small and already in one unit (money), so neither is needed.

@@ -28,8 +28,11 @@ public:
     /// Minimises; single-threaded and deterministic. `should_stop` is asked after branch-and-bound
     /// nodes, at most every 50 ms (a Python check takes the GIL); true throws Cancelled.
     MipSolution solve(double time_limit_seconds, const StopCheck& should_stop = {}) const;
+    /// The linear relaxation (integer columns continuous): a bound, and a point to generate cuts at.
+    MipSolution solve_relaxed(double time_limit_seconds, const StopCheck& should_stop = {}) const;
 
 private:
+    MipSolution run(double time_limit_seconds, const StopCheck& should_stop, bool relaxed) const;
     std::vector<double> lower_, upper_, objective_;
     std::vector<char> integer_;
     std::vector<std::vector<int>> row_columns_;

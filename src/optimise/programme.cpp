@@ -8,8 +8,10 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "programme.hpp"
+#include "tail_cuts.hpp"
 
 namespace gputco::detail {
 namespace {
@@ -410,6 +412,37 @@ void add_future_rows(Programme& p, const DemandFutures& futures, const PricePath
     p.mip.add_row(tail_columns, tail_coefficients, 'L', cvar95);
 }
 
+/// With a CVaR95 limit and every future's cost convex in the columns (no month where spot is dearer
+/// than on demand: what it serves there is a concave cost), the limit as cuts on the mean programme
+/// (tail_cuts.hpp); empty otherwise, and add_future_rows writes it out in full. The mean programme
+/// itself (add_mean_curves and the constant) is the caller's.
+std::optional<TailCuts> tail_cuts_of(const Programme& p, const DemandFutures& futures, const PricePaths& prices,
+                                     const Setup& setup, const Rates& rates, bool with_spot, ShapeCuts& cuts,
+                                     const std::vector<double>& owned_cost, double cvar95) {
+    const std::size_t n = futures.count();
+    const double a = rates.availability;
+    std::vector<FutureCost> costs(n);
+    for (std::size_t f = 0; f < n; ++f) {
+        FutureCost& cost = costs[f];
+        cost.constant = owned_cost[f] + setup.held_cost;
+        for (int m = 0; m < setup.horizon; ++m) {
+            const double w = setup.weight[std::size_t(m)];
+            const double level = futures.level(f, m);
+            const MonthShape& shape = futures.shape(f, m);
+            const double od = rates.on_demand * factor_of(prices, prices.on_demand, f, m);
+            const double rho = rates.spot * factor_of(prices, prices.spot, f, m);
+            const double alpha = w * (od * (1.0 - a) + rho * a), beta = w * a * (od - rho);
+            cost.constant += w * od * level * shape.total();
+            if (level <= 0.0) continue;
+            if (with_spot && beta < 0.0) return std::nullopt;
+            const std::vector<Cut>& pieces = cuts(shape);
+            cost.terms.push_back({p.capacity[std::size_t(m)], -1, alpha, level, &pieces});
+            if (with_spot && beta > 0.0) cost.terms.push_back({p.capacity[std::size_t(m)], p.spot_gpus, beta, level, &pieces});
+        }
+    }
+    return std::optional<TailCuts>(std::in_place, std::move(costs), p.x, p.cost, cvar95);
+}
+
 /// limits.capacity_assurance as one row (docs/models.md, section 8). Assurance = 1 − u (D − K − P) / D
 /// >= p is K + P >= D (1 − (1 − p) / u) over the sample, with K the GPU-hours reserved capacity serves
 /// and P spot's: K + P = (1 − a) S(C) + a S(C + s), a hypograph of each curve (both coefficients >= 0:
@@ -499,8 +532,9 @@ void add_limits(Programme& p, const DemandFutures& futures, const RecommendOptio
 /// Kelley's cutting planes: each curve starts with its first and last pieces; after each solve the
 /// piece in force at the solution's capacity is added wherever the solution overrates the curve
 /// there. Pieces are finitely many, so this ends at the exact optimum (all pieces would be thousands
-/// of rows a month, which the simplex handles far more slowly).
-MipSolution solve_with_pieces(Programme& p, const RecommendOptions& o) {
+/// of rows a month, which the simplex handles far more slowly). With `tail`, its cut for the solution
+/// too (a solution above the CVaR95 limit at the time limit is no plan).
+MipSolution solve_with_pieces(Programme& p, const RecommendOptions& o, TailCuts* tail) {
     const auto add_piece = [&](Curve& curve, std::size_t j) {
         if (curve.added.empty()) curve.added.assign(curve.pieces.size(), 0);
         if (curve.added[j]) return false;
@@ -514,6 +548,21 @@ MipSolution solve_with_pieces(Programme& p, const RecommendOptions& o) {
                           piece.served - piece.slope * piece.value);
         return true;
     };
+    // The piece in force at `sol` wherever `sol` overrates a curve, and the tail's cut; whether any was added.
+    const auto add_violated = [&](const std::vector<double>& sol) {
+        bool added = false;
+        for (Curve& curve : p.curves) {
+            const double at = sol[std::size_t(curve.capacity)] + (curve.spot >= 0 ? sol[std::size_t(curve.spot)] : 0.0);
+            const auto after = std::upper_bound(curve.pieces.begin(), curve.pieces.end(), at,
+                                                [](double c, const Cut& piece) { return c < piece.value; });
+            const auto j = std::size_t(std::max<std::ptrdiff_t>(0, after - curve.pieces.begin() - 1));
+            const Cut& piece = curve.pieces[j];
+            const double value = piece.served + piece.slope * (at - piece.value);
+            if (sol[std::size_t(curve.column)] > value + 1e-9 * (1.0 + std::abs(value))) added |= add_piece(curve, j);
+        }
+        if (tail && tail->add_if_violated(p.mip, sol)) added = true;
+        return added;
+    };
     // A curve of few pieces (one future's month of a few levels) gets them all at once: a row or two
     // more costs the simplex less than another round of solving.
     constexpr std::size_t all_at_once = 8;
@@ -525,30 +574,38 @@ MipSolution solve_with_pieces(Programme& p, const RecommendOptions& o) {
         add_piece(curve, 0);
         add_piece(curve, curve.pieces.size() - 1);
     }
-    MipSolution solution;
+    // Cut the curves (and the CVaR95 tail) at the linear relaxation's solutions first: each LP is fast,
+    // and branch and bound then starts from curves drawn where the optimum lies instead of from their
+    // first and last pieces (a weak bound there made the first MIP of 1,000 futures the slowest step).
+    // The cuts are valid for every point, so the exact loop below is unchanged.
     const auto started = std::chrono::steady_clock::now();
+    const auto seconds_spent = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    };
+    // Only where something is left to cut: a programme whose curves all entered whole (one future's
+    // months of a few levels, the hindsight bound's) goes straight to branch and bound.
+    const bool partial = tail || std::any_of(p.curves.begin(), p.curves.end(), [](const Curve& curve) {
+                             return curve.pieces.size() > all_at_once;
+                         });
+    for (int round = 0; partial && round < 100 && seconds_spent() < 0.5 * o.time_limit_seconds; ++round) {
+        if (o.plan_options.should_stop && o.plan_options.should_stop()) throw Cancelled("recommend_plan: stopped");
+        const MipSolution relaxed =
+            p.mip.solve_relaxed(std::max(1e-3, o.time_limit_seconds - seconds_spent()), o.plan_options.should_stop);
+        if (!relaxed.feasible || !add_violated(relaxed.x)) break;
+    }
+    MipSolution solution;
     for (bool first = true;; first = false) {
         const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         // Between solves, and inside each (Mip::solve asks after branch-and-bound nodes).
         if (o.plan_options.should_stop && o.plan_options.should_stop()) throw Cancelled("recommend_plan: stopped");
         if (!first && spent >= o.time_limit_seconds) {  // keep the last plan; it is not proven
             solution.proven_optimal = false;
+            if (tail && tail->last_violated()) solution.feasible = false;
             break;
         }
         solution = p.mip.solve(std::max(1e-3, o.time_limit_seconds - spent), o.plan_options.should_stop);
         if (!solution.feasible) break;
-        const std::vector<double>& sol = solution.x;
-        bool added = false;
-        for (Curve& curve : p.curves) {
-            const double at = sol[std::size_t(curve.capacity)] + (curve.spot >= 0 ? sol[std::size_t(curve.spot)] : 0.0);
-            const auto after = std::upper_bound(curve.pieces.begin(), curve.pieces.end(), at,
-                                                [](double c, const Cut& piece) { return c < piece.value; });
-            const auto j = std::size_t(std::max<std::ptrdiff_t>(0, after - curve.pieces.begin() - 1));
-            const Cut& piece = curve.pieces[j];
-            const double value = piece.served + piece.slope * (at - piece.value);
-            if (sol[std::size_t(curve.column)] > value + 1e-9 * (1.0 + std::abs(value))) added |= add_piece(curve, j);
-        }
-        if (!added) break;
+        if (!add_violated(solution.x)) break;
     }
     solution.objective += p.constant;
     solution.bound += p.constant;  // fewer pieces than the curves have only lower it: a bound still
@@ -645,7 +702,10 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
     if (spot) p.spot_gpus = p.mip.add_column(0.0, peak, 0.0, false);
     ShapeCuts cuts(o.max_blocks);
     const std::vector<double> owned_cost = owned_costs(futures, owned, setup);
-    if (o.limits.cvar95) {
+    std::optional<TailCuts> tail;
+    if (o.limits.cvar95)
+        tail = tail_cuts_of(p, futures, prices, setup, rates, spot != nullptr, cuts, owned_cost, *o.limits.cvar95);
+    if (o.limits.cvar95 && !tail) {
         add_future_rows(p, futures, prices, setup, rates, spot != nullptr, cuts, owned_cost, *o.limits.cvar95);
     } else {
         for (double c : owned_cost) p.constant += c / double(futures.count());
@@ -655,7 +715,7 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
     add_limits(p, futures, o, prices, setup, rates, owned);
     add_assurance(p, futures, o, setup, rates, spot != nullptr, cuts);
     Solved out;
-    out.solution = solve_with_pieces(p, o);
+    out.solution = solve_with_pieces(p, o, tail ? &*tail : nullptr);
     if (out.solution.feasible) out.plan = plan_of(out.solution, p, futures, offering, o, setup, spot, owned);
     return out;
 }

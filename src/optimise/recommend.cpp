@@ -11,6 +11,8 @@
 #include <mutex>
 #include <thread>
 
+#include <boost/math/distributions/normal.hpp>
+
 #include "programme.hpp"
 
 namespace gputco {
@@ -47,10 +49,10 @@ double spot_share_of(const PlanDistribution& d) {
     return demanded > 0 ? spot / demanded : 0.0;
 }
 
-}  // namespace
-
-Recommendation recommend_plan(const DemandFutures& futures, const Offering& offering, const RecommendOptions& options,
-                              const PricePaths& prices) {
+/// recommend_plan; `without_spot` false skips the solve without spot when a spot option may be tried:
+/// spot's programme holds s = 0 too, so its optimum is no dearer (the hindsight bound's shortcut).
+Recommendation recommend(const DemandFutures& futures, const Offering& offering, const RecommendOptions& options,
+                         const PricePaths& prices, bool without_spot) {
     detail::validate(futures, offering, options, prices);
     const auto started = std::chrono::steady_clock::now();
     const detail::Setup setup = detail::set_up(futures, offering, options);
@@ -74,6 +76,9 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
     double best_engine = infinity;
     std::vector<const SpotOption*> spots{nullptr};
     for (const SpotOption& s : options.spot) spots.push_back(&s);
+    if (!without_spot && std::any_of(options.spot.begin(), options.spot.end(),
+                                     [&](const SpotOption& s) { return excluded_by(s, options.limits).empty(); }))
+        spots.erase(spots.begin());
     std::string exclusions;  // for the status: which spot options were not tried, and why
     std::size_t excluded_count = 0;
     bool timed_out = false;  // some solve stopped at the time limit without a plan or a proof there is none
@@ -165,6 +170,13 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
     return best;
 }
 
+}  // namespace
+
+Recommendation recommend_plan(const DemandFutures& futures, const Offering& offering, const RecommendOptions& options,
+                              const PricePaths& prices) {
+    return recommend(futures, offering, options, prices, true);
+}
+
 HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offering& offering,
                                      const RecommendOptions& options, const PricePaths& prices) {
     detail::validate(futures, offering, options, prices);
@@ -191,7 +203,7 @@ HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offerin
                     column.reserved = prices.reserved.col(c);
                     if (prices.reserved_3y.size() > 0) column.reserved_3y = prices.reserved_3y.col(c);
                 }
-                const Recommendation r = recommend_plan(futures.future(f), offering, alone, column);
+                const Recommendation r = recommend(futures.future(f), offering, alone, column, false);
                 out.totals[f] = objective_of(r.in_sample, options.objective);
                 out.plans[f] = r.plan;
                 // Exact: the programme proved its optimum and prices it as the engine does.
@@ -216,72 +228,71 @@ HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offerin
     return out;
 }
 
-std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, const Offering& offering,
-                                              const std::vector<double>& cvar95_limits, const RecommendOptions& options,
-                                              const PricePaths& prices) {
-    std::vector<FrontierPoint> points;
-    for (double limit : cvar95_limits) {
+namespace {
+
+/// The recommendation for each level in `levels`, `set` writing one into a copy of the options and into
+/// its point, `fill` the rest of the point from the recommendation. A level no plan meets, or none found in time, is a point
+/// with its reason (and timed_out); any other error is the caller's and is thrown.
+template <class Point, class Set, class Fill>
+std::vector<Point> frontier_of(const DemandFutures& futures, const Offering& offering, const std::vector<double>& levels,
+                               const RecommendOptions& options, const PricePaths& prices, Set set, Fill fill) {
+    std::vector<Point> points;
+    for (double level : levels) {
         RecommendOptions o = options;
-        o.limits.cvar95 = limit;
-        FrontierPoint point;
-        point.cvar95_limit = limit;
+        Point point;
+        set(o, point, level);
         try {
             const Recommendation r = recommend_plan(futures, offering, o, prices);
             point.feasible = true;
             point.mean = objective_of(r.in_sample, o.objective);
-            point.cvar95 = cvar_of(r.in_sample, o.objective);
-            point.p95 = o.objective == Objective::expected_npv ? r.in_sample.npv.p95 : r.in_sample.total.p95;
             point.recommended = r.plan;
             point.recommended.name.clear();  // the plan's parts, not the name "recommended"
             point.plan = describe(point.recommended);
             point.timed_out = !r.proven_optimal;
             point.gap = r.gap;
+            fill(point, r, o);
         } catch (const InvalidInput& e) {
-            // "No plan meets it", or none found in the time allowed; any other error is the caller's.
             const std::string_view what = e.what();
             point.timed_out = what.rfind("options.time_limit_seconds", 0) == 0;
             if (!point.timed_out && what.rfind("limits.cvar95", 0) != 0 && what.rfind("limits.capacity_assurance", 0) != 0)
                 throw;
             point.reason = e.what();
         }
-        points.push_back(point);
+        points.push_back(std::move(point));
     }
     return points;
+}
+
+}  // namespace
+
+std::vector<FrontierPoint> cost_risk_frontier(const DemandFutures& futures, const Offering& offering,
+                                              const std::vector<double>& cvar95_limits, const RecommendOptions& options,
+                                              const PricePaths& prices) {
+    return frontier_of<FrontierPoint>(
+        futures, offering, cvar95_limits, options, prices,
+        [](RecommendOptions& o, FrontierPoint& point, double limit) { o.limits.cvar95 = point.cvar95_limit = limit; },
+        [](FrontierPoint& point, const Recommendation& r, const RecommendOptions& o) {
+            point.cvar95 = cvar_of(r.in_sample, o.objective);
+            point.p95 = o.objective == Objective::expected_npv ? r.in_sample.npv.p95 : r.in_sample.total.p95;
+        });
 }
 
 std::vector<AssurancePoint> capacity_assurance_frontier(const DemandFutures& futures, const Offering& offering,
                                                         const std::vector<double>& required,
                                                         const RecommendOptions& options, const PricePaths& prices) {
-    std::vector<AssurancePoint> points;
-    for (double level : required) {
-        RecommendOptions o = options;
-        o.limits.capacity_assurance = level;
-        AssurancePoint point;
-        point.required = level;
-        try {
-            const Recommendation r = recommend_plan(futures, offering, o, prices);
-            point.feasible = true;
-            point.mean = objective_of(r.in_sample, o.objective);
+    return frontier_of<AssurancePoint>(
+        futures, offering, required, options, prices,
+        [](RecommendOptions& o, AssurancePoint& point, double level) {
+            o.limits.capacity_assurance = point.required = level;
+        },
+        [](AssurancePoint& point, const Recommendation& r, const RecommendOptions&) {
             point.assurance = r.capacity_assurance;
-            point.recommended = r.plan;
-            point.recommended.name.clear();  // the plan's parts, not the name "recommended"
-            point.plan = describe(point.recommended);
-            point.timed_out = !r.proven_optimal;
-            point.gap = r.gap;
-        } catch (const InvalidInput& e) {
-            // "No plan meets it", or none found in the time allowed; any other error is the caller's.
-            const std::string_view what = e.what();
-            point.timed_out = what.rfind("options.time_limit_seconds", 0) == 0;
-            if (!point.timed_out && what.rfind("limits.capacity_assurance", 0) != 0) throw;
-            point.reason = e.what();
-        }
-        points.push_back(point);
-    }
-    return points;
+        });
 }
 
-RiskCheck check_risk(const PlanDistribution& judged, double cvar95_limit, Objective objective) {
+RiskCheck check_risk(const PlanDistribution& judged, double cvar95_limit, Objective objective, double confidence) {
     require(judged.futures.size() >= 2, "judged.futures.size", judged.futures.size(), "must be >= 2 (a standard error)");
+    require(confidence >= 0.5 && confidence < 1.0, "confidence", confidence, "must be in [0.5, 1)");
     const Distribution& d = objective == Objective::expected_npv ? judged.npv : judged.total;
     RiskCheck out{.cvar95 = d.cvar95, .cvar95_standard_error = 0, .p95 = d.p95, .limit = cvar95_limit, .meets_limit = false};
     const double n = double(judged.futures.size());
@@ -294,7 +305,10 @@ RiskCheck check_risk(const PlanDistribution& judged, double cvar95_limit, Object
     }
     const double mean = sum / n;
     out.cvar95_standard_error = std::sqrt(std::max(0.0, squares / n - mean * mean) * n / (n - 1) / n);
-    out.meets_limit = out.cvar95 + 1.645 * out.cvar95_standard_error <= cvar95_limit;
+    out.confidence = confidence;
+    const double z = boost::math::quantile(boost::math::normal_distribution<double>(), confidence);
+    out.upper = out.cvar95 + z * out.cvar95_standard_error;
+    out.meets_limit = out.upper <= cvar95_limit;
     return out;
 }
 

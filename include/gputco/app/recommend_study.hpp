@@ -9,6 +9,7 @@
 //   StudyInputs in{.held_out = &fresh, .history = &history};
 //   const RecommendStudy s = run_recommend_study(futures, p4d, options, {}, in);
 //   for (const auto& c : study_baseline_columns()) fmt::print("{} ", c.name);
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,13 @@ struct StudyInputs {
     bool hindsight_bound = false;
     /// CVaR95 limits of the frontier; empty = no frontier.
     std::vector<double> cvar95_limits;
+    /// With options.limits.cvar95 and held-out futures: make the limit hold out of sample
+    /// (recommend_holding_limit, docs/models.md "Risk limits that hold out of sample"); false = the plan
+    /// of the fitted futures alone, judged once.
+    bool hold_cvar95_limit = true;
+    /// Futures of the fitted futures' model (LimitHolding::draw_futures): each round is then judged on
+    /// fresh ones and the fitted sample may grow; empty = judged on held_out, the limit only tightened.
+    std::function<DemandFutures(std::size_t count, std::uint64_t draw)> draw_futures;
 };
 
 /// One compared plan on the judged futures. Regrets are against the cheapest compared plan per
@@ -67,6 +75,12 @@ struct RecommendStudy {
     /// none with fewer than two judged futures.
     std::optional<RiskCheck> risk;
     bool cvar95_limited = false;  ///< whether the options set a CVaR95 limit
+    /// When the limit was made to hold out of sample: each solve, the limit the plan was solved with,
+    /// the futures it was fitted to and the verdict in words (empty otherwise).
+    std::vector<HoldingRound> holding_rounds;
+    std::optional<double> solved_cvar95_limit;
+    std::size_t fitted_futures = 0;
+    std::string cvar95_verdict;
     int baseline_term_years = 1;
     Payment baseline_payment = Payment::all_upfront;
     std::vector<StudyBaselineRow> baselines;  ///< recommended, baselines, hindsight level, [bound]

@@ -12,6 +12,7 @@
 //   options.limits.cvar95 = 2.0e6;             // worst 5% of futures cost at most 2.0 M on average
 //   const Recommendation r = recommend_plan(futures, p4d, options);
 //   describe(r.plan);
+#include <functional>
 #include <optional>
 #include <span>
 #include <limits>
@@ -212,17 +213,68 @@ HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offerin
 
 /// A plan's risk judged on futures it was not fitted to, against a CVaR95 limit.
 struct RiskCheck {
+    double confidence = 0.95;  ///< one-sided confidence of meets_limit
     double cvar95 = 0;    ///< the engine's CVaR95 of the objective measure over the futures
     /// Its standard error: the sample sd of η + (X − η)⁺ / 0.05 over √n with η the P95 (Rockafellar–
     /// Uryasev: CVaR95 is the mean of that at η = VaR95).
     double cvar95_standard_error = 0;
     double p95 = 0;
     double limit = 0;
-    /// CVaR95 + 1.645 standard errors <= limit: the limit holds at 95% one-sided confidence.
+    double upper = 0;  ///< CVaR95 + z standard errors: the one-sided upper confidence bound
+    /// upper <= limit, z the standard normal's `confidence` quantile (1.645 at 95%):
+    /// the limit holds at that one-sided confidence.
     bool meets_limit = false;
 };
 /// `judged` (e.g. evaluate_plan on fresh futures) against `cvar95_limit`, in the objective's measure.
-RiskCheck check_risk(const PlanDistribution& judged, double cvar95_limit, Objective objective = Objective::expected_total);
+RiskCheck check_risk(const PlanDistribution& judged, double cvar95_limit, Objective objective = Objective::expected_total,
+                     double confidence = 0.95);
+
+/// How recommend_holding_limit() makes limits.cvar95 hold on futures the plan was not fitted to.
+struct LimitHolding {
+    /// That the plan returned as holding has CVaR95 within the limit, over all its rounds: each round's
+    /// check is at 1 − (1 − confidence) / max_rounds one-sided (a union bound over the rounds).
+    double confidence = 0.95;
+    int max_rounds = 8;  ///< solves at most
+    /// `count` futures of the model the fitted futures came from, each `draw` independent of every
+    /// other (e.g. DemandFutures::generate(model, horizon, count, seed + draw)). With it each round is
+    /// judged on fresh futures (as many as held_out) and the fitted sample can grow; empty = every round
+    /// is judged on held_out and only the limit solved with is tightened.
+    std::function<DemandFutures(std::size_t count, std::uint64_t draw)> draw_futures;
+    std::size_t max_futures = 1600;  ///< the fitted sample doubles up to this many futures, then the limit tightens
+};
+
+/// One solve of recommend_holding_limit().
+struct HoldingRound {
+    std::size_t fitted_futures = 0;
+    double solved_limit = 0;  ///< the CVaR95 limit the programme was given
+    bool feasible = false;
+    RiskCheck judged;         ///< the plan's check against the caller's limit on the round's held-out futures
+    std::string reason;       ///< not feasible: recommend_plan's error
+};
+
+struct HeldRecommendation {
+    Recommendation recommendation;  ///< the last plan found (the one that holds when `holds`)
+    bool holds = false;             ///< the last round's check met the limit
+    /// The plan on the caller's held_out futures against the limit at `confidence`: the figure to report.
+    RiskCheck held_out;
+    std::size_t fitted_futures = 0; ///< the sample the plan was fitted to
+    double solved_limit = 0;        ///< the limit it was solved with (<= options.limits.cvar95)
+    std::vector<HoldingRound> rounds;
+    std::string verdict;            ///< in words: held, or why it could not be made to hold
+};
+
+/// A recommendation under options.limits.cvar95 whose CVaR95 on futures it was not fitted to meets the
+/// limit at `holding.confidence` (docs/models.md, "Risk limits that hold out of sample"): recommend_plan
+/// on `fitted`, judged on fresh futures (holding.draw_futures, else `held_out`) at `held_out_prices`;
+/// while the check fails the fitted sample doubles (up to max_futures, with draw_futures), then the
+/// limit solved with is tightened by the factor the check's upper bound overshoots it, until a check
+/// holds, no plan meets the tightened limit, or max_rounds solves were made; `verdict` says which.
+/// Prices: one shared path (or none) when futures are drawn. Throws InvalidInput without
+/// options.limits.cvar95, for fewer than 2 held-out futures, or as recommend_plan does.
+HeldRecommendation recommend_holding_limit(const DemandFutures& fitted, const DemandFutures& held_out,
+                                           const Offering& offering, const RecommendOptions& options,
+                                           const PricePaths& prices = {}, const PricePaths& held_out_prices = {},
+                                           const LimitHolding& holding = {});
 
 /// A point of the cost–risk frontier: the recommendation under `cvar95_limit`.
 /// A limit no plan meets has no figures: mean, cvar95 and p95 are NaN (not 0, which reads as a cost)
