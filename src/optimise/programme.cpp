@@ -419,6 +419,11 @@ void add_future_rows(Programme& p, const DemandFutures& futures, const PricePath
 std::optional<TailCuts> tail_cuts_of(const Programme& p, const DemandFutures& futures, const PricePaths& prices,
                                      const Setup& setup, const Rates& rates, bool with_spot, ShapeCuts& cuts,
                                      const std::vector<double>& owned_cost, double cvar95) {
+    // Windows of demand and capacity blocks (windows.cpp) price their months piece by piece: those
+    // programmes write every future's row out in full.
+    if (!p.blocks.empty()) return std::nullopt;
+    for (const auto& month : p.arguments)
+        if (!month.empty()) return std::nullopt;
     const std::size_t n = futures.count();
     const double a = rates.availability;
     std::vector<FutureCost> costs(n);
