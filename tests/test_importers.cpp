@@ -84,6 +84,12 @@ TEST_CASE("SkyPilot Lambda vms.csv (CRLF, other column order): CPU rows skipped 
     CHECK_FALSE(a100.spot_hourly.has_value());
     CHECK(a100.source.row == "line 6");
     CHECK(a100.billing_increment_seconds == 60);
+    // Line 14: gpu_1x_h100_pcie,H100,1.0,... — written "H100" (80 GB), but the type is the PCIe card,
+    // which must not be ranked with SXM5 throughput.
+    const Offering& pcie = find(r, "us-east-1", "gpu_1x_h100_pcie");
+    CHECK(pcie.gpu == "H100-PCIe");
+    CHECK(pcie.notes == "the file names the GPU \"H100\"; the instance type carries H100-PCIe (provider's size table)");
+    CHECK(find(r, "us-east-1", "gpu_1x_h100_sxm5").gpu == "H100");
 }
 
 TEST_CASE("SkyPilot Azure layout: unquoted V1,V2 rows are an error unless joined into the last column") {

@@ -170,6 +170,10 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
             if (s.size == instance_type) return InstanceGpus{std::string(s.gpu), s.gpus, 0, 0};
         }
     }
+    if (provider == "lambda") {
+        // lambda.ai/instances: the one type whose file name ("H100", 80 GB) is not the card (PCIe, not SXM5).
+        if (instance_type == "gpu_1x_h100_pcie") return InstanceGpus{"H100-PCIe", 1, 0, 0};
+    }
     return std::nullopt;
 }
 
