@@ -211,6 +211,28 @@ def cross_check_rows(offerings, extract_keys, replaced):
     return rows
 
 
+# Fields the reader defaults when absent (docs/catalog.md, JSON format): left out when empty.
+EMPTY_DEFAULTS = ("reserved", "notes", "spot_hourly", "history", "savings_plans", "month_terms")
+
+
+def without_empty(o):
+    """`o` (and its history) without the empty fields the reader defaults."""
+    out = {k: v for k, v in o.items() if not (k in EMPTY_DEFAULTS and v in ([], "", None))}
+    if "history" in out:
+        out["history"] = [without_empty(s) for s in out["history"]]
+    return out
+
+
+def compact(catalog):
+    """One GPU or offering per line, no spaces: the embedded text stays small and quick to load
+    (benchmarks/README.md) while a refresh's diff still reads offering by offering."""
+    line = lambda x: json.dumps(x, separators=(",", ":"), ensure_ascii=False)
+    head = f'{{"format":{line(catalog["format"])},"version":{line(catalog["version"])},\n'
+    gpus = ",\n".join(line(g) for g in catalog["gpus"])
+    offerings = ",\n".join(line(without_empty(o)) for o in catalog["offerings"])
+    return f'{head}"gpus":[\n{gpus}\n],\n"offerings":[\n{offerings}\n]}}\n'
+
+
 def build():
     curated = json.loads((SOURCES / "curated.json").read_text())
     offerings = {key(o): o for o in curated["offerings"]}
@@ -239,7 +261,7 @@ def build():
                                         "other_on_demand", "other_source", "apart", "used"), lineterminator="\n")
     w.writeheader()
     w.writerows(cross_check_rows(offerings, extract_keys, replaced))
-    return json.dumps(catalog, indent=1, ensure_ascii=False) + "\n", buf.getvalue()
+    return compact(catalog), buf.getvalue()
 
 
 def main():
