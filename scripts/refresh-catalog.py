@@ -178,8 +178,8 @@ def uniform_prices(offerings, extract_keys):
         dates = {d for d, _ in snapshots(here)}
         for date, snap in snapshots(offerings[(provider, at, itype, zone)]):
             if date and date not in dates and not snap["source"]["name"].startswith("SkyPilot-format catalog"):
-                note = f"{provider} lists one price for every region: the {at} observation applies here"
-                snap = dict(snap, notes="; ".join(n for n in (snap.get("notes"), note) if n))
+                # Its own note spoke of the listed region; a short one says where the price comes from.
+                snap = dict(snap, notes=f"one price in every region: the {at} observation")
                 here.setdefault("history", []).append(dict(effective_from=date, **snap))
                 dates.add(date)
 
