@@ -9,12 +9,22 @@ Inputs (docs/catalog.md, "Refreshing the built-in catalog"):
                     its source; dated prices of an offering as its history.
   observations.csv  one dated price observation per row (provider, region, instance type, GPU, prices,
                     source, source date, row in the source).
+  skypilot/*.csv    the GPU rows of SkyPilot-format catalog files, every region, in the same columns
+                    (plus zone), written by scripts/extract-skypilot-catalog.py with the repository,
+                    path, commit and date in skypilot/*.source.json beside each.
 Every observation becomes a dated snapshot of its offering. The rule the library relies on: an
 offering's listed prices are its newest snapshot, so Catalog::builtin() answers at today's prices and
 older ones are its history (price_at / as_of).
+
+Where an extract meets a curated or observed offering, the newest dated price is listed and the other
+is history; a curated listing with no date is replaced by the extract's dated price (its reservations
+kept where the on-demand price is unchanged, its notes where the spot price is too). Extract prices more than CROSS_CHECK_TOLERANCE apart
+from the curated/observed price of the same offering are listed in skypilot/cross-check.csv (also
+written by this script, so --check covers it), naming the price used.
 """
 import argparse
 import csv
+import io
 import json
 import pathlib
 import sys
@@ -22,6 +32,13 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "data" / "catalog" / "sources"
 OUT = ROOT / "data" / "catalog" / "builtin.json"
+EXTRACTS = SOURCES / "skypilot"
+CROSS_CHECK = EXTRACTS / "cross-check.csv"
+# gputco's cross_check default (include/gputco/catalog/price_trust.hpp): 10% of the lower price.
+CROSS_CHECK_TOLERANCE = 0.10
+# Providers that publish one price for every region: their observations (recorded at this region)
+# are prices of the same instance type in every region the extracts list.
+UNIFORM_PRICE = {"lambda": "us-east-1"}
 
 SNAPSHOT_FIELDS = ("on_demand_hourly", "spot_hourly", "reserved", "source", "notes")
 
@@ -34,14 +51,19 @@ def observation_offering(row):
     source = {"name": row["source_name"], "as_of": row["source_as_of"]}
     if row["source_row"]:
         source["row"] = row["source_row"]
-    return {
+    o = {
         "provider": row["provider"],
         "region": row["region"],
         "instance_type": row["instance_type"],
+    }
+    if row.get("zone"):
+        o["zone"] = row["zone"]
+    o.update({
         "gpu": row["gpu"],
         "gpus_per_instance": int(row["gpus_per_instance"]),
         "currency": row["currency"],
-        "on_demand_hourly": float(row["on_demand_hourly"]),
+        # An empty on-demand price is a row sold only as spot capacity (Offering::spot_only).
+        "on_demand_hourly": float(row["on_demand_hourly"] or 0),
         "spot_hourly": float(row["spot_hourly"]) if row["spot_hourly"] else None,
         "reserved": [],
         "billing_increment_seconds": float(row["billing_increment_seconds"]),
@@ -49,7 +71,18 @@ def observation_offering(row):
         "source": source,
         "notes": row["notes"],
         "effective_from": row["effective_from"],
-    }
+    })
+    if not row["on_demand_hourly"]:
+        o["spot_only"] = True
+    return o
+
+
+def iso_date(text):
+    """`text` if it is a whole ISO date (2026-07-30), else None ("undated", "2025-H1", "2026-08")."""
+    parts = text.split("-")
+    if len(parts) == 3 and all(p.isdigit() for p in parts) and len(parts[0]) == 4:
+        return text
+    return None
 
 
 def snapshots(o):
@@ -77,47 +110,174 @@ def with_newest_listed(o):
     return out
 
 
+def add_snapshot(offerings, order, new, where):
+    """Adds the observation `new` to its offering (a new key becomes a new offering)."""
+    k = key(new)
+    if k not in offerings:
+        offerings[k] = new
+        order.append(k)
+        return
+    have = offerings[k]
+    for field in ("gpu", "gpus_per_instance", "currency"):
+        if have[field] != new[field]:
+            raise SystemExit(f"{where}: {'/'.join(k)}: {field} = {new[field]!r} differs from {have[field]!r}")
+    dates = [d for d, _ in snapshots(have)]
+    if new["effective_from"] in dates:
+        raise SystemExit(f"{where}: {'/'.join(k)} already has a price dated {new['effective_from']}")
+    have.setdefault("history", []).append({"effective_from": new["effective_from"], **{f: new[f] for f in SNAPSHOT_FIELDS}})
+
+
+def same_prices(a, b):
+    return a["on_demand_hourly"] == b["on_demand_hourly"] and a["spot_hourly"] == b["spot_hourly"]
+
+
+def add_extract(offerings, order, new, where, replaced):
+    """Adds an extract's row: the rules of add_snapshot, and for an offering kept by hand with no
+    date on its listing, the listing's source date where it is a whole date; otherwise (undated) the
+    dated extract replaces it, keeping its reservations if the on-demand price is the same and its
+    notes if the spot price is too."""
+    k = key(new)
+    have = offerings.get(k)
+    if have is None or have.get("effective_from") or have.get("history"):
+        if have is not None and any(d == new["effective_from"] and same_prices(snap, new) for d, snap in snapshots(have)):
+            return  # the same observation (an earlier copy of the same file)
+        add_snapshot(offerings, order, new, where)
+        return
+    dated = iso_date(have["source"]["as_of"])
+    if dated and dated != new["effective_from"]:
+        have["effective_from"] = dated
+        add_snapshot(offerings, order, new, where)
+        return
+    for field in ("gpu", "gpus_per_instance", "currency"):
+        if have[field] != new[field]:
+            raise SystemExit(f"{where}: {'/'.join(k)}: {field} = {new[field]!r} differs from {have[field]!r}")
+    kept = dict(have)
+    for f in SNAPSHOT_FIELDS + ("effective_from",):
+        kept[f] = new[f]
+    if same_prices(have, new):
+        kept["notes"] = "; ".join(n for n in (new["notes"], have.get("notes", "")) if n)
+    if have["on_demand_hourly"] == new["on_demand_hourly"]:  # reservations derive from it; spot is a market price
+        kept["reserved"] = [dict(r, source=r.get("source", have["source"])) for r in have.get("reserved", [])]
+        if kept["reserved"] and not same_prices(have, new):
+            kept["notes"] = "; ".join(n for n in (new["notes"], "reservations kept from the undated listing of the "
+                                                  "same on-demand price (their source says which)") if n)
+    else:
+        replaced.append((have, new))
+    offerings[k] = kept
+
+
+def uniform_prices(offerings, extract_keys):
+    """UNIFORM_PRICE providers: the observations of the listed region are snapshots of the same
+    instance type in every region an extract lists (dates the region already has are left)."""
+    for k in list(extract_keys):
+        provider, region, itype, zone = k
+        at = UNIFORM_PRICE.get(provider)
+        if at is None or region == at or (provider, at, itype, zone) not in offerings:
+            continue
+        here = offerings[k]
+        dates = {d for d, _ in snapshots(here)}
+        for date, snap in snapshots(offerings[(provider, at, itype, zone)]):
+            if date and date not in dates and not snap["source"]["name"].startswith("SkyPilot-format catalog"):
+                # Its own note spoke of the listed region; a short one says where the price comes from.
+                snap = dict(snap, notes=f"one price in every region: the {at} observation")
+                here.setdefault("history", []).append(dict(effective_from=date, **snap))
+                dates.add(date)
+
+
+def cross_check_rows(offerings, extract_keys, replaced):
+    """Extract prices more than CROSS_CHECK_TOLERANCE apart from the other sources' newest price of the
+    same offering, with the price used (the newest dated)."""
+    out = []
+    for k in sorted(extract_keys):
+        if k[0] in UNIFORM_PRICE and k[1] != UNIFORM_PRICE[k[0]]:
+            continue  # the same prices as the listed region's row, reported there
+        snaps = sorted((d, s) for d, s in snapshots(offerings[k]) if d)
+        ours = [(d, s) for d, s in snaps if s["source"]["name"].startswith("SkyPilot-format catalog")]
+        theirs = [(d, s) for d, s in snaps if not s["source"]["name"].startswith("SkyPilot-format catalog")]
+        if not ours or not theirs:
+            continue
+        (d1, a), (d2, b) = ours[-1], theirs[-1]
+        out.append((k, d1, a, d2, b, snaps[-1][0]))
+    for have, new in replaced:
+        out.append((key(new), new["effective_from"], new, have["source"]["as_of"], have, new["effective_from"]))
+    rows = []
+    for k, d1, a, d2, b, used in sorted(out, key=lambda r: r[0]):
+        x, y = a["on_demand_hourly"], b["on_demand_hourly"]
+        if not x or not y or abs(x - y) <= CROSS_CHECK_TOLERANCE * min(x, y):
+            continue
+        rows.append({"offering": "/".join(p for p in k if p), "extract_date": d1, "extract_on_demand": repr(x),
+                     "other_date": d2, "other_on_demand": repr(y), "other_source": b["source"]["name"],
+                     "apart": f"{abs(x - y) / min(x, y):.1%}", "used": "extract" if used == d1 else "other"})
+    return rows
+
+
+# Fields the reader defaults when absent (docs/catalog.md, JSON format): left out when empty.
+EMPTY_DEFAULTS = ("reserved", "notes", "spot_hourly", "history", "savings_plans", "month_terms")
+
+
+def without_empty(o):
+    """`o` (and its history) without the empty fields the reader defaults."""
+    out = {k: v for k, v in o.items() if not (k in EMPTY_DEFAULTS and v in ([], "", None))}
+    if "history" in out:
+        out["history"] = [without_empty(s) for s in out["history"]]
+    return out
+
+
+def compact(catalog):
+    """One GPU or offering per line, no spaces: the embedded text stays small and quick to load
+    (benchmarks/README.md) while a refresh's diff still reads offering by offering."""
+    line = lambda x: json.dumps(x, separators=(",", ":"), ensure_ascii=False)
+    head = f'{{"format":{line(catalog["format"])},"version":{line(catalog["version"])},\n'
+    gpus = ",\n".join(line(g) for g in catalog["gpus"])
+    offerings = ",\n".join(line(without_empty(o)) for o in catalog["offerings"])
+    return f'{head}"gpus":[\n{gpus}\n],\n"offerings":[\n{offerings}\n]}}\n'
+
+
 def build():
     curated = json.loads((SOURCES / "curated.json").read_text())
     offerings = {key(o): o for o in curated["offerings"]}
     order = [key(o) for o in curated["offerings"]]
     with open(SOURCES / "observations.csv", newline="") as f:
         for line, row in enumerate(csv.DictReader(f), start=2):
-            new = observation_offering(row)
-            k = key(new)
-            if k not in offerings:
-                offerings[k] = new
-                order.append(k)
-                continue
-            have = offerings[k]
-            dates = [d for d, _ in snapshots(have)]
-            if new["effective_from"] in dates:
-                raise SystemExit(f"observations.csv line {line}: {'/'.join(k)} already has a price dated {new['effective_from']}")
-            for field in ("gpu", "gpus_per_instance", "currency"):
-                if have[field] != new[field]:
-                    raise SystemExit(f"observations.csv line {line}: {field} = {new[field]!r} differs from {have[field]!r}")
-            history = have.setdefault("history", [])
-            history.append({"effective_from": new["effective_from"], **{f: new[f] for f in SNAPSHOT_FIELDS}})
+            add_snapshot(offerings, order, observation_offering(row), f"observations.csv line {line}")
+    extract_keys, replaced = set(), []
+    for path in sorted(EXTRACTS.glob("*.csv")):
+        if path == CROSS_CHECK:
+            continue
+        with open(path, newline="") as f:
+            for line, row in enumerate(csv.DictReader(f), start=2):
+                new = observation_offering(row)
+                add_extract(offerings, order, new, f"{path.relative_to(SOURCES)} line {line}", replaced)
+                extract_keys.add(key(new))
+    uniform_prices(offerings, extract_keys)
     catalog = {
         "format": curated["format"],
         "version": curated["version"],
         "gpus": curated["gpus"],
         "offerings": [with_newest_listed(offerings[k]) for k in order],
     }
-    return json.dumps(catalog, indent=1, ensure_ascii=False) + "\n"
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=("offering", "extract_date", "extract_on_demand", "other_date",
+                                        "other_on_demand", "other_source", "apart", "used"), lineterminator="\n")
+    w.writeheader()
+    w.writerows(cross_check_rows(offerings, extract_keys, replaced))
+    return compact(catalog), buf.getvalue()
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare with builtin.json instead of writing it")
     args = parser.parse_args()
-    text = build()
+    text, cross_check = build()
+    outputs = [(OUT, text)] + ([(CROSS_CHECK, cross_check)] if EXTRACTS.exists() else [])
     if args.check:
-        if OUT.read_text() != text:
-            print(f"{OUT} is out of date: run scripts/refresh-catalog.py", file=sys.stderr)
+        stale = [str(p) for p, t in outputs if not p.exists() or p.read_text() != t]
+        if stale:
+            print(f"{', '.join(stale)} out of date: run scripts/refresh-catalog.py", file=sys.stderr)
             return 1
         return 0
-    OUT.write_text(text)
+    for p, t in outputs:
+        p.write_text(t)
     return 0
 
 

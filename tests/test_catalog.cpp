@@ -5,6 +5,8 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -370,6 +372,51 @@ TEST_CASE("built-in: one price per provider, checked by hand against its source"
     CHECK(c.offering("tencent", "GT4.41XLARGE948").on_demand_hourly == 32.78328);
 }
 
+TEST_CASE("built-in: every region of the SkyPilot-format files, checked by hand against their lines") {
+    const Catalog& c = Catalog::builtin();
+    // anycloud-sh/catalog azure/vms.csv (commit 62ff0a9, 2026-05-20) line 56180:
+    // Standard_ND96isr_H200_v5,H200,8,96,1850,H200,122.96,122.96,australiaeast,V2 — the spot column repeats
+    // the on-demand price, so no spot price is kept.
+    const Offering& h200 = c.offering("azure", "Standard_ND96isr_H200_v5", "australiaeast");
+    CHECK(h200.on_demand_hourly == 122.96);
+    CHECK(h200.gpu == "H200");
+    CHECK(h200.gpus_per_instance == 8);
+    CHECK_FALSE(h200.spot_hourly);
+    CHECK(h200.source.row == "line 56180");
+    CHECK(h200.effective_from == Date{2026, 5, 20});
+    // gcp/vms.csv lines 281 + 29169: a3-ultragpu-8g us-central1-b machine 12.266 (spot 5.0093) plus
+    // 8 x H200 74.49392 (spot 37.2472).
+    const Offering& a3u = c.offering("gcp", "a3-ultragpu-8g", "us-central1");
+    CHECK(a3u.on_demand_hourly == doctest::Approx(12.266 + 74.49392));
+    CHECK(*a3u.spot_hourly == doctest::Approx(5.0093 + 37.2472));
+    CHECK(a3u.source.row == "lines 281+29169");
+    // The newest dated price wins where sources overlap: Cyclenerd's 2026-07-30 a3-highgpu-8g is listed,
+    // the SkyPilot-format 2026-05-20 price (105.5% apart: skypilot/cross-check.csv) is its history.
+    const Offering& a3 = c.offering("gcp", "a3-highgpu-8g", "us-central1");
+    CHECK(a3.effective_from == Date{2026, 7, 30});
+    CHECK(a3.price_at(Date{2026, 6, 1}).on_demand_hourly == doctest::Approx(43.06615));
+    // lambda/vms.csv (2026-05-07) lists gpu_8x_h100_sxm5 in europe-central-1 at 31.92 (line 325); Lambda's
+    // dated lists (one price for every region) give it the Dec 2025 price before the rise.
+    const Offering& lambda = c.offering("lambda", "gpu_8x_h100_sxm5", "europe-central-1");
+    CHECK(lambda.on_demand_per_gpu_hour() == doctest::Approx(3.99));
+    CHECK(lambda.price_at(Date{2026, 1, 1}).on_demand_per_gpu_hour() == doctest::Approx(2.99));
+    CHECK(lambda.price_at(Date{2026, 5, 10}).source.row == "line 325");
+    // vast/vms.csv (2026-04-29) line 10: 1x-H200-32-65536 in "France, FR, EU" at 2.35; spot column 0.00.
+    const Offering& vast = c.offering("vast", "1x-H200-32-65536", "France, FR, EU");
+    CHECK(vast.on_demand_hourly == 2.35);
+    CHECK_FALSE(vast.spot_hourly);
+    // Every region: AWS's file was not at hand (docs/catalog.md); the others list many.
+    for (const auto& want : std::vector<std::pair<std::string, std::size_t>>{
+             {"azure", 40}, {"gcp", 20}, {"lambda", 15}, {"vast", 10}}) {
+        const std::string provider = want.first;
+        std::set<std::string> regions;
+        for (const Offering& o : c.offerings())
+            if (o.provider == provider) regions.insert(o.region);
+        CAPTURE(provider);
+        CHECK(regions.size() >= want.second);
+    }
+}
+
 TEST_CASE("built-in: H200, B200 and MI300X from at least three providers each, with dates") {
     const Catalog& c = Catalog::builtin();
     for (const char* gpu : {"H200", "B200", "MI300X"}) {
@@ -388,7 +435,11 @@ TEST_CASE("built-in: other spot checks against the reference data") {
     const Offering& nd = c.offering("azure", "Standard_ND96asr_v4", "eastus");
     CHECK(nd.on_demand_hourly == 27.197);
     CHECK(nd.on_demand_per_gpu_hour() == doctest::Approx(3.399625));  // 27.197 / 8
-    CHECK(*nd.spot_hourly == 2.99167);
+    // Spot from the dated SkyPilot-format file (anycloud-sh/catalog azure/vms.csv, 2026-05-20), which
+    // replaced the undated skypilot-catalog v6 listing ($2.99167); the on-demand price is the same, so
+    // the reservations derived from it are kept.
+    CHECK(*nd.spot_hourly == 5.98334);
+    CHECK(nd.effective_from == Date{2026, 5, 20});
     // seed 000: 3-year reserved saves 52% -> 0.48 x 27.197 = 13.05456 $/h.
     CHECK(nd.reserved_price(3, Payment::all_upfront)->effective_hourly() == doctest::Approx(13.05456));
     CHECK(nd.reserved_price(3, Payment::no_upfront)->hourly == doctest::Approx(13.05456));

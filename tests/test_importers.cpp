@@ -84,6 +84,31 @@ TEST_CASE("SkyPilot Lambda vms.csv (CRLF, other column order): CPU rows skipped 
     CHECK_FALSE(a100.spot_hourly.has_value());
     CHECK(a100.source.row == "line 6");
     CHECK(a100.billing_increment_seconds == 60);
+    // Line 14: gpu_1x_h100_pcie,H100,1.0,... — written "H100" (80 GB), but the type is the PCIe card,
+    // which must not be ranked with SXM5 throughput.
+    const Offering& pcie = find(r, "us-east-1", "gpu_1x_h100_pcie");
+    CHECK(pcie.gpu == "H100-PCIe");
+    CHECK(pcie.notes == "the file names the GPU \"H100\"; the instance type carries H100-PCIe (provider's size table)");
+    CHECK(find(r, "us-east-1", "gpu_1x_h100_sxm5").gpu == "H100");
+}
+
+TEST_CASE("SkyPilot Vast.ai vms.csv: the type's card names the variant the GPU column leaves out") {
+    // Rows as anycloud-sh/catalog vast/vms.csv (2026-04-29) writes them (lines 19, 22, 54, 33).
+    const std::string text =
+        "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region\n"
+        "1x-H100_SXM-32-65536,H100,1,32,64.0,\"{'Gpus': [{'Name': 'H100', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 81559}}], "
+        "'TotalGpuMemoryInMiB': 81559}\",1.80,0.00,\"Florida, US, NA\"\n"
+        "1x-H100_NVL-32-65536,H100,1,32,64.0,\"{'Gpus': [{'Name': 'H100', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 95830}}], "
+        "'TotalGpuMemoryInMiB': 95830}\",1.98,0.00,\"Bulgaria, BG, EU\"\n"
+        "2x-A100_PCIE-32-65536,A100,2,32,64.0,\"{'Gpus': [{'Name': 'A100', 'Count': 2, 'MemoryInfo': {'SizeInMiB': 81920}}], "
+        "'TotalGpuMemoryInMiB': 81920}\",1.33,0.00,\"South Korea, KR, AS\"\n"
+        "1x-A100_SXM4-32-65536,A100,1,32,64.0,\"{'Gpus': [{'Name': 'A100', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 81920}}], "
+        "'TotalGpuMemoryInMiB': 81920}\",0.93,0.00,\"Czechia, CZ, EU\"\n";
+    const ImportResult r = import_skypilot_csv(text, {.file = "vast/vms.csv", .provider = "vast"});
+    CHECK(find(r, "Florida, US, NA", "1x-H100_SXM-32-65536").gpu == "H100");
+    CHECK(find(r, "Bulgaria, BG, EU", "1x-H100_NVL-32-65536").gpu == "H100-NVL");
+    CHECK(find(r, "South Korea, KR, AS", "2x-A100_PCIE-32-65536").gpu == "A100-40GB-PCIe");
+    CHECK(find(r, "Czechia, CZ, EU", "1x-A100_SXM4-32-65536").gpu == "A100-80GB");  // the file's memory decides
 }
 
 TEST_CASE("SkyPilot Azure layout: unquoted V1,V2 rows are an error unless joined into the last column") {

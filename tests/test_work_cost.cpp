@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <set>
 
 #include <doctest/doctest.h>
 
@@ -307,4 +308,27 @@ TEST_CASE("cancellation: checked before each offering and by each spot run; a st
     o.should_stop = [&] { return ++spot_calls == 2; };
     CHECK_THROWS_AS(rank_offerings(job, three_offerings(), my_table(), o), Cancelled);
     CHECK(spot_calls == 2);
+}
+
+TEST_CASE("regions: an instance type is ranked in its cheapest region per way of buying unless every region is asked for") {
+    // The same A10 type in three regions: on demand cheapest in r2, spot cheapest in r3.
+    Offering r1 = offering("cloud", "A10", 1.2);
+    r1.spot_hourly = 0.50;
+    Offering r2 = offering("cloud", "A10", 1.0);
+    r2.region = "r2";
+    r2.spot_hourly = 0.40;
+    Offering r3 = offering("cloud", "A10", 1.1);
+    r3.region = "r3";
+    r3.spot_hourly = 0.30;
+    const Catalog c({gpu("A10", 24)}, {r1, r2, r3});
+    RankOptions o;
+    o.reserved = o.owned = false;
+    o.spot_assumptions.simulation.paths = 200;
+    const WorkRanking cheapest = rank_offerings(job, c, my_table(), o);
+    std::set<std::string> rows;
+    for (const WorkCostRow& row : cheapest.rows) rows.insert(row.region + "/" + std::string(to_string(row.buying)));
+    // r2 is the cheapest on demand and r3 on spot; each of the two keeps both its rows, r1 is left out.
+    CHECK(rows == std::set<std::string>{"r2/on_demand", "r2/spot", "r3/on_demand", "r3/spot"});
+    o.every_region = true;
+    CHECK(rank_offerings(job, c, my_table(), o).rows.size() == 6);
 }

@@ -12,6 +12,7 @@
 #include "gputco/catalog/importers.hpp"
 #include "gputco/catalog/query.hpp"
 #include "gputco/catalog/price_trust.hpp"
+#include "gputco/catalog/cheapest_region.hpp"
 #include "gputco/catalog/price_schedule.hpp"
 #include "gputco/catalog/price_dynamics.hpp"
 #include "gputco/catalog/price_fit.hpp"

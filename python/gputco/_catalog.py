@@ -102,6 +102,7 @@ def query(
     price: str = "on_demand",
     rates=None,
     date=None,
+    every_region: bool = False,
 ):
     """Offerings meeting every given criterion as a DataFrame, cheapest per GPU-hour first.
 
@@ -112,17 +113,21 @@ def query(
     "reserved_3y") per GPU-hour in `sort_currency`, converted with `rates` (default: the built-in
     ExchangeRates) at `date` (default: `as_of`, else today); offerings without that price are left
     out, and a missing exchange rate raises ValueError. With sort_currency=None the rows keep catalog
-    order and their own currencies.
+    order and their own currencies. Unless `region` is given or every_region=True, each instance type
+    appears in its cheapest regions only (cheapest_region_per_instance), as in `gputco catalog`.
     """
     import datetime
 
-    from ._core import ExchangeRates, provider_kind as kind_of, query_offerings, rank_by_gpu_hour_price
+    from ._core import (ExchangeRates, cheapest_region_per_instance, provider_kind as kind_of, query_offerings,
+                        rank_by_gpu_hour_price)
 
     found = query_offerings(
         self, gpu=gpu or "", min_gpu_memory_gb=min_gpu_memory_gb, gpus_per_instance=gpus_per_instance,
         provider=provider or "", region=region or "", currency=currency or "", has_spot=has_spot,
         has_reservations=has_reservations, as_of=None if as_of is None else str(as_of),
         provider_kind=provider_kind or "")
+    if not every_region and not region:
+        found = cheapest_region_per_instance(found)
     rows = []
     if sort_currency is None:
         for o in found:
@@ -152,16 +157,21 @@ SPREAD_VIEW = declare("Catalog.price_spread", [
     Column("cheapest", TEXT), Column("dearest", TEXT), Column("currency", TEXT)])
 
 
-def price_spread_frame(self: Catalog, *, price: str = "on_demand", currency: str = "USD", date=None, rates=None, **criteria):
+def price_spread_frame(self: Catalog, *, price: str = "on_demand", currency: str = "USD", date=None, rates=None,
+                       every_region: bool = False, **criteria):
     """Per GPU, the min, median and max price per GPU-hour across the offerings `criteria` select
     (Catalog.query's keywords), in one `currency` at `date`'s exchange rates (default today), with
-    the cheapest and dearest offering's key. One row per GPU, sorted by name."""
+    the cheapest and dearest offering's key. One row per GPU, sorted by name. Unless a region is given
+    or every_region=True, each instance type counts in its cheapest regions only
+    (cheapest_region_per_instance), as `gputco catalog --spread` counts it."""
     import datetime
 
-    from ._core import ExchangeRates, price_spread, query_offerings, rank_by_gpu_hour_price
+    from ._core import ExchangeRates, cheapest_region_per_instance, price_spread, query_offerings, rank_by_gpu_hour_price
 
     found = query_offerings(self, **{k: ("" if v is None else v) if k in ("gpu", "provider", "region", "currency", "provider_kind")
                                      else v for k, v in criteria.items()})
+    if not every_region and not criteria.get("region"):
+        found = cheapest_region_per_instance(found)
     when = date if date is not None else datetime.date.today()
     ranked = rank_by_gpu_hour_price(found, currency, rates if rates is not None else ExchangeRates.builtin(), str(when), price)
     rows = [dict(gpu=s.gpu, offerings=s.offerings, min=s.min, median=s.median, max=s.max, cheapest=s.cheapest,

@@ -257,6 +257,7 @@ class GpuPriceSpread:
     cheapest: str
     dearest: str
 def price_spread(ranked: Sequence[RankedOffering]) -> list[GpuPriceSpread]: ...
+def cheapest_region_per_instance(offerings: Sequence[Offering]) -> list[Offering]: ...
 
 def query_offerings(catalog: Catalog, *, gpu: str = "", min_gpu_memory_gb: Optional[float] = None,
                     gpus_per_instance: Optional[int] = None, provider: str = "", region: str = "", currency: str = "",
@@ -997,7 +998,8 @@ def _rank_offerings(workload: Workload, catalog: Catalog, throughput: Throughput
                     capacity_wait_hours: float = 0.0, paths: int = 20000, seed: int = 42, threads: int = 0,
                     ownership: Optional[Owned] = None, deadline_hours: float = ...,
                     exchange_rates: Optional[ExchangeRates] = None, rates_as_of: str = "",
-                    progress: Optional[Callable[[int, int], None]] = None) -> WorkRanking: ...
+                    progress: Optional[Callable[[int, int], None]] = None,
+                    every_region: bool = False) -> WorkRanking: ...
 
 class WorkAuditRow:
     claim: str

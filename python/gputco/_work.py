@@ -55,7 +55,8 @@ def rank_offerings(workload: Workload, catalog: Optional[Catalog] = None,
     rate); each converted row's note names the rate), on_demand/spot/reserved/owned=True, allow_estimates=False,
     gpu_matches=[GpuMatch...], mtbf_hours=20, checkpoint_write_hours=5/60, restart_hours=10/60,
     capacity_wait_hours=0, paths=20000, seed=42, threads=0, ownership=Owned(...) (capex_per_gpu=0 and
-    watts_per_gpu=0 take the benchmark's list price and board power), deadline_hours=inf.
+    watts_per_gpu=0 take the benchmark's list price and board power), deadline_hours=inf,
+    every_region=False (each instance type in its cheapest region per way of buying; True: every region).
     """
     ranking = rank_offerings_raw(workload, catalog, throughput, **options)
     return _frame(ranking, ranking.rows)

@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <fmt/format.h>
+#include <gputco/catalog/cheapest_region.hpp>
 #include <gputco/catalog/gpu_names.hpp>
 #include <gputco/catalog/importers.hpp>
 #include <gputco/catalog/price_trust.hpp>
@@ -120,6 +121,8 @@ void register_import(py::module_& m) {
         .def_readonly("cheapest", &GpuPriceSpread::cheapest)
         .def_readonly("dearest", &GpuPriceSpread::dearest);
     m.def("price_spread", &price_spread, py::arg("ranked"), "Per GPU, the spread of ranked prices per GPU-hour.");
+    m.def("cheapest_region_per_instance", &cheapest_region_per_instance, py::arg("offerings"),
+          "Per provider and instance type, the regions cheapest on demand, on spot and by reservation only.");
 
     m.def(
         "query_offerings",

@@ -214,10 +214,11 @@ void register_work(py::module_& m) {
                   double restart_hours, double capacity_wait_hours, std::size_t paths, std::uint64_t seed,
                   unsigned threads, const std::optional<Owned>& ownership, double deadline_hours,
                   const std::optional<ExchangeRates>& exchange_rates, const std::string& rates_as_of,
-                  const py::object& progress) {
+                  const py::object& progress, bool every_region) {
             RankOptions o = options(currency, on_demand, spot, reserved, owned, allow_estimates, gpu_matches,
                                     mtbf_hours, checkpoint_write_hours, restart_hours, capacity_wait_hours, paths, seed,
                                     threads, ownership, deadline_hours, exchange_rates, rates_as_of);
+            o.every_region = every_region;
             o.should_stop = &ctrl_c_pressed;
             o.progress = progress_of(progress);
             return without_gil_until_ctrl_c([&] { return rank_offerings(w, catalog, table, o); });
@@ -228,7 +229,7 @@ void register_work(py::module_& m) {
         py::arg("mtbf_hours") = 20.0, py::arg("checkpoint_write_hours") = 5.0 / 60, py::arg("restart_hours") = 10.0 / 60,
         py::arg("capacity_wait_hours") = 0.0, py::arg("paths") = 20000, py::arg("seed") = 42, py::arg("threads") = 0,
         py::arg("ownership") = py::none(), py::arg("deadline_hours") = inf, py::arg("exchange_rates") = py::none(),
-        py::arg("rates_as_of") = "", py::arg("progress") = py::none());
+        py::arg("rates_as_of") = "", py::arg("progress") = py::none(), py::arg("every_region") = false);
 
     py::class_<WorkAuditRow>(m, "WorkAuditRow", "A seed claim beside the measured figure.")
         .def_readonly("claim", &WorkAuditRow::claim)

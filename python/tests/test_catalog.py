@@ -32,7 +32,8 @@ def test_offerings_frame_columns_and_dtypes(catalog):
     assert frame["gpus_per_instance"].dtype == np.int64
     a100 = catalog.offerings_frame(gpu="A100-40GB", provider="azure")
     assert set(a100["provider"]) == {"azure"} and set(a100["gpu"]) == {"A100-40GB"}
-    row = a100.set_index("instance_type").loc["Standard_ND96asr_v4"]
+    # The catalog lists every Azure region; eastus carries the reservations.
+    row = a100.set_index(["instance_type", "region"]).loc[("Standard_ND96asr_v4", "eastus")]
     assert row["on_demand_per_gpu_hour"] == pytest.approx(row["on_demand_hourly"] / 8)
     assert row["reserved_3y_all_upfront_per_gpu_hour"] < row["on_demand_per_gpu_hour"]
     empty = catalog.offerings_frame(provider="nosuchcloud")
@@ -88,8 +89,11 @@ def test_the_2026_market_by_provider_kind_with_ages_and_spread(catalog):
         catalog.query(provider_kind="cheap")
     ranked = gputco.rank_by_gpu_hour_price(catalog.find(gpu="H100"), "USD", gputco.ExchangeRates(), "2026-12-05")
     spread = {s.gpu: s for s in gputco.price_spread(ranked)}["H100"]
-    assert spread.min == pytest.approx(2.40) and spread.max == pytest.approx(12.29)
-    assert spread.min <= spread.median <= spread.max and spread.cheapest == "vast/global/H100-SXM-median"
+    # Every region: from a Vast.ai host's ask (anycloud-sh/catalog vast/vms.csv line 19, $1.80) to Azure
+    # ND96isr_H100_v5 in southafricawest ($186.608/h / 8, azure/vms.csv 2026-05-20).
+    assert spread.min == pytest.approx(1.80) and spread.max == pytest.approx(186.608 / 8)
+    assert spread.min <= spread.median <= spread.max and spread.cheapest == "vast/Florida, US, NA/1x-H100_SXM-32-65536"
+    assert spread.dearest == "azure/southafricawest/Standard_ND96isr_H100_v5"
 
 
 def test_cross_check_names_both_sources_and_the_one_used(catalog):
@@ -113,11 +117,17 @@ def test_price_spread_table_and_plot(catalog, tmp_path):
 
     spread = catalog.price_spread(date="2026-12-05")
     h100 = spread.set_index("gpu").loc["H100"]
-    assert h100["min"] == pytest.approx(2.40) and h100["max"] == pytest.approx(12.29)
-    assert h100["cheapest"] == "vast/global/H100-SXM-median" and h100["currency"] == "USD"
-    ranked = gputco.rank_by_gpu_hour_price(catalog.find(gpu="H100"), "USD", gputco.ExchangeRates(), "2026-12-05")
+    assert h100["min"] == pytest.approx(1.80) and h100["currency"] == "USD"
+    assert h100["cheapest"] == "vast/Florida, US, NA/1x-H100_SXM-32-65536"
+    # By default each instance type counts in its cheapest regions only (on demand, spot, reservation).
+    kept = gputco._core.cheapest_region_per_instance(catalog.find(gpu="H100"))
+    ranked = gputco.rank_by_gpu_hour_price(kept, "USD", gputco.ExchangeRates(), "2026-12-05")
     prices = sorted(r.per_gpu_hour for r in ranked)
     assert h100["offerings"] == len(prices) and h100["median"] == pytest.approx(float(np.median(prices)))
+    assert h100["max"] == pytest.approx(prices[-1])
+    every = catalog.price_spread(date="2026-12-05", every_region=True).set_index("gpu").loc["H100"]
+    assert every["offerings"] == len(catalog.find(gpu="H100")) > h100["offerings"]
+    assert every["max"] == pytest.approx(186.608 / 8)
     neo = catalog.price_spread(date="2026-12-05", provider_kind="neocloud")
     assert set(neo["gpu"]) >= {"H100", "H200", "B200", "MI300X"}
     ax = plots.plot_price_spread(spread)

@@ -121,7 +121,16 @@ def test_catalog_filters_and_sorts_by_price_per_gpu_hour(catalog):
     assert rows and all(r["gpu"] == "A100-40GB" for r in rows)
     prices = [r["ranked_per_gpu_hour"] for r in rows]  # in one currency (USD)
     assert prices == sorted(prices)
-    assert len(rows) == len(catalog.find(gpu="A100-40GB"))
+    every = json.loads(gputco_cmd("catalog", "--gpu", "A100-40GB", "--every-region", "--format", "json").stdout)
+    assert len(every) == len(catalog.find(gpu="A100-40GB"))
+    # By default each instance type in its cheapest regions only (the catalog lists every region).
+    from gputco import _core
+    kept = _core.cheapest_region_per_instance(_core.query_offerings(catalog, gpu="A100-40GB"))
+    assert sorted((r["provider"], r["region"], r["instance_type"]) for r in rows) == sorted(
+        (o.provider, o.region, o.instance_type) for o in kept)
+    assert len(rows) < len(every)
+    one = json.loads(gputco_cmd("catalog", "--gpu", "A100-40GB", "--region", "westeurope", "--format", "json").stdout)
+    assert one and {r["region"] for r in one} == {"westeurope"}
 
 
 def test_spot_from_flags_matches_the_library(gputco):
@@ -402,7 +411,7 @@ def test_catalog_spread_is_the_library_spread(catalog):
     for gpu, row in by_gpu.items():
         assert (row["min_per_gpu_hour"], row["median_per_gpu_hour"], row["max_per_gpu_hour"]) == tuple(
             frame.loc[gpu, ["min", "median", "max"]])
-    assert by_gpu["H100"]["cheapest"] == "vast/global/H100-SXM-median"
+    assert by_gpu["H100"]["cheapest"] == "vast/Florida, US, NA/1x-H100_SXM-32-65536"  # a host's ask, vast/vms.csv
 
 
 def test_csv_gives_every_table_of_a_scenario_one_blank_line_apart():

@@ -170,6 +170,25 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
             if (s.size == instance_type) return InstanceGpus{std::string(s.gpu), s.gpus, 0, 0};
         }
     }
+    if (provider == "vast") {
+        // Vast.ai types are "<n>x-<card>-<vCPUs>-<MiB>"; the card names a variant the GPU column does not
+        // ("H100_NVL", "A100_PCIE" are written "H100", "A100"). Only such variants are placed here.
+        const std::size_t x = instance_type.find("x-");
+        if (x == std::string_view::npos) return std::nullopt;
+        int count = 0;
+        const auto [end, ec] = std::from_chars(instance_type.data(), instance_type.data() + x, count);
+        if (ec != std::errc{} || end != instance_type.data() + x || count < 1) return std::nullopt;
+        const std::string_view rest = instance_type.substr(x + 2);
+        const std::string card(rest.substr(0, rest.find('-')));
+        if (!contains(card, "NVL") && !contains(card, "PCIE")) return std::nullopt;
+        std::string gpu = normalise_gpu_name(card);
+        if (contains(card, "PCIE") && !gpu.ends_with("PCIe")) gpu += "-PCIe";  // A100 40 GB PCIe: its own card
+        return InstanceGpus{gpu, count, 0, 0};
+    }
+    if (provider == "lambda") {
+        // lambda.ai/instances: the one type whose file name ("H100", 80 GB) is not the card (PCIe, not SXM5).
+        if (instance_type == "gpu_1x_h100_pcie") return InstanceGpus{"H100-PCIe", 1, 0, 0};
+    }
     return std::nullopt;
 }
 

@@ -239,7 +239,7 @@ Date today() {
 /// The offerings Catalog.query finds (GPU names in any provider's spelling, by family), ranked by
 /// on-demand price per GPU-hour in one currency at the dated rate shown in `conversion`.
 int catalog(const OfferingQuery& criteria, const std::string& currency, const std::string& date, const std::string& file,
-            const std::string& format, bool spread) {
+            const std::string& format, bool spread, bool every_region) {
     Catalog cat = Catalog::builtin();
     if (!file.empty()) {
         const Catalog mine = Catalog::from_json_file(file);
@@ -252,8 +252,10 @@ int catalog(const OfferingQuery& criteria, const std::string& currency, const st
         cat = cat.overridden_by(mine);
     }
     const Date at = date.empty() ? today() : Date::parse(date, "--rates-date");
-    const std::vector<RankedOffering> ranked =
-        rank_by_gpu_hour_price(gputco::query(cat, criteria), currency, ExchangeRates::builtin(), at);
+    // Every region of an instance type only when a region is named or asked for: otherwise its cheapest.
+    std::vector<Offering> found = gputco::query(cat, criteria);
+    if (!every_region && criteria.region.empty()) found = cheapest_region_per_instance(found);
+    const std::vector<RankedOffering> ranked = rank_by_gpu_hour_price(found, currency, ExchangeRates::builtin(), at);
     if (spread) {  // one row per GPU: min, median and max per GPU-hour across the offerings found
         Table t;
         t.columns = {"gpu", "offerings", "min_per_gpu_hour", "median_per_gpu_hour", "max_per_gpu_hour", "cheapest", "dearest",
@@ -380,6 +382,9 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
                                                        "(YYYY-MM-DD; default today)");
     bool spread = false;
     catalog_cmd->add_flag("--spread", spread, "one row per GPU: min, median and max per GPU-hour across the offerings");
+    bool every_region = false;
+    catalog_cmd->add_flag("--every-region", every_region,
+                          "list every region of an instance type (default: its cheapest region, unless --region is given)");
     add_format(catalog_cmd);
 
     SpotJobRequest spot_request;
@@ -462,7 +467,7 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
         else if (catalog_cmd->parsed()) {
             if (min_memory > 0) query.min_gpu_memory_gb = min_memory;
             if (!provider_kind_text.empty()) query.provider_kind = parse<ProviderKind>(provider_kind_text, "--provider-kind");
-            code = catalog(query, currency, rates_date, catalog_file, format, spread);
+            code = catalog(query, currency, rates_date, catalog_file, format, spread, every_region);
         } else if (validate_cmd->parsed()) {
             code = 0;
             for (const auto& path : validate_paths) {

@@ -1,6 +1,8 @@
 // Cost per unit of work (see work_cost.hpp for the formulas).
 #include "gputco/engines/work_cost.hpp"
 
+#include "gputco/catalog/cheapest_region.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <tuple>
@@ -313,12 +315,15 @@ WorkRanking rank_offerings(const Workload& workload, const Catalog& catalog, con
     out.deadline_hours = options.deadline_hours;
     out.spot_assumptions = options.spot_assumptions;
     const StopPoll poll(options.should_stop, 1, "rank_offerings: stopped");
-    const std::size_t steps = catalog.offerings().size() + (options.owned ? 1 : 0);
+    const std::vector<Offering> regional =
+        options.every_region ? std::vector<Offering>{} : cheapest_region_per_instance(catalog.offerings());
+    const std::vector<Offering>& offerings = options.every_region ? catalog.offerings() : regional;
+    const std::size_t steps = offerings.size() + (options.owned ? 1 : 0);
     std::size_t done = 0;
     const auto report = [&] {
         if (options.progress) options.progress(++done, steps);
     };
-    for (const Offering& o : catalog.offerings()) {
+    for (const Offering& o : offerings) {
         poll.check();
         add_offering(out, o, catalog, table, options);
         report();

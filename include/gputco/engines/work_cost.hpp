@@ -68,6 +68,9 @@ struct RankOptions {
     ExchangeRates exchange_rates = ExchangeRates::builtin();
     std::string rates_as_of;
     bool on_demand = true, spot = true, reserved = true, owned = true;
+    /// false: each provider's instance type is ranked in its cheapest region per way of buying only
+    /// (cheapest_region_per_instance: the built-in catalog lists every region); true: every region.
+    bool every_region = false;
     /// Use the peak-TFLOPS estimates of gpu_match.hpp (labelled "estimate"); off: such GPUs are skipped.
     bool allow_estimates = false;
     std::vector<GpuMatch> gpu_matches;  ///< the user's matches, before the built-in ones

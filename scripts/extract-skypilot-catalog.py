@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Extract the GPU rows of a SkyPilot-format catalog repository into data/catalog/sources/skypilot/.
+
+  python3 scripts/extract-skypilot-catalog.py --git-dir CLONE [--repository anycloud-sh/catalog] [--rev HEAD]
+
+CLONE is a git clone (bare or not) of a repository holding SkyPilot `vms.csv` files per cloud
+(`aws/vms.csv`, `azure/vms.csv`, ...; anycloud-sh/catalog is one, updated daily). For every file in
+FILES that the revision holds, the file is read with gputco's own importer (`import_skypilot_csv`:
+GPU names, shares of a GPU, the GCP machine + GPU join live there, once) and every offering it keeps
+is written as one dated row of `<provider>.csv`, in the columns of observations.csv, its
+`source_row` naming the line(s) of the original file; `<provider>.source.json` beside it names the
+repository, path, commit and date, and counts the rows read, kept and skipped by reason. Zones of a
+region at the same prices are one row (region-level, as the rest of the catalog). Then
+scripts/refresh-catalog.py rebuilds builtin.json, so a refresh is this one command and the review is
+the diff of data/catalog/.
+
+Needs gputco importable (an installed wheel, or PYTHONPATH at a built pyroot). The extracts are the
+only thing written; nothing outside the repository is referred to by them.
+"""
+import argparse
+import csv
+import io
+import json
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OUT = ROOT / "data" / "catalog" / "sources" / "skypilot"
+
+# Clouds whose SkyPilot file the built-in catalog takes, and where it stands in the repository.
+FILES = {
+    "aws": "aws/vms.csv",
+    "azure": "azure/vms.csv",
+    "gcp": "gcp/vms.csv",
+    "lambda": "lambda/vms.csv",
+    "vast": "vast/vms.csv",
+}
+
+COLUMNS = ("provider", "region", "instance_type", "gpu", "gpus_per_instance", "currency", "effective_from",
+           "on_demand_hourly", "spot_hourly", "billing_increment_seconds", "minimum_billed_seconds",
+           "source_name", "source_as_of", "source_row", "notes")
+
+
+def git(git_dir, *args, binary=False):
+    out = subprocess.run(["git", "--git-dir", str(git_dir), *args], check=True, capture_output=True)
+    return out.stdout if binary else out.stdout.decode().strip()
+
+
+def number(x):
+    """A price as the file's own digits would print it: shortest round trip."""
+    return repr(float(x))
+
+
+def usable(offerings, known_gpus, skipped):
+    """The offerings the built-in catalog can hold: a GPU with a spec in it (others counted in
+    `skipped` by reason, as the importer counts its own)."""
+    out = []
+    for o in offerings:
+        if o.gpu not in known_gpus:
+            reason = f"GPU {o.gpu} has no spec in the built-in catalog"
+        elif o.spot_only and spot_of(o)[0] is None:
+            reason = "sold only as spot at a spot price of 0"
+        else:
+            out.append(o)
+            continue
+        skipped[reason] = skipped.get(reason, 0) + 1
+    return out
+
+
+def spot_of(o):
+    """The spot price, or None with the reason where the file's is none: 0, or not below on demand
+    (some copies repeat the on-demand price in the spot column)."""
+    if o.spot_hourly is None:
+        return None, ""
+    if o.spot_hourly <= 0:
+        return None, f"the file's spot price is {o.spot_hourly:g}: no spot price recorded"
+    if not o.spot_only and o.spot_hourly >= o.on_demand_hourly:
+        return None, f"the file's spot price {o.spot_hourly:g} is not below on demand: no spot price recorded"
+    return o.spot_hourly, ""
+
+
+def rows_of(offerings, provider, source_name, date):
+    """One observation row per (region, instance type); zones of a region at the same prices merge."""
+    by_region = {}
+    for o in offerings:
+        by_region.setdefault((o.region, o.instance_type), []).append(o)
+    out = []
+    for (region, itype), group in sorted(by_region.items()):
+        prices = {(o.gpu, o.gpus_per_instance, o.on_demand_hourly, o.spot_hourly, o.spot_only) for o in group}
+        if len(prices) == 1:
+            merged = [(group, "")]
+        else:
+            merged = [([o], o.zone) for o in sorted(group, key=lambda o: o.zone)]
+        for members, zone in merged:
+            o = min(members, key=lambda m: m.zone)
+            zones = sorted(m.zone for m in members if m.zone)
+            notes = [o.notes] if o.notes else []
+            spot, why = spot_of(o)
+            if why:
+                notes.append(why)
+            if len(zones) > 1 and not zone:
+                notes.append(f"same prices in zones {', '.join(zones)}; the row of {zones[0]} cited")
+            elif zones and not zone:
+                notes.append(f"zone {zones[0]}")
+            out.append({
+                "provider": provider,
+                "region": region,
+                "instance_type": itype,
+                "zone": zone,
+                "gpu": o.gpu,
+                "gpus_per_instance": str(o.gpus_per_instance),
+                "currency": o.currency,
+                "effective_from": date,
+                "on_demand_hourly": "" if o.spot_only else number(o.on_demand_hourly),
+                "spot_hourly": "" if spot is None else number(spot),
+                "billing_increment_seconds": number(o.billing_increment_seconds),
+                "minimum_billed_seconds": number(o.minimum_billed_seconds),
+                "source_name": source_name,
+                "source_as_of": date,
+                "source_row": o.source.row,
+                "notes": "; ".join(notes),
+            })
+    return out
+
+
+def extract(git_dir, repository, rev, provider, path, importer, known_gpus):
+    commit = git(git_dir, "rev-parse", f"{rev}^{{commit}}")
+    # The data's date: the commit that last changed the file (the catalogs are regenerated daily).
+    last = git(git_dir, "log", "-1", "--format=%H %cs", commit, "--", path)
+    if not last:
+        return None
+    last_commit, date = last.split()
+    try:
+        text = git(git_dir, "cat-file", "blob", f"{last_commit}:{path}", binary=True)
+    except subprocess.CalledProcessError as e:
+        # A partial clone (blobless, or a mirror that left its largest files out) has the commit only.
+        print(f"{provider}: {repository} {path} at {last_commit[:7]}: the clone does not hold the file's content "
+              f"({e.stderr.decode().strip()}); extract left as it is", file=sys.stderr)
+        return None
+    source_name = f"SkyPilot-format catalog {repository} {path}, commit {last_commit[:7]}"
+    result = importer(text.decode("utf-8"), file=f"{repository} {path}", published=date, provider=provider,
+                      join_extra_fields_into_last_column=True)
+    skipped = dict(result.skipped_reasons)
+    rows = rows_of(usable(result.offerings, known_gpus, skipped), provider, source_name, date)
+    meta = {
+        "repository": f"https://github.com/{repository}",
+        "path": path,
+        "commit": last_commit,
+        "date": date,
+        "rows_read": result.rows_read,
+        "offerings_read": len(result.offerings),
+        "rows_written": len(rows),
+        "skipped_by_reason": dict(sorted(skipped.items())),
+        "kept_by_way": result.kept_by_way(),
+    }
+    return rows, meta
+
+
+def write(provider, rows, meta):
+    OUT.mkdir(parents=True, exist_ok=True)
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=COLUMNS + ("zone",), lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    (OUT / f"{provider}.csv").write_text(buf.getvalue())
+    (OUT / f"{provider}.source.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--git-dir", required=True, help="a clone of the SkyPilot-format catalog repository")
+    parser.add_argument("--repository", default="anycloud-sh/catalog", help="its GitHub owner/name, written beside the rows")
+    parser.add_argument("--rev", default="HEAD")
+    parser.add_argument("--provider", action="append", choices=sorted(FILES),
+                        help="only these clouds (repeatable; default: every one the revision holds)")
+    parser.add_argument("--no-refresh", action="store_true", help="write the extracts only")
+    args = parser.parse_args()
+    git_dir = pathlib.Path(args.git_dir)
+    if (git_dir / ".git").exists():
+        git_dir = git_dir / ".git"
+    import gputco  # noqa: E402  (imported late: --help works without it)
+
+    for provider in args.provider or sorted(FILES):
+        known_gpus = {g.name for g in gputco.Catalog.builtin().gpus}
+        got = extract(git_dir, args.repository, args.rev, provider, FILES[provider], gputco.import_skypilot_csv,
+                      known_gpus)
+        if got is None:
+            print(f"{provider}: no {FILES[provider]} read from {args.repository} at {args.rev}; extract left as it is")
+            continue
+        rows, meta = got
+        write(provider, rows, meta)
+        print(f"{provider}: {meta['rows_read']} rows read, {meta['offerings_read']} offerings, "
+              f"{meta['rows_written']} rows written ({meta['path']} at {meta['commit'][:7]}, {meta['date']})")
+    if args.no_refresh:
+        return 0
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / "refresh-catalog.py")]).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
