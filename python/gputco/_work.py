@@ -116,7 +116,8 @@ def llm_training_cost(training: LlmTraining, catalog: Optional[Catalog] = None, 
     Layout = the smallest fitting one on whole instances; GPU-hours = training_flops / (peak x MFU x 3600).
     frame.attrs: currency, flops, flops_per_token, skipped ([(offering, reason)]). Keyword options:
     currency="USD", on_demand/spot/reserved=True, capacity_block=True (a row where the offering has a
-    capacity-block rate: the shortest block sold that holds the run, paid in full), gpus=[catalog GPU names], min_gpus=0, max_gpus=65536,
+    capacity-block rate: the shortest block sold that holds the run, paid in full), every_region=False (each
+    provider's instance type in its cheapest region only, as rank_offerings), gpus=[catalog GPU names], min_gpus=0, max_gpus=65536,
     mfu=0 (0: the built-in rows), usable_memory_fraction=0.9, mtbf_hours=20 (per instance),
     restart_hours=10/60, storage_gb_per_second_per_instance=2, paths=4000, seed=42, and your own rows before
     the built-in ones: mfu_csv="gpu,precision,mfu,kind,as_of,source\\n..." and

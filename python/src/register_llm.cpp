@@ -29,7 +29,7 @@ py::list skipped_list(const std::vector<SkippedOffering>& skipped) {
 }
 
 LlmRankOptions rank_options(const std::string& currency, bool on_demand, bool spot, bool reserved,
-                            bool capacity_block, const std::vector<std::string>& gpus, int min_gpus, int max_gpus,
+                            bool capacity_block, bool every_region, const std::vector<std::string>& gpus, int min_gpus, int max_gpus,
                             double mfu, double decode_bandwidth_efficiency, double usable_memory_fraction,
                             double mtbf_hours, double restart_hours, double storage_gb_per_second_per_instance,
                             std::size_t paths,
@@ -46,6 +46,7 @@ LlmRankOptions rank_options(const std::string& currency, bool on_demand, bool sp
     o.spot = spot;
     o.reserved = reserved;
     o.capacity_block = capacity_block;
+    o.every_region = every_region;
     o.gpus = gpus;
     o.min_gpus = min_gpus;
     o.max_gpus = max_gpus;
@@ -215,7 +216,7 @@ void register_llm(py::module_& m) {
     py::class_<LlmRankOptions>(m, "_LlmRankOptions")
         .def(py::init(&rank_options), py::kw_only(), py::arg("currency") = "USD", py::arg("on_demand") = true,
              py::arg("spot") = true, py::arg("reserved") = true, py::arg("capacity_block") = true,
-             py::arg("gpus") = std::vector<std::string>{}, py::arg("min_gpus") = 0, py::arg("max_gpus") = 65'536,
+             py::arg("every_region") = false, py::arg("gpus") = std::vector<std::string>{}, py::arg("min_gpus") = 0, py::arg("max_gpus") = 65'536,
              py::arg("mfu") = 0.0, py::arg("decode_bandwidth_efficiency") = 0.7, py::arg("usable_memory_fraction") = 0.9,
              py::arg("mtbf_hours") = 20.0, py::arg("restart_hours") = 10.0 / 60,
              py::arg("storage_gb_per_second_per_instance") = 2.0, py::arg("paths") = std::size_t(4'000),

@@ -12,6 +12,7 @@
 
 #include "pricing.hpp"
 
+#include "gputco/catalog/cheapest_region.hpp"
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/serving.hpp"
 #include "gputco/engines/spot.hpp"
@@ -302,7 +303,9 @@ void rank_all(Ranking& out, const Catalog& catalog, const LlmRankOptions& option
     if (!options.rates_as_of.empty()) date = Date::parse(options.rates_as_of, "options.rates_as_of");
     else
         for (const ExchangeRate& r : options.exchange_rates.rates()) date = std::max(date, r.date);
-    for (const Offering& o : catalog.offerings()) {
+    const std::vector<Offering> regional =
+        options.every_region ? std::vector<Offering>{} : cheapest_region_per_instance(catalog.offerings());
+    for (const Offering& o : options.every_region ? catalog.offerings() : regional) {
         poll.check();
         if (!wanted(o, options)) continue;
         if (o.currency == options.currency) {

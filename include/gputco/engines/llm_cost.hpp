@@ -66,6 +66,9 @@ struct LlmRankOptions {
     std::string rates_as_of;
     bool on_demand = true, spot = true, reserved = true;
     bool capacity_block = true;  ///< training: a capacity-block row where the offering has a block rate
+    /// false: each provider's instance type in its cheapest region per way of buying only
+    /// (cheapest_region_per_instance, as rank_offerings); true: every region.
+    bool every_region = false;
     LlmGpuOptions gpu;
     std::vector<std::string> gpus;  ///< only offerings of these catalog GPUs; empty = all
     int min_gpus = 0;               ///< training: at least this many GPUs (0 = the smallest layout that fits)
