@@ -4,6 +4,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <set>
 #include <string>
 
 #include <doctest/doctest.h>
@@ -112,6 +113,25 @@ TEST_CASE("serving ranking: $ per million input and output tokens by hand") {
     CHECK(od.cost_per_million_output_tokens == doctest::Approx(16 * (1 - share) / 7.2));
     CHECK(od.cost_per_request == doctest::Approx(16.0 / 36'000));
     CHECK(r.rows[0].buying == BuyingWay::spot);
+}
+
+TEST_CASE("serving ranking: an instance type in its cheapest region per way of buying unless every region is asked for") {
+    // The same type in three regions: on demand cheapest in r2 ($15), spot cheapest in r3 ($3).
+    Offering r1 = round_offering(), r2 = round_offering(), r3 = round_offering();
+    r2.region = "r2";
+    r2.on_demand_hourly = 15;
+    r3.region = "r3";
+    r3.spot_hourly = 3;
+    const Catalog catalog({round_gpu()}, {r1, r2, r3});
+    LlmRankOptions options;
+    options.gpu = round_options();
+    std::set<std::string> rows;
+    for (const LlmServingRow& row : rank_llm_serving(round_serving(), catalog, options).rows)
+        rows.insert(row.region + "/" + std::string(to_string(row.buying)));
+    // r2 keeps both its rows, r3 both of its, r1 (cheapest at nothing) is left out.
+    CHECK(rows == std::set<std::string>{"r2/on_demand", "r2/spot", "r3/on_demand", "r3/spot"});
+    options.every_region = true;
+    CHECK(rank_llm_serving(round_serving(), catalog, options).rows.size() == 6);
 }
 
 TEST_CASE("spot serving is the serving planner's cheapest fleet meeting the target on generated zones") {
