@@ -42,8 +42,7 @@ step "ASan + UBSan: build the doctest suites"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
   -DGPUTCO_SANITIZE=address,undefined -DGPUTCO_BUILD_FUZZERS=ON \
   -DGPUTCO_BUILD_EXAMPLES=OFF -DGPUTCO_BUILD_BENCHMARKS=OFF >/dev/null
-mapfile -t suites < <(cd tests && ls test_*.cpp | sed 's/\.cpp$//')
-cmake --build build-asan -j2 --target "${suites[@]}"
+cmake --build build-asan -j2 --target gputco_test_suites
 step "ASan + UBSan: run the doctest suites"
 ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan -R '^test_' -j2 --output-on-failure
@@ -61,8 +60,10 @@ else
 fi
 
 step "ThreadSanitizer: the spot engine with 2 and 8 threads"
+# Two suites only: each its own executable (GPUTCO_TEST_GROUPS=OFF), not the two areas they belong to.
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
-  -DGPUTCO_SANITIZE=thread -DGPUTCO_BUILD_EXAMPLES=OFF -DGPUTCO_BUILD_BENCHMARKS=OFF >/dev/null
+  -DGPUTCO_SANITIZE=thread -DGPUTCO_TEST_GROUPS=OFF -DGPUTCO_BUILD_EXAMPLES=OFF \
+  -DGPUTCO_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build build-tsan -j2 --target test_spot test_cost
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
   ctest --test-dir build-tsan -R '^test_(spot|cost)$' --output-on-failure
@@ -70,11 +71,21 @@ TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 step "Valgrind memcheck: the spot lane kernels and sample columns"
 # The ordinary build (Valgrind runs no AVX-512, and hides it from the CPU check: the avx2, portable
 # and scalar kernels run). The test cases that run every kernel, thread count and adaptive round.
+# A suite's command is ctest's (its own executable, or its group's with a filter: cmake/test_groups.cmake).
 cmake -S . -B build >/dev/null
-cmake --build build -j2 --target test_spot test_spot_lanes
-valgrind -q --error-exitcode=3 build/tests/test_spot \
+suite_command() {  # prints the command of ctest case $1 in build/, one argument per line
+  python3 - "$1" <<'EOF'
+import re, shlex, sys
+text = open("build/tests/CTestTestfile.cmake").read()
+print("\n".join(shlex.split(re.search(r'^add_test\("%s" (.*)\)$' % sys.argv[1], text, re.M)[1])))
+EOF
+}
+mapfile -t spot < <(suite_command test_spot)
+mapfile -t spot_lanes < <(suite_command test_spot_lanes)
+cmake --build build -j2 --target "$(basename "${spot[0]}")" "$(basename "${spot_lanes[0]}")"
+valgrind -q --error-exitcode=3 "${spot[@]}" \
   -tc='spot samples*,spot kernels*,identical samples*,target_half_width*,per-path bookkeeping*'
-valgrind -q --error-exitcode=3 build/tests/test_spot_lanes
+valgrind -q --error-exitcode=3 "${spot_lanes[@]}"
 step ""
 printf '%s\n' "${times[@]}"
 echo "(sanitizer steps done in $((SECONDS - start)) s)"

@@ -14,6 +14,9 @@ packages=(libeigen3-dev libboost-dev libboost-math-dev libfmt-dev doctest-dev nl
 command -v g++ >/dev/null 2>&1 || packages+=(g++)
 command -v cmake >/dev/null 2>&1 || packages+=(cmake)
 command -v make >/dev/null 2>&1 || packages+=(make)
+# mold, a faster linker, where the distribution has it (Debian 12, Ubuntu 22.04): CMake takes it when
+# it is there (cmake/linker.cmake), and links with the toolchain's default where it is not.
+if apt-cache show mold >/dev/null 2>&1; then packages+=(mold); fi
 # Python for the extension and its tests (scripts/test.sh): the interpreter, its headers, and venv, since
 # a stock Debian or Ubuntu Python refuses `pip install` outside a virtual environment.
 if ! command -v python3 >/dev/null 2>&1; then

@@ -10,6 +10,16 @@ set(sources engines/spot/accumulator.cpp engines/spot/batch.cpp engines/spot/exe
             engines/checkpoint.cpp
             engines/interruption.cpp)
 list(TRANSFORM sources PREPEND "${SOURCE_DIR}/src/")
+# One translation unit for all but the portable lane kernel (whose macro must not reach another file,
+# as in the library's unity batches): the headers, fmt's compiled-in implementation above all, are
+# parsed and compiled once instead of once per file (benchmarks/README.md, "Build and start-up times").
+list(FILTER sources EXCLUDE REGEX "spot_lanes_portable[.]cpp$")
+set(unity "")
+foreach(source IN LISTS sources)
+  string(APPEND unity "#include \"${source}\"\n")
+endforeach()
+file(WRITE "${WORK_DIR}/unity.cpp" "${unity}")
+set(sources "${WORK_DIR}/unity.cpp" "${SOURCE_DIR}/src/engines/spot/spot_lanes_portable.cpp")
 string(REPLACE "|" ";" include_dirs "${INCLUDES}")
 set(include_flags)
 foreach(dir IN LISTS include_dirs)
