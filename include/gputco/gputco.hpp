@@ -51,5 +51,6 @@
 #include "gputco/engines/llm_cost.hpp"
 #include "gputco/optimise/optimise.hpp"
 #include "gputco/optimise/recommend.hpp"
+#include "gputco/optimise/rolling.hpp"
 #include "gputco/app/spot_job.hpp"
 #include "gputco/app/study.hpp"
