@@ -244,6 +244,8 @@ from ._plan import compare_frame  # (importing _plan adds PlanDistribution.summa
 from ._recommend import (RecommendResult, cost_risk_frontier, hindsight_plan_totals, recommend, recommend_options,
                          recommend_plan)
 from ._recommend import capacity_assurance_frontier  # price against P(capacity when needed)
+from ._recommend import rolling_replan  # re-planning every k months
+from ._core import PolicyCosts, RollingReplan
 from ._core import AssurancePoint, capacity_assurance
 from ._core import Bill, CommitmentSummary, FinOpsFigures, GpuSeries, UnmatchedSku, at_bill_rates
 from ._bills import BillPlan, FocusBill, offering_at_bill_rates, read_focus, recommend_from_bill
@@ -316,7 +318,7 @@ __all__ = [
     "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",
     "expected_level", "hindsight_reservation_totals", "price_paths",
     "CandidateResult", "CapacityBlockOption", "CommitmentOption", "FrontierPoint", "Recommendation", "RecommendResult", "SpotOption",
-    "baseline_plans", "offering_for_baselines", "check_risk", "RiskCheck", "provider_advice_units", "provider_policy_plan", "cost_risk_frontier", "recommend", "recommend_plan", "HindsightBound", "hindsight_plan_totals",
+    "baseline_plans", "offering_for_baselines", "check_risk", "RiskCheck", "provider_advice_units", "provider_policy_plan", "cost_risk_frontier", "recommend", "recommend_plan", "HindsightBound", "hindsight_plan_totals", "rolling_replan", "RollingReplan", "PolicyCosts",
     "OwnedOption", "PlanOptions", "RecommendOptions", "RiskLimits", "recommend_options",
     "AssurancePoint", "capacity_assurance", "capacity_assurance_frontier",
     "load_scenario", "run_scenario", "run_spot_jobs", "run_plans", "run_deadline_jobs", "run_workloads", "sweep", "latin_hypercube", "tornado", "heat_map",

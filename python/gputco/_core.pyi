@@ -1339,6 +1339,21 @@ class HindsightBound:
     plans: List[Plan]
     exact: bool
 
+class PolicyCosts:
+    per_future: List[float]
+    mean: float
+    standard_error: float
+
+class RollingReplan:
+    plans: List[Plan]
+    rolling: PolicyCosts
+    static_recommendation: Plan
+    static_plan: PolicyCosts
+    hindsight: PolicyCosts
+    hindsight_exact: bool
+    saving: PolicyCosts
+    solves: int
+
 class OwnedOption:
     terms: Owned
     months: List[int]
@@ -1394,6 +1409,8 @@ def _capacity_assurance_frontier(futures: DemandFutures, offering: Offering, req
                                  options: RecommendOptions, prices: Optional[PricePaths] = None) -> List[AssurancePoint]: ...
 def _hindsight_plan_totals(futures: DemandFutures, offering: Offering, options: RecommendOptions,
                            prices: Optional[PricePaths] = None) -> HindsightBound: ...
+def _rolling_replan(fitted: DemandFutures, judged: DemandFutures, offering: Offering, options: RecommendOptions,
+                    every_months: int, model: Optional[DemandModel], futures: int, seed: int) -> RollingReplan: ...
 def baseline_plans(history: DemandProfile, offering: Offering, term_years: int, payment: str, *,
                    discounts: Optional[Discounts] = None, held: Sequence[HeldCommitment] = ...) -> List[Plan]: ...
 def offering_for_baselines(offering: Offering, commitment: CommitmentOption) -> Offering: ...

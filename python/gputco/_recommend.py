@@ -9,7 +9,7 @@ from ._core import PlanOptions, RecommendOptions, RiskLimits
 from ._frames import Column, declare, frame, TEXT
 from ._progress import Report
 
-__all__ = ["RecommendResult", "capacity_assurance_frontier", "cost_risk_frontier", "hindsight_plan_totals", "recommend", "recommend_options",
+__all__ = ["RecommendResult", "capacity_assurance_frontier", "cost_risk_frontier", "hindsight_plan_totals", "recommend", "recommend_options", "rolling_replan",
            "recommend_plan"]
 
 def _view(name: str, result: str, index: Optional[str] = None):
@@ -95,6 +95,16 @@ def hindsight_plan_totals(futures, offering, options: Optional[RecommendOptions]
     """Each future's own optimum over the same decision, limits dropped: a lower bound, not a plan to
     buy; options as recommend_plan's. Releases the GIL; Ctrl-C stops it (KeyboardInterrupt)."""
     return _core._hindsight_plan_totals(futures, offering, _options(options, keywords), prices)
+
+
+def rolling_replan(fitted, judged, offering, options: Optional[RecommendOptions] = None, *, every_months: int = 3,
+                   model=None, futures: int = 100, seed: int = 1, **keywords):
+    """The rolling policy on `judged`: re-solve every `every_months` months with what is held and futures
+    drawn from `model` restarted at the level seen (docs/models.md, "Re-planning"), each future's plan
+    priced by the plan engine, beside the static recommendation (fitted on `fitted`) and the hindsight
+    bound; options as recommend_plan's (reservations only, no risk limits). Ctrl-C stops it."""
+    return _core._rolling_replan(fitted, judged, offering, _options(options, keywords), every_months, model, futures,
+                                 seed)
 
 
 @dataclass

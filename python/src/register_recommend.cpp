@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <gputco/app/study.hpp>
 #include <gputco/optimise/recommend.hpp>
+#include <gputco/optimise/rolling.hpp>
 
 namespace gputco::python {
 
@@ -287,6 +288,34 @@ void register_recommend(py::module_& m) {
         },
         py::arg("futures"), py::arg("offering"), py::arg("options"), py::arg("prices") = py::none(),
         "Each future's own optimum over the same decision, limits dropped: a lower bound, not a plan to buy.");
+    // Re-planning: the rolling policy beside the static recommendation and the hindsight bound.
+    py::class_<PolicyCosts>(m, "PolicyCosts", "One policy's cost per judged future, its mean and standard error.")
+        .def_readonly("per_future", &PolicyCosts::per_future)
+        .def_readonly("mean", &PolicyCosts::mean)
+        .def_readonly("standard_error", &PolicyCosts::standard_error);
+    py::class_<RollingReplan>(m, "RollingReplan",
+                              "The rolling policy's plans and costs per judged future, beside the static "
+                              "recommendation and the hindsight bound on the same futures.")
+        .def_readonly("plans", &RollingReplan::plans)
+        .def_readonly("rolling", &RollingReplan::rolling)
+        .def_readonly("static_recommendation", &RollingReplan::static_recommendation)
+        .def_readonly("static_plan", &RollingReplan::static_plan)
+        .def_readonly("hindsight", &RollingReplan::hindsight)
+        .def_readonly("hindsight_exact", &RollingReplan::hindsight_exact)
+        .def_readonly("saving", &RollingReplan::saving)
+        .def_readonly("solves", &RollingReplan::solves);
+    m.def(
+        "_rolling_replan",
+        [](const DemandFutures& fitted, const DemandFutures& judged, const Offering& offering,
+           const RecommendOptions& options, int every_months, const std::optional<DemandModel>& model,
+           std::size_t futures, std::uint64_t seed) {
+            const RecommendOptions o = stoppable(options);
+            const RollingOptions rolling{.every_months = every_months, .model = model, .futures = futures, .seed = seed};
+            return without_gil_until_ctrl_c([&] { return rolling_replan(fitted, judged, offering, o, rolling); });
+        },
+        py::arg("fitted"), py::arg("judged"), py::arg("offering"), py::arg("options"), py::arg("every_months"),
+        py::arg("model"), py::arg("futures"), py::arg("seed"),
+        "The rolling policy: re-solve every k months with what is held and what has been seen.");
     m.def(
         "baseline_plans",
         [](const DemandProfile& history, const Offering& offering, int term_years, std::string_view payment,
