@@ -63,6 +63,27 @@ TEST_CASE("demand that jumps in month 12: the re-solve there buys for it and sav
     CHECK(r.solves == 2);
 }
 
+TEST_CASE("what the policy bought is held by the later re-solves, for what is left of its term") {
+    const Offering offering = test::plan_test_offering();
+    const Horizon horizon = Horizon::months(24);
+    const DemandModel model{.base_gpus = 4};
+    const DemandFutures fitted = DemandFutures::generate(model, horizon, 5, 7);
+    Eigen::ArrayXd hours(Eigen::Index(horizon.hour_count()));  // 4 GPUs for 6 months, then 12
+    for (Eigen::Index h = 0; h < hours.size(); ++h) hours[h] = h < Eigen::Index(6 * whole_hours_per_month) ? 4.0 : 12.0;
+    const DemandFutures judged = DemandFutures::from_profile(DemandProfile::hourly(hours));
+    RecommendOptions options = yearly_options();
+    options.start_months = {0, 6, 12};
+    const RollingReplan r = rolling_replan(fitted, judged, offering, options,
+                                           {.every_months = 6, .model = model, .futures = 5, .seed = 3});
+    // Month 0: 4 (to month 12). Month 6: 8 more, the 4 held. Month 12: 4 more, the 8 of month 6 held to 18.
+    REQUIRE(r.plans[0].commitments.size() == 3);
+    CHECK(r.plans[0].commitments[1].start_month == 6);
+    CHECK(r.plans[0].commitments[1].count == 8);
+    CHECK(r.plans[0].commitments[2].start_month == 12);
+    CHECK(r.plans[0].commitments[2].count == 4);
+    CHECK(r.solves == 3);  // months 0, 6 and 12; none may be bought in month 18
+}
+
 TEST_CASE("a held commitment stays held in every re-solve, for its remaining term") {
     const Offering offering = test::plan_test_offering();
     const Horizon horizon = Horizon::months(24);
