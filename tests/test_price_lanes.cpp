@@ -29,6 +29,7 @@ TEST_CASE("the lane exp is within 2 ulp of std::exp, exact at 0, over many rando
         const double ulp = std::nextafter(want, INFINITY) - want;
         worst = std::max(worst, int(std::abs(y[i] - want) / ulp + 0.5));
     }
+    MESSAGE("worst error against std::exp: " << worst << " ulp");
     CHECK(worst <= 2);
 }
 
