@@ -99,6 +99,14 @@ struct Ziggurat {
     std::array<double, Layers + 1> x{};
     std::array<double, Layers> ratio{};
     std::array<double, Layers + 1> density{};  // e^(−x_i² / 2), for the wedge test
+    /// A byte per layer for a core test without a gather (the AVX-512 copy): 1 − d with d =
+    /// 2^(E − 15) (1 + m / 16), the byte 16 E + m, the largest such bound ≤ ratio_i. A candidate under
+    /// it is in the core; the few between it and ratio_i take the slow path, which tests the core
+    /// exactly first, so every copy returns the same numbers.
+    std::array<std::uint8_t, Layers> core_code{};
+    static double core_bound(unsigned code) {  // exact: d has at most five significant bits, d ≥ 2^-15
+        return 1.0 - std::bit_cast<double>(0x3F00000000000000ULL + (std::uint64_t(code) << 48));
+    }
 
     Ziggurat() {
         double f = std::exp(-0.5 * R * R);
@@ -110,6 +118,11 @@ struct Ziggurat {
             f = std::exp(-0.5 * x[i] * x[i]);
         }
         for (int i = 0; i < Layers; ++i) ratio[i] = x[i + 1] / x[i];
+        for (int i = 0; i < Layers; ++i) {
+            unsigned code = 0;
+            while (!(core_bound(code) <= ratio[i])) ++code;  // the bound falls as the code grows; 240 gives 0
+            core_code[i] = std::uint8_t(code);
+        }
         for (int i = 0; i <= Layers; ++i) density[i] = std::exp(-0.5 * x[i] * x[i]);
     }
     static const Ziggurat& table() {
@@ -232,6 +245,11 @@ private:
         const __m512i exponent = _mm512_set1_epi64(0x4000000000000000LL), layers = _mm512_set1_epi64(Ziggurat::Layers - 1);
         const __m512i magnitude = _mm512_set1_epi64(0x7FFFFFFFFFFFFFFFLL);
         const __mmask8 all = 0xFF;  // the masked forms: GCC 12 warns of the plain ones' undefined source
+#ifdef __AVX512VBMI__
+        static_assert(Ziggurat::Layers == 256);
+        const __m512i codes[4] = {_mm512_loadu_si512(z.core_code.data()), _mm512_loadu_si512(z.core_code.data() + 64),
+                                  _mm512_loadu_si512(z.core_code.data() + 128), _mm512_loadu_si512(z.core_code.data() + 192)};
+#endif
         for (std::size_t g = 0; g < Block; g += 64) {
             std::uint64_t mask = 0;
             for (std::size_t k = 0; k < 64; k += Lanes) {
@@ -242,7 +260,19 @@ private:
                 const __m512d x = _mm512_mask_i64gather_pd(_mm512_setzero_pd(), all, layer, z.x.data(), 8);
                 _mm512_storeu_pd(normals + g + k, _mm512_mul_pd(u, x));
                 const __m512d abs_u = _mm512_castsi512_pd(_mm512_and_si512(_mm512_castpd_si512(u), magnitude));
+#ifdef __AVX512VBMI__
+                // The layer's core bound from its byte (two 128-byte table look-ups in registers and a
+                // select on the layer's top bit), not a second gather: Zen 4's gathers are slow.
+                const __m512i low = _mm512_permutex2var_epi8(codes[0], layer, codes[1]);  // layer mod 128
+                const __m512i high = _mm512_permutex2var_epi8(codes[2], layer, codes[3]);
+                const __mmask8 upper = _mm512_test_epi64_mask(layer, _mm512_set1_epi64(128));
+                const __m512i code = _mm512_and_si512(_mm512_mask_blend_epi64(upper, low, high), _mm512_set1_epi64(0xFF));
+                const __m512d d = _mm512_castsi512_pd(
+                    _mm512_add_epi64(_mm512_maskz_slli_epi64(all, code, 48), _mm512_set1_epi64(0x3F00000000000000LL)));
+                const __m512d ratio = _mm512_sub_pd(_mm512_set1_pd(1.0), d);
+#else
                 const __m512d ratio = _mm512_mask_i64gather_pd(_mm512_setzero_pd(), all, layer, z.ratio.data(), 8);
+#endif
                 mask |= std::uint64_t(std::uint8_t(~_mm512_cmp_pd_mask(abs_u, ratio, _CMP_LT_OQ))) << k;
             }
             for (; mask != 0; mask &= mask - 1) {
@@ -271,15 +301,15 @@ private:
 
     double uniform() { return double(slow_() >> 11) * 0x1.0p-53; }  // [0, 1)
 
-    /// Doornik's draw for a candidate outside its layer's core (`b`): the tail beyond R (Marsaglia's
-    /// method) for layer 0, the wedge test otherwise; a rejected wedge draws afresh from the scalar
-    /// stream, core test first, until accepted.
+    /// Doornik's draw for a candidate the lanes did not accept (`b`): the exact core test, then the
+    /// tail beyond R (Marsaglia's method) for layer 0, the wedge test otherwise; a rejected wedge draws
+    /// afresh from the scalar stream, core test first, until accepted.
     double slow(const Ziggurat& z, std::uint64_t b) {
         for (bool first = true;; first = false) {
             if (!first) b = slow_();
             const double u = std::bit_cast<double>((b >> 12) | 0x4000000000000000ULL) - 3.0;
             const std::size_t i = (b >> 4) & (Ziggurat::Layers - 1);
-            if (!first && std::abs(u) < z.ratio[i]) return u * z.x[i];
+            if (std::abs(u) < z.ratio[i]) return u * z.x[i];  // (a first candidate only from a conservative core test)
             if (i == 0) {
                 double t, y;
                 do {
