@@ -390,6 +390,52 @@ TEST_CASE("a price model in a scenario prices the plans under simulate_price_pat
     CHECK(to_yaml(parse_scenario(written, "again.yaml")) == written);
 }
 
+TEST_CASE("price_model_yaml: any price model (a fitted one) goes into a scenario as it is and is read back bit for bit") {
+    std::mt19937_64 rng(32);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    auto process = [&] {
+        return LogPriceProcess{.reversion = unit(rng), .volatility = unit(rng) * 0.3, .drift = unit(rng) * 0.04 - 0.02,
+                               .jump_rate = unit(rng), .jump_mean = unit(rng) - 0.5, .jump_sd = unit(rng) * 0.3};
+    };
+    auto same = [](const LogPriceProcess& a, const LogPriceProcess& b) {
+        return a.reversion == b.reversion && a.volatility == b.volatility && a.drift == b.drift &&
+               a.jump_rate == b.jump_rate && a.jump_mean == b.jump_mean && a.jump_sd == b.jump_sd;
+    };
+    for (int trial = 0; trial < 200; ++trial) {
+        CAPTURE(trial);
+        PriceDynamics d;
+        d.on_demand = process();
+        d.spot_spread = process();
+        d.spot_correlation = 2 * unit(rng) - 1;
+        d.reserved_1y_spread = process();
+        if (rng() % 2) d.reserved_3y_spread = process();
+        if (rng() % 2) {
+            const int first = int(rng() % 24);
+            d.launches.push_back({.probability = unit(rng), .first_month = first, .last_month = first + int(rng() % std::uint64_t(24 - first)),
+                                  .on_demand_factor = 0.5 + unit(rng), .spot_factor = 0.5 + unit(rng), .reserved_factor = 0.5 + unit(rng)});
+        }
+        const std::string key = price_model_yaml(d);
+        CAPTURE(key);
+        const Scenario s = parse_scenario(with_plans() + key + "\n", "fitted.yaml");
+        REQUIRE(s.price_model.has_value());
+        const PriceDynamics& read = *s.price_model;
+        CHECK(same(read.on_demand, d.on_demand));
+        CHECK(same(read.spot_spread, d.spot_spread));
+        CHECK(read.spot_correlation == d.spot_correlation);
+        CHECK(same(read.reserved_1y_spread, d.reserved_1y_spread));
+        CHECK(same(read.reserved_3y_spread, d.reserved_3y_spread));
+        REQUIRE(read.launches.size() == d.launches.size());
+        for (std::size_t i = 0; i < d.launches.size(); ++i) {
+            CHECK(read.launches[i].probability == d.launches[i].probability);
+            CHECK(read.launches[i].first_month == d.launches[i].first_month);
+            CHECK(read.launches[i].last_month == d.launches[i].last_month);
+            CHECK(read.launches[i].on_demand_factor == d.launches[i].on_demand_factor);
+            CHECK(read.launches[i].spot_factor == d.launches[i].spot_factor);
+            CHECK(read.launches[i].reserved_factor == d.launches[i].reserved_factor);
+        }
+    }
+}
+
 TEST_CASE("price model errors name file, line, column, field, value and rule") {
     // "  on_demand: {reversion: 0.1, volatility: " is 42 characters
     CHECK_THROWS_WITH_AS(parse_scenario(with_price_model("  on_demand: {reversion: 0.1, volatility: -0.05}"), "prices.yaml"),

@@ -57,10 +57,21 @@ def load_scenario(path: str | os.PathLike) -> dict:
     return scenario
 
 
+def _plain(scenario: Mapping) -> dict:
+    """The scenario dict without its "_file", a PriceDynamics under "price_model" (a fitted model, as
+    gputco.prices.fit_family(...).dynamics gives) written as the mapping a file holds, so that runs and
+    sweeps price the plans under its paths and a sweep can set its fields ("price_model.on_demand.volatility")."""
+    body = {k: v for k, v in scenario.items() if k != "_file"}
+    if isinstance(body.get("price_model"), _core.PriceDynamics):
+        import yaml  # a runtime dependency only of scenario files
+
+        body["price_model"] = yaml.safe_load(_core._price_model_yaml(body["price_model"]))["price_model"]
+    return body
+
+
 def _text(scenario: Mapping | str | os.PathLike) -> tuple[str, str]:
     if isinstance(scenario, Mapping):
-        body = {k: v for k, v in scenario.items() if k != "_file"}
-        return json.dumps(body), scenario.get("_file", "<scenario>")
+        return json.dumps(_plain(scenario)), scenario.get("_file", "<scenario>")
     path = os.fspath(scenario)
     return _read_scenario_file(path), path
 
@@ -278,7 +289,7 @@ def sweep(scenario: Mapping | str | os.PathLike, grid: Mapping[str, Any], client
     so the DataFrame is the same whichever way it runs and however it is chunked.
     """
     if isinstance(scenario, Mapping):
-        base_dict = {k: v for k, v in scenario.items() if k != "_file"}
+        base_dict = _plain(scenario)
         file = scenario.get("_file", "<scenario>")
     else:
         base_dict, file = load_scenario(scenario), os.fspath(scenario)

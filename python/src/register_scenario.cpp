@@ -34,6 +34,9 @@ void register_scenario(py::module_& m) {
         py::arg("text"), py::arg("file") = "<scenario>",
         "The scenario as canonical YAML (every field, the schema's order); raises ValueError where it does not load.");
     m.def(
+        "_price_model_yaml", [](const PriceDynamics& model) { return price_model_yaml(model); }, py::arg("model"),
+        "A price model (a fitted PriceDynamics) as a scenario's price_model key, in the YAML scenario files take.");
+    m.def(
         "_run_scenario",
         [](const std::string& text, const std::string& file) {
             ScenarioResult result;

@@ -1,6 +1,7 @@
 """Scenario files from Python: the published JSON Schema accepts every example and every written
 scenario, the Python loader gives the C++ loader's messages, and sweeps give the same DataFrame on
 threads and on a Dask LocalCluster."""
+import copy
 import json
 import pathlib
 
@@ -133,3 +134,35 @@ def test_sweep_reaches_plan_and_futures_fields():
     s["futures"]["monthly_log_growth"] = 0.03
     row = df[(df["plans[1].commitments[0].count"] == 2) & (df["futures.monthly_log_growth"] == 0.03)].iloc[0]
     assert row["p95[plan 3y on the base fleet]"] == gputco.run_plans(s)["total_p95"][1]
+
+
+def test_runs_and_sweeps_take_a_fitted_price_model():
+    import gputco
+    from gputco import prices
+
+    fitted = prices.fit_family(str(ROOT / "data" / "price_history"), "A100").dynamics
+    s = gputco.load_scenario(ROOT / "examples/scenarios/plans_under_uncertain_demand.yaml")
+    s["futures"]["count"] = 200
+    still = gputco.run_plans(s)
+    s["price_model"] = fitted  # the PriceDynamics object itself
+    moving = gputco.run_plans(s)
+    assert (moving["total_p95"] != still["total_p95"]).all()  # the plans are priced under its paths
+    # the same as the model's mapping written into the dict, every number as fitted
+    mapping = yaml.safe_load(_core._price_model_yaml(fitted))["price_model"]
+    assert mapping["on_demand"]["volatility"] == fitted.on_demand.volatility
+    assert mapping["reserved_1y_spread"]["jump_rate"] == fitted.reserved_1y_spread.jump_rate
+    assert mapping["spot_correlation"] == fitted.spot_correlation
+    written = {**s, "price_model": mapping}
+    pd.testing.assert_frame_equal(gputco.run_plans(written), moving)
+    # a sweep over plan fields and the fitted model's own fields, each point run_plans' figures
+    df = gputco.sweep(s, {"plans[1].commitments[0].count": [0, 2],
+                          "price_model.on_demand.volatility": [fitted.on_demand.volatility, 0.0]})
+    assert len(df) == 4
+    assert isinstance(s["price_model"], gputco.PriceDynamics)  # the caller's dict is left as it was
+    row = df[(df["plans[1].commitments[0].count"] == 2)
+             & (df["price_model.on_demand.volatility"] == fitted.on_demand.volatility)].iloc[0]
+    written["plans"] = copy.deepcopy(s["plans"])
+    written["plans"][1]["commitments"][0]["count"] = 2
+    assert row["p95[plan 3y on the base fleet]"] == gputco.run_plans(written)["total_p95"][1]
+    calm = df[(df["plans[1].commitments[0].count"] == 2) & (df["price_model.on_demand.volatility"] == 0.0)].iloc[0]
+    assert calm["p95[plan 3y on the base fleet]"] != row["p95[plan 3y on the base fleet]"]

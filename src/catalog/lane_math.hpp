@@ -17,7 +17,7 @@
 
 #include "gputco/core/random.hpp"
 
-#ifdef __AVX512F__
+#if defined(__AVX512F__) || defined(__AVX2__) || defined(__SSE2__)
 #include <immintrin.h>
 #endif
 
@@ -25,41 +25,131 @@ namespace gputco {
 namespace {  // internal linkage: each including file compiles its own copy for its instruction set
 namespace lane_math {
 
-/// x[i] = e^x[i] for i < n, within about 1 ulp of the correctly rounded value (Cody–Waite reduction
-/// x = n ln 2 + r, |r| ≤ ln 2 / 2, and the degree-13 Taylor polynomial of e^r, whose truncation error is
-/// below 2^-57). Arguments are clamped to [−700, 700] (factors of e^±700 ≈ 10^±304); e^0 = 1 exactly.
+/// 2^(j/16) for j = 0 … 15, each correctly rounded (exp_inplace's table).
+alignas(64) constexpr double exp2_sixteenths[16] = {
+    0x1.0000000000000p+0, 0x1.0b5586cf9890fp+0, 0x1.172b83c7d517bp+0, 0x1.2387a6e756238p+0,
+    0x1.306fe0a31b715p+0, 0x1.3dea64c123422p+0, 0x1.4bfdad5362a27p+0, 0x1.5ab07dd485429p+0,
+    0x1.6a09e667f3bcdp+0, 0x1.7a11473eb0187p+0, 0x1.8ace5422aa0dbp+0, 0x1.9c49182a3f090p+0,
+    0x1.ae89f995ad3adp+0, 0x1.c199bdd85529cp+0, 0x1.d5818dcfba487p+0, 0x1.ea4afa2a490dap+0};
+
+/// x[i] = e^x[i] for i < n, within about 1 ulp of the correctly rounded value: a = (16 e + j) ln 2 / 16
+/// + r with |r| ≤ ln 2 / 32 (Cody–Waite), e^a = 2^e · 2^(j/16) · e^r, the 16 values 2^(j/16) from a
+/// table and e^r − 1 by its degree-7 Taylor polynomial (truncation below 2^-59 on that range: six
+/// coefficients instead of the twelve a reduction to |r| ≤ ln 2 / 2 needs). Arguments are clamped to
+/// [−700, 700] (factors of e^±700 ≈ 10^±304); e^0 = 1 exactly.
 inline void exp_inplace(double* x, std::size_t n) {
-    constexpr double shifter = 0x1.8p52, inv_ln2 = 0x1.71547652b82fep0;
-    constexpr double ln2_hi = 0x1.62e42fee00000p-1, ln2_lo = 0x1.a39ef35793c76p-33;  // ln2_hi × k exact, |k| < 2^11
-    for (std::size_t i = 0; i < n; ++i) {
+    constexpr double shifter = 0x1.8p52, inv_ln2_16 = 0x1.71547652b82fep4;  // 16 / ln 2
+    // ln 2 / 16 in two parts, the first with 32 significant bits: k × hi is exact for |k| < 2^21.
+    constexpr double hi = 0x1.62e42fee00000p-5, lo = 0x1.a39ef35793c76p-37;
+    constexpr double c2 = 1.0 / 2, c3 = 1.0 / 6, c4 = 1.0 / 24, c5 = 1.0 / 120, c6 = 1.0 / 720, c7 = 1.0 / 5040;
+    std::size_t i = 0;
+#ifdef __AVX512F__
+    // The loop below eight at a time, the table held in two registers (one permute per look-up instead
+    // of a gather); the same operations in the same order, so the same bits.
+    const __m512d table_lo = _mm512_load_pd(exp2_sixteenths), table_hi = _mm512_load_pd(exp2_sixteenths + 8);
+    const __m512i fifteen = _mm512_set1_epi64(15);
+    const __mmask8 all = 0xFF;  // the masked forms: GCC 12 warns of the plain ones' undefined source
+    for (; i + 8 <= n; i += 8) {
+        // (min_pd(y, c) is y < c ? y : c, as std::min(c, y); the same for max.)
+        const __m512d a = _mm512_maskz_min_pd(all, _mm512_maskz_max_pd(all, _mm512_loadu_pd(x + i), _mm512_set1_pd(-700.0)), _mm512_set1_pd(700.0));
+        const __m512d t = _mm512_add_pd(_mm512_mul_pd(a, _mm512_set1_pd(inv_ln2_16)), _mm512_set1_pd(shifter));
+        const __m512d k = _mm512_sub_pd(t, _mm512_set1_pd(shifter));
+        const __m512d r = _mm512_sub_pd(_mm512_sub_pd(a, _mm512_mul_pd(k, _mm512_set1_pd(hi))), _mm512_mul_pd(k, _mm512_set1_pd(lo)));
+        const __m512d r2 = _mm512_mul_pd(r, r), r4 = _mm512_mul_pd(r2, r2);
+        const __m512d a0 = _mm512_add_pd(_mm512_set1_pd(c2), _mm512_mul_pd(r, _mm512_set1_pd(c3)));
+        const __m512d a1 = _mm512_add_pd(_mm512_set1_pd(c4), _mm512_mul_pd(r, _mm512_set1_pd(c5)));
+        const __m512d a2 = _mm512_add_pd(_mm512_set1_pd(c6), _mm512_mul_pd(r, _mm512_set1_pd(c7)));
+        const __m512d q = _mm512_add_pd(_mm512_add_pd(a0, _mm512_mul_pd(r2, a1)), _mm512_mul_pd(r4, a2));
+        const __m512d w = _mm512_add_pd(r, _mm512_mul_pd(r2, q));
+        const __m512i bits = _mm512_castpd_si512(t);
+        const __m512d s = _mm512_permutex2var_pd(table_lo, _mm512_and_si512(bits, fifteen), table_hi);
+        const __m512d p = _mm512_add_pd(s, _mm512_mul_pd(s, w));
+        const __m512i scale = _mm512_maskz_slli_epi64(all, _mm512_maskz_srli_epi64(all, bits, 4), 52);
+        _mm512_storeu_pd(x + i, _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(p), scale)));
+    }
+#elif defined(__AVX2__)
+    // The loop below four at a time with an AVX2 gather for the table (GCC left the plain loop scalar
+    // there); the same operations in the same order, so the same bits.
+    const __m256i fifteen = _mm256_set1_epi64x(15);
+    for (; i + 4 <= n; i += 4) {
+        const __m256d a = _mm256_min_pd(_mm256_max_pd(_mm256_loadu_pd(x + i), _mm256_set1_pd(-700.0)), _mm256_set1_pd(700.0));
+        const __m256d t = _mm256_add_pd(_mm256_mul_pd(a, _mm256_set1_pd(inv_ln2_16)), _mm256_set1_pd(shifter));
+        const __m256d k = _mm256_sub_pd(t, _mm256_set1_pd(shifter));
+        const __m256d r = _mm256_sub_pd(_mm256_sub_pd(a, _mm256_mul_pd(k, _mm256_set1_pd(hi))), _mm256_mul_pd(k, _mm256_set1_pd(lo)));
+        const __m256d r2 = _mm256_mul_pd(r, r), r4 = _mm256_mul_pd(r2, r2);
+        const __m256d a0 = _mm256_add_pd(_mm256_set1_pd(c2), _mm256_mul_pd(r, _mm256_set1_pd(c3)));
+        const __m256d a1 = _mm256_add_pd(_mm256_set1_pd(c4), _mm256_mul_pd(r, _mm256_set1_pd(c5)));
+        const __m256d a2 = _mm256_add_pd(_mm256_set1_pd(c6), _mm256_mul_pd(r, _mm256_set1_pd(c7)));
+        const __m256d q = _mm256_add_pd(_mm256_add_pd(a0, _mm256_mul_pd(r2, a1)), _mm256_mul_pd(r4, a2));
+        const __m256d w = _mm256_add_pd(r, _mm256_mul_pd(r2, q));
+        const __m256i bits = _mm256_castpd_si256(t);
+        const __m256d s = _mm256_i64gather_pd(exp2_sixteenths, _mm256_and_si256(bits, fifteen), 8);
+        const __m256d p = _mm256_add_pd(s, _mm256_mul_pd(s, w));
+        const __m256i scale = _mm256_slli_epi64(_mm256_srli_epi64(bits, 4), 52);
+        _mm256_storeu_pd(x + i, _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(p), scale)));
+    }
+#elif defined(__SSE2__)
+    // Two at a time, the table's two entries loaded one by one (no gather in SSE2); the same bits.
+    const __m128i fifteen = _mm_set1_epi64x(15);
+    for (; i + 2 <= n; i += 2) {
+        const __m128d a = _mm_min_pd(_mm_max_pd(_mm_loadu_pd(x + i), _mm_set1_pd(-700.0)), _mm_set1_pd(700.0));
+        const __m128d t = _mm_add_pd(_mm_mul_pd(a, _mm_set1_pd(inv_ln2_16)), _mm_set1_pd(shifter));
+        const __m128d k = _mm_sub_pd(t, _mm_set1_pd(shifter));
+        const __m128d r = _mm_sub_pd(_mm_sub_pd(a, _mm_mul_pd(k, _mm_set1_pd(hi))), _mm_mul_pd(k, _mm_set1_pd(lo)));
+        const __m128d r2 = _mm_mul_pd(r, r), r4 = _mm_mul_pd(r2, r2);
+        const __m128d a0 = _mm_add_pd(_mm_set1_pd(c2), _mm_mul_pd(r, _mm_set1_pd(c3)));
+        const __m128d a1 = _mm_add_pd(_mm_set1_pd(c4), _mm_mul_pd(r, _mm_set1_pd(c5)));
+        const __m128d a2 = _mm_add_pd(_mm_set1_pd(c6), _mm_mul_pd(r, _mm_set1_pd(c7)));
+        const __m128d q = _mm_add_pd(_mm_add_pd(a0, _mm_mul_pd(r2, a1)), _mm_mul_pd(r4, a2));
+        const __m128d w = _mm_add_pd(r, _mm_mul_pd(r2, q));
+        const __m128i bits = _mm_castpd_si128(t);
+        const __m128i j = _mm_and_si128(bits, fifteen);
+        const __m128d s = _mm_set_pd(exp2_sixteenths[_mm_cvtsi128_si64(_mm_unpackhi_epi64(j, j))],
+                                     exp2_sixteenths[_mm_cvtsi128_si64(j)]);
+        const __m128d p = _mm_add_pd(s, _mm_mul_pd(s, w));
+        const __m128i scale = _mm_slli_epi64(_mm_srli_epi64(bits, 4), 52);
+        _mm_storeu_pd(x + i, _mm_castsi128_pd(_mm_add_epi64(_mm_castpd_si128(p), scale)));
+    }
+#endif
+    for (; i < n; ++i) {
         const double a = std::min(700.0, std::max(-700.0, x[i]));
-        const double t = a * inv_ln2 + shifter;  // rounds a / ln 2 to the nearest integer k, kept in t's low bits
+        const double t = a * inv_ln2_16 + shifter;  // rounds 16 a / ln 2 to the nearest integer k, kept in t's low bits
         const double k = t - shifter;
-        const double r = (a - k * ln2_hi) - k * ln2_lo;
-        // e^r − 1 = r + r² q(r), q's 12 coefficients 1/2!, …, 1/13! by Estrin's scheme (short
-        // dependency chains, so the loop is not bound by latency); r = 0 gives exactly 1 below.
-        const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
-        const double a0 = 1.0 / 2 + r * (1.0 / 6), a1 = 1.0 / 24 + r * (1.0 / 120), a2 = 1.0 / 720 + r * (1.0 / 5040),
-                     a3 = 1.0 / 40320 + r * (1.0 / 362880), a4 = 1.0 / 3628800 + r * (1.0 / 39916800),
-                     a5 = 1.0 / 479001600 + r * (1.0 / 6227020800);
-        const double b0 = a0 + r2 * a1, b1 = a2 + r2 * a3, b2 = a4 + r2 * a5;
-        const double q = (b0 + r4 * b1) + r8 * b2;
-        const double p = 1.0 + (r + r2 * q);
-        // 2^k: k sits in the low mantissa bits of t (two's complement for k < 0); move it to the exponent.
-        x[i] = std::bit_cast<double>(std::bit_cast<std::uint64_t>(p) + (std::bit_cast<std::uint64_t>(t) << 52));
+        const double r = (a - k * hi) - k * lo;
+        // e^r − 1 = r + r² q(r), q's coefficients 1/2!, …, 1/7! by Estrin's scheme (short dependency
+        // chains); r = 0 gives exactly 1 below.
+        const double r2 = r * r, r4 = r2 * r2;
+        const double a0 = c2 + r * c3, a1 = c4 + r * c5, a2 = c6 + r * c7;
+        const double q = (a0 + r2 * a1) + r4 * a2;
+        const double w = r + r2 * q;
+        // k = 16 e + j sits in the low mantissa bits of t (two's complement for k < 0): j picks the
+        // table's entry, e (the bits above) goes to the exponent. s + s w rounds once at the end.
+        const std::uint64_t bits = std::bit_cast<std::uint64_t>(t);
+        const double s = exp2_sixteenths[bits & 15];
+        const double p = s + s * w;
+        x[i] = std::bit_cast<double>(std::bit_cast<std::uint64_t>(p) + ((bits >> 4) << 52));
     }
 }
 
-/// The 128-layer ziggurat of Marsaglia and Tsang (2000) in Doornik's form (2005, "An improved ziggurat
+/// The 256-layer ziggurat of Marsaglia and Tsang (2000) in Doornik's form (2005, "An improved ziggurat
 /// method to generate normal random samples"): layer i spans [−x_i, x_i] with ratio_i = x_{i+1} / x_i;
-/// a draw (u on [−1, 1), layer i) whose |u| < ratio_i returns u x_i, which is 98.8% of draws.
+/// a draw (u on [−1, 1), layer i) whose |u| < ratio_i returns u x_i, which is 98.5% of draws (the mean
+/// of ratio_i; 97.2% with 128 layers, whose slow path cost about a tenth of the price paths' time).
 struct Ziggurat {
-    static constexpr int Layers = 128;
-    static constexpr double R = 3.442619855899;       // start of the tail
-    static constexpr double V = 9.91256303526217e-3;  // area of each layer
+    static constexpr int Layers = 256;
+    static constexpr double R = 3.6541528853610088;  // start of the tail (Marsaglia and Tsang's for 256 layers)
+    static constexpr double V = 4.92867323399e-3;    // area of each layer
     std::array<double, Layers + 1> x{};
     std::array<double, Layers> ratio{};
     std::array<double, Layers + 1> density{};  // e^(−x_i² / 2), for the wedge test
+    /// A byte per layer for a core test without a gather (the AVX-512 copy): 1 − d with d =
+    /// 2^(E − 15) (1 + m / 16), the byte 16 E + m, the largest such bound ≤ ratio_i. A candidate under
+    /// it is in the core; the few between it and ratio_i take the slow path, which tests the core
+    /// exactly first, so every copy returns the same numbers.
+    std::array<std::uint8_t, Layers> core_code{};
+    static double core_bound(unsigned code) {  // exact: d has at most five significant bits, d ≥ 2^-15
+        return 1.0 - std::bit_cast<double>(0x3F00000000000000ULL + (std::uint64_t(code) << 48));
+    }
 
     Ziggurat() {
         double f = std::exp(-0.5 * R * R);
@@ -71,6 +161,11 @@ struct Ziggurat {
             f = std::exp(-0.5 * x[i] * x[i]);
         }
         for (int i = 0; i < Layers; ++i) ratio[i] = x[i + 1] / x[i];
+        for (int i = 0; i < Layers; ++i) {
+            unsigned code = 0;
+            while (!(core_bound(code) <= ratio[i])) ++code;  // the bound falls as the code grows; 240 gives 0
+            core_code[i] = std::uint8_t(code);
+        }
         for (int i = 0; i <= Layers; ++i) density[i] = std::exp(-0.5 * x[i] * x[i]);
     }
     static const Ziggurat& table() {
@@ -80,8 +175,8 @@ struct Ziggurat {
 };
 
 /// Standard normals in blocks: `Lanes` xoshiro256+ streams side by side (one SIMD lane each) give one
-/// 64-bit draw per candidate, whose top 52 bits make u on [−1, 1) and bits 5–11 the ziggurat layer;
-/// the candidates of a block are tested in SIMD lanes, and the 1.2% that fall outside their layer's
+/// 64-bit draw per candidate, whose top 52 bits make u on [−1, 1) and bits 4–11 the ziggurat layer;
+/// the candidates of a block are tested in SIMD lanes, and the 1.5% that fall outside their layer's
 /// core go, in order, through the ziggurat's exact tail or wedge test, whose extra uniforms (and the
 /// fresh draws after a rejected wedge) come from a scalar xoshiro256++ stream. The
 /// sequence depends only on the seed.
@@ -186,24 +281,41 @@ private:
         }
         keep(st);
         // The core test in SIMD lanes, the candidates outside their layer's core gathered into one bit
-        // mask per 64, so that only the rare 1.2% are visited.
+        // mask per 64, so that only the rare 1.5% are visited.
 #ifdef __AVX512F__
         // The same operations as the loops below, with the comparison's mask taken directly (GCC builds
         // the loops' mask through a 0/1 array; this is about 10% of a normal's time).
         const __m512i exponent = _mm512_set1_epi64(0x4000000000000000LL), layers = _mm512_set1_epi64(Ziggurat::Layers - 1);
         const __m512i magnitude = _mm512_set1_epi64(0x7FFFFFFFFFFFFFFFLL);
         const __mmask8 all = 0xFF;  // the masked forms: GCC 12 warns of the plain ones' undefined source
+#ifdef __AVX512VBMI__
+        static_assert(Ziggurat::Layers == 256);
+        const __m512i codes[4] = {_mm512_loadu_si512(z.core_code.data()), _mm512_loadu_si512(z.core_code.data() + 64),
+                                  _mm512_loadu_si512(z.core_code.data() + 128), _mm512_loadu_si512(z.core_code.data() + 192)};
+#endif
         for (std::size_t g = 0; g < Block; g += 64) {
             std::uint64_t mask = 0;
             for (std::size_t k = 0; k < 64; k += Lanes) {
                 const __m512i b = _mm512_load_si512(bits + g + k);
                 const __m512d u = _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(_mm512_maskz_srli_epi64(all, b, 12), exponent)),
                                                 _mm512_set1_pd(3.0));
-                const __m512i layer = _mm512_and_si512(_mm512_maskz_srli_epi64(all, b, 5), layers);
+                const __m512i layer = _mm512_and_si512(_mm512_maskz_srli_epi64(all, b, 4), layers);
                 const __m512d x = _mm512_mask_i64gather_pd(_mm512_setzero_pd(), all, layer, z.x.data(), 8);
                 _mm512_storeu_pd(normals + g + k, _mm512_mul_pd(u, x));
                 const __m512d abs_u = _mm512_castsi512_pd(_mm512_and_si512(_mm512_castpd_si512(u), magnitude));
+#ifdef __AVX512VBMI__
+                // The layer's core bound from its byte (two 128-byte table look-ups in registers and a
+                // select on the layer's top bit), not a second gather: Zen 4's gathers are slow.
+                const __m512i low = _mm512_permutex2var_epi8(codes[0], layer, codes[1]);  // layer mod 128
+                const __m512i high = _mm512_permutex2var_epi8(codes[2], layer, codes[3]);
+                const __mmask8 upper = _mm512_test_epi64_mask(layer, _mm512_set1_epi64(128));
+                const __m512i code = _mm512_and_si512(_mm512_mask_blend_epi64(upper, low, high), _mm512_set1_epi64(0xFF));
+                const __m512d d = _mm512_castsi512_pd(
+                    _mm512_add_epi64(_mm512_maskz_slli_epi64(all, code, 48), _mm512_set1_epi64(0x3F00000000000000LL)));
+                const __m512d ratio = _mm512_sub_pd(_mm512_set1_pd(1.0), d);
+#else
                 const __m512d ratio = _mm512_mask_i64gather_pd(_mm512_setzero_pd(), all, layer, z.ratio.data(), 8);
+#endif
                 mask |= std::uint64_t(std::uint8_t(~_mm512_cmp_pd_mask(abs_u, ratio, _CMP_LT_OQ))) << k;
             }
             for (; mask != 0; mask &= mask - 1) {
@@ -215,7 +327,7 @@ private:
         alignas(64) std::uint64_t outside[Block];
         for (std::size_t i = 0; i < Block; ++i) {
             const double u = std::bit_cast<double>((bits[i] >> 12) | 0x4000000000000000ULL) - 3.0;  // [−1, 1)
-            const std::size_t layer = (bits[i] >> 5) & (Ziggurat::Layers - 1);
+            const std::size_t layer = (bits[i] >> 4) & (Ziggurat::Layers - 1);
             normals[i] = u * z.x[layer];
             outside[i] = !(std::abs(u) < z.ratio[layer]);
         }
@@ -232,15 +344,15 @@ private:
 
     double uniform() { return double(slow_() >> 11) * 0x1.0p-53; }  // [0, 1)
 
-    /// Doornik's draw for a candidate outside its layer's core (`b`): the tail beyond R (Marsaglia's
-    /// method) for layer 0, the wedge test otherwise; a rejected wedge draws afresh from the scalar
-    /// stream, core test first, until accepted.
+    /// Doornik's draw for a candidate the lanes did not accept (`b`): the exact core test, then the
+    /// tail beyond R (Marsaglia's method) for layer 0, the wedge test otherwise; a rejected wedge draws
+    /// afresh from the scalar stream, core test first, until accepted.
     double slow(const Ziggurat& z, std::uint64_t b) {
         for (bool first = true;; first = false) {
             if (!first) b = slow_();
             const double u = std::bit_cast<double>((b >> 12) | 0x4000000000000000ULL) - 3.0;
-            const std::size_t i = (b >> 5) & (Ziggurat::Layers - 1);
-            if (!first && std::abs(u) < z.ratio[i]) return u * z.x[i];
+            const std::size_t i = (b >> 4) & (Ziggurat::Layers - 1);
+            if (std::abs(u) < z.ratio[i]) return u * z.x[i];  // (a first candidate only from a conservative core test)
             if (i == 0) {
                 double t, y;
                 do {

@@ -22,14 +22,15 @@ namespace {
 
 /// The block kernel this CPU runs: the widest of AVX-512, AVX2 and portable that the build has and the
 /// CPU supports; GPUTCO_PRICE_KERNEL=portable|avx2|avx512 forces one (the tests compare them bit for
-/// bit). AVX-512 pays since its copy uses real gathers and the transpose in registers (benchmarks/README.md).
+/// bit). AVX-512 (with VBMI: Ice Lake, Zen 4 and later) pays since its copy uses real gathers, byte tables
+/// and the transpose in registers (benchmarks/README.md).
 using PriceKernel = void (*)(const detail::PriceBlockJob&, std::size_t, std::size_t);
 PriceKernel price_kernel() {
     std::vector<std::pair<std::string, PriceKernel>> kernels{{"portable", simulate_blocks}};
 #ifdef GPUTCO_X86_LANE_KERNELS
     if (__builtin_cpu_supports("avx2")) kernels.emplace_back("avx2", detail::simulate_price_blocks_avx2);
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("avx512bw"))
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi"))
         kernels.emplace_back("avx512", detail::simulate_price_blocks_avx512);
 #endif
     const char* wanted = std::getenv("GPUTCO_PRICE_KERNEL");

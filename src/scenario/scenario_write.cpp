@@ -564,6 +564,14 @@ void write_workload(YAML::Emitter& out, const WorkloadSpec& w) {
 
 }  // namespace
 
+std::string price_model_yaml(const PriceDynamics& model) {
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    write_price_model(out, model);
+    out << YAML::EndMap;
+    return out.c_str();
+}
+
 std::string to_yaml(const Scenario& s) {
     YAML::Emitter out;
     out << YAML::BeginMap;

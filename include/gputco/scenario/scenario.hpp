@@ -256,6 +256,10 @@ std::string read_scenario_file(const std::string& path);
 Scenario load_scenario(const std::string& path);
 /// The scenario as canonical YAML: parse_scenario(to_yaml(s)) gives s back (to_yaml of both is equal).
 std::string to_yaml(const Scenario& scenario);
+/// A price model (fitted by fit_price_dynamics, or any other) as a scenario's `price_model` key, in
+/// the YAML to_yaml writes: a one-key mapping whose value a scenario file or dict takes as it is, so
+/// that runs and sweeps of the scenario price its plans under that model's paths.
+std::string price_model_yaml(const PriceDynamics& model);
 
 /// The catalog the scenario prices on: the built-in one, overridden by its catalog file, its imported
 /// price files and its inline rows, in that order. The files are read again only if the scenario was
