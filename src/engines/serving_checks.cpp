@@ -75,34 +75,6 @@ std::size_t check_zones(const std::vector<SpotRegion>& zones, const ServingConfi
     return ticks;
 }
 
-void parallel_for(std::size_t count, unsigned threads, const std::function<void(std::size_t)>& body) {
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t workers = std::min<std::size_t>(count, threads == 0 ? cores : threads);
-    std::vector<std::exception_ptr> errors(count);
-    std::atomic<std::size_t> next{0};
-    auto work = [&] {
-        for (std::size_t i = next++; i < count; i = next++) {
-            try {
-                body(i);
-            } catch (...) {
-                errors[i] = std::current_exception();
-            }
-        }
-    };
-    std::vector<std::thread> pool;
-    for (std::size_t w = 1; w < workers; ++w) {
-        try {
-            pool.emplace_back(work);
-        } catch (const std::system_error&) {
-            break;  // fewer threads than asked: the calling thread does the rest
-        }
-    }
-    work();
-    for (auto& thread : pool) thread.join();
-    for (const auto& error : errors)
-        if (error) std::rethrow_exception(error);
-}
-
 void finish_result(ServingResult& result, const std::vector<SpotRegion>& zones, const ServingConfig& config,
                    const std::vector<std::size_t>& spot_ticks, std::size_t on_demand_ticks, std::size_t ticks,
                    std::size_t ticks_meeting_target) {

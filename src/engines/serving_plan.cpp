@@ -7,6 +7,7 @@
 #include "gputco/core/error.hpp"
 #include "gputco/engines/serving.hpp"
 #include "serving_checks.hpp"
+#include "../core/parallel_for.hpp"
 
 namespace gputco {
 
@@ -27,7 +28,7 @@ ServingPlan choose_serving_plan(const std::vector<SpotRegion>& zones, const Serv
         for (std::size_t extra = 0; extra <= search.max_extra; ++extra)
             for (std::size_t base = 0; base <= search.max_on_demand_base; ++base)
                 plan.candidates.push_back({.policy = policy, .extra_spot = extra, .on_demand_base = base});
-    serving_detail::parallel_for(plan.candidates.size(), search.threads, [&](std::size_t i) {
+    detail::parallel_for(plan.candidates.size(), search.threads, [&](std::size_t i) {
         auto& candidate = plan.candidates[i];
         ServingConfig c = config;
         c.extra_spot = candidate.extra_spot;

@@ -13,6 +13,7 @@
 #include "gputco/core/random.hpp"
 #include "gputco/engines/serving.hpp"
 #include "serving_checks.hpp"
+#include "../core/parallel_for.hpp"
 
 namespace gputco {
 
@@ -126,7 +127,7 @@ ServingPathsResult simulate_serving_paths(const std::vector<SpotRegion>& names_a
     ServingPathsResult result;
     result.paths.resize(options.paths);
     std::vector<double> bounds(options.paths);
-    serving_detail::parallel_for(options.paths, options.threads, [&](std::size_t i) {
+    detail::parallel_for(options.paths, options.threads, [&](std::size_t i) {
         const auto zones = zones_of_path(i);
         if (options.on_demand_capacity) {
             const auto od = SpotAvailability::markov(options.on_demand_capacity->process(), options.ticks,

@@ -4,16 +4,14 @@
 #include "gputco/optimise/recommend.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <exception>
 #include <cmath>
-#include <mutex>
-#include <thread>
 
 #include <boost/math/distributions/normal.hpp>
 
 #include "programme.hpp"
+#include "../core/parallel_for.hpp"
 
 namespace gputco {
 namespace {
@@ -189,41 +187,22 @@ HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offerin
     out.totals.resize(n);
     out.plans.resize(n);
     std::vector<char> exact(n, 1);
-    std::atomic<std::size_t> next{0};
-    std::mutex failure_mutex;
-    std::exception_ptr failure;
-    const auto work = [&] {
-        for (std::size_t f = next++; f < n; f = next++) {
-            try {
-                PricePaths column;
-                if (!prices.empty()) {
-                    const Eigen::Index c = prices.column(f);
-                    column.on_demand = prices.on_demand.col(c);
-                    column.spot = prices.spot.col(c);
-                    column.reserved = prices.reserved.col(c);
-                    if (prices.reserved_3y.size() > 0) column.reserved_3y = prices.reserved_3y.col(c);
-                }
-                const Recommendation r = recommend(futures.future(f), offering, alone, column, false);
-                out.totals[f] = objective_of(r.in_sample, options.objective);
-                out.plans[f] = r.plan;
-                // Exact: the programme proved its optimum and prices it as the engine does.
-                exact[f] = r.proven_optimal &&
-                           std::abs(r.solver_objective - out.totals[f]) <= 1e-7 * (1.0 + std::abs(out.totals[f]));
-            } catch (...) {
-                const std::lock_guard lock(failure_mutex);
-                if (!failure) failure = std::current_exception();
-                next = n;
-            }
+    detail::parallel_for(n, options.plan_options.threads, [&](std::size_t f) {
+        PricePaths column;
+        if (!prices.empty()) {
+            const Eigen::Index c = prices.column(f);
+            column.on_demand = prices.on_demand.col(c);
+            column.spot = prices.spot.col(c);
+            column.reserved = prices.reserved.col(c);
+            if (prices.reserved_3y.size() > 0) column.reserved_3y = prices.reserved_3y.col(c);
         }
-    };
-    unsigned threads = options.plan_options.threads;
-    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    {
-        std::vector<std::jthread> workers;
-        for (unsigned t = 1; t < std::min<std::size_t>(threads, n); ++t) workers.emplace_back(work);
-        work();
-    }
-    if (failure) std::rethrow_exception(failure);
+        const Recommendation r = recommend(futures.future(f), offering, alone, column, false);
+        out.totals[f] = objective_of(r.in_sample, options.objective);
+        out.plans[f] = r.plan;
+        // Exact: the programme proved its optimum and prices it as the engine does.
+        exact[f] = r.proven_optimal &&
+                   std::abs(r.solver_objective - out.totals[f]) <= 1e-7 * (1.0 + std::abs(out.totals[f]));
+    });
     out.exact = std::all_of(exact.begin(), exact.end(), [](char e) { return e != 0; });
     return out;
 }

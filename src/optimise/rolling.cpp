@@ -3,15 +3,12 @@
 #include "gputco/optimise/rolling.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <exception>
-#include <mutex>
-#include <thread>
 
 #include "gputco/core/random.hpp"
 #include "gputco/engines/plan_engine.hpp"
 
+#include "../core/parallel_for.hpp"
 #include "../engines/instruments/commitment.hpp"
 
 namespace gputco {
@@ -138,60 +135,41 @@ RollingReplan rolling_replan(const DemandFutures& fitted, const DemandFutures& j
     const std::size_t n = judged.count();
     out.plans.resize(n);
     std::vector<double> rolled(n), solved(n, 0.0);
-    std::atomic<std::size_t> next{0};
-    std::mutex failure_mutex;
-    std::exception_ptr failure;
-    const auto work = [&] {
-        for (std::size_t f = next++; f < n; f = next++) {
-            try {
-                // Month 0: the static recommendation, what is bought before the first re-solve kept.
-                Plan plan = first.plan;
-                std::erase_if(plan.commitments, [&](const Commitment& c) { return c.start_month >= k; });
-                plan.name = fmt::format("re-planned every {} months", k);
-                for (int t = k; t < horizon; t += k) {
-                    RecommendOptions o = each;
-                    o.start_months.clear();
-                    for (int s : starts)
-                        if (s >= t) o.start_months.push_back(s - t);
-                    if (o.start_months.empty()) break;  // nothing more may be bought
-                    for (HeldCommitment& h : o.held) {
-                        h.start_month -= t;
-                        h.end_month -= t;
-                    }
-                    std::erase_if(o.held, [](const HeldCommitment& h) { return h.end_month <= 0; });
-                    for (const Commitment& c : plan.commitments) {
-                        HeldCommitment h = held_from(c, t, offering, options.plan_options, horizon);
-                        if (h.end_month > 0) o.held.push_back(std::move(h));
-                    }
-                    const DemandModel model = restarted_model(*rolling.model, t, level_seen(judged, f, t, *rolling.model));
-                    const std::uint64_t seed = splitmix64(rolling.seed ^ splitmix64(std::uint64_t(f) * 1024 + std::uint64_t(t)));
-                    const DemandFutures ahead = DemandFutures::generate(model, Horizon::months(horizon - t), rolling.futures, seed);
-                    const Recommendation r = recommend_plan(ahead, offering, o);
-                    solved[f] += 1;
-                    for (Commitment c : r.plan.commitments) {
-                        if (c.start_month >= k) continue;  // left to the next review
-                        c.start_month += t;
-                        plan.commitments.push_back(c);
-                    }
-                }
-                const PlanDistribution d = evaluate_plan(plan, judged.future(f), offering, {}, options.plan_options);
-                rolled[f] = measure(d.futures.front(), options.objective);
-                out.plans[f] = std::move(plan);
-            } catch (...) {
-                const std::lock_guard lock(failure_mutex);
-                if (!failure) failure = std::current_exception();
-                next = n;
+    detail::parallel_for(n, options.plan_options.threads, [&](std::size_t f) {
+        // Month 0: the static recommendation, what is bought before the first re-solve kept.
+        Plan plan = first.plan;
+        std::erase_if(plan.commitments, [&](const Commitment& c) { return c.start_month >= k; });
+        plan.name = fmt::format("re-planned every {} months", k);
+        for (int t = k; t < horizon; t += k) {
+            RecommendOptions o = each;
+            o.start_months.clear();
+            for (int s : starts)
+                if (s >= t) o.start_months.push_back(s - t);
+            if (o.start_months.empty()) break;  // nothing more may be bought
+            for (HeldCommitment& h : o.held) {
+                h.start_month -= t;
+                h.end_month -= t;
+            }
+            std::erase_if(o.held, [](const HeldCommitment& h) { return h.end_month <= 0; });
+            for (const Commitment& c : plan.commitments) {
+                HeldCommitment h = held_from(c, t, offering, options.plan_options, horizon);
+                if (h.end_month > 0) o.held.push_back(std::move(h));
+            }
+            const DemandModel model = restarted_model(*rolling.model, t, level_seen(judged, f, t, *rolling.model));
+            const std::uint64_t seed = splitmix64(rolling.seed ^ splitmix64(std::uint64_t(f) * 1024 + std::uint64_t(t)));
+            const DemandFutures ahead = DemandFutures::generate(model, Horizon::months(horizon - t), rolling.futures, seed);
+            const Recommendation r = recommend_plan(ahead, offering, o);
+            solved[f] += 1;
+            for (Commitment c : r.plan.commitments) {
+                if (c.start_month >= k) continue;  // left to the next review
+                c.start_month += t;
+                plan.commitments.push_back(c);
             }
         }
-    };
-    unsigned threads = options.plan_options.threads;
-    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    {
-        std::vector<std::jthread> workers;
-        for (unsigned w = 1; w < std::min<std::size_t>(threads, n); ++w) workers.emplace_back(work);
-        work();
-    }
-    if (failure) std::rethrow_exception(failure);
+        const PlanDistribution d = evaluate_plan(plan, judged.future(f), offering, {}, options.plan_options);
+        rolled[f] = measure(d.futures.front(), options.objective);
+        out.plans[f] = std::move(plan);
+    });
 
     const PlanDistribution static_d = evaluate_plan(first.plan, judged, offering, {}, options.plan_options);
     std::vector<double> fixed(n), saving(n);
