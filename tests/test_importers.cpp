@@ -167,6 +167,15 @@ TEST_CASE("SkyPilot CSV malformed input, to the letter") {
     // Beyond int: rejected by its range, not converted (that was undefined behaviour).
     CHECK_THROWS_WITH_AS(import_skypilot_csv("InstanceType,AcceleratorName,AcceleratorCount,Price,Region\np3.2xlarge,V100,1e66,3.06,us-east-1\n", o),
                          "vms.csv:2: AcceleratorCount = \"1e66\": must be a whole number >= 1 and <= 1e6, or 1/n of one GPU (0.5, 0.333, 0.25, ...)", InvalidInput);
+    // Count 0 is a CPU row only where no GPU is named (Nebius writes its CPU rows so).
+    CHECK_THROWS_WITH_AS(import_skypilot_csv("InstanceType,AcceleratorName,AcceleratorCount,Price,Region\ngpu-x,H100,0,3.06,eu-north1\n", o),
+                         "vms.csv:2: AcceleratorCount = \"0\": must be a whole number >= 1 and <= 1e6, or 1/n of one GPU (0.5, 0.333, 0.25, ...)", InvalidInput);
+    const ImportResult cpu = import_skypilot_csv(
+        "InstanceType,AcceleratorName,AcceleratorCount,Price,Region\ncpu-d3_4vcpu-16gb,,0,0.0992,eu-north1\n"
+        "gpu-h100-sxm_1gpu-16vcpu-200gb,H100,1,2.95,eu-north1\n",
+        ImportOptions{.file = "vms.csv", .provider = "nebius"});
+    CHECK(cpu.offerings.size() == 1);
+    CHECK(cpu.skipped.at(0) == SkippedRow{"line 2", "no GPU"});
     CHECK_THROWS_WITH_AS(import_skypilot_csv("", o), "vms.csv = \"\": is empty (no header line)", InvalidInput);
     CHECK_THROWS_WITH_AS(import_skypilot_csv("a\n", ImportOptions{.file = "vms.csv"}),
                          "options.provider = \"\": must name the cloud of a SkyPilot vms.csv (aws, azure, gcp, lambda, alibaba, tencent)",
@@ -726,6 +735,10 @@ TEST_CASE("Cyclenerd pricing.yml: a family whose GPU key is new (g4) joins throu
 TEST_CASE("GPU names of 2026: each card its own name") {
     CHECK(normalise_gpu_name("H100 PCIe") == "H100-PCIe");
     CHECK(normalise_gpu_name("H100 NVL") == "H100-NVL");
+    // Hyperstack's PCIe cards joined by NVLink bridges (80 GB) are PCIe cards, not the 94 GB NVL.
+    CHECK(normalise_gpu_name("H100-80G-PCIe-NVLink", 80) == "H100-PCIe");
+    CHECK(normalise_gpu_name("A100-80G-PCIe-NVLink", 80) == "A100-80GB-PCIe");
+    CHECK(normalise_gpu_name("H100-80G-SXM5", 80) == "H100");
     CHECK(normalise_gpu_name("H100-SXM") == "H100");
     CHECK(normalise_gpu_name("NVIDIA B200") == "B200");
     CHECK(normalise_gpu_name("B300") == "B300");

@@ -35,7 +35,9 @@ std::string normalise_gpu_name(std::string_view provider_name, double memory_gib
         return "A100-40GB";
     }
     if (key.starts_with("H100")) {
-        if (contains(key, "NVL")) return "H100-NVL";  // before "NVLINK"-free PCIe: "H100 NVL" is its own card
+        // "H100 NVL" is its own card (94 GB); "H100-80G-PCIe-NVLink" (Hyperstack) is PCIe cards
+        // joined by NVLink bridges, not an NVL.
+        if (contains(key, "NVL") && !contains(key, "NVLINK")) return "H100-NVL";
         if (contains(key, "PCIE")) return "H100-PCIe";
         return "H100";  // SXM5; H100-MEGA (GCP a3-mega) is the same SXM card with more network
     }

@@ -113,6 +113,8 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
             if (shares >= 2 && shares <= 1024 && std::abs(shares * n - 1) <= 0.01) {
                 r.count = 1;
                 r.share_of = static_cast<int>(shares);
+            } else if (n == 0 && r.accelerator.empty()) {
+                r.count = 0;  // a CPU-only row as some files write it (Nebius: no AcceleratorName, count 0)
             } else {
                 // Range first: converting a number beyond int (1e66) to compare it is undefined behaviour.
                 require(n >= 1 && n <= 1e6 && n == std::floor(n), where + ": AcceleratorCount", f[*c_count],
