@@ -739,6 +739,13 @@ TEST_CASE("GPU names of 2026: each card its own name") {
     CHECK(normalise_gpu_name("H100-80G-PCIe-NVLink", 80) == "H100-PCIe");
     CHECK(normalise_gpu_name("A100-80G-PCIe-NVLink", 80) == "A100-80GB-PCIe");
     CHECK(normalise_gpu_name("H100-80G-SXM5", 80) == "H100");
+    // RunPod's plain "A100-80GB" and "H100" types are the PCIe cards (its SXM and NVL types are named so).
+    CHECK(instance_gpus("runpod", "8x_A100-80GB_SECURE")->gpu == "A100-80GB-PCIe");
+    CHECK(instance_gpus("runpod", "8x_A100-80GB_SECURE")->count == 8);
+    CHECK(instance_gpus("runpod", "2x_H100_COMMUNITY")->gpu == "H100-PCIe");
+    CHECK_FALSE(instance_gpus("runpod", "1x_H100-SXM_SECURE"));
+    CHECK_FALSE(instance_gpus("runpod", "x_H100_SECURE"));
+    CHECK_FALSE(instance_gpus("runpod", "cpu3c-2-4"));
     CHECK(normalise_gpu_name("H100-SXM") == "H100");
     CHECK(normalise_gpu_name("NVIDIA B200") == "B200");
     CHECK(normalise_gpu_name("B300") == "B300");

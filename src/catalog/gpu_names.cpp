@@ -191,6 +191,20 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
         // lambda.ai/instances: the one type whose file name ("H100", 80 GB) is not the card (PCIe, not SXM5).
         if (instance_type == "gpu_1x_h100_pcie") return InstanceGpus{"H100-PCIe", 1, 0, 0};
     }
+    if (provider == "runpod") {
+        // "<n>x_<card>_<SECURE|COMMUNITY>": RunPod sells "A100-80GB" and "H100" beside "A100-80GB-SXM",
+        // "H100-SXM" and "H100-NVL"; the plain names are the PCIe cards (SkyPilot's v8 RunPod catalog
+        // writes them "A100 PCIe", "H100 PCIe").
+        const std::size_t x = instance_type.find("x_");
+        const std::size_t tail = instance_type.rfind('_');
+        int count = 0;
+        if (x == std::string_view::npos || tail <= x + 2) return std::nullopt;
+        const auto [end, ec] = std::from_chars(instance_type.data(), instance_type.data() + x, count);
+        if (ec != std::errc{} || end != instance_type.data() + x || count < 1) return std::nullopt;
+        const std::string_view card = instance_type.substr(x + 2, tail - x - 2);
+        if (card == "A100-80GB") return InstanceGpus{"A100-80GB-PCIe", count, 0, 0};
+        if (card == "H100") return InstanceGpus{"H100-PCIe", count, 0, 0};
+    }
     return std::nullopt;
 }
 

@@ -31,7 +31,8 @@ std::optional<GpuShare> parse_gpu_share(std::string_view gpu);
 /// g3), GCP machine types (a2-highgpu-Ng, a2-ultragpu-Ng, a2-megagpu-16g, a3-highgpu-Ng, a3-edgegpu-8g,
 /// a3-megagpu-8g, a3-ultragpu-8g, a4-highgpu-8g, a4x-highgpu-4g, g2-standard-N, g4-standard-N) and Azure
 /// sizes (NC A100 v4, ND A100 v4, ND H100/H200 v5, NC H100 v5, NC T4 v3, NCv3, NDv2, NV A10 v5, ND MI300X
-/// v5, ND GB200 v6).
+/// v5, ND GB200 v6), and the RunPod and Lambda types whose file names the card ambiguously (RunPod
+/// "<n>x_A100-80GB_..." and "<n>x_H100_..." are PCIe cards).
 /// The count is from the provider's instance documentation; nullopt when the type is not known.
 struct InstanceGpus {
     std::string gpu;  ///< canonical name
