@@ -14,6 +14,18 @@ region at the same prices are one row (region-level, as the rest of the catalog)
 scripts/refresh-catalog.py rebuilds builtin.json, so a refresh is this one command and the review is
 the diff of data/catalog/.
 
+A file saved in the repository (data/catalog/sources/skypilot/files/, for catalogs too large to
+clone whole) is read the same way:
+
+  python3 scripts/extract-skypilot-catalog.py --saved            # every file of files/sources.json
+  python3 scripts/extract-skypilot-catalog.py --file files/nebius.vms.csv \
+      --provider nebius --repository skypilot-org/skypilot-catalog \
+      --path catalogs/v8/nebius/vms.csv --commit 0082b04... [--date 2026-11-30]
+
+where files/sources.json records each saved file's provider, repository, path, commit and date
+(`null` where the commit's date is not known: the rows are then undated, never dated by the day they
+were read); --file with those flags adds or replaces the file's record there.
+
 Needs gputco importable (an installed wheel, or PYTHONPATH at a built pyroot). The extracts are the
 only thing written; nothing outside the repository is referred to by them.
 """
@@ -27,6 +39,8 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "data" / "catalog" / "sources" / "skypilot"
+SAVED = OUT / "files"
+MANIFEST = SAVED / "sources.json"
 
 # Clouds whose SkyPilot file the built-in catalog takes, and where it stands in the repository.
 FILES = {
@@ -111,17 +125,51 @@ def rows_of(offerings, provider, source_name, date):
                 "gpu": o.gpu,
                 "gpus_per_instance": str(o.gpus_per_instance),
                 "currency": o.currency,
-                "effective_from": date,
+                "effective_from": date,  # empty: an undated file
                 "on_demand_hourly": "" if o.spot_only else number(o.on_demand_hourly),
                 "spot_hourly": "" if spot is None else number(spot),
                 "billing_increment_seconds": number(o.billing_increment_seconds),
                 "minimum_billed_seconds": number(o.minimum_billed_seconds),
                 "source_name": source_name,
-                "source_as_of": date,
+                "source_as_of": date or "undated",
                 "source_row": o.source.row,
                 "notes": "; ".join(notes),
             })
     return out
+
+
+def extract_text(text, record, importer, known_gpus):
+    """The rows and the .source.json of one file's text; `record` names its provider, repository,
+    path, commit and date (None: undated), as files/sources.json does."""
+    provider, repository, path, commit = (record[k] for k in ("provider", "repository", "path", "commit"))
+    date = record.get("date") or ""
+    source_name = f"SkyPilot-format catalog {repository} {path}, commit {commit[:7]}"
+    result = importer(text, file=f"{repository} {path}", published=date, provider=provider,
+                      currency=record.get("currency", "USD"), join_extra_fields_into_last_column=True)
+    skipped = dict(result.skipped_reasons)
+    rows = rows_of(usable(result.offerings, known_gpus, skipped), provider, source_name, date)
+    meta = {
+        "repository": f"https://github.com/{repository}",
+        "path": path,
+        "commit": commit,
+        "date": date or None,
+        "rows_read": result.rows_read,
+        "offerings_read": len(result.offerings),
+        "rows_written": len(rows),
+        "skipped_by_reason": dict(sorted(skipped.items())),
+        "kept_by_way": result.kept_by_way(),
+    }
+    return rows, meta
+
+
+def extract_saved(file, record, importer, known_gpus):
+    """A file saved in files/ (read as bytes: its line ends are its own), with its record."""
+    rows, meta = extract_text(file.read_bytes().decode("utf-8"), record, importer, known_gpus)
+    meta = {"file": str(file.relative_to(OUT)), **meta}
+    for k in ("read", "date_note"):
+        if record.get(k):
+            meta[k] = record[k]
+    return rows, meta
 
 
 def extract(git_dir, repository, rev, provider, path, importer, known_gpus):
@@ -138,23 +186,8 @@ def extract(git_dir, repository, rev, provider, path, importer, known_gpus):
         print(f"{provider}: {repository} {path} at {last_commit[:7]}: the clone does not hold the file's content "
               f"({e.stderr.decode().strip()}); extract left as it is", file=sys.stderr)
         return None
-    source_name = f"SkyPilot-format catalog {repository} {path}, commit {last_commit[:7]}"
-    result = importer(text.decode("utf-8"), file=f"{repository} {path}", published=date, provider=provider,
-                      join_extra_fields_into_last_column=True)
-    skipped = dict(result.skipped_reasons)
-    rows = rows_of(usable(result.offerings, known_gpus, skipped), provider, source_name, date)
-    meta = {
-        "repository": f"https://github.com/{repository}",
-        "path": path,
-        "commit": last_commit,
-        "date": date,
-        "rows_read": result.rows_read,
-        "offerings_read": len(result.offerings),
-        "rows_written": len(rows),
-        "skipped_by_reason": dict(sorted(skipped.items())),
-        "kept_by_way": result.kept_by_way(),
-    }
-    return rows, meta
+    record = {"provider": provider, "repository": repository, "path": path, "commit": last_commit, "date": date}
+    return extract_text(text.decode("utf-8"), record, importer, known_gpus)
 
 
 def write(provider, rows, meta):
@@ -167,22 +200,67 @@ def write(provider, rows, meta):
     (OUT / f"{provider}.source.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
 
 
+def report(provider, meta):
+    print(f"{provider}: {meta['rows_read']} rows read, {meta['offerings_read']} offerings, "
+          f"{meta['rows_written']} rows written ({meta['path']} at {meta['commit'][:7]}, {meta['date'] or 'undated'})")
+
+
+def saved_records(args, parser):
+    """(file, record) for --saved or --file, from files/sources.json; --file with --provider,
+    --repository (not the default), --path and --commit records a new file there first."""
+    manifest = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
+    if args.saved:
+        return [(SAVED / name, record) for name, record in sorted(manifest.items())]
+    file = pathlib.Path(args.file).resolve()
+    if file.parent != SAVED.resolve():
+        parser.error(f"--file {args.file}: must be saved in {SAVED.relative_to(ROOT)}/ (the extract cites it)")
+    given = {"provider": (args.provider or [None])[0], "path": args.path, "commit": args.commit}
+    if any(given.values()):
+        missing = [f"--{k}" for k, v in given.items() if not v]
+        if missing or args.repository == parser.get_default("repository"):
+            parser.error(f"--file with a new record needs --provider, --repository, --path and --commit "
+                         f"(missing: {', '.join(missing) or '--repository'})")
+        record = dict(manifest.get(file.name, {}), **given, repository=args.repository, date=args.date)
+        manifest[file.name] = record
+        MANIFEST.write_text(json.dumps(dict(sorted(manifest.items())), indent=1, ensure_ascii=False) + "\n")
+    elif file.name not in manifest:
+        parser.error(f"--file {args.file}: not in {MANIFEST.relative_to(ROOT)}; give --provider, --repository, "
+                     f"--path and --commit")
+    return [(file, manifest[file.name])]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--git-dir", required=True, help="a clone of the SkyPilot-format catalog repository")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--git-dir", help="a clone of the SkyPilot-format catalog repository")
+    where.add_argument("--file", help="a vms.csv saved in data/catalog/sources/skypilot/files/")
+    where.add_argument("--saved", action="store_true", help="every file recorded in files/sources.json")
     parser.add_argument("--repository", default="anycloud-sh/catalog", help="its GitHub owner/name, written beside the rows")
     parser.add_argument("--rev", default="HEAD")
-    parser.add_argument("--provider", action="append", choices=sorted(FILES),
-                        help="only these clouds (repeatable; default: every one the revision holds)")
+    parser.add_argument("--provider", action="append",
+                        help="only these clouds (repeatable; default: every one the revision holds); "
+                             "with --file: the file's cloud")
+    parser.add_argument("--path", help="with --file: the file's path in its repository")
+    parser.add_argument("--commit", help="with --file: the commit the file was read at")
+    parser.add_argument("--date", help="with --file: the commit's date (ISO); none: the rows are undated")
     parser.add_argument("--no-refresh", action="store_true", help="write the extracts only")
     args = parser.parse_args()
+    import gputco  # noqa: E402  (imported late: --help works without it)
+
+    known_gpus = {g.name for g in gputco.Catalog.builtin().gpus}
+    if not args.git_dir:
+        for file, record in saved_records(args, parser):
+            rows, meta = extract_saved(file, record, gputco.import_skypilot_csv, known_gpus)
+            write(record["provider"], rows, meta)
+            report(record["provider"], meta)
+        return 0 if args.no_refresh else subprocess.run([sys.executable, str(ROOT / "scripts" / "refresh-catalog.py")]).returncode
+    unknown = sorted(set(args.provider or []) - set(FILES))
+    if unknown:
+        parser.error(f"--provider {', '.join(unknown)}: not a cloud of the repository (known: {', '.join(sorted(FILES))})")
     git_dir = pathlib.Path(args.git_dir)
     if (git_dir / ".git").exists():
         git_dir = git_dir / ".git"
-    import gputco  # noqa: E402  (imported late: --help works without it)
-
     for provider in args.provider or sorted(FILES):
-        known_gpus = {g.name for g in gputco.Catalog.builtin().gpus}
         got = extract(git_dir, args.repository, args.rev, provider, FILES[provider], gputco.import_skypilot_csv,
                       known_gpus)
         if got is None:
@@ -190,8 +268,7 @@ def main():
             continue
         rows, meta = got
         write(provider, rows, meta)
-        print(f"{provider}: {meta['rows_read']} rows read, {meta['offerings_read']} offerings, "
-              f"{meta['rows_written']} rows written ({meta['path']} at {meta['commit'][:7]}, {meta['date']})")
+        report(provider, meta)
     if args.no_refresh:
         return 0
     return subprocess.run([sys.executable, str(ROOT / "scripts" / "refresh-catalog.py")]).returncode

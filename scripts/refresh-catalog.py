@@ -70,8 +70,9 @@ def observation_offering(row):
         "minimum_billed_seconds": float(row["minimum_billed_seconds"]),
         "source": source,
         "notes": row["notes"],
-        "effective_from": row["effective_from"],
     })
+    if row["effective_from"]:  # none: an undated file's row (its source's as_of says "undated")
+        o["effective_from"] = row["effective_from"]
     if not row["on_demand_hourly"]:
         o["spot_only"] = True
     return o
@@ -122,6 +123,8 @@ def add_snapshot(offerings, order, new, where):
         if have[field] != new[field]:
             raise SystemExit(f"{where}: {'/'.join(k)}: {field} = {new[field]!r} differs from {have[field]!r}")
     dates = [d for d, _ in snapshots(have)]
+    if not new.get("effective_from") or "" in dates:
+        raise SystemExit(f"{where}: {'/'.join(k)}: an undated price cannot sit beside another price of the same offering")
     if new["effective_from"] in dates:
         raise SystemExit(f"{where}: {'/'.join(k)} already has a price dated {new['effective_from']}")
     have.setdefault("history", []).append({"effective_from": new["effective_from"], **{f: new[f] for f in SNAPSHOT_FIELDS}})
@@ -139,12 +142,12 @@ def add_extract(offerings, order, new, where, replaced):
     k = key(new)
     have = offerings.get(k)
     if have is None or have.get("effective_from") or have.get("history"):
-        if have is not None and any(d == new["effective_from"] and same_prices(snap, new) for d, snap in snapshots(have)):
+        if have is not None and any(d == new.get("effective_from", "") and same_prices(snap, new) for d, snap in snapshots(have)):
             return  # the same observation (an earlier copy of the same file)
         add_snapshot(offerings, order, new, where)
         return
     dated = iso_date(have["source"]["as_of"])
-    if dated and dated != new["effective_from"]:
+    if dated and new.get("effective_from") and dated != new["effective_from"]:
         have["effective_from"] = dated
         add_snapshot(offerings, order, new, where)
         return
@@ -152,8 +155,11 @@ def add_extract(offerings, order, new, where, replaced):
         if have[field] != new[field]:
             raise SystemExit(f"{where}: {'/'.join(k)}: {field} = {new[field]!r} differs from {have[field]!r}")
     kept = dict(have)
-    for f in SNAPSHOT_FIELDS + ("effective_from",):
+    for f in SNAPSHOT_FIELDS:
         kept[f] = new[f]
+    kept.pop("effective_from", None)
+    if new.get("effective_from"):
+        kept["effective_from"] = new["effective_from"]
     if same_prices(have, new):
         kept["notes"] = "; ".join(n for n in (new["notes"], have.get("notes", "")) if n)
     if have["on_demand_hourly"] == new["on_demand_hourly"]:  # reservations derive from it; spot is a market price
