@@ -47,6 +47,11 @@ def key(o):
     return (o["provider"], o["region"], o["instance_type"], o.get("zone", ""))
 
 
+def name(k):
+    """An offering's key as the catalog writes it: provider/region/instance_type[/zone]."""
+    return "/".join(p for p in k if p)
+
+
 def observation_offering(row):
     source = {"name": row["source_name"], "as_of": row["source_as_of"]}
     if row["source_row"]:
@@ -101,7 +106,7 @@ def with_newest_listed(o):
     if len(snaps) == 1:
         return o
     if any(date == "" for date, _ in snaps):
-        raise SystemExit(f"{'/'.join(key(o))}: an undated price cannot sit beside dated ones")
+        raise SystemExit(f"{name(key(o))}: an undated price cannot sit beside dated ones")
     snaps.sort(key=lambda pair: pair[0])
     newest_date, newest = snaps[-1]
     out = {k: v for k, v in o.items() if k not in SNAPSHOT_FIELDS + ("history", "effective_from")}
@@ -121,12 +126,12 @@ def add_snapshot(offerings, order, new, where):
     have = offerings[k]
     for field in ("gpu", "gpus_per_instance", "currency"):
         if have[field] != new[field]:
-            raise SystemExit(f"{where}: {'/'.join(k)}: {field} = {new[field]!r} differs from {have[field]!r}")
+            raise SystemExit(f"{where}: {name(k)}: {field} = {new[field]!r} differs from {have[field]!r}")
     dates = [d for d, _ in snapshots(have)]
     if not new.get("effective_from") or "" in dates:
-        raise SystemExit(f"{where}: {'/'.join(k)}: an undated price cannot sit beside another price of the same offering")
+        raise SystemExit(f"{where}: {name(k)}: an undated price cannot sit beside another price of the same offering")
     if new["effective_from"] in dates:
-        raise SystemExit(f"{where}: {'/'.join(k)} already has a price dated {new['effective_from']}")
+        raise SystemExit(f"{where}: {name(k)} already has a price dated {new['effective_from']}")
     have.setdefault("history", []).append({"effective_from": new["effective_from"], **{f: new[f] for f in SNAPSHOT_FIELDS}})
 
 
@@ -153,7 +158,7 @@ def add_extract(offerings, order, new, where, replaced):
         return
     for field in ("gpu", "gpus_per_instance", "currency"):
         if have[field] != new[field]:
-            raise SystemExit(f"{where}: {'/'.join(k)}: {field} = {new[field]!r} differs from {have[field]!r}")
+            raise SystemExit(f"{where}: {name(k)}: {field} = {new[field]!r} differs from {have[field]!r}")
     kept = dict(have)
     for f in SNAPSHOT_FIELDS:
         kept[f] = new[f]
