@@ -75,6 +75,9 @@ def usable(offerings, known_gpus, skipped):
             reason = f"GPU {o.gpu} has no spec in the built-in catalog"
         elif o.spot_only and spot_of(o)[0] is None:
             reason = "sold only as spot at a spot price of 0"
+        elif not o.spot_only and o.spot_hourly is not None and o.spot_hourly > o.on_demand_hourly > 0:
+            # Not a repeat of the on-demand price (dropped in spot_of): which column is which is unknown.
+            reason = "spot price above on demand (the columns look swapped): neither price kept"
         else:
             out.append(o)
             continue
@@ -147,7 +150,8 @@ def extract_text(text, record, importer, known_gpus):
     result = importer(text, file=f"{repository} {path}", published=date, provider=provider,
                       currency=record.get("currency", "USD"), join_extra_fields_into_last_column=True)
     skipped = dict(result.skipped_reasons)
-    rows = rows_of(usable(result.offerings, known_gpus, skipped), provider, source_name, date)
+    kept = usable(result.offerings, known_gpus, skipped)
+    rows = rows_of(kept, provider, source_name, date)
     meta = {
         "repository": f"https://github.com/{repository}",
         "path": path,
@@ -155,6 +159,7 @@ def extract_text(text, record, importer, known_gpus):
         "date": date or None,
         "rows_read": result.rows_read,
         "offerings_read": len(result.offerings),
+        "offerings_kept": len(kept),  # rows_read = offerings_kept + every row skipped
         "rows_written": len(rows),
         "skipped_by_reason": dict(sorted(skipped.items())),
         "kept_by_way": result.kept_by_way(),

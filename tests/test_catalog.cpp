@@ -454,11 +454,9 @@ TEST_CASE("built-in: the neoclouds' SkyPilot-format files saved in the repositor
     // line 13: 1x_A100-80GB_SECURE,A100-80GB,1.0,8.0,80.0,A100-80GB,US,1.19,1.64,US-CA-1 — the PCIe card.
     CHECK(c.offering("runpod", "1x_A100-80GB_SECURE", "US").gpu == "A100-80GB-PCIe");
     CHECK(c.offering("runpod", "1x_H100_SECURE", "US").gpu == "H100-PCIe");
-    // line 802: 1x_L40S_SECURE,L40S,1.0,12.0,62.0,L40S,CA,0.86,0.43,CA-MTL-1 — spot above on demand:
-    // on demand as the file gives it, no spot price.
-    const Offering& l40s = c.offering("runpod", "1x_L40S_SECURE", "CA");
-    CHECK(l40s.on_demand_hourly == 0.43);
-    CHECK_FALSE(l40s.spot_hourly);
+    // line 802: 1x_L40S_SECURE,L40S,1.0,12.0,62.0,L40S,CA,0.86,0.43,CA-MTL-1 — spot twice on demand: the
+    // columns look swapped, so neither price is kept (counted in runpod.source.json).
+    CHECK(c.find("runpod", "L40S").empty());
     // files/paperspace.vms.csv (catalogs/v6/paperspace/vms.csv, commit e520054) line 2:
     // H100,H100,1.0,15.0,80.0,H100,East Coast (NY2),,5.95
     const Offering& paperspace = c.offering("paperspace", "H100", "East Coast (NY2)");
