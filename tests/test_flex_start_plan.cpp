@@ -40,8 +40,9 @@ struct Case {
     }
 };
 
-DemandFutures copies(std::size_t n) {
-    return DemandFutures::from_profiles(std::vector<DemandProfile>(n, DemandProfile::constant(2, Horizon::months(1))));
+/// `n` futures of `gpus` steady GPUs for one month.
+DemandFutures copies(std::size_t n, double gpus = 2) {
+    return DemandFutures::from_profiles(std::vector<DemandProfile>(n, DemandProfile::constant(gpus, Horizon::months(1))));
 }
 
 // Worked by hand (one month = 730 h; the window is hours 240 to 360, 120 h):
@@ -181,4 +182,47 @@ TEST_CASE("flex-start request rules, to the letter") {
                          "offering.spot_only = \"gcp/test-1/a3-test-8g\": is sold only as spot capacity: "
                          "plan.flex_starts[0] cannot be priced",
                          InvalidInput);
+}
+
+TEST_CASE("a request's grant depends on its start, not on the other requests of the plan") {
+    // No steady demand; 8 GPUs for 2 days from day 3 and from day 12 (48 h each, 3,840 on demand each).
+    // A request at 40% off for the late window saves 3,840 − 8 × 48 × 6 = 1,536 when granted; one at
+    // 20% off for the early window saves 3,840 − 3,072 = 768. So each total names the outcomes:
+    //   {late}:        7,680 − 1,536 l
+    //   {early, late}: 7,680 − 768 e − 1,536 l
+    //   {late, late at 20% off} (the same start): both granted pay 2,304 + 3,072 for a window of 3,840,
+    //                  saving −1,536; one of them 1,536 or 768; none 0.
+    const Offering o = eight_gpu_offering();
+    PlanOptions options;
+    options.seed = 11;
+    options.windows = {{.start_day = 3, .days = 2, .gpus = 8}, {.start_day = 12, .days = 2, .gpus = 8}};
+    const FlexStartRequest late{.gpus = 8, .start_day = 12, .days = 2, .discount = 0.4, .grant_probability = 0.5};
+    FlexStartRequest early = late, late_too = late;
+    early.start_day = 3;
+    early.discount = late_too.discount = 0.2;
+    Plan alone, both, twice;
+    alone.flex_starts = {late};
+    both.flex_starts = {early, late};
+    twice.flex_starts = {late, late_too};
+    const DemandFutures futures = copies(2000, 0);
+    const PlanDistribution a = evaluate_plan(alone, futures, o, {}, options);
+    const PlanDistribution b = evaluate_plan(both, futures, o, {}, options);
+    const PlanDistribution c = evaluate_plan(twice, futures, o, {}, options);
+    int same_start_agree = 0;
+    for (std::size_t f = 0; f < futures.count(); ++f) {
+        CAPTURE(f);
+        const double saved_alone = 7680 - a.futures[f].total, saved_both = 7680 - b.futures[f].total;
+        const double saved_twice = 7680 - c.futures[f].total;
+        const bool granted = saved_alone > 1000;
+        REQUIRE(std::abs(saved_alone - (granted ? 1536 : 0)) < 1e-6);
+        REQUIRE((saved_both >= 1536 - 1e-6) == granted);  // the late request's outcome, with or without the early one
+        const bool first = std::abs(saved_twice - 1536) < 1e-6 || std::abs(saved_twice + 1536) < 1e-6;
+        const bool second = std::abs(saved_twice - 768) < 1e-6 || std::abs(saved_twice + 1536) < 1e-6;
+        REQUIRE((first || second || std::abs(saved_twice) < 1e-6));
+        REQUIRE(first == granted);
+        same_start_agree += first == second;
+    }
+    // Two requests at the same start are drawn apart: they agree with probability 1/2 here, not always.
+    CHECK(same_start_agree < 1150);
+    CHECK(same_start_agree > 850);
 }

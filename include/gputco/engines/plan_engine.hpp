@@ -46,8 +46,9 @@ struct PlanOptions {
     ProgressReport progress;
     /// Dated windows of demand on top of every future (the same for every plan compared).
     std::vector<DemandWindow> windows;
-    /// Seeds the plan's chance events: whether each flex-start request is granted in future f is drawn
-    /// from a stream of (seed, f) alone, so results do not depend on the thread count.
+    /// Seeds the plan's chance events: whether a flex-start request is granted in future f is drawn from
+    /// (seed, f, its start hour) alone, so results do not depend on the thread count, and plans holding
+    /// a request at the same start see the same outcome in each future.
     std::uint64_t seed = 0;
 };
 

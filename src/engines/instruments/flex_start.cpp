@@ -1,6 +1,7 @@
 // The flex-start instrument (flex_start.hpp).
 #include "flex_start.hpp"
 
+#include <bit>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -45,11 +46,18 @@ PricedFlexStart price_flex_start(const FlexStartRequest& r, std::size_t i, const
 void draw_grants(const std::vector<PricedFlexStart>& requests, std::uint64_t seed, std::size_t f,
                  std::vector<char>& granted) {
     granted.resize(requests.size());
-    // A stream of its own beside the demand futures' splitmix64(seed ^ splitmix64(f)): the same seed
-    // may drive both without the grants repeating the futures' first draws.
-    Xoshiro256pp engine(splitmix64(~seed ^ splitmix64(f)));
+    // The future's key: apart from the demand futures' splitmix64(seed ^ splitmix64(f)), so the same
+    // seed may drive both without the grants repeating the futures' draws.
+    const std::uint64_t future = splitmix64(~seed ^ splitmix64(f));
     for (std::size_t i = 0; i < requests.size(); ++i) {
-        const double u = double(engine() >> 11) * 0x1.0p-53;  // in [0, 1)
+        // Keyed by the request's start hour (and how many earlier requests start then), not its place
+        // in the list: plans holding a request at the same start see the same outcome in each future
+        // (paired comparisons), whatever else they hold.
+        const double start = requests[i].run.start_hour;
+        std::uint64_t same_start = 0;
+        for (std::size_t j = 0; j < i; ++j) same_start += requests[j].run.start_hour == start;
+        const std::uint64_t key = splitmix64(future ^ splitmix64(std::bit_cast<std::uint64_t>(start) + same_start));
+        const double u = double(key >> 11) * 0x1.0p-53;  // in [0, 1)
         granted[i] = u < requests[i].grant_probability;
     }
 }

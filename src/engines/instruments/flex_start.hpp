@@ -30,8 +30,10 @@ struct PricedFlexStart {
 PricedFlexStart price_flex_start(const FlexStartRequest& r, std::size_t i, const Offering& offering,
                                  double on_demand_per_gpu_hour, int horizon);
 
-/// Whether each request is granted in future `f`: uniforms from a stream of (seed, f) alone, one per
-/// request in order, granted when below its probability. `granted` is resized to the requests.
+/// Whether each request is granted in future `f`: a uniform from (seed, f, the request's start hour,
+/// the number of requests before it starting then) alone, granted when below its probability; so a
+/// request's outcome does not depend on the thread count nor on the other requests of the plan.
+/// `granted` is resized to the requests.
 void draw_grants(const std::vector<PricedFlexStart>& requests, std::uint64_t seed, std::size_t f,
                  std::vector<char>& granted);
 
