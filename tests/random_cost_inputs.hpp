@@ -194,8 +194,8 @@ public:
     }
 
     /// Fixed windows added to a plan (drawn after plan(), whose draws the agreement test replays):
-    /// up to two capacity blocks at a given price (AWS's or calendar mode's rules), short terms on its commitments, and up to two dated
-    /// windows of demand into `options`.
+    /// up to two capacity blocks at a given price (AWS's or calendar mode's rules), short terms on its commitments, up to two dated
+    /// windows of demand into `options`, and up to two flex-start requests with the grants' seed.
     void add_windows(Plan& p, PlanOptions& options, int horizon) {
         const int days = int(horizon * 730.0 / 24.0);
         for (int k = integer(0, 2); k > 0; --k) {
@@ -221,6 +221,16 @@ public:
             const double start = uniform(0, days - 1.0);
             options.windows.push_back({start, uniform(0.1, days - start), uniform(0, 40)});
         }
+        // Flex-start requests (drawn last, so the draws above are those of before), granted or not
+        // per future from options.seed.
+        for (int k = integer(0, 2); k > 0; --k) {
+            FlexStartRequest r{.gpus = uniform(0.5, 32), .start_day = uniform(0, days - 1.0)};
+            r.days = std::min(uniform(0.1, FlexStartRequest::max_days), days - r.start_day);
+            r.discount = uniform(0, 0.9);
+            r.grant_probability = uniform(0.05, 1);
+            p.flex_starts.push_back(r);
+        }
+        options.seed = std::uint64_t(integer(0, 1000));
     }
 
     /// Commitments held before the horizon (a rate given, or the catalog's for a whole-year term) and,

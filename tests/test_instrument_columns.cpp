@@ -15,6 +15,7 @@
 #include "instruments/capacity_block.hpp"
 #include "instruments/commitment.hpp"
 #include "instruments/commitment_change.hpp"
+#include "instruments/flex_start.hpp"
 #include "instruments/on_demand.hpp"
 #include "instruments/owned.hpp"
 #include "instruments/savings_plan.hpp"
@@ -79,6 +80,13 @@ const std::vector<Kind>& kinds() {
              return out;
          },
          {instruments::capacity_block_columns}},
+        {"flex-start",
+         [](const Plan& p) {
+             Plan out = empty_like(p);
+             out.flex_starts = p.flex_starts;
+             return out;
+         },
+         {instruments::flex_start_columns}},
         {"owned",
          [](const Plan& p) {
              Plan out = empty_like(p);
@@ -100,7 +108,7 @@ const std::vector<Kind>& kinds() {
 
 bool has_instrument(const Plan& p) {
     return !p.commitments.empty() || !p.held.empty() || !p.savings_plans.empty() || !p.capacity_blocks.empty() ||
-           !p.owned.empty() || p.spot.has_value();
+           !p.flex_starts.empty() || !p.owned.empty() || p.spot.has_value();
 }
 
 }  // namespace

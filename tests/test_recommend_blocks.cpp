@@ -60,7 +60,55 @@ std::vector<CapacityBlock> blocks_for(const DemandWindow& w, int lead_days) {
     return out;
 }
 
+/// The GCP calendar-mode reservations offered for `w`: from its first day, the whole days that hold it
+/// (every hour usable) and one day fewer, at `price`.
+std::vector<CapacityBlock> calendar_blocks_for(const DemandWindow& w, int lead_days, double price) {
+    const int start = int(std::floor(w.start_day));
+    const int holds = int(std::ceil(24.0 * (w.start_day + w.days - start) / 24.0 - 1e-9));
+    std::vector<CapacityBlock> out;
+    for (int d : {holds, holds - 1})
+        if (d >= 1)
+            out.push_back({.instances = 1, .days = d, .start_day = start, .lead_days = std::min(lead_days, start),
+                           .price_per_instance_hour = price, .kind = BlockKind::gcp_calendar_mode});
+    return out;
+}
+
 }  // namespace
+
+TEST_CASE("a 10-day window of 64 GPUs over a steady 16: GCP calendar mode at the same price holds it whole, "
+          "worked by hand") {
+    // As the AWS case below, but a calendar-mode reservation uses every hour of its days:
+    //   16 GPUs reserved 1 year at 0.7 × 6.88 = 4.816/GPU-h: 16 × 8,760 × 4.816        = 675,010.56
+    //   8 VMs × 10 days: 8 × 240 h × 39.33, charged as the hours run (all in month 2)    =  75,513.60
+    //   total (nothing left to on demand)                                                = 750,524.16
+    // Against: 9 days (8 × 216 × 39.33 = 67,962.24) leaves 64 × 24 h on demand (10,567.68): 78,529.92.
+    Offering offering = offering_of(8, 39.33 / 8);
+    offering.on_demand_hourly = 55.04;
+    const DemandFutures futures = DemandFutures::from_profile(DemandProfile::constant(16, Horizon::months(12)));
+    RecommendOptions options;
+    options.commitments = {{.term_years = 1, .payment = Payment::no_upfront, .reservation_discount = 0.3}};
+    options.start_months = {0};
+    options.plan_options.windows = {{.start_day = 60, .days = 10, .gpus = 64}};
+    options.capacity_blocks = CapacityBlockOption{.lead_days = 0, .price_per_instance_hour = 39.33,
+                                                  .kind = BlockKind::gcp_calendar_mode};
+    options.plan_options.threads = 1;
+    const Recommendation r = recommend_plan(futures, offering, options);
+    REQUIRE(r.plan.capacity_blocks.size() == 1);
+    CHECK(r.plan.capacity_blocks[0].kind == BlockKind::gcp_calendar_mode);
+    CHECK(r.plan.capacity_blocks[0].instances == 8);
+    CHECK(r.plan.capacity_blocks[0].days == 10);
+    CHECK(r.proven_optimal);
+    CHECK(r.in_sample.total.mean == Approx(750'524.16).epsilon(1e-12));
+    CHECK(r.solver_objective == Approx(750'524.16).epsilon(1e-12));
+    // Calendar mode is charged as it runs: an upfront limit of 0 leaves it free to buy.
+    options.limits.upfront_per_period = 0.0;
+    CHECK(recommend_plan(futures, offering, options).in_sample.total.mean == Approx(750'524.16).epsilon(1e-12));
+    options.capacity_blocks->price_per_instance_hour.reset();
+    CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options),
+                         "options.capacity_blocks.price_per_instance_hour = \"none\": is needed for kind "
+                         "gcp_calendar_mode: the catalog has no calendar-mode rate",
+                         InvalidInput);
+}
 
 TEST_CASE("a 10-day window of 64 GPUs over a steady 16: a 1-year reservation, a 10-day block of 8 instances and "
           "on demand for the block's last half hour, worked by hand") {
@@ -133,7 +181,7 @@ TEST_CASE("over 60 random small problems with a dated window, capacity blocks an
     const std::size_t count = 3;
     PlanOptions one_thread;
     one_thread.threads = 1;
-    int with_block = 0, with_term = 0, cvar_trials = 0;
+    int with_block = 0, with_term = 0, cvar_trials = 0, with_calendar = 0;
     for (int trial = 0; trial < 60; ++trial) {
         const int g = test::uniform_int(engine, 1, 2);
         const Offering offering = offering_of(g, test::uniform(engine, 1.0, 2.6));  // on demand 2.00 per GPU-hour
@@ -156,6 +204,12 @@ TEST_CASE("over 60 random small problems with a dated window, capacity blocks an
         options.plan_options.threads = 1;
         options.capacity_blocks = CapacityBlockOption{.lead_days = test::uniform_int(engine, 0, 20),
                                                       .price_per_instance_hour = {}};
+        // Every third trial offers GCP calendar-mode reservations at the same rate instead.
+        const bool calendar = trial % 3 == 1;
+        if (calendar) {
+            options.capacity_blocks->kind = BlockKind::gcp_calendar_mode;
+            options.capacity_blocks->price_per_instance_hour = *offering.capacity_block_hourly;
+        }
         const double overhead = test::uniform(engine, 1, 2), availability = test::uniform(engine, 0.3, 1);
         options.spot = {{.name = "spot", .overhead = overhead, .availability = availability, .price_per_gpu_hour = {},
                          .deadline_miss_probability = {}}};
@@ -164,7 +218,9 @@ TEST_CASE("over 60 random small problems with a dated window, capacity blocks an
         const bool with_cvar = trial % 3 == 2;
         const double on_demand_cvar = evaluate_plan(Plan{}, futures, offering, prices, engine_options).total.cvar95;
         if (with_cvar) options.limits.cvar95 = on_demand_cvar * test::uniform(engine, 0.85, 1.0);
-        const std::vector<CapacityBlock> blocks = blocks_for(window, options.capacity_blocks->lead_days);
+        const std::vector<CapacityBlock> blocks =
+            calendar ? calendar_blocks_for(window, options.capacity_blocks->lead_days, *offering.capacity_block_hourly)
+                     : blocks_for(window, options.capacity_blocks->lead_days);
 
         // Brute force: every count of each term and block, and every spot count where the cost can
         // turn (an hour's demand, window included or not, less any capacity the plan can have there).
@@ -228,6 +284,7 @@ TEST_CASE("over 60 random small problems with a dated window, capacity blocks an
         }
         cvar_trials += with_cvar;
         with_block += !best_plan.capacity_blocks.empty();
+        with_calendar += calendar && !best_plan.capacity_blocks.empty();
         with_term += !best_plan.commitments.empty();
         const Recommendation r = recommend_plan(futures, offering, options, prices);
         Plan shown = r.plan;
@@ -238,6 +295,7 @@ TEST_CASE("over 60 random small problems with a dated window, capacity blocks an
         CHECK(r.solver_objective == Approx(r.in_sample.total.mean).epsilon(1e-9));
     }
     CHECK(with_block >= 15);  // the draws make blocks and terms pay often enough to test them
+    CHECK(with_calendar >= 5);
     CHECK(with_term >= 15);
     CHECK(cvar_trials >= 10);
 }

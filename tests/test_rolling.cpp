@@ -222,6 +222,11 @@ TEST_CASE("rolling_replan's errors name the field") {
     CHECK_THROWS_WITH_AS(rolling_replan(fitted, fitted, offering, spot, {.every_months = 12}),
                          "options.spot = \"given\": must be empty: the rolling policy re-solves reservations only",
                          InvalidInput);
+    RecommendOptions flex = options;
+    flex.flex_start = FlexStartOption{.discount = 0.3, .grant_probability = 0.5};
+    CHECK_THROWS_WITH_AS(rolling_replan(fitted, fitted, offering, flex, {.every_months = 12}),
+                         "options.flex_start = \"given\": must be empty: the rolling policy re-solves reservations only",
+                         InvalidInput);
     RecommendOptions limited = options;
     limited.limits.cvar95 = 1e6;
     CHECK_THROWS_WITH_AS(rolling_replan(fitted, fitted, offering, limited, {.every_months = 12}),

@@ -202,6 +202,13 @@ TEST_CASE("random plans and futures round-trip through YAML exactly") {
                 p.changes.push_back(change);
             }
         }
+        if (rng() % 2) {  // a flex-start request inside the horizon
+            const double days = s.horizon_months * 730.0 / 24.0;
+            const double start = unit(rng) * (days - 1);
+            p.flex_starts.push_back({.gpus = 0.5 + unit(rng) * 16, .start_day = start,
+                                     .days = std::min(days - start, 0.1 + unit(rng) * 6.9), .discount = unit(rng) * 0.9,
+                                     .grant_probability = 0.01 + unit(rng) * 0.99});
+        }
         s.plans.push_back(p);
         if (rng() % 2) {  // prices that move
             PriceDynamics d;
@@ -469,4 +476,50 @@ TEST_CASE("price model errors name file, line, column, field, value and rule") {
     text += "strategies: [{name: od, on_demand: {}}]\n";
     CHECK_THROWS_WITH_AS(parse_scenario(text, "prices.yaml"),
                          "prices.yaml:10:3: price_model = {...}: needs plans to price under its paths", InvalidInput);
+}
+
+TEST_CASE("flex-start requests in a scenario: the engine's numbers under the scenario's seed, errors at their place") {
+    const std::string text =
+        with_plans() + "    flex_starts: [{gpus: 16, start_day: 60, days: 5, discount: 0.4, grant_probability: 0.6}]\n"
+                       "demand_windows: [{start_day: 60, days: 5, gpus: 16}]\n";
+    const Scenario s = parse_scenario(text, "plan.yaml");
+    REQUIRE(s.plans[1].flex_starts.size() == 1);
+    const FlexStartRequest& r = s.plans[1].flex_starts[0];
+    CHECK(r.gpus == 16);
+    CHECK(r.start_day == 60);
+    CHECK(r.days == 5);
+    CHECK(r.discount == 0.4);
+    CHECK(r.grant_probability == 0.6);
+    CHECK(to_yaml(parse_scenario(to_yaml(s), "again.yaml")) == to_yaml(s));
+    const ScenarioResult result = run_scenario(s);
+    DemandModel model{.base_gpus = 8, .monthly_log_growth = 0.02};
+    model.events.push_back({.gpus = 4, .probability = 0.5, .first_month = 3, .last_month = 9});
+    PlanOptions options;
+    options.windows = s.demand_windows;
+    options.seed = 5;  // the scenario's seed draws the grants
+    const auto direct = compare_plans(s.plans, DemandFutures::generate(model, Horizon::months(24), 50, 5),
+                                      Catalog::builtin().offering("gcp", "a2-highgpu-8g", "us-central1"), {}, options);
+    CHECK(result.plans[1].total.mean == direct[1].total.mean);
+    options.seed = 6;
+    const auto other = compare_plans(s.plans, DemandFutures::generate(model, Horizon::months(24), 50, 5),
+                                     Catalog::builtin().offering("gcp", "a2-highgpu-8g", "us-central1"), {}, options);
+    CHECK(other[1].total.mean != direct[1].total.mean);
+
+    // The engine's rules at the plan's place; the reader's own at the value's.
+    std::string bad = text;
+    bad.replace(bad.find("days: 5, discount"), 7, "days: 8");
+    CHECK_THROWS_WITH_AS(parse_scenario(bad, "plan.yaml"),
+                         "plan.yaml:16:5: plan.flex_starts[0].days = 8: must be in (0, 7] (a flex-start run lasts at "
+                         "most seven days)",
+                         InvalidInput);
+    bad = text;
+    bad.replace(bad.find(", grant_probability: 0.6"), 24, "");
+    // "    flex_starts: [" is 18 characters: the mapping opens at column 19
+    CHECK_THROWS_WITH_AS(parse_scenario(bad, "plan.yaml"),
+                         "plan.yaml:19:19: plans[1].flex_starts[0].grant_probability = (missing): required", InvalidInput);
+    bad = text;
+    bad.replace(bad.find("gpus: 16, start"), 8, "gpus: -2");
+    // "    flex_starts: [{gpus: " is 25 characters
+    CHECK_THROWS_WITH_AS(parse_scenario(bad, "plan.yaml"),
+                         "plan.yaml:19:26: plans[1].flex_starts[0].gpus = -2: must be > 0", InvalidInput);
 }

@@ -178,6 +178,7 @@ from ._core import (
     builtin_training_mfu,
     # fixed windows of capacity
     CapacityBlock,
+    FlexStartRequest,
     DemandWindow,
     # plans over time under uncertain demand and prices
     Commitment,
@@ -209,6 +210,7 @@ from ._core import (
     # recommending a plan
     CandidateResult,
     CapacityBlockOption,
+    FlexStartOption,
     CommitmentOption,
     FrontierPoint,
     HindsightBound,
@@ -311,13 +313,13 @@ __all__ = [
     "throughput_frame", "training_memory_gb",
     "LlmModel", "LlmServing", "LlmTraining", "kv_cache_bytes_per_token", "llm_serving_cost", "llm_training_cost",
     "llm_training_memory", "smallest_training_layout", "training_flops", "training_flops_per_token",
-    "CapacityBlock", "DemandWindow",
+    "CapacityBlock", "FlexStartRequest", "DemandWindow",
     "run_llm_training", "run_llm_serving", "pipeline_bubble_fraction", "allreduce_seconds", "MfuRow", "builtin_training_mfu",
     "Commitment", "DemandEvent", "DemandFutures", "DemandModel", "Distribution", "GenerationLaunch",
     "OwnedPurchase", "Plan", "PlanDistribution", "PriceChange", "PriceModel", "PricePaths", "SpotPeriod", "SpotShare",
     "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",
     "expected_level", "hindsight_reservation_totals", "price_paths",
-    "CandidateResult", "CapacityBlockOption", "CommitmentOption", "FrontierPoint", "Recommendation", "RecommendResult", "SpotOption",
+    "CandidateResult", "CapacityBlockOption", "FlexStartOption", "CommitmentOption", "FrontierPoint", "Recommendation", "RecommendResult", "SpotOption",
     "baseline_plans", "offering_for_baselines", "check_risk", "RiskCheck", "provider_advice_units", "provider_policy_plan", "cost_risk_frontier", "recommend", "recommend_plan", "HindsightBound", "hindsight_plan_totals", "rolling_replan", "RollingReplan", "PolicyCosts",
     "OwnedOption", "PlanOptions", "RecommendOptions", "RiskLimits", "recommend_options",
     "AssurancePoint", "capacity_assurance", "capacity_assurance_frontier",

@@ -1107,10 +1107,13 @@ class Plan:
     spot: Optional[SpotShare]
     held: List[HeldCommitment]
     changes: List[CommitmentChange]
+    capacity_blocks: List[CapacityBlock]
+    flex_starts: List[FlexStartRequest]
     def __init__(self, commitments: Sequence[Commitment] = ..., *, owned: Sequence[OwnedPurchase] = ...,
                  spot: Optional[SpotShare] = None, name: str = "",
                  savings_plans: Sequence[SavingsPlan] = ..., capacity_blocks: Sequence[CapacityBlock] = ...,
-                 held: Sequence[HeldCommitment] = ..., changes: Sequence[CommitmentChange] = ...) -> None: ...
+                 held: Sequence[HeldCommitment] = ..., changes: Sequence[CommitmentChange] = ...,
+                 flex_starts: Sequence[FlexStartRequest] = ...) -> None: ...
     @staticmethod
     def from_mix(mix: Mix, fleet_gpus: float) -> Plan: ...
 
@@ -1222,20 +1225,23 @@ class PlanDistribution:
 def evaluate_plan(plan: Plan, futures: DemandFutures, offering: Offering, *, prices: Optional[PricePaths] = None,
                   discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0,
                   threads: int = 0, exchange_rates: Optional[ExchangeRates] = None,
-                  rate_date: Optional[str] = None) -> PlanDistribution: ...
+                  rate_date: Optional[str] = None, windows: Sequence[DemandWindow] = ...,
+                  seed: int = 0) -> PlanDistribution: ...
 def compare_plans(plans: Sequence[Plan], futures: DemandFutures, offering: Offering, *,
                   prices: Optional[PricePaths] = None, discounts: Optional[Discounts] = None,
                   annual_discount_rate: float = 0.0, threads: int = 0,
                   exchange_rates: Optional[ExchangeRates] = None,
-                  rate_date: Optional[str] = None) -> List[PlanDistribution]: ...
+                  rate_date: Optional[str] = None, windows: Sequence[DemandWindow] = ...,
+                  seed: int = 0) -> List[PlanDistribution]: ...
 class PlanOptions:
     discounts: Discounts
     annual_discount_rate: float
     threads: int
     windows: List[DemandWindow]
+    seed: int  # draws flex-start grants per future
     def __init__(self, *, discounts: Optional[Discounts] = None, annual_discount_rate: float = 0.0, threads: int = 0,
                  exchange_rates: Optional[ExchangeRates] = None, rate_date: Optional[str] = None,
-                 windows: Sequence[DemandWindow] = ...) -> None: ...
+                 windows: Sequence[DemandWindow] = ..., seed: int = 0) -> None: ...
 
 def hindsight_reservation_totals(futures: DemandFutures, offering: Offering, term_years: int, payment: str, *,
                                  prices: Optional[PricePaths] = None, discounts: Optional[Discounts] = None,
@@ -1263,10 +1269,28 @@ class CapacityBlock:
     def __init__(self, *, instances: int, days: int, start_day: int, lead_days: int = 0,
                  price_per_instance_hour: Optional[float] = None, kind: str = "aws_capacity_block") -> None: ...
 
+class FlexStartRequest:
+    gpus: float
+    start_day: float
+    days: float  # (0, 7]
+    discount: float  # off on demand, [0, 1)
+    grant_probability: float  # (0, 1]
+    max_days: float
+    max_queue_hours: float
+    def __init__(self, *, gpus: float, start_day: float, days: float, discount: float,
+                 grant_probability: float) -> None: ...
+
+class FlexStartOption:
+    discount: float
+    grant_probability: float
+    def __init__(self, *, discount: float, grant_probability: float) -> None: ...
+
 class CapacityBlockOption:
     lead_days: int
     price_per_instance_hour: Optional[float]
-    def __init__(self, *, lead_days: int = 0, price_per_instance_hour: Optional[float] = None) -> None: ...
+    kind: str  # "aws_capacity_block" or "gcp_calendar_mode" (price required)
+    def __init__(self, *, lead_days: int = 0, price_per_instance_hour: Optional[float] = None,
+                 kind: str = "aws_capacity_block") -> None: ...
 
 class SavingsPlanOption:
     type: str
@@ -1390,6 +1414,7 @@ class RecommendOptions:
     held: List[HeldCommitment]
     on_demand_capacity: OnDemandCapacity
     capacity_blocks: Optional[CapacityBlockOption]
+    flex_start: Optional[FlexStartOption]
     def __init__(self, *, commitments: Sequence[CommitmentOption] = ..., start_months: Sequence[int] = ...,
                  review_months: int = 6, unit: str = "gpus", max_count: float = 1e6,
                  spot: Sequence[SpotOption] = ..., owned: Optional[OwnedOption] = None, objective: str = "total",
@@ -1398,7 +1423,8 @@ class RecommendOptions:
                  savings_plans: Sequence[SavingsPlanOption] = ...,
                  held: Sequence[HeldCommitment] = ...,
                  on_demand_capacity: Optional[OnDemandCapacity] = None,
-                 capacity_blocks: Optional[CapacityBlockOption] = None) -> None: ...
+                 capacity_blocks: Optional[CapacityBlockOption] = None,
+                 flex_start: Optional[FlexStartOption] = None) -> None: ...
 
 # gputco/_recommend.py builds the options from keywords (recommend_plan, cost_risk_frontier, hindsight_plan_totals)
 def _recommend_plan(futures: DemandFutures, offering: Offering, options: RecommendOptions,

@@ -32,20 +32,20 @@ def recommend_options(*, commitments=(), start_months=(), review_months: int = 6
                       deadline_miss_probability_limit: Optional[float] = None, discounts=None, annual_discount_rate: float = 0.0, threads: int = 0, max_blocks: int = 32,
                       time_limit_seconds: float = 60.0, savings_plans=(), held=(),
                       capacity_assurance: Optional[float] = None, on_demand_capacity=None,
-                      windows=(), capacity_blocks=None) -> RecommendOptions:
+                      windows=(), capacity_blocks=None, flex_start=None, seed: int = 0) -> RecommendOptions:
     """A RecommendOptions from the keywords of recommend_plan (limits and plan options flattened)."""
     limits = RiskLimits(cvar95=cvar95_limit, upfront_per_period=upfront_per_period,
                         upfront_period_months=upfront_period_months, committed_share=committed_share,
                         deadline_miss_probability=deadline_miss_probability_limit,
                         capacity_assurance=capacity_assurance)
     plan_options = PlanOptions(discounts=discounts, annual_discount_rate=annual_discount_rate, threads=threads,
-                               windows=list(windows))
+                               windows=list(windows), seed=seed)
     return RecommendOptions(commitments=list(commitments), start_months=list(start_months),
                             review_months=review_months, unit=unit, max_count=max_count, spot=list(spot),
                             owned=owned, objective=objective, limits=limits, plan_options=plan_options, max_blocks=max_blocks,
                             time_limit_seconds=time_limit_seconds, savings_plans=list(savings_plans),
                             held=list(held), on_demand_capacity=on_demand_capacity,
-                            capacity_blocks=capacity_blocks)
+                            capacity_blocks=capacity_blocks, flex_start=flex_start)
 
 
 def _options(options: Optional[RecommendOptions], keywords: dict) -> RecommendOptions:
@@ -68,7 +68,8 @@ def recommend_plan(futures, offering, options: Optional[RecommendOptions] = None
     upfront_period_months, committed_share, deadline_miss_probability_limit, discounts,
     annual_discount_rate, threads, max_blocks, time_limit_seconds, capacity_assurance (the least share of
     demanded GPU-hours served by capacity that is there) with on_demand_capacity (an OnDemandCapacity), windows
-    (DemandWindows on top of every future) with capacity_blocks (a CapacityBlockOption: blocks for them), and
+    (DemandWindows on top of every future) with capacity_blocks (a CapacityBlockOption: blocks for them) and
+    flex_start (a FlexStartOption: requests for them, granted per future from `seed`), and
     CommitmentOption(term_months=1, 3 or 6) for short terms). Spot options whose
     deadline_miss_probability is above deadline_miss_probability_limit (or not given) are not tried:
     `candidates` and `status` say which. Releases the GIL; Ctrl-C stops it (KeyboardInterrupt)."""

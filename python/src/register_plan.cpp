@@ -246,24 +246,43 @@ void register_plan(py::module_& m) {
         .def_readonly("days", &DemandWindow::days)
         .def_readonly("gpus", &DemandWindow::gpus);
 
+    py::class_<FlexStartRequest>(m, "FlexStartRequest",
+                                 "A GCP Dynamic Workload Scheduler flex-start request for a dated window: granted in a "
+                                 "future with `grant_probability`, a run of `gpus` GPUs from `start_day` for `days` "
+                                 "(<= 7) days at (1 - discount) x on demand, serving first in its hours.")
+        .def(py::init([](double gpus, double start_day, double days, double discount, double grant_probability) {
+                 return FlexStartRequest{gpus, start_day, days, discount, grant_probability};
+             }),
+             py::kw_only(), py::arg("gpus"), py::arg("start_day"), py::arg("days"), py::arg("discount"),
+             py::arg("grant_probability"))
+        .def_readonly("gpus", &FlexStartRequest::gpus)
+        .def_readonly("start_day", &FlexStartRequest::start_day)
+        .def_readonly("days", &FlexStartRequest::days)
+        .def_readonly("discount", &FlexStartRequest::discount)
+        .def_readonly("grant_probability", &FlexStartRequest::grant_probability)
+        .def_readonly_static("max_days", &FlexStartRequest::max_days)
+        .def_readonly_static("max_queue_hours", &FlexStartRequest::max_queue_hours);
+
     py::class_<Plan>(m, "Plan",
                      "Commitments bought at given months, owned hardware, a spot share and on-demand for the "
                      "rest; served in that order each hour.")
         .def(py::init([](std::vector<Commitment> commitments, std::vector<OwnedPurchase> owned,
                          std::optional<SpotShare> spot, std::string name, std::vector<SavingsPlan> savings_plans,
                          std::vector<CapacityBlock> capacity_blocks, std::vector<HeldCommitment> held,
-                         std::vector<CommitmentChange> changes) {
+                         std::vector<CommitmentChange> changes, std::vector<FlexStartRequest> flex_starts) {
                  return Plan{.name = std::move(name), .commitments = std::move(commitments), .owned = std::move(owned),
                              .savings_plans = std::move(savings_plans), .spot = std::move(spot),
                              .capacity_blocks = std::move(capacity_blocks), .held = std::move(held),
-                             .changes = std::move(changes)};
+                             .changes = std::move(changes), .flex_starts = std::move(flex_starts)};
              }),
              py::arg("commitments") = std::vector<Commitment>{}, py::kw_only(),
              py::arg("owned") = std::vector<OwnedPurchase>{}, py::arg("spot") = py::none(), py::arg("name") = "",
              py::arg("savings_plans") = std::vector<SavingsPlan>{},
              py::arg("capacity_blocks") = std::vector<CapacityBlock>{},
-             py::arg("held") = std::vector<HeldCommitment>{}, py::arg("changes") = std::vector<CommitmentChange>{})
+             py::arg("held") = std::vector<HeldCommitment>{}, py::arg("changes") = std::vector<CommitmentChange>{},
+             py::arg("flex_starts") = std::vector<FlexStartRequest>{})
         .def_readonly("capacity_blocks", &Plan::capacity_blocks)
+        .def_readonly("flex_starts", &Plan::flex_starts)
         .def_readonly("held", &Plan::held)
         .def_readonly("changes", &Plan::changes)
         .def_static("from_mix", &plan_from_mix, py::arg("mix"), py::arg("fleet_gpus"),
@@ -458,31 +477,34 @@ void register_plan(py::module_& m) {
         [](const Plan& plan, const DemandFutures& futures, const Offering& offering, const std::optional<PricePaths>& prices,
            const std::optional<Discounts>& discounts, double annual_discount_rate, unsigned threads,
            const std::optional<ExchangeRates>& exchange_rates, const py::object& rate_date,
-           std::vector<DemandWindow> windows) {
+           std::vector<DemandWindow> windows, std::uint64_t seed) {
             PlanOptions options = plan_options(discounts, annual_discount_rate, threads, exchange_rates, rate_date);
             options.windows = std::move(windows);
+            options.seed = seed;
             return without_gil_until_ctrl_c([&] { return evaluate_plan(plan, futures, offering, prices ? *prices : PricePaths{}, options); });
         },
         py::arg("plan"), py::arg("futures"), py::arg("offering"), py::kw_only(), py::arg("prices") = py::none(),
         py::arg("discounts") = py::none(), py::arg("annual_discount_rate") = 0.0, py::arg("threads") = 0u,
         py::arg("exchange_rates") = py::none(), py::arg("rate_date") = py::none(),
-        py::arg("windows") = std::vector<DemandWindow>{},
-        "The distribution of a plan's cost over the futures (and price paths).");
+        py::arg("windows") = std::vector<DemandWindow>{}, py::arg("seed") = std::uint64_t{0},
+        "The distribution of a plan's cost over the futures (and price paths); `seed` draws flex-start grants.");
     m.def(
         "compare_plans",
         [](const std::vector<Plan>& plans, const DemandFutures& futures, const Offering& offering,
            const std::optional<PricePaths>& prices, const std::optional<Discounts>& discounts,
            double annual_discount_rate, unsigned threads, const std::optional<ExchangeRates>& exchange_rates,
-           const py::object& rate_date, std::vector<DemandWindow> windows) {
+           const py::object& rate_date, std::vector<DemandWindow> windows, std::uint64_t seed) {
             PlanOptions options = plan_options(discounts, annual_discount_rate, threads, exchange_rates, rate_date);
             options.windows = std::move(windows);
+            options.seed = seed;
             return without_gil_until_ctrl_c([&] { return compare_plans(plans, futures, offering, prices ? *prices : PricePaths{}, options); });
         },
         py::arg("plans"), py::arg("futures"), py::arg("offering"), py::kw_only(), py::arg("prices") = py::none(),
         py::arg("discounts") = py::none(), py::arg("annual_discount_rate") = 0.0, py::arg("threads") = 0u,
         py::arg("exchange_rates") = py::none(), py::arg("rate_date") = py::none(),
-        py::arg("windows") = std::vector<DemandWindow>{},
-        "Several plans over the same futures, with each future's regret against the cheapest of them.");
+        py::arg("windows") = std::vector<DemandWindow>{}, py::arg("seed") = std::uint64_t{0},
+        "Several plans over the same futures, with each future's regret against the cheapest of them; `seed` draws "
+        "flex-start grants.");
     m.def(
         "hindsight_reservation_totals",
         [](const DemandFutures& futures, const Offering& offering, int term_years, std::string_view payment,
@@ -506,15 +528,17 @@ void register_plan(py::module_& m) {
                             "How the plan engine prices: discounts, NPV rate, threads, currency conversion.")
         .def(py::init([](const std::optional<Discounts>& discounts, double annual_discount_rate, unsigned threads,
                          const std::optional<ExchangeRates>& exchange_rates, const py::object& rate_date,
-                         std::vector<DemandWindow> windows) {
+                         std::vector<DemandWindow> windows, std::uint64_t seed) {
                  PlanOptions options = plan_options(discounts, annual_discount_rate, threads, exchange_rates, rate_date);
                  options.windows = std::move(windows);  // dated windows of demand on top of every future
+                 options.seed = seed;                   // flex-start grants, per future
                  return options;
              }),
              py::kw_only(), py::arg("discounts") = py::none(), py::arg("annual_discount_rate") = 0.0,
              py::arg("threads") = 0u, py::arg("exchange_rates") = py::none(), py::arg("rate_date") = py::none(),
-             py::arg("windows") = std::vector<DemandWindow>{})
+             py::arg("windows") = std::vector<DemandWindow>{}, py::arg("seed") = std::uint64_t{0})
         .def_readonly("windows", &PlanOptions::windows)
+        .def_readonly("seed", &PlanOptions::seed)
         .def_readonly("discounts", &PlanOptions::discounts)
         .def_readonly("annual_discount_rate", &PlanOptions::annual_discount_rate)
         .def_readonly("threads", &PlanOptions::threads)

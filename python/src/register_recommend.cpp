@@ -59,10 +59,20 @@ void register_recommend(py::module_& m) {
         .def_readonly("rate_per_gpu_hour", &SavingsPlanOption::rate_per_gpu_hour);
     py::class_<CapacityBlockOption>(m, "CapacityBlockOption",
                                     "Capacity blocks the recommender may buy for the dated windows of demand.")
-        .def(py::init([](int lead_days, std::optional<double> price) { return CapacityBlockOption{lead_days, price}; }),
-             py::kw_only(), py::arg("lead_days") = 0, py::arg("price_per_instance_hour") = py::none())
+        .def(py::init([](int lead_days, std::optional<double> price, std::string_view kind) {
+                 return CapacityBlockOption{lead_days, price, parse<BlockKind>(kind, "capacity_blocks.kind")};
+             }),
+             py::kw_only(), py::arg("lead_days") = 0, py::arg("price_per_instance_hour") = py::none(),
+             py::arg("kind") = "aws_capacity_block")
         .def_readonly("lead_days", &CapacityBlockOption::lead_days)
-        .def_readonly("price_per_instance_hour", &CapacityBlockOption::price_per_instance_hour);
+        .def_readonly("price_per_instance_hour", &CapacityBlockOption::price_per_instance_hour)
+        .def_property_readonly("kind", [](const CapacityBlockOption& o) { return std::string(to_text(o.kind)); });
+    py::class_<FlexStartOption>(m, "FlexStartOption",
+                                "Flex-start requests the recommender may make for the dated windows of demand.")
+        .def(py::init([](double discount, double grant_probability) { return FlexStartOption{discount, grant_probability}; }),
+             py::kw_only(), py::arg("discount"), py::arg("grant_probability"))
+        .def_readonly("discount", &FlexStartOption::discount)
+        .def_readonly("grant_probability", &FlexStartOption::grant_probability);
     py::class_<SpotOption>(m, "SpotOption", "A way to run spot (e.g. one checkpoint interval) with its overhead.")
         .def(py::init([](std::string name, double overhead, double availability, std::optional<double> price,
                          std::optional<double> deadline_miss_probability) {
@@ -123,9 +133,10 @@ void register_recommend(py::module_& m) {
                          std::optional<OwnedOption> owned, std::string_view objective, const RiskLimits& limits, const PlanOptions& plan_options,
                          int max_blocks, double time_limit_seconds, std::vector<SavingsPlanOption> savings_plans,
                          std::vector<HeldCommitment> held, std::optional<OnDemandCapacity> on_demand_capacity,
-                         std::optional<CapacityBlockOption> capacity_blocks) {
+                         std::optional<CapacityBlockOption> capacity_blocks, std::optional<FlexStartOption> flex_start) {
                  RecommendOptions o;
                  o.capacity_blocks = capacity_blocks;
+                 o.flex_start = flex_start;
                  if (on_demand_capacity) o.on_demand_capacity = *on_demand_capacity;
                  o.savings_plans = std::move(savings_plans);
                  o.held = std::move(held);
@@ -150,8 +161,9 @@ void register_recommend(py::module_& m) {
              py::arg("limits") = RiskLimits{}, py::arg("plan_options") = PlanOptions{}, py::arg("max_blocks") = 32,
              py::arg("time_limit_seconds") = 60.0, py::arg("savings_plans") = std::vector<SavingsPlanOption>{},
              py::arg("held") = std::vector<HeldCommitment>{}, py::arg("on_demand_capacity") = py::none(),
-             py::arg("capacity_blocks") = py::none())
+             py::arg("capacity_blocks") = py::none(), py::arg("flex_start") = py::none())
         .def_readonly("capacity_blocks", &RecommendOptions::capacity_blocks)
+        .def_readonly("flex_start", &RecommendOptions::flex_start)
         .def_readonly("held", &RecommendOptions::held)
         .def_readonly("on_demand_capacity", &RecommendOptions::on_demand_capacity)
         .def_readonly("commitments", &RecommendOptions::commitments)

@@ -74,8 +74,30 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
         blocks.push_back(priced.blocks.back().span());
     }
     if (!windows.empty() || !blocks.empty()) priced.pieces = instruments::month_pieces(windows, blocks, horizon);
+    for (std::size_t i = 0; i < plan.flex_starts.size(); ++i)
+        priced.flex_starts.push_back(
+            instruments::price_flex_start(plan.flex_starts[i], i, offering, priced.on_demand_per_gpu_hour, horizon));
+    if (!priced.flex_starts.empty()) {
+        priced.window_spans = std::move(windows);
+        priced.block_spans = std::move(blocks);
+        priced.seed = options.seed;
+    }
     if (conversions) *conversions = std::move(notes);
     return priced;
+}
+
+void start_future(const PricedPlan& plan, std::size_t f, Scratch& scratch) {
+    if (plan.flex_starts.empty()) return;
+    instruments::draw_grants(plan.flex_starts, plan.seed, f, scratch.granted);
+    if (scratch.pieces_ready && scratch.pieces_granted == scratch.granted) return;
+    std::vector<instruments::HourSpan> blocks = plan.block_spans;
+    for (std::size_t j = 0; j < plan.flex_starts.size(); ++j)
+        if (scratch.granted[j]) blocks.push_back(plan.flex_starts[j].run.span());
+    scratch.pieces = plan.window_spans.empty() && blocks.empty()
+                         ? std::vector<std::vector<instruments::Piece>>{}
+                         : instruments::month_pieces(plan.window_spans, blocks, plan.horizon_months);
+    scratch.pieces_granted = scratch.granted;
+    scratch.pieces_ready = true;
 }
 
 void profile_cash_flows(const PricedPlan& plan, const DemandProfile& demand, const Discounts& discounts,
@@ -83,6 +105,7 @@ void profile_cash_flows(const PricedPlan& plan, const DemandProfile& demand, con
     const SortedMonths& months = demand.sorted_months();
     flows.assign(std::size_t(plan.report_months), MonthlyCashFlow{});
     scratch.spot_costs.assign(plan.spots.size(), 0.0);
+    start_future(plan, 0, scratch);  // the profile is future 0 of the plan's draws
     double free_hours_left = discounts.free_gpu_hours;
     const Factors list_prices;
     for (int m = 0; m < plan.report_months; ++m) {
@@ -216,6 +239,7 @@ std::vector<std::string> describe_assumptions(const PricedPlan& plan, const Dema
         lines.push_back(instruments::describe_savings_plan(sp, c, plan.on_demand_per_gpu_hour));
     for (const auto& s : plan.spots) lines.push_back(instruments::describe_spot(s, c));
     for (const auto& b : plan.blocks) lines.push_back(instruments::describe_capacity_block(b, c));
+    for (const auto& r : plan.flex_starts) lines.push_back(instruments::describe_flex_start(r, c));
     if (plan.report_months > demand.horizon().month_count()) {
         lines.push_back(fmt::format("reservation terms run {} months past the horizon and are paid in full",
                                     plan.report_months - demand.horizon().month_count()));
@@ -261,6 +285,8 @@ std::string describe(const Plan& plan) {
     for (const SpotShare& s : plan.more_spot) add(fmt::format("spot {:g} GPUs", s.gpus));
     for (const CapacityBlock& b : plan.capacity_blocks)
         add(fmt::format("block {} × {}d @day {}", b.instances, b.days, b.start_day));
+    for (const FlexStartRequest& r : plan.flex_starts)
+        add(fmt::format("flex-start {:g} GPUs × {:g}d @day {:g} (p {:g})", r.gpus, r.days, r.start_day, r.grant_probability));
     add("on-demand");
     return name;
 }

@@ -23,6 +23,7 @@
 #include "instruments/capacity_block.hpp"
 #include "instruments/commitment.hpp"
 #include "instruments/commitment_change.hpp"
+#include "instruments/flex_start.hpp"
 #include "instruments/on_demand.hpp"
 #include "instruments/owned.hpp"
 #include "instruments/savings_plan.hpp"
@@ -57,6 +58,11 @@ struct PricedPlan {
     std::optional<std::string> reservation_only;
     /// The offering's key when it is sold only as spot capacity: no demand may reach on demand either.
     std::optional<std::string> spot_only;
+    /// Flex-start requests; which are granted is drawn per future (start_future), and a future's pieces
+    /// are cut from the windows, the blocks and its granted runs.
+    std::vector<instruments::PricedFlexStart> flex_starts;
+    std::vector<instruments::HourSpan> window_spans, block_spans;
+    std::uint64_t seed = 0;  ///< PlanOptions::seed
 };
 
 /// The checks on an offering and options that do not depend on the plan.
@@ -118,7 +124,16 @@ struct Scratch {
     /// Per Savings Plan (in serving order): GPU-hours paid for and used so far (what a plan pays for
     /// moves with the price path); filled when sized to them.
     std::vector<double> savings_plan_paid, savings_plan_used;
+    /// Per flex-start request: granted in the future being priced (start_future), and the month pieces
+    /// cut for that pattern (kept while the next future draws the same one).
+    std::vector<char> granted, pieces_granted;
+    std::vector<std::vector<instruments::Piece>> pieces;
+    bool pieces_ready = false;
 };
+
+/// Draws which flex-start requests future `f` grants and cuts its month pieces (nothing without
+/// requests). Call before the future's first price_month.
+void start_future(const PricedPlan& plan, std::size_t f, Scratch& scratch);
 
 /// Every commitment of a priced plan in serving order (held, then bought): for per-commitment rows.
 inline std::vector<const PricedCommitment*> all_commitments(const PricedPlan& plan) {
@@ -299,8 +314,9 @@ void price_tiers(const PricedPlan& plan, int m, const Month* demand, const Facto
 /// Month m's flows into `flow` (zeroed by the caller), `demand` null past the horizon. `free_hours_left`
 /// is the pool of free on-demand hours still unused; `out`, when given, collects the commitments' and
 /// blocks' stranded spend; `scratch.spot_costs` (sized to the spot shares) adds each share's spend.
-/// Capacity blocks are paid in their purchase month and serve first in their hours; a month touched by
-/// windows or blocks is priced as the mixture of its pieces (windows.hpp).
+/// Capacity blocks are paid in their purchase month and serve first in their hours, as do the flex-start
+/// runs granted in this future (scratch.granted, from start_future), paid as they run; a month touched
+/// by windows, blocks or runs is priced as the mixture of its pieces (windows.hpp).
 template <class Month>
 void price_month(const PricedPlan& plan, int m, const Month* demand, const Factors& factors, const Discounts& discounts,
                  double& free_hours_left, MonthlyCashFlow& flow, Scratch& scratch, FutureOutcome* out) {
@@ -310,11 +326,22 @@ void price_month(const PricedPlan& plan, int m, const Month* demand, const Facto
         else if (m == b.purchase_month) flow.upfront += b.upfront;
         block_hours += b.gpu_hours_in(m);
     }
-    const bool windows = demand != nullptr && !plan.pieces.empty() && !plan.pieces[std::size_t(m)].empty();
+    // Granted flex-start runs: each GPU-hour at the discounted on-demand rate of its month.
+    const bool flex = !plan.flex_starts.empty();
+    const auto for_each_run = [&](auto f) {
+        for (std::size_t j = 0; j < plan.flex_starts.size(); ++j)
+            if (scratch.granted[j] && plan.flex_starts[j].run.gpu_hours_in(m) > 0) f(plan.flex_starts[j].run);
+    };
+    for_each_run([&](const instruments::PricedBlock& b) {
+        flow.reserved_recurring += b.paid_in(m) * factors.on_demand(m);
+        block_hours += b.gpu_hours_in(m);
+    });
+    const auto& pieces = flex ? scratch.pieces : plan.pieces;
+    const bool windows = demand != nullptr && !pieces.empty() && !pieces[std::size_t(m)].empty();
     if (!windows) {
         price_tiers(plan, m, demand, factors, discounts, free_hours_left, flow, scratch, out);
     } else {
-        const instruments::WindowMonth<Month> month(*demand, plan.pieces[std::size_t(m)]);
+        const instruments::WindowMonth<Month> month(*demand, pieces[std::size_t(m)]);
         price_tiers(plan, m, &month, factors, discounts, free_hours_left, flow, scratch, out);
         // The tiers saw the demand the blocks left; the month's demand is all of it.
         const double block_used = month.block_used;
@@ -323,11 +350,13 @@ void price_month(const PricedPlan& plan, int m, const Month* demand, const Facto
         if (out) {
             // Each block's unused usable hours at its own price per usable GPU-hour, the used ones
             // shared in proportion to the blocks' hours this month.
-            for (const instruments::PricedBlock& b : plan.blocks) {
+            const auto strand = [&](const instruments::PricedBlock& b, double factor) {
                 const double hours = b.gpu_hours_in(m);
-                if (hours <= 0) continue;
-                out->stranded_unused += (hours - block_used * hours / block_hours) * b.per_usable_gpu_hour();
-            }
+                if (hours <= 0) return;
+                out->stranded_unused += (hours - block_used * hours / block_hours) * b.per_usable_gpu_hour() * factor;
+            };
+            for (const instruments::PricedBlock& b : plan.blocks) strand(b, 1.0);
+            for_each_run([&](const instruments::PricedBlock& b) { strand(b, factors.on_demand(m)); });
         }
     }
     flow.reserved_gpu_hours += block_hours;

@@ -49,6 +49,7 @@ FutureOutcome run_future(const PricedPlan& plan, const DemandFutures& futures, c
     double free_hours_left = options.discounts.free_gpu_hours;
     double discount = 1;
     scratch.spot_costs.assign(plan.spots.size(), 0.0);
+    plan_core::start_future(plan, f, scratch);
     for (int m = 0; m < plan.report_months; ++m) {
         MonthlyCashFlow flow;
         const bool in_horizon = m < horizon;

@@ -67,6 +67,10 @@ struct Programme {
     /// per instance (the same in every future: paid at purchase, price set then).
     std::vector<int> blocks;
     std::vector<double> block_cost;
+    /// Flex-start requests (add_capacity_blocks): whole-instance columns and, per future, one instance's
+    /// weighted cost there (0 where it is refused; the on-demand factor of each month where granted).
+    std::vector<int> flex;
+    std::vector<std::vector<double>> flex_cost;
     /// Per month touched by a window or a block, one argument per piece (setup.pieces): the column of
     /// committed capacity + the blocks in force there, what the tiers serve up to in that piece.
     struct Argument {
@@ -74,6 +78,9 @@ struct Programme {
         double weight = 0;  ///< the piece's share of the month's hours
         double extra = 0;   ///< window GPUs every hour of it
         double reach = 0;   ///< the most capacity + blocks + spot can be there
+        /// The futures it stands for (those granting the same flex-start requests in force); empty = all.
+        std::vector<char> in;
+        bool holds(std::size_t f) const { return in.empty() || in[f] != 0; }
     };
     std::vector<std::vector<Argument>> arguments;
 };
@@ -150,30 +157,77 @@ double peak_of(const DemandFutures& futures, const Setup& setup) {
 /// committed capacity plus the blocks in force there. A block serves first, but both are paid whatever
 /// they serve, so what the two serve together is the served hours up to their sum (the engine's block
 /// hours plus what its tiers serve above them).
-void add_capacity_blocks(Programme& p, const RecommendOptions& o, const Setup& setup, const Rates& rates, double peak) {
+void add_capacity_blocks(Programme& p, const DemandFutures& futures, const PricePaths& prices,
+                         const RecommendOptions& o, const Setup& setup, const Rates& rates, double peak) {
     std::vector<double> most;
     for (const BlockCandidate& b : setup.blocks) {
-        most.push_back(std::min({double(CapacityBlock::max_instances), o.max_count, std::ceil(peak / b.gpus_per_instance)}));
-        p.block_cost.push_back(rates.voucher * b.upfront_per_instance * setup.weight[std::size_t(b.purchase_month)]);
+        const int kind_most = b.block.kind == BlockKind::gcp_calendar_mode ? CapacityBlock::calendar_max_instances
+                                                                            : CapacityBlock::max_instances;
+        most.push_back(std::min({double(kind_most), o.max_count, std::ceil(peak / b.gpus_per_instance)}));
+        double cost = 0;  // at purchase (AWS) or as the hours run (calendar mode), weighted as the objective
+        for (const auto& [m, paid] : b.payments) cost += paid * setup.weight[std::size_t(m)];
+        p.block_cost.push_back(rates.voucher * cost);
         p.blocks.push_back(p.mip.add_column(0.0, most.back(), p.block_cost.back(), true));
+    }
+    // Flex-start requests: paid only in the futures that grant them, as their hours run, at the
+    // on-demand price of each month (× the price path's factor), weighted as the objective.
+    const std::size_t n = futures.count();
+    std::vector<double> flex_most;
+    for (const FlexCandidate& k : setup.flex) {
+        flex_most.push_back(std::min(o.max_count, std::ceil(peak / k.gpus_per_instance)));
+        std::vector<double> cost(n, 0.0);
+        double mean = 0;
+        for (std::size_t f = 0; f < n; ++f) {
+            if (!k.granted[f]) continue;
+            for (const auto& [m, paid] : k.payments)
+                cost[f] += rates.voucher * paid * factor_of(prices, prices.on_demand, f, m) * setup.weight[std::size_t(m)];
+            mean += cost[f] / double(n);
+        }
+        p.flex_cost.push_back(std::move(cost));
+        p.flex.push_back(p.mip.add_column(0.0, flex_most.back(), mean, true));
     }
     p.arguments.assign(std::size_t(setup.horizon), {});
     for (int m = 0; m < setup.horizon; ++m)
         for (const WindowPiece& piece : setup.pieces[std::size_t(m)]) {
-            Programme::Argument arg;
-            arg.column = p.mip.add_column(0.0, infinity, 0.0, false);
-            arg.weight = piece.weight;
-            arg.extra = piece.extra;
-            arg.reach = p.reach[std::size_t(m)];
-            std::vector<int> cols{arg.column, p.capacity[std::size_t(m)]};
-            std::vector<double> coef{1.0, -1.0};
-            for (std::size_t j : piece.blocks) {
-                cols.push_back(p.blocks[j]);
-                coef.push_back(-setup.blocks[j].gpus_per_instance);
-                arg.reach += most[j] * setup.blocks[j].gpus_per_instance;
+            // One argument per pattern of the piece's flex-start requests granted: the futures of each
+            // pattern see the committed capacity, the blocks and the requests they grant.
+            std::vector<std::vector<char>> patterns;
+            std::vector<std::vector<char>> members;
+            for (std::size_t f = 0; f < n; ++f) {
+                std::vector<char> pattern;
+                for (std::size_t j : piece.flex) pattern.push_back(setup.flex[j].granted[f]);
+                auto at = std::find(patterns.begin(), patterns.end(), pattern);
+                if (at == patterns.end()) {
+                    patterns.push_back(pattern);
+                    members.emplace_back(n, 0);
+                    at = patterns.end() - 1;
+                }
+                members[std::size_t(at - patterns.begin())][f] = 1;
             }
-            p.mip.add_row(cols, coef, 'E', 0.0);
-            p.arguments[std::size_t(m)].push_back(arg);
+            for (std::size_t q = 0; q < patterns.size(); ++q) {
+                Programme::Argument arg;
+                arg.column = p.mip.add_column(0.0, infinity, 0.0, false);
+                arg.weight = piece.weight;
+                arg.extra = piece.extra;
+                arg.reach = p.reach[std::size_t(m)];
+                if (patterns.size() > 1 || !piece.flex.empty()) arg.in = members[q];
+                std::vector<int> cols{arg.column, p.capacity[std::size_t(m)]};
+                std::vector<double> coef{1.0, -1.0};
+                for (std::size_t j : piece.blocks) {
+                    cols.push_back(p.blocks[j]);
+                    coef.push_back(-setup.blocks[j].gpus_per_instance);
+                    arg.reach += most[j] * setup.blocks[j].gpus_per_instance;
+                }
+                for (std::size_t i = 0; i < piece.flex.size(); ++i) {
+                    if (!patterns[q][i]) continue;
+                    const std::size_t j = piece.flex[i];
+                    cols.push_back(p.flex[j]);
+                    coef.push_back(-setup.flex[j].gpus_per_instance);
+                    arg.reach += flex_most[j] * setup.flex[j].gpus_per_instance;
+                }
+                p.mip.add_row(cols, coef, 'E', 0.0);
+                p.arguments[std::size_t(m)].push_back(std::move(arg));
+            }
         }
 }
 
@@ -241,6 +295,7 @@ void add_window_mean_curves(Programme& p, const DemandFutures& futures, const Pr
         std::vector<std::pair<double, const std::vector<Cut>*>> terms, dearer_terms;
         std::vector<double> alphas, betas, dearer;
         for (std::size_t f = 0; f < n; ++f) {
+            if (!arg.holds(f)) continue;
             const double level = futures.level(f, m);
             const MonthShape& shape = futures.shape(f, m);
             const double od = rates.on_demand * factor_of(prices, prices.on_demand, f, m);
@@ -317,10 +372,11 @@ void add_mean_curves(Programme& p, const DemandFutures& futures, const PricePath
 /// constant part.
 double add_window_future_terms(Programme& p, const std::vector<Cut>& cuts, double level, double total, double on_demand, double alpha,
                                double beta, std::size_t n, bool with_spot,
-                               const std::vector<Programme::Argument>& arguments, std::vector<int>& row_cols,
-                               std::vector<double>& row_coef) {
+                               const std::vector<Programme::Argument>& arguments, std::size_t f,
+                               std::vector<int>& row_cols, std::vector<double>& row_coef) {
     double constant = 0;
     for (const Programme::Argument& arg : arguments) {
+        if (!arg.holds(f)) continue;
         constant += arg.weight * on_demand * (level * total + arg.extra * hours_per_month);
         if (level <= 0.0 && arg.extra <= 0.0) continue;
         const std::vector<Cut> pieces = piece_curve(cuts, level, arg.extra);
@@ -368,7 +424,7 @@ void add_future_rows(Programme& p, const DemandFutures& futures, const PricePath
             const double alpha = w * (od * (1.0 - a) + rho * a), beta = w * a * (od - rho);
             if (!p.arguments.empty() && !p.arguments[std::size_t(m)].empty()) {
                 constant_f += add_window_future_terms(p, cuts(shape), level, shape.total(), w * od, alpha, beta, n, with_spot,
-                                                      p.arguments[std::size_t(m)], row_cols, row_coef);
+                                                      p.arguments[std::size_t(m)], f, row_cols, row_coef);
                 continue;
             }
             constant_f += w * od * level * shape.total();
@@ -407,6 +463,10 @@ void add_future_rows(Programme& p, const DemandFutures& futures, const PricePath
             row_cols.push_back(p.blocks[j]);
             row_coef.push_back(-p.block_cost[j]);
         }
+        for (std::size_t j = 0; j < p.flex.size(); ++j) {  // paid where granted
+            row_cols.push_back(p.flex[j]);
+            row_coef.push_back(-p.flex_cost[j][f]);
+        }
         p.mip.add_row(row_cols, row_coef, 'G', constant_f);
     }
     p.mip.add_row(tail_columns, tail_coefficients, 'L', cvar95);
@@ -421,7 +481,7 @@ std::optional<TailCuts> tail_cuts_of(const Programme& p, const DemandFutures& fu
                                      const std::vector<double>& owned_cost, double cvar95) {
     // Windows of demand and capacity blocks (windows.cpp) price their months piece by piece: those
     // programmes write every future's row out in full.
-    if (!p.blocks.empty()) return std::nullopt;
+    if (!p.blocks.empty() || !p.flex.empty()) return std::nullopt;
     for (const auto& month : p.arguments)
         if (!month.empty()) return std::nullopt;
     const std::size_t n = futures.count();
@@ -523,6 +583,7 @@ void add_limits(Programme& p, const DemandFutures& futures, const RecommendOptio
             }
             for (std::size_t j = 0; j < p.blocks.size(); ++j) {  // paid in full at purchase, no price factor
                 const BlockCandidate& b = setup.blocks[j];
+                if (b.paid_as_it_runs) continue;  // calendar mode: charged as it runs, not upfront
                 if (b.purchase_month < first || b.purchase_month >= first + period) continue;
                 cols.push_back(p.blocks[j]);
                 coef.push_back(rates.voucher * b.upfront_per_instance);
@@ -669,6 +730,13 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFuture
         block.instances = int(count);
         plan.capacity_blocks.push_back(block);
     }
+    for (std::size_t j = 0; j < p.flex.size(); ++j) {
+        const double count = std::round(solution.x[std::size_t(p.flex[j])]);
+        if (count <= 0.0) continue;
+        FlexStartRequest request = setup.flex[j].request;
+        request.gpus = count * setup.flex[j].gpus_per_instance;
+        plan.flex_starts.push_back(request);
+    }
     if (spot) {
         // Spot above the demand left in a month serves nothing there: keep only the capacity the
         // busiest month needs (every future's served hours unchanged), at most the peak demand.
@@ -702,7 +770,7 @@ Solved solve_one(const DemandFutures& futures, const Offering& offering, const R
     Programme p;
     const double peak = peak_of(futures, setup);
     add_commitments(p, futures, o, prices, setup, rates, owned, peak);
-    add_capacity_blocks(p, o, setup, rates, peak);
+    add_capacity_blocks(p, futures, prices, o, setup, rates, peak);
 
     if (spot) p.spot_gpus = p.mip.add_column(0.0, peak, 0.0, false);
     ShapeCuts cuts(o.max_blocks);

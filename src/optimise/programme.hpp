@@ -33,18 +33,35 @@ struct Candidate {
 struct BlockCandidate {
     CapacityBlock block;               ///< instances = 1
     double gpus_per_instance = 1;
-    double upfront_per_instance = 0;   ///< price × paid hours: paid in full in purchase_month
+    double upfront_per_instance = 0;   ///< price × paid hours: paid in full in purchase_month (AWS)
+    /// Per month, what one instance pays there: the upfront in the purchase month (AWS), or each
+    /// month's share of the hours as they run (GCP calendar mode, which is not upfront).
+    std::vector<std::pair<int, double>> payments;
+    bool paid_as_it_runs = false;
     int purchase_month = 0;
     double start_hour = 0, end_hour = 0;  ///< its usable hours (stopped 30 minutes before the end)
     double max_instances = 0;
 };
 
+/// A flex-start request the optimiser may make for a dated window (RecommendOptions::flex_start): one
+/// instance of it; the count is the programme's.
+struct FlexCandidate {
+    FlexStartRequest request;  ///< gpus = one instance's
+    double gpus_per_instance = 1;
+    double start_hour = 0, end_hour = 0;
+    /// Per month, one instance's charge there at list prices (× the on-demand factor per future).
+    std::vector<std::pair<int, double>> payments;
+    std::vector<char> granted;  ///< per future, as the engine draws it (instruments::draw_grants)
+};
+
 /// A share `weight` of a month's hours with `extra` GPUs of window demand and the block candidates
-/// `blocks` in force (as the engine's instruments::Piece, with the blocks named rather than summed).
+/// `blocks` and flex-start candidates `flex` in force (as the engine's instruments::Piece, with them
+/// named rather than summed).
 struct WindowPiece {
     double weight = 0;
     double extra = 0;
     std::vector<std::size_t> blocks;
+    std::vector<std::size_t> flex;
 };
 
 /// What every solve of one recommendation shares: the columns and the objective's month weights.
@@ -59,13 +76,15 @@ struct Setup {
     /// Dated windows (options.plan_options.windows) and the capacity blocks to buy for them: per month,
     /// its pieces (empty when no window or candidate block touches it). windows.cpp.
     std::vector<BlockCandidate> blocks;
+    std::vector<FlexCandidate> flex;
     std::vector<std::vector<WindowPiece>> pieces;
     /// The most window GPUs any hour of month m has (0 without windows).
     std::vector<double> window_peak;
 };
 
-/// The block candidates and window pieces of `setup` (set_up calls it; windows.cpp).
-void set_up_windows(Setup& setup, const Offering& offering, const RecommendOptions& o);
+/// The block and flex-start candidates and window pieces of `setup` over `futures` futures (set_up
+/// calls it; windows.cpp).
+void set_up_windows(Setup& setup, const Offering& offering, const RecommendOptions& o, std::size_t futures);
 
 /// Checks every option against the futures and prices; throws InvalidInput naming the field.
 void validate(const DemandFutures& futures, const Offering& offering, const RecommendOptions& o, const PricePaths& prices);

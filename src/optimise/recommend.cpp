@@ -178,6 +178,9 @@ Recommendation recommend_plan(const DemandFutures& futures, const Offering& offe
 HindsightBound hindsight_plan_totals(const DemandFutures& futures, const Offering& offering,
                                      const RecommendOptions& options, const PricePaths& prices) {
     detail::validate(futures, offering, options, prices);
+    // A future solved alone is future 0 of its own set: its flex-start grants would be drawn as future 0's.
+    require(!options.flex_start, "options.flex_start", "given",
+            "must be empty for the hindsight bound: it solves each future alone and cannot draw its grants yet");
     RecommendOptions alone = options;
     alone.limits = {};  // but not the spot options the deadline-miss limit excludes: they are not per future
     alone.limits.deadline_miss_probability = options.limits.deadline_miss_probability;

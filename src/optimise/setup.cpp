@@ -139,7 +139,7 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
                                sp.commitment_per_hour * hours_per_month * setup.weight[std::size_t(m)];
         }
     }
-    set_up_windows(setup, offering, o);
+    set_up_windows(setup, offering, o, futures.count());
     return setup;
 }
 
@@ -168,6 +168,16 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
     if (o.capacity_blocks)
         require(!o.plan_options.windows.empty(), "options.plan_options.windows.size", 0,
                 "must be >= 1 with options.capacity_blocks (a block is bought for a dated window of demand)");
+    if (o.flex_start) {
+        require(!o.plan_options.windows.empty(), "options.plan_options.windows.size", 0,
+                "must be >= 1 with options.flex_start (a request is made for a dated window of demand)");
+        const FlexStartOption& f = *o.flex_start;
+        require(std::isfinite(f.discount) && f.discount >= 0 && f.discount < 1, "options.flex_start.discount",
+                f.discount, "must be in [0, 1) (off the on-demand price)");
+        require(std::isfinite(f.grant_probability) && f.grant_probability > 0 && f.grant_probability <= 1,
+                "options.flex_start.grant_probability", f.grant_probability, "must be in (0, 1]");
+        offering.require_on_demand("options.flex_start");
+    }
     if (o.limits.capacity_assurance)
         require(o.plan_options.windows.empty(), "limits.capacity_assurance", *o.limits.capacity_assurance,
                 fmt::format("cannot be used with options.plan_options.windows ({} windows): the assurance row does "

@@ -198,6 +198,7 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         if (progress)
             plan_options.progress = [&progress](std::size_t done, std::size_t total) { progress("plans", done, total, "futures"); };
         plan_options.windows = s.demand_windows;
+        plan_options.seed = s.seed;  // flex-start grants, per future
         const DemandFutures futures = scenario_futures(s, demand);
         // Under a price model, one price path per future (the scenario's seed), both reservation terms
         // drawn so that each commitment pays its own term's factor.

@@ -394,6 +394,15 @@ void write_plan(YAML::Emitter& out, const Plan& p) {
         }
         out << YAML::EndSeq;
     }
+    if (!p.flex_starts.empty()) {
+        out << YAML::Key << "flex_starts" << YAML::Value << YAML::BeginSeq;
+        for (const FlexStartRequest& r : p.flex_starts)
+            out << YAML::Flow << YAML::BeginMap << YAML::Key << "gpus" << YAML::Value << number(r.gpus) << YAML::Key
+                << "start_day" << YAML::Value << number(r.start_day) << YAML::Key << "days" << YAML::Value
+                << number(r.days) << YAML::Key << "discount" << YAML::Value << number(r.discount) << YAML::Key
+                << "grant_probability" << YAML::Value << number(r.grant_probability) << YAML::EndMap;
+        out << YAML::EndSeq;
+    }
     out << YAML::EndMap;
 }
 

@@ -16,6 +16,7 @@
 // own), on-demand capacity is there when the policy falls back, the time a granted request waited is at
 // most its window (counted as the whole window: the guarantee holds for any wait).
 #include "gputco/engines/deadline.hpp"
+#include "gputco/strategy/plan.hpp"
 
 namespace gputco {
 
@@ -26,8 +27,8 @@ struct FlexStart {
     double request_valid_hours = 2;  ///< how long a request waits, (0, 2]
     double grant_probability = 1;    ///< P(a request is granted within its wait), (0, 1]: an assumption
 
-    static constexpr double max_request_valid_hours = 2;  ///< Google's limit on the wait
-    static constexpr double max_run_hours = 7 * 24;       ///< a run's limit: seven days uninterrupted
+    static constexpr double max_request_valid_hours = FlexStartRequest::max_queue_hours;  ///< Google's limit on the wait
+    static constexpr double max_run_hours = FlexStartRequest::max_days * 24;  ///< seven days uninterrupted
     /// Throws InvalidInput naming the field ("flex_start.request_valid_hours = 3: must be in (0, 2] ...").
     void validate() const;
 };

@@ -9,6 +9,7 @@
 //   const PricePaths prices = price_paths(price_model, Horizon::years(3), futures.count(), 7);
 //   const PlanDistribution d = evaluate_plan(ladder, futures, p4d, prices);
 //   fmt::print("P95 {:.0f}, CVaR95 {:.0f}\n", d.total.p95, d.total.cvar95);
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -45,6 +46,10 @@ struct PlanOptions {
     ProgressReport progress;
     /// Dated windows of demand on top of every future (the same for every plan compared).
     std::vector<DemandWindow> windows;
+    /// Seeds the plan's chance events: whether a flex-start request is granted in future f is drawn from
+    /// (seed, f, its start hour) alone, so results do not depend on the thread count, and plans holding
+    /// a request at the same start see the same outcome in each future.
+    std::uint64_t seed = 0;
 };
 
 /// The plan over every future. `prices` empty = list prices throughout; otherwise one column per

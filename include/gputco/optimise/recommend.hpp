@@ -62,6 +62,21 @@ struct CapacityBlockOption {
     int lead_days = 0;  ///< bought this many days before it starts (at most the start day), 0 to 56
     /// Per instance-hour, set at purchase; default: the offering's capacity-block rate in the catalog.
     std::optional<double> price_per_instance_hour;
+    /// AWS blocks (lengths sold: 1–14 days or whole weeks; paid at purchase; stopped 30 minutes before
+    /// the end) or GCP calendar mode (any whole days to 90, every hour usable, paid as the hours run;
+    /// the price must be given, up to 80 VMs): the lengths offered are the kind's, as above.
+    BlockKind kind = BlockKind::aws_capacity_block;
+};
+
+/// Flex-start requests (GCP Dynamic Workload Scheduler, docs/models.md section 5d) the optimiser may make
+/// for the dated windows of demand (plan_options.windows): for each window, a request from its start for
+/// its length (at most FlexStartRequest::max_days: a longer window's rest falls to the other tiers), a
+/// whole number of instances, 0 to options.max_count. Granted in a future (drawn from
+/// plan_options.seed as the engine draws it), it serves first in its hours and every GPU-hour it runs is
+/// paid at (1 − discount) × on demand; refused, the window falls to the rest of the plan.
+struct FlexStartOption {
+    double discount = 0;           ///< off on demand, [0, 1): no default to trust (FlexStartRequest)
+    double grant_probability = 1;  ///< (0, 1]: an assumption
 };
 
 /// A way to run spot, e.g. one checkpoint interval: `overhead` billed per useful hour and
@@ -133,6 +148,8 @@ struct RecommendOptions {
     std::vector<SavingsPlanOption> savings_plans;
     /// Capacity blocks for the dated windows of plan_options.windows; none when empty.
     std::optional<CapacityBlockOption> capacity_blocks;
+    /// Flex-start requests for the dated windows of plan_options.windows; none when empty.
+    std::optional<FlexStartOption> flex_start;
     /// Ways to run spot; the optimiser tries each (and none) and keeps the cheapest. Empty = no spot.
     std::vector<SpotOption> spot;
     /// Owned hardware the optimiser may buy; none when empty.

@@ -243,7 +243,28 @@ struct CapacityBlock {
     }
 };
 
-/// Each hour demand is served by the capacity blocks in their hours, then owned GPUs, then the held
+/// A GCP Dynamic Workload Scheduler flex-start request for a dated window of demand (docs/models.md,
+/// section 5d): `gpus` GPUs of the plan's offering from day `start_day` for `days` days (at most seven:
+/// a granted request runs uninterrupted for at most seven days), billed for every hour they run at
+/// (1 − `discount`) × the on-demand price, used or not. The request is queued up to two hours before
+/// the start (queued hours are not billed); it is granted with probability `grant_probability`, drawn
+/// per future (PlanOptions::seed). Granted, it serves first in its hours, as a capacity block does;
+/// refused, the window's demand falls to the plan's other tiers (on demand unless the plan holds more).
+struct FlexStartRequest {
+    double gpus = 1;
+    double start_day = 0;   ///< day of the horizon the run starts, if granted (fractions allowed)
+    double days = 1;        ///< the run's length, (0, 7]
+    /// Off the on-demand price, in [0, 1): Google publishes flex-start SKUs per machine type, not one
+    /// rate, so there is no default to trust; give the discount of your machine type's SKU.
+    double discount = 0;
+    /// P(the request is granted within its queue time), (0, 1]: an assumption (no public figure).
+    double grant_probability = 1;
+
+    static constexpr double max_days = 7;          ///< a run's limit: seven days uninterrupted
+    static constexpr double max_queue_hours = 2;   ///< how long a request may wait in the queue
+};
+
+/// Each hour demand is served by the capacity blocks and granted flex-start requests in their hours, then owned GPUs, then the held
 /// commitments, then the commitments in order, then the Savings Plans (EC2 Instance plans before the
 /// others, else in order), then the spot shares in order (`spot`, then `more_spot`), then on demand
 /// (which takes everything above).
@@ -266,6 +287,9 @@ struct Plan {
     std::vector<HeldCommitment> held;
     /// Exchanges, resales and refunds of the held or planned commitments, each at its month.
     std::vector<CommitmentChange> changes;
+    /// Flex-start requests; in a future where one is granted it serves first in its hours, beside the
+    /// capacity blocks.
+    std::vector<FlexStartRequest> flex_starts;
 };
 
 /// GPUs of the `held` commitments running in `month` (instances × their offering's GPUs, else

@@ -102,7 +102,7 @@ SpotShare read_spot_share(const Field& f, int months) {
 
 Plan read_plan(const Field& f, int months) {
     const auto m = f.map({"name", "billing", "commitments", "owned", "spot", "savings_plans", "capacity_blocks", "held",
-                          "changes"});
+                          "changes", "flex_starts"});
     Plan plan;
     plan.name = m.get("name").text();
     if (auto v = m.find("billing")) plan.billing = v->choice<Units>();
@@ -159,6 +159,18 @@ Plan read_plan(const Field& f, int months) {
             if (auto v = bm.find("price_per_instance_hour")) block.price_per_instance_hour = positive(*v);
             if (auto v = bm.find("kind")) block.kind = v->choice<BlockKind>();
             plan.capacity_blocks.push_back(block);
+        }
+    }
+    if (auto fs = m.find("flex_starts")) {
+        for (const Field& item : fs->list()) {
+            // No default for the discount or the grant probability (no public figure); their rules, and
+            // the seven-day limit, are the engine's, checked by check_plans_price at the plan's place.
+            const auto fm = item.map({"gpus", "start_day", "days", "discount", "grant_probability"});
+            plan.flex_starts.push_back({.gpus = positive(fm.get("gpus")),
+                                        .start_day = fm.get("start_day").non_negative(),
+                                        .days = positive(fm.get("days")),
+                                        .discount = fm.get("discount").number(),
+                                        .grant_probability = fm.get("grant_probability").number()});
         }
     }
     return plan;
