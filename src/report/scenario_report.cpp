@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "gputco/app/columns.hpp"
+#include "gputco/app/recommend_study.hpp"
 #include "gputco/report/html.hpp"
 #include "gputco/report/svg.hpp"
 
@@ -361,6 +362,20 @@ std::string plans_section(const ScenarioResult& r, Ids& id) {
     return out;
 }
 
+/// The `recommend` section's study in the columns `gputco recommend` prints (app/recommend_study.hpp).
+std::string recommend_section(const RecommendStudy& study) {
+    std::string out = "<h3>Recommended plan</h3>\n";
+    out += fmt::format("<p>{}</p>\n", escape(describe(study.recommendation.plan)));
+    out += html::render(html::table_of("Recommendation: the plan and its cost distribution", study_summary_columns(),
+                                       std::vector<RecommendStudy>{study}));
+    out += html::render(html::table_of(study.held_out ? "The plans compared on held-out futures"
+                                                      : "The plans compared on the futures the plan was fitted to",
+                                       study_baseline_columns(), study.baselines));
+    if (!study.frontier.empty())
+        out += html::render(html::table_of("Cost-risk frontier of the recommender", study_frontier_columns(), study.frontier));
+    return out;
+}
+
 std::string workloads_section(const ScenarioResult& r, const FlatRows& flat, Ids& id) {
     std::string out = "<h3>Workloads</h3>\n" + html::render(html::table_of("Workloads", workload_columns(), flat.workloads));
     for (const WorkloadResult& w : r.workloads) {
@@ -503,6 +518,7 @@ std::string scenario_report(const std::vector<ReportInput>& inputs, const std::s
         if (!r.deadline_jobs.empty()) body += deadline_section(r, flat, id);
         if (!r.strategies.empty()) body += strategies_section(s, r, id);
         if (!r.plans.empty()) body += plans_section(r, id);
+        if (r.recommend) body += recommend_section(*r.recommend);
         if (!r.workloads.empty()) body += workloads_section(r, flat, id);
         if (!r.services.empty()) body += services_section(r, flat, id);
         if (!r.llm_training.empty() || !r.llm_serving.empty()) body += llm_section(r, flat, id);
