@@ -10,7 +10,7 @@ using namespace gputco;
 
 namespace {
 
-/// A small valid scenario with futures and a recommend section; each error case replaces line 14 on.
+/// A small valid scenario with futures and a recommend section; each error case replaces line 15 on.
 std::string with_recommend(std::string_view recommend_lines =
                                "  commitments: [{term_years: 1, payment: no_upfront}, {term_years: 3, payment: no_upfront}]\n"
                                "  review_months: 6\n"
@@ -32,8 +32,9 @@ std::string with_recommend(std::string_view recommend_lines =
         "  count: 30\n"                                 // 10
         "  base_gpus: 8\n"                              // 11
         "  monthly_log_growth: 0.02\n"                  // 12
-        "recommend:\n"                                  // 13
-        "{}",                                           // 14 on
+        "  monthly_log_volatility: 0.05\n"              // 13: futures that differ
+        "recommend:\n"                                  // 14
+        "{}",                                           // 15 on
         recommend_lines);
 }
 
@@ -53,7 +54,7 @@ TEST_CASE("a scenario's recommend section gives run_recommend_study's answer wit
     REQUIRE(r.recommend != nullptr);
 
     // By hand: the futures of seed 5, held-out ones of seed 6, the options as the file says them.
-    const DemandModel model{.base_gpus = 8, .monthly_log_growth = 0.02};
+    const DemandModel model{.base_gpus = 8, .monthly_log_growth = 0.02, .monthly_log_volatility = 0.05};
     const DemandFutures futures = DemandFutures::generate(model, Horizon::months(24), 30, 5);
     const DemandFutures held_out = DemandFutures::generate(model, Horizon::months(24), 40, 6);
     const DemandProfile history = DemandProfile::constant(8, Horizon::months(24));
@@ -100,7 +101,7 @@ TEST_CASE("a recommend section under a price model: the plans' paths (seed), hel
     const Scenario s = parse_scenario(text, "rec.yaml");
     const ScenarioResult r = run_scenario(s);
     REQUIRE(r.recommend != nullptr);
-    const DemandModel model{.base_gpus = 8, .monthly_log_growth = 0.02};
+    const DemandModel model{.base_gpus = 8, .monthly_log_growth = 0.02, .monthly_log_volatility = 0.05};
     const DemandFutures futures = DemandFutures::generate(model, Horizon::months(24), 30, 5);
     const DemandFutures held_out = DemandFutures::generate(model, Horizon::months(24), 20, 6);
     PriceDynamics dynamics;
@@ -157,53 +158,73 @@ TEST_CASE("every key of a recommend section reads back from to_yaml") {
         "  cvar95_limits: [1e6, 2e6]\n"
         "  hold_cvar95_limit: false\n"
         "  baselines: {term_years: 3, payment: partial_upfront, history: demand}\n"), "rec.yaml");
-    const RecommendSpec& r = *s.recommend;
-    REQUIRE(r.options.commitments.size() == 2);
-    CHECK(r.options.commitments[1].term_months == 3);
-    CHECK(*r.options.commitments[0].reservation_discount == 0.4);
-    CHECK(r.options.unit == CountUnit::instances);
-    CHECK(r.options.savings_plans[0].payment == Payment::all_upfront);
-    CHECK(r.options.capacity_blocks->lead_days == 7);
-    CHECK(*r.options.spot[0].deadline_miss_probability == 0.01);
-    CHECK(r.options.objective == Objective::expected_npv);
-    CHECK(*r.options.limits.capacity_assurance == 0.9);
-    CHECK(r.options.on_demand_capacity.mean_wait_hours == 4);
-    CHECK(r.held_out == 100);
-    CHECK(*r.hindsight_bound);
-    CHECK_FALSE(*r.hold_cvar95_limit);
-    CHECK(*r.baseline_payment == Payment::partial_upfront);
-    CHECK(r.history_from_demand);
     const std::string yaml = to_yaml(s);
-    CHECK(to_yaml(parse_scenario(yaml, "again.yaml")) == yaml);
+    const Scenario back = parse_scenario(yaml, "again.yaml");
+    CHECK(to_yaml(back) == yaml);
+    for (const Scenario* read : {&s, &back}) {  // as the file says, and after to_yaml
+        const RecommendSpec& r = *read->recommend;
+        REQUIRE(r.options.commitments.size() == 2);
+        CHECK(r.options.commitments[1].term_months == 3);
+        CHECK(r.options.commitments[0].reservation_discount.value() == 0.4);
+        CHECK(r.options.start_months == std::vector<int>{0, 12});
+        CHECK(r.options.review_months == 3);
+        CHECK(r.options.unit == CountUnit::instances);
+        CHECK(r.options.max_count == 50);
+        CHECK(r.options.savings_plans[0].payment == Payment::all_upfront);
+        CHECK(r.options.savings_plans[0].rate_per_gpu_hour.value() == 2.5);
+        CHECK(r.options.capacity_blocks.value().lead_days == 7);
+        CHECK(r.options.capacity_blocks.value().price_per_instance_hour.value() == 30);
+        CHECK(r.options.spot[0].overhead == 1.25);
+        CHECK(r.options.spot[0].price_per_gpu_hour.value() == 1.5);
+        CHECK(r.options.spot[0].deadline_miss_probability.value() == 0.01);
+        CHECK(r.options.objective == Objective::expected_npv);
+        CHECK(r.options.limits.cvar95.value() == 1e6);
+        CHECK(r.options.limits.upfront_per_period.value() == 5e5);
+        CHECK(r.options.limits.upfront_period_months == 6);
+        CHECK(r.options.limits.committed_share.value() == 0.8);
+        CHECK(r.options.limits.deadline_miss_probability.value() == 0.05);
+        CHECK(r.options.limits.capacity_assurance.value() == 0.9);
+        CHECK(r.options.on_demand_capacity.unavailable_share == 0.1);
+        CHECK(r.options.on_demand_capacity.mean_wait_hours == 4);
+        CHECK(r.options.max_blocks == 16);
+        CHECK(r.options.time_limit_seconds == 10);
+        CHECK(r.held_out == 100);
+        CHECK(r.hindsight_bound.value());
+        CHECK(r.cvar95_limits == std::vector<double>{1e6, 2e6});
+        CHECK_FALSE(r.hold_cvar95_limit.value());
+        CHECK(r.baseline_term_years.value() == 3);
+        CHECK(r.baseline_payment.value() == Payment::partial_upfront);
+        CHECK(r.history_from_demand);
+    }
 }
 
 TEST_CASE("recommend section errors name the file, line, column, field, value and rule") {
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  review_month: 3\n"), "rec.yaml"),
-                         "rec.yaml:14:3: recommend.review_month = 3: unknown key; did you mean \"review_months\"?",
+                         "rec.yaml:15:3: recommend.review_month = 3: unknown key; did you mean \"review_months\"?",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  review_months: six\n"), "rec.yaml"),
-                         "rec.yaml:14:18: recommend.review_months = \"six\": must be an integer", InvalidInput);
+                         "rec.yaml:15:18: recommend.review_months = \"six\": must be an integer", InvalidInput);
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  review_months: 0\n"), "rec.yaml"),
-                         "rec.yaml:14:18: recommend.review_months = 0: must be in [1, 1000000]", InvalidInput);
+                         "rec.yaml:15:18: recommend.review_months = 0: must be in [1, 1000000]", InvalidInput);
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  limits: {capacity_assurance: 1.5}\n"), "rec.yaml"),
-                         "rec.yaml:14:32: recommend.limits.capacity_assurance = 1.5: must be in [0, 1]", InvalidInput);
+                         "rec.yaml:15:32: recommend.limits.capacity_assurance = 1.5: must be in [0, 1]", InvalidInput);
     CHECK_THROWS_WITH_AS(
         parse_scenario(with_recommend("  commitments: [{term_years: 2, payment: no_upfront}]\n"), "rec.yaml"),
-        "rec.yaml:14:30: recommend.commitments[0].term_years = 2: must be 1 or 3", InvalidInput);
+        "rec.yaml:15:30: recommend.commitments[0].term_years = 2: must be 1 or 3", InvalidInput);
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  spot: [{name: s, overhead: 0.5}]\n"), "rec.yaml"),
-                         "rec.yaml:14:30: recommend.spot[0].overhead = 0.5: must be >= 1", InvalidInput);
+                         "rec.yaml:15:30: recommend.spot[0].overhead = 0.5: must be >= 1", InvalidInput);
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  on_demand_capacity: {unavailable_share: 1}\n"), "rec.yaml"),
-                         "rec.yaml:14:23: recommend.on_demand_capacity.unavailable_share = 1: must be in [0, 1)",
+                         "rec.yaml:15:23: recommend.on_demand_capacity.unavailable_share = 1: must be in [0, 1)",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  objective: cheapest\n"), "rec.yaml"),
-                         "rec.yaml:14:14: recommend.objective = \"cheapest\": must be one of expected_total, expected_npv",
+                         "rec.yaml:15:14: recommend.objective = \"cheapest\": must be one of expected_total, expected_npv",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  hindsight_bound: yes\n"), "rec.yaml"),
-                         "rec.yaml:14:20: recommend.hindsight_bound = \"yes\": must be one of true, false", InvalidInput);
+                         "rec.yaml:15:20: recommend.hindsight_bound = \"yes\": must be one of true, false", InvalidInput);
     // Two errors of one section, each at its place.
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  max_blocks: 800\n  baselines: {history: past}\n"), "rec.yaml"),
-                         "rec.yaml:14:15: recommend.max_blocks = 800: must be in [1, 730]\n"
-                         "rec.yaml:15:24: recommend.baselines.history = \"past\": must be one of demand, none",
+                         "rec.yaml:15:15: recommend.max_blocks = 800: must be in [1, 730]\n"
+                         "rec.yaml:16:24: recommend.baselines.history = \"past\": must be one of demand, none",
                          InvalidInput);
     // Held-out futures are drawn from the futures' model.
     std::string no_futures = with_recommend("  held_out: 10\n");
