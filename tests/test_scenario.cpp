@@ -225,6 +225,13 @@ static void add_random_recommend(Scenario& s, std::uint64_t n) {
     if (rng() % 2) o.savings_plans.push_back({SavingsPlanType::aws_ec2_instance, 1, payments[rng() % 3], unit(rng) * 5 + 0.1});
     if (rng() % 2) o.capacity_blocks = CapacityBlockOption{.lead_days = int(rng() % 57), .price_per_instance_hour = unit(rng) * 40 + 1};
     if (rng() % 2) o.spot.push_back({.name = "spot \"a\"", .overhead = 1 + unit(rng), .availability = unit(rng)});
+    if (rng() % 2) {
+        Owned terms;
+        terms.capex_per_gpu = unit(rng) * 30000;
+        terms.life_years = 1 + int(rng() % 10);
+        o.owned = OwnedOption{.terms = terms, .months = {0, int(rng() % std::uint64_t(s.horizon_months))},
+                              .max_gpus = int(rng() % 64), .step_gpus = 1 + int(rng() % 8)};
+    }
     o.objective = rng() % 2 ? Objective::expected_total : Objective::expected_npv;
     if (rng() % 2) o.limits.cvar95 = unit(rng) * 1e7;
     if (rng() % 2) o.limits.upfront_per_period = unit(rng) * 1e6;

@@ -147,6 +147,7 @@ TEST_CASE("every key of a recommend section reads back from to_yaml") {
         "  savings_plans: [{type: aws_compute, term_years: 1, payment: all_upfront, rate_per_gpu_hour: 2.5}]\n"
         "  capacity_blocks: {lead_days: 7, price_per_instance_hour: 30}\n"
         "  spot: [{name: s, overhead: 1.25, availability: 0.9, price_per_gpu_hour: 1.5, deadline_miss_probability: 0.01}]\n"
+        "  owned: {terms: {capex_per_gpu: 20000, life_years: 4}, months: [0, 6], max_gpus: 16, step_gpus: 8}\n"
         "  objective: expected_npv\n"
         "  limits: {cvar95: 1e6, upfront_per_period: 5e5, upfront_period_months: 6, committed_share: 0.8, "
         "deadline_miss_probability: 0.05, capacity_assurance: 0.9}\n"
@@ -177,6 +178,11 @@ TEST_CASE("every key of a recommend section reads back from to_yaml") {
         CHECK(r.options.spot[0].overhead == 1.25);
         CHECK(r.options.spot[0].price_per_gpu_hour.value() == 1.5);
         CHECK(r.options.spot[0].deadline_miss_probability.value() == 0.01);
+        CHECK(r.options.owned.value().terms.capex_per_gpu == 20000);
+        CHECK(r.options.owned.value().terms.life_years == 4);
+        CHECK(r.options.owned.value().months == std::vector<int>{0, 6});
+        CHECK(r.options.owned.value().max_gpus == 16);
+        CHECK(r.options.owned.value().step_gpus == 8);
         CHECK(r.options.objective == Objective::expected_npv);
         CHECK(r.options.limits.cvar95.value() == 1e6);
         CHECK(r.options.limits.upfront_per_period.value() == 5e5);
@@ -248,4 +254,29 @@ TEST_CASE("without futures the recommendation is fitted to the scenario's demand
     CHECK(describe(r.recommend->recommendation.plan) == describe(direct.recommendation.plan));
     CHECK(r.recommend->judged.total.mean == direct.judged.total.mean);
     CHECK_FALSE(r.recommend->held_out);
+}
+
+TEST_CASE("owned hardware in a recommend section: recommend_plan's plan with the same OwnedOption") {
+    std::string text = with_recommend(
+        "  commitments: [{term_years: 1, payment: no_upfront}]\n"
+        "  owned: {terms: {capex_per_gpu: 12000, life_years: 3, residual_fraction: 0.2}, max_gpus: 16, step_gpus: 8}\n");
+    const Scenario s = parse_scenario(text, "rec.yaml");
+    const ScenarioResult r = run_scenario(s);
+    REQUIRE(r.recommend != nullptr);
+    const DemandModel model{.base_gpus = 8, .monthly_log_growth = 0.02, .monthly_log_volatility = 0.05};
+    RecommendOptions options;
+    options.commitments = {{.term_years = 1, .payment = Payment::no_upfront}};
+    Owned terms;
+    terms.capex_per_gpu = 12000;
+    terms.life_years = 3;
+    terms.residual_fraction = 0.2;
+    options.owned = OwnedOption{.terms = terms, .max_gpus = 16, .step_gpus = 8};
+    const Recommendation direct = recommend_plan(DemandFutures::generate(model, Horizon::months(24), 30, 5),
+                                                 Catalog::builtin().offering("gcp", "a2-highgpu-8g", "us-central1"), options);
+    CHECK(describe(r.recommend->recommendation.plan) == describe(direct.plan));
+    CHECK(r.recommend->recommendation.in_sample.total.mean == direct.in_sample.total.mean);
+    CHECK(r.recommend->recommendation.candidates.size() == direct.candidates.size());
+    CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  owned: {terms: {capex_per_gpu: 1}, max_gpus: 8, months: []}\n"),
+                                        "rec.yaml"),
+                         "rec.yaml:15:59: recommend.owned.months = [...]: must have at least one month", InvalidInput);
 }

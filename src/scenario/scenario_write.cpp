@@ -613,6 +613,16 @@ void write_recommend(YAML::Emitter& out, const RecommendSpec& r) {
         out << YAML::EndMap;
     }
     out << YAML::EndSeq;
+    if (o.owned) {
+        out << YAML::Key << "owned" << YAML::Value << YAML::BeginMap << YAML::Key << "terms" << YAML::Value;
+        write_owned(out, o.owned->terms);
+        out << YAML::Key << "months" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+        for (int m : o.owned->months) out << m;
+        out << YAML::EndSeq;
+        out << YAML::Key << "max_gpus" << YAML::Value << o.owned->max_gpus;
+        out << YAML::Key << "step_gpus" << YAML::Value << o.owned->step_gpus;
+        out << YAML::EndMap;
+    }
     out << YAML::Key << "objective" << YAML::Value << std::string(to_text(o.objective));
     const RiskLimits& l = o.limits;
     out << YAML::Key << "limits" << YAML::Value << YAML::BeginMap;

@@ -17,6 +17,14 @@ int integer_at_least(const Field& f, int low) {
     return int(v);
 }
 
+/// Reads each item of a list on its own (every item's errors reported).
+template <class Read>
+void read_items(const Field& list, Read&& read) {
+    Errors errors;
+    for (const Field& item : list.list()) errors.attempt([&] { read(item); });
+    errors.done();
+}
+
 CommitmentOption read_commitment_option(const Field& item) {
     const auto cm = item.map({"term_years", "term_months", "payment", "reservation_discount"});
     CommitmentOption c;
@@ -54,6 +62,21 @@ SpotOption read_spot_option(const Field& item) {
     return o;
 }
 
+/// `owned`: hardware the recommender may buy, its terms as a strategy's `owned` (read_owned).
+OwnedOption read_owned_option(const Field& f, int months) {
+    const auto om = f.map({"terms", "months", "max_gpus", "step_gpus"});
+    OwnedOption o;
+    o.terms = read_owned(om.get("terms"));
+    if (auto v = om.find("months")) {
+        o.months.clear();
+        read_items(*v, [&](const Field& i) { o.months.push_back(read_month(i, months)); });
+        if (o.months.empty()) v->fail("must have at least one month");
+    }
+    o.max_gpus = integer_at_least(om.get("max_gpus"), 0);
+    if (auto v = om.find("step_gpus")) o.step_gpus = integer_at_least(*v, 1);
+    return o;
+}
+
 void read_limits(const Field& f, RiskLimits& limits) {
     Errors errors;
     const auto lm = f.map({"cvar95", "upfront_per_period", "upfront_period_months", "committed_share",
@@ -80,18 +103,10 @@ void read_baselines(const Field& f, RecommendSpec& spec) {
     errors.done();
 }
 
-/// Reads each item of a list on its own (every item's errors reported).
-template <class Read>
-void read_items(const Field& list, Read&& read) {
-    Errors errors;
-    for (const Field& item : list.list()) errors.attempt([&] { read(item); });
-    errors.done();
-}
-
 RecommendSpec read_recommend(const Field& f, const Scenario& s) {
     Errors errors;
     const auto m = f.map({"commitments", "start_months", "review_months", "unit", "max_count", "savings_plans",
-                          "capacity_blocks", "spot", "objective", "limits", "on_demand_capacity", "max_blocks",
+                          "capacity_blocks", "spot", "owned", "objective", "limits", "on_demand_capacity", "max_blocks",
                           "time_limit_seconds", "held_out", "hindsight_bound", "cvar95_limits", "hold_cvar95_limit",
                           "baselines"}, errors);
     RecommendSpec spec;
@@ -122,6 +137,7 @@ RecommendSpec read_recommend(const Field& f, const Scenario& s) {
     errors.attempt([&] {
         if (auto v = m.find("spot")) read_items(*v, [&](const Field& i) { o.spot.push_back(read_spot_option(i)); });
     });
+    errors.attempt([&] { if (auto v = m.find("owned")) o.owned = read_owned_option(*v, s.horizon_months); });
     errors.attempt([&] { if (auto v = m.find("objective")) o.objective = v->choice<Objective>(); });
     errors.attempt([&] { if (auto v = m.find("limits")) read_limits(*v, o.limits); });
     errors.attempt([&] {
