@@ -117,6 +117,25 @@ std::vector<Headline> headlines(const Scenario& s, const ScenarioResult& r) {
         h.figures.push_back({"mean regret", it->regret.mean, "currency", ref("plans", i, "regret_mean")});
         out.push_back(std::move(h));
     }
+    if (r.recommend && r.recommend->baselines.size() >= 2) {
+        // The study's rows (study_baseline_columns): the recommended plan first, all on demand second.
+        const RecommendStudy& st = *r.recommend;
+        Plan bought = st.recommendation.plan;  // what it buys, as the summary's `buys` column
+        bought.name.clear();
+        Headline h{"recommend", "Recommended plan", describe(bought), st.judged.currency, {},
+                   fmt::format("the recommender's plan on {} {} futures; savings against all on demand",
+                               st.judged.futures.size(), st.held_out ? "held-out" : "fitted")};
+        const double mean = st.baselines[0].total.mean, base = st.baselines[1].total.mean;
+        h.figures.push_back({"mean cost", mean, "currency", ref("recommend", 0, "mean")});
+        h.figures.push_back({"P95", st.baselines[0].total.p95, "currency", ref("recommend", 0, "p95")});
+        h.figures.push_back({"CVaR95", st.baselines[0].total.cvar95, "currency", ref("recommend", 0, "cvar95")});
+        h.figures.push_back({"all on-demand", base, "currency", ref("recommend", 1, "mean")});
+        h.figures.push_back({"savings", base - mean, "currency", "recommend/1/mean - recommend/0/mean"});
+        if (base != 0)
+            h.figures.push_back({"savings fraction", (base - mean) / base, "fraction",
+                                 "(recommend/1/mean - recommend/0/mean) / recommend/1/mean"});
+        out.push_back(std::move(h));
+    }
     for (std::size_t i = 0; i < r.spot_jobs.size(); ++i) {
         const SpotJobResult& j = r.spot_jobs[i];
         Headline h{"spot_jobs", "Spot job", j.name, "", {},
