@@ -286,7 +286,7 @@ TEST_CASE("a scenario's errors: every one inside a key too, in file order, each 
         "s.yaml:11:29: outputs[3] = \"p96\": " + outputs + "; did you mean \"p95\"?\n"
         "s.yaml:12:1: colour = \"red\": unknown key (allowed: version, name, description, horizon_months, currency, "
         "annual_discount_rate, units, seed, catalog, offering, demand, discounts, spot_jobs, deadline_jobs, services, "
-        "strategies, futures, plans, workloads, llm_training, llm_serving, outputs, demand_windows, price_model)";
+        "strategies, futures, plans, workloads, llm_training, llm_serving, outputs, demand_windows, price_model, recommend)";
     // The strategies name no spot job but are read after the spot jobs, which did not load: left out.
     CHECK_THROWS_WITH_AS(parse_scenario(text, "s.yaml"), all.c_str(), InvalidInput);
     // With the spot jobs fixed, the strategy's reservation gives each of its errors too.

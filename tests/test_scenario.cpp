@@ -204,6 +204,56 @@ TEST_CASE("every example scenario reads back from its written form, with the sam
     }
 }
 
+/// A random `recommend` section (and futures for its held-out ones), drawn from its own stream so that the
+/// other fields' draws stay as they were.
+static void add_random_recommend(Scenario& s, std::uint64_t n) {
+    std::mt19937_64 rng(1000 + n);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    RecommendSpec r;
+    RecommendOptions& o = r.options;
+    const Payment payments[] = {Payment::no_upfront, Payment::partial_upfront, Payment::all_upfront};
+    for (int i = int(rng() % 3); i > 0; --i) {
+        CommitmentOption c{.term_years = rng() % 2 ? 1 : 3, .payment = payments[rng() % 3]};
+        if (rng() % 3 == 0) c.term_months = 3;
+        if (rng() % 2) c.reservation_discount = unit(rng) * 0.9;
+        o.commitments.push_back(c);
+    }
+    if (rng() % 2) o.start_months = {0, int(rng() % std::uint64_t(s.horizon_months))};
+    o.review_months = 1 + int(rng() % 12);
+    o.unit = rng() % 2 ? CountUnit::gpus : CountUnit::instances;
+    o.max_count = unit(rng) * 1000;
+    if (rng() % 2) o.savings_plans.push_back({SavingsPlanType::aws_ec2_instance, 1, payments[rng() % 3], unit(rng) * 5 + 0.1});
+    if (rng() % 2) o.capacity_blocks = CapacityBlockOption{.lead_days = int(rng() % 57), .price_per_instance_hour = unit(rng) * 40 + 1};
+    if (rng() % 2) o.spot.push_back({.name = "spot \"a\"", .overhead = 1 + unit(rng), .availability = unit(rng)});
+    if (rng() % 2) {
+        Owned terms;
+        terms.capex_per_gpu = unit(rng) * 30000;
+        terms.life_years = 1 + int(rng() % 10);
+        o.owned = OwnedOption{.terms = terms, .months = {0, int(rng() % std::uint64_t(s.horizon_months))},
+                              .max_gpus = int(rng() % 64), .step_gpus = 1 + int(rng() % 8)};
+    }
+    o.objective = rng() % 2 ? Objective::expected_total : Objective::expected_npv;
+    if (rng() % 2) o.limits.cvar95 = unit(rng) * 1e7;
+    if (rng() % 2) o.limits.upfront_per_period = unit(rng) * 1e6;
+    o.limits.upfront_period_months = 1 + int(rng() % 12);
+    if (rng() % 2) o.limits.committed_share = unit(rng);
+    if (rng() % 2) o.limits.capacity_assurance = unit(rng);
+    o.on_demand_capacity.unavailable_share = unit(rng) * 0.5;
+    o.max_blocks = 1 + int(rng() % 730);
+    o.time_limit_seconds = 0.5 + unit(rng) * 100;
+    if (rng() % 2) {
+        r.held_out = 1 + rng() % 500;
+        s.futures = FuturesSpec{.model = {.base_gpus = unit(rng) * 50, .monthly_log_growth = unit(rng) * 0.05}, .count = 10};
+    }
+    if (rng() % 2) r.hindsight_bound = rng() % 2 == 0;
+    if (rng() % 2) r.hold_cvar95_limit = rng() % 2 == 0;
+    if (rng() % 2) r.cvar95_limits = {unit(rng) * 1e7, unit(rng) * 1e7};
+    if (rng() % 2) r.baseline_term_years = 3;
+    if (rng() % 2) r.baseline_payment = payments[rng() % 3];
+    r.history_from_demand = rng() % 2 == 0;
+    s.recommend = r;
+}
+
 TEST_CASE("random scenarios round-trip through YAML exactly") {
     std::mt19937_64 rng(14);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
@@ -235,6 +285,7 @@ TEST_CASE("random scenarios round-trip through YAML exactly") {
         if (std::abs(f + (1 - f) - 1.0) > 1e-9) continue;
         s.strategies.push_back({"mix", mix, {"", ""}});
         s.strategies.push_back({"od", OnDemand{}, {}});
+        if (n % 2 == 0) add_random_recommend(s, std::uint64_t(n));
         const std::string written = to_yaml(s);
         CAPTURE(written);
         CHECK(to_yaml(parse_scenario(written, "random.yaml")) == written);

@@ -143,7 +143,7 @@ TEST_CASE("plan and futures errors name file, line, column, field, value and rul
     text.erase(text.find("plans:"));
     text += "strategies: [{name: od, on_demand: {}}]\n";
     CHECK_THROWS_WITH_AS(parse_scenario(text, "plan.yaml"),
-                         "plan.yaml:10:3: futures = {...}: needs plans to evaluate over the futures", InvalidInput);
+                         "plan.yaml:10:3: futures = {...}: needs plans (or recommend) to evaluate over the futures", InvalidInput);
 }
 
 TEST_CASE("random plans and futures round-trip through YAML exactly") {
@@ -475,7 +475,7 @@ TEST_CASE("price model errors name file, line, column, field, value and rule") {
     text.erase(text.find("futures:"), text.find("price_model:") - text.find("futures:"));
     text += "strategies: [{name: od, on_demand: {}}]\n";
     CHECK_THROWS_WITH_AS(parse_scenario(text, "prices.yaml"),
-                         "prices.yaml:10:3: price_model = {...}: needs plans to price under its paths", InvalidInput);
+                         "prices.yaml:10:3: price_model = {...}: needs plans (or recommend) to price under its paths", InvalidInput);
 }
 
 TEST_CASE("flex-start requests in a scenario: the engine's numbers under the scenario's seed, errors at their place") {

@@ -237,6 +237,7 @@ from ._scenario import (heat_map, latin_hypercube, load_scenario, plot_heat_map,
                         run_deadline_jobs, run_plans, run_scenario, run_spot_jobs, run_workloads, sweep, tornado)
 from ._scenario import run_services  # services on spot across zones
 from ._scenario import run_llm_serving, run_llm_training  # a scenario's LLM jobs
+from ._scenario import run_recommend  # a scenario's recommend section
 from ._scenario import OUTPUTS as SWEEP_OUTPUTS  # the sweep point's columns (gputco/app/columns.hpp)
 from . import _deadline as _deadline  # noqa: F401  (adds SpotAvailability.from_json, WindowSweep.summary / to_frame)
 from ._work import (cheapest_within, llm_serving_cost, llm_training_cost, rank_offerings, rank_offerings_raw, seed_audit,
@@ -314,7 +315,7 @@ __all__ = [
     "LlmModel", "LlmServing", "LlmTraining", "kv_cache_bytes_per_token", "llm_serving_cost", "llm_training_cost",
     "llm_training_memory", "smallest_training_layout", "training_flops", "training_flops_per_token",
     "CapacityBlock", "FlexStartRequest", "DemandWindow",
-    "run_llm_training", "run_llm_serving", "pipeline_bubble_fraction", "allreduce_seconds", "MfuRow", "builtin_training_mfu",
+    "run_llm_training", "run_llm_serving", "run_recommend", "pipeline_bubble_fraction", "allreduce_seconds", "MfuRow", "builtin_training_mfu",
     "Commitment", "DemandEvent", "DemandFutures", "DemandModel", "Distribution", "GenerationLaunch",
     "OwnedPurchase", "Plan", "PlanDistribution", "PriceChange", "PriceModel", "PricePaths", "SpotPeriod", "SpotShare",
     "aws_june_2025_price_cut", "compare_frame", "compare_plans", "distribution_of", "evaluate_plan",

@@ -120,6 +120,13 @@ class RecommendResult:
     baselines: Any           # one row per plan on the held-out futures: mean, P95, CVaR95, regret
 
 
+def _study_result(study) -> RecommendResult:
+    summary, baselines, frontier, rec, judged, _plans = study
+    return RecommendResult(plan=rec.plan, recommendation=rec, distribution=judged.to_frame(),
+                           summary=frame(SUMMARY_VIEW, summary), frontier=frame(FRONTIER_VIEW, frontier),
+                           baselines=frame(BASELINES_VIEW, baselines))
+
+
 def recommend(futures, offering, *, held_out=None, held_out_prices=None, history=None,
               baseline_term_years: Optional[int] = None, baseline_payment: Optional[str] = None,
               cvar95_limits: Optional[Sequence[float]] = None, hindsight_bound: bool = False,
@@ -144,6 +151,4 @@ def recommend(futures, offering, *, held_out=None, held_out_prices=None, history
             futures, offering, options, prices=prices, held_out=held_out, held_out_prices=held_out_prices,
             history=history, baseline_term_years=baseline_term_years, baseline_payment=baseline_payment,
             hindsight_bound=hindsight_bound, cvar95_limits=list(cvar95_limits or []), progress=report)
-    return RecommendResult(plan=rec.plan, recommendation=rec, distribution=judged.to_frame(),
-                           summary=frame(SUMMARY_VIEW, summary), frontier=frame(FRONTIER_VIEW, frontier),
-                           baselines=frame(BASELINES_VIEW, baselines))
+    return _study_result((summary, baselines, frontier, rec, judged, _plans))

@@ -139,6 +139,18 @@ def run_llm_serving(scenario: Mapping | str | os.PathLike) -> pd.DataFrame:
     return frame(LLM_SERVING_JOBS_VIEW, serving)
 
 
+def run_recommend(scenario: Mapping | str | os.PathLike):
+    """The scenario's `recommend` section (docs/scenarios.md): the study gputco.recommend runs, on the
+    scenario's futures, offering, prices and discounts, as a RecommendResult (plan, recommendation,
+    distribution, summary, frontier, baselines); None when the scenario has no recommend section.
+    Releases the GIL; Ctrl-C stops it (KeyboardInterrupt)."""
+    from ._recommend import _study_result
+
+    text, file = _text(scenario)
+    study = _core._run_scenario_recommend(text, file)
+    return None if study is None else _study_result(study)
+
+
 PLANS_VIEW = _library_view("run_plans", "plans")
 PLAN_COLUMNS = tuple(PLANS_VIEW.names)
 

@@ -6,6 +6,7 @@
 
 #include <gputco/app/bill_plan.hpp>
 #include <gputco/app/recommend_study.hpp>
+#include <gputco/scenario/scenario.hpp>
 
 #include "register_columns.hpp"
 
@@ -54,6 +55,16 @@ void register_study(py::module_& m) {
         py::arg("progress") = py::none(),
         "The recommendation study: (summary rows, baseline rows, frontier rows, Recommendation, the judged "
         "PlanDistribution, the frontier's plans).");
+    m.def(
+        "_run_scenario_recommend",
+        [](const std::string& text, const std::string& file) -> py::object {
+            const Scenario s = parse_scenario(text, file);
+            ScenarioResult result = without_gil_until_ctrl_c([&] { return run_scenario(s, &ctrl_c_pressed); });
+            if (!result.recommend) return py::none();
+            return study_tuple(*result.recommend);
+        },
+        py::arg("text"), py::arg("file") = "<scenario>",
+        "Runs a scenario: its recommend section's study tuple (as _run_recommend_study's), or None without one.");
     m.def(
         "_recommend_from_bill",
         [](const Bill& bill, const Offering& offering, RecommendOptions options, const std::string& gpu,

@@ -434,3 +434,23 @@ def test_csv_gives_every_table_of_a_scenario_one_blank_line_apart():
         assert [r["buying"] for r in table] == [r["buying"] for r in out[key]]
     # the training run lists capacity_block: AWS p5.48xlarge has a block rate, so a block row is there
     assert "capacity_block" in {r["buying"] for r in tables[0]}
+
+
+def test_run_answers_the_recommend_section_as_python_does(gputco):
+    """The recommend example: gputco run's JSON and CSV give gputco.run_recommend's plans compared, to
+    every digit (one C++ study behind both)."""
+    import csv
+    import io
+    path = ROOT / "examples" / "scenarios" / "recommend_under_uncertain_demand.yaml"
+    out = json.loads(gputco_cmd("run", path, "--format", "json").stdout)["recommend"]
+    want = gputco.run_recommend(path)
+    assert out["summary"]["buys"] == want.summary["buys"].iloc[0]
+    assert [r["plan"] for r in out["baselines"]] == list(want.baselines.index)
+    for row in out["baselines"]:
+        for key in ("mean", "p95", "cvar95"):
+            assert row[key] == want.baselines.loc[row["plan"], key]
+    assert len(out["frontier"]) == len(want.frontier) == 3
+    tables = gputco_cmd("run", path, "--format", "csv").stdout.strip("\n").split("\n\n")
+    assert len(tables) == 4  # the plans, then the study: summary, the plans compared, the frontier
+    compared = list(csv.DictReader(io.StringIO(tables[2])))
+    assert [r["plan"] for r in compared] == [r["plan"] for r in out["baselines"]]

@@ -293,3 +293,34 @@ def test_the_providers_advice_re_run_monthly_in_python(gputco, catalog):
                                        offering, lookback_days=30, term_years=1, payment="all_upfront")
     assert [(c.count, c.start_month) for c in plan.commitments] == [(1, 0), (1, 2)]
     assert gputco.provider_advice_units([12.0] * 100 + [4.0] * 68, 0.0, 8.0, 1.0, 2.0) == 1
+
+
+def test_a_scenarios_recommend_section_gives_what_recommend_gives(gputco):
+    """gputco.run_recommend on a scenario dict: the study gputco.recommend runs on the same futures
+    (the scenario's seed), held-out futures (seed + 1) and options."""
+    scenario = {
+        "version": 1, "name": "rec", "horizon_months": 24, "seed": 7,
+        "offering": {"provider": "gcp", "instance_type": "a2-highgpu-8g", "region": "us-central1"},
+        "demand": {"kind": "constant", "gpus": 8},
+        "futures": {"count": 40, "base_gpus": 8, "monthly_log_growth": 0.02, "monthly_log_volatility": 0.05},
+        "recommend": {"commitments": [{"term_years": 1, "payment": "no_upfront"}], "review_months": 6,
+                      "spot": [{"name": "spot", "overhead": 1.1, "availability": 0.8}], "held_out": 60,
+                      "cvar95_limits": [2.5e6], "baselines": {"history": "demand"}},
+    }
+    got = gputco.run_recommend(scenario)
+    model = gputco.DemandModel(8, monthly_log_growth=0.02, monthly_log_volatility=0.05)
+    horizon = gputco.Horizon.months(24)
+    a2 = gputco.catalog().offering("gcp", "a2-highgpu-8g", "us-central1")
+    want = gputco.recommend(
+        gputco.DemandFutures.generate(model, horizon, 40, 7), a2,
+        held_out=gputco.DemandFutures.generate(model, horizon, 60, 8),
+        history=gputco.DemandProfile.constant(8, horizon), cvar95_limits=[2.5e6],
+        commitments=[gputco.CommitmentOption(1, "no_upfront")], review_months=6,
+        spot=[gputco.SpotOption("spot", overhead=1.1, availability=0.8)])
+    assert str(got.plan) == str(want.plan)
+    assert got.baselines.equals(want.baselines)
+    assert got.frontier.equals(want.frontier)
+    assert got.summary.drop(columns="solve_seconds").equals(want.summary.drop(columns="solve_seconds"))
+    del scenario["recommend"]
+    scenario["plans"] = [{"name": "od"}]
+    assert gputco.run_recommend(scenario) is None

@@ -116,6 +116,9 @@ def test_every_summary_number_is_the_figure_it_came_from(gputco, pages, path):
     rows = {"strategies": strategies, "spot_jobs": spot, "plans": plans, "deadline_jobs": deadline, "workloads": workloads,
             "services": _core._run_scenario_services(text, str(path))}
     rows["llm_training"], rows["llm_serving"] = _core._run_scenario_llm(text, str(path))
+    study = _core._run_scenario_recommend(text, str(path))
+    if study is not None:  # the plans the study compared, in the judged plan's currency
+        rows["recommend"] = [dict(row, currency=study[4].currency) for row in study[1]]
     summary = pages[path.name].split('<h2 id="summary">', 1)[1].split("</section>", 1)[0]
     figures = re.findall(r'<dt>([^<]*)</dt><dd><data value="([^"]*)" data-source="([^"]*)">([^<]*)</data>', summary)
     assert figures, "the summary has numbers"

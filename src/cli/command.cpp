@@ -42,6 +42,7 @@ struct ResultTables {
     Table strategies, spot, plans, deadline, workloads;
     Table services;
     Table llm_training, llm_serving;
+    Table recommend_summary, recommend_baselines, recommend_frontier;  // the `recommend` section's study
 };
 
 ResultTables tables_of(const Scenario& s, const ScenarioResult& result) {
@@ -57,12 +58,18 @@ ResultTables tables_of(const Scenario& s, const ScenarioResult& result) {
     std::vector<ServiceRow> services;
     for (const auto& v : result.services)
         for (auto& r : service_rows(v)) services.push_back(std::move(r));
-    return {cli::table_of(strategy_columns(), result.strategies, strategy_outputs),
+    ResultTables t{cli::table_of(strategy_columns(), result.strategies, strategy_outputs),
             cli::table_of(spot_job_columns(), result.spot_jobs), cli::table_of(plan_columns(), result.plans),
             cli::table_of(deadline_columns(), deadline), cli::table_of(workload_columns(), workloads),
             cli::table_of(service_columns(), services),
             cli::table_of(llm_training_job_columns(), llm_job_rows(result.llm_training)),
             cli::table_of(llm_serving_job_columns(), llm_job_rows(result.llm_serving))};
+    if (result.recommend) {  // the tables of `gputco recommend` (app/recommend_study.hpp)
+        t.recommend_summary = cli::table_of(study_summary_columns(), std::vector<RecommendStudy>{*result.recommend});
+        t.recommend_baselines = cli::table_of(study_baseline_columns(), result.recommend->baselines);
+        t.recommend_frontier = cli::table_of(study_frontier_columns(), result.recommend->frontier);
+    }
+    return t;
 }
 
 bool should_stop() { return stop_check && stop_check(); }
@@ -124,6 +131,13 @@ int run(const std::vector<std::string>& paths, const std::string& format) {
             if (!result.services.empty()) doc["services"] = cli::to_json(t.services);
             if (!result.llm_training.empty()) doc["llm_training"] = cli::to_json(t.llm_training);
             if (!result.llm_serving.empty()) doc["llm_serving"] = cli::to_json(t.llm_serving);
+            if (result.recommend) {
+                nlohmann::ordered_json rec;
+                rec["summary"] = cli::to_json(t.recommend_summary)[0];
+                rec["baselines"] = cli::to_json(t.recommend_baselines);
+                rec["frontier"] = cli::to_json(t.recommend_frontier);
+                doc["recommend"] = std::move(rec);
+            }
             documents.push_back(std::move(doc));
         } else {
             // Every table the scenario has, one blank line between tables and between files. CSV keeps
@@ -142,7 +156,10 @@ int run(const std::vector<std::string>& paths, const std::string& format) {
                                       {!result.services.empty(), &t.services},
                                       {!result.workloads.empty(), &t.workloads},
                                       {!result.llm_training.empty(), &t.llm_training},
-                                      {!result.llm_serving.empty(), &t.llm_serving}}
+                                      {!result.llm_serving.empty(), &t.llm_serving},
+                                      {result.recommend != nullptr, &t.recommend_summary},
+                                      {result.recommend != nullptr, &t.recommend_baselines},
+                                      {result.recommend && !result.recommend->frontier.empty(), &t.recommend_frontier}}
                                 : std::vector<std::pair<bool, const Table*>>{
                                       {!result.spot_jobs.empty(), &t.spot},
                                       {!result.deadline_jobs.empty(), &t.deadline},
@@ -151,7 +168,10 @@ int run(const std::vector<std::string>& paths, const std::string& format) {
                                       {!result.workloads.empty(), &t.workloads},
                                       {!result.services.empty(), &t.services},
                                       {!result.llm_training.empty(), &t.llm_training},
-                                      {!result.llm_serving.empty(), &t.llm_serving}};
+                                      {!result.llm_serving.empty(), &t.llm_serving},
+                                      {result.recommend != nullptr, &t.recommend_summary},
+                                      {result.recommend != nullptr, &t.recommend_baselines},
+                                      {result.recommend && !result.recommend->frontier.empty(), &t.recommend_frontier}};
             std::vector<std::string> parts;
             for (const auto& [present, table] : all)
                 if (present) parts.push_back(cli::render(*table, format));

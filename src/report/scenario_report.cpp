@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "gputco/app/columns.hpp"
+#include "gputco/app/recommend_study.hpp"
 #include "gputco/report/html.hpp"
 #include "gputco/report/svg.hpp"
 
@@ -114,6 +115,25 @@ std::vector<Headline> headlines(const Scenario& s, const ScenarioResult& r) {
         add_costs(h, "plans", i, "total_mean", it->total.mean, "total_p95", it->total.p95, base,
                   base ? r.plans[*base].total.mean : 0);
         h.figures.push_back({"mean regret", it->regret.mean, "currency", ref("plans", i, "regret_mean")});
+        out.push_back(std::move(h));
+    }
+    if (r.recommend && r.recommend->baselines.size() >= 2) {
+        // The study's rows (study_baseline_columns): the recommended plan first, all on demand second.
+        const RecommendStudy& st = *r.recommend;
+        Plan bought = st.recommendation.plan;  // what it buys, as the summary's `buys` column
+        bought.name.clear();
+        Headline h{"recommend", "Recommended plan", describe(bought), st.judged.currency, {},
+                   fmt::format("the recommender's plan on {} {} futures; savings against all on demand",
+                               st.judged.futures.size(), st.held_out ? "held-out" : "fitted")};
+        const double mean = st.baselines[0].total.mean, base = st.baselines[1].total.mean;
+        h.figures.push_back({"mean cost", mean, "currency", ref("recommend", 0, "mean")});
+        h.figures.push_back({"P95", st.baselines[0].total.p95, "currency", ref("recommend", 0, "p95")});
+        h.figures.push_back({"CVaR95", st.baselines[0].total.cvar95, "currency", ref("recommend", 0, "cvar95")});
+        h.figures.push_back({"all on-demand", base, "currency", ref("recommend", 1, "mean")});
+        h.figures.push_back({"savings", base - mean, "currency", "recommend/1/mean - recommend/0/mean"});
+        if (base != 0)
+            h.figures.push_back({"savings fraction", (base - mean) / base, "fraction",
+                                 "(recommend/1/mean - recommend/0/mean) / recommend/1/mean"});
         out.push_back(std::move(h));
     }
     for (std::size_t i = 0; i < r.spot_jobs.size(); ++i) {
@@ -361,6 +381,20 @@ std::string plans_section(const ScenarioResult& r, Ids& id) {
     return out;
 }
 
+/// The `recommend` section's study in the columns `gputco recommend` prints (app/recommend_study.hpp).
+std::string recommend_section(const RecommendStudy& study) {
+    std::string out = "<h3>Recommended plan</h3>\n";
+    out += fmt::format("<p>{}</p>\n", escape(describe(study.recommendation.plan)));
+    out += html::render(html::table_of("Recommendation: the plan and its cost distribution", study_summary_columns(),
+                                       std::vector<RecommendStudy>{study}));
+    out += html::render(html::table_of(study.held_out ? "The plans compared on held-out futures"
+                                                      : "The plans compared on the futures the plan was fitted to",
+                                       study_baseline_columns(), study.baselines));
+    if (!study.frontier.empty())
+        out += html::render(html::table_of("Cost-risk frontier of the recommender", study_frontier_columns(), study.frontier));
+    return out;
+}
+
 std::string workloads_section(const ScenarioResult& r, const FlatRows& flat, Ids& id) {
     std::string out = "<h3>Workloads</h3>\n" + html::render(html::table_of("Workloads", workload_columns(), flat.workloads));
     for (const WorkloadResult& w : r.workloads) {
@@ -503,6 +537,7 @@ std::string scenario_report(const std::vector<ReportInput>& inputs, const std::s
         if (!r.deadline_jobs.empty()) body += deadline_section(r, flat, id);
         if (!r.strategies.empty()) body += strategies_section(s, r, id);
         if (!r.plans.empty()) body += plans_section(r, id);
+        if (r.recommend) body += recommend_section(*r.recommend);
         if (!r.workloads.empty()) body += workloads_section(r, flat, id);
         if (!r.services.empty()) body += services_section(r, flat, id);
         if (!r.llm_training.empty() || !r.llm_serving.empty()) body += llm_section(r, flat, id);

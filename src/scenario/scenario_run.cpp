@@ -10,6 +10,7 @@
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/plan_engine.hpp"
 #include "gputco/scenario/scenario.hpp"
+#include "scenario_recommend.hpp"
 
 namespace gputco {
 
@@ -206,6 +207,11 @@ ScenarioResult run_scenario(const Scenario& s, std::function<bool()> should_stop
         if (s.price_model)
             simulate_price_paths(*s.price_model, Horizon::months(s.horizon_months), futures.count(), s.seed, 0, prices);
         result.plans = compare_plans(s.plans, futures, offering, prices, plan_options);
+    }
+    if (s.recommend) {
+        if (should_stop && should_stop()) throw Cancelled("run_scenario: stopped");
+        result.recommend = std::make_shared<const RecommendStudy>(
+            detail::run_scenario_recommend(s, offering, demand, should_stop, progress));
     }
 
     const std::string currency = s.currency.value_or(offering.currency);

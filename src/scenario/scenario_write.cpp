@@ -573,6 +573,97 @@ void write_workload(YAML::Emitter& out, const WorkloadSpec& w) {
 
 }  // namespace
 
+/// `recommend`: every option of RecommendOptions written (its defaults as the library has them), the
+/// study's choices when given, so that the file says the whole question.
+void write_recommend(YAML::Emitter& out, const RecommendSpec& r) {
+    const RecommendOptions& o = r.options;
+    out << YAML::Key << "recommend" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "commitments" << YAML::Value << YAML::BeginSeq;
+    for (const CommitmentOption& c : o.commitments) {
+        out << YAML::Flow << YAML::BeginMap;
+        if (c.term_months == 0) out << YAML::Key << "term_years" << YAML::Value << c.term_years;
+        else out << YAML::Key << "term_months" << YAML::Value << c.term_months;
+        out << YAML::Key << "payment" << YAML::Value << std::string(to_text(c.payment));
+        if (c.reservation_discount)
+            out << YAML::Key << "reservation_discount" << YAML::Value << number(*c.reservation_discount);
+        out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+    out << YAML::Key << "start_months" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (int m : o.start_months) out << m;
+    out << YAML::EndSeq;
+    out << YAML::Key << "review_months" << YAML::Value << o.review_months;
+    out << YAML::Key << "unit" << YAML::Value << std::string(to_text(o.unit));
+    out << YAML::Key << "max_count" << YAML::Value << number(o.max_count);
+    out << YAML::Key << "savings_plans" << YAML::Value << YAML::BeginSeq;
+    for (const SavingsPlanOption& sp : o.savings_plans) {
+        out << YAML::Flow << YAML::BeginMap << YAML::Key << "type" << YAML::Value << std::string(to_text(sp.type));
+        out << YAML::Key << "term_years" << YAML::Value << sp.term_years;
+        out << YAML::Key << "payment" << YAML::Value << std::string(to_text(sp.payment));
+        if (sp.rate_per_gpu_hour) out << YAML::Key << "rate_per_gpu_hour" << YAML::Value << number(*sp.rate_per_gpu_hour);
+        out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+    if (o.capacity_blocks) {
+        out << YAML::Key << "capacity_blocks" << YAML::Value << YAML::Flow << YAML::BeginMap;
+        out << YAML::Key << "lead_days" << YAML::Value << o.capacity_blocks->lead_days;
+        if (o.capacity_blocks->price_per_instance_hour)
+            out << YAML::Key << "price_per_instance_hour" << YAML::Value << number(*o.capacity_blocks->price_per_instance_hour);
+        out << YAML::EndMap;
+    }
+    out << YAML::Key << "spot" << YAML::Value << YAML::BeginSeq;
+    for (const SpotOption& so : o.spot) {
+        out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << so.name;
+        out << YAML::Key << "overhead" << YAML::Value << number(so.overhead);
+        out << YAML::Key << "availability" << YAML::Value << number(so.availability);
+        if (so.price_per_gpu_hour) out << YAML::Key << "price_per_gpu_hour" << YAML::Value << number(*so.price_per_gpu_hour);
+        if (so.deadline_miss_probability)
+            out << YAML::Key << "deadline_miss_probability" << YAML::Value << number(*so.deadline_miss_probability);
+        out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+    if (o.owned) {
+        out << YAML::Key << "owned" << YAML::Value << YAML::BeginMap << YAML::Key << "terms" << YAML::Value;
+        write_owned(out, o.owned->terms);
+        out << YAML::Key << "months" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+        for (int m : o.owned->months) out << m;
+        out << YAML::EndSeq;
+        out << YAML::Key << "max_gpus" << YAML::Value << o.owned->max_gpus;
+        out << YAML::Key << "step_gpus" << YAML::Value << o.owned->step_gpus;
+        out << YAML::EndMap;
+    }
+    out << YAML::Key << "objective" << YAML::Value << std::string(to_text(o.objective));
+    const RiskLimits& l = o.limits;
+    out << YAML::Key << "limits" << YAML::Value << YAML::BeginMap;
+    if (l.cvar95) out << YAML::Key << "cvar95" << YAML::Value << number(*l.cvar95);
+    if (l.upfront_per_period) out << YAML::Key << "upfront_per_period" << YAML::Value << number(*l.upfront_per_period);
+    out << YAML::Key << "upfront_period_months" << YAML::Value << l.upfront_period_months;
+    if (l.committed_share) out << YAML::Key << "committed_share" << YAML::Value << number(*l.committed_share);
+    if (l.deadline_miss_probability)
+        out << YAML::Key << "deadline_miss_probability" << YAML::Value << number(*l.deadline_miss_probability);
+    if (l.capacity_assurance) out << YAML::Key << "capacity_assurance" << YAML::Value << number(*l.capacity_assurance);
+    out << YAML::EndMap;
+    out << YAML::Key << "on_demand_capacity" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "unavailable_share" << YAML::Value << number(o.on_demand_capacity.unavailable_share);
+    out << YAML::Key << "mean_wait_hours" << YAML::Value << number(o.on_demand_capacity.mean_wait_hours);
+    out << YAML::EndMap;
+    out << YAML::Key << "max_blocks" << YAML::Value << o.max_blocks;
+    out << YAML::Key << "time_limit_seconds" << YAML::Value << number(o.time_limit_seconds);
+    out << YAML::Key << "held_out" << YAML::Value << r.held_out;
+    if (r.hindsight_bound) out << YAML::Key << "hindsight_bound" << YAML::Value << (*r.hindsight_bound ? "true" : "false");
+    out << YAML::Key << "cvar95_limits" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (double limit : r.cvar95_limits) out << number(limit);
+    out << YAML::EndSeq;
+    if (r.hold_cvar95_limit)
+        out << YAML::Key << "hold_cvar95_limit" << YAML::Value << (*r.hold_cvar95_limit ? "true" : "false");
+    out << YAML::Key << "baselines" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    if (r.baseline_term_years) out << YAML::Key << "term_years" << YAML::Value << *r.baseline_term_years;
+    if (r.baseline_payment) out << YAML::Key << "payment" << YAML::Value << std::string(to_text(*r.baseline_payment));
+    out << YAML::Key << "history" << YAML::Value << (r.history_from_demand ? "demand" : "none");
+    out << YAML::EndMap;
+    out << YAML::EndMap;
+}
+
 std::string price_model_yaml(const PriceDynamics& model) {
     YAML::Emitter out;
     out << YAML::BeginMap;
@@ -645,7 +736,7 @@ std::string to_yaml(const Scenario& s) {
     }
     if (!s.strategies.empty() ||
         (s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty() && s.workloads.empty() && s.services.empty() &&
-         s.llm_training.empty() && s.llm_serving.empty())) {
+         s.llm_training.empty() && s.llm_serving.empty() && !s.recommend)) {
         out << YAML::Key << "strategies" << YAML::Value << YAML::BeginSeq;
         for (const NamedStrategy& n : s.strategies) write_strategy(out, n);
         out << YAML::EndSeq;
@@ -665,6 +756,7 @@ std::string to_yaml(const Scenario& s) {
                 << number(w.gpus) << YAML::EndMap;
         out << YAML::EndSeq;
     }
+    if (s.recommend) write_recommend(out, *s.recommend);
     if (!s.workloads.empty()) {
         out << YAML::Key << "workloads" << YAML::Value << YAML::BeginSeq;
         for (const WorkloadSpec& w : s.workloads) write_workload(out, w);

@@ -57,9 +57,10 @@ const std::vector<KeyPart>& key_parts() {
         {"price_model", {"horizon_months"}, read_price_model_key},
         {"plans", {"horizon_months"}, read_plans},
         {"demand_windows", {"horizon_months"}, read_demand_windows},
+        {"recommend", {"horizon_months", "futures"}, read_recommend_key},
         {"strategies", {"spot_jobs", "deadline_jobs", "plans", "catalog"}, read_strategies},
-        {"futures", {"plans", "futures", "horizon_months"}, check_futures_have_plans},
-        {"price_model", {"plans", "price_model", "horizon_months"}, check_price_model_has_plans},
+        {"futures", {"plans", "futures", "horizon_months", "recommend"}, check_futures_have_plans},
+        {"price_model", {"plans", "price_model", "horizon_months", "recommend"}, check_price_model_has_plans},
         {"outputs", {}, read_outputs},
     };
     return parts;
@@ -84,7 +85,7 @@ Scenario read_scenario(const Field& root, std::string base_dir, std::string_view
     const auto m = root.map({"version", "name", "description", "horizon_months", "currency", "annual_discount_rate",
                              "units", "seed", "catalog", "offering", "demand", "discounts", "spot_jobs", "deadline_jobs",
                              "services", "strategies", "futures", "plans", "workloads", "llm_training", "llm_serving",
-                             "outputs", "demand_windows", "price_model"}, key_errors);
+                             "outputs", "demand_windows", "price_model", "recommend"}, key_errors);
     Scenario s;
     s.base_dir = std::move(base_dir);
     // Another version may mean another schema: its error alone, before any other key is read.

@@ -28,7 +28,7 @@ struct SummaryFigure {
 
 /// One card of the summary: what was chosen among a result's rows and its figures.
 struct Headline {
-    std::string result;    ///< strategies, spot_jobs, plans, deadline_jobs, workloads, services, llm_training, llm_serving
+    std::string result;    ///< strategies, spot_jobs, plans, recommend, deadline_jobs, workloads, services, llm_training, llm_serving
     std::string heading;   ///< "Cheapest strategy", "Spot job train-500h", ...
     std::string choice;    ///< the row chosen: a strategy's or plan's name, a policy, an offering
     std::string currency;

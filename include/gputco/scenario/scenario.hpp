@@ -20,6 +20,7 @@
 #include "gputco/engines/serving.hpp"
 #include "gputco/engines/spot.hpp"
 #include "gputco/engines/work_cost.hpp"
+#include "gputco/optimise/recommend.hpp"
 #include "gputco/scenario/llm_jobs.hpp"
 #include "gputco/results/plan_distribution.hpp"
 #include "gputco/strategy/plan.hpp"
@@ -196,6 +197,27 @@ struct WorkloadSpec {
     Catalog offerings_in(const Catalog& catalog, const Offering& scenario) const;
 };
 
+/// A recommendation asked of the scenario (`recommend:`): the recommender's options, and what the study
+/// judges the plan on. The demand futures, the offering, the prices (price_model), the discounts, the
+/// NPV rate and the dated windows are the scenario's own. Every default is the library's: `options`
+/// starts as RecommendOptions{} and the study's choices left empty are StudyInputs' defaults
+/// (app/recommend_study.hpp).
+struct RecommendSpec {
+    RecommendOptions options;  ///< plan_options is filled from the scenario when it runs
+    /// Fresh futures of the scenario's futures model it is judged on (seed + 1; under a price model at
+    /// paths drawn with seed + 1); 0 = judged on the futures it was fitted to.
+    std::size_t held_out = 0;
+    /// The lookback baselines read the scenario's `demand` as the usage history; false = all on demand
+    /// (and the hindsight level) only.
+    bool history_from_demand = false;
+    std::optional<int> baseline_term_years;
+    std::optional<Payment> baseline_payment;
+    std::optional<bool> hindsight_bound;
+    std::vector<double> cvar95_limits;  ///< the frontier's limits; empty = no frontier
+    std::optional<bool> hold_cvar95_limit;
+};
+struct RecommendStudy;  // app/recommend_study.hpp
+
 struct Scenario {
     int version = scenario_schema_version;
     std::string name;
@@ -224,6 +246,7 @@ struct Scenario {
     std::vector<WorkloadSpec> workloads;  ///< cost per unit of work of training jobs
     std::vector<LlmTrainingSpec> llm_training;  ///< LLM training runs, ranked over the catalog
     std::vector<LlmServingSpec> llm_serving;    ///< LLM inference services, ranked over the catalog
+    std::optional<RecommendSpec> recommend;     ///< a recommendation over the futures (run_recommend_study)
     std::vector<std::string> outputs;  ///< report columns wanted; empty = the defaults
 
     /// Where relative paths (catalog_file) are resolved: the scenario file's folder.
@@ -301,6 +324,8 @@ struct ScenarioResult {
     std::vector<WorkloadResult> workloads;
     std::vector<LlmTrainingResult> llm_training;
     std::vector<LlmServingResult> llm_serving;
+    /// The study of the `recommend` section, as run_recommend_study() gives it; null without one.
+    std::shared_ptr<const RecommendStudy> recommend;
 };
 
 /// The demand futures the scenario's plans are evaluated over.
@@ -311,7 +336,7 @@ DemandFutures scenario_futures(const Scenario& scenario, const DemandProfile& de
 
 /// Runs the scenario: its spot jobs (job i with seed + i), its deadline jobs (job i with seed + i,
 /// through compare_deadline_policies()), every strategy through evaluate(), its plans over its
-/// futures through compare_plans(), then its workloads through rank_offerings(), its LLM training runs through
+/// futures through compare_plans(), its `recommend` section through run_recommend_study(), then its workloads through rank_offerings(), its LLM training runs through
 /// rank_llm_training() (run i with seed + i) and its LLM services through rank_llm_serving(). should_stop is
 /// polled by each engine (spot, deadline, plan); a stop throws Cancelled.
 /// For a progress bar: the task running ("spot job train-500h", "deadline job j", "plans", "workload w

@@ -61,7 +61,8 @@ void read_futures_key(const Field::Map& m, Scenario& s, ReadState&) {
 }
 
 void check_futures_have_plans(const Field::Map& m, Scenario& s, ReadState&) {
-    if (s.futures && s.plans.empty()) m.get("futures").fail("needs plans to evaluate over the futures");
+    if (s.futures && s.plans.empty() && !s.recommend)
+        m.get("futures").fail("needs plans (or recommend) to evaluate over the futures");
 }
 
 }  // namespace gputco::scenario_read

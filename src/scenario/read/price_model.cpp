@@ -62,7 +62,8 @@ void read_price_model_key(const Field::Map& m, Scenario& s, ReadState&) {
 }
 
 void check_price_model_has_plans(const Field::Map& m, Scenario& s, ReadState&) {
-    if (s.price_model && s.plans.empty()) m.get("price_model").fail("needs plans to price under its paths");
+    if (s.price_model && s.plans.empty() && !s.recommend)
+        m.get("price_model").fail("needs plans (or recommend) to price under its paths");
 }
 
 }  // namespace gputco::scenario_read

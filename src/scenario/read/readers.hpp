@@ -73,6 +73,9 @@ void read_demand_windows(const Field::Map& top, Scenario& s, ReadState& state);
 /// Each plan must price on the offering (a reservation it lists, a spot price): one future tells.
 void check_plans_price(const Scenario& s, const ReadState& state, const Offering& offering);
 
+// recommend.cpp: `recommend`, a recommendation over the futures (after futures and demand_windows).
+void read_recommend_key(const Field::Map& top, Scenario& s, ReadState& state);
+
 // workloads.cpp: read once the catalog and the offering are known to be good.
 void read_workloads(const Field::Map& top, Scenario& s, const ReadState& state, const Offering& offering);
 

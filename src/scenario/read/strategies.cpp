@@ -129,7 +129,8 @@ Owned read_owned(const Field& f) {
 
 // With plans, jobs or workloads, strategies may be left out; otherwise they are the scenario's question.
 void read_strategies(const Field::Map& m, Scenario& s, ReadState&) {
-    const bool workloads = m.has("workloads") || m.has("services") || m.has("llm_training") || m.has("llm_serving");
+    const bool workloads = m.has("workloads") || m.has("services") || m.has("llm_training") || m.has("llm_serving") ||
+                           m.has("recommend");
     if ((s.plans.empty() && s.spot_jobs.empty() && s.deadline_jobs.empty() && !workloads) || m.has("strategies")) {
         const Field strategies = m.get("strategies");
         Errors errors;  // every strategy's errors, each strategy read on its own
@@ -137,7 +138,7 @@ void read_strategies(const Field::Map& m, Scenario& s, ReadState&) {
             errors.attempt([&] { s.strategies.push_back(read_strategy(item, s.spot_jobs)); });
         errors.done();
         if (s.strategies.empty() && s.spot_jobs.empty() && s.plans.empty() && s.deadline_jobs.empty() && !workloads)
-            strategies.fail("must have at least one strategy (or a spot job, a deadline job, a plan or a workload)");
+            strategies.fail("must have at least one strategy (or a spot job, a deadline job, a plan, a workload or a recommend section)");
     }
 }
 
