@@ -96,7 +96,9 @@ TEST_CASE("a training run loads with the library's defaults and its rows are ran
 }
 
 TEST_CASE("a service's rows are rank_llm_serving's; buying limits the rows") {
-    const Scenario s = parse_scenario(serving(), "s.yaml");
+    // Two GPUs of the catalog, not all of it: the case is about the scenario's rows, and each spot row
+    // is a serving plan searched over generated zones (the whole catalog is the example's, below).
+    const Scenario s = parse_scenario(serving(serving_model(), "    gpus: [H100, MI300X]\n"), "s.yaml");
     REQUIRE(s.llm_serving.size() == 1);
     const LlmServingSpec& spec = s.llm_serving[0];
     CHECK(spec.serving.max_batch == 256);
