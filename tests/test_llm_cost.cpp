@@ -185,6 +185,70 @@ TEST_CASE("spot serving is the serving planner's cheapest fleet meeting the targ
                          "options.spot_serving.zones = 0: must be in [1, 64]", InvalidInput);
 }
 
+TEST_CASE("spot serving over many offerings: each row is the planner run on that offering alone") {
+    // The ranking simulates each fleet size once and prices it per offering (the counts do not depend on
+    // the prices): fleets of one 8-GPU instance and of several 1-GPU ones, spot prices from far below on demand to just under it, so
+    // the cheapest candidate differs between offerings of one fleet size.
+    std::vector<Offering> offerings;
+    for (const double od : {16.0, 3.0}) {
+        for (const double spot : {1.0, 2.5, 8.0, 15.0}) {
+            if (spot >= od) continue;
+            Offering o = round_offering();
+            o.instance_type = fmt::format("x8-{:g}-{:g}", od, spot);
+            o.on_demand_hourly = od;
+            o.spot_hourly = spot;
+            offerings.push_back(o);
+            Offering one = o;
+            one.instance_type = fmt::format("s1-{:g}-{:g}", od, spot);
+            one.gpus_per_instance = 1;  // a replica per instance: the fleet is several instances
+            offerings.push_back(one);
+        }
+    }
+    const Catalog catalog({round_gpu()}, offerings);
+    LlmRankOptions options;
+    options.gpu = round_options();
+    options.on_demand = options.reserved = false;
+    options.spot_assumptions.mtbf_hours = 20;
+    options.spot_serving.days = 5;
+    LlmServing busy = round_serving();
+    busy.requests_per_second = 100;  // more than one GPU's worth
+    const LlmServingRanking r = rank_llm_serving(busy, catalog, options);
+    const LlmSpotServing& sp = options.spot_serving;
+    const auto traces = generate_zone_availability(
+        std::vector<ZoneProcess>(3, ZoneProcess{Poisson{.mtbf_hours = 20}, sp.mean_down_hours}), 0.0,
+        std::size_t(5 * 24 / 0.05 + 0.5), sp.tick_hours, sp.seed);
+    REQUIRE(r.rows.size() == offerings.size());
+    std::set<std::size_t> fleets;
+    std::set<std::string> bests;
+    for (const LlmServingRow& row : r.rows) {
+        CAPTURE(row.instance_type);
+        const Offering& o = catalog.offering("p", row.instance_type, "r");
+        std::vector<SpotRegion> zones;
+        for (std::size_t z = 0; z < 3; ++z) zones.push_back({fmt::format("r-{}", z + 1), traces[z], *o.spot_hourly});
+        ServingConfig config;
+        config.target_replicas = std::size_t(row.instances);
+        config.on_demand_price_per_hour = o.on_demand_hourly;
+        config.tick_hours = 0.05;
+        config.launch_hours = 0.25;
+        config.record_ready = false;
+        ServingSearch search;
+        search.max_extra = 4;
+        search.max_on_demand_base = config.target_replicas;
+        const ServingPlan plan = choose_serving_plan(zones, config, search);
+        REQUIRE(plan.best.has_value());
+        const ServingCandidate& best = plan.candidates[*plan.best];
+        CHECK(row.price_per_hour == best.result.cost / best.result.hours / double(row.instances));  // bit for bit
+        CHECK(row.availability == best.result.availability);
+        CHECK(row.terms == fmt::format("{}, {} extra spot, {} on demand", to_string(best.policy), best.extra_spot,
+                                       best.on_demand_base));
+        fleets.insert(config.target_replicas);
+        bests.insert(fmt::format("{} {}", config.target_replicas, row.terms));
+    }
+    // The case is one that a plan kept per fleet size, rather than counts, would get wrong.
+    CHECK(fleets == std::set<std::size_t>{1, 7});
+    CHECK(bests.size() > fleets.size());
+}
+
 TEST_CASE("training ranking: hours and cost by hand, spot against Daly's closed form") {
     const Catalog catalog({round_gpu()}, {round_offering()});
     LlmRankOptions options;

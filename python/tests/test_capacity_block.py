@@ -30,14 +30,14 @@ def test_rules_reach_python_as_value_errors():
         gputco.evaluate_plan(plan, futures, p5())
     with pytest.raises(ValueError, match=r"^options\.windows\[0\]\.days = 0: must be finite and > 0$"):
         gputco.evaluate_plan(gputco.Plan(), futures, p5(), windows=[gputco.DemandWindow(start_day=0, days=0, gpus=1)])
-    short = gputco.Plan([gputco.Commitment(8, term_months=4, discount=0.2)])
+    short = gputco.Plan([gputco.Commitment(8, term_months=4, reservation_discount=0.2)])
     with pytest.raises(ValueError, match=r"term_months = 4: must be 0 \(a term of term_years\), or 1, 3 or 6"):
         gputco.evaluate_plan(short, futures, p5())
 
 
 def test_short_term():
     futures = gputco.DemandFutures.from_profile(gputco.DemandProfile.constant(8, gputco.Horizon.months(6)))
-    plan = gputco.Plan([gputco.Commitment(8, term_months=3, discount=0.25)])
+    plan = gputco.Plan([gputco.Commitment(8, term_months=3, reservation_discount=0.25)])
     assert plan.commitments[0].term_months == 3
     d = gputco.evaluate_plan(plan, futures, p5())
     # 3 months at 0.75 × 6.88 per GPU-h, then 3 on demand at 6.88.

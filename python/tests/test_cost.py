@@ -35,7 +35,7 @@ def test_reference_discounts(p4d):
 
 def test_report_frame_summary_and_renderings(p4d):
     demand = gputco.DemandProfile.linear_growth(2, 8, H3)
-    report = gputco.evaluate(gputco.Mix([gputco.Tranche(0.5, gputco.Reserved(term_years=1, discount=0.3)),
+    report = gputco.evaluate(gputco.Mix([gputco.Tranche(0.5, gputco.Reserved(term_years=1, reservation_discount=0.3)),
                                          (0.5, gputco.OnDemand())], fleet_gpus=6),
                              demand, p4d, discounts=gputco.Discounts(free_gpu_hours=100),
                              annual_discount_rate=0.05)

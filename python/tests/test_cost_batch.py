@@ -18,7 +18,7 @@ def p4d(catalog):
 def random_strategy(rng: random.Random):
     kinds = [lambda: gputco.OnDemand(),
              lambda: gputco.Reserved(term_years=rng.choice([1, 3]), payment=rng.choice(["no_upfront", "all_upfront"]),
-                                     discount=rng.uniform(0, 0.7)),
+                                     reservation_discount=rng.uniform(0, 0.7)),
              lambda: gputco.SpotTranche(overhead=rng.uniform(1, 1.5), availability=rng.uniform(0, 1),
                                         price_per_gpu_hour=rng.uniform(0.5, 3))]
     n = rng.randint(1, 3)
@@ -33,7 +33,7 @@ def test_rows_equal_evaluate(p4d, units):
     rng = random.Random(7)
     demand = gputco.DemandProfile.linear_growth(3, 40, H2).with_daily_pattern([1.0] * 12 + [0.4] * 12)
     strategies = [random_strategy(rng) for _ in range(40)]
-    discounts = gputco.Discounts(plan_discount=0.1, free_gpu_hours=500)
+    discounts = gputco.Discounts(on_demand_discount=0.1, free_gpu_hours=500)
     frame = gputco.evaluate_batch(strategies, demand, p4d, discounts=discounts, annual_discount_rate=0.05,
                                   units=units)
     assert len(frame) == len(strategies) and frame.attrs["units"] == units

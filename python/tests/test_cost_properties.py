@@ -60,7 +60,7 @@ def reservations(draw, offering):
     payment = draw(st.sampled_from(PAYMENTS))
     listed = offering.reserved_price(term, payment) is not None
     discount = None if listed and draw(st.booleans()) else draw(prices(0.0, 0.9))
-    return gputco.Reserved(term_years=term, payment=payment, discount=discount,
+    return gputco.Reserved(term_years=term, payment=payment, reservation_discount=discount,
                            renewal=draw(st.sampled_from(["renew", "lapse"])))
 
 
@@ -92,7 +92,7 @@ def cases(draw):
     mix = gputco.Mix([(f, draw(tranche_kinds(offering))) for f in fractions],
                      fleet_gpus=draw(st.one_of(st.none(), prices(0.0, 24.0))),
                      rounding=draw(st.sampled_from(["nearest", "down", "up", "none"])))
-    discounts = gputco.Discounts(plan_discount=draw(prices(0.0, 0.9)), free_gpu_hours=draw(prices(0.0, 5000.0)),
+    discounts = gputco.Discounts(on_demand_discount=draw(prices(0.0, 0.9)), free_gpu_hours=draw(prices(0.0, 5000.0)),
                                  voucher_price_factor=draw(prices(0.05, 1.0)),
                                  region_price_factor=draw(prices(0.5, 2.0)))
     units = draw(st.sampled_from(["instances", "gpus"]))
@@ -117,7 +117,7 @@ def test_every_gpu_hour_is_served_once(case):
 @PROPERTIES
 @given(offerings(), demands(), st.floats(0.0, 0.9), st.floats(0.05, 1.0), st.floats(0.5, 2.0))
 def test_all_on_demand_costs_demand_times_the_paid_price(offering, demand, plan, voucher, region):
-    discounts = gputco.Discounts(plan_discount=plan, voucher_price_factor=voucher, region_price_factor=region)
+    discounts = gputco.Discounts(on_demand_discount=plan, voucher_price_factor=voucher, region_price_factor=region)
     report = gputco.evaluate(gputco.OnDemand(), demand, offering, discounts=discounts, units="gpus")
     price = offering.on_demand_hourly / offering.gpus_per_instance * region * (1 - plan) * voucher
     assert report.total == pytest.approx(demand.total_gpu_hours() * price, abs=0.005)
@@ -167,7 +167,7 @@ def test_cost_rises_with_prices_and_demand_and_falls_with_credits(case, up, more
                              source=offering.source)
     assert total(offer=dearer) >= base - slack
     assert total(d=demand.scaled(up)) >= base - slack
-    credits = gputco.Discounts(plan_discount=discounts.plan_discount,
+    credits = gputco.Discounts(on_demand_discount=discounts.on_demand_discount,
                                free_gpu_hours=discounts.free_gpu_hours + more_free,
                                voucher_price_factor=discounts.voucher_price_factor * voucher_cut,
                                region_price_factor=discounts.region_price_factor)

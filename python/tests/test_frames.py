@@ -110,7 +110,7 @@ CASES = {
     "sweep": lambda f: [(gputco.sweep(scenario(LADDER), {"demand.annual_growth_rate": [0.0, 0.2]}, outputs=("total",)),
                          [Column("demand.annual_growth_rate", INFER), "total[on-demand]",
                           "total[ladder 50% 3y + 25% 1y + 25% on-demand]", "total[3y on the starting fleet]"])],
-    "tornado": lambda f: [(gputco.tornado(scenario(LADDER), {"discounts.plan_discount": (0.0, 0.2)},
+    "tornado": lambda f: [(gputco.tornado(scenario(LADDER), {"discounts.on_demand_discount": (0.0, 0.2)},
                                           strategy="on-demand"), ["total_at_low", "total_at_high", "swing"])],
     "RecommendResult.baselines": lambda f: [(recommended(f["p4d"], f["plans"]).baselines, [])],
     "RecommendResult.summary": lambda f: [(recommended(f["p4d"], f["plans"]).summary, [])],

@@ -107,7 +107,7 @@ def test_issue_24_6_catalog_matches_as_query_does_and_ranks_in_one_currency(gput
 
 def test_issue_24_7_mix_rounding_has_one_default_and_the_report_says_it(gputco, catalog, tmp_path):
     nd96 = catalog.offering("azure", "Standard_ND96asr_v4", "eastus")
-    mix = gputco.Mix([(0.7, gputco.Reserved(term_years=3, payment="all_upfront", discount=0.52)), (0.3, gputco.OnDemand())])
+    mix = gputco.Mix([(0.7, gputco.Reserved(term_years=3, payment="all_upfront", reservation_discount=0.52)), (0.3, gputco.OnDemand())])
     demand = gputco.DemandProfile.constant(8, gputco.Horizon.months(36))
     notebook = gputco.evaluate(mix, demand, nd96, units="gpus")
     s = {"version": 1, "name": "t", "horizon_months": 36, "units": "gpus",
@@ -325,7 +325,7 @@ def test_recommend_baselines_honour_the_commitment_options(gputco, catalog):
     model = gputco.DemandModel(8, monthly_log_volatility=0.05)
     fitted = gputco.DemandFutures.generate(model, gputco.Horizon.years(1), 50, 1)
     history = gputco.DemandProfile.constant(8, gputco.Horizon.months(2))
-    option = gputco.CommitmentOption(1, "all_upfront", discount=0.40)
+    option = gputco.CommitmentOption(1, "all_upfront", reservation_discount=0.40)
     r = gputco.recommend(fitted, p5, history=history, commitments=[option])
     plan = gputco.recommend_plan(fitted, p5, commitments=[option]).plan
     assert str(r.plan) == str(plan)
@@ -362,7 +362,7 @@ def test_the_savings_plot_says_which_view_it_uses(gputco, catalog):
 
     matplotlib.use("Agg")
     nd96 = catalog.offering("azure", "Standard_ND96asr_v4", "eastus")
-    reserved = gputco.Reserved(term_years=3, payment="all_upfront", discount=0.52)
+    reserved = gputco.Reserved(term_years=3, payment="all_upfront", reservation_discount=0.52)
     ax = gputco.plots.plot_savings_vs_utilisation(reserved, nd96, utilisations=[0.3, 1.0], gpus=8, units="gpus")
     assert ax.get_title().endswith("bought in single GPUs")
     ax = gputco.plots.plot_savings_vs_utilisation(reserved, nd96, utilisations=[0.3, 1.0], gpus=8)

@@ -35,7 +35,7 @@ def test_huge_demand_is_refused_and_the_largest_allowed_is_advised_at_once():
     with pytest.raises(ValueError, match=r"^demand\.gpus = 10000000000: must be <= 1e\+09$"):
         gputco.DemandProfile.constant(1e10, gputco.Horizon.years(1))
     demand = gputco.DemandProfile.constant(1e9, gputco.Horizon.years(1))
-    advice = gputco.optimal_reservation(demand, A100, gputco.Reserved(term_years=1, discount=0.3))
+    advice = gputco.optimal_reservation(demand, A100, gputco.Reserved(term_years=1, reservation_discount=0.3))
     assert advice.reserved_gpus == 1e9
     assert math.isfinite(advice.report.total)
 

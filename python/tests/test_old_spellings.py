@@ -70,3 +70,11 @@ def test_discounts_take_on_demand_discount_or_its_old_spelling(gputco):
     with pytest.raises(ValueError, match=r"^discounts\.on_demand_discount = 1: must be in \[0, 1\)$"):
         with pytest.warns(DeprecationWarning):
             gputco.Discounts(plan_discount=1.0)
+
+
+def test_an_old_spelling_outside_pytest_warns_fails_the_test(gputco):
+    # pyproject.toml's filterwarnings: no test can go back to an old spelling unnoticed.
+    with pytest.raises(DeprecationWarning, match="^plan_discount is the old spelling of on_demand_discount$"):
+        gputco.Discounts(plan_discount=0.3)
+    with pytest.raises(DeprecationWarning, match="^discount is the old spelling of reservation_discount$"):
+        gputco.Reserved(term_years=1, discount=0.3)

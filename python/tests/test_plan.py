@@ -102,7 +102,7 @@ def test_bad_input_raises_value_error_naming_the_field(gputco, p4d, futures):
         gputco.DemandFutures.generate(model, gputco.Horizon.years(1), 10, 1)
     usd = gputco.catalog().find(provider="aws")[0]
     other = [o for o in gputco.catalog().offerings if o.currency != "USD"][0]
-    plan = gputco.Plan([gputco.Commitment(1, term_years=1, payment="all_upfront", discount=0.3, offering=other)])
+    plan = gputco.Plan([gputco.Commitment(1, term_years=1, payment="all_upfront", reservation_discount=0.3, offering=other)])
     with pytest.raises(ValueError, match=r"^plan\.commitments\[0\]\.offering\.currency = \""):
         gputco.evaluate_plan(plan, futures, usd)
     with pytest.raises(ValueError, match=r"^commitment\.unit = \"racks\": must be one of gpus, instances$"):
@@ -129,7 +129,7 @@ def test_linear_cost_mean_matches_mean_demand(gputco, catalog):
 def test_fan_plot(gputco, p4d, futures):
     from gputco.plots import plot_cost_fan
 
-    results = gputco.compare_plans([gputco.Plan(name="a"), gputco.Plan([gputco.Commitment(8, discount=0.3)], name="b")], futures, p4d)
+    results = gputco.compare_plans([gputco.Plan(name="a"), gputco.Plan([gputco.Commitment(8, reservation_discount=0.3)], name="b")], futures, p4d)
     ax = plot_cost_fan({"all on-demand": results[0], "1y no-upfront x 8 at 30% off": results[1]})
     assert len(ax.get_lines()) == 2
     assert len(ax.collections) == 2

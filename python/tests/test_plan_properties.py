@@ -66,7 +66,7 @@ def plans(draw):
                           term_years=draw(st.sampled_from([1, 3])),
                           payment=draw(st.sampled_from(["no_upfront", "partial_upfront", "all_upfront"])),
                           start_month=draw(st.integers(0, 24)), renewal=draw(st.sampled_from(["lapse", "renew"])),
-                          discount=draw(st.one_of(st.none(), st.floats(0.0, 0.9))))
+                          reservation_discount=draw(st.one_of(st.none(), st.floats(0.0, 0.9))))
         for _ in range(draw(st.integers(0, 3)))]
     owned = [gputco.OwnedPurchase(draw(st.floats(0.0, 16.0)), month=draw(st.integers(0, 24)), terms=draw(owned_terms()))
              for _ in range(draw(st.integers(0, 2)))]
@@ -100,11 +100,11 @@ def assert_finite_result(result):
 
 
 @SMALL
-@given(futures=demand(), plan=plans(), rate=st.floats(0.0, 0.3), plan_discount=st.floats(0.0, 0.5))
-def test_every_plan_result_is_finite(gputco, p4d, futures, plan, rate, plan_discount):
+@given(futures=demand(), plan=plans(), rate=st.floats(0.0, 0.3), on_demand_discount=st.floats(0.0, 0.5))
+def test_every_plan_result_is_finite(gputco, p4d, futures, plan, rate, on_demand_discount):
     try:
         result = gputco.evaluate_plan(plan, futures, p4d, annual_discount_rate=rate,
-                                      discounts=gputco.Discounts(plan_discount=plan_discount), threads=1)
+                                      discounts=gputco.Discounts(on_demand_discount=on_demand_discount), threads=1)
     except ValueError as e:  # a month past the horizon: named, never a non-finite answer
         assert MESSAGE.match(str(e)), str(e)
         return
@@ -126,11 +126,11 @@ def test_recommend_never_returns_a_plan_dearer_than_all_on_demand(gputco, p4d, f
         # Reservations the offering lists (none = all of them), or one at a discount of its own.
         commitments=data.draw(st.lists(st.one_of(
             st.sampled_from([gputco.CommitmentOption(r.term_years, r.payment) for r in p4d.reserved]),
-            st.builds(lambda term, d: gputco.CommitmentOption(term, discount=d), st.sampled_from([1, 3]),
+            st.builds(lambda term, d: gputco.CommitmentOption(term, reservation_discount=d), st.sampled_from([1, 3]),
                       st.floats(0.0, 0.7))), max_size=2)),
         review_months=data.draw(st.integers(1, 12)), unit=data.draw(st.sampled_from(["gpus", "instances"])),
         spot=spot, owned=owned, objective=objective, annual_discount_rate=data.draw(st.floats(0.0, 0.3)),
-        discounts=gputco.Discounts(plan_discount=data.draw(st.floats(0.0, 0.5))),
+        discounts=gputco.Discounts(on_demand_discount=data.draw(st.floats(0.0, 0.5))),
         deadline_miss_probability_limit=data.draw(st.one_of(st.none(), fraction)),
         committed_share=data.draw(st.one_of(st.none(), st.floats(0.0, 2.0))),
         max_blocks=data.draw(st.integers(1, 8)), threads=1, time_limit_seconds=2.0)

@@ -170,19 +170,19 @@ def test_evaluate_is_finite_or_a_clear_error(kind, owned_args, discount, term, f
     if kind == "on_demand":
         strategy = gputco.OnDemand()
     elif kind == "reserved":
-        strategy = build(gputco.Reserved, term_years=term, discount=discount)
+        strategy = build(gputco.Reserved, term_years=term, reservation_discount=discount)
     elif kind == "owned":
         strategy = build(gputco.Owned, **owned_args)
     else:
         tranche = (build(gputco.SpotTranche, price_per_gpu_hour=price, overhead=overhead) if kind == "spot"
-                   else build(gputco.Reserved, term_years=3, discount=discount))
+                   else build(gputco.Reserved, term_years=3, reservation_discount=discount))
         if tranche is None:
             return
         rest = 1.0 - fraction if isinstance(fraction, float) and math.isfinite(fraction) else 0.5
         strategy = build(gputco.Mix, tranches=[(fraction, tranche), (rest, gputco.OnDemand())], fleet_gpus=fleet)
     if strategy is None:
         return
-    discounts = build(gputco.Discounts, plan_discount=plan, free_gpu_hours=free, voucher_price_factor=voucher,
+    discounts = build(gputco.Discounts, on_demand_discount=plan, free_gpu_hours=free, voucher_price_factor=voucher,
                       region_price_factor=region)
     if discounts is None:
         return
@@ -194,7 +194,7 @@ def test_evaluate_is_finite_or_a_clear_error(kind, owned_args, discount, term, f
        horizon=horizons)
 def test_optimal_reservation(gpus, discount, term, horizon):
     demand = call(gputco.DemandProfile.constant, gpus, horizon)
-    reserved = build(gputco.Reserved, term_years=term, discount=discount)
+    reserved = build(gputco.Reserved, term_years=term, reservation_discount=discount)
     if demand is not None and reserved is not None:
         call(gputco.optimal_reservation, demand, OFFERING, reserved)
 
@@ -306,8 +306,8 @@ def test_bytes_arguments_give_str_messages():
 def test_evaluate_and_simulate_spot_from_eight_threads_equal_serial_results():
     demand = gputco.DemandProfile.linear_growth(2, 40, gputco.Horizon.years(3)).with_weekly_pattern(
         [1, 1, 1, 1, 1, 0.4, 0.3])
-    strategies = [gputco.OnDemand(), gputco.Reserved(term_years=1, discount=0.35),
-                  gputco.Mix([(0.6, gputco.Reserved(term_years=3, discount=0.5)), (0.4, gputco.OnDemand())]),
+    strategies = [gputco.OnDemand(), gputco.Reserved(term_years=1, reservation_discount=0.35),
+                  gputco.Mix([(0.6, gputco.Reserved(term_years=3, reservation_discount=0.5)), (0.4, gputco.OnDemand())]),
                   gputco.Owned(capex_per_gpu=25_000, colocation_per_gpu_month=150)]
 
     def evaluate(i):

@@ -104,12 +104,12 @@ def test_same_seed_same_dataframe_on_threads_and_on_a_local_dask_cluster(gputco)
 
 def test_tornado_and_heat_map(gputco):
     s = gputco.load_scenario(ROOT / "examples/scenarios/ladder_uncertain_growth.yaml")
-    t = gputco.tornado(s, {"demand.annual_growth_rate": (0.1, 0.7), "discounts.plan_discount": (0.0, 0.2)},
+    t = gputco.tornado(s, {"demand.annual_growth_rate": (0.1, 0.7), "discounts.on_demand_discount": (0.0, 0.2)},
                        strategy="on-demand")
-    assert list(t["field"]) == ["demand.annual_growth_rate", "discounts.plan_discount"] or t["swing"].is_monotonic_decreasing
+    assert list(t["field"]) == ["demand.annual_growth_rate", "discounts.on_demand_discount"] or t["swing"].is_monotonic_decreasing
     assert t["swing"].is_monotonic_decreasing
     # a 20% on-demand discount takes 20% off an all on-demand bill
-    row = t.set_index("field").loc["discounts.plan_discount"]
+    row = t.set_index("field").loc["discounts.on_demand_discount"]
     assert row["total_at_high"] == pytest.approx(0.8 * row["total_at_low"], rel=1e-12)
     h = gputco.heat_map(s, ("demand.annual_growth_rate", [0.0, 0.4]), ("demand.start_gpus", [8, 16]),
                         strategy="on-demand")

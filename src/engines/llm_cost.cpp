@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <tuple>
 #include <variant>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "pricing.hpp"
+#include "serving_checks.hpp"
 
 #include "gputco/catalog/cheapest_region.hpp"
 #include "gputco/engines/checkpoint.hpp"
@@ -205,7 +207,41 @@ void add_training(LlmTrainingRanking& out, const Offering& o, const Catalog& cat
     }
 }
 
-void add_serving(LlmServingRanking& out, const Offering& o, const Catalog& catalog, const LlmRankOptions& options) {
+// A ranking's spot fleets: every offering's zones have the same generated traces (the options' seed)
+// and one spot price, so a fleet of N replicas gives the same counts on every offering
+// (serving_detail::ServingTally): the traces are generated once and each fleet size simulated once per
+// ranking, then priced per offering — bit for bit choose_serving_plan's figures.
+class SpotFleets {
+public:
+    explicit SpotFleets(const LlmSpotServing& sp, double mtbf_hours) : sp_(sp), mtbf_hours_(mtbf_hours) {}
+
+    /// choose_serving_plan(zones, config, search) without the lower bound.
+    ServingPlan plan(const std::vector<SpotRegion>& zones, const ServingConfig& config, const ServingSearch& search) {
+        auto found = tallies_.find(config.target_replicas);
+        if (found == tallies_.end())
+            found = tallies_.emplace(config.target_replicas, serving_detail::tally_candidates(zones, config, search)).first;
+        return serving_detail::plan_from_tallies(zones, config, search, found->second);
+    }
+
+    const std::vector<SpotAvailability>& traces() {
+        if (!traces_) {
+            const std::size_t ticks = std::size_t(std::llround(sp_.days * 24 / sp_.tick_hours));
+            const std::vector<ZoneProcess> processes(std::size_t(sp_.zones),
+                                                     ZoneProcess{Poisson{.mtbf_hours = mtbf_hours_}, sp_.mean_down_hours});
+            traces_ = generate_zone_availability(processes, 0.0, ticks, sp_.tick_hours, sp_.seed);
+        }
+        return *traces_;
+    }
+
+private:
+    const LlmSpotServing& sp_;
+    double mtbf_hours_;
+    std::optional<std::vector<SpotAvailability>> traces_;
+    std::map<std::size_t, std::vector<serving_detail::ServingTally>> tallies_;  // by target replicas
+};
+
+void add_serving(LlmServingRanking& out, const Offering& o, const Catalog& catalog, const LlmRankOptions& options,
+                 SpotFleets& fleets) {
     const LlmServing& s = out.serving;
     const auto figures = llm_gpu(catalog.gpu(o.gpu), s.precision, options.gpu);
     if (const auto* reason = std::get_if<std::string>(&figures)) {
@@ -266,15 +302,11 @@ void add_serving(LlmServingRanking& out, const Offering& o, const Catalog& catal
         search.max_extra = std::size_t(sp.max_extra);
         search.max_on_demand_base = config.target_replicas;
         search.availability_target = sp.availability_target;
-        const std::size_t ticks = std::size_t(std::llround(sp.days * 24 / sp.tick_hours));
-        std::vector<ZoneProcess> processes(std::size_t(sp.zones),
-                                           ZoneProcess{Poisson{.mtbf_hours = options.spot_assumptions.mtbf_hours},
-                                                       sp.mean_down_hours});
-        const auto traces = generate_zone_availability(processes, 0.0, ticks, sp.tick_hours, sp.seed);
+        const auto& traces = fleets.traces();
         std::vector<SpotRegion> zones;
         for (std::size_t z = 0; z < traces.size(); ++z)
             zones.push_back({fmt::format("{}-{}", o.region, z + 1), traces[z], *o.spot_hourly});
-        const ServingPlan plan = choose_serving_plan(zones, config, search);
+        const ServingPlan plan = fleets.plan(zones, config, search);
         if (!plan.best) {
             out.skipped.push_back({o.key() + "/spot", fmt::format("no spot fleet of {} replicas (up to {} extra, any "
                                                                   "on-demand base) is ready {:g}% of the time",
@@ -355,7 +387,9 @@ LlmServingRanking rank_llm_serving(const LlmServing& serving, const Catalog& cat
     LlmServingRanking out;
     out.serving = serving;
     out.currency = options.currency;
-    rank_all(out, catalog, options, add_serving);
+    SpotFleets fleets(options.spot_serving, options.spot_assumptions.mtbf_hours);
+    rank_all(out, catalog, options, [&fleets](LlmServingRanking& r, const Offering& o, const Catalog& c,
+                                              const LlmRankOptions& opts) { add_serving(r, o, c, opts, fleets); });
     require(options.allow_empty || !out.rows.empty(), "serving", serving.name.empty() ? serving.model.name : serving.name,
             fmt::format("no offering could be costed ({} skipped; see the reasons in skipped)", out.skipped.size()));
     std::stable_sort(out.rows.begin(), out.rows.end(), [](const LlmServingRow& a, const LlmServingRow& b) {

@@ -36,6 +36,7 @@ public:
           spot_ticks_(zones.size(), 0), active_(zones.size(), true), doomed_(zones.size(), false),
           launch_ticks_(static_cast<Tick>(config.launch_ticks())), notice_ticks_(config.notice_ticks()) {
         next_down_.assign(zones.size(), 0);
+        candidates_.reserve(zones.size());
         // static spread: zone z's share of the spot fleet, dealt round robin.
         const std::size_t spot_target = config.spot_replicas();
         for (std::size_t z = 0; z < zones.size(); ++z)
@@ -43,7 +44,7 @@ public:
         if (config.record_ready) result_.ready.reserve(ticks);
     }
 
-    ServingResult run() {
+    serving_detail::ServingTally run() {
         std::size_t meeting = 0;
         for (std::size_t t = 0; t < ticks_; ++t) {
             const Tick now = static_cast<Tick>(t);
@@ -64,8 +65,11 @@ public:
             if (ready >= config_.target_replicas) ++meeting;
             if (config_.record_ready) result_.ready.push_back(static_cast<std::uint32_t>(ready));
         }
-        serving_detail::finish_result(result_, zones_, config_, spot_ticks_, od_ticks_, ticks_, meeting);
-        return std::move(result_);
+        return {.result = std::move(result_),
+                .spot_ticks = std::move(spot_ticks_),
+                .on_demand_ticks = od_ticks_,
+                .ticks = ticks_,
+                .ticks_meeting_target = meeting};
     }
 
 private:
@@ -122,7 +126,7 @@ private:
             return std::tuple(spot_[a].size(), zones_[a].spot_price_per_hour, a) <
                    std::tuple(spot_[b].size(), zones_[b].spot_price_per_hour, b);
         };
-        std::vector<std::size_t> candidates(zones_.size());
+        std::vector<std::size_t>& candidates = candidates_;  // a member: no allocation per tick
         for (; live < target; ++live) {
             std::optional<std::size_t> chosen;
             for (const bool from_active : {true, false}) {
@@ -174,6 +178,7 @@ private:
     std::vector<bool> doomed_;
     std::vector<std::size_t> quota_;
     std::vector<std::size_t> next_down_;  // per zone: a tick after t, <= the first without capacity
+    std::vector<std::size_t> candidates_;  // place_hedged's zones in order, kept between ticks
     Tick launch_ticks_;
     std::size_t notice_ticks_;
     ServingResult result_;
@@ -181,20 +186,38 @@ private:
 
 }  // namespace
 
+namespace serving_detail {
+
+ServingTally tally_serving(const std::vector<SpotRegion>& zones, const ServingConfig& config, ServingPolicy policy,
+                           const SpotAvailability* on_demand) {
+    const std::size_t ticks = check_zones(zones, config);
+    if (on_demand) {
+        require(on_demand->ticks() == ticks, "on_demand.ticks", on_demand->ticks(),
+                fmt::format("must equal zones[0]'s {}", ticks));
+        const double stated = on_demand->tick_hours;
+        require(stated == 0 || std::abs(stated - config.tick_hours) <= 1e-9 * config.tick_hours, "on_demand.tick_hours",
+                stated,
+                fmt::format("must equal serving.tick_hours = {:g} (resample the trace first)", config.tick_hours));
+    }
+    return ServingRun(zones, config, policy, ticks, on_demand).run();
+}
+
+ServingResult priced(ServingTally tally, const std::vector<SpotRegion>& zones, const ServingConfig& config) {
+    finish_result(tally.result, zones, config, tally.spot_ticks, tally.on_demand_ticks, tally.ticks,
+                  tally.ticks_meeting_target);
+    return std::move(tally.result);
+}
+
+}  // namespace serving_detail
+
 ServingResult simulate_serving(const std::vector<SpotRegion>& zones, const ServingConfig& config,
                                ServingPolicy policy) {
-    const std::size_t ticks = serving_detail::check_zones(zones, config);
-    return ServingRun(zones, config, policy, ticks, nullptr).run();
+    return serving_detail::priced(serving_detail::tally_serving(zones, config, policy), zones, config);
 }
 
 ServingResult simulate_serving(const std::vector<SpotRegion>& zones, const SpotAvailability& on_demand,
                                const ServingConfig& config, ServingPolicy policy) {
-    const std::size_t ticks = serving_detail::check_zones(zones, config);
-    require(on_demand.ticks() == ticks, "on_demand.ticks", on_demand.ticks(), fmt::format("must equal zones[0]'s {}", ticks));
-    const double stated = on_demand.tick_hours;
-    require(stated == 0 || std::abs(stated - config.tick_hours) <= 1e-9 * config.tick_hours, "on_demand.tick_hours",
-            stated, fmt::format("must equal serving.tick_hours = {:g} (resample the trace first)", config.tick_hours));
-    return ServingRun(zones, config, policy, ticks, &on_demand).run();
+    return serving_detail::priced(serving_detail::tally_serving(zones, config, policy, &on_demand), zones, config);
 }
 
 }  // namespace gputco

@@ -11,8 +11,12 @@
 
 namespace gputco {
 
-ServingPlan choose_serving_plan(const std::vector<SpotRegion>& zones, const ServingConfig& config,
-                                const ServingSearch& search) {
+namespace serving_detail {
+
+namespace {
+
+// The search's rules and the largest candidate's limits (every candidate is within them if it is).
+void check_search(const std::vector<SpotRegion>& zones, const ServingConfig& config, const ServingSearch& search) {
     require(!search.policies.empty(), "search.policies.size", 0, "must be >= 1");
     require(search.availability_target > 0 && search.availability_target <= 1, "search.availability_target",
             search.availability_target, "must be in (0, 1]");
@@ -21,27 +25,63 @@ ServingPlan choose_serving_plan(const std::vector<SpotRegion>& zones, const Serv
     ServingConfig largest = config;
     largest.extra_spot = search.max_extra;
     largest.on_demand_base = search.max_on_demand_base;
-    serving_detail::check_zones(zones, largest);  // every candidate is within the limits if the largest is
+    check_zones(zones, largest);
+}
 
-    ServingPlan plan;
+// Policy-major, then E, then base; the figures still empty.
+std::vector<ServingCandidate> candidates_of(const ServingSearch& search) {
+    std::vector<ServingCandidate> out;
     for (const ServingPolicy policy : search.policies)
         for (std::size_t extra = 0; extra <= search.max_extra; ++extra)
             for (std::size_t base = 0; base <= search.max_on_demand_base; ++base)
-                plan.candidates.push_back({.policy = policy, .extra_spot = extra, .on_demand_base = base});
-    detail::parallel_for(plan.candidates.size(), search.threads, [&](std::size_t i) {
-        auto& candidate = plan.candidates[i];
-        ServingConfig c = config;
-        c.extra_spot = candidate.extra_spot;
-        c.on_demand_base = candidate.on_demand_base;
-        c.record_ready = false;
-        candidate.result = simulate_serving(zones, c, candidate.policy);
-        candidate.meets_target = candidate.result.availability >= search.availability_target;
+                out.push_back({.policy = policy, .extra_spot = extra, .on_demand_base = base});
+    return out;
+}
+
+ServingConfig config_of(const ServingConfig& config, const ServingCandidate& candidate) {
+    ServingConfig c = config;
+    c.extra_spot = candidate.extra_spot;
+    c.on_demand_base = candidate.on_demand_base;
+    c.record_ready = false;
+    return c;
+}
+
+}  // namespace
+
+std::vector<ServingTally> tally_candidates(const std::vector<SpotRegion>& zones, const ServingConfig& config,
+                                           const ServingSearch& search) {
+    check_search(zones, config, search);
+    const std::vector<ServingCandidate> candidates = candidates_of(search);
+    std::vector<ServingTally> tallies(candidates.size());
+    detail::parallel_for(candidates.size(), search.threads, [&](std::size_t i) {
+        tallies[i] = tally_serving(zones, config_of(config, candidates[i]), candidates[i].policy);
     });
+    return tallies;
+}
+
+ServingPlan plan_from_tallies(const std::vector<SpotRegion>& zones, const ServingConfig& config,
+                              const ServingSearch& search, const std::vector<ServingTally>& tallies) {
+    check_search(zones, config, search);
+    ServingPlan plan;
+    plan.candidates = candidates_of(search);
+    require(tallies.size() == plan.candidates.size(), "tallies.size", tallies.size(),
+            fmt::format("must equal the search's {} candidates", plan.candidates.size()));
     for (std::size_t i = 0; i < plan.candidates.size(); ++i) {
-        const auto& candidate = plan.candidates[i];
+        auto& candidate = plan.candidates[i];
+        candidate.result = priced(tallies[i], zones, config_of(config, candidate));
+        candidate.meets_target = candidate.result.availability >= search.availability_target;
         if (candidate.meets_target && (!plan.best || candidate.result.cost < plan.candidates[*plan.best].result.cost))
             plan.best = i;
     }
+    return plan;
+}
+
+}  // namespace serving_detail
+
+ServingPlan choose_serving_plan(const std::vector<SpotRegion>& zones, const ServingConfig& config,
+                                const ServingSearch& search) {
+    ServingPlan plan =
+        serving_detail::plan_from_tallies(zones, config, search, serving_detail::tally_candidates(zones, config, search));
     ServingConfig quiet = config;
     quiet.record_ready = false;
     plan.lower_bound = serving_lower_bound(zones, quiet);

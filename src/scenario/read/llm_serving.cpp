@@ -10,8 +10,8 @@ const std::vector<std::string> serving_keys{
     "max_seconds_per_output_token", "max_seconds_to_first_token", "max_batch", "gpus", "buying", "mfu",
     "decode_bandwidth_efficiency", "usable_memory_fraction"};
 
-/// A service, checked by the library and ranked once at load (the serving ranking is arithmetic, no
-/// Monte Carlo), so that a service no offering can hold fails here, at its place.
+/// A service, checked by the library and ranked at load, so that a service no offering can hold fails
+/// here, at its place.
 LlmServingSpec read_serving(const Field& f, const Catalog& catalog, const std::string& currency) {
     const auto m = f.map(serving_keys);
     LlmFields fields{f, {}};
@@ -45,9 +45,18 @@ LlmServingSpec read_serving(const Field& f, const Catalog& catalog, const std::s
     } catch (const InvalidInput& e) {
         throw fields.renamed(e, "serving.");
     }
+    // Without the spot fleets first (each is the serving planner's simulation): an on-demand or reserved
+    // row shows that an offering holds the service; only without one are the spot fleets ranked too.
     LlmRankOptions trial = spec.rank_options(currency);
     trial.allow_empty = true;
-    const LlmServingRanking r = f.checked([&] { return rank_llm_serving(s, catalog, trial); });
+    const bool spot = trial.spot;
+    trial.spot = false;
+    LlmServingRanking r;
+    if (trial.on_demand || trial.reserved) r = f.checked([&] { return rank_llm_serving(s, catalog, trial); });
+    if (r.rows.empty() && spot) {
+        trial.spot = true;
+        r = f.checked([&] { return rank_llm_serving(s, catalog, trial); });
+    }
     if (r.rows.empty()) {
         if (r.skipped.empty()) f.fail("no offering of these GPUs is priced the ways listed in buying");
         f.fail(no_offering_reasons(r.skipped));
