@@ -609,6 +609,13 @@ void write_recommend(YAML::Emitter& out, const RecommendSpec& r) {
         out << YAML::Key << "lead_days" << YAML::Value << o.capacity_blocks->lead_days;
         if (o.capacity_blocks->price_per_instance_hour)
             out << YAML::Key << "price_per_instance_hour" << YAML::Value << number(*o.capacity_blocks->price_per_instance_hour);
+        out << YAML::Key << "kind" << YAML::Value << std::string(to_text(o.capacity_blocks->kind));
+        out << YAML::EndMap;
+    }
+    if (o.flex_start) {
+        out << YAML::Key << "flex_start" << YAML::Value << YAML::Flow << YAML::BeginMap;
+        out << YAML::Key << "discount" << YAML::Value << number(o.flex_start->discount);
+        out << YAML::Key << "grant_probability" << YAML::Value << number(o.flex_start->grant_probability);
         out << YAML::EndMap;
     }
     out << YAML::Key << "spot" << YAML::Value << YAML::BeginSeq;
