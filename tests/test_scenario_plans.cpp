@@ -248,6 +248,10 @@ TEST_CASE("random plans and futures round-trip through YAML exactly") {
             if (section() % 2) o.limits.cvar95 = unit(section) * 1e7;
             o.max_blocks = 1 + int(section() % 730);
             r.held_out = section() % 100;
+            if (section() % 2)
+                o.held.push_back({.count = unit(section) * 6, .start_month = -int(section() % 24), .end_month = 1 + int(section() % 36),
+                                  .hourly_per_gpu = unit(section) * 3,
+                                  .kind = section() % 2 ? CommitmentClass::convertible : CommitmentClass::standard});
             s.recommend = r;
         }
         const std::string written = to_yaml(s);
@@ -264,6 +268,8 @@ TEST_CASE("random plans and futures round-trip through YAML exactly") {
             REQUIRE(b.capacity_blocks.has_value() == o.capacity_blocks.has_value());
             if (o.capacity_blocks) CHECK(b.capacity_blocks->kind == o.capacity_blocks->kind);
             if (o.capacity_blocks) CHECK(b.capacity_blocks->price_per_instance_hour == o.capacity_blocks->price_per_instance_hour);
+            REQUIRE(b.held.size() == o.held.size());
+            for (std::size_t i = 0; i < o.held.size(); ++i) CHECK(b.held[i].count == o.held[i].count);
         }
     }
 }

@@ -155,6 +155,8 @@ TEST_CASE("every key of a recommend section reads back from to_yaml") {
         "  on_demand_capacity: {unavailable_share: 0.1, mean_wait_hours: 4}\n"
         "  max_blocks: 16\n"
         "  time_limit_seconds: 10\n"
+        "  held: [{id: ri-1, count: 2, unit: instances, start_month: -6, end_month: 6, hourly_per_gpu: 1.5, "
+        "payment: partial_upfront, upfront_per_gpu: 900, kind: convertible}]\n"
         "  held_out: 100\n"
         "  hindsight_bound: true\n"
         "  cvar95_limits: [1e6, 2e6]\n"
@@ -198,6 +200,16 @@ TEST_CASE("every key of a recommend section reads back from to_yaml") {
         CHECK(r.options.on_demand_capacity.mean_wait_hours == 4);
         CHECK(r.options.max_blocks == 16);
         CHECK(r.options.time_limit_seconds == 10);
+        REQUIRE(r.options.held.size() == 1);
+        CHECK(r.options.held[0].id == "ri-1");
+        CHECK(r.options.held[0].count == 2);
+        CHECK(r.options.held[0].unit == CountUnit::instances);
+        CHECK(r.options.held[0].start_month == -6);
+        CHECK(r.options.held[0].end_month == 6);
+        CHECK(r.options.held[0].hourly_per_gpu.value() == 1.5);
+        CHECK(r.options.held[0].payment == Payment::partial_upfront);
+        CHECK(r.options.held[0].upfront_per_gpu == 900);
+        CHECK(r.options.held[0].kind == CommitmentClass::convertible);
         CHECK(r.held_out == 100);
         CHECK(r.hindsight_bound.value());
         CHECK(r.cvar95_limits == std::vector<double>{1e6, 2e6});
@@ -243,6 +255,8 @@ TEST_CASE("recommend section errors name the file, line, column, field, value an
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  flex_start: {grant: 0.5}\n"), "rec.yaml"),
                          "rec.yaml:15:16: recommend.flex_start.grant = 0.5: unknown key (allowed: discount, grant_probability)",
                          InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  held: [{count: 2, start_month: -6}]\n"), "rec.yaml"),
+                         "rec.yaml:15:10: recommend.held[0].end_month = (missing): required", InvalidInput);
     // Two errors of one section, each at its place.
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  max_blocks: 800\n  baselines: {history: past}\n"), "rec.yaml"),
                          "rec.yaml:15:15: recommend.max_blocks = 800: must be in [1, 730]\n"
@@ -347,4 +361,25 @@ TEST_CASE("flex-start and a calendar-mode block in a recommend section: the stud
             CHECK(run_recommend_study(futures, a2, options).judged.total.mean != got.judged.total.mean);
         }
     }
+}
+
+TEST_CASE("reservations already held in a recommend section: recommend_plan's plan with the same held") {
+    const Scenario s = parse_scenario(with_recommend(
+        "  commitments: [{term_years: 1, payment: no_upfront}]\n"
+        "  held: [{count: 8, start_month: -6, end_month: 6, hourly_per_gpu: 1.2}]\n"), "rec.yaml");
+    const ScenarioResult r = run_scenario(s);
+    REQUIRE(r.recommend != nullptr);
+    const DemandModel model{.base_gpus = 8, .monthly_log_growth = 0.02, .monthly_log_volatility = 0.05};
+    RecommendOptions options;
+    options.commitments = {{.term_years = 1, .payment = Payment::no_upfront}};
+    options.held = {HeldCommitment{.count = 8, .start_month = -6, .end_month = 6, .hourly_per_gpu = 1.2}};
+    const DemandFutures futures = DemandFutures::generate(model, Horizon::months(24), 30, 5);
+    const Offering& a2 = Catalog::builtin().offering("gcp", "a2-highgpu-8g", "us-central1");
+    const Recommendation direct = recommend_plan(futures, a2, options);
+    CHECK(describe(r.recommend->recommendation.plan) == describe(direct.plan));
+    CHECK(r.recommend->recommendation.in_sample.total.mean == direct.in_sample.total.mean);
+    REQUIRE(r.recommend->recommendation.plan.held.size() == 1);  // every plan holds them
+    // Holding them changes the answer: the same section without them.
+    options.held.clear();
+    CHECK(recommend_plan(futures, a2, options).in_sample.total.mean != direct.in_sample.total.mean);
 }

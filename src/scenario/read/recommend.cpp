@@ -108,7 +108,7 @@ RecommendSpec read_recommend(const Field& f, const Scenario& s) {
     Errors errors;
     const auto m = f.map({"commitments", "start_months", "review_months", "unit", "max_count", "savings_plans",
                           "capacity_blocks", "flex_start", "spot", "owned", "objective", "limits", "on_demand_capacity", "max_blocks",
-                          "time_limit_seconds", "held_out", "hindsight_bound", "cvar95_limits", "hold_cvar95_limit",
+                          "time_limit_seconds", "held", "held_out", "hindsight_bound", "cvar95_limits", "hold_cvar95_limit",
                           "baselines"}, errors);
     RecommendSpec spec;
     RecommendOptions& o = spec.options;
@@ -174,6 +174,9 @@ RecommendSpec read_recommend(const Field& f, const Scenario& s) {
         }
     });
     errors.attempt([&] { if (auto v = m.find("time_limit_seconds")) o.time_limit_seconds = positive(*v); });
+    errors.attempt([&] {  // what every plan holds: a plan's `held` items, read by the plans' reader
+        if (auto v = m.find("held")) read_items(*v, [&](const Field& i) { o.held.push_back(read_held(i)); });
+    });
     errors.attempt([&] {
         if (auto v = m.find("held_out")) {
             const long long n = v->integer();
