@@ -228,9 +228,49 @@ TEST_CASE("random plans and futures round-trip through YAML exactly") {
                                       .on_demand_factor = 0.5 + unit(rng), .spot_factor = 0.5 + unit(rng), .reserved_factor = 0.5 + unit(rng)});
             s.price_model = d;
         }
+        // A recommend section in half the cases, drawn from its own stream (the draws above stay as they were).
+        std::mt19937_64 section(7100 + std::uint64_t(n));
+        if (section() % 2) {
+            RecommendSpec r;
+            RecommendOptions& o = r.options;
+            o.commitments.push_back({.term_years = section() % 2 ? 1 : 3, .payment = Payment::no_upfront});
+            if (section() % 2) o.commitments.back().reservation_discount = unit(section) * 0.9;
+            o.start_months = {0, int(section() % std::uint64_t(s.horizon_months))};
+            o.review_months = 1 + int(section() % 12);
+            if (section() % 2) {
+                CapacityBlockOption blocks{.lead_days = int(section() % 57)};
+                if (section() % 2) blocks.price_per_instance_hour = 1 + unit(section) * 40;
+                blocks.kind = section() % 2 ? BlockKind::gcp_calendar_mode : BlockKind::aws_capacity_block;
+                o.capacity_blocks = blocks;
+            }
+            if (section() % 2)
+                o.flex_start = FlexStartOption{.discount = unit(section) * 0.99, .grant_probability = 0.01 + unit(section) * 0.99};
+            if (section() % 2) o.limits.cvar95 = unit(section) * 1e7;
+            o.max_blocks = 1 + int(section() % 730);
+            r.held_out = section() % 100;
+            if (section() % 2)
+                o.held.push_back({.count = unit(section) * 6, .start_month = -int(section() % 24), .end_month = 1 + int(section() % 36),
+                                  .hourly_per_gpu = unit(section) * 3,
+                                  .kind = section() % 2 ? CommitmentClass::convertible : CommitmentClass::standard});
+            s.recommend = r;
+        }
         const std::string written = to_yaml(s);
         CAPTURE(written);
-        CHECK(to_yaml(parse_scenario(written, "random.yaml")) == written);
+        const Scenario back = parse_scenario(written, "random.yaml");
+        CHECK(to_yaml(back) == written);
+        REQUIRE(back.recommend.has_value() == s.recommend.has_value());
+        if (s.recommend) {  // what to_yaml must not leave out
+            const RecommendOptions& o = s.recommend->options;
+            const RecommendOptions& b = back.recommend->options;
+            REQUIRE(b.flex_start.has_value() == o.flex_start.has_value());
+            if (o.flex_start) CHECK(b.flex_start->discount == o.flex_start->discount);
+            if (o.flex_start) CHECK(b.flex_start->grant_probability == o.flex_start->grant_probability);
+            REQUIRE(b.capacity_blocks.has_value() == o.capacity_blocks.has_value());
+            if (o.capacity_blocks) CHECK(b.capacity_blocks->kind == o.capacity_blocks->kind);
+            if (o.capacity_blocks) CHECK(b.capacity_blocks->price_per_instance_hour == o.capacity_blocks->price_per_instance_hour);
+            REQUIRE(b.held.size() == o.held.size());
+            for (std::size_t i = 0; i < o.held.size(); ++i) CHECK(b.held[i].count == o.held[i].count);
+        }
     }
 }
 

@@ -145,7 +145,8 @@ TEST_CASE("every key of a recommend section reads back from to_yaml") {
         "  unit: instances\n"
         "  max_count: 50\n"
         "  savings_plans: [{type: aws_compute, term_years: 1, payment: all_upfront, rate_per_gpu_hour: 2.5}]\n"
-        "  capacity_blocks: {lead_days: 7, price_per_instance_hour: 30}\n"
+        "  capacity_blocks: {lead_days: 7, price_per_instance_hour: 30, kind: gcp_calendar_mode}\n"
+        "  flex_start: {discount: 0.35, grant_probability: 0.6}\n"
         "  spot: [{name: s, overhead: 1.25, availability: 0.9, price_per_gpu_hour: 1.5, deadline_miss_probability: 0.01}]\n"
         "  owned: {terms: {capex_per_gpu: 20000, life_years: 4}, months: [0, 6], max_gpus: 16, step_gpus: 8}\n"
         "  objective: expected_npv\n"
@@ -154,6 +155,8 @@ TEST_CASE("every key of a recommend section reads back from to_yaml") {
         "  on_demand_capacity: {unavailable_share: 0.1, mean_wait_hours: 4}\n"
         "  max_blocks: 16\n"
         "  time_limit_seconds: 10\n"
+        "  held: [{id: ri-1, count: 2, unit: instances, start_month: -6, end_month: 6, hourly_per_gpu: 1.5, "
+        "payment: partial_upfront, upfront_per_gpu: 900, kind: convertible}]\n"
         "  held_out: 100\n"
         "  hindsight_bound: true\n"
         "  cvar95_limits: [1e6, 2e6]\n"
@@ -175,6 +178,9 @@ TEST_CASE("every key of a recommend section reads back from to_yaml") {
         CHECK(r.options.savings_plans[0].rate_per_gpu_hour.value() == 2.5);
         CHECK(r.options.capacity_blocks.value().lead_days == 7);
         CHECK(r.options.capacity_blocks.value().price_per_instance_hour.value() == 30);
+        CHECK(r.options.capacity_blocks.value().kind == BlockKind::gcp_calendar_mode);
+        CHECK(r.options.flex_start.value().discount == 0.35);
+        CHECK(r.options.flex_start.value().grant_probability == 0.6);
         CHECK(r.options.spot[0].overhead == 1.25);
         CHECK(r.options.spot[0].price_per_gpu_hour.value() == 1.5);
         CHECK(r.options.spot[0].deadline_miss_probability.value() == 0.01);
@@ -194,6 +200,16 @@ TEST_CASE("every key of a recommend section reads back from to_yaml") {
         CHECK(r.options.on_demand_capacity.mean_wait_hours == 4);
         CHECK(r.options.max_blocks == 16);
         CHECK(r.options.time_limit_seconds == 10);
+        REQUIRE(r.options.held.size() == 1);
+        CHECK(r.options.held[0].id == "ri-1");
+        CHECK(r.options.held[0].count == 2);
+        CHECK(r.options.held[0].unit == CountUnit::instances);
+        CHECK(r.options.held[0].start_month == -6);
+        CHECK(r.options.held[0].end_month == 6);
+        CHECK(r.options.held[0].hourly_per_gpu.value() == 1.5);
+        CHECK(r.options.held[0].payment == Payment::partial_upfront);
+        CHECK(r.options.held[0].upfront_per_gpu == 900);
+        CHECK(r.options.held[0].kind == CommitmentClass::convertible);
         CHECK(r.held_out == 100);
         CHECK(r.hindsight_bound.value());
         CHECK(r.cvar95_limits == std::vector<double>{1e6, 2e6});
@@ -227,6 +243,20 @@ TEST_CASE("recommend section errors name the file, line, column, field, value an
                          InvalidInput);
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  hindsight_bound: yes\n"), "rec.yaml"),
                          "rec.yaml:15:20: recommend.hindsight_bound = \"yes\": must be one of true, false", InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  capacity_blocks: {kind: calendar}\n"), "rec.yaml"),
+                         "rec.yaml:15:27: recommend.capacity_blocks.kind = \"calendar\": must be one of "
+                         "aws_capacity_block, gcp_calendar_mode",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  flex_start: {discount: 1}\n"), "rec.yaml"),
+                         "rec.yaml:15:15: recommend.flex_start.discount = 1: must be in [0, 1) (off the on-demand price)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  flex_start: {grant_probability: 0}\n"), "rec.yaml"),
+                         "rec.yaml:15:15: recommend.flex_start.grant_probability = 0: must be in (0, 1]", InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  flex_start: {grant: 0.5}\n"), "rec.yaml"),
+                         "rec.yaml:15:16: recommend.flex_start.grant = 0.5: unknown key (allowed: discount, grant_probability)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  held: [{count: 2, start_month: -6}]\n"), "rec.yaml"),
+                         "rec.yaml:15:10: recommend.held[0].end_month = (missing): required", InvalidInput);
     // Two errors of one section, each at its place.
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  max_blocks: 800\n  baselines: {history: past}\n"), "rec.yaml"),
                          "rec.yaml:15:15: recommend.max_blocks = 800: must be in [1, 730]\n"
@@ -279,4 +309,77 @@ TEST_CASE("owned hardware in a recommend section: recommend_plan's plan with the
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  owned: {terms: {capex_per_gpu: 1}, max_gpus: 8, months: []}\n"),
                                         "rec.yaml"),
                          "rec.yaml:15:59: recommend.owned.months = [...]: must have at least one month", InvalidInput);
+}
+
+TEST_CASE("flex-start and a calendar-mode block in a recommend section: the study's answer with the same options and seed") {
+    // A 10-day window of 16 more GPUs from day 40 over 8 steady ones (a2-highgpu-8g on demand, 8 GPUs an
+    // instance); requests at 60% off granted with probability 0.6, drawn from the scenario's seed. At $20
+    // an instance-hour the calendar-mode block wins the window, at $26 the request does.
+    for (const double block_price : {20.0, 26.0}) {
+        CAPTURE(block_price);
+        std::string text = with_recommend(fmt::format(
+            "  commitments: [{{term_years: 1, payment: no_upfront}}]\n"
+            "  capacity_blocks: {{price_per_instance_hour: {}, kind: gcp_calendar_mode}}\n"
+            "  flex_start: {{discount: 0.6, grant_probability: 0.6}}\n", block_price));
+        text.insert(text.find("recommend:"), "demand_windows: [{start_day: 40, days: 10, gpus: 16}]\n");
+        const Scenario s = parse_scenario(text, "rec.yaml");
+        const ScenarioResult r = run_scenario(s);
+        REQUIRE(r.recommend != nullptr);
+
+        const DemandModel model{.base_gpus = 8, .monthly_log_growth = 0.02, .monthly_log_volatility = 0.05};
+        const DemandFutures futures = DemandFutures::generate(model, Horizon::months(24), 30, 5);
+        const Offering& a2 = Catalog::builtin().offering("gcp", "a2-highgpu-8g", "us-central1");
+        RecommendOptions options;
+        options.commitments = {{.term_years = 1, .payment = Payment::no_upfront}};
+        options.capacity_blocks = CapacityBlockOption{.price_per_instance_hour = block_price, .kind = BlockKind::gcp_calendar_mode};
+        options.flex_start = FlexStartOption{.discount = 0.6, .grant_probability = 0.6};
+        options.plan_options.windows = {{.start_day = 40, .days = 10, .gpus = 16}};
+        options.plan_options.seed = 5;
+        const RecommendStudy direct = run_recommend_study(futures, a2, options);
+
+        const RecommendStudy& got = *r.recommend;
+        CHECK(describe(got.recommendation.plan) == describe(direct.recommendation.plan));
+        CHECK(got.recommendation.solver_objective == direct.recommendation.solver_objective);
+        check_same(got.judged.total, direct.judged.total);
+        REQUIRE(got.baselines.size() == direct.baselines.size());
+        for (std::size_t i = 0; i < got.baselines.size(); ++i) {
+            CAPTURE(i);
+            CHECK(got.baselines[i].plan == direct.baselines[i].plan);
+            check_same(got.baselines[i].total, direct.baselines[i].total);
+        }
+        const Plan& plan = got.recommendation.plan;
+        if (block_price == 20.0) {
+            REQUIRE(plan.capacity_blocks.size() == 1);
+            CHECK(plan.capacity_blocks[0].kind == BlockKind::gcp_calendar_mode);
+            CHECK(plan.flex_starts.empty());
+        } else {
+            REQUIRE(plan.flex_starts.size() == 1);
+            CHECK(plan.flex_starts[0].grant_probability == 0.6);
+            CHECK(plan.capacity_blocks.empty());
+            // Another seed draws other grants: the section's answer is its own seed's.
+            options.plan_options.seed = 6;
+            CHECK(run_recommend_study(futures, a2, options).judged.total.mean != got.judged.total.mean);
+        }
+    }
+}
+
+TEST_CASE("reservations already held in a recommend section: recommend_plan's plan with the same held") {
+    const Scenario s = parse_scenario(with_recommend(
+        "  commitments: [{term_years: 1, payment: no_upfront}]\n"
+        "  held: [{count: 8, start_month: -6, end_month: 6, hourly_per_gpu: 1.2}]\n"), "rec.yaml");
+    const ScenarioResult r = run_scenario(s);
+    REQUIRE(r.recommend != nullptr);
+    const DemandModel model{.base_gpus = 8, .monthly_log_growth = 0.02, .monthly_log_volatility = 0.05};
+    RecommendOptions options;
+    options.commitments = {{.term_years = 1, .payment = Payment::no_upfront}};
+    options.held = {HeldCommitment{.count = 8, .start_month = -6, .end_month = 6, .hourly_per_gpu = 1.2}};
+    const DemandFutures futures = DemandFutures::generate(model, Horizon::months(24), 30, 5);
+    const Offering& a2 = Catalog::builtin().offering("gcp", "a2-highgpu-8g", "us-central1");
+    const Recommendation direct = recommend_plan(futures, a2, options);
+    CHECK(describe(r.recommend->recommendation.plan) == describe(direct.plan));
+    CHECK(r.recommend->recommendation.in_sample.total.mean == direct.in_sample.total.mean);
+    REQUIRE(r.recommend->recommendation.plan.held.size() == 1);  // every plan holds them
+    // Holding them changes the answer: the same section without them.
+    options.held.clear();
+    CHECK(recommend_plan(futures, a2, options).in_sample.total.mean != direct.in_sample.total.mean);
 }

@@ -3,10 +3,22 @@
 #include <cmath>
 
 #include "programme.hpp"
+#include "gputco/optimise/flex_start_option.hpp"
 
 #include "../engines/pricing.hpp"
 #include "../engines/instruments/commitment.hpp"
 #include "../engines/instruments/savings_plan.hpp"
+
+namespace gputco {
+
+void validate(const FlexStartOption& f, std::string_view field) {
+    require(std::isfinite(f.discount) && f.discount >= 0 && f.discount < 1, fmt::format("{}.discount", field),
+            f.discount, "must be in [0, 1) (off the on-demand price)");
+    require(std::isfinite(f.grant_probability) && f.grant_probability > 0 && f.grant_probability <= 1,
+            fmt::format("{}.grant_probability", field), f.grant_probability, "must be in (0, 1]");
+}
+
+}  // namespace gputco
 
 namespace gputco::detail {
 
@@ -171,11 +183,7 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
     if (o.flex_start) {
         require(!o.plan_options.windows.empty(), "options.plan_options.windows.size", 0,
                 "must be >= 1 with options.flex_start (a request is made for a dated window of demand)");
-        const FlexStartOption& f = *o.flex_start;
-        require(std::isfinite(f.discount) && f.discount >= 0 && f.discount < 1, "options.flex_start.discount",
-                f.discount, "must be in [0, 1) (off the on-demand price)");
-        require(std::isfinite(f.grant_probability) && f.grant_probability > 0 && f.grant_probability <= 1,
-                "options.flex_start.grant_probability", f.grant_probability, "must be in (0, 1]");
+        validate(*o.flex_start, "options.flex_start");
         offering.require_on_demand("options.flex_start");
     }
     if (o.limits.capacity_assurance)

@@ -13,6 +13,7 @@ RecommendStudy run_scenario_recommend(const Scenario& s, const Offering& offerin
     plan_options.discounts = s.discounts;
     plan_options.annual_discount_rate = s.annual_discount_rate;
     plan_options.windows = s.demand_windows;
+    plan_options.seed = s.seed;  // flex-start grants, per future, as the plans section draws them
     plan_options.should_stop = should_stop;
     if (progress)
         plan_options.progress = [&progress](std::size_t done, std::size_t total) { progress("recommend", done, total, "futures"); };

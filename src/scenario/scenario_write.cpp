@@ -304,6 +304,21 @@ void write_spot_share(YAML::Emitter& out, const SpotShare& s) {
     out << YAML::EndMap;
 }
 
+/// A commitment already held: a plan's `held` item, a recommend section's.
+void write_held(YAML::Emitter& out, const HeldCommitment& h) {
+    out << YAML::BeginMap;
+    if (!h.id.empty()) out << YAML::Key << "id" << YAML::Value << YAML::DoubleQuoted << h.id;
+    out << YAML::Key << "count" << YAML::Value << number(h.count);
+    out << YAML::Key << "unit" << YAML::Value << std::string(to_text(h.unit));
+    out << YAML::Key << "start_month" << YAML::Value << h.start_month;
+    out << YAML::Key << "end_month" << YAML::Value << h.end_month;
+    if (h.hourly_per_gpu) out << YAML::Key << "hourly_per_gpu" << YAML::Value << number(*h.hourly_per_gpu);
+    out << YAML::Key << "payment" << YAML::Value << std::string(to_string(h.payment));
+    out << YAML::Key << "upfront_per_gpu" << YAML::Value << number(h.upfront_per_gpu);
+    out << YAML::Key << "kind" << YAML::Value << std::string(to_text(h.kind));
+    out << YAML::EndMap;
+}
+
 void write_plan(YAML::Emitter& out, const Plan& p) {
     out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << p.name;
     if (p.billing != Units::gpus) out << YAML::Key << "billing" << YAML::Value << std::string(to_text(p.billing));
@@ -314,19 +329,7 @@ void write_plan(YAML::Emitter& out, const Plan& p) {
     }
     if (!p.held.empty()) {
         out << YAML::Key << "held" << YAML::Value << YAML::BeginSeq;
-        for (const HeldCommitment& h : p.held) {
-            out << YAML::BeginMap;
-            if (!h.id.empty()) out << YAML::Key << "id" << YAML::Value << YAML::DoubleQuoted << h.id;
-            out << YAML::Key << "count" << YAML::Value << number(h.count);
-            out << YAML::Key << "unit" << YAML::Value << std::string(to_text(h.unit));
-            out << YAML::Key << "start_month" << YAML::Value << h.start_month;
-            out << YAML::Key << "end_month" << YAML::Value << h.end_month;
-            if (h.hourly_per_gpu) out << YAML::Key << "hourly_per_gpu" << YAML::Value << number(*h.hourly_per_gpu);
-            out << YAML::Key << "payment" << YAML::Value << std::string(to_string(h.payment));
-            out << YAML::Key << "upfront_per_gpu" << YAML::Value << number(h.upfront_per_gpu);
-            out << YAML::Key << "kind" << YAML::Value << std::string(to_text(h.kind));
-            out << YAML::EndMap;
-        }
+        for (const HeldCommitment& h : p.held) write_held(out, h);
         out << YAML::EndSeq;
     }
     if (!p.changes.empty()) {
@@ -609,6 +612,13 @@ void write_recommend(YAML::Emitter& out, const RecommendSpec& r) {
         out << YAML::Key << "lead_days" << YAML::Value << o.capacity_blocks->lead_days;
         if (o.capacity_blocks->price_per_instance_hour)
             out << YAML::Key << "price_per_instance_hour" << YAML::Value << number(*o.capacity_blocks->price_per_instance_hour);
+        out << YAML::Key << "kind" << YAML::Value << std::string(to_text(o.capacity_blocks->kind));
+        out << YAML::EndMap;
+    }
+    if (o.flex_start) {
+        out << YAML::Key << "flex_start" << YAML::Value << YAML::Flow << YAML::BeginMap;
+        out << YAML::Key << "discount" << YAML::Value << number(o.flex_start->discount);
+        out << YAML::Key << "grant_probability" << YAML::Value << number(o.flex_start->grant_probability);
         out << YAML::EndMap;
     }
     out << YAML::Key << "spot" << YAML::Value << YAML::BeginSeq;
@@ -649,6 +659,9 @@ void write_recommend(YAML::Emitter& out, const RecommendSpec& r) {
     out << YAML::EndMap;
     out << YAML::Key << "max_blocks" << YAML::Value << o.max_blocks;
     out << YAML::Key << "time_limit_seconds" << YAML::Value << number(o.time_limit_seconds);
+    out << YAML::Key << "held" << YAML::Value << YAML::BeginSeq;
+    for (const HeldCommitment& h : o.held) write_held(out, h);
+    out << YAML::EndSeq;
     out << YAML::Key << "held_out" << YAML::Value << r.held_out;
     if (r.hindsight_bound) out << YAML::Key << "hindsight_bound" << YAML::Value << (*r.hindsight_bound ? "true" : "false");
     out << YAML::Key << "cvar95_limits" << YAML::Value << YAML::Flow << YAML::BeginSeq;

@@ -5,6 +5,24 @@
 
 namespace gputco::scenario_read {
 
+/// `held`: reservations bought before the horizon (the engine, or the recommender, checks months and rates,
+/// naming plan.held[i] or options.held[i]).
+HeldCommitment read_held(const Field& item) {
+    const auto hm = item.map({"id", "count", "unit", "start_month", "end_month", "hourly_per_gpu", "payment",
+                              "upfront_per_gpu", "kind"});
+    HeldCommitment h;
+    if (auto v = hm.find("id")) h.id = v->text();
+    h.count = hm.get("count").non_negative();
+    if (auto v = hm.find("unit")) h.unit = v->choice<CountUnit>();
+    h.start_month = int(hm.get("start_month").integer());
+    h.end_month = int(hm.get("end_month").integer());
+    if (auto v = hm.find("hourly_per_gpu")) h.hourly_per_gpu = v->non_negative();
+    if (auto v = hm.find("payment")) h.payment = read_payment(*v);
+    if (auto v = hm.find("upfront_per_gpu")) h.upfront_per_gpu = v->non_negative();
+    if (auto v = hm.find("kind")) h.kind = v->choice<CommitmentClass>();
+    return h;
+}
+
 namespace {
 
 /// An integer small enough for an int, whose own rule the engine checks.
@@ -31,23 +49,6 @@ Commitment read_commitment(const Field& item, int months) {
     }
     if (auto v = cm.find("kind")) commitment.kind = v->choice<CommitmentClass>();
     return commitment;
-}
-
-/// `held`: reservations bought before the horizon (the engine checks months and rates, naming plan.held[i]).
-HeldCommitment read_held(const Field& item) {
-    const auto hm = item.map({"id", "count", "unit", "start_month", "end_month", "hourly_per_gpu", "payment",
-                              "upfront_per_gpu", "kind"});
-    HeldCommitment h;
-    if (auto v = hm.find("id")) h.id = v->text();
-    h.count = hm.get("count").non_negative();
-    if (auto v = hm.find("unit")) h.unit = v->choice<CountUnit>();
-    h.start_month = int(hm.get("start_month").integer());
-    h.end_month = int(hm.get("end_month").integer());
-    if (auto v = hm.find("hourly_per_gpu")) h.hourly_per_gpu = v->non_negative();
-    if (auto v = hm.find("payment")) h.payment = read_payment(*v);
-    if (auto v = hm.find("upfront_per_gpu")) h.upfront_per_gpu = v->non_negative();
-    if (auto v = hm.find("kind")) h.kind = v->choice<CommitmentClass>();
-    return h;
 }
 
 /// `changes`: an exchange, resale or refund of `held: i` or `commitment: i` at `month`.

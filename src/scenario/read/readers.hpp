@@ -68,6 +68,8 @@ void check_price_model_has_plans(const Field::Map& top, Scenario& s, ReadState& 
 
 // plans.cpp
 void read_plans(const Field::Map& top, Scenario& s, ReadState& state);
+/// A commitment already held (a plan's `held` item, a recommend section's `held` item).
+HeldCommitment read_held(const Field& item);
 /// `demand_windows`: dated windows of demand on top of the plans' futures.
 void read_demand_windows(const Field::Map& top, Scenario& s, ReadState& state);
 /// Each plan must price on the offering (a reservation it lists, a spot price): one future tells.

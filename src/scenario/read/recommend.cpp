@@ -3,6 +3,7 @@
 // RecommendSpec{} and sets only what the file gives. The rules that need the offering or the futures
 // (a term the offering lists, a spot price) are the recommender's, checked when it runs.
 #include "readers.hpp"
+#include "gputco/optimise/flex_start_option.hpp"
 
 namespace gputco::scenario_read {
 
@@ -106,8 +107,8 @@ void read_baselines(const Field& f, RecommendSpec& spec) {
 RecommendSpec read_recommend(const Field& f, const Scenario& s) {
     Errors errors;
     const auto m = f.map({"commitments", "start_months", "review_months", "unit", "max_count", "savings_plans",
-                          "capacity_blocks", "spot", "owned", "objective", "limits", "on_demand_capacity", "max_blocks",
-                          "time_limit_seconds", "held_out", "hindsight_bound", "cvar95_limits", "hold_cvar95_limit",
+                          "capacity_blocks", "flex_start", "spot", "owned", "objective", "limits", "on_demand_capacity", "max_blocks",
+                          "time_limit_seconds", "held", "held_out", "hindsight_bound", "cvar95_limits", "hold_cvar95_limit",
                           "baselines"}, errors);
     RecommendSpec spec;
     RecommendOptions& o = spec.options;
@@ -127,11 +128,25 @@ RecommendSpec read_recommend(const Field& f, const Scenario& s) {
     });
     errors.attempt([&] {
         if (auto v = m.find("capacity_blocks")) {
-            const auto bm = v->map({"lead_days", "price_per_instance_hour"});
+            const auto bm = v->map({"lead_days", "price_per_instance_hour", "kind"});
             CapacityBlockOption blocks;
             if (auto d = bm.find("lead_days")) blocks.lead_days = integer_at_least(*d, 0);  // its rule: the engine's
             if (auto p = bm.find("price_per_instance_hour")) blocks.price_per_instance_hour = positive(*p);
+            if (auto k = bm.find("kind")) blocks.kind = k->choice<BlockKind>();  // the plans' names
             o.capacity_blocks = blocks;
+        }
+    });
+    errors.attempt([&] {
+        if (auto v = m.find("flex_start")) {  // what is left out keeps FlexStartOption's default
+            const auto fm = v->map({"discount", "grant_probability"});
+            FlexStartOption flex;
+            if (auto d = fm.find("discount")) flex.discount = d->number();
+            if (auto g = fm.find("grant_probability")) flex.grant_probability = g->number();
+            v->checked([&] {  // the recommender's rules, named at this mapping
+                validate(flex, v->path());
+                return 0;
+            });
+            o.flex_start = flex;
         }
     });
     errors.attempt([&] {
@@ -159,6 +174,9 @@ RecommendSpec read_recommend(const Field& f, const Scenario& s) {
         }
     });
     errors.attempt([&] { if (auto v = m.find("time_limit_seconds")) o.time_limit_seconds = positive(*v); });
+    errors.attempt([&] {  // what every plan holds: a plan's `held` items, read by the plans' reader
+        if (auto v = m.find("held")) read_items(*v, [&](const Field& i) { o.held.push_back(read_held(i)); });
+    });
     errors.attempt([&] {
         if (auto v = m.find("held_out")) {
             const long long n = v->integer();
