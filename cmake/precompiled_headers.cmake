@@ -1,5 +1,6 @@
 # Precompiled headers for the targets whose many files parse the same heavy headers: the test suites
-# (one header compiled once, shared by every suite with the suites' own flags) and the Python bindings.
+# (one header compiled once, shared by every suite with the suites' own flags), the Python bindings and
+# the examples (examples/CMakeLists.txt).
 # Off by default when ccache is the compiler launcher: GCC writes a different .gch on every build
 # (two builds of the same header differ, measured), and ccache hashes the .gch into the key of every
 # file that uses it, so with a precompiled header no such file could hit the cache of another build
@@ -9,5 +10,5 @@ set(gputco_pch_default ON)
 if(CMAKE_CXX_COMPILER_LAUNCHER MATCHES "ccache")
   set(gputco_pch_default OFF)
 endif()
-option(GPUTCO_PCH "Precompiled headers for the test suites and the Python bindings (off under ccache)"
+option(GPUTCO_PCH "Precompiled headers for the test suites, the Python bindings and the examples (off under ccache)"
        ${gputco_pch_default})
