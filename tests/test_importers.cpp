@@ -147,6 +147,16 @@ TEST_CASE("SkyPilot community Tencent layout, prices in the currency the option 
     CHECK(gt4.gpus_per_instance == 8);
     CHECK(gt4.source.as_of == "undated");
     CHECK(find(r, "ap-beijing", "PTX1.7XLARGE116", "ap-beijing-6").gpu == "Tencent Zixiao C100");  // unknown: kept as named
+    // Line 4: GN10Xp.2XLARGE40,V100,1,...,"V100 x1, family GN10Xp",2.898 — "V100" with no memory, but the
+    // GN10Xp family carries the 32 GB card (Tencent's family table in gpu_names), not the 16 GB one.
+    const Offering& gn10xp = find(r, "ap-bangkok", "GN10Xp.2XLARGE40", "ap-bangkok-2");
+    CHECK(gn10xp.gpu == "V100-32GB");
+    CHECK(gn10xp.on_demand_hourly == 2.898);
+    CHECK(gn10xp.notes == "the file names the GPU \"V100\"; the instance type carries V100-32GB (provider's size table)");
+    CHECK(find(r, "ap-bangkok", "GN7.2XLARGE32", "ap-bangkok-2").notes.empty());  // T4: the name already says so
+    CHECK(instance_gpus("tencent", "GN10X.18XLARGE320")->gpu == "V100-32GB");
+    CHECK(instance_gpus("tencent", "GN10X.18XLARGE320")->count == 0);  // the file's count stands
+    CHECK_FALSE(instance_gpus("tencent", "PTX1.7XLARGE116"));
     const ImportResult cny = import_skypilot_csv(
         "InstanceType,AcceleratorName,AcceleratorCount,Price,SpotPrice,Region\ngn6i,T4,1,8.5,,cn-beijing\n",
         {.file = "alicloud.csv", .provider = "alibaba", .currency = "CNY"});

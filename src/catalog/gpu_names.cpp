@@ -172,6 +172,24 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
             if (s.size == instance_type) return InstanceGpus{std::string(s.gpu), s.gpus, 0, 0};
         }
     }
+    if (provider == "tencent") {
+        // Tencent Cloud GPU computing instance types (cloud.tencent.com/document/product/560/19701): the
+        // card of each family. The SkyPilot-format file writes "V100" with no memory, but GN10X and GN10Xp
+        // carry the V100 NVLink 32 GB; GT4 carries the A100 NVLink 40 GB. Sizes are many and the price
+        // file gives each one's count, so the count here is 0: the file's stands.
+        struct Family {
+            std::string_view family, gpu;
+        };
+        static constexpr Family families[] = {
+            {"GN10X", "V100-32GB"}, {"GN10Xp", "V100-32GB"}, {"GT4", "A100-40GB"}, {"GN7", "T4"},
+            {"GN7vi", "T4"},        {"GI3X", "T4"},          {"GNV4", "A10"},      {"PNV4", "A10"},
+        };
+        const std::string_view family = instance_type.substr(0, instance_type.find('.'));
+        for (const Family& f : families) {
+            if (f.family == family) return InstanceGpus{std::string(f.gpu), 0, 0, 0};
+        }
+        return std::nullopt;
+    }
     if (provider == "vast") {
         // Vast.ai types are "<n>x-<card>-<vCPUs>-<MiB>"; the card names a variant the GPU column does not
         // ("H100_NVL", "A100_PCIE" are written "H100", "A100"). Only such variants are placed here.

@@ -33,10 +33,12 @@ std::optional<GpuShare> parse_gpu_share(std::string_view gpu);
 /// sizes (NC A100 v4, ND A100 v4, ND H100/H200 v5, NC H100 v5, NC T4 v3, NCv3, NDv2, NV A10 v5, ND MI300X
 /// v5, ND GB200 v6), and the RunPod and Lambda types whose file names the card ambiguously (RunPod
 /// "<n>x_A100-80GB_..." and "<n>x_H100_..." are PCIe cards).
+/// Tencent's families (GN10X, GN10Xp = V100 32 GB, GT4 = A100 40 GB, GN7, GN7vi, GI3X = T4, GNV4,
+/// PNV4 = A10) give the card only: count 0, the price file's count stands.
 /// The count is from the provider's instance documentation; nullopt when the type is not known.
 struct InstanceGpus {
     std::string gpu;  ///< canonical name
-    int count = 0;
+    int count = 0;    ///< 0: the family names the card, not the count (Tencent)
     double vcpus = 0;       ///< GCP machine shape (for joining per-vCPU and per-GiB SKUs); 0 for AWS
     double memory_gib = 0;  ///< GCP machine shape
 };
