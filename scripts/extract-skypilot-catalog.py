@@ -24,7 +24,9 @@ clone whole) is read the same way:
 
 where files/sources.json records each saved file's provider, repository, path, commit and date
 (`null` where the commit's date is not known: the rows are then undated, never dated by the day they
-were read); --file with those flags adds or replaces the file's record there.
+were read); --file with those flags adds or replaces the file's record there. A record's `currency`
+(default USD) is the file's prices' currency and its `row_note`, if any, is written on every row (the
+community Tencent file's USD prices were converted from CNY by its source, at its own rate).
 
 Needs gputco importable (an installed wheel, or PYTHONPATH at a built pyroot). The extracts are the
 only thing written; nothing outside the repository is referred to by them.
@@ -152,6 +154,9 @@ def extract_text(text, record, importer, known_gpus):
     skipped = dict(result.skipped_reasons)
     kept = usable(result.offerings, known_gpus, skipped)
     rows = rows_of(kept, provider, source_name, date)
+    if record.get("row_note"):  # what the whole file's prices are (e.g. converted by its source): on every row
+        for r in rows:
+            r["notes"] = "; ".join(n for n in (record["row_note"], r["notes"]) if n)
     meta = {
         "repository": f"https://github.com/{repository}",
         "path": path,

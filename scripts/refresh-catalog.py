@@ -166,7 +166,9 @@ def add_extract(offerings, order, new, where, replaced):
     if new.get("effective_from"):
         kept["effective_from"] = new["effective_from"]
     if same_prices(have, new):
-        kept["notes"] = "; ".join(n for n in (new["notes"], have.get("notes", "")) if n)
+        # The listing's clauses the extract does not already say (both may note the same conversion).
+        said = new["notes"].split("; ") if new["notes"] else []
+        kept["notes"] = "; ".join(said + [n for n in have.get("notes", "").split("; ") if n and n not in said])
     if have["on_demand_hourly"] == new["on_demand_hourly"]:  # reservations derive from it; spot is a market price
         kept["reserved"] = [dict(r, source=r.get("source", have["source"])) for r in have.get("reserved", [])]
         if kept["reserved"] and not same_prices(have, new):
