@@ -164,6 +164,39 @@ TEST_CASE("SkyPilot community Tencent layout, prices in the currency the option 
     CHECK(cny.offerings.at(0).billing_increment_seconds == 1);
 }
 
+TEST_CASE("SkyPilot community Alibaba layout: shares written in the GPU's name, memory slices reported, not whole cards") {
+    // Lines of data/catalog/sources/skypilot/files/alibaba.vms.csv (sugarlxn/skypilot-catalog
+    // catalogs/v8/alicloud/vms.csv, commit b3e23ad), in the file's order and columns.
+    const std::string text =
+        "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone,Generation,Arch\n"
+        "ecs.sgn8ga-wy-128g-x1.16xlarge,RTX 5880,1,64,128,RTX 5880 48GB,3.47656886,1.08376644,ap-northeast-1,ap-northeast-1a,ecs.sgn8ga-wy,X86\n"
+        "ecs.sgn8ga-wy-12g-m2.3large,RTX 5880,1,6,12,RTX 5880 2GB,0.19474946,0.06640243,ap-northeast-1,ap-northeast-1a,ecs.sgn8ga-wy,X86\n"
+        "ecs.sgn7i-vws-m2.xlarge,A10*1/12,1,4,15.5,A10*1/12 2GB,0.35840322,0.11713509,ap-northeast-1,ap-northeast-1b,ecs.sgn7i-vws,X86\n"
+        "ecs.sgn6i-vws-m8.4xlarge,T4/2,1,16,32,T4/2 8GB,1.03897657,0.14309656,ap-southeast-1,ap-southeast-1a,ecs.sgn6i-vws,X86\n"
+        "ecs.gn6e-c12g1.3xlarge,V100,1,12,92,V100 32GB,3.81637344,1.18944408,ap-southeast-1,ap-southeast-1b,ecs.gn6e,X86\n"
+        "ecs.gn6v-c8g1.2xlarge,V100,1,8,32,V100 16GB,3.663072,0.8514324,cn-beijing,cn-beijing-f,ecs.gn6v,X86\n"
+        "ecs.vgn7i-vws-m24.7xlarge,A10*1,1,30,186,A10*1 24GB,2.15576659,0.29033471,cn-beijing,cn-beijing-i,ecs.vgn7i-vws,X86\n";
+    const ImportResult r = import_skypilot_csv(text, {.file = "alicloud/vms.csv", .provider = "alibaba", .currency = "USD"});
+    check_accounting(r);
+    CHECK(r.offerings.size() == 6);
+    // Line 4: one twelfth of an A10 (2 GB of its 24), not an A10: its unit is the share.
+    const Offering& twelfth = find(r, "ap-northeast-1", "ecs.sgn7i-vws-m2.xlarge", "ap-northeast-1b");
+    CHECK(twelfth.gpu == "A10/12");
+    CHECK(twelfth.gpus_per_instance == 1);
+    CHECK(twelfth.on_demand_hourly == 0.35840322);
+    CHECK(twelfth.notes == "a 1/12 share of one A10 (the file writes \"A10*1/12\", AcceleratorCount 1): one unit is the share");
+    CHECK(find(r, "ap-southeast-1", "ecs.sgn6i-vws-m8.4xlarge", "ap-southeast-1a").gpu == "T4/2");
+    // Line 3: 2 GB of an RTX 5880 whose whole-card rows show 48 GB, written as one card: the share of the
+    // card's compute is not in the file, so the row is reported, never kept as a whole card.
+    CHECK(r.skipped_reasons.at("a slice of one RTX 5880 (2 GB of the 48 GB its whole-card rows show): its share of the "
+                               "card is not in the file") == 1);
+    CHECK(find(r, "ap-northeast-1", "ecs.sgn8ga-wy-128g-x1.16xlarge", "ap-northeast-1a").gpu == "RTX 5880");
+    // V100 16 GB and 32 GB are two cards, not a card and its half.
+    CHECK(find(r, "ap-southeast-1", "ecs.gn6e-c12g1.3xlarge", "ap-southeast-1b").gpu == "V100-32GB");
+    CHECK(find(r, "cn-beijing", "ecs.gn6v-c8g1.2xlarge", "cn-beijing-f").gpu == "V100");
+    CHECK(find(r, "cn-beijing", "ecs.vgn7i-vws-m24.7xlarge", "cn-beijing-i").gpu == "A10");  // "A10*1": one whole A10
+}
+
 TEST_CASE("SkyPilot CSV malformed input, to the letter") {
     const ImportOptions o{.file = "vms.csv", .provider = "aws"};
     CHECK_THROWS_WITH_AS(import_skypilot_csv("InstanceType,Price\np3.2xlarge,3.06\n", o),

@@ -24,10 +24,20 @@ struct Columns {
     }
 };
 
-/// GpuInfo holds "'SizeInMiB': 40960" in SkyPilot's layouts; 0 when absent.
+/// The community Alibaba layout writes GpuInfo as "<name> <N>GB" ("V100 32GB", "RTX 5880 2GB"): N, or 0.
+double gpu_memory_gib_in_text(std::string_view info) {
+    if (!info.ends_with("GB")) return 0;
+    const std::string_view head = info.substr(0, info.size() - 2);
+    const std::size_t space = head.rfind(' ');
+    const std::string_view digits = space == std::string_view::npos ? head : head.substr(space + 1);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos) return 0;
+    return import::number(digits, "GpuInfo");
+}
+
+/// GpuInfo holds "'SizeInMiB': 40960" in SkyPilot's layouts (or "<name> <N>GB"); 0 when absent.
 double gpu_memory_gib(std::string_view info) {
     const std::size_t at = info.find("SizeInMiB");
-    if (at == std::string_view::npos) return 0;
+    if (at == std::string_view::npos) return gpu_memory_gib_in_text(info);
     std::size_t start = info.find_first_of("0123456789", at);
     std::size_t end = info.find_first_not_of("0123456789", start);
     if (start == std::string_view::npos) return 0;
@@ -44,12 +54,22 @@ std::string_view gcp_accelerator_row_name(std::string_view type) {
     return {};  // newer families (a3-ultragpu, a4, g4, ...): found by canonical GPU name instead
 }
 
+/// A share written in the GPU's name, "A10*1/12" or "T4/8" (community Alibaba layout, AcceleratorCount 1):
+/// the card's name and n; nullopt for any other name.
+std::optional<GpuShare> share_in_name(std::string_view name) {
+    std::string plain(name);
+    if (const std::size_t star = plain.find("*1/"); star != std::string::npos) plain.erase(star, 2);
+    return parse_gpu_share(plain);
+}
+
 struct Row {
     std::size_t line;
     std::string type, accelerator, region, zone;
     int count = 0;
     int share_of = 0;  ///< n when the row rents 1/n of one GPU; 0 for whole GPUs
     double memory_gib = 0;
+    bool memory_in_text = false;  ///< GpuInfo "<name> <N>GB": the memory the row's VM sees, maybe a slice
+    std::string written_share;    ///< the name as the file writes a share in it ("A10*1/12"), else empty
     std::optional<double> price, spot;
 };
 
@@ -122,7 +142,20 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
                 r.count = static_cast<int>(n);
             }
         }
-        if (c_info) r.memory_gib = gpu_memory_gib(f[*c_info]);
+        if (c_info) {
+            r.memory_gib = gpu_memory_gib(f[*c_info]);
+            // Only Alibaba's layout sells memory slices of a card under the card's name (sgn8ga "RTX 5880 2GB").
+            r.memory_in_text = options.provider == "alibaba" && f[*c_info].find("SizeInMiB") == std::string::npos &&
+                               r.memory_gib > 0;
+        }
+        if (const auto share = share_in_name(r.accelerator); share && r.count == 1 && !r.share_of) {
+            // "A10*1/12" with AcceleratorCount 1 is one twelfth of an A10, not an A10.
+            r.written_share = r.accelerator;
+            r.accelerator = share->card;
+            r.share_of = share->share_of;
+        } else if (r.accelerator.ends_with("*1")) {
+            r.accelerator.resize(r.accelerator.size() - 2);  // "A10*1": one whole A10 (Alibaba vgn7i-vws)
+        }
         if (!f[c_price].empty()) r.price = import::number(f[c_price], where + ": Price");
         if (c_spot && !f[*c_spot].empty()) r.spot = import::number(f[*c_spot], where + ": SpotPrice");
         require(!r.region.empty(), where + ": Region", r.region, "must not be empty");
@@ -151,12 +184,27 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
             }
         }
     }
+    // Where GpuInfo gives the memory a VM sees ("RTX 5880 2GB"), the most any whole-card row of that GPU
+    // shows is the card's: a row with less is a slice whose share of the card the file does not say.
+    // Keyed by canonical name, so cards sold in two memory sizes (V100 16 GB, V100 32 GB) stay two cards.
+    std::map<std::string, double> card_memory;
+    const auto card_of = [](const Row& r) { return normalise_gpu_name(r.accelerator, r.memory_gib); };
+    for (const Row& r : rows) {
+        if (r.memory_in_text && !r.share_of) card_memory[card_of(r)] = std::max(card_memory[card_of(r)], r.memory_gib);
+    }
     std::map<std::string, std::size_t> first_line_of_key;
     for (const Row& r : rows) {
         const std::string row = fmt::format("line {}", r.line);
         if (gcp && r.type.empty()) continue;  // GPU rows: used by the join below, or reported after it
         if (!r.price && !r.spot) {
             import::skip(result, options, {row, "no on-demand or spot price"});
+            continue;
+        }
+        if (r.memory_in_text && !r.share_of && r.memory_gib < card_memory[card_of(r)]) {
+            import::skip(result, options,
+                         {row, fmt::format("a slice of one {} ({:g} GB of the {:g} GB its whole-card rows show): its share of "
+                                           "the card is not in the file",
+                                           r.accelerator, r.memory_gib, card_memory[card_of(r)])});
             continue;
         }
         Source source{source_name, published, row};
@@ -218,8 +266,11 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
             // GpuInfo gives the share's memory: the card's is share_of times it.
             const std::string card = normalise_gpu_name(r.accelerator, r.memory_gib * r.share_of);
             gpu = gpu_share_name(card, r.share_of);
-            note = fmt::format("a 1/{} share of one {} (AcceleratorCount {:.3g}): one unit is the share", r.share_of, card,
-                               1.0 / r.share_of);
+            note = r.written_share.empty()
+                       ? fmt::format("a 1/{} share of one {} (AcceleratorCount {:.3g}): one unit is the share", r.share_of,
+                                     card, 1.0 / r.share_of)
+                       : fmt::format("a 1/{} share of one {} (the file writes \"{}\", AcceleratorCount 1): one unit is the share",
+                                     r.share_of, card, r.written_share);
         } else {
             gpu = normalise_gpu_name(r.accelerator, r.memory_gib);
             // The provider's size table knows the card where the file's name does not: Azure's
