@@ -510,6 +510,33 @@ TEST_CASE("built-in: every region of Tencent's community SkyPilot-format file, c
     }
 }
 
+TEST_CASE("built-in: every region of Alibaba's community SkyPilot-format file, checked by hand against its lines") {
+    const Catalog& c = Catalog::builtin();
+    // data/catalog/sources/skypilot/files/alibaba.vms.csv (sugarlxn/skypilot-catalog
+    // catalogs/v8/alicloud/vms.csv, commit b3e23ad; undated; USD converted from CNY by the source) line 914:
+    // ecs.gn6e-c12g1.24xlarge,V100,8,96,736,V100 32GB,21.804,6.76723848,cn-shanghai,cn-shanghai-m,ecs.gn6e,X86
+    const Offering& v100 = c.offering("alibaba", "ecs.gn6e-c12g1.24xlarge", "cn-shanghai");
+    CHECK(v100.on_demand_hourly == 21.804);
+    CHECK(*v100.spot_hourly == 6.76723848);
+    CHECK(v100.gpu == "V100-32GB");
+    CHECK(v100.gpus_per_instance == 8);
+    CHECK(v100.source.row == "line 914");
+    CHECK(v100.source.as_of == "undated");
+    // Shares of a card ("A10*1/12", "T4/8") are imported as shares, which have no spec in the built-in
+    // catalog, and memory slices of an RTX 5880 are reported: neither is ever a whole card here.
+    std::set<std::string> regions;
+    for (const Offering& o : c.offerings()) {
+        if (o.provider != "alibaba") continue;
+        regions.insert(o.region);
+        // sgn6i/sgn7i/vgn6i/vgn7i-vws sell shares; only their whole-card sizes are kept ("A10*1" 24 GB, "T4" 16 GB).
+        if (o.instance_type.find("vws") != std::string::npos) {
+            CHECK((o.instance_type == "ecs.vgn7i-vws-m24.7xlarge" || o.instance_type == "ecs.vgn6i-m16-vws.5xlarge"));
+        }
+        CHECK(o.instance_type.find("sgn8ga-wy") == std::string::npos);  // RTX 5880: no spec, slices reported
+    }
+    CHECK(regions.size() == 19);
+}
+
 TEST_CASE("built-in: H200, B200 and MI300X from at least three providers each, with dates") {
     const Catalog& c = Catalog::builtin();
     for (const char* gpu : {"H200", "B200", "MI300X"}) {
