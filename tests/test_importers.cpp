@@ -154,8 +154,10 @@ TEST_CASE("SkyPilot community Tencent layout, prices in the currency the option 
     CHECK(gn10xp.on_demand_hourly == 2.898);
     CHECK(gn10xp.notes == "the file names the GPU \"V100\"; the instance type carries V100-32GB (provider's size table)");
     CHECK(find(r, "ap-bangkok", "GN7.2XLARGE32", "ap-bangkok-2").notes.empty());  // T4: the name already says so
-    CHECK(instance_gpus("tencent", "GN10X.18XLARGE320")->gpu == "V100-32GB");
-    CHECK(instance_gpus("tencent", "GN10X.18XLARGE320")->count == 0);  // the file's count stands
+    const auto gn10x = instance_gpus("tencent", "GN10X.18XLARGE320");
+    REQUIRE(gn10x);
+    CHECK(gn10x->gpu == "V100-32GB");
+    CHECK(gn10x->count == 0);  // the file's count stands
     CHECK_FALSE(instance_gpus("tencent", "PTX1.7XLARGE116"));
     const ImportResult cny = import_skypilot_csv(
         "InstanceType,AcceleratorName,AcceleratorCount,Price,SpotPrice,Region\ngn6i,T4,1,8.5,,cn-beijing\n",
