@@ -233,7 +233,7 @@ TEST_CASE("every class of LLM job violation names file, line, column, field, val
         "instance of 1 x V100 (16 GB) holds the model and meets the latency targets; aws/us-east-1/p3.8xlarge: no "
         "replica within one instance of 4 x V100 (16 GB) holds the model and meets the latency targets; "
         "aws/us-east-1/p3.16xlarge: no replica within one instance of 8 x V100 (16 GB) holds the model and meets the "
-        "latency targets; and 256 more)",
+        "latency targets; and 338 more)",
         InvalidInput);
 }
 
