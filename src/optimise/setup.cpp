@@ -7,15 +7,13 @@
 
 #include "../engines/pricing.hpp"
 #include "../engines/instruments/commitment.hpp"
+#include "../engines/instruments/flex_start.hpp"
 #include "../engines/instruments/savings_plan.hpp"
 
 namespace gputco {
 
 void validate(const FlexStartOption& f, std::string_view field) {
-    require(std::isfinite(f.discount) && f.discount >= 0 && f.discount < 1, fmt::format("{}.discount", field),
-            f.discount, "must be in [0, 1) (off the on-demand price)");
-    require(std::isfinite(f.grant_probability) && f.grant_probability > 0 && f.grant_probability <= 1,
-            fmt::format("{}.grant_probability", field), f.grant_probability, "must be in (0, 1]");
+    instruments::require_flex_start_terms(field, f.discount, f.grant_probability);  // a plan's requests' rules
 }
 
 }  // namespace gputco

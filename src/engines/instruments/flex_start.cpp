@@ -12,6 +12,13 @@
 
 namespace gputco::instruments {
 
+void require_flex_start_terms(std::string_view field, double discount, double grant_probability) {
+    require(std::isfinite(discount) && discount >= 0 && discount < 1, fmt::format("{}.discount", field), discount,
+            "must be in [0, 1) (off the on-demand price)");
+    require(std::isfinite(grant_probability) && grant_probability > 0 && grant_probability <= 1,
+            fmt::format("{}.grant_probability", field), grant_probability, "must be in (0, 1]");
+}
+
 PricedFlexStart price_flex_start(const FlexStartRequest& r, std::size_t i, const Offering& offering,
                                  double on_demand_per_gpu_hour, int horizon) {
     const std::string field = fmt::format("plan.flex_starts[{}]", i);
@@ -24,10 +31,7 @@ PricedFlexStart price_flex_start(const FlexStartRequest& r, std::size_t i, const
     const double horizon_days = horizon * hours_per_month / 24.0;
     require(r.start_day + r.days <= horizon_days, field + ".start_day", r.start_day,
             fmt::format("must leave the run's {:g} days inside the horizon ({:g} days)", r.days, horizon_days));
-    require(std::isfinite(r.discount) && r.discount >= 0 && r.discount < 1, field + ".discount", r.discount,
-            "must be in [0, 1) (off the on-demand price)");
-    require(std::isfinite(r.grant_probability) && r.grant_probability > 0 && r.grant_probability <= 1,
-            field + ".grant_probability", r.grant_probability, "must be in (0, 1]");
+    require_flex_start_terms(field, r.discount, r.grant_probability);
     PricedFlexStart out;
     out.rate_per_gpu_hour = (1.0 - r.discount) * on_demand_per_gpu_hour;
     out.grant_probability = r.grant_probability;

@@ -5,6 +5,7 @@
 // serves first in its hours; refused, it costs nothing and the window falls to the other tiers.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "capacity_block.hpp"
@@ -24,6 +25,10 @@ struct PricedFlexStart {
     double rate_per_gpu_hour = 0;  ///< (1 − discount) × on demand per GPU-hour
     double grant_probability = 1;
 };
+
+/// The rules of a flex-start discount ([0, 1) off on demand) and grant probability ((0, 1]), naming
+/// `field`.discount or `field`.grant_probability: a plan's requests and the recommender's option.
+void require_flex_start_terms(std::string_view field, double discount, double grant_probability);
 
 /// Flex-start request `i` of a plan checked ("plan.flex_starts[i].<field>") and priced at
 /// (1 − discount) × `on_demand_per_gpu_hour`, over a horizon of `horizon` months.
