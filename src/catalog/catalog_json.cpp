@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -72,49 +73,61 @@ const json* rows(const json* list, std::string_view key) {
 }
 
 /// Parses with the limits a loader of user files needs: nesting depth (the DOM and its destructor
-/// recurse per level), duplicate keys (nlohmann keeps the last silently), and every parser exception
-/// (syntax, number overflow such as 1e400) as InvalidInput.
-/// The checks of parse_limited, in a SAX pass that builds nothing: nesting depth, duplicate keys and
-/// cancellation. (nlohmann's callback parser would do the same in one pass, but it is quadratic in
-/// the length of an array of objects: each object's end scans its whole parent array, in 3.11.2.)
-class LimitsCheck : public json::json_sax_t {
+/// recurse per level), duplicate keys (nlohmann keeps the last silently), cancellation, and every
+/// parser exception (syntax, number overflow such as 1e400) as InvalidInput. One pass: the checks
+/// run on the SAX events that build the DOM (nlohmann's own DOM builder), before each is forwarded,
+/// so a too-deep text stops before the DOM nests. (nlohmann's callback parser would do the same, but
+/// it is quadratic in the length of an array of objects: each object's end scans its whole parent
+/// array, in 3.11.2.) The built-in catalog is parsed once per process: lexing it twice, a checking
+/// pass and then the DOM, was a third of its load time.
+class CheckedDom {
 public:
-    explicit LimitsCheck(const StopCheck& should_stop) : poll_(should_stop, 16'384, "catalog loading cancelled") {}
+    using Dom = nlohmann::detail::json_sax_dom_parser<json>;
+    CheckedDom(json& root, const StopCheck& should_stop)
+        : dom_(root, false), poll_(should_stop, 16'384, "catalog loading cancelled") {}
 
-    bool null() override { return value(); }
-    bool boolean(bool) override { return value(); }
-    bool number_integer(number_integer_t) override { return value(); }
-    bool number_unsigned(number_unsigned_t) override { return value(); }
-    bool number_float(number_float_t, const string_t&) override { return value(); }
-    bool string(string_t&) override { return value(); }
-    bool binary(binary_t&) override { return value(); }
-    bool start_object(std::size_t) override {
+    bool null() { return value() && dom_.null(); }
+    bool boolean(bool v) { return value() && dom_.boolean(v); }
+    bool number_integer(json::number_integer_t v) { return value() && dom_.number_integer(v); }
+    bool number_unsigned(json::number_unsigned_t v) { return value() && dom_.number_unsigned(v); }
+    bool number_float(json::number_float_t v, const json::string_t& text) { return value() && dom_.number_float(v, text); }
+    bool string(json::string_t& v) { return value() && dom_.string(v); }
+    bool binary(json::binary_t& v) { return value() && dom_.binary(v); }
+    bool start_object(std::size_t n) {
         open();
-        keys_.emplace_back();
-        return true;
+        // The keys of each open object, innermost last; the lists are kept for reuse (no allocation
+        // per object once the deepest level has been seen).
+        if (keys_.size() < std::size_t(depth_)) keys_.emplace_back();
+        keys_[depth_ - 1].used = 0;
+        return dom_.start_object(n);
     }
-    bool key(string_t& key) override {
+    bool key(json::string_t& key) {
         poll_.step();
-        if (!keys_.back().insert(key).second) {
+        Keys& seen = keys_[depth_ - 1];
+        // Objects of a catalog have at most about twenty keys: a linear look beats a set's nodes.
+        const auto end = seen.keys.begin() + std::ptrdiff_t(seen.used);
+        if (std::find(seen.keys.begin(), end, key) != end) {
             throw InvalidInput(
                 fmt::format("catalog json key = \"{}\": appears twice in one object", printable_utf8(key, 80)));
         }
-        return true;
+        if (seen.used == seen.keys.size()) seen.keys.emplace_back();
+        seen.keys[seen.used++].assign(key);  // reuses the string's buffer
+        return dom_.key(key);
     }
-    bool end_object() override {
-        keys_.pop_back();
+    bool end_object() {
         --depth_;
-        return true;
+        return dom_.end_object();
     }
-    bool start_array(std::size_t) override {
+    bool start_array(std::size_t n) {
         open();
-        return true;
+        if (keys_.size() < std::size_t(depth_)) keys_.emplace_back();
+        return dom_.start_array(n);
     }
-    bool end_array() override {
+    bool end_array() {
         --depth_;
-        return true;
+        return dom_.end_array();
     }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
         error_ = e.what();
         return false;
     }
@@ -135,9 +148,14 @@ private:
         ++depth_;
     }
 
+    struct Keys {
+        std::vector<std::string> keys;  // the first `used` are the open object's keys
+        std::size_t used = 0;
+    };
+    Dom dom_;
     StopPoll poll_;
     int depth_ = 0;
-    std::vector<std::set<std::string>> keys_;  // the keys seen in each open object, innermost last
+    std::vector<Keys> keys_;  // by depth - 1: the keys seen in the object open there
     std::string error_;
 };
 
@@ -150,16 +168,10 @@ json parse_limited(std::string_view text, const StopCheck& should_stop) {
         throw InvalidInput(fmt::format("catalog json = \"{}\": not valid JSON ({})", printable_utf8(text, 40),
                                        printable_utf8(message)));
     };
-    LimitsCheck check(should_stop);
-    if (!json::sax_parse(text.begin(), text.end(), &check)) fail_text(check.error());
-    // Within the limits: the DOM, without a callback (linear); the DOM parser alone reports numbers
-    // that overflow a double (1e400).
-    try {
-        return json::parse(text.begin(), text.end());
-    } catch (const json::exception& e) {
-        fail_text(e.what());
-    }
-    return {};
+    json root;
+    CheckedDom handler(root, should_stop);
+    if (!json::sax_parse(text.begin(), text.end(), &handler)) fail_text(handler.error());
+    return root;
 }
 
 [[noreturn]] void fail_missing(const std::string& path) {
@@ -206,20 +218,27 @@ public:
         return *v;
     }
 
-    std::string text(std::string_view key) const { return as_text(required(key), path(key)); }
+    // The field's path is made only for a message: a catalog reads about 20 fields per offering.
+    std::string text(std::string_view key) const { return text_at(required(key), key); }
     std::string text_or(std::string_view key, std::string fallback) const {
         const json* v = find(key);
-        return v ? as_text(*v, path(key)) : std::move(fallback);
+        return v ? text_at(*v, key) : std::move(fallback);
     }
-    double number(std::string_view key) const { return as_number(required(key), path(key)); }
+    double number(std::string_view key) const { return number_at(required(key), key); }
     double number_or(std::string_view key, double fallback) const {
         const json* v = find(key);
-        return v ? as_number(*v, path(key)) : fallback;
+        return v ? number_at(*v, key) : fallback;
     }
     int whole(std::string_view key) const { return as_whole(required(key), path(key)); }
     int whole_or(std::string_view key, int fallback) const {
         const json* v = find(key);
         return v ? as_whole(*v, path(key)) : fallback;
+    }
+    /// number(key), finite and >= 0 (require_non_negative's rule and message).
+    double non_negative(std::string_view key) const { return non_negative_at(required(key), key); }
+    double non_negative_at(const json& v, std::string_view key) const {
+        const double x = number_at(v, key);
+        return std::isfinite(x) && x >= 0 ? x : require_non_negative(path(key), x);
     }
 
     static std::string as_text(const json& v, const std::string& path) {
@@ -238,6 +257,13 @@ public:
     }
 
 private:
+    std::string text_at(const json& v, std::string_view key) const {
+        return v.is_string() ? v.get<std::string>() : as_text(v, path(key));
+    }
+    double number_at(const json& v, std::string_view key) const {
+        return v.is_number() ? v.get<double>() : as_number(v, path(key));
+    }
+
     const json& object_;
     std::string path_;
 };
@@ -313,10 +339,8 @@ PriceSnapshot read_snapshot(const json& j, const std::string& path) {
     Reader r(j, path, {"effective_from", "on_demand_hourly", "spot_hourly", "reserved", "source", "notes"});
     PriceSnapshot s;
     s.effective_from = Date::parse(r.text("effective_from"), r.path("effective_from"));
-    s.on_demand_hourly = require_non_negative(r.path("on_demand_hourly"), r.number("on_demand_hourly"));
-    if (const json* v = r.find("spot_hourly"); v && !v->is_null()) {
-        s.spot_hourly = require_non_negative(r.path("spot_hourly"), Reader::as_number(*v, r.path("spot_hourly")));
-    }
+    s.on_demand_hourly = r.non_negative("on_demand_hourly");
+    if (const json* v = r.find("spot_hourly"); v && !v->is_null()) s.spot_hourly = r.non_negative_at(*v, "spot_hourly");
     s.source = read_source(r.required("source"), r.path("source"));
     s.notes = r.text_or("notes", "");
     if (const json* list = r.find("reserved")) {
@@ -342,11 +366,8 @@ Offering read_offering(const json& j, const std::string& path) {
     o.gpu = r.text("gpu");
     o.gpus_per_instance = r.whole_or("gpus_per_instance", 1);
     o.currency = r.text_or("currency", "USD");
-    o.on_demand_hourly = require_non_negative(r.path("on_demand_hourly"), r.number("on_demand_hourly"));
-    if (const json* s = r.find("spot_hourly"); s && !s->is_null()) {
-        o.spot_hourly = require_non_negative(r.path("spot_hourly"),
-                                             Reader::as_number(*s, r.path("spot_hourly")));
-    }
+    o.on_demand_hourly = r.non_negative("on_demand_hourly");
+    if (const json* s = r.find("spot_hourly"); s && !s->is_null()) o.spot_hourly = r.non_negative_at(*s, "spot_hourly");
     o.billing_increment_seconds = r.number_or("billing_increment_seconds", 3600.0);
     o.minimum_billed_seconds = r.number_or("minimum_billed_seconds", 0.0);
     o.source = read_source(r.required("source"), r.path("source"));
