@@ -10,7 +10,9 @@ GPU names, shares of a GPU, the GCP machine + GPU join live there, once) and eve
 is written as one dated row of `<provider>.csv`, in the columns of observations.csv, its
 `source_row` naming the line(s) of the original file; `<provider>.source.json` beside it names the
 repository, path, commit and date, and counts the rows read, kept and skipped by reason. Zones of a
-region at the same prices are one row (region-level, as the rest of the catalog). Then
+region at the same prices are one row (region-level, as the rest of the catalog). The file's earlier
+versions in the clone's history give `<provider>.history.csv`: each date (a commit's) on which an
+offering's on-demand or spot price changed, with that snapshot's commit and line (`history`). Then
 scripts/refresh-catalog.py rebuilds builtin.json, so a refresh is this one command and the review is
 the diff of data/catalog/.
 
@@ -197,16 +199,130 @@ def extract(git_dir, repository, rev, provider, path, importer, known_gpus):
               f"({e.stderr.decode().strip()}); extract left as it is", file=sys.stderr)
         return None
     record = {"provider": provider, "repository": repository, "path": path, "commit": last_commit, "date": date}
-    return extract_text(text.decode("utf-8"), record, importer, known_gpus)
+    rows, meta = extract_text(text.decode("utf-8"), record, importer, known_gpus)
+    earlier, counts = history(git_dir, repository, last_commit, path, provider, rows, importer, known_gpus)
+    meta["history"] = counts
+    return rows, meta, earlier
 
 
-def write(provider, rows, meta):
-    OUT.mkdir(parents=True, exist_ok=True)
+def daily_snapshots(git_dir, commit, path):
+    """(date, commit) of the last commit of each day that changed `path`, up to `commit`, oldest first
+    (a day's earlier commits were replaced the same day; one price per offering and date)."""
+    by_day = {}
+    for line in git(git_dir, "log", "--reverse", "--format=%H %cs", commit, "--", path).splitlines():
+        c, date = line.split()
+        by_day[date] = c
+    return sorted(by_day.items())
+
+
+def runs_of(observed):
+    """[(date, value, row)] → runs of one value, each (first date, value, row of that date); a value the
+    series comes back to was in force throughout: the runs between are dropped (REVERTED), counted."""
+    runs = []
+    for date, value, row in observed:
+        if not runs or runs[-1][1] != value:
+            runs.append((date, value, row))
+    dropped = 0
+    i = 0
+    while i < len(runs):
+        back = [j for j in range(len(runs) - 1, i, -1) if runs[j][1] == runs[i][1]]
+        if back:
+            dropped += back[0] - i - 1
+            del runs[i + 1:back[0] + 1]
+        i += 1
+    return runs, dropped
+
+
+# Why an earlier price the file lists is not a change (docs/catalog.md, "History from the snapshots"):
+# the generator of a SkyPilot-format file sometimes lists another meter for a day (Azure's Windows
+# prices, 0.046 USD per vCPU-hour above Linux) or no price, and the next snapshot has the price again.
+REVERTED = "a price the file later comes back to: the prices between are not counted as changes"
+
+
+def in_force(runs, date):
+    """The run of `runs` in force at `date`, or None before the first."""
+    now = None
+    for run in runs:
+        if run[0] <= date:
+            now = run
+    return now
+
+
+def history(git_dir, repository, commit, path, provider, newest, importer, known_gpus):
+    """Earlier prices of the offerings of `newest` (the extract's rows at `commit`) from every day's last
+    snapshot of `path` before it: one row per date an on-demand or spot price changed, dated by that
+    commit's date; the listed rows' effective_from becomes the first day of their prices. Returns the
+    history rows and the counts for .source.json."""
+    days = daily_snapshots(git_dir, commit, path)
+    series = {key_of(r): [] for r in newest}
+    counts = {"daily_snapshots": len(days), "first": days[0][0] if days else None,
+              "offerings_not_in_the_newest": 0, "reverted_runs_dropped": 0, "changes": 0}
+    gone = set()
+    for date, c in days:
+        try:
+            text = git(git_dir, "cat-file", "blob", f"{c}:{path}", binary=True)
+        except subprocess.CalledProcessError:
+            counts.setdefault("snapshots_not_held", []).append(c)
+            continue
+        record = {"provider": provider, "repository": repository, "path": path, "commit": c, "date": date}
+        rows, _ = extract_text(text.decode("utf-8"), record, importer, known_gpus)
+        for r in rows:
+            k = key_of(r)
+            if k in series:
+                series[k].append(r)
+            else:
+                gone.add(k)
+    counts["offerings_not_in_the_newest"] = len(gone)
+    out = []
+    for listed in newest:
+        seen = [r for r in series[key_of(listed)]
+                if (r["gpu"], r["gpus_per_instance"]) == (listed["gpu"], listed["gpus_per_instance"])]
+        if not listed["on_demand_hourly"] or not seen:
+            continue  # sold only as spot: no history (a snapshot holds an on-demand price)
+        # A day with no on-demand price listed is no observation of it (the row then holds spot only).
+        od, d1 = runs_of([(r["effective_from"], r["on_demand_hourly"], r) for r in seen if r["on_demand_hourly"]])
+        spot, d2 = runs_of([(r["effective_from"], r["spot_hourly"], r) for r in seen])
+        counts["reverted_runs_dropped"] += d1 + d2
+        dates = sorted({run[0] for run in od + spot})
+        listed["effective_from"] = max(od[-1][0], spot[-1][0])
+        for date in dates:
+            if date >= listed["effective_from"]:
+                break
+            o, s = in_force(od, date), in_force(spot, date)
+            if o is None:
+                continue  # no on-demand price yet: nothing to hold
+            row = next(r for r in seen if r["effective_from"] == date)
+            notes = [row["notes"]] if row["notes"] else []
+            prices = {"on_demand_hourly": o[1], "spot_hourly": s[1] if s else ""}
+            for column, name in (("on_demand_hourly", "on demand"), ("spot_hourly", "spot")):
+                if prices[column] != row[column]:
+                    notes.append(f"{name} {row[column] or 'none'} in this snapshot: {REVERTED}")
+            out.append(dict(row, **prices, notes="; ".join(notes)))
+    counts["changes"] = len(out)
+    return out, counts
+
+
+def key_of(row):
+    return (row["region"], row["instance_type"], row["zone"])
+
+
+def write_rows(file, rows):
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=COLUMNS + ("zone",), lineterminator="\n")
     w.writeheader()
     w.writerows(rows)
-    (OUT / f"{provider}.csv").write_text(buf.getvalue())
+    file.write_text(buf.getvalue())
+
+
+def write(provider, rows, meta, earlier=None):
+    """`<provider>.csv` (the newest rows), `.source.json`, and `<provider>.history.csv` (their earlier
+    prices) when `earlier` is given."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    write_rows(OUT / f"{provider}.csv", rows)
+    if earlier:
+        write_rows(OUT / f"{provider}.history.csv", earlier)
+    elif earlier is not None:
+        (OUT / f"{provider}.history.csv").unlink(missing_ok=True)  # one snapshot: no earlier prices
     (OUT / f"{provider}.source.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
 
 
@@ -276,8 +392,8 @@ def main():
         if got is None:
             print(f"{provider}: no {FILES[provider]} read from {args.repository} at {args.rev}; extract left as it is")
             continue
-        rows, meta = got
-        write(provider, rows, meta)
+        rows, meta, earlier = got
+        write(provider, rows, meta, earlier)
         report(provider, meta)
     if args.no_refresh:
         return 0

@@ -382,7 +382,10 @@ TEST_CASE("built-in: every region of the SkyPilot-format files, checked by hand 
     CHECK(h200.gpus_per_instance == 8);
     CHECK_FALSE(h200.spot_hourly);
     CHECK(h200.source.row == "line 56180");
-    CHECK(h200.effective_from == Date{2026, 5, 20});
+    // The same prices since the file's first snapshot (commit 62971ab, 2026-04-02, line 59913): in force
+    // from then, read from the newest.
+    CHECK(h200.effective_from == Date{2026, 4, 2});
+    CHECK(h200.source.as_of == "2026-05-20");
     // gcp/vms.csv lines 281 + 29169: a3-ultragpu-8g us-central1-b machine 12.266 (spot 5.0093) plus
     // 8 x H200 74.49392 (spot 37.2472).
     const Offering& a3u = c.offering("gcp", "a3-ultragpu-8g", "us-central1");
@@ -414,6 +417,53 @@ TEST_CASE("built-in: every region of the SkyPilot-format files, checked by hand 
         CAPTURE(provider);
         CHECK(regions.size() >= want.second);
     }
+}
+
+TEST_CASE("built-in: history from the SkyPilot-format files' git history, checked by hand against the snapshots") {
+    const Catalog& c = Catalog::builtin();
+    // anycloud-sh/catalog gcp/vms.csv, a3-highgpu-1g in asia-east1-c: the machine row (line 160) plus the
+    // GPU row, on demand 1.36923 + 11.34343 throughout; spot moved up every two weeks:
+    //   69b86f0 2026-04-02  line 160 ...,1.36923,0.3959   line 28250 ,,,H100,1,...,11.34343,3.2816
+    //   c378e57 2026-04-13  line 160 ...,1.36923,0.41574  line 28345 ...,11.34343,3.4457
+    //   d798aa8 2026-04-27  line 160 ...,1.36923,0.43657  line 28736 ...,11.34343,3.618
+    //   2471c22 2026-05-11  line 160 ...,1.36923,0.45838  line 28874 ...,11.34343,3.7989
+    //   62ff0a9 2026-05-20  the same as 2026-05-11 (lines 160 + 29025): listed, in force from 2026-05-11
+    const Offering& a3 = c.offering("gcp", "a3-highgpu-1g", "asia-east1");
+    CHECK(a3.on_demand_hourly == doctest::Approx(1.36923 + 11.34343));
+    CHECK(*a3.spot_hourly == doctest::Approx(0.45838 + 3.7989));
+    CHECK(a3.effective_from == Date{2026, 5, 11});
+    CHECK(a3.source.as_of == "2026-05-20");
+    CHECK(a3.source.row == "lines 160+29025");
+    REQUIRE(a3.history.size() == 3);
+    CHECK(a3.history[0].effective_from == Date{2026, 4, 2});
+    CHECK(*a3.history[0].spot_hourly == doctest::Approx(0.3959 + 3.2816));
+    CHECK(a3.history[0].source.row == "lines 160+28250");
+    CHECK(a3.history[0].source.name.ends_with("commit 69b86f0"));
+    CHECK(*a3.history[1].spot_hourly == doctest::Approx(0.41574 + 3.4457));
+    CHECK(*a3.history[2].spot_hourly == doctest::Approx(0.43657 + 3.618));
+    // as_of before and after a change: the price in force that day.
+    CHECK(*c.as_of(Date{2026, 4, 12}).offering("gcp", "a3-highgpu-1g", "asia-east1").spot_hourly ==
+          doctest::Approx(3.6775));
+    CHECK(*c.as_of(Date{2026, 4, 13}).offering("gcp", "a3-highgpu-1g", "asia-east1").spot_hourly ==
+          doctest::Approx(3.86144));
+    CHECK_THROWS_AS(c.as_of(Date{2026, 4, 1}).offering("gcp", "a3-highgpu-1g", "asia-east1"), InvalidInput);
+
+    // A rise: lambda/vms.csv, 8 x H100 SXM5 in us-east-1:
+    //   69b86f0 2026-04-02 line 179: gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,27.52,us-east-1,...
+    //   ba0a209 2026-04-06 line 179: gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,31.92,us-east-1,...
+    const Offering& h100 = c.offering("lambda", "gpu_8x_h100_sxm5", "us-east-1");
+    CHECK(h100.price_at(Date{2026, 4, 5}).on_demand_hourly == 27.52);
+    CHECK(h100.price_at(Date{2026, 4, 5}).source.name.find("commit 69b86f0") != std::string::npos);
+    CHECK(h100.price_at(Date{2026, 4, 6}).on_demand_hourly == 31.92);
+    CHECK(h100.price_at(Date{2026, 4, 6}).source.row == "line 332");  // the newest file's (4c06102) line
+    CHECK(c.as_of(Date{2026, 4, 5}).offering("lambda", "gpu_8x_h100_sxm5", "us-east-1").on_demand_hourly == 27.52);
+    CHECK(c.as_of(Date{2026, 4, 6}).offering("lambda", "gpu_8x_h100_sxm5", "us-east-1").on_demand_hourly == 31.92);
+
+    // Azure's file lists a Windows price for some days (Linux + 0.046 $/vCPU-hour; NC16as_T4_v3 has 16
+    // vCPUs: 1.342 + 0.736 = 2.078 in northeurope) and comes back the next snapshot: not a change.
+    const Offering& t4 = c.offering("azure", "Standard_NC16as_T4_v3", "northeurope");
+    CHECK(t4.on_demand_hourly == 1.342);
+    for (const PriceSnapshot& s : t4.history) CHECK(s.on_demand_hourly == 1.342);
 }
 
 TEST_CASE("built-in: the neoclouds' SkyPilot-format files saved in the repository, checked by hand against their lines") {
@@ -563,7 +613,8 @@ TEST_CASE("built-in: other spot checks against the reference data") {
     // replaced the undated skypilot-catalog v6 listing ($2.99167); the on-demand price is the same, so
     // the reservations derived from it are kept.
     CHECK(*nd.spot_hourly == 5.98334);
-    CHECK(nd.effective_from == Date{2026, 5, 20});
+    // The same prices in the file's first snapshot (commit 62971ab, 2026-04-02, line 59866).
+    CHECK(nd.effective_from == Date{2026, 4, 2});
     // seed 000: 3-year reserved saves 52% -> 0.48 x 27.197 = 13.05456 $/h.
     CHECK(nd.reserved_price(3, Payment::all_upfront)->effective_hourly() == doctest::Approx(13.05456));
     CHECK(nd.reserved_price(3, Payment::no_upfront)->hourly == doctest::Approx(13.05456));

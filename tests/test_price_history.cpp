@@ -145,13 +145,16 @@ TEST_CASE("built-in: P4/P5 before and after AWS's June-2025 cut, p3 with its 201
     CHECK(p3.reserved.size() == 6);
     CHECK_THROWS_AS(c.offering("aws", "p3.8xlarge", "us-east-1").price_at(Date{2017, 1, 1}), InvalidInput);
     // The catalog as of May 2025 keeps every undated row and the pre-cut P4/P5 prices. Azure's rows are
-    // dated by the SkyPilot-format extract of 2026-05-20 (the seeds' undated ND96asr_v4 listing had the
-    // same on-demand price), so they are in the catalog from that date on, not before.
+    // dated by the SkyPilot-format file's git history (ND96asr_v4: the same prices since its first
+    // snapshot, 2026-04-02; the seeds' undated listing had the same on-demand price), so they are in
+    // the catalog from that date on, not before.
     const Catalog may = c.as_of(Date{2025, 5, 15});
     CHECK(may.offering("aws", "p4d.24xlarge", "us-east-1").on_demand_hourly == 32.7726);
     CHECK(may.offering("aws", "g4dn.xlarge", "us-east-1").on_demand_hourly == 0.526);  // undated
     CHECK_THROWS_AS(may.offering("azure", "Standard_ND96asr_v4", "eastus"), InvalidInput);
     CHECK(c.as_of(Date{2026, 5, 20}).offering("azure", "Standard_ND96asr_v4", "eastus").on_demand_hourly == 27.197);
+    CHECK(c.as_of(Date{2026, 4, 2}).offering("azure", "Standard_ND96asr_v4", "eastus").on_demand_hourly == 27.197);
+    CHECK_THROWS_AS(c.as_of(Date{2026, 4, 1}).offering("azure", "Standard_ND96asr_v4", "eastus"), InvalidInput);
 }
 
 TEST_CASE("built-in: published Azure reservations, two dated snapshots") {

@@ -5,6 +5,7 @@ import csv
 import importlib.util
 import io
 import json
+import os
 import pathlib
 
 import gputco
@@ -58,3 +59,106 @@ def test_an_undated_file_gives_undated_rows_and_no_date_of_its_reading():
     with pytest.raises(SystemExit, match="b.csv line 2: nebius/eu-north1/gpu-h200-sxm_8gpu-128vcpu-1600gb: an undated "
                                          "price cannot sit beside another price of the same offering"):
         refresh.add_extract(offerings, order, o, "b.csv line 2", [])
+
+
+LAMBDA_HEAD = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
+
+
+def lambda_row(itype, gpu, count, price, region):
+    return f"{itype},{gpu},{count}.0,26.0,200.0,{price},{region},,\n"
+
+
+def commit_file(repo, path, text, date, message):
+    """Commits `text` at `path` in the bare-less repository `repo`, dated `date` (author and committer)."""
+    import os
+    import subprocess
+    env = dict(os.environ, GIT_AUTHOR_DATE=f"{date}T04:00:00+00:00", GIT_COMMITTER_DATE=f"{date}T04:00:00+00:00",
+               GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t")
+    (repo / path).parent.mkdir(parents=True, exist_ok=True)
+    (repo / path).write_text(text)
+    subprocess.run(["git", "-C", str(repo), "add", path], check=True, env=env)
+    subprocess.run(["git", "-C", str(repo), "commit", "-q", "-m", message], check=True, env=env)
+
+
+def test_history_from_the_git_history_dates_each_change_by_its_commit(tmp_path):
+    import subprocess
+    repo = tmp_path / "catalog"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    path = "lambda/vms.csv"
+    a10 = lambda price, region="us-east-1": lambda_row("gpu_1x_a10", "A10", 1, price, region)
+    h100 = lambda price: lambda_row("gpu_8x_h100_sxm5", "H100", 8, price, "us-east-1")
+    # 04-02: 0.86 and 27.52. 04-04: A10 at 1.50 for part of a day, then back (the day's last snapshot
+    # counts). 04-06: both rise. 04-07: A10 at 9.99 for a day, 04-08 back: reverted, not a change.
+    # 04-09: a region only there once (not in the newest: not kept).
+    commit_file(repo, path, LAMBDA_HEAD + a10(0.86) + h100(27.52), "2026-04-02", "first")
+    commit_file(repo, path, LAMBDA_HEAD + a10(1.50) + h100(27.52), "2026-04-04", "morning")
+    commit_file(repo, path, LAMBDA_HEAD + h100(27.52) + a10(0.86), "2026-04-04", "evening")
+    commit_file(repo, path, LAMBDA_HEAD + a10(1.29) + h100(31.92), "2026-04-06", "rise")
+    commit_file(repo, path, LAMBDA_HEAD + a10(9.99) + h100(31.92), "2026-04-07", "a day's other meter")
+    commit_file(repo, path, LAMBDA_HEAD + a10(1.29) + h100(31.92) + a10(1.29, "me-west-1"), "2026-04-08", "back")
+    commit_file(repo, path, LAMBDA_HEAD + a10(1.29) + h100(31.92), "2026-04-09", "newest")
+    rows, meta, earlier = extract.extract(repo / ".git", "o/r", "HEAD", "lambda", path, gputco.import_skypilot_csv,
+                                          KNOWN)
+    listed = {r["instance_type"]: r for r in rows}
+    assert {k: (r["on_demand_hourly"], r["effective_from"], r["source_as_of"]) for k, r in listed.items()} == {
+        "gpu_1x_a10": ("1.29", "2026-04-06", "2026-04-09"), "gpu_8x_h100_sxm5": ("31.92", "2026-04-06", "2026-04-09")}
+    assert [(r["instance_type"], r["effective_from"], r["on_demand_hourly"], r["source_row"], r["notes"])
+            for r in earlier] == [("gpu_1x_a10", "2026-04-02", "0.86", "line 2", ""),
+                                  ("gpu_8x_h100_sxm5", "2026-04-02", "27.52", "line 3", "")]
+    first = subprocess.run(["git", "-C", str(repo), "rev-list", "--max-parents=0", "HEAD"], capture_output=True,
+                           text=True, check=True).stdout.strip()
+    assert earlier[0]["source_name"] == f"SkyPilot-format catalog o/r lambda/vms.csv, commit {first[:7]}"
+    assert meta["history"] == {"daily_snapshots": 6, "first": "2026-04-02", "offerings_not_in_the_newest": 1,
+                               "reverted_runs_dropped": 1, "changes": 2}
+    # The refresh makes them one offering each with its history, in force by date.
+    offerings, order = {}, []
+    for r in rows + earlier:
+        refresh.add_extract(offerings, order, refresh.observation_offering(r), "x", [])
+    o = refresh.with_newest_listed(offerings[("lambda", "us-east-1", "gpu_1x_a10", "")])
+    assert (o["on_demand_hourly"], o["effective_from"]) == (1.29, "2026-04-06")
+    assert [(s["effective_from"], s["on_demand_hourly"]) for s in o["history"]] == [("2026-04-02", 0.86)]
+
+
+def test_the_committed_history_extracts_hold_only_changes_before_their_listing():
+    """Every row of <provider>.history.csv is an earlier price of a listed row of <provider>.csv, and
+    each differs from the next price of its offering (only changes are stored)."""
+    for file in sorted(extract.OUT.glob("*.history.csv")):
+        provider = file.name.split(".")[0]
+        with open(extract.OUT / f"{provider}.csv", newline="") as f:
+            listed = {extract.key_of(r): r for r in csv.DictReader(f)}
+        with open(file, newline="") as f:
+            earlier = list(csv.DictReader(f))
+        meta = json.loads((extract.OUT / f"{provider}.source.json").read_text())
+        assert meta["history"]["changes"] == len(earlier) > 0
+        by_key = {}
+        for r in earlier:
+            by_key.setdefault(extract.key_of(r), []).append(r)
+        for k, snaps in by_key.items():
+            now = listed[k]
+            dates = [r["effective_from"] for r in snaps]
+            assert dates == sorted(set(dates)) and dates[-1] < now["effective_from"], k
+            prices = [(r["on_demand_hourly"], r["spot_hourly"]) for r in snaps + [now]]
+            assert all(a != b for a, b in zip(prices, prices[1:])), k
+            assert all(r["source_as_of"] == r["effective_from"] for r in snaps), k
+
+
+CLONE = os.environ.get("GPUTCO_SKYPILOT_CLONE")
+
+
+@pytest.mark.skipif(not CLONE, reason="needs GPUTCO_SKYPILOT_CLONE: a clone of github.com/anycloud-sh/catalog")
+@pytest.mark.parametrize("provider", ["azure", "gcp", "lambda", "vast"])
+def test_a_clone_gives_the_committed_extracts(provider):
+    """The refresh's review: a clone of the repository at the committed extract's commit (or later, if
+    the file is unchanged since) gives the committed rows, history and counts, byte for byte."""
+    meta_now = json.loads((extract.OUT / f"{provider}.source.json").read_text())
+    rows, meta, earlier = extract.extract(pathlib.Path(CLONE), "anycloud-sh/catalog", meta_now["commit"], provider,
+                                          extract.FILES[provider], gputco.import_skypilot_csv, KNOWN)
+    assert meta == meta_now
+    with open(extract.OUT / f"{provider}.csv", newline="") as f:
+        assert list(csv.DictReader(f)) == rows
+    history = extract.OUT / f"{provider}.history.csv"
+    if earlier:
+        with open(history, newline="") as f:
+            assert list(csv.DictReader(f)) == earlier
+    else:
+        assert not history.exists()
