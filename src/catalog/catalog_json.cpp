@@ -288,8 +288,7 @@ GpuSpec read_gpu(const json& j, const std::string& path) {
     g.source = read_source(r.required("source"), r.path("source"));
     g.notes = r.text_or("notes", "");
     g.interconnect = r.text_or("interconnect", "");
-    g.validate(path);
-    return g;
+    return g;  // validated by the Catalog it goes into (the same field paths)
 }
 
 ReservedPrice read_reserved(const json& j, const std::string& path, double on_demand_hourly,
@@ -411,8 +410,7 @@ Offering read_offering(const json& j, const std::string& path) {
                                      read_source(t.required("source"), t.path("source"))});
         }
     }
-    o.validate(path);
-    return o;
+    return o;  // validated by the Catalog it goes into (the same field paths): once, not twice
 }
 
 json write_source(const Source& s) {
@@ -533,6 +531,7 @@ Catalog Catalog::from_json(std::string_view json_text, const StopCheck& should_s
     }
     std::vector<Offering> offerings;
     if (const json* list = rows(r.find("offerings"), "offerings")) {
+        offerings.reserve(list->size());
         for (std::size_t i = 0; i < list->size(); ++i) {
             poll.step();
             offerings.push_back(read_offering((*list)[i], fmt::format("offerings[{}]", i)));
