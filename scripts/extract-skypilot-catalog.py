@@ -253,19 +253,26 @@ def history(git_dir, repository, commit, path, provider, newest, importer, known
     snapshot of `path` before it: one row per date an on-demand or spot price changed, dated by that
     commit's date; the listed rows' effective_from becomes the first day of their prices. Returns the
     history rows and the counts for .source.json."""
-    days = daily_snapshots(git_dir, commit, path)
+    def rows_at(date, c):
+        record = {"provider": provider, "repository": repository, "path": path, "commit": c, "date": date}
+        text = git(git_dir, "cat-file", "blob", f"{c}:{path}", binary=True)
+        return extract_text(text.decode("utf-8"), record, importer, known_gpus)[0]
+    return history_of(daily_snapshots(git_dir, commit, path), rows_at, newest)
+
+
+def history_of(days, rows_at, newest):
+    """history() for any file: `days` its (date, commit) snapshots, oldest first; `rows_at(date, commit)`
+    the extract's rows of one snapshot (raises CalledProcessError where the clone lacks it)."""
     series = {key_of(r): [] for r in newest}
     counts = {"daily_snapshots": len(days), "first": days[0][0] if days else None,
               "offerings_not_in_the_newest": 0, "reverted_runs_dropped": 0, "changes": 0}
     gone = set()
     for date, c in days:
         try:
-            text = git(git_dir, "cat-file", "blob", f"{c}:{path}", binary=True)
+            rows = rows_at(date, c)
         except subprocess.CalledProcessError:
             counts.setdefault("snapshots_not_held", []).append(c)
             continue
-        record = {"provider": provider, "repository": repository, "path": path, "commit": c, "date": date}
-        rows, _ = extract_text(text.decode("utf-8"), record, importer, known_gpus)
         for r in rows:
             k = key_of(r)
             if k in series:

@@ -11,7 +11,10 @@ Inputs (docs/catalog.md, "Refreshing the built-in catalog"):
                     source, source date, row in the source).
   skypilot/*.csv    the GPU rows of SkyPilot-format catalog files, every region, in the same columns
                     (plus zone), written by scripts/extract-skypilot-catalog.py with the repository,
-                    path, commit and date in skypilot/*.source.json beside each.
+                    path, commit and date in skypilot/*.source.json beside each; skypilot/*.history.csv
+                    their earlier prices from the files' git history.
+  aws/*.csv         AWS in every region (scripts/extract-aws-regions.py), the same columns; offerings
+                    kept by hand in curated.json are compared with it (cross-check.csv), not replaced.
 Every observation becomes a dated snapshot of its offering. The rule the library relies on: an
 offering's listed prices are its newest snapshot, so Catalog::builtin() answers at today's prices and
 older ones are its history (price_at / as_of).
@@ -33,6 +36,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "data" / "catalog" / "sources"
 OUT = ROOT / "data" / "catalog" / "builtin.json"
 EXTRACTS = SOURCES / "skypilot"
+# AWS in every region (scripts/extract-aws-regions.py), in the same columns.
+AWS_REGIONS = SOURCES / "aws"
 CROSS_CHECK = EXTRACTS / "cross-check.csv"
 # gputco's cross_check default (include/gputco/catalog/price_trust.hpp): 10% of the lower price.
 CROSS_CHECK_TOLERANCE = 0.10
@@ -197,9 +202,10 @@ def uniform_prices(offerings, extract_keys):
                 dates.add(date)
 
 
-def cross_check_rows(offerings, extract_keys, replaced):
+def cross_check_rows(offerings, extract_keys, replaced, compared=()):
     """Extract prices more than CROSS_CHECK_TOLERANCE apart from the other sources' newest price of the
-    same offering, with the price used (the newest dated)."""
+    same offering, with the price used (the newest dated; for `compared`, (kept, extract) pairs of
+    offerings kept by hand, the kept one)."""
     out = []
     for k in sorted(extract_keys):
         if k[0] in UNIFORM_PRICE and k[1] != UNIFORM_PRICE[k[0]]:
@@ -213,6 +219,9 @@ def cross_check_rows(offerings, extract_keys, replaced):
         out.append((k, d1, a, d2, b, snaps[-1][0]))
     for have, new in replaced:
         out.append((key(new), new["effective_from"], new, have["source"]["as_of"], have, new["effective_from"]))
+    for have, new in compared:
+        kept = with_newest_listed(have)
+        out.append((key(new), new["effective_from"], new, kept["source"]["as_of"], kept, None))
     rows = []
     for k, d1, a, d2, b, used in sorted(out, key=lambda r: r[0]):
         x, y = a["on_demand_hourly"], b["on_demand_hourly"]
@@ -253,13 +262,20 @@ def build():
     with open(SOURCES / "observations.csv", newline="") as f:
         for line, row in enumerate(csv.DictReader(f), start=2):
             add_snapshot(offerings, order, observation_offering(row), f"observations.csv line {line}")
-    extract_keys, replaced = set(), []
-    for path in sorted(EXTRACTS.glob("*.csv")):
+    extract_keys, replaced, compared = set(), [], []
+    by_hand = set(offerings)
+    for path in sorted(EXTRACTS.glob("*.csv")) + sorted(AWS_REGIONS.glob("*.csv")):
         if path == CROSS_CHECK:
             continue
         with open(path, newline="") as f:
             for line, row in enumerate(csv.DictReader(f), start=2):
                 new = observation_offering(row)
+                if path.parent == AWS_REGIONS and key(new) in by_hand:
+                    # Kept by hand with AWS's reservations and the June 2025 cut: compared, not added (the
+                    # file has no reservations: a newer snapshot from it would list none).
+                    if not path.name.endswith(".history.csv"):
+                        compared.append((offerings[key(new)], new))
+                    continue
                 add_extract(offerings, order, new, f"{path.relative_to(SOURCES)} line {line}", replaced)
                 extract_keys.add(key(new))
     uniform_prices(offerings, extract_keys)
@@ -273,7 +289,7 @@ def build():
     w = csv.DictWriter(buf, fieldnames=("offering", "extract_date", "extract_on_demand", "other_date",
                                         "other_on_demand", "other_source", "apart", "used"), lineterminator="\n")
     w.writeheader()
-    w.writerows(cross_check_rows(offerings, extract_keys, replaced))
+    w.writerows(cross_check_rows(offerings, extract_keys, replaced, compared))
     return compact(catalog), buf.getvalue()
 
 

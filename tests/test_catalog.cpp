@@ -407,9 +407,25 @@ TEST_CASE("built-in: every region of the SkyPilot-format files, checked by hand 
     const Offering& vast = c.offering("vast", "1x-H200-32-65536", "France, FR, EU");
     CHECK(vast.on_demand_hourly == 2.35);
     CHECK_FALSE(vast.spot_hourly);
-    // Every region: AWS's file was not at hand (docs/catalog.md); the others list many.
+    // AWS: tsaol/aws-gpu data/all_gpu_instances.js (instances.vantage.sh), commit 7412fd2 (2026-01-21),
+    // record 79 ("name": "p5.48xlarge", "gpuCount": 8), line 6601: "eu-north-1": {"onDemand": 58.8928};
+    // the same price in the file's first version (2025-11-30).
+    const Offering& p5 = c.offering("aws", "p5.48xlarge", "eu-north-1");
+    CHECK(p5.on_demand_hourly == 58.8928);
+    CHECK(p5.gpu == "H100");
+    CHECK(p5.gpus_per_instance == 8);
+    CHECK(p5.source.row == "/79/pricing/eu-north-1/onDemand");
+    CHECK(p5.effective_from == Date{2025, 11, 30});
+    CHECK(p5.source.as_of == "2026-01-21");
+    CHECK_FALSE(p5.spot_hourly);
+    // Record 83, p6-b200.48xlarge: us-east-1 113.9328 (8 x B200).
+    CHECK(c.offering("aws", "p6-b200.48xlarge", "us-west-2").on_demand_per_gpu_hour() == doctest::Approx(113.9328 / 8));
+    // us-east-1 rows kept by hand (reservations, the June 2025 cut) stay as they were: not replaced.
+    CHECK(c.offering("aws", "p4d.24xlarge", "us-east-1").on_demand_hourly == 21.96);
+    CHECK_FALSE(c.offering("aws", "p4d.24xlarge", "us-east-1").reserved.empty());
+    // Every region: the files list many.
     for (const auto& want : std::vector<std::pair<std::string, std::size_t>>{
-             {"azure", 40}, {"gcp", 20}, {"lambda", 15}, {"vast", 10}}) {
+             {"aws", 30}, {"azure", 40}, {"gcp", 20}, {"lambda", 15}, {"vast", 10}}) {
         const std::string provider = want.first;
         std::set<std::string> regions;
         for (const Offering& o : c.offerings())

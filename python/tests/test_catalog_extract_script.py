@@ -162,3 +162,42 @@ def test_a_clone_gives_the_committed_extracts(provider):
             assert list(csv.DictReader(f)) == earlier
     else:
         assert not history.exists()
+
+
+spec = importlib.util.spec_from_file_location("extract_aws", ROOT / "scripts" / "extract-aws-regions.py")
+aws = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(aws)
+
+
+def test_the_aws_file_is_read_with_the_ec2instances_importer_and_cited_by_pointer():
+    text = """// Auto-generated from instances.vantage.sh data
+const allGPUInstances = [
+  {"name": "inf2.xlarge", "gpu": "AWS Inferentia2", "gpuCount": 1, "pricing": {"us-east-1": {"onDemand": 0.7582}}},
+  {"name": "p5.48xlarge", "gpu": "NVIDIA H100", "gpuCount": 8,
+   "pricing": {"us-east-1": {"onDemand": 55.04}, "eu-north-1": {"onDemand": 58.8928, "reserved": 37.1}}},
+  {"name": "p2.xlarge", "gpu": "NVIDIA K80", "gpuCount": 1, "pricing": {"us-east-1": {"onDemand": 0.9}}}
+];
+"""
+    rows, meta = aws.extract_text(text, "a" * 40, "2026-01-21", gputco.import_ec2instances_json, KNOWN)
+    assert [(r["region"], r["instance_type"], r["gpu"], r["gpus_per_instance"], r["on_demand_hourly"], r["spot_hourly"],
+             r["source_row"], r["effective_from"]) for r in rows] == [
+        ("eu-north-1", "p5.48xlarge", "H100", "8", "58.8928", "", "/1/pricing/eu-north-1/onDemand", "2026-01-21"),
+        ("us-east-1", "p5.48xlarge", "H100", "8", "55.04", "", "/1/pricing/us-east-1/onDemand", "2026-01-21")]
+    assert rows[0]["source_name"] == "AWS prices (instances.vantage.sh) in tsaol/aws-gpu data/all_gpu_instances.js, commit aaaaaaa"
+    # The AWS table in gpu_names knows no Inferentia; K80 has no spec: counted, never guessed.
+    assert meta["skipped_by_reason"] == {"GPU K80 has no spec in the built-in catalog": 1,
+                                         "no GPU field, and not a GPU type of the AWS table (gpu_names.hpp)": 1}
+    assert meta["reserved_not_used"] == 1
+
+
+AWS_CLONE = os.environ.get("GPUTCO_AWS_GPU_CLONE")
+
+
+@pytest.mark.skipif(not AWS_CLONE, reason="needs GPUTCO_AWS_GPU_CLONE: a clone of github.com/tsaol/aws-gpu")
+def test_a_clone_of_the_aws_file_gives_the_committed_extract():
+    meta_now = json.loads((aws.OUT / "aws.source.json").read_text())
+    rows, meta, earlier = aws.extract(pathlib.Path(AWS_CLONE), meta_now["commit"], gputco.import_ec2instances_json, KNOWN)
+    assert meta == meta_now
+    with open(aws.OUT / "aws.csv", newline="") as f:
+        assert list(csv.DictReader(f)) == rows
+    assert earlier == [] and not (aws.OUT / "aws.history.csv").exists()

@@ -403,7 +403,12 @@ def test_catalog_shows_kind_and_age_flags_stale_prices_and_warns_when_a_file_dis
                              "EC2 On-Demand pricing as recorded by datareceipts/data-receipts 109-gpu-pricing/"
                              "hyperscalers.json, 2026-11-09) and 110.08 (my quote, 2026-12-01) differ by 100.0% (more than "
                              "10%); using 110.08 (my quote, 2026-12-01) (the file's row replaces the built-in one)\n")
-    assert [r["on_demand_per_gpu_hour"] for r in json.loads(result.stdout) if r["instance_type"] == "p5.48xlarge"] == [13.76]
+    # Listed in its cheapest region: AWS sells p5.48xlarge at the built-in 55.04 elsewhere too; us-east-1
+    # has the file's price.
+    assert [r["on_demand_per_gpu_hour"] for r in json.loads(result.stdout) if r["instance_type"] == "p5.48xlarge"] == [6.88]
+    by_region = gputco_cmd("catalog", "--gpu", "H100", "--catalog", mine, "--region", "us-east-1", "--format", "json")
+    assert [r["on_demand_per_gpu_hour"] for r in json.loads(by_region.stdout)
+            if r["instance_type"] == "p5.48xlarge"] == [13.76]
 
 
 def test_catalog_spread_is_the_library_spread(catalog):
