@@ -299,10 +299,15 @@ def history_of(days, rows_at, newest):
             if o is None:
                 continue  # no on-demand price yet: nothing to hold
             row = next(r for r in seen if r["effective_from"] == date)
-            notes = [row["notes"]] if row["notes"] else []
+            # The importer's note on a row sold only as spot that day does not hold for the price in force.
+            notes = [n for n in row["notes"].split("; ") if n and not (not row["on_demand_hourly"] and n.startswith("spot only"))]
             prices = {"on_demand_hourly": o[1], "spot_hourly": s[1] if s else ""}
             for column, name in (("on_demand_hourly", "on demand"), ("spot_hourly", "spot")):
-                if prices[column] != row[column]:
+                if prices[column] == row[column]:
+                    continue
+                if column == "on_demand_hourly" and not row[column]:
+                    notes.append(f"{name}: none in this snapshot (a day with no on-demand price is no observation of it)")
+                else:
                     notes.append(f"{name} {row[column] or 'none'} in this snapshot: {REVERTED}")
             out.append(dict(row, **prices, notes="; ".join(notes)))
     counts["changes"] = len(out)
