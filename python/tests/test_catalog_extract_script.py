@@ -119,6 +119,25 @@ def test_history_from_the_git_history_dates_each_change_by_its_commit(tmp_path):
     assert [(s["effective_from"], s["on_demand_hourly"]) for s in o["history"]] == [("2026-04-02", 0.86)]
 
 
+def test_a_day_with_no_on_demand_price_is_no_observation_of_it(tmp_path):
+    import subprocess
+    repo = tmp_path / "catalog"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    path = "lambda/vms.csv"
+    row = lambda price, spot: f"gpu_1x_a10,A10,1.0,26.0,200.0,{price},us-east-1,,{spot}\n"
+    commit_file(repo, path, LAMBDA_HEAD + row(0.86, ""), "2026-04-02", "on demand")
+    commit_file(repo, path, LAMBDA_HEAD + row("", 0.3), "2026-04-03", "spot only that day")
+    commit_file(repo, path, LAMBDA_HEAD + row(1.29, 0.3), "2026-04-06", "both")
+    rows, meta, earlier = extract.extract(repo / ".git", "o/r", "HEAD", "lambda", path, gputco.import_skypilot_csv,
+                                          KNOWN)
+    assert [(r["effective_from"], r["on_demand_hourly"], r["spot_hourly"]) for r in rows] == [("2026-04-06", "1.29", "0.3")]
+    # 04-03 is a change (spot from none to 0.3); on demand stays 0.86 until 04-06, said in the note.
+    assert [(r["effective_from"], r["on_demand_hourly"], r["spot_hourly"], r["notes"]) for r in earlier] == [
+        ("2026-04-02", "0.86", "", ""),
+        ("2026-04-03", "0.86", "0.3", "on demand: none in this snapshot (a day with no on-demand price is no observation "
+                                      "of it)")]
+
+
 def test_the_committed_history_extracts_hold_only_changes_before_their_listing():
     """Every row of <provider>.history.csv is an earlier price of a listed row of <provider>.csv, and
     each differs from the next price of its offering (only changes are stored)."""
