@@ -19,6 +19,10 @@ Every observation becomes a dated snapshot of its offering. The rule the library
 offering's listed prices are its newest snapshot, so Catalog::builtin() answers at today's prices and
 older ones are its history (price_at / as_of).
 
+curated.json's "sold_only_through_reservations" names instance types sold by no on-demand hours (each
+with its source): every region's offering of that type is marked reservation_only (Offering::reservation_only;
+its on-demand list price stays, as the price reservations are billed at or discounted from).
+
 Where an extract meets a curated or observed offering, the newest dated price is listed and the other
 is history; a curated listing with no date is replaced by the extract's dated price (its reservations
 kept where the on-demand price is unchanged, its notes where the spot price is too). Extract prices more than CROSS_CHECK_TOLERANCE apart
@@ -255,6 +259,21 @@ def compact(catalog):
     return f'{head}"gpus":[\n{gpus}\n],\n"offerings":[\n{offerings}\n]}}\n'
 
 
+def mark_reservation_only(offerings, marks):
+    """Marks every offering of each listed instance type (all regions) reservation_only, with a note
+    naming the source; a listed type no offering has is an error (a mark that marks nothing)."""
+    for mark in marks:
+        hits = [o for (provider, _, itype, _), o in offerings.items()
+                if provider == mark["provider"] and itype == mark["instance_type"]]
+        if not hits:
+            raise SystemExit(f"curated.json sold_only_through_reservations: no offering of "
+                             f"{mark['provider']}/{mark['instance_type']}")
+        note = f"reservation only: {mark['notes']} ({mark['source']['name']}, {mark['source']['as_of']})"
+        for o in hits:
+            o["reservation_only"] = True
+            o["notes"] = "; ".join(n for n in (note, o.get("notes", "")) if n)
+
+
 def build():
     curated = json.loads((SOURCES / "curated.json").read_text())
     offerings = {key(o): o for o in curated["offerings"]}
@@ -279,6 +298,7 @@ def build():
                 add_extract(offerings, order, new, f"{path.relative_to(SOURCES)} line {line}", replaced)
                 extract_keys.add(key(new))
     uniform_prices(offerings, extract_keys)
+    mark_reservation_only(offerings, curated.get("sold_only_through_reservations", []))
     catalog = {
         "format": curated["format"],
         "version": curated["version"],

@@ -16,7 +16,7 @@ using doctest::Approx;
 namespace {
 
 /// p5.48xlarge (8 × H100) at the catalog's on-demand $55.04/h and the Capacity Block price $39.33 per
-/// instance-hour (AWS Capacity Blocks pricing page, us-east-1, January 2025).
+/// instance-hour (AWS Capacity Blocks for ML pricing page, us-east-1, the table in force until 2025-01-01).
 Offering p5() {
     Offering o;
     o.provider = "aws";
@@ -91,8 +91,35 @@ TEST_CASE("capacity block: the catalog rate, or a given one; none is an error na
     plan.capacity_blocks[0].price_per_instance_hour = 40.0;
     const auto futures = DemandFutures::from_profile(DemandProfile::constant(0, Horizon::months(1)));
     CHECK(evaluate_plan(plan, futures, no_rate).total.mean == Approx(40.0 * 168).epsilon(1e-12));
+    CHECK(evaluate_plan(plan, futures, no_rate).catalog_rates.empty());  // a price given: nothing from the catalog
     plan.capacity_blocks[0].price_per_instance_hour.reset();
-    CHECK(evaluate_plan(plan, futures, p5()).total.mean == Approx(39.33 * 168).epsilon(1e-12));
+    const PlanDistribution d = evaluate_plan(plan, futures, p5());
+    CHECK(d.total.mean == Approx(39.33 * 168).epsilon(1e-12));
+    REQUIRE(d.catalog_rates.size() == 1);  // the result says the rate came from the catalog, and whence
+    CHECK(d.catalog_rates[0] == "plan.capacity_blocks[0]: 39.3300 USD/instance-h, the capacity-block rate of "
+                                "aws/us-east-1/p5.48xlarge in the catalog, test copy of the catalog row (2026-11)");
+}
+
+TEST_CASE("capacity block without a price, on the built-in catalog: AWS's published rate with its source and date") {
+    // The built-in p5.48xlarge's block rate, $39.33 per instance-hour, from AWS's "Amazon EC2 Capacity
+    // Blocks for ML Pricing" table (row "p5.48xlarge  US East (N. Virginia)  $39.33 USD  $4.916 USD"),
+    // the prices in force until their update of 2025-01-01. 2 instances for 10 days: 2 × 240 h × 39.33 =
+    // $18,878.40 paid at purchase, whatever the on-demand price of the day.
+    const Offering& p5 = Catalog::builtin().offering("aws", "p5.48xlarge", "us-east-1");
+    Plan plan;
+    plan.billing = Units::instances;
+    plan.capacity_blocks.push_back({.instances = 2, .days = 10, .start_day = 35, .lead_days = 14});
+    const PlanDistribution d =
+        evaluate_plan(plan, DemandFutures::from_profile(DemandProfile::constant(0, Horizon::months(3))), p5);
+    CHECK(d.mean_months[0].upfront == Approx(18878.40).epsilon(1e-12));
+    CHECK(d.total.mean == Approx(18878.40).epsilon(1e-12));
+    REQUIRE(d.catalog_rates.size() == 1);
+    const std::string& line = d.catalog_rates[0];
+    CHECK(line.rfind("plan.capacity_blocks[0]: 39.3300 USD/instance-h, the capacity-block rate of "
+                     "aws/us-east-1/p5.48xlarge in the catalog, AWS, 'Amazon EC2 Capacity Blocks for ML Pricing'",
+                     0) == 0);
+    CHECK(line.size() >= 9);
+    CHECK(line.substr(line.size() - 9) == "(2024-12)");
 }
 
 TEST_CASE("capacity block rules, to the letter") {
@@ -318,6 +345,9 @@ TEST_CASE("short terms: 1, 3 or 6 months, from the catalog's month-term rate or 
     CHECK(d.mean_months[3].upfront == 0.0);
     CHECK(d.total.mean == Approx(28032.0 + 35040.0).epsilon(1e-12));
     CHECK(d.plan == "3m all_upfront × 8 GPUs @0 + on-demand");
+    REQUIRE(d.catalog_rates.size() == 1);  // the rate taken from the catalog, with its source and date
+    CHECK(d.catalog_rates[0] == "plan.commitments[0]: 3-month term at the catalog's month-term rate of "
+                                "testcloud/test-1/g1, hand-made month term (2026-12)");
     plan.commitments[0].renewal = Renewal::renew;
     d = evaluate_plan(plan, futures, o);
     CHECK(d.mean_months[3].upfront == Approx(28032.0).epsilon(1e-12));
@@ -327,6 +357,7 @@ TEST_CASE("short terms: 1, 3 or 6 months, from the catalog's month-term rate or 
     plan.commitments[0] = {.count = 8, .reservation_discount = 0.25, .term_months = 1};
     d = evaluate_plan(plan, futures, o);
     CHECK(d.mean_months[0].reserved_recurring == Approx(8 * 730 * 1.5).epsilon(1e-12));
+    CHECK(d.catalog_rates.empty());  // a discount given: no catalog rate
     CHECK(d.total.mean == Approx(8 * 730 * 1.5 + 5 * 8 * 730 * 2.0).epsilon(1e-12));
 
     const auto message = [&](Commitment c) {

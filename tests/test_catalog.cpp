@@ -721,7 +721,7 @@ TEST_CASE("JSON: every bad input is named with its path") {
                          "offerings[0].spot_hourley = 0.5: unknown field (known: provider, region, "
                          "instance_type, gpu, gpus_per_instance, currency, on_demand_hourly, spot_hourly, "
                          "reserved, billing_increment_seconds, minimum_billed_seconds, source, notes, zone, effective_from, history, savings_plans, "
-                         "capacity_block_hourly, reservation_only, spot_only, month_terms)",
+                         "capacity_block_hourly, capacity_block_source, reservation_only, spot_only, month_terms)",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(Catalog::from_json(one_offering(R"("on_demand_hourly": 1, "gpus_per_instance": 2.5)")),
                          "offerings[0].gpus_per_instance = 2.5: must be a whole number", InvalidInput);
@@ -993,12 +993,37 @@ TEST_CASE("fixed windows in the catalog: capacity-block rate, reservation-only, 
     CHECK(o.month_terms[0].months == 3);
     CHECK(o.month_terms[0].hourly == 40);
     CHECK(Catalog::from_json(c.to_json()).offering("aws", "p6-test", "us-east-1") == o);  // round trip
-    // The built-in p5.48xlarge carries its capacity-block rate with its own source.
+    // No capacity_block_source: the rate's source is the offering's, and none is written.
+    CHECK(o.capacity_block_source == Source{});
+    CHECK(o.capacity_block_rate_source() == o.source);
+    CHECK(c.to_json().find("capacity_block_source") == std::string::npos);
+    // The built-in p5.48xlarge carries its capacity-block rate with its own source and date. Re-typed
+    // from AWS's "Amazon EC2 Capacity Blocks for ML Pricing" table whose prices were "scheduled to be
+    // updated on January 1, 2025", the row:
+    //   p5.48xlarge  US East (N. Virginia)  $39.33 USD  $4.916 USD  8 x H100 ...
+    // ($39.33 per instance-hour; per accelerator 39.33 / 8 = 4.916).
     const Offering& p5 = Catalog::builtin().offering("aws", "p5.48xlarge", "us-east-1");
     CHECK(*p5.capacity_block_hourly == 39.33);
-    CHECK(p5.notes.find("capacity block $39.33/h: AWS EC2 Capacity Blocks for ML pricing page, January 2025") !=
-          std::string::npos);
+    CHECK(*p5.capacity_block_hourly / p5.gpus_per_instance == doctest::Approx(4.916).epsilon(1e-3));
+    const Source& rate = p5.capacity_block_rate_source();
+    CHECK(rate.as_of == "2024-12");
+    CHECK(rate.name.find("Amazon EC2 Capacity Blocks for ML Pricing") != std::string::npos);
+    CHECK(rate.row.find("$39.33") != std::string::npos);
+    CHECK(rate != p5.source);  // not the on-demand price's source
     CHECK_FALSE(p5.reservation_only);
+
+    // A rate's own source is read, written and checked whole.
+    std::string sourced = text;
+    sourced.replace(sourced.find("\"reservation_only\""), 0,
+                    R"("capacity_block_source": {"name": "block table", "as_of": "2026-10", "row": "p6-test"}, )");
+    const Offering& s = Catalog::from_json(sourced).offering("aws", "p6-test", "us-east-1");
+    CHECK(s.capacity_block_rate_source() == Source{"block table", "2026-10", "p6-test"});
+    CHECK(Catalog::from_json(Catalog::from_json(sourced).to_json()).offering("aws", "p6-test", "us-east-1") == s);
+    std::string no_date = sourced;
+    const std::string dated = R"("as_of": "2026-10")";
+    no_date.replace(no_date.find(dated), dated.size(), R"("as_of": "")");
+    CHECK_THROWS_WITH_AS(Catalog::from_json(no_date),
+                         "offerings[0].capacity_block_source.as_of = \"\": must not be empty", InvalidInput);
 
     std::string bad = text;
     bad.replace(bad.find("\"months\": 3"), 11, "\"months\": 0");

@@ -327,6 +327,7 @@ TEST_CASE("capacity block: the shortest length sold that holds the hours, for an
 TEST_CASE("training ranking: a capacity-block row by hand, and the runs no block holds") {
     Offering o = round_offering();
     o.capacity_block_hourly = 12;  // per instance-hour
+    o.capacity_block_source = {"test block table", "2026-10"};  // the row names the rate's own source and date
     const Catalog catalog({round_gpu()}, {o});
     LlmRankOptions options;
     options.gpu.mfu_override = 0.5;
@@ -349,7 +350,8 @@ TEST_CASE("training ranking: a capacity-block row by hand, and the runs no block
     CHECK(block->cost_per_run == doctest::Approx(864));
     CHECK(block->cost_per_run_p95 == doctest::Approx(864));
     CHECK(block->cost_per_million_tokens == doctest::Approx(864 / 1.2e5));
-    CHECK(block->terms == "3-day block of 1 instance: 72 h paid, 71.5 h usable (stopped 30 min before the end), 50.0 h used");
+    CHECK(block->terms == "3-day block of 1 instance: 72 h paid, 71.5 h usable (stopped 30 min before the end), 50.0 h "
+                          "used; block rate: test block table (2026-10)");
     CHECK(r.rows[0].buying == BuyingWay::on_demand);  // 800 < 864
     CHECK(r.rows[0].cost_per_run == doctest::Approx(800));
 

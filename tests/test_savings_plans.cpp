@@ -349,6 +349,15 @@ TEST_CASE("a Savings Plan with no rate given takes the offering's listed rate") 
     CHECK(std::abs(d.mean_months[0].upfront - 157680) < cent);
     CHECK(std::abs(d.total.mean - 157680) < cent);
     CHECK(d.mean_months[10].on_demand == 0);
+    // The result says which rate it took, from where and when (1.2 per 1-GPU instance-hour).
+    REQUIRE(d.catalog_rates.size() == 1);
+    CHECK(d.catalog_rates[0] == "plan.savings_plans[0]: 1.2000 USD/GPU-h, the catalog's aws_compute Savings Plan rate "
+                                "of testcloud/test-1/g1, test (2026-01)");
+    // A rate given is the plan's own: nothing taken from the catalog.
+    Plan given = plan;
+    given.savings_plans[0].rate_per_gpu_hour = 1.2;
+    CHECK(evaluate_plan(given, DemandFutures::from_profile(DemandProfile::constant(5, Horizon::years(3))), o)
+              .catalog_rates.empty());
     // No listed rate for 1 year: the error names the field and says what to set.
     plan.savings_plans[0].term_years = 1;
     CHECK_THROWS_WITH_AS(evaluate_plan(plan, DemandFutures::from_profile(DemandProfile::constant(5, Horizon::years(3))), o),

@@ -125,3 +125,27 @@ TEST_CASE("one spot share may still be a mapping; bad billing and samples name t
     CHECK(message(with_plan("    spot: [{gpus: 4}, {gpus: 2, overhead_samples: [1.1, 0.5]}]\n")) ==
           "plan.yaml:8:57: plans[0].spot[1].overhead_samples[1] = 0.5: must be >= 1");
 }
+
+TEST_CASE("a scenario's capacity block without a price takes the catalog's rate, and the result says which") {
+    // The built-in p5.48xlarge's block rate, $39.33 per instance-hour (AWS's Capacity Blocks for ML pricing
+    // table, in force until 2025-01-01): 1 instance for 7 days = 168 h × 39.33 = $6,607.44, paid at purchase.
+    const std::string text =
+        "version: 1\n"
+        "name: t\n"
+        "horizon_months: 3\n"
+        "offering: {provider: aws, instance_type: p5.48xlarge, region: us-east-1}\n"
+        "demand: {kind: constant, gpus: 0}\n"
+        "plans:\n"
+        "  - name: block\n"
+        "    capacity_blocks: [{instances: 1, days: 7, start_day: 30, lead_days: 10}]\n";
+    const Scenario s = parse_scenario(text, "block.yaml");
+    REQUIRE_FALSE(s.plans.at(0).capacity_blocks.at(0).price_per_instance_hour.has_value());
+    const ScenarioResult r = run_scenario(s);
+    REQUIRE(r.plans.size() == 1);
+    CHECK(r.plans[0].total.mean == doctest::Approx(168 * 39.33).epsilon(1e-12));
+    REQUIRE(r.plans[0].catalog_rates.size() == 1);
+    CHECK(r.plans[0].catalog_rates[0].rfind("plan.capacity_blocks[0]: 39.3300 USD/instance-h, the capacity-block rate "
+                                            "of aws/us-east-1/p5.48xlarge in the catalog, AWS, ",
+                                            0) == 0);
+    CHECK(r.plans[0].catalog_rates[0].find("(2024-12)") != std::string::npos);
+}

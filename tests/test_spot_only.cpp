@@ -13,6 +13,7 @@
 #include "gputco/core/error.hpp"
 #include "gputco/engines/plan_engine.hpp"
 #include "gputco/engines/spot.hpp"
+#include "gputco/engines/llm_cost.hpp"
 #include "gputco/engines/work_cost.hpp"
 #include "gputco/optimise/recommend.hpp"
 #include "gputco/scenario/scenario.hpp"
@@ -182,4 +183,40 @@ TEST_CASE("a scenario's deadline job on a spot-only offering needs its on-demand
     CHECK(r.deadline_jobs.at(0).spot_price_per_hour == 12.5);
     CHECK(r.deadline_jobs.at(0).on_demand_price_per_hour == 55.04);
     std::filesystem::remove(catalog);
+}
+
+TEST_CASE("built-in catalog: GCP A3 Ultra and A4 are sold only through reservations; rankings offer them no on-demand row") {
+    // Google's documentation (curated.json's sold_only_through_reservations, with its source): A3 Ultra and A4
+    // run reservation-bound, flex-start or spot, never standard (on demand). Every region's row is marked;
+    // its list price stays (what reservations are billed at or discounted from).
+    const Catalog& builtin = Catalog::builtin();
+    std::vector<Offering> rows;
+    for (const Offering& o : builtin.offerings())
+        if (o.provider == "gcp" && (o.instance_type == "a3-ultragpu-8g" || o.instance_type == "a4-highgpu-8g"))
+            rows.push_back(o);
+    REQUIRE(rows.size() >= 2);
+    for (const Offering& o : rows) {
+        CAPTURE(o.key());
+        CHECK(o.reservation_only);
+        CHECK_FALSE(o.sells_on_demand());
+        CHECK(o.on_demand_hourly > 0);
+        CHECK(o.notes.rfind("reservation only: ", 0) == 0);
+        CHECK(o.notes.find("Google Cloud documentation") != std::string::npos);
+    }
+    // An LLM training run ranked over every region of them (the GPUs' own figures from the catalog, an MFU
+    // stated for the test): spot rows where a spot price is listed, no on-demand row, each refused by name.
+    const Catalog catalog({builtin.gpu("H200"), builtin.gpu("B200")}, rows);
+    LlmRankOptions options;
+    options.gpu.mfu_override = 0.4;
+    options.every_region = true;
+    const LlmTraining t{.name = "1B", .model = {.parameters = 1e9}, .tokens = 1.2e11};
+    const LlmTrainingRanking r = rank_llm_training(t, catalog, options);
+    std::size_t refused = 0;
+    for (const auto& row : r.rows) CHECK(row.buying != BuyingWay::on_demand);
+    for (const auto& s : r.skipped) {
+        if (s.offering.size() < 10 || s.offering.substr(s.offering.size() - 10) != "/on_demand") continue;
+        CHECK(s.reason == "is sold only through capacity blocks or reservations");
+        ++refused;
+    }
+    CHECK(refused == rows.size());  // every region's on-demand row, each with the reason
 }

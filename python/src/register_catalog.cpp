@@ -169,6 +169,9 @@ void register_catalog(py::module_& m) {
         // Sold one way only (an on_demand_hourly of 0 then means "not sold").
         .def_readonly("spot_only", &Offering::spot_only)
         .def_readonly("reservation_only", &Offering::reservation_only)
+        // The EC2 Capacity Block rate per instance-hour (None where not known) and its own source and date.
+        .def_readonly("capacity_block_hourly", &Offering::capacity_block_hourly)
+        .def_property_readonly("capacity_block_source", &Offering::capacity_block_rate_source)
         .def("sells_on_demand", &Offering::sells_on_demand)
         .def(
             "price_at", [](const Offering& o, const py::object& date) { return o.price_at(to_date(date)); }, py::arg("date"),

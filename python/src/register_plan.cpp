@@ -439,6 +439,7 @@ void register_plan(py::module_& m) {
         .def_readonly("mean_stranded_above_market", &PlanDistribution::mean_stranded_above_market)
         .def_readonly("best_fraction", &PlanDistribution::best_fraction)
         .def_readonly("conversions", &PlanDistribution::conversions)
+        .def_readonly("catalog_rates", &PlanDistribution::catalog_rates)
         .def_readonly("commitment_use", &PlanDistribution::commitment_use)
         .def_readonly("changes", &PlanDistribution::changes)
         .def_property_readonly("future_count", [](const PlanDistribution& d) { return d.futures.size(); })

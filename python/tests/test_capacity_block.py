@@ -21,6 +21,26 @@ def test_block_for_a_window_by_hand():
     assert plan.capacity_blocks[0].usable_hours == 239.5
     both = gputco.compare_plans([gputco.Plan(), plan], futures, p5(), windows=[window])
     assert both[0].total.mean == pytest.approx(16 * 240 * 6.88, rel=1e-12)
+    # No price given: the result names the catalog's rate, its source and its date.
+    assert len(d.catalog_rates) == 1
+    assert d.catalog_rates[0].startswith("plan.capacity_blocks[0]: 39.3300 USD/instance-h, the capacity-block rate "
+                                         "of aws/us-east-1/p5.48xlarge in the catalog, AWS, 'Amazon EC2 Capacity "
+                                         "Blocks for ML Pricing'")
+    assert d.catalog_rates[0].endswith("(2024-12)")
+    assert both[0].catalog_rates == []
+
+
+def test_catalog_block_rate_has_its_own_source_and_date():
+    # AWS's Capacity Blocks for ML pricing table (prices in force until 2025-01-01), row
+    # "p5.48xlarge  US East (N. Virginia)  $39.33 USD  $4.916 USD".
+    o = p5()
+    assert o.capacity_block_hourly == 39.33
+    assert o.capacity_block_source.as_of == "2024-12"
+    assert "$39.33" in o.capacity_block_source.row
+    assert o.capacity_block_source.as_of != o.source.as_of  # not the on-demand price's date
+    # GCP A4 is sold only through reservations (its list price kept for them): no on-demand hours.
+    a4 = [x for x in gputco.catalog().find(provider="gcp") if x.instance_type == "a4-highgpu-8g"]
+    assert a4 and all(x.reservation_only and not x.sells_on_demand() for x in a4)
 
 
 def test_rules_reach_python_as_value_errors():
@@ -57,6 +77,10 @@ def test_recommender_buys_a_block_for_the_window_by_hand():
     assert [(b.instances, b.days, b.start_day) for b in r.plan.capacity_blocks] == [(8, 10, 60)]
     assert [c.count for c in r.plan.commitments] == [16]
     assert r.in_sample.total.mean == pytest.approx(750744.32, rel=1e-12)
+    # The option gave no price: the recommended plan's block took the catalog's rate, and says so.
+    assert [line.split(", the capacity-block rate")[0] for line in r.in_sample.catalog_rates] == \
+        ["plan.capacity_blocks[0]: 39.3300 USD/instance-h"]
+    assert r.in_sample.catalog_rates[0].endswith("(2024-12)")
     with pytest.raises(ValueError, match=r"^options\.plan_options\.windows\.size = 0: must be >= 1 with options\.capacity_blocks"):
         gputco.recommend_plan(futures, p5(), capacity_blocks=gputco.CapacityBlockOption(), threads=1)
 

@@ -121,8 +121,13 @@ void Offering::validate(std::string_view field) const {
                 join(field, "spot_only"), true,
                 "cannot be set with reservations, Savings Plans, month terms or a capacity-block price");
     }
-    if (capacity_block_hourly)
+    if (capacity_block_hourly) {
         require_at_most(join(field, "capacity_block_hourly"), *capacity_block_hourly, limits::max_money);
+        if (capacity_block_source != Source{}) {  // given: whole (an empty one stands for `source`)
+            require_text(field, "capacity_block_source.name", capacity_block_source.name);
+            require_text(field, "capacity_block_source.as_of", capacity_block_source.as_of);
+        }
+    }
     for (std::size_t i = 0; i < month_terms.size(); ++i) {
         const std::string at = fmt::format("{}.month_terms[{}]", field, i);
         const int m = month_terms[i].months;

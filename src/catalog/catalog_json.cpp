@@ -356,7 +356,7 @@ Offering read_offering(const json& j, const std::string& path) {
              {"provider", "region", "instance_type", "gpu", "gpus_per_instance", "currency",
               "on_demand_hourly", "spot_hourly", "reserved", "billing_increment_seconds",
               "minimum_billed_seconds", "source", "notes", "zone", "effective_from", "history", "savings_plans",
-              "capacity_block_hourly", "reservation_only", "spot_only", "month_terms"});
+              "capacity_block_hourly", "capacity_block_source", "reservation_only", "spot_only", "month_terms"});
     Offering o;
     o.provider = r.text("provider");
     o.region = r.text("region");
@@ -393,6 +393,9 @@ Offering read_offering(const json& j, const std::string& path) {
     if (const json* b = r.find("capacity_block_hourly"); b && !b->is_null())
         o.capacity_block_hourly = require_non_negative(r.path("capacity_block_hourly"),
                                                        Reader::as_number(*b, r.path("capacity_block_hourly")));
+    // A block price's own source and date; a file that gives none means the offering's (left empty).
+    if (r.has("capacity_block_source"))
+        o.capacity_block_source = read_source(r.required("capacity_block_source"), r.path("capacity_block_source"));
     if (const json* b = r.find("reservation_only")) {
         if (!b->is_boolean()) fail_json(r.path("reservation_only"), *b, "must be true or false");
         o.reservation_only = b->get<bool>();
@@ -480,7 +483,10 @@ json write_offering(const Offering& o) {
     }
     if (!o.notes.empty()) j["notes"] = o.notes;
     if (!o.zone.empty()) j["zone"] = o.zone;
-    if (o.capacity_block_hourly) j["capacity_block_hourly"] = *o.capacity_block_hourly;
+    if (o.capacity_block_hourly) {
+        j["capacity_block_hourly"] = *o.capacity_block_hourly;
+        if (o.capacity_block_source != Source{}) j["capacity_block_source"] = write_source(o.capacity_block_source);
+    }
     if (o.reservation_only) j["reservation_only"] = true;
     if (o.spot_only) j["spot_only"] = true;
     if (!o.month_terms.empty()) {

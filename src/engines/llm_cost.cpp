@@ -94,10 +94,11 @@ std::variant<LlmTrainingRow, std::string> capacity_block_row(const LlmTrainingRo
     const CapacityBlock block{.instances = base.instances, .days = *days};
     LlmTrainingRow row = base;
     row.buying = BuyingWay::capacity_block;
+    const Source& rate = o.capacity_block_rate_source();
     row.terms = fmt::format("{}-day block of {} instance{}: {:g} h paid, {:g} h usable (stopped 30 min before the "
-                            "end), {:.1f} h used",
+                            "end), {:.1f} h used; block rate: {} ({})",
                             block.days, block.instances, block.instances == 1 ? "" : "s", 24.0 * block.days,
-                            block.usable_hours(), base.run_hours);
+                            block.usable_hours(), base.run_hours, rate.name, rate.as_of);
     row.price_per_hour = base.instances * *o.capacity_block_hourly;
     row.cost_per_run = 24.0 * block.days * row.price_per_hour;
     return row;

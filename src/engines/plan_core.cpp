@@ -48,10 +48,23 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
                                                 horizon, notes);
     for (const PricedCommitment* c : all_commitments(priced))  // terms outlasting the horizon are paid in full
         priced.report_months = std::max(priced.report_months, c->last_month(horizon));
+    const std::string& currency = offering.currency;
+    for (std::size_t i = 0; i < plan.commitments.size(); ++i) {
+        const Commitment& c = plan.commitments[i];
+        if (c.term_months > 0 && !c.reservation_discount && !c.offering)
+            priced.catalog_rates.push_back(fmt::format("plan.commitments[{}]: {}-month term at the catalog's month-term "
+                                                       "rate of {}, {}", i, c.term_months, offering.key(),
+                                                       priced.commitments[i].source));
+    }
     for (std::size_t i = 0; i < plan.savings_plans.size(); ++i) {
         priced.savings_plans.push_back(
             instruments::price_savings_plan(plan.savings_plans[i], i, offering, region, horizon));
         priced.report_months = std::max(priced.report_months, priced.savings_plans.back().last_month(horizon));
+        if (!plan.savings_plans[i].rate_per_gpu_hour)
+            priced.catalog_rates.push_back(fmt::format(
+                "plan.savings_plans[{}]: {:.4f} {}/GPU-h, the catalog's {} Savings Plan rate of {}, {}", i,
+                priced.savings_plans.back().rate_per_gpu_hour, currency, to_text(plan.savings_plans[i].type),
+                offering.key(), priced.savings_plans.back().source));
     }
     // AWS applies EC2 Instance Savings Plans before the others (savings_plans.hpp); on one offering the
     // highest-savings-first rule has nothing else to order.
@@ -72,6 +85,10 @@ PricedPlan price_plan(const Plan& plan, const Offering& offering, const PlanOpti
     for (std::size_t i = 0; i < plan.capacity_blocks.size(); ++i) {
         priced.blocks.push_back(instruments::price_capacity_block(plan.capacity_blocks[i], i, offering, region, horizon));
         blocks.push_back(priced.blocks.back().span());
+        if (!plan.capacity_blocks[i].price_per_instance_hour)
+            priced.catalog_rates.push_back(fmt::format("plan.capacity_blocks[{}]: {:.4f} {}/instance-h, {}", i,
+                                                       priced.blocks.back().price_per_instance_hour, currency,
+                                                       priced.blocks.back().source));
     }
     if (!windows.empty() || !blocks.empty()) priced.pieces = instruments::month_pieces(windows, blocks, horizon);
     for (std::size_t i = 0; i < plan.flex_starts.size(); ++i)

@@ -63,6 +63,9 @@ struct PricedPlan {
     std::vector<instruments::PricedFlexStart> flex_starts;
     std::vector<instruments::HourSpan> window_spans, block_spans;
     std::uint64_t seed = 0;  ///< PlanOptions::seed
+    /// One line per 2026 instrument priced at the catalog's rate because the plan gave none (capacity
+    /// blocks, Savings Plans, month terms): what, at what rate, from which source and date.
+    std::vector<std::string> catalog_rates;
 };
 
 /// The checks on an offering and options that do not depend on the plan.

@@ -153,6 +153,7 @@ PlanDistribution evaluate_plan(const Plan& plan, const DemandFutures& futures, c
     const std::size_t chunks = (n + futures_per_chunk - 1) / futures_per_chunk;
 
     result.plan = describe(plan);
+    result.catalog_rates = priced.catalog_rates;
     result.offering = offering.key();
     result.currency = offering.currency;
     result.horizon_months = priced.horizon_months;

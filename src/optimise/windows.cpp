@@ -63,8 +63,7 @@ void set_up_windows(Setup& setup, const Offering& offering, const RecommendOptio
             fail("options.capacity_blocks.price_per_instance_hour", "none",
                  "is needed for kind gcp_calendar_mode: the catalog has no calendar-mode rate");
         else
-            require(offering.capacity_block_hourly.has_value(), "options.capacity_blocks.price_per_instance_hour",
-                    "none", fmt::format("is needed: the catalog has no capacity-block rate for {}", offering.key()));
+            instruments::catalog_block_rate(offering, "options.capacity_blocks.price_per_instance_hour");
         const double horizon_days = horizon * hours_per_month / 24.0;
         const double region = o.plan_options.discounts.region_price_factor;
         for (const DemandWindow& w : windows) {

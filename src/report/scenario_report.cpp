@@ -497,9 +497,12 @@ std::string prices_section(const Scenario& s, const ScenarioResult& r) {
     for (const StrategyResult& x : r.strategies)
         for (const std::string& a : x.report.assumptions)
             if (seen.insert(a).second) notes.push_back(a);
-    for (const PlanDistribution& p : r.plans)
+    for (const PlanDistribution& p : r.plans) {
         for (const std::string& c : p.conversions)
             if (seen.insert(c).second) notes.push_back(c);
+        for (const std::string& c : p.catalog_rates)  // rates the plan took from the catalog, with source and date
+            if (seen.insert(c).second) notes.push_back(c);
+    }
     out += "<ul>\n";
     for (const std::string& n : notes) out += fmt::format("<li>{}</li>\n", escape(n));
     return out + "</ul>\n";

@@ -175,6 +175,10 @@ struct Offering {
     /// Fixed windows of capacity: the EC2 Capacity Block price per instance-hour, where known, and
     /// whether the offering is sold only that way or through reservations (no on-demand or spot).
     std::optional<double> capacity_block_hourly;
+    /// Where the capacity-block price comes from and when it was published (AWS sets a block's price at
+    /// purchase and moves it with supply and demand, so its date matters apart from the on-demand
+    /// price's, which `source` names). Empty (and read so when a file gives none): `source`'s.
+    Source capacity_block_source;
     bool reservation_only = false;
     /// Sold only as spot (preemptible) capacity, as some price files list a type (a spot price and no
     /// on-demand one): on_demand_hourly is then 0 and means "not sold", never "free", and the offering
@@ -206,6 +210,10 @@ struct Offering {
     /// unless `convertible`).
     std::optional<ReservedPrice> reserved_price(int term_years, Payment payment,
                                                 bool convertible = false) const;
+    /// The source and date of capacity_block_hourly: capacity_block_source, or `source` if that is empty.
+    const Source& capacity_block_rate_source() const {
+        return capacity_block_source == Source{} ? source : capacity_block_source;
+    }
     /// The Savings Plan rate for this type, term and payment, if the catalog knows it.
     std::optional<SavingsPlanRate> savings_plan_rate(SavingsPlanType type, int term_years, Payment payment) const;
     /// All prices multiplied by `rate` (units of `to_currency` per unit of `currency`).

@@ -81,6 +81,9 @@ struct PlanDistribution {
     double best_fraction = 0;
     /// Currency conversions applied (one line per converted commitment, naming the rate and its source).
     std::vector<std::string> conversions;
+    /// Instruments priced at the catalog's rate because the plan gave none (capacity blocks, Savings
+    /// Plans, month terms): one line each naming the rate, its source and its date.
+    std::vector<std::string> catalog_rates;
     /// Each commitment's paid, used and unused GPU-hours (held first, then the plan's, in serving order).
     std::vector<CommitmentUse> commitment_use;
     /// Each change of a commitment (exchange, resale, refund): what happened and its money.

@@ -47,6 +47,17 @@ PricedBlock price_calendar_mode(const CapacityBlock& b, const std::string& field
 
 }  // namespace
 
+double catalog_block_rate(const Offering& offering, const std::string& field) {
+    require(offering.capacity_block_hourly.has_value(), field, "none",
+            fmt::format("is needed: the catalog has no capacity-block rate for {}", offering.key()));
+    return *offering.capacity_block_hourly;
+}
+
+std::string catalog_block_rate_source(const Offering& offering) {
+    const Source& s = offering.capacity_block_rate_source();
+    return fmt::format("the capacity-block rate of {} in the catalog, {} ({})", offering.key(), s.name, s.as_of);
+}
+
 PricedBlock price_capacity_block(const CapacityBlock& b, std::size_t i, const Offering& offering, double region_factor,
                                  int horizon) {
     const std::string field = fmt::format("plan.capacity_blocks[{}]", i);
@@ -77,13 +88,8 @@ PricedBlock price_capacity_block(const CapacityBlock& b, std::size_t i, const Of
         out.price_per_instance_hour = p;
         out.source = "given";
     } else {
-        require(offering.capacity_block_hourly.has_value(), field + ".price_per_instance_hour", "none",
-                fmt::format("is needed: the catalog has no capacity-block rate for {}", offering.key()));
-        out.price_per_instance_hour = *offering.capacity_block_hourly * region_factor;
-        // The catalog row's notes name the block rate's source and date (the offering's own source is
-        // that of its on-demand price).
-        out.source = fmt::format("the capacity-block rate of {} in the catalog (its notes: {})", offering.key(),
-                                 offering.notes.empty() ? "none" : offering.notes);
+        out.price_per_instance_hour = catalog_block_rate(offering, field + ".price_per_instance_hour") * region_factor;
+        out.source = catalog_block_rate_source(offering);
     }
     out.upfront = double(b.instances) * out.paid_hours * out.price_per_instance_hour;
     return out;

@@ -46,6 +46,15 @@ struct PricedBlock {
     }
 };
 
+/// The default of a capacity block given no price (a plan's CapacityBlock, the recommender's
+/// CapacityBlockOption): the offering's capacity-block rate in the catalog, per instance-hour; without
+/// one, InvalidInput '<field> = "none": is needed: the catalog has no capacity-block rate for <key>'.
+double catalog_block_rate(const Offering& offering, const std::string& field);
+
+/// Where that rate comes from, for the report: "the capacity-block rate of <key> in the catalog, <name>
+/// (<as_of>)": the rate's own source and date (Offering::capacity_block_rate_source).
+std::string catalog_block_rate_source(const Offering& offering);
+
 /// Capacity block `i` of a plan checked ("plan.capacity_blocks[i].<field>") and priced on the plan's
 /// offering, over a horizon of `horizon` months.
 PricedBlock price_capacity_block(const CapacityBlock& b, std::size_t i, const Offering& offering, double region_factor,
