@@ -17,6 +17,15 @@ void validate(const FlexStartOption& f, std::string_view field) {
     instruments::require_flex_start_terms(field, f.discount, f.grant_probability);  // a plan's requests' rules
 }
 
+void validate(const ChangeOptions& c, std::string_view field) {
+    if (c.resale_price_share)
+        require(*c.resale_price_share >= 0.0 && *c.resale_price_share <= 1.0, fmt::format("{}.resale_price_share", field),
+                *c.resale_price_share, "must be in [0, 1] (of the prorated upfront left)");
+    for (std::size_t j = 0; j < c.exchange_into.size(); ++j)
+        require(c.exchange_into[j].term_months == 0, fmt::format("{}.exchange_into[{}].term_months", field, j),
+                c.exchange_into[j].term_months, "must be 0 (a convertible reservation is exchanged for a term of years)");
+}
+
 }  // namespace gputco
 
 namespace gputco::detail {
@@ -277,15 +286,7 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
     if (!o.changes.empty()) {
         require(!o.held.empty(), "options.held.size", 0,
                 "must be >= 1 with options.changes (a change is made to a reservation already held)");
-        if (o.changes.resale_price_share)
-            require(*o.changes.resale_price_share >= 0.0 && *o.changes.resale_price_share <= 1.0,
-                    "options.changes.resale_price_share", *o.changes.resale_price_share,
-                    "must be in [0, 1] (of the prorated upfront left)");
-        for (std::size_t j = 0; j < o.changes.exchange_into.size(); ++j)
-            require(o.changes.exchange_into[j].term_months == 0,
-                    fmt::format("options.changes.exchange_into[{}].term_months", j),
-                    o.changes.exchange_into[j].term_months,
-                    "must be 0 (a convertible reservation is exchanged for a term of years)");
+        validate(o.changes, "options.changes");
     }
     if (o.limits.capacity_assurance)
         require(o.plan_options.windows.empty(), "limits.capacity_assurance", *o.limits.capacity_assurance,

@@ -100,6 +100,10 @@ struct ChangeOptions {
     bool empty() const { return !resale_price_share && exchange_into.empty() && !refund; }
 };
 
+/// The rules of `c` alone (resale_price_share in [0, 1], exchange_into of years terms), errors naming
+/// `field` (options.changes for the recommender; a scenario's recommend.changes at its place).
+void validate(const ChangeOptions& c, std::string_view field);
+
 /// A way to run spot, e.g. one checkpoint interval: `overhead` billed per useful hour and
 /// `availability` from the spot engine (spot_option() / simulate_spot at that interval).
 struct SpotOption {
