@@ -216,3 +216,31 @@ TEST_CASE("the hindsight bound, which solves only with spot when spot may be tri
         }
     }
 }
+
+TEST_CASE("the recommender bills on demand per GPU-hour: under whole-instance billing its plan can cost twice "
+          "one it passed over (a stated limit of its model)") {
+    // 8-GPU instances at $16 an instance-hour ($2 a GPU-hour); a 1-year all-upfront reservation $70,080 an
+    // instance ($1 a GPU-hour). Demand: 3 GPUs every hour for 12 months (8,760 hours).
+    // Per GPU-hour, the recommender's model: all on demand 3 × 2 × 8,760 = 52,560 < one reserved
+    // instance 70,080, so it reserves nothing.
+    // Billed per whole instance (Plan::billing = instances), that plan pays one instance every hour:
+    // 8 × 2 × 8,760 = 140,160, while one reserved instance costs 70,080 (no on-demand hour left).
+    const Offering offering = offering_of(8);
+    const DemandFutures futures = DemandFutures::from_profile(DemandProfile::constant(3, Horizon::months(12)));
+    RecommendOptions options;
+    options.commitments = {{.term_years = 1, .payment = Payment::all_upfront}};
+    options.start_months = {0};
+    options.unit = CountUnit::instances;
+    options.plan_options.threads = 1;
+    const Recommendation r = recommend_plan(futures, offering, options);
+    CHECK(r.plan.commitments.empty());
+    CHECK(r.plan.billing == Units::gpus);
+    CHECK(r.in_sample.total.mean == Approx(52'560).epsilon(1e-12));
+    Plan per_instance = r.plan;
+    per_instance.billing = Units::instances;
+    CHECK(evaluate_plan(per_instance, futures, offering).total.mean == Approx(140'160).epsilon(1e-12));
+    Plan reserved;
+    reserved.billing = Units::instances;
+    reserved.commitments = {{.count = 1, .unit = CountUnit::instances, .term_years = 1, .payment = Payment::all_upfront}};
+    CHECK(evaluate_plan(reserved, futures, offering).total.mean == Approx(70'080).epsilon(1e-12));
+}
