@@ -89,11 +89,13 @@ struct Programme {
     std::vector<int> change;
     std::vector<int> exchanged;
     std::vector<double> exchanged_most;
+    std::vector<int> true_up;  ///< an exchange's true-up paid (-1 otherwise)
 };
 
 /// The change columns, each held reservation changed at most once, an exchange's units only with it and
-/// worth at least what is left of the old one (the engine's rule: equal or greater value), and Azure's
-/// refund cap over every 12 consecutive months.
+/// worth at least what is left of the old one (the engine's rule: equal or greater value), its true-up
+/// t >= the units' upfront − the old upfront left, t >= 0 (exact: t only costs), and Azure's refund cap
+/// over every 12 consecutive months.
 void add_changes(Programme& p, const RecommendOptions& o, const Setup& setup, double peak) {
     std::map<std::size_t, std::vector<int>> of_held;
     for (const ChangeCandidate& c : setup.changes) {
@@ -102,6 +104,7 @@ void add_changes(Programme& p, const RecommendOptions& o, const Setup& setup, do
         if (c.kind != ChangeKind::exchange) {
             p.exchanged.push_back(-1);
             p.exchanged_most.push_back(0);
+            p.true_up.push_back(-1);
             continue;
         }
         // More units than the value needs and the peak holds cost more and serve nothing more.
@@ -111,6 +114,9 @@ void add_changes(Programme& p, const RecommendOptions& o, const Setup& setup, do
         p.exchanged_most.push_back(most);
         p.mip.add_row({p.exchanged.back(), p.change.back()}, {1.0, -most}, 'L', 0.0);
         p.mip.add_row({p.exchanged.back(), p.change.back()}, {c.value_per_unit, -c.old_value}, 'G', 0.0);
+        p.true_up.push_back(p.mip.add_column(0.0, infinity, c.true_up_weight, false));
+        p.mip.add_row({p.true_up.back(), p.exchanged.back(), p.change.back()}, {1.0, -c.upfront_per_unit, c.old_upfront},
+                      'G', 0.0);
     }
     for (const auto& [held, columns] : of_held)
         if (columns.size() > 1) p.mip.add_row(columns, std::vector<double>(columns.size(), 1.0), 'L', 1.0);
@@ -545,6 +551,8 @@ void add_future_rows(Programme& p, const DemandFutures& futures, const PricePath
             if (p.exchanged[j] < 0) continue;
             row_cols.push_back(p.exchanged[j]);
             row_coef.push_back(-setup.changes[j].unit_cost);
+            row_cols.push_back(p.true_up[j]);
+            row_coef.push_back(-setup.changes[j].true_up_weight);
         }
         p.mip.add_row(row_cols, row_coef, 'G', constant_f);
     }
@@ -592,6 +600,8 @@ std::optional<TailCuts> tail_cuts_of(const Programme& p, const DemandFutures& fu
         if (p.exchanged[j] < 0) continue;
         columns.push_back(p.exchanged[j]);
         linear.emplace_back(n, setup.changes[j].unit_cost);
+        columns.push_back(p.true_up[j]);
+        linear.emplace_back(n, setup.changes[j].true_up_weight);
     }
     return std::optional<TailCuts>(std::in_place, std::move(costs), std::move(columns), std::move(linear), cvar95);
 }
@@ -683,10 +693,8 @@ void add_limits(Programme& p, const DemandFutures& futures, const RecommendOptio
             for (std::size_t j = 0; j < setup.changes.size(); ++j) {  // an exchange's true-up, paid at it
                 const ChangeCandidate& c = setup.changes[j];
                 if (p.exchanged[j] < 0 || c.month < first || c.month >= first + period) continue;
-                cols.push_back(p.exchanged[j]);
-                coef.push_back(rates.voucher * c.value_per_unit);
-                cols.push_back(p.change[j]);
-                coef.push_back(-rates.voucher * c.old_value);
+                cols.push_back(p.true_up[j]);
+                coef.push_back(rates.voucher);
             }
             // Owned capex in the window is fixed here; recommend_plan skips owned purchases above the limit.
             const double room = *o.limits.upfront_per_period - owned_capex_in(owned, first, period, horizon);

@@ -71,8 +71,13 @@ struct ChangeCandidate {
     double gpus_per_unit = 1;
     double value_per_unit = 0;  ///< what a unit is worth (instruments::exchange_value)
     double old_value = 0;       ///< what is left of the held one (instruments::remaining_value)
+    double upfront_per_unit = 0;  ///< a unit's upfront over [month, end) (instruments::exchange_value)
+    double old_upfront = 0;       ///< the held one's upfront left (instruments::remaining_upfront)
     double hourly_per_gpu = 0;  ///< the new reservation's hourly charge
-    double unit_cost = 0;       ///< a unit's true-up share and hourly charges, weighted
+    double unit_cost = 0;       ///< a unit's hourly charges, weighted
+    /// The weight of its true-up (instruments::exchange_true_up: the units' upfront less old_upfront, if
+    /// more), paid at `month`.
+    double true_up_weight = 0;
 };
 
 /// A share `weight` of a month's hours with `extra` GPUs of window demand and the block candidates

@@ -82,6 +82,8 @@ std::vector<ChangeCandidate> change_candidates(const Offering& offering, const R
                 exchange.gpus_per_unit = next.gpus;
                 exchange.value_per_unit = value.value;
                 exchange.old_value = instruments::remaining_value(h, k);
+                exchange.upfront_per_unit = value.upfront;
+                exchange.old_upfront = instruments::remaining_upfront(h, k);
                 exchange.hourly_per_gpu = next.hourly_per_gpu;
                 last_month = std::max(last_month, value.end);
                 out.push_back(exchange);
@@ -93,7 +95,7 @@ std::vector<ChangeCandidate> change_candidates(const Offering& offering, const R
 
 /// Each change's cost as the objective weighs it: its money at its month (vouchers pay their share of
 /// it, as the engine's commitment_changes column) less the held hourly charges it saves; an exchange's
-/// unit its share of the true-up and its hourly charges.
+/// unit its hourly charges, its true-up (a column of the programme: max(0, ·) of the units) its weight.
 void weigh_changes(Setup& setup, const std::vector<instruments::PricedCommitment>& held, double voucher) {
     for (ChangeCandidate& c : setup.changes) {
         const instruments::PricedCommitment& h = held[c.held];
@@ -105,11 +107,12 @@ void weigh_changes(Setup& setup, const std::vector<instruments::PricedCommitment
         switch (c.kind) {
         case ChangeKind::resale: c.cost = -voucher * instruments::resale_received(c.amount) * at - saved; break;
         case ChangeKind::refund: c.cost = -voucher * c.amount * at - saved; break;
-        default: {  // an exchange: the true-up V_new − V_old at its month, the new hourly charges as they run
-            c.cost = -voucher * c.old_value * at - saved;
+        default: {  // an exchange: the true-up at its month, the new hourly charges as they run
+            c.cost = -saved;
             double runs = 0;
             for (int m = c.month; m < c.end; ++m) runs += setup.weight[std::size_t(m)];
-            c.unit_cost = voucher * (c.value_per_unit * at + c.hourly_per_gpu * c.gpus_per_unit * hours_per_month * runs);
+            c.unit_cost = voucher * c.hourly_per_gpu * c.gpus_per_unit * hours_per_month * runs;
+            c.true_up_weight = voucher * at;
         }
         }
     }

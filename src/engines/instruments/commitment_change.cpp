@@ -24,6 +24,7 @@ ExchangeValue exchange_value(const PricedCommitment& old, const PricedCommitment
     const int runs = out.end - k;
     out.per_gpu_upfront = next.upfront_per_gpu * runs / next.term_months;
     out.value = next.gpus * (out.per_gpu_upfront + next.hourly_per_gpu * runs * hours_per_month);
+    out.upfront = next.gpus * out.per_gpu_upfront;
     return out;
 }
 
@@ -83,11 +84,11 @@ std::vector<ChangeFlow> apply_changes(const std::vector<CommitmentChange>& chang
                     fmt::format("worth {:.2f} over months [{}, {}), less than the {:.2f} left of {}; an exchange must "
                                 "be for equal or greater value",
                                 new_value, k, end, old_value, target));
-            const double true_up = std::max(0.0, new_value - old_value);
+            const double true_up = exchange_true_up(exchanged, remaining_upfront(old, k));
             next.name = fmt::format("{} exchanged in month {}", old.name, k);
             next.start = k;
             next.term_months = runs;
-            next.value_upfront_per_gpu = per_gpu_upfront;  // paid: the old value and the true-up
+            next.value_upfront_per_gpu = per_gpu_upfront;  // paid: the old upfront left and the true-up
             next.upfront_per_gpu = 0;                       // the true-up is the change's own flow
             next.fixed_price = true;
             next.kind = CommitmentClass::convertible;
