@@ -102,20 +102,21 @@ TEST_CASE("a convertible exchange pays the true-up and runs to the later end") {
     // Held: 4 convertible GPUs, month −12 to 24 (a 36-month term), $1.20/GPU-h, no upfront.
     // Exchanged in month 6 for 6 GPUs of 1-year all upfront ($8,760/GPU a term). The old term ends in
     // month 24, the new one's own term in 18: it runs to 24, 18 months.
-    //   old value left: 4 × 1.20 × 18 × 730            = 63,072
-    //   new value:      6 × 8,760 × 18 / 12            = 78,840
-    //   true-up paid in month 6:                          15,768
+    //   old value left: 4 × 1.20 × 18 × 730            = 63,072 (all hourly: no upfront left)
+    //   new value:      6 × 8,760 × 18 / 12            = 78,840 (all upfront) >= 63,072: allowed
+    //   true-up paid in month 6: the new upfront less the old upfront left, 78,840 − 0 = 78,840 (AWS's
+    //   exchange quote: PaymentDue is the difference of the upfront values; the old hourly charges stop)
     // Demand 5 GPUs for 24 months. Months 0–5: held 4 × 730 × 1.20 = 3,504 + on demand 1 × 730 × 2 =
     // 1,460 → 4,964 a month, 29,784 in all. From month 6 the 6 exchanged GPUs serve all 5 (no hourly
-    // charge: all upfront, covered by the old value and the true-up). Total 29,784 + 15,768 = 45,552.
+    // charge: all upfront). Total 29,784 + 78,840 = 108,624.
     Plan plan;
     plan.held.push_back(held(4, -12, 24, 1.2, CommitmentClass::convertible));
     plan.changes.push_back({.kind = ChangeKind::exchange, .held = true, .index = 0, .month = 6,
                             .into = Commitment{.count = 6, .term_years = 1, .payment = Payment::all_upfront},
                             .price = 0});
     const PlanDistribution d = run(plan, 5, 24);
-    CHECK(d.total.mean == Approx(45'552));
-    CHECK(d.mean_months[6].commitment_changes == Approx(15'768));
+    CHECK(d.total.mean == Approx(108'624));
+    CHECK(d.mean_months[6].commitment_changes == Approx(78'840));
     CHECK(d.mean_months[6].on_demand == 0);
     CHECK(d.mean_months[5].on_demand == Approx(1'460));
     REQUIRE(d.commitment_use.size() == 2);
@@ -129,7 +130,7 @@ TEST_CASE("a convertible exchange pays the true-up and runs to the later end") {
     REQUIRE(d.changes.size() == 1);
     CHECK(d.changes[0] ==
           "held[0]: exchanged in month 6 (63072.00 left) for held[0] exchanged in month 6 worth 78840.00 to month 24; "
-          "true-up 15768.00 USD");
+          "true-up 78840.00 USD");
 
     // 1 GPU of 3-year no upfront runs 36 months from month 6: 1 × 0.70 × 36 × 730 = 18,396 < 63,072.
     plan.changes[0].into = Commitment{.count = 1, .term_years = 3, .payment = Payment::no_upfront};

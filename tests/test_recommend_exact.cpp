@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "brute_force_plans.hpp"
 #include "plan_fixtures.hpp"
 #include "gputco/optimise/recommend.hpp"
 
@@ -78,8 +79,10 @@ TEST_CASE("over 210 random small problems the recommendation equals brute force 
 
         // Brute force: every ladder, and every spot count where the cost can turn (a month's demand
         // level less the committed GPUs, or none): the cost is piecewise linear in spot between them.
-        double best = 1e300;
-        Plan best_plan;
+        test::BruteForce brute(futures, offering, prices, one_thread,
+                               SpotShare{.gpus = 0, .price_per_gpu_hour = {}, .overhead = overhead,
+                                         .availability = availability, .periods = {}},
+                               options.limits.cvar95);
         for (int first = 0; first <= 2; ++first)
             for (int second = 0; second <= 2; ++second) {
                 Plan plan;
@@ -88,36 +91,13 @@ TEST_CASE("over 210 random small problems the recommendation equals brute force 
                         plan.commitments.push_back({.count = double(units), .unit = options.unit, .term_years = 1,
                                                     .payment = Payment::all_upfront, .start_month = start,
                                                     .renewal = Renewal::lapse, .reservation_discount = {}, .offering = {}});
-                std::set<double> spots{0.0};
-                for (int m = 0; m < months; ++m) {
-                    const double committed = gpus_per_instance * (first + (m >= 4 ? second : 0));
-                    for (std::size_t f = 0; f < count; ++f)
-                        for (double s : futures.shape(f, m).sorted)
-                            spots.insert(std::max(0.0, futures.level(f, m) * s - committed));
-                }
-                const auto price = [&](double s) {
-                    plan.spot.reset();
-                    if (s > 0)
-                        plan.spot = SpotShare{.gpus = s, .price_per_gpu_hour = {}, .overhead = overhead,
-                                              .availability = availability, .periods = {}};
-                    const PlanDistribution d = evaluate_plan(plan, futures, offering, prices, one_thread);
-                    if (!(with_cvar && d.total.cvar95 > *options.limits.cvar95 * (1 + 1e-9)) && d.total.mean < best)
-                        best = d.total.mean, best_plan = plan;
-                    return d;
-                };
-                // Under a CVaR limit (the costliest future here) the optimum may also lie where a
-                // future's cost, linear between the turns, crosses the limit.
-                std::vector<PlanDistribution> at;
-                for (double s : spots) at.push_back(price(s));
-                if (!with_cvar) continue;
-                const double limit = *options.limits.cvar95;
-                const std::vector<double> turns(spots.begin(), spots.end());
-                for (std::size_t i = 0; i + 1 < turns.size(); ++i)
-                    for (std::size_t f = 0; f < count; ++f) {
-                        const double a = at[i].futures[f].total - limit, b = at[i + 1].futures[f].total - limit;
-                        if (a * b < 0) price(turns[i] + a / (a - b) * (turns[i + 1] - turns[i]));
-                    }
+                std::set<double> turns;
+                for (int m = 0; m < months; ++m)
+                    test::add_spot_turns(turns, futures, m, gpus_per_instance * (first + (m >= 4 ? second : 0)));
+                brute.consider(plan, turns);
             }
+        const double best = brute.found() ? brute.best() : 1e300;
+        const Plan& best_plan = brute.best_plan();
         INFO("trial " << trial << std::string(dearer ? ", spot dearer in some months" : "") << std::string(with_cvar ? ", CVaR95 limit" : "")
                       << "; brute force: " << describe(best_plan));
         if (best == 1e300) {
@@ -235,4 +215,32 @@ TEST_CASE("the hindsight bound, which solves only with spot when spot may be tri
             CHECK(bound.totals[f] == Approx(alone.in_sample.total.mean).epsilon(1e-9));
         }
     }
+}
+
+TEST_CASE("the recommender bills on demand per GPU-hour: under whole-instance billing its plan can cost twice "
+          "one it passed over (a stated limit of its model)") {
+    // 8-GPU instances at $16 an instance-hour ($2 a GPU-hour); a 1-year all-upfront reservation $70,080 an
+    // instance ($1 a GPU-hour). Demand: 3 GPUs every hour for 12 months (8,760 hours).
+    // Per GPU-hour, the recommender's model: all on demand 3 × 2 × 8,760 = 52,560 < one reserved
+    // instance 70,080, so it reserves nothing.
+    // Billed per whole instance (Plan::billing = instances), that plan pays one instance every hour:
+    // 8 × 2 × 8,760 = 140,160, while one reserved instance costs 70,080 (no on-demand hour left).
+    const Offering offering = offering_of(8);
+    const DemandFutures futures = DemandFutures::from_profile(DemandProfile::constant(3, Horizon::months(12)));
+    RecommendOptions options;
+    options.commitments = {{.term_years = 1, .payment = Payment::all_upfront}};
+    options.start_months = {0};
+    options.unit = CountUnit::instances;
+    options.plan_options.threads = 1;
+    const Recommendation r = recommend_plan(futures, offering, options);
+    CHECK(r.plan.commitments.empty());
+    CHECK(r.plan.billing == Units::gpus);
+    CHECK(r.in_sample.total.mean == Approx(52'560).epsilon(1e-12));
+    Plan per_instance = r.plan;
+    per_instance.billing = Units::instances;
+    CHECK(evaluate_plan(per_instance, futures, offering).total.mean == Approx(140'160).epsilon(1e-12));
+    Plan reserved;
+    reserved.billing = Units::instances;
+    reserved.commitments = {{.count = 1, .unit = CountUnit::instances, .term_years = 1, .payment = Payment::all_upfront}};
+    CHECK(evaluate_plan(reserved, futures, offering).total.mean == Approx(70'080).epsilon(1e-12));
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <set>
 
+#include "brute_force_plans.hpp"
 #include "plan_fixtures.hpp"
 #include "gputco/optimise/recommend.hpp"
 
@@ -134,8 +135,11 @@ TEST_CASE("over 60 random small problems with a dated window, flex-start request
 
         // Brute force: every count of each term and of the request, and every spot count where the cost
         // can turn (an hour's demand, window included or not, less the capacity the plan can have there).
-        double best = 1e300;
-        Plan best_plan;
+        std::optional<SpotShare> spot;
+        if (with_spot)
+            spot = SpotShare{.gpus = 0, .price_per_gpu_hour = {}, .overhead = overhead, .availability = availability,
+                             .periods = {}};
+        test::BruteForce brute(futures, offering, prices, engine_options, spot, options.limits.cvar95);
         for (int first = 0; first <= 2; ++first)
             for (int second = 0; second <= 2; ++second)
                 for (int flex = 0; flex <= 2; ++flex) {
@@ -150,39 +154,17 @@ TEST_CASE("over 60 random small problems with a dated window, flex-start request
                         plan.flex_starts.push_back(request);
                         plan.flex_starts.back().gpus = double(flex * g);
                     }
-                    std::set<double> spots{0.0};
-                    if (with_spot)
-                        for (int m = 0; m < months; ++m) {
-                            const double committed = g * ((m == 0 ? first : 0) + (m == 2 ? second : 0));
-                            for (std::size_t f = 0; f < count; ++f)
-                                for (double s : futures.shape(f, m).sorted)
-                                    for (double extra : {0.0, window.gpus})
-                                        for (double flexed : {0.0, double(flex * g)})
-                                            spots.insert(std::max(0.0, futures.level(f, m) * s + extra - committed - flexed));
-                        }
-                    const auto price = [&](double s) {
-                        plan.spot.reset();
-                        if (s > 0)
-                            plan.spot = SpotShare{.gpus = s, .price_per_gpu_hour = {}, .overhead = overhead,
-                                                  .availability = availability, .periods = {}};
-                        const PlanDistribution d = evaluate_plan(plan, futures, offering, prices, engine_options);
-                        if (!(with_cvar && d.total.cvar95 > *options.limits.cvar95 * (1 + 1e-9)) && d.total.mean < best)
-                            best = d.total.mean, best_plan = plan;
-                        return d;
-                    };
-                    std::vector<PlanDistribution> at;
-                    for (double s : spots) at.push_back(price(s));
-                    if (!with_cvar) continue;
-                    // Under a CVaR limit the optimum may also lie where a future's cost, linear between
-                    // the turns, crosses the limit.
-                    const double limit = *options.limits.cvar95;
-                    const std::vector<double> turns(spots.begin(), spots.end());
-                    for (std::size_t i = 0; i + 1 < turns.size(); ++i)
-                        for (std::size_t f = 0; f < count; ++f) {
-                            const double lo = at[i].futures[f].total - limit, hi = at[i + 1].futures[f].total - limit;
-                            if (lo * hi < 0) price(turns[i] + lo / (lo - hi) * (turns[i + 1] - turns[i]));
-                        }
+                    std::set<double> turns;
+                    for (int m = 0; m < months; ++m) {
+                        const double committed = g * ((m == 0 ? first : 0) + (m == 2 ? second : 0));
+                        for (double extra : {0.0, window.gpus})
+                            for (double flexed : {0.0, double(flex * g)})
+                                test::add_spot_turns(turns, futures, m, committed + flexed, extra);
+                    }
+                    brute.consider(plan, turns);
                 }
+        const double best = brute.found() ? brute.best() : 1e300;
+        const Plan& best_plan = brute.best_plan();
         INFO("trial " << trial << (with_cvar ? ", CVaR95 limit" : "") << "; brute force: " << describe(best_plan));
         if (best == 1e300) {
             CHECK_THROWS_AS(recommend_plan(futures, offering, options, prices), InvalidInput);

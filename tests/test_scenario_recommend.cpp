@@ -137,6 +137,51 @@ TEST_CASE("an empty recommend section takes every default from RecommendOptions 
     CHECK(to_yaml(parse_scenario(yaml, "again.yaml")) == yaml);
 }
 
+TEST_CASE("a recommend section with reservations and Savings Plans held and changes allowed gives recommend_plan's "
+          "answer with the same options") {
+    // 16 GPUs held for 8 in demand: selling the extra half on the marketplace pays.
+    const Scenario s = parse_scenario(
+        with_recommend("  commitments: [{term_years: 1, payment: no_upfront}]\n"
+                       "  review_months: 6\n"
+                       "  held: [{count: 16, start_month: -12, end_month: 24, hourly_per_gpu: 2.5, upfront_per_gpu: 9000}, "
+                       "{count: 8, start_month: -12, end_month: 24, hourly_per_gpu: 2.5, upfront_per_gpu: 9000, kind: convertible}]\n"
+                       "  held_savings_plans: [{commitment_per_hour: 4, type: aws_compute, term_years: 1, "
+                       "payment: no_upfront, start_month: -6, rate_per_gpu_hour: 2}]\n"
+                       "  changes: {resale_price_share: 0.5, exchange_into: [{term_years: 3, payment: all_upfront, "
+                       "reservation_discount: 0.5}], refund: false}\n"),
+        "rec.yaml");
+    const RecommendOptions& read = s.recommend->options;
+    REQUIRE(read.held_savings_plans.size() == 1);
+    CHECK(read.held_savings_plans[0].start_month == -6);
+    CHECK(read.held_savings_plans[0].renewal == Renewal::lapse);
+    CHECK(read.changes.resale_price_share.value() == 0.5);
+    const ScenarioResult r = run_scenario(s);
+    REQUIRE(r.recommend != nullptr);
+
+    const DemandModel model{.base_gpus = 8, .monthly_log_growth = 0.02, .monthly_log_volatility = 0.05};
+    const DemandFutures futures = DemandFutures::generate(model, Horizon::months(24), 30, 5);
+    RecommendOptions options;
+    options.commitments = {{.term_years = 1, .payment = Payment::no_upfront}};
+    options.review_months = 6;
+    HeldCommitment held{.count = 16, .start_month = -12, .end_month = 24, .hourly_per_gpu = 2.5, .upfront_per_gpu = 9000};
+    options.held = {held, held};
+    options.held[1].count = 8;
+    options.held[1].kind = CommitmentClass::convertible;
+    options.held_savings_plans = {{.commitment_per_hour = 4, .type = SavingsPlanType::aws_compute, .term_years = 1,
+                                   .payment = Payment::no_upfront, .start_month = -6, .renewal = Renewal::lapse,
+                                   .rate_per_gpu_hour = 2.0}};
+    options.changes.resale_price_share = 0.5;
+    options.changes.exchange_into = {{.term_years = 3, .payment = Payment::all_upfront, .reservation_discount = 0.5}};
+    options.plan_options.seed = 5;
+    const Recommendation direct =
+        recommend_plan(futures, Catalog::builtin().offering("gcp", "a2-highgpu-8g", "us-central1"), options);
+    const Recommendation& got = r.recommend->recommendation;
+    CHECK(describe(got.plan) == describe(direct.plan));
+    CHECK(got.solver_objective == direct.solver_objective);
+    REQUIRE_FALSE(got.plan.changes.empty());
+    CHECK(got.plan.changes[0].kind == ChangeKind::resale);
+}
+
 TEST_CASE("every key of a recommend section reads back from to_yaml") {
     const Scenario s = parse_scenario(with_recommend(
         "  commitments: [{term_years: 3, payment: no_upfront, reservation_discount: 0.4}, {term_months: 3, payment: no_upfront}]\n"
@@ -157,6 +202,10 @@ TEST_CASE("every key of a recommend section reads back from to_yaml") {
         "  time_limit_seconds: 10\n"
         "  held: [{id: ri-1, count: 2, unit: instances, start_month: -6, end_month: 6, hourly_per_gpu: 1.5, "
         "payment: partial_upfront, upfront_per_gpu: 900, kind: convertible}]\n"
+        "  held_savings_plans: [{commitment_per_hour: 12, type: aws_ec2_instance, term_years: 3, payment: partial_upfront, "
+        "start_month: -20, rate_per_gpu_hour: 1.75}]\n"
+        "  changes: {resale_price_share: 0.4, exchange_into: [{term_years: 1, payment: all_upfront, "
+        "reservation_discount: 0.3}], refund: true}\n"
         "  held_out: 100\n"
         "  hindsight_bound: true\n"
         "  cvar95_limits: [1e6, 2e6]\n"
@@ -210,6 +259,18 @@ TEST_CASE("every key of a recommend section reads back from to_yaml") {
         CHECK(r.options.held[0].payment == Payment::partial_upfront);
         CHECK(r.options.held[0].upfront_per_gpu == 900);
         CHECK(r.options.held[0].kind == CommitmentClass::convertible);
+        REQUIRE(r.options.held_savings_plans.size() == 1);
+        CHECK(r.options.held_savings_plans[0].commitment_per_hour == 12);
+        CHECK(r.options.held_savings_plans[0].type == SavingsPlanType::aws_ec2_instance);
+        CHECK(r.options.held_savings_plans[0].term_years == 3);
+        CHECK(r.options.held_savings_plans[0].payment == Payment::partial_upfront);
+        CHECK(r.options.held_savings_plans[0].start_month == -20);
+        CHECK(r.options.held_savings_plans[0].rate_per_gpu_hour.value() == 1.75);
+        CHECK(r.options.changes.resale_price_share.value() == 0.4);
+        REQUIRE(r.options.changes.exchange_into.size() == 1);
+        CHECK(r.options.changes.exchange_into[0].payment == Payment::all_upfront);
+        CHECK(r.options.changes.exchange_into[0].reservation_discount.value() == 0.3);
+        CHECK(r.options.changes.refund);
         CHECK(r.held_out == 100);
         CHECK(r.hindsight_bound.value());
         CHECK(r.cvar95_limits == std::vector<double>{1e6, 2e6});
@@ -257,6 +318,31 @@ TEST_CASE("recommend section errors name the file, line, column, field, value an
                          InvalidInput);
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  held: [{count: 2, start_month: -6}]\n"), "rec.yaml"),
                          "rec.yaml:15:10: recommend.held[0].end_month = (missing): required", InvalidInput);
+    CHECK_THROWS_WITH_AS(
+        parse_scenario(with_recommend("  held_savings_plans: [{commitment_per_hour: 4, type: aws_compute, term_years: 1, "
+                                      "payment: no_upfront, start_month: 0}]\n"),
+                       "rec.yaml"),
+        "rec.yaml:15:117: recommend.held_savings_plans[0].start_month = 0: must be in [-1000000, -1] (bought before "
+        "the horizon)",
+        InvalidInput);
+    CHECK_THROWS_WITH_AS(
+        parse_scenario(with_recommend("  held_savings_plans: [{commitment_per_hour: 4, type: aws_compute, term_years: 1, "
+                                      "payment: no_upfront, start_month: -3, renewal: renew}]\n"),
+                       "rec.yaml"),
+        "rec.yaml:15:121: recommend.held_savings_plans[0].renewal = \"renew\": unknown key (allowed: "
+        "commitment_per_hour, type, term_years, payment, start_month, rate_per_gpu_hour)",
+        InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  changes: {resale_price_share: 1.5}\n"), "rec.yaml"),
+                         "rec.yaml:15:12: recommend.changes.resale_price_share = 1.5: must be in [0, 1] (of the prorated "
+                         "upfront left)",
+                         InvalidInput);
+    CHECK_THROWS_WITH_AS(
+        parse_scenario(with_recommend("  changes: {exchange_into: [{term_months: 3, payment: no_upfront}]}\n"), "rec.yaml"),
+        "rec.yaml:15:12: recommend.changes.exchange_into[0].term_months = 3: must be 0 (a convertible reservation is "
+        "exchanged for a term of years)",
+        InvalidInput);
+    CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  changes: {refund: yes}\n"), "rec.yaml"),
+                         "rec.yaml:15:21: recommend.changes.refund = \"yes\": must be one of true, false", InvalidInput);
     // Two errors of one section, each at its place.
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  max_blocks: 800\n  baselines: {history: past}\n"), "rec.yaml"),
                          "rec.yaml:15:15: recommend.max_blocks = 800: must be in [1, 730]\n"

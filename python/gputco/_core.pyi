@@ -1285,6 +1285,13 @@ class FlexStartOption:
     grant_probability: float
     def __init__(self, *, discount: float, grant_probability: float) -> None: ...
 
+class ChangeOptions:
+    resale_price_share: Optional[float]  # of the prorated upfront left, in [0, 1]; 12% fee kept by AWS
+    exchange_into: List[CommitmentOption]
+    refund: bool
+    def __init__(self, *, resale_price_share: Optional[float] = None,
+                 exchange_into: Sequence[CommitmentOption] = ..., refund: bool = False) -> None: ...
+
 class CapacityBlockOption:
     lead_days: int
     price_per_instance_hour: Optional[float]
@@ -1415,6 +1422,8 @@ class RecommendOptions:
     on_demand_capacity: OnDemandCapacity
     capacity_blocks: Optional[CapacityBlockOption]
     flex_start: Optional[FlexStartOption]
+    held_savings_plans: List[SavingsPlan]
+    changes: ChangeOptions
     def __init__(self, *, commitments: Sequence[CommitmentOption] = ..., start_months: Sequence[int] = ...,
                  review_months: int = 6, unit: str = "gpus", max_count: float = 1e6,
                  spot: Sequence[SpotOption] = ..., owned: Optional[OwnedOption] = None, objective: str = "total",
@@ -1424,7 +1433,9 @@ class RecommendOptions:
                  held: Sequence[HeldCommitment] = ...,
                  on_demand_capacity: Optional[OnDemandCapacity] = None,
                  capacity_blocks: Optional[CapacityBlockOption] = None,
-                 flex_start: Optional[FlexStartOption] = None) -> None: ...
+                 flex_start: Optional[FlexStartOption] = None,
+                 held_savings_plans: Sequence[SavingsPlan] = ...,
+                 changes: Optional[ChangeOptions] = None) -> None: ...
 
 # gputco/_recommend.py builds the options from keywords (recommend_plan, cost_risk_frontier, hindsight_plan_totals)
 def _recommend_plan(futures: DemandFutures, offering: Offering, options: RecommendOptions,

@@ -32,7 +32,8 @@ def recommend_options(*, commitments=(), start_months=(), review_months: int = 6
                       deadline_miss_probability_limit: Optional[float] = None, discounts=None, annual_discount_rate: float = 0.0, threads: int = 0, max_blocks: int = 32,
                       time_limit_seconds: float = 60.0, savings_plans=(), held=(),
                       capacity_assurance: Optional[float] = None, on_demand_capacity=None,
-                      windows=(), capacity_blocks=None, flex_start=None, seed: int = 0) -> RecommendOptions:
+                      windows=(), capacity_blocks=None, flex_start=None, seed: int = 0, held_savings_plans=(),
+                      changes=None) -> RecommendOptions:
     """A RecommendOptions from the keywords of recommend_plan (limits and plan options flattened)."""
     limits = RiskLimits(cvar95=cvar95_limit, upfront_per_period=upfront_per_period,
                         upfront_period_months=upfront_period_months, committed_share=committed_share,
@@ -45,7 +46,8 @@ def recommend_options(*, commitments=(), start_months=(), review_months: int = 6
                             owned=owned, objective=objective, limits=limits, plan_options=plan_options, max_blocks=max_blocks,
                             time_limit_seconds=time_limit_seconds, savings_plans=list(savings_plans),
                             held=list(held), on_demand_capacity=on_demand_capacity,
-                            capacity_blocks=capacity_blocks, flex_start=flex_start)
+                            capacity_blocks=capacity_blocks, flex_start=flex_start,
+                            held_savings_plans=list(held_savings_plans), changes=changes)
 
 
 def _options(options: Optional[RecommendOptions], keywords: dict) -> RecommendOptions:
@@ -69,7 +71,9 @@ def recommend_plan(futures, offering, options: Optional[RecommendOptions] = None
     annual_discount_rate, threads, max_blocks, time_limit_seconds, capacity_assurance (the least share of
     demanded GPU-hours served by capacity that is there) with on_demand_capacity (an OnDemandCapacity), windows
     (DemandWindows on top of every future) with capacity_blocks (a CapacityBlockOption: blocks for them) and
-    flex_start (a FlexStartOption: requests for them, granted per future from `seed`), and
+    flex_start (a FlexStartOption: requests for them, granted per future from `seed`), held (HeldCommitments
+    every plan holds) and held_savings_plans (SavingsPlans with start_month < 0) with changes (a
+    ChangeOptions: sell, exchange or refund what is held where it pays), and
     CommitmentOption(term_months=1, 3 or 6) for short terms). Spot options whose
     deadline_miss_probability is above deadline_miss_probability_limit (or not given) are not tried:
     `candidates` and `status` say which. Releases the GIL; Ctrl-C stops it (KeyboardInterrupt)."""

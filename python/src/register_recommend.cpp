@@ -73,6 +73,16 @@ void register_recommend(py::module_& m) {
              py::kw_only(), py::arg("discount"), py::arg("grant_probability"))
         .def_readonly("discount", &FlexStartOption::discount)
         .def_readonly("grant_probability", &FlexStartOption::grant_probability);
+    py::class_<ChangeOptions>(m, "ChangeOptions",
+                              "What the recommender may do with the reservations held (RecommendOptions.held) where "
+                              "demand falls below them: sell a standard one, exchange a convertible one, refund one.")
+        .def(py::init([](std::optional<double> resale_price_share, std::vector<CommitmentOption> exchange_into,
+                         bool refund) { return ChangeOptions{resale_price_share, std::move(exchange_into), refund}; }),
+             py::kw_only(), py::arg("resale_price_share") = py::none(),
+             py::arg("exchange_into") = std::vector<CommitmentOption>{}, py::arg("refund") = false)
+        .def_readonly("resale_price_share", &ChangeOptions::resale_price_share)
+        .def_readonly("exchange_into", &ChangeOptions::exchange_into)
+        .def_readonly("refund", &ChangeOptions::refund);
     py::class_<SpotOption>(m, "SpotOption", "A way to run spot (e.g. one checkpoint interval) with its overhead.")
         .def(py::init([](std::string name, double overhead, double availability, std::optional<double> price,
                          std::optional<double> deadline_miss_probability) {
@@ -133,8 +143,11 @@ void register_recommend(py::module_& m) {
                          std::optional<OwnedOption> owned, std::string_view objective, const RiskLimits& limits, const PlanOptions& plan_options,
                          int max_blocks, double time_limit_seconds, std::vector<SavingsPlanOption> savings_plans,
                          std::vector<HeldCommitment> held, std::optional<OnDemandCapacity> on_demand_capacity,
-                         std::optional<CapacityBlockOption> capacity_blocks, std::optional<FlexStartOption> flex_start) {
+                         std::optional<CapacityBlockOption> capacity_blocks, std::optional<FlexStartOption> flex_start,
+                         std::vector<SavingsPlan> held_savings_plans, std::optional<ChangeOptions> changes) {
                  RecommendOptions o;
+                 o.held_savings_plans = std::move(held_savings_plans);
+                 if (changes) o.changes = *changes;
                  o.capacity_blocks = capacity_blocks;
                  o.flex_start = flex_start;
                  if (on_demand_capacity) o.on_demand_capacity = *on_demand_capacity;
@@ -161,7 +174,10 @@ void register_recommend(py::module_& m) {
              py::arg("limits") = RiskLimits{}, py::arg("plan_options") = PlanOptions{}, py::arg("max_blocks") = 32,
              py::arg("time_limit_seconds") = 60.0, py::arg("savings_plans") = std::vector<SavingsPlanOption>{},
              py::arg("held") = std::vector<HeldCommitment>{}, py::arg("on_demand_capacity") = py::none(),
-             py::arg("capacity_blocks") = py::none(), py::arg("flex_start") = py::none())
+             py::arg("capacity_blocks") = py::none(), py::arg("flex_start") = py::none(),
+             py::arg("held_savings_plans") = std::vector<SavingsPlan>{}, py::arg("changes") = py::none())
+        .def_readonly("held_savings_plans", &RecommendOptions::held_savings_plans)
+        .def_readonly("changes", &RecommendOptions::changes)
         .def_readonly("capacity_blocks", &RecommendOptions::capacity_blocks)
         .def_readonly("flex_start", &RecommendOptions::flex_start)
         .def_readonly("held", &RecommendOptions::held)

@@ -269,3 +269,46 @@ def test_contract_commitments_from_parquet_read_as_from_csv(gputco, tmp_path):
     [a], [b] = gputco.read_contract_commitments(path), gputco.read_contract_commitments(csv_path)
     for field in ("id", "category", "type", "cost", "quantity", "period_start", "period_end", "contract_id"):
         assert getattr(a, field) == getattr(b, field), field
+
+
+def test_the_recommender_sells_a_held_reservation_where_demand_ends(gputco, p4d):
+    # 8 GPUs held from month 0 to 36 (standard, 0.70/GPU-h, 8,760 upfront each, sunk); demand 8 GPUs to
+    # month 12, then none. Sold in month 12 asking half the prorated upfront left, 0.5 × 8 × 8,760 × 24/36
+    # = 23,360, of which 88% (20,556.80) is received: 8 × 0.70 × 730 × 12 = 49,056 − 20,556.80 = 28,499.20.
+    futures = gputco.DemandFutures.from_profile(
+        gputco.DemandProfile.steps([(0, 8.0), (12, 0.0)], gputco.Horizon.months(36)))
+    held = gputco.HeldCommitment(8, start_month=0, end_month=36, hourly_per_gpu=0.7, upfront_per_gpu=8760.0)
+    changes = gputco.ChangeOptions(resale_price_share=0.5)
+    options = gputco.recommend_options(commitments=[gputco.CommitmentOption(term_years=1, payment="all_upfront")],
+                                       review_months=6, held=[held], changes=changes, threads=1)
+    assert options.changes.resale_price_share == 0.5
+    result = gputco.recommend_plan(futures, p4d, options)
+    [sale] = result.plan.changes
+    assert (sale.kind, sale.month, sale.held, sale.index) == ("resale", 12, True, 0)
+    assert sale.price == pytest.approx(23360)
+    assert result.in_sample.total.mean == pytest.approx(28499.2, rel=1e-12)
+    with pytest.raises(ValueError, match=r"^options\.changes\.resale_price_share = 1\.5: must be in \[0, 1\] "
+                                         r"\(of the prorated upfront left\)$"):
+        gputco.recommend_plan(futures, p4d, held=[held], changes=gputco.ChangeOptions(resale_price_share=1.5))
+
+
+def test_the_command_takes_the_changes_the_recommender_may_make(tmp_path):
+    # The bill's demand is 16 GPUs an hour and both reservations (8 GPUs each, 1.5/GPU-h against 4 on
+    # demand) serve it, so no sale, exchange or refund pays: the plan is the same with the flags.
+    import json
+    from test_cli import gputco_cmd
+    path = tmp_path / "reservations.csv"
+    _focus_with_reservations(path)
+    args = ("recommend", "--bill", path, "--offering", "aws/p4d.24xlarge/us-east-1", "--horizon-months", 12,
+            "--futures", 10, "--held-out", 10, "--commitment", "1y:all_upfront", "--format", "json")
+    kept = json.loads(gputco_cmd(*args).stdout)
+    allowed = json.loads(gputco_cmd(*args, "--refund", "--resale-price-share", 0.5, "--exchange-into",
+                                    "3y:all_upfront").stdout)
+    assert allowed["summary"]["buys"] == kept["summary"]["buys"]
+    assert allowed["summary"]["in_sample_mean"] == kept["summary"]["in_sample_mean"]
+    bad = gputco_cmd(*args, "--exchange-into", "1:all", check=False)
+    assert bad.stderr == ('gputco: --exchange-into = "1:all": must be <years>y:<payment>, e.g. 1y:all_upfront or '
+                          '3y:no_upfront\n')
+    bad = gputco_cmd(*args, "--resale-price-share", 2, check=False)
+    assert bad.stderr == ("gputco: options.changes.resale_price_share = 2: must be in [0, 1] (of the prorated "
+                          "upfront left)\n")

@@ -51,6 +51,43 @@ def test_schema_and_loader_reject_the_same_mistakes(change, rule):
         _core._scenario_canonical(json.dumps(scenario), "s.json")
 
 
+def test_schema_accepts_held_commitments_changes_and_held_savings_plans():
+    # A plan's changes (and a convertible commitment's kind), a recommend section's held Savings Plans and
+    # the changes the recommender may make: the schema accepts the file and what to_yaml writes of it.
+    text = """
+version: 1
+name: held and changed
+horizon_months: 24
+offering: {provider: aws, instance_type: p4d.24xlarge, region: us-east-1}
+demand: {kind: constant, gpus: 8}
+plans:
+  - name: exchanged
+    commitments: [{count: 1, unit: instances, term_years: 1, payment: all_upfront, kind: standard}]
+    held: [{count: 8, start_month: -12, end_month: 24, hourly_per_gpu: 1.0, upfront_per_gpu: 8760, kind: convertible}]
+    changes:
+      - {kind: exchange, held: 0, month: 6, into: {count: 2, unit: instances, term_years: 3, payment: all_upfront}}
+      - {kind: resale, commitment: 0, month: 3, price: 500}
+recommend:
+  commitments: [{term_years: 1, payment: all_upfront}]
+  held: [{count: 8, start_month: -12, end_month: 24, hourly_per_gpu: 1.0, upfront_per_gpu: 8760}]
+  held_savings_plans: [{commitment_per_hour: 16, type: aws_compute, term_years: 1, payment: no_upfront,
+                        start_month: -6, rate_per_gpu_hour: 2.0}]
+  changes: {resale_price_share: 0.5, exchange_into: [{term_years: 3, payment: all_upfront}], refund: true}
+"""
+    jsonschema.validate(yaml.safe_load(text), SCHEMA)
+    written = _core._scenario_canonical(text, "held.yaml")
+    jsonschema.validate(yaml.safe_load(written), SCHEMA)
+    assert "held_savings_plans" in written and "resale_price_share: 0.5" in written
+    bad = yaml.safe_load(text)
+    bad["recommend"]["held_savings_plans"][0]["start_month"] = 0
+    with pytest.raises(jsonschema.ValidationError) as e:
+        jsonschema.validate(bad, SCHEMA)
+    assert e.value.validator == "maximum"
+    with pytest.raises(ValueError, match=r"recommend\.held_savings_plans\[0\]\.start_month = 0: must be in "
+                                         r"\[-1000000, -1\] \(bought before the horizon\)$"):
+        _core._scenario_canonical(yaml.safe_dump(bad), "held.yaml")
+
+
 def test_python_sees_the_loaders_message(gputco, tmp_path):
     path = tmp_path / "plan.yaml"
     path.write_text((ROOT / "examples/scenarios/a100_three_year.yaml").read_text().replace("gpus: 8", "gpus: -8"))

@@ -144,16 +144,16 @@ int recommend_command(const std::string& bill_path, const std::string& contracts
 }
 
 /// "1y:all_upfront" → the commitment option the recommender may buy.
-CommitmentOption commitment_option(const std::string& text) {
+CommitmentOption commitment_option(const std::string& text, const std::string& flag) {
     const auto colon = text.find(':');
-    require(colon != std::string::npos && colon > 1 && text[colon - 1] == 'y', "--commitment", text,
+    require(colon != std::string::npos && colon > 1 && text[colon - 1] == 'y', flag, text,
             "must be <years>y:<payment>, e.g. 1y:all_upfront or 3y:no_upfront");
     int years = 0;
     const std::string number = text.substr(0, colon - 1);
-    require(number.find_first_not_of("0123456789") == std::string::npos && number.size() <= 2, "--commitment", text,
+    require(number.find_first_not_of("0123456789") == std::string::npos && number.size() <= 2, flag, text,
             "must be <years>y:<payment>, e.g. 1y:all_upfront or 3y:no_upfront");
     years = std::stoi(number);
-    return CommitmentOption{years, parse_payment(text.substr(colon + 1), "--commitment payment")};
+    return CommitmentOption{years, parse_payment(text.substr(colon + 1), flag + " payment")};
 }
 
 }  // namespace gputco::cli

@@ -10,7 +10,7 @@
 namespace gputco::cli {
 
 /// "1y:all_upfront" → the commitment option the recommender may buy; InvalidInput naming --commitment.
-CommitmentOption commitment_option(const std::string& text);
+CommitmentOption commitment_option(const std::string& text, const std::string& flag = "--commitment");
 
 /// `gputco bill`: the bill's tables to `out` in `format`; `contracts_path` (may be empty) a FOCUS 1.3
 /// Contract Commitment file giving its commitments' terms. Returns the exit code.

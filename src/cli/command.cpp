@@ -459,6 +459,17 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
                               "a commitment the plan may buy, <years>y:<payment> (1y:all_upfront); may be repeated; "
                               "default: every reservation the offering lists");
     recommend_cmd->add_option("--review-months", recommend_options.review_months, "commitments may start every this many months");
+    double resale_price_share = 0;
+    std::vector<std::string> exchange_texts;
+    recommend_cmd->add_option("--resale-price-share", resale_price_share,
+                              "sell a standard reservation held on the Reserved Instance Marketplace where it pays, "
+                              "asking this share of its prorated upfront left")
+        ->default_str("none");  // applied only when given
+    recommend_cmd->add_option("--exchange-into", exchange_texts,
+                              "exchange a convertible reservation held for one of <years>y:<payment> where it pays; "
+                              "may be repeated");
+    recommend_cmd->add_flag("--refund", recommend_options.changes.refund,
+                            "refund a reservation held (Azure, within its yearly cap) where it pays");
     recommend_cmd->add_option("--cvar95-limit", cvar95_limit, "at most this mean cost of the worst 5% of futures")
         ->default_str("none");  // applied only when given
     recommend_cmd->add_option("--capacity-assurance", capacity_assurance,
@@ -503,6 +514,10 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
             code = cli::bill_command(bill_path, contracts_path, catalog_file, format, out_file);
         } else if (recommend_cmd->parsed()) {
             for (const auto& text : commitment_texts) recommend_options.commitments.push_back(cli::commitment_option(text));
+            for (const auto& text : exchange_texts)
+                recommend_options.changes.exchange_into.push_back(cli::commitment_option(text, "--exchange-into"));
+            if (recommend_cmd->count("--resale-price-share") > 0)
+                recommend_options.changes.resale_price_share = resale_price_share;
             if (recommend_cmd->count("--cvar95-limit") > 0) recommend_options.limits.cvar95 = cvar95_limit;
             if (recommend_cmd->count("--capacity-assurance") > 0)
                 recommend_options.limits.capacity_assurance = capacity_assurance;

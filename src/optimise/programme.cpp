@@ -12,6 +12,7 @@
 
 #include "programme.hpp"
 #include "tail_cuts.hpp"
+#include "../engines/instruments/commitment_change.hpp"
 
 namespace gputco::detail {
 namespace {
@@ -83,7 +84,78 @@ struct Programme {
         bool holds(std::size_t f) const { return in.empty() || in[f] != 0; }
     };
     std::vector<std::vector<Argument>> arguments;
+    /// Changes of held reservations (setup.changes): per candidate, a binary column (made or not) and,
+    /// for an exchange, the new reservation's whole units (-1 otherwise) with their upper bound.
+    std::vector<int> change;
+    std::vector<int> exchanged;
+    std::vector<double> exchanged_most;
+    std::vector<int> true_up;  ///< an exchange's true-up paid (-1 otherwise)
 };
+
+/// The change columns, each held reservation changed at most once, an exchange's units only with it and
+/// worth at least what is left of the old one (the engine's rule: equal or greater value), its true-up
+/// t >= the units' upfront − the old upfront left, t >= 0 (exact: t only costs), and Azure's refund cap
+/// over every 12 consecutive months.
+void add_changes(Programme& p, const RecommendOptions& o, const Setup& setup, double peak) {
+    std::map<std::size_t, std::vector<int>> of_held;
+    for (const ChangeCandidate& c : setup.changes) {
+        p.change.push_back(p.mip.add_column(0.0, 1.0, c.cost, true));
+        of_held[c.held].push_back(p.change.back());
+        if (c.kind != ChangeKind::exchange) {
+            p.exchanged.push_back(-1);
+            p.exchanged_most.push_back(0);
+            p.true_up.push_back(-1);
+            continue;
+        }
+        // More units than the value needs and the peak holds cost more and serve nothing more.
+        const double most = std::min(o.max_count, std::max(std::ceil(c.old_value / c.value_per_unit * (1 - 1e-12)),
+                                                           std::ceil(peak / c.gpus_per_unit)));
+        p.exchanged.push_back(p.mip.add_column(0.0, most, c.unit_cost, true));
+        p.exchanged_most.push_back(most);
+        p.mip.add_row({p.exchanged.back(), p.change.back()}, {1.0, -most}, 'L', 0.0);
+        p.mip.add_row({p.exchanged.back(), p.change.back()}, {c.value_per_unit, -c.old_value}, 'G', 0.0);
+        p.true_up.push_back(p.mip.add_column(0.0, infinity, c.true_up_weight, false));
+        p.mip.add_row({p.true_up.back(), p.exchanged.back(), p.change.back()}, {1.0, -c.upfront_per_unit, c.old_upfront},
+                      'G', 0.0);
+    }
+    for (const auto& [held, columns] : of_held)
+        if (columns.size() > 1) p.mip.add_row(columns, std::vector<double>(columns.size(), 1.0), 'L', 1.0);
+    int first = std::numeric_limits<int>::max(), last = -1;
+    for (const ChangeCandidate& c : setup.changes)
+        if (c.kind == ChangeKind::refund) first = std::min(first, c.month), last = std::max(last, c.month);
+    for (int from = first - instruments::refund_window_months + 1; from <= last; ++from) {
+        std::vector<int> cols;
+        std::vector<double> coef;
+        double most = 0;
+        for (std::size_t j = 0; j < setup.changes.size(); ++j) {
+            const ChangeCandidate& c = setup.changes[j];
+            if (c.kind != ChangeKind::refund || c.month < from || c.month >= from + instruments::refund_window_months)
+                continue;
+            cols.push_back(p.change[j]);
+            coef.push_back(c.amount);
+            most += c.amount;
+        }
+        if (most > instruments::azure_refund_cap) p.mip.add_row(cols, coef, 'L', instruments::azure_refund_cap);
+    }
+}
+
+/// Month m's committed GPUs moved by the changes into `cols`/`coef` of a row `capacity − … = fixed`: a
+/// change stops its held GPUs from its month (+gpus on its column), an exchange's new reservation adds
+/// its units while it runs (− GPUs per unit) unless `held_only`.
+void add_change_terms(const Programme& p, const Setup& setup, int m, bool held_only, std::vector<int>& cols,
+                      std::vector<double>& coef) {
+    for (std::size_t j = 0; j < setup.changes.size(); ++j) {
+        const ChangeCandidate& c = setup.changes[j];
+        if (m >= c.month && m < c.held_end) {
+            cols.push_back(p.change[j]);
+            coef.push_back(c.gpus);
+        }
+        if (!held_only && p.exchanged[j] >= 0 && m >= c.month && m < c.end) {
+            cols.push_back(p.exchanged[j]);
+            coef.push_back(-c.gpus_per_unit);
+        }
+    }
+}
 
 /// The commitment columns (objective: their mean cost per unit over futures) and each month's
 /// capacity, owned GPUs included (they serve first: the curves start above them).
@@ -110,12 +182,17 @@ void add_commitments(Programme& p, const DemandFutures& futures, const Recommend
         p.x.push_back(p.mip.add_column(0.0, most[k], mean / double(n), c.savings_plan < 0));
         p.savings_plan_factor.push_back(factor_of(prices, prices.reserved, 0, c.start));
     }
+    add_changes(p, o, setup, peak);
     for (int m = 0; m < setup.horizon; ++m) {
         p.capacity.push_back(p.mip.add_column(0.0, infinity, 0.0, false));
         std::vector<int> cols{p.capacity.back()};
         std::vector<double> coef{1.0};
         const double fixed = owned_held(owned, m) + setup.held_gpus[std::size_t(m)];  // owned and held serve first
         p.reach.push_back(fixed + peak);  // + spot, at most the peak
+        add_change_terms(p, setup, m, false, cols, coef);
+        for (std::size_t j = 0; j < p.exchanged.size(); ++j)
+            if (p.exchanged[j] >= 0 && m >= setup.changes[j].month && m < setup.changes[j].end)
+                p.reach.back() += p.exchanged_most[j] * setup.changes[j].gpus_per_unit;
         for (std::size_t k = 0; k < p.x.size(); ++k)
             if (setup.candidates[k].active(m)) {
                 cols.push_back(p.x[k]);
@@ -136,6 +213,7 @@ void add_commitments(Programme& p, const DemandFutures& futures, const Recommend
                 cols.push_back(p.x[k]);
                 coef.push_back(-setup.candidates[k].gpus_per_unit);
             }
+        add_change_terms(p, setup, m, false, cols, coef);
         p.mip.add_row(cols, coef, 'E', owned_held(owned, m) + setup.held_gpus[std::size_t(m)]);
     }
 }
@@ -467,6 +545,15 @@ void add_future_rows(Programme& p, const DemandFutures& futures, const PricePath
             row_cols.push_back(p.flex[j]);
             row_coef.push_back(-p.flex_cost[j][f]);
         }
+        for (std::size_t j = 0; j < p.change.size(); ++j) {  // the same in every future
+            row_cols.push_back(p.change[j]);
+            row_coef.push_back(-setup.changes[j].cost);
+            if (p.exchanged[j] < 0) continue;
+            row_cols.push_back(p.exchanged[j]);
+            row_coef.push_back(-setup.changes[j].unit_cost);
+            row_cols.push_back(p.true_up[j]);
+            row_coef.push_back(-setup.changes[j].true_up_weight);
+        }
         p.mip.add_row(row_cols, row_coef, 'G', constant_f);
     }
     p.mip.add_row(tail_columns, tail_coefficients, 'L', cvar95);
@@ -505,7 +592,18 @@ std::optional<TailCuts> tail_cuts_of(const Programme& p, const DemandFutures& fu
             if (with_spot && beta > 0.0) cost.terms.push_back({p.capacity[std::size_t(m)], p.spot_gpus, beta, level, &pieces});
         }
     }
-    return std::optional<TailCuts>(std::in_place, std::move(costs), p.x, p.cost, cvar95);
+    std::vector<int> columns = p.x;  // the changes' columns cost the same in every future
+    std::vector<std::vector<double>> linear = p.cost;
+    for (std::size_t j = 0; j < p.change.size(); ++j) {
+        columns.push_back(p.change[j]);
+        linear.emplace_back(n, setup.changes[j].cost);
+        if (p.exchanged[j] < 0) continue;
+        columns.push_back(p.exchanged[j]);
+        linear.emplace_back(n, setup.changes[j].unit_cost);
+        columns.push_back(p.true_up[j]);
+        linear.emplace_back(n, setup.changes[j].true_up_weight);
+    }
+    return std::optional<TailCuts>(std::in_place, std::move(costs), std::move(columns), std::move(linear), cvar95);
 }
 
 /// limits.capacity_assurance as one row (docs/models.md, section 8). Assurance = 1 − u (D − K − P) / D
@@ -563,7 +661,11 @@ void add_limits(Programme& p, const DemandFutures& futures, const RecommendOptio
             double mean_level = 0;
             for (std::size_t f = 0; f < n; ++f) mean_level += futures.level(f, m);
             // The share limits what is bought: GPUs already held are on top of it.
-            p.mip.add_row({p.capacity[std::size_t(m)]}, {1.0}, 'L',
+            // GPUs sold, exchanged or refunded count as held still: an exchange's new reservation is bought.
+            std::vector<int> cols{p.capacity[std::size_t(m)]};
+            std::vector<double> coef{1.0};
+            add_change_terms(p, setup, m, true, cols, coef);
+            p.mip.add_row(cols, coef, 'L',
                           *o.limits.committed_share * mean_level / double(n) + setup.held_gpus[std::size_t(m)]);
         }
     }
@@ -587,6 +689,12 @@ void add_limits(Programme& p, const DemandFutures& futures, const RecommendOptio
                 if (b.purchase_month < first || b.purchase_month >= first + period) continue;
                 cols.push_back(p.blocks[j]);
                 coef.push_back(rates.voucher * b.upfront_per_instance);
+            }
+            for (std::size_t j = 0; j < setup.changes.size(); ++j) {  // an exchange's true-up, paid at it
+                const ChangeCandidate& c = setup.changes[j];
+                if (p.exchanged[j] < 0 || c.month < first || c.month >= first + period) continue;
+                cols.push_back(p.true_up[j]);
+                coef.push_back(rates.voucher);
             }
             // Owned capex in the window is fixed here; recommend_plan skips owned purchases above the limit.
             const double room = *o.limits.upfront_per_period - owned_capex_in(owned, first, period, horizon);
@@ -722,6 +830,20 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFuture
             commitment.term_months = o.commitments[c.option].term_months;  // a short term, or 0
         }
         plan.commitments.push_back(commitment);
+    }
+    for (std::size_t j = 0; j < p.change.size(); ++j) {
+        if (std::round(solution.x[std::size_t(p.change[j])]) <= 0.0) continue;
+        const ChangeCandidate& c = setup.changes[j];
+        CommitmentChange change{.kind = c.kind, .held = true, .index = c.held, .month = c.month, .into = {},
+                                .price = c.kind == ChangeKind::resale ? c.amount : 0.0};
+        if (c.kind == ChangeKind::exchange) {
+            const CommitmentOption& into = o.changes.exchange_into[c.into];
+            change.into = Commitment{.count = std::round(solution.x[std::size_t(p.exchanged[j])]), .unit = o.unit,
+                                     .term_years = into.term_years, .payment = into.payment, .start_month = c.month,
+                                     .renewal = Renewal::lapse, .reservation_discount = into.reservation_discount,
+                                     .offering = {}};
+        }
+        plan.changes.push_back(change);
     }
     for (std::size_t j = 0; j < p.blocks.size(); ++j) {
         const double count = std::round(solution.x[std::size_t(p.blocks[j])]);

@@ -54,6 +54,32 @@ struct FlexCandidate {
     std::vector<char> granted;  ///< per future, as the engine draws it (instruments::draw_grants)
 };
 
+/// A change of held reservation `held` at `month` the optimiser may make (RecommendOptions::changes):
+/// a binary column; an exchange adds a whole-unit column for the new reservation's count. Costs are
+/// weighted as the objective and the same in every future (values at list prices, as the engine's).
+struct ChangeCandidate {
+    ChangeKind kind = ChangeKind::resale;
+    std::size_t held = 0;
+    int month = 0;
+    double gpus = 0;     ///< the held GPUs that stop from `month`
+    int held_end = 0;    ///< one past the last month the held reservation would run
+    double cost = 0;     ///< of making it: its money at `month` less the held hourly charges saved
+    double amount = 0;   ///< a refund's amount (against Azure's cap) or a resale's asking price
+    // An exchange: the new reservation (exchange_into[into]) per unit, running [month, end).
+    std::size_t into = 0;
+    int end = 0;
+    double gpus_per_unit = 1;
+    double value_per_unit = 0;  ///< what a unit is worth (instruments::exchange_value)
+    double old_value = 0;       ///< what is left of the held one (instruments::remaining_value)
+    double upfront_per_unit = 0;  ///< a unit's upfront over [month, end) (instruments::exchange_value)
+    double old_upfront = 0;       ///< the held one's upfront left (instruments::remaining_upfront)
+    double hourly_per_gpu = 0;  ///< the new reservation's hourly charge
+    double unit_cost = 0;       ///< a unit's hourly charges, weighted
+    /// The weight of its true-up (instruments::exchange_true_up: the units' upfront less old_upfront, if
+    /// more), paid at `month`.
+    double true_up_weight = 0;
+};
+
 /// A share `weight` of a month's hours with `extra` GPUs of window demand and the block candidates
 /// `blocks` and flex-start candidates `flex` in force (as the engine's instruments::Piece, with them
 /// named rather than summed).
@@ -73,6 +99,8 @@ struct Setup {
     /// is bought, and their hourly charges left, weighted as the objective (the same in every future).
     std::vector<double> held_gpus;
     double held_cost = 0;
+    /// Changes of held reservations to choose from (options.changes).
+    std::vector<ChangeCandidate> changes;
     /// Dated windows (options.plan_options.windows) and the capacity blocks to buy for them: per month,
     /// its pieces (empty when no window or candidate block touches it). windows.cpp.
     std::vector<BlockCandidate> blocks;

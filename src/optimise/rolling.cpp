@@ -78,6 +78,7 @@ void check_options(const RecommendOptions& o, const RollingOptions& rolling, int
     unsupported(!o.held_savings_plans.empty(), "options.held_savings_plans");
     unsupported(o.capacity_blocks.has_value(), "options.capacity_blocks");
     unsupported(o.flex_start.has_value(), "options.flex_start");
+    unsupported(!o.changes.empty(), "options.changes");
     const RiskLimits& l = o.limits;
     const auto no_limit = [](bool given, std::string_view field) {
         require(!given, field, "given", "must be empty: the rolling policy re-solves without risk limits");

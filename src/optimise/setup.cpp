@@ -7,6 +7,7 @@
 
 #include "../engines/pricing.hpp"
 #include "../engines/instruments/commitment.hpp"
+#include "../engines/instruments/commitment_change.hpp"
 #include "../engines/instruments/flex_start.hpp"
 #include "../engines/instruments/savings_plan.hpp"
 
@@ -16,9 +17,108 @@ void validate(const FlexStartOption& f, std::string_view field) {
     instruments::require_flex_start_terms(field, f.discount, f.grant_probability);  // a plan's requests' rules
 }
 
+void validate(const ChangeOptions& c, std::string_view field) {
+    if (c.resale_price_share)
+        require(*c.resale_price_share >= 0.0 && *c.resale_price_share <= 1.0, fmt::format("{}.resale_price_share", field),
+                *c.resale_price_share, "must be in [0, 1] (of the prorated upfront left)");
+    for (std::size_t j = 0; j < c.exchange_into.size(); ++j)
+        require(c.exchange_into[j].term_months == 0, fmt::format("{}.exchange_into[{}].term_months", field, j),
+                c.exchange_into[j].term_months, "must be 0 (a convertible reservation is exchanged for a term of years)");
+}
+
 }  // namespace gputco
 
 namespace gputco::detail {
+namespace {
+
+/// The changes options.changes allows of each held reservation at each start month the engine allows
+/// (instruments::change_months): a standard one sold, a convertible one exchanged into each of
+/// exchange_into (priced as the engine prices an exchange's `into`), any one refunded. Money and
+/// values by the engine's rules (instruments/commitment_change.hpp); costs are weighted later
+/// (weigh_changes), once the objective's months are known: `last_month` grows to each exchange's end.
+std::vector<ChangeCandidate> change_candidates(const Offering& offering, const RecommendOptions& o,
+                                               const std::vector<instruments::PricedCommitment>& held,
+                                               const std::vector<int>& starts, int horizon, int& last_month) {
+    std::vector<ChangeCandidate> out;
+    const ChangeOptions& c = o.changes;
+    if (c.empty()) return out;
+    std::vector<std::string> notes;
+    for (std::size_t i = 0; i < held.size(); ++i) {
+        const instruments::PricedCommitment& h = held[i];
+        const auto [first, last] = instruments::change_months(h, horizon);
+        for (int k : starts) {
+            if (k < first || k >= last) continue;
+            ChangeCandidate base;
+            base.held = i;
+            base.month = k;
+            base.gpus = h.gpus;
+            base.held_end = h.last_month(horizon);
+            if (c.resale_price_share && h.kind == CommitmentClass::standard) {
+                ChangeCandidate sale = base;
+                sale.kind = ChangeKind::resale;
+                sale.amount = *c.resale_price_share * instruments::remaining_upfront(h, k);  // the asking price
+                out.push_back(sale);
+            }
+            if (c.refund) {
+                ChangeCandidate refund = base;
+                refund.kind = ChangeKind::refund;
+                refund.amount = instruments::remaining_upfront(h, k);
+                out.push_back(refund);
+            }
+            if (h.kind != CommitmentClass::convertible) continue;
+            for (std::size_t j = 0; j < c.exchange_into.size(); ++j) {
+                const CommitmentOption& into = c.exchange_into[j];
+                Commitment terms{.count = 1, .unit = o.unit, .term_years = into.term_years, .payment = into.payment,
+                                 .start_month = k, .renewal = Renewal::lapse,
+                                 .reservation_discount = into.reservation_discount, .offering = {}};
+                const instruments::PricedCommitment next = instruments::price_commitment_as(
+                    terms, fmt::format("options.changes.exchange_into[{}]", j), false, offering, o.plan_options,
+                    horizon, notes);
+                const instruments::ExchangeValue value = instruments::exchange_value(h, next, k);
+                ChangeCandidate exchange = base;
+                exchange.kind = ChangeKind::exchange;
+                exchange.into = j;
+                exchange.end = value.end;
+                exchange.gpus_per_unit = next.gpus;
+                exchange.value_per_unit = value.value;
+                exchange.old_value = instruments::remaining_value(h, k);
+                exchange.upfront_per_unit = value.upfront;
+                exchange.old_upfront = instruments::remaining_upfront(h, k);
+                exchange.hourly_per_gpu = next.hourly_per_gpu;
+                last_month = std::max(last_month, value.end);
+                out.push_back(exchange);
+            }
+        }
+    }
+    return out;
+}
+
+/// Each change's cost as the objective weighs it: its money at its month (vouchers pay their share of
+/// it, as the engine's commitment_changes column) less the held hourly charges it saves; an exchange's
+/// unit its hourly charges, its true-up (a column of the programme: max(0, ·) of the units) its weight.
+void weigh_changes(Setup& setup, const std::vector<instruments::PricedCommitment>& held, double voucher) {
+    for (ChangeCandidate& c : setup.changes) {
+        const instruments::PricedCommitment& h = held[c.held];
+        double saved = 0;
+        for (int m = c.month; m < c.held_end; ++m)
+            if (h.active(m, setup.horizon))
+                saved += voucher * h.hourly_per_gpu * h.gpus * hours_per_month * setup.weight[std::size_t(m)];
+        const double at = setup.weight[std::size_t(c.month)];
+        switch (c.kind) {
+        case ChangeKind::resale: c.cost = -voucher * instruments::resale_received(c.amount) * at - saved; break;
+        case ChangeKind::refund: c.cost = -voucher * c.amount * at - saved; break;
+        default: {  // an exchange: the true-up at its month, the new hourly charges as they run
+            c.cost = -saved;
+            double runs = 0;
+            for (int m = c.month; m < c.end; ++m) runs += setup.weight[std::size_t(m)];
+            c.unit_cost = voucher * c.hourly_per_gpu * c.gpus_per_unit * hours_per_month * runs;
+            c.true_up_weight = voucher * at;
+        }
+        }
+    }
+}
+
+}  // namespace
 
 Setup set_up(const DemandFutures& futures, const Offering& offering, const RecommendOptions& o) {
     Setup setup;
@@ -125,6 +225,7 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
                                                              setup.horizon, "options.held_savings_plans"));
         last_month = std::max(last_month, held_plans.back().last_month(setup.horizon));
     }
+    setup.changes = change_candidates(offering, o, held, starts, setup.horizon, last_month);
     const bool npv = o.objective == Objective::expected_npv;
     const double monthly = std::pow(1.0 + o.plan_options.annual_discount_rate, 1.0 / months_per_year);
     double discount = 1;
@@ -149,6 +250,7 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
                                sp.commitment_per_hour * hours_per_month * setup.weight[std::size_t(m)];
         }
     }
+    weigh_changes(setup, held, o.plan_options.discounts.voucher_price_factor);
     set_up_windows(setup, offering, o, futures.count());
     return setup;
 }
@@ -183,6 +285,11 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
                 "must be >= 1 with options.flex_start (a request is made for a dated window of demand)");
         validate(*o.flex_start, "options.flex_start");
         offering.require_on_demand("options.flex_start");
+    }
+    if (!o.changes.empty()) {
+        require(!o.held.empty(), "options.held.size", 0,
+                "must be >= 1 with options.changes (a change is made to a reservation already held)");
+        validate(o.changes, "options.changes");
     }
     if (o.limits.capacity_assurance)
         require(o.plan_options.windows.empty(), "limits.capacity_assurance", *o.limits.capacity_assurance,

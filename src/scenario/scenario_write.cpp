@@ -662,6 +662,37 @@ void write_recommend(YAML::Emitter& out, const RecommendSpec& r) {
     out << YAML::Key << "held" << YAML::Value << YAML::BeginSeq;
     for (const HeldCommitment& h : o.held) write_held(out, h);
     out << YAML::EndSeq;
+    if (!o.held_savings_plans.empty()) {
+        out << YAML::Key << "held_savings_plans" << YAML::Value << YAML::BeginSeq;
+        for (const SavingsPlan& sp : o.held_savings_plans) {
+            out << YAML::Flow << YAML::BeginMap;
+            out << YAML::Key << "commitment_per_hour" << YAML::Value << number(sp.commitment_per_hour);
+            out << YAML::Key << "type" << YAML::Value << std::string(to_text(sp.type));
+            out << YAML::Key << "term_years" << YAML::Value << sp.term_years;
+            out << YAML::Key << "payment" << YAML::Value << std::string(to_string(sp.payment));
+            out << YAML::Key << "start_month" << YAML::Value << sp.start_month;
+            if (sp.rate_per_gpu_hour)
+                out << YAML::Key << "rate_per_gpu_hour" << YAML::Value << number(*sp.rate_per_gpu_hour);
+            out << YAML::EndMap;
+        }
+        out << YAML::EndSeq;
+    }
+    if (!o.changes.empty()) {
+        out << YAML::Key << "changes" << YAML::Value << YAML::BeginMap;
+        if (o.changes.resale_price_share)
+            out << YAML::Key << "resale_price_share" << YAML::Value << number(*o.changes.resale_price_share);
+        out << YAML::Key << "exchange_into" << YAML::Value << YAML::BeginSeq;
+        for (const CommitmentOption& c : o.changes.exchange_into) {
+            out << YAML::Flow << YAML::BeginMap << YAML::Key << "term_years" << YAML::Value << c.term_years;
+            out << YAML::Key << "payment" << YAML::Value << std::string(to_text(c.payment));
+            if (c.reservation_discount)
+                out << YAML::Key << "reservation_discount" << YAML::Value << number(*c.reservation_discount);
+            out << YAML::EndMap;
+        }
+        out << YAML::EndSeq;
+        out << YAML::Key << "refund" << YAML::Value << (o.changes.refund ? "true" : "false");
+        out << YAML::EndMap;
+    }
     out << YAML::Key << "held_out" << YAML::Value << r.held_out;
     if (r.hindsight_bound) out << YAML::Key << "hindsight_bound" << YAML::Value << (*r.hindsight_bound ? "true" : "false");
     out << YAML::Key << "cvar95_limits" << YAML::Value << YAML::Flow << YAML::BeginSeq;

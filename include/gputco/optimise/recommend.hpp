@@ -79,6 +79,31 @@ struct FlexStartOption {
     double grant_probability = 1;  ///< (0, 1]: an assumption
 };
 
+/// Changes the optimiser may make to the reservations already held (RecommendOptions::held), each at a
+/// start month where the engine allows it (docs/models.md section 2.2b: after month 0, while it runs,
+/// inside the horizon), at most one per held reservation, each priced by the engine's rules
+/// (instruments/commitment_change.hpp) and chosen where it pays. None when all are empty.
+struct ChangeOptions {
+    /// Sell a held standard reservation on the AWS Reserved Instance Marketplace, asking this share of
+    /// its prorated upfront left (U × GPUs × months left / term: a price schedule falling with the months
+    /// left, as the marketplace's allows); the seller receives it less AWS's 12% fee and the hourly
+    /// charges left pass to the buyer. In [0, 1]: an assumption that no buyer pays more than that, and
+    /// that the listing sells in its month.
+    std::optional<double> resale_price_share;
+    /// Exchange a held convertible reservation (AWS) for one of these terms, a whole number of units
+    /// chosen with the rest of the plan, worth at least what is left of the old one (the true-up paid).
+    /// Years terms only (term_months 0).
+    std::vector<CommitmentOption> exchange_into;
+    /// Return a held reservation for Azure's refund of its prorated upfront, within Azure's USD 50,000
+    /// in any 12 months.
+    bool refund = false;
+    bool empty() const { return !resale_price_share && exchange_into.empty() && !refund; }
+};
+
+/// The rules of `c` alone (resale_price_share in [0, 1], exchange_into of years terms), errors naming
+/// `field` (options.changes for the recommender; a scenario's recommend.changes at its place).
+void validate(const ChangeOptions& c, std::string_view field);
+
 /// A way to run spot, e.g. one checkpoint interval: `overhead` billed per useful hour and
 /// `availability` from the spot engine (spot_option() / simulate_spot at that interval).
 struct SpotOption {
@@ -167,6 +192,8 @@ struct RecommendOptions {
     /// Savings Plans already held (start_month < 0, not renewed): as `held`, every plan holds them and
     /// pays the hourly part of their commitment left; served as the engine serves Savings Plans.
     std::vector<SavingsPlan> held_savings_plans;
+    /// What may be done with `held`: sold, exchanged or refunded where demand falls below it; none when empty.
+    ChangeOptions changes;
     /// The risk that on-demand capacity is not there (a stated assumption per offering); used by
     /// limits.capacity_assurance. Default: always there.
     OnDemandCapacity on_demand_capacity;

@@ -9,21 +9,24 @@
 
 namespace gputco::instruments {
 
-namespace {
-
-/// What is left of commitment c from month k to the end of the term running then, at list prices: the
-/// prorated upfront plus the hourly charges of the hours left (AWS's "remaining value" of a reservation).
 double remaining_value(const PricedCommitment& c, int k) {
     const int left = c.term_end(k) - k;
     return c.gpus * (c.value_upfront_per_gpu * left / c.term_months + c.hourly_per_gpu * left * hours_per_month);
 }
 
-/// The prorated upfront left of commitment c at month k (what Azure refunds: later monthly payments stop).
 double remaining_upfront(const PricedCommitment& c, int k) {
     return c.gpus * c.value_upfront_per_gpu * (c.term_end(k) - k) / c.term_months;
 }
 
-}  // namespace
+ExchangeValue exchange_value(const PricedCommitment& old, const PricedCommitment& next, int k) {
+    ExchangeValue out;
+    out.end = std::max(old.term_end(k), k + next.term_months);
+    const int runs = out.end - k;
+    out.per_gpu_upfront = next.upfront_per_gpu * runs / next.term_months;
+    out.value = next.gpus * (out.per_gpu_upfront + next.hourly_per_gpu * runs * hours_per_month);
+    out.upfront = next.gpus * out.per_gpu_upfront;
+    return out;
+}
 
 std::vector<ChangeFlow> apply_changes(const std::vector<CommitmentChange>& changes, std::vector<PricedCommitment>& held,
                                       std::vector<PricedCommitment>& bought, const Offering& plan_offering,
@@ -49,7 +52,7 @@ std::vector<ChangeFlow> apply_changes(const std::vector<CommitmentChange>& chang
         const int k = change.month;
         {
             const PricedCommitment& c = in[change.index];
-            const int first = std::max(1, c.start + 1), last = std::min(horizon, c.last_month(horizon));
+            const auto [first, last] = change_months(c, horizon);
             require(k >= first && k < last, field + ".month", k,
                     fmt::format("must be in [{}, {}) (after {} is bought, while it runs, inside the horizon)", first,
                                 last, target));
@@ -72,21 +75,20 @@ std::vector<ChangeFlow> apply_changes(const std::vector<CommitmentChange>& chang
                 price_commitment_as(terms, field + ".into", false, plan_offering, options, horizon, conversions);
             const PricedCommitment& old = in[change.index];
             // The new one runs to the later of the old term's end and its own full term.
-            const int end = std::max(old.term_end(k), k + next.term_months);
-            const int runs = end - k;
-            const double per_gpu_upfront = next.upfront_per_gpu * runs / next.term_months;
-            const double new_value = next.gpus * (per_gpu_upfront + next.hourly_per_gpu * runs * hours_per_month);
+            const ExchangeValue exchanged = exchange_value(old, next, k);
+            const int end = exchanged.end, runs = end - k;
+            const double per_gpu_upfront = exchanged.per_gpu_upfront, new_value = exchanged.value;
             const double old_value = remaining_value(old, k);
             require(new_value >= old_value * (1 - 1e-12), field + ".into",
                     fmt::format("{:g} GPUs, {}y {}", next.gpus, terms.term_years, to_string(terms.payment)),
                     fmt::format("worth {:.2f} over months [{}, {}), less than the {:.2f} left of {}; an exchange must "
                                 "be for equal or greater value",
                                 new_value, k, end, old_value, target));
-            const double true_up = std::max(0.0, new_value - old_value);
+            const double true_up = exchange_true_up(exchanged, remaining_upfront(old, k));
             next.name = fmt::format("{} exchanged in month {}", old.name, k);
             next.start = k;
             next.term_months = runs;
-            next.value_upfront_per_gpu = per_gpu_upfront;  // paid: the old value and the true-up
+            next.value_upfront_per_gpu = per_gpu_upfront;  // paid: the old upfront left and the true-up
             next.upfront_per_gpu = 0;                       // the true-up is the change's own flow
             next.fixed_price = true;
             next.kind = CommitmentClass::convertible;
@@ -105,7 +107,7 @@ std::vector<ChangeFlow> apply_changes(const std::vector<CommitmentChange>& chang
                                 "Instance Marketplace (a convertible one may be exchanged)",
                                 target));
             require_at_most(field + ".price", change.price, limits::max_money);
-            const double received = change.price * (1.0 - marketplace_fee);
+            const double received = resale_received(change.price);
             flows.push_back({k, -received,
                              fmt::format("{}: sold in month {} for {:.2f} {} less the marketplace's {:g}% fee: {:.2f} "
                                          "received; its hourly charges pass to the buyer",
@@ -146,14 +148,14 @@ std::vector<ChangeFlow> apply_changes(const std::vector<CommitmentChange>& chang
         case ChangeKind::refund: {
             const double amount = remaining_upfront(in[change.index], k);
             refunds.push_back({k, amount});
-            for (int first = k - months_per_year + 1; first <= k; ++first) {  // every 12 months holding month k
+            for (int first = k - refund_window_months + 1; first <= k; ++first) {  // every 12 months holding k
                 double window = 0;
                 for (const auto& [month, paid] : refunds)
-                    if (month >= first && month < first + months_per_year) window += paid;
+                    if (month >= first && month < first + refund_window_months) window += paid;
                 require(window <= azure_refund_cap * (1 + 1e-12), kind_field, "refund",
                         fmt::format("{:.2f} refunded for {} in month {} brings refunds in months [{}, {}] to {:.2f}, "
                                     "more than the {:g} Azure refunds in any 12 months",
-                                    amount, target, k, std::max(0, first), first + months_per_year - 1, window,
+                                    amount, target, k, std::max(0, first), first + refund_window_months - 1, window,
                                     azure_refund_cap));
             }
             flows.push_back({k, -amount,

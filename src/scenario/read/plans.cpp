@@ -23,6 +23,30 @@ HeldCommitment read_held(const Field& item) {
     return h;
 }
 
+SavingsPlan read_savings_plan(const Field& item, int months, bool held) {
+    const auto sm = held ? item.map({"commitment_per_hour", "type", "term_years", "payment", "start_month",
+                                     "rate_per_gpu_hour"})
+                         : item.map({"commitment_per_hour", "type", "term_years", "payment", "start_month", "renewal",
+                                     "rate_per_gpu_hour"});
+    SavingsPlan plan_item;
+    plan_item.commitment_per_hour = positive(sm.get("commitment_per_hour"));
+    plan_item.type = sm.get("type").choice<SavingsPlanType>();
+    plan_item.term_years = read_term(sm.get("term_years"));
+    plan_item.payment = read_payment(sm.get("payment"));
+    if (held) {  // bought before the horizon, not renewed (a renewal is a purchase for the recommender)
+        const Field start = sm.get("start_month");
+        const long long v = start.integer();
+        if (v >= 0 || v < -1'000'000) start.fail("must be in [-1000000, -1] (bought before the horizon)");
+        plan_item.start_month = int(v);
+        plan_item.renewal = Renewal::lapse;
+    } else {
+        if (auto v = sm.find("start_month")) plan_item.start_month = read_month(*v, months);
+        if (auto v = sm.find("renewal")) plan_item.renewal = v->choice({"renew", "lapse"}) == "renew" ? Renewal::renew : Renewal::lapse;
+    }
+    if (auto v = sm.find("rate_per_gpu_hour")) plan_item.rate_per_gpu_hour = positive(*v);
+    return plan_item;
+}
+
 namespace {
 
 /// An integer small enough for an int, whose own rule the engine checks.
@@ -123,21 +147,8 @@ Plan read_plan(const Field& f, int months) {
             plan.owned.push_back(purchase);
         }
     }
-    if (auto list = m.find("savings_plans")) {
-        for (const Field& item : list->list()) {
-            const auto sm = item.map({"commitment_per_hour", "type", "term_years", "payment", "start_month", "renewal",
-                                      "rate_per_gpu_hour"});
-            SavingsPlan plan_item;
-            plan_item.commitment_per_hour = positive(sm.get("commitment_per_hour"));
-            plan_item.type = sm.get("type").choice<SavingsPlanType>();
-            plan_item.term_years = read_term(sm.get("term_years"));
-            plan_item.payment = read_payment(sm.get("payment"));
-            if (auto v = sm.find("start_month")) plan_item.start_month = read_month(*v, months);
-            if (auto v = sm.find("renewal")) plan_item.renewal = v->choice({"renew", "lapse"}) == "renew" ? Renewal::renew : Renewal::lapse;
-            if (auto v = sm.find("rate_per_gpu_hour")) plan_item.rate_per_gpu_hour = positive(*v);
-            plan.savings_plans.push_back(plan_item);
-        }
-    }
+    if (auto list = m.find("savings_plans"))
+        for (const Field& item : list->list()) plan.savings_plans.push_back(read_savings_plan(item, months, false));
     if (auto sp = m.find("spot")) {
         // One share, or a list of shares served in order (Plan::spot, then Plan::more_spot).
         if (sp->node().IsSequence()) {

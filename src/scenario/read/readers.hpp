@@ -70,6 +70,9 @@ void check_price_model_has_plans(const Field::Map& top, Scenario& s, ReadState& 
 void read_plans(const Field::Map& top, Scenario& s, ReadState& state);
 /// A commitment already held (a plan's `held` item, a recommend section's `held` item).
 HeldCommitment read_held(const Field& item);
+/// A Savings Plan item: a plan's (start_month a month of the horizon, renew or lapse), or one already held
+/// (`held`: start_month required and < 0, no renewal; a recommend section's held_savings_plans).
+SavingsPlan read_savings_plan(const Field& item, int months, bool held);
 /// `demand_windows`: dated windows of demand on top of the plans' futures.
 void read_demand_windows(const Field::Map& top, Scenario& s, ReadState& state);
 /// Each plan must price on the offering (a reservation it lists, a spot price): one future tells.

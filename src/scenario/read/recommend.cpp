@@ -108,8 +108,8 @@ RecommendSpec read_recommend(const Field& f, const Scenario& s) {
     Errors errors;
     const auto m = f.map({"commitments", "start_months", "review_months", "unit", "max_count", "savings_plans",
                           "capacity_blocks", "flex_start", "spot", "owned", "objective", "limits", "on_demand_capacity", "max_blocks",
-                          "time_limit_seconds", "held", "held_out", "hindsight_bound", "cvar95_limits", "hold_cvar95_limit",
-                          "baselines"}, errors);
+                          "time_limit_seconds", "held", "held_savings_plans", "changes", "held_out", "hindsight_bound",
+                          "cvar95_limits", "hold_cvar95_limit", "baselines"}, errors);
     RecommendSpec spec;
     RecommendOptions& o = spec.options;
     errors.attempt([&] {
@@ -176,6 +176,25 @@ RecommendSpec read_recommend(const Field& f, const Scenario& s) {
     errors.attempt([&] { if (auto v = m.find("time_limit_seconds")) o.time_limit_seconds = positive(*v); });
     errors.attempt([&] {  // what every plan holds: a plan's `held` items, read by the plans' reader
         if (auto v = m.find("held")) read_items(*v, [&](const Field& i) { o.held.push_back(read_held(i)); });
+    });
+    errors.attempt([&] {  // Savings Plans bought before the horizon: a plan's savings_plans item, start_month < 0
+        if (auto v = m.find("held_savings_plans"))
+            read_items(*v, [&](const Field& i) { o.held_savings_plans.push_back(read_savings_plan(i, s.horizon_months, true)); });
+    });
+    errors.attempt([&] {
+        if (auto v = m.find("changes")) {  // what may be done with `held`; what is left out keeps ChangeOptions'
+            const auto cm = v->map({"resale_price_share", "exchange_into", "refund"});
+            ChangeOptions changes;
+            if (auto r = cm.find("resale_price_share")) changes.resale_price_share = r->number();
+            if (auto e = cm.find("exchange_into"))
+                read_items(*e, [&](const Field& i) { changes.exchange_into.push_back(read_commitment_option(i)); });
+            if (auto r = cm.find("refund")) changes.refund = read_bool(*r);
+            v->checked([&] {  // the recommender's rules, named at this mapping
+                validate(changes, v->path());
+                return 0;
+            });
+            o.changes = changes;
+        }
     });
     errors.attempt([&] {
         if (auto v = m.find("held_out")) {
