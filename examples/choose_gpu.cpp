@@ -50,7 +50,10 @@ void print_ranking(const WorkRanking& ranking, std::size_t top) {
                    where + flag, to_string(r.buying), r.gpus, r.throughput_per_second, r.run_hours, r.cost_per_epoch,
                    r.cost_per_run, r.cost_per_run_p95, r.cost_per_million);
     }
-    fmt::print("({} ways ranked, {} offerings skipped; first reasons:)\n", ranking.rows.size(), ranking.skipped.size());
+    fmt::print("({} ways ranked, {} offerings skipped, of which {} for prices older than {} days on {} or undated; "
+               "first reasons:)\n",
+               ranking.rows.size(), ranking.skipped.size(), ranking.stale_left_out, ranking.max_price_age_days,
+               ranking.prices_as_of);
     for (std::size_t i = 0; i < ranking.skipped.size() && i < 4; ++i)
         fmt::print("  skipped {}: {}\n", ranking.skipped[i].offering, ranking.skipped[i].reason);
 }

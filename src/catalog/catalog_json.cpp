@@ -18,6 +18,13 @@
 #include "gputco/catalog/catalog.hpp"
 
 namespace gputco {
+
+namespace detail {
+/// Catalog::from_json's reader; check_limits = false skips the nesting and duplicate-key pass, for the
+/// text compiled into the library only (generated, and checked by tests/test_catalog.cpp to pass it).
+Catalog read_catalog_json(std::string_view json_text, const StopCheck& should_stop, bool check_limits);
+}  // namespace detail
+
 namespace {
 
 using nlohmann::json;
@@ -141,7 +148,7 @@ private:
     std::string error_;
 };
 
-json parse_limited(std::string_view text, const StopCheck& should_stop) {
+json parse_limited(std::string_view text, const StopCheck& should_stop, bool check_limits = true) {
     const auto fail_text = [&](std::string message) -> void {
         // Drop nlohmann's "[json.exception.parse_error.101] " prefix: the rest says what went wrong.
         if (auto pos = message.find("] "); message.starts_with("[json.exception") && pos != std::string::npos) {
@@ -150,8 +157,10 @@ json parse_limited(std::string_view text, const StopCheck& should_stop) {
         throw InvalidInput(fmt::format("catalog json = \"{}\": not valid JSON ({})", printable_utf8(text, 40),
                                        printable_utf8(message)));
     };
-    LimitsCheck check(should_stop);
-    if (!json::sax_parse(text.begin(), text.end(), &check)) fail_text(check.error());
+    if (check_limits) {
+        LimitsCheck check(should_stop);
+        if (!json::sax_parse(text.begin(), text.end(), &check)) fail_text(check.error());
+    }
     // Within the limits: the DOM, without a callback (linear); the DOM parser alone reports numbers
     // that overflow a double (1e400).
     try {
@@ -310,7 +319,7 @@ SavingsPlanRate read_savings_plan_rate(const json& j, const std::string& path, c
 }
 
 PriceSnapshot read_snapshot(const json& j, const std::string& path) {
-    Reader r(j, path, {"effective_from", "on_demand_hourly", "spot_hourly", "reserved", "source", "notes"});
+    Reader r(j, path, {"effective_from", "on_demand_hourly", "spot_hourly", "reserved", "source", "notes", "spot_only"});
     PriceSnapshot s;
     s.effective_from = Date::parse(r.text("effective_from"), r.path("effective_from"));
     s.on_demand_hourly = require_non_negative(r.path("on_demand_hourly"), r.number("on_demand_hourly"));
@@ -319,6 +328,10 @@ PriceSnapshot read_snapshot(const json& j, const std::string& path) {
     }
     s.source = read_source(r.required("source"), r.path("source"));
     s.notes = r.text_or("notes", "");
+    if (const json* b = r.find("spot_only")) {
+        if (!b->is_boolean()) fail_json(r.path("spot_only"), *b, "must be true or false");
+        s.spot_only = b->get<bool>();
+    }
     if (const json* list = r.find("reserved")) {
         if (!list->is_array()) fail_json(r.path("reserved"), *list, "must be an array");
         for (std::size_t i = 0; i < list->size(); ++i) {
@@ -480,6 +493,7 @@ json write_offering(const Offering& o) {
                       {"reserved", write_reserved(s.reserved)},
                       {"source", write_source(s.source)}};
             if (!s.notes.empty()) h["notes"] = s.notes;
+            if (s.spot_only) h["spot_only"] = true;
             history.push_back(std::move(h));
         }
         j["history"] = std::move(history);
@@ -490,9 +504,13 @@ json write_offering(const Offering& o) {
 }  // namespace
 
 Catalog Catalog::from_json(std::string_view json_text, const StopCheck& should_stop) {
+    return detail::read_catalog_json(json_text, should_stop, true);
+}
+
+Catalog detail::read_catalog_json(std::string_view json_text, const StopCheck& should_stop, bool check_limits) {
     require(json_text.size() <= limits::max_catalog_bytes, "catalog json.size", json_text.size(),
             fmt::format("must be at most {} bytes (16 MiB)", limits::max_catalog_bytes));
-    const json root = parse_limited(json_text, should_stop);
+    const json root = parse_limited(json_text, should_stop, check_limits);
     StopPoll poll(should_stop, 1'024, "catalog loading cancelled");
     Reader r(root, "", {"format", "version", "gpus", "offerings"});
     if (const json* f = r.find("format")) {
