@@ -173,8 +173,12 @@ def test_choose_gpu_example_agrees_with_python():
     resnet = out["jobs"][0]
     w = gputco.Workload(model="resnet50", work_per_epoch=resnet["work_per_epoch"], epochs=resnet["epochs"],
                         memory_gb=resnet["memory_gb"])
-    frame = gputco.rank_offerings(w, reserved=False, owned=False, deadline_hours=resnet["deadline_hours"])
+    frame = gputco.rank_offerings(w, reserved=False, owned=False, deadline_hours=resnet["deadline_hours"],
+                                  prices_as_of=resnet["prices_as_of"])
     assert len(frame) == len(resnet["rows"])
+    # The same price-age limit, stated once in the library: the example and Python leave out the same offerings.
+    assert resnet["max_price_age_days"] == frame.attrs["max_price_age_days"] == gputco.STALE_PRICE_AGE_DAYS
+    assert resnet["stale_left_out"] == frame.attrs["stale_left_out"] > 0
     costs = [r["cost_per_run"] for r in resnet["rows"]]
     assert costs == sorted(costs)
     assert [r["instance_type"] for r in resnet["rows"]] == list(frame["instance_type"])
