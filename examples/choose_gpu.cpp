@@ -50,7 +50,10 @@ void print_ranking(const WorkRanking& ranking, std::size_t top) {
                    where + flag, to_string(r.buying), r.gpus, r.throughput_per_second, r.run_hours, r.cost_per_epoch,
                    r.cost_per_run, r.cost_per_run_p95, r.cost_per_million);
     }
-    fmt::print("({} ways ranked, {} offerings skipped; first reasons:)\n", ranking.rows.size(), ranking.skipped.size());
+    fmt::print("({} ways ranked, {} offerings skipped, of which {} for prices older than {} days on {} or undated; "
+               "first reasons:)\n",
+               ranking.rows.size(), ranking.skipped.size(), ranking.stale_left_out, ranking.max_price_age_days,
+               ranking.prices_as_of);
     for (std::size_t i = 0; i < ranking.skipped.size() && i < 4; ++i)
         fmt::print("  skipped {}: {}\n", ranking.skipped[i].offering, ranking.skipped[i].reason);
 }
@@ -96,6 +99,9 @@ int main(int argc, char** argv) {
                                  {"memory_gb", job->workload.memory_gb},
                                  {"currency", ranking.currency},
                                  {"deadline_hours", job->deadline_hours},
+                                 {"prices_as_of", ranking.prices_as_of},
+                                 {"max_price_age_days", ranking.max_price_age_days},
+                                 {"stale_left_out", ranking.stale_left_out},
                                  {"probability", job->probability},
                                  {"cheapest_within_deadline", best ? row_json(ranking_columns(), *best) : nullptr},
                                  {"rows", rows_json(ranking_columns(), ranking.rows)},

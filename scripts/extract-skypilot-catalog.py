@@ -70,12 +70,12 @@ def number(x):
     return repr(float(x))
 
 
-def usable(offerings, known_gpus, skipped):
-    """The offerings the built-in catalog can hold: a GPU with a spec in it (others counted in
-    `skipped` by reason, as the importer counts its own)."""
+def usable(offerings, catalog, skipped):
+    """The offerings the built-in catalog can hold: a GPU with a spec in `catalog`, or a share of one
+    (Catalog.knows_gpu); others counted in `skipped` by reason, as the importer counts its own."""
     out = []
     for o in offerings:
-        if o.gpu not in known_gpus:
+        if not catalog.knows_gpu(o.gpu):
             reason = f"GPU {o.gpu} has no spec in the built-in catalog"
         elif o.spot_only and spot_of(o)[0] is None:
             reason = "sold only as spot at a spot price of 0"
@@ -385,7 +385,7 @@ def main():
     args = parser.parse_args()
     import gputco  # noqa: E402  (imported late: --help works without it)
 
-    known_gpus = {g.name for g in gputco.Catalog.builtin().gpus}
+    known_gpus = gputco.Catalog.builtin()
     if not args.git_dir:
         for file, record in saved_records(args, parser):
             rows, meta = extract_saved(file, record, gputco.import_skypilot_csv, known_gpus)

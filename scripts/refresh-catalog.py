@@ -49,7 +49,7 @@ CROSS_CHECK_TOLERANCE = 0.10
 # are prices of the same instance type in every region the extracts list.
 UNIFORM_PRICE = {"lambda": "us-east-1"}
 
-SNAPSHOT_FIELDS = ("on_demand_hourly", "spot_hourly", "reserved", "source", "notes")
+SNAPSHOT_FIELDS = ("on_demand_hourly", "spot_hourly", "reserved", "source", "notes", "spot_only")
 
 
 def key(o):
@@ -87,8 +87,8 @@ def observation_offering(row):
     })
     if row["effective_from"]:  # none: an undated file's row (its source's as_of says "undated")
         o["effective_from"] = row["effective_from"]
-    if not row["on_demand_hourly"]:
-        o["spot_only"] = True
+    # A snapshot's own flag: the same offering may be sold only as spot at one date and on demand at another.
+    o["spot_only"] = not row["on_demand_hourly"]
     return o
 
 
@@ -244,6 +244,8 @@ EMPTY_DEFAULTS = ("reserved", "notes", "spot_hourly", "history", "savings_plans"
 def without_empty(o):
     """`o` (and its history) without the empty fields the reader defaults."""
     out = {k: v for k, v in o.items() if not (k in EMPTY_DEFAULTS and v in ([], "", None))}
+    if not out.get("spot_only"):  # false is the reader's default, for an offering and a snapshot alike
+        out.pop("spot_only", None)
     if "history" in out:
         out["history"] = [without_empty(s) for s in out["history"]]
     return out

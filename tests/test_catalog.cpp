@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +13,13 @@
 #include <doctest/doctest.h>
 
 #include "gputco/catalog/catalog.hpp"
+#include "gputco/catalog/gpu_names.hpp"
+#include "gputco/catalog/query.hpp"
+
+namespace gputco::detail {
+extern const char builtin_catalog_json[];  // the compiled-in data/catalog/builtin.json (cmake/embed.cmake)
+extern const std::size_t builtin_catalog_json_size;
+}  // namespace gputco::detail
 
 using namespace gputco;
 
@@ -243,7 +251,10 @@ TEST_CASE("built-in catalog: providers, GPUs and cross references") {
     }
     for (const Offering& o : c.offerings()) {
         CAPTURE(o.key());
-        CHECK_NOTHROW(c.gpu(o.gpu));
+        // A GPU with a spec, or a share of one (its card's spec, never taken for the card).
+        const auto share = parse_gpu_share(o.gpu);
+        CHECK_NOTHROW(c.gpu(share ? share->card : o.gpu));
+        CHECK(c.knows_gpu(o.gpu));
         CHECK(!o.source.name.empty());
         for (const ReservedPrice& r : o.reserved) {
             // A reservation that costs more than on-demand would be a data-entry error.
@@ -569,11 +580,16 @@ TEST_CASE("built-in: every region of Tencent's community SkyPilot-format file, c
                                            "ap-hongkong", "ap-jakarta", "ap-nanjing", "ap-seoul", "ap-shanghai",
                                            "ap-singapore", "ap-tokyo", "cn-unspecified", "eu-frankfurt", "na-ashburn",
                                            "na-siliconvalley", "sa-saopaulo"});
-    // Rows of cards with no spec in the catalog (P40, P4, Intel SG1, Tencent Zixiao C100) are counted per
-    // reason in tencent.source.json, not kept: no Tencent offering names them.
+    // Rows of cards with no spec in the catalog (Intel SG1, Tencent Zixiao C100) are counted per reason
+    // in tencent.source.json, not kept: no Tencent offering names them. P40 and P4 have specs now.
+    std::set<std::string> cards;
     for (const Offering& o : c.offerings()) {
-        if (o.provider == "tencent") CHECK(c.gpu(o.gpu).name == o.gpu);
+        if (o.provider != "tencent") continue;
+        CHECK(c.gpu(o.gpu).name == o.gpu);
+        cards.insert(o.gpu);
     }
+    CHECK(cards.count("P40") == 1);
+    CHECK(cards.count("P4") == 1);
 }
 
 TEST_CASE("built-in: every region of Alibaba's community SkyPilot-format file, checked by hand against its lines") {
@@ -588,19 +604,80 @@ TEST_CASE("built-in: every region of Alibaba's community SkyPilot-format file, c
     CHECK(v100.gpus_per_instance == 8);
     CHECK(v100.source.row == "line 914");
     CHECK(v100.source.as_of == "undated");
-    // Shares of a card ("A10*1/12", "T4/8") are imported as shares, which have no spec in the built-in
-    // catalog, and memory slices of an RTX 5880 are reported: neither is ever a whole card here.
+    // Shares of a card ("A10*1/12", "T4/8") are kept as shares (their unit is the share), and memory
+    // slices of an RTX 5880 are reported: neither is ever a whole card here.
     std::set<std::string> regions;
     for (const Offering& o : c.offerings()) {
         if (o.provider != "alibaba") continue;
         regions.insert(o.region);
-        // sgn6i/sgn7i/vgn6i/vgn7i-vws sell shares; only their whole-card sizes are kept ("A10*1" 24 GB, "T4" 16 GB).
-        if (o.instance_type.find("vws") != std::string::npos) {
+        // sgn6i/sgn7i/vgn6i/vgn7i-vws sell shares; only their whole-card sizes ("A10*1" 24 GB, "T4" 16 GB)
+        // name the card itself.
+        if (o.instance_type.find("vws") != std::string::npos && !parse_gpu_share(o.gpu)) {
             CHECK((o.instance_type == "ecs.vgn7i-vws-m24.7xlarge" || o.instance_type == "ecs.vgn6i-m16-vws.5xlarge"));
         }
         CHECK(o.instance_type.find("sgn8ga-wy") == std::string::npos);  // RTX 5880: no spec, slices reported
     }
     CHECK(regions.size() == 19);
+}
+
+TEST_CASE("built-in: cards and shares the imports once counted but did not keep, kept with their specs") {
+    const Catalog& c = Catalog::builtin();
+    // Specs re-typed from their sources (curated.json names each): memory, dense FP16 (Pascal: peak FP16,
+    // no tensor cores), FP32, bandwidth, power.
+    struct Figures {
+        const char* name;
+        double memory, fp16, fp32, bandwidth, watts;
+    };
+    for (const Figures& f : {Figures{"A40", 48, 149.7, 37.4, 696, 300}, Figures{"P100", 16, 18.7, 9.3, 720, 250},
+                             Figures{"P40", 24, 0.1837, 12, 346, 250}, Figures{"P4", 8, 0.08912, 5.5, 192, 75}}) {
+        CAPTURE(f.name);
+        const GpuSpec& g = c.gpu(f.name);
+        CHECK(g.memory_gb == f.memory);
+        CHECK(g.fp16_tflops == f.fp16);
+        CHECK(g.fp32_tflops == f.fp32);
+        CHECK(g.memory_bandwidth_gbps == f.bandwidth);
+        CHECK(g.tdp_watts == f.watts);
+        CHECK_FALSE(g.source.name.empty());
+        CHECK_FALSE(g.interconnect.empty());
+    }
+    // files/runpod.vms.csv line 202: 1x_A40_SECURE,A40,1.0,9.0,48.0,A40,CA,,0.44,CA-MTL-1 (same in CA-MTL-2, -3).
+    const Offering& a40 = c.offering("runpod", "1x_A40_SECURE", "CA");
+    CHECK(a40.gpu == "A40");
+    CHECK(a40.on_demand_hourly == 0.44);
+    // files/tencent.vms.csv line 32: GN8.14XLARGE448,P40,8,...,17.05266,,ap-beijing,ap-beijing-6 (USD from CNY).
+    const Offering& p40 = c.offering("tencent", "GN8.14XLARGE448", "ap-beijing");
+    CHECK(p40.gpu == "P40");
+    CHECK(p40.gpus_per_instance == 8);
+    CHECK(p40.on_demand_hourly == 17.05266);
+    // anycloud-sh/catalog azure/vms.csv (62ff0a9, 2026-05-20) line 56273:
+    // Standard_NV12ads_A10_v5,A10,0.333,12,110,A10,0.908,0.167798,eastus — a third of an A10, kept as its unit.
+    const Offering& third = c.offering("azure", "Standard_NV12ads_A10_v5", "eastus");
+    CHECK(third.gpu == "A10/3");
+    CHECK(third.gpus_per_instance == 1);
+    CHECK(third.on_demand_hourly == 0.908);
+    CHECK(*third.spot_hourly == 0.167798);
+    CHECK(*third.effective_from == Date{2026, 5, 20});
+    // Its price per A10-hour is three times its price per share-hour, never the share's price.
+    const auto ranked = rank_by_gpu_hour_price({third}, "USD", ExchangeRates::builtin(), Date{2026, 12, 5});
+    REQUIRE(ranked.size() == 1);
+    CHECK(ranked[0].per_gpu_hour == doctest::Approx(3 * 0.908));
+    // files/alibaba.vms.csv line 40: ecs.sgn7i-vws-m2.xlarge,A10*1/12,1,...,0.35840322,0.11713509,ap-northeast-1,
+    // ap-northeast-1b — a twelfth of an A10.
+    const auto twelfth = std::find_if(c.offerings().begin(), c.offerings().end(), [](const Offering& o) {
+        return o.key() == "alibaba/ap-northeast-1/ecs.sgn7i-vws-m2.xlarge/ap-northeast-1b";
+    });
+    REQUIRE(twelfth != c.offerings().end());
+    CHECK(twelfth->gpu == "A10/12");
+    CHECK(twelfth->on_demand_hourly == 0.35840322);
+    // anycloud-sh/catalog vast/vms.csv (336ccee, 2026-04-29) line 11: 2x-H200-32-65536 ... 5.65,0.00,", US, NA".
+    const Offering& us = c.offering("vast", "2x-H200-32-65536", "US, NA");
+    CHECK(us.on_demand_hourly == 5.65);
+    CHECK(us.notes.starts_with("the file writes the region \", US, NA\""));
+    for (const Offering& o : c.offerings()) {
+        CAPTURE(o.key());
+        CHECK_FALSE(o.region.starts_with(","));
+        CHECK(o.region.find(", ,") == std::string::npos);
+    }
 }
 
 TEST_CASE("built-in: H200, B200 and MI300X from at least three providers each, with dates") {
@@ -660,6 +737,10 @@ TEST_CASE("JSON: the whole built-in catalog round-trips exactly") {
     const Catalog back = Catalog::from_json(text);
     CHECK(back == c);
     CHECK(back.to_json() == text);
+    // Catalog::builtin() reads the compiled-in text without from_json's nesting and duplicate-key pass:
+    // the text passes that pass, and gives the same catalog through it.
+    const std::string_view embedded(gputco::detail::builtin_catalog_json, gputco::detail::builtin_catalog_json_size);
+    CHECK(Catalog::from_json(embedded) == c);
 }
 
 TEST_CASE("JSON: a user's file, with reservations given as discounts") {

@@ -89,7 +89,8 @@ TEST_CASE("ranking a catalog of 2026 GPUs: measured ones ranked, unbenchmarked a
     }
     CHECK(skipped_reason("B300") == "B300: no measurement: not benchmarked (Blackwell Ultra); no sibling measured at its clocks");
     CHECK(skipped_reason("MI325X").starts_with("MI325X: no measurement: AMD GPUs were not benchmarked"));
-    CHECK(skipped_reason("A10/3") == "A10/3: no GPU spec in the catalog (memory and peak TFLOPS unknown)");
+    CHECK(skipped_reason("A10/3") ==
+          "a 1/3 share of one A10: throughput and memory are known per whole card, and a share is never ranked as one");
     CHECK(skipped_reason("Tencent Zixiao C100") ==
           "Tencent Zixiao C100: no GPU spec in the catalog (memory and peak TFLOPS unknown)");
     // Every offering is either ranked or reported.

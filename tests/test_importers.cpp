@@ -1201,3 +1201,27 @@ TEST_CASE("every sample file: each offering is counted by way of buying, and non
     }
     CHECK(one_way == 1);  // the Azure 2026-05-28 H200 in italynorth, sold only through a 10-year reservation
 }
+
+TEST_CASE("SkyPilot Vast.ai: a region with an empty part is written clean, and the row says how the file wrote it") {
+    // anycloud-sh/catalog vast/vms.csv (2026-04-29) line 11: a host whose place has no state part.
+    const std::string text =
+        "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region\n"
+        "2x-H200-32-65536,H200,2,32,64.0,,5.65,0.00,\", US, NA\"\n"
+        "1x-H100_SXM-32-65536,H100,1,32,64.0,,1.80,0.00,\"Florida, US, NA\"\n"
+        "1x-L40S-32-65536,L40S,1,32,64.0,,0.60,0.00,\" Japan , JP,, AS \"\n"
+        "1x-L4-32-65536,L4,1,32,64.0,,0.30,0.00,\" , ,\"\n";
+    CHECK_THROWS_WITH_AS(import_skypilot_csv(text, {.file = "vast/vms.csv", .provider = "vast"}),
+                         "vast/vms.csv:5: Region = \"\": must not be empty", InvalidInput);
+    const std::string good = text.substr(0, text.rfind("1x-L4"));
+    const ImportResult r = import_skypilot_csv(good, {.file = "vast/vms.csv", .provider = "vast"});
+    const Offering& h200 = find(r, "US, NA", "2x-H200-32-65536");
+    CHECK(h200.notes == "the file writes the region \", US, NA\"");
+    CHECK(find(r, "Japan, JP, AS", "1x-L40S-32-65536").notes == "the file writes the region \" Japan , JP,, AS \"");
+    const Offering& florida = find(r, "Florida, US, NA", "1x-H100_SXM-32-65536");
+    CHECK(florida.notes.empty());  // already clean: no note
+    for (const Offering& o : r.offerings) {
+        CHECK(o.region.find(",,") == std::string::npos);
+        CHECK_FALSE(o.region.starts_with(","));
+        CHECK_FALSE(o.region.starts_with(" "));
+    }
+}

@@ -691,3 +691,22 @@ TEST_CASE("offerings in another currency are converted at the dated rate, or ski
     CHECK(r.skipped[0].offering == "p/r/x8-xyz");
     CHECK(r.skipped[0].reason.rfind("priced in XYZ: ", 0) == 0);
 }
+
+TEST_CASE("LLM rankings never take a share of a GPU for the card: it is skipped with the reason") {
+    Offering third = round_offering();
+    third.instance_type = "third";
+    third.gpu = "X/3";  // a third of the card X (gpu_names.hpp), far cheaper per hour than the whole card
+    third.gpus_per_instance = 1;
+    third.on_demand_hourly = 0.01;
+    const Catalog catalog({round_gpu()}, {round_offering(), third});
+    LlmRankOptions options;
+    options.gpu.mfu_override = 0.5;
+    options.spot_assumptions.simulation = {.paths = 2'000, .seed = 7};
+    const LlmTraining t{.name = "1B", .model = {.parameters = 1e9}, .tokens = 1e9};
+    const LlmTrainingRanking r = rank_llm_training(t, catalog, options);
+    for (const LlmTrainingRow& row : r.rows) CHECK(row.instance_type == "x8");
+    REQUIRE(r.skipped.size() == 1);
+    CHECK(r.skipped[0].offering == third.key());
+    CHECK(r.skipped[0].reason ==
+          "a 1/3 share of one X: throughput and memory are known per whole card, and a share is never ranked as one");
+}

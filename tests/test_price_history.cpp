@@ -178,3 +178,40 @@ TEST_CASE("The built-in catalog is the data file, compiled in") {
         }
     }
 }
+
+TEST_CASE("a snapshot may be spot-only: sold only as spot then, on demand from a later date") {
+    // Listed on demand from 2025-01-01 (12 $/h, spot 4); sold only as spot before, from 2024-07-01.
+    Offering o = dated();
+    o.history = {PriceSnapshot{Date{2024, 7, 1}, 0, 3.0, {}, {"spot list", "2024-07-01"}, "", true}};
+    o.effective_from = Date{2025, 1, 1};
+    o.on_demand_hourly = 12;
+    o.spot_hourly = 4.0;
+    o.source = {"list", "2025-01-01"};
+    o.capacity_block_hourly = 20;
+    o.validate();
+    const Offering then = o.price_at(Date{2024, 9, 1});
+    CHECK(then.spot_only);
+    CHECK_FALSE(then.sells_on_demand());
+    CHECK(then.on_demand_hourly == 0);
+    CHECK(*then.spot_hourly == 3.0);
+    CHECK_FALSE(then.capacity_block_hourly);  // no term of the later listing was on sale then
+    const Offering now = o.price_at(Date{2025, 6, 1});
+    CHECK_FALSE(now.spot_only);
+    CHECK(now.on_demand_hourly == 12);
+    // The catalog at each date, and its JSON, keep the snapshot's flag.
+    const Catalog c({}, {o});
+    CHECK(c.as_of(Date{2024, 9, 1}).offerings()[0].spot_only);
+    const Catalog back = Catalog::from_json(c.to_json());
+    REQUIRE(back.offerings()[0].history.size() == 1);
+    CHECK(back.offerings()[0].history[0].spot_only);
+    CHECK(back == c);
+    // A spot-only snapshot follows the spot-only rules: no on-demand price, a spot price.
+    Offering bad = o;
+    bad.history[0].on_demand_hourly = 5;
+    CHECK_THROWS_WITH_AS(bad.validate(), "offering.history[0].on_demand_hourly = 5: must be 0 on a spot-only offering (it "
+                                         "sells no on-demand hours)",
+                         InvalidInput);
+    bad = o;
+    bad.history[0].spot_hourly.reset();
+    CHECK_THROWS_WITH_AS(bad.validate(), "offering.history[0].spot_only = true: needs a spot_hourly price", InvalidInput);
+}

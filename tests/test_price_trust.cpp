@@ -1,6 +1,7 @@
 // Price ages and the cross-source check, on the real excerpts in tests/data/price-formats.
 #include <doctest/doctest.h>
 
+#include "gputco/catalog/gpu_names.hpp"
 #include "gputco/catalog/importers.hpp"
 #include "gputco/catalog/price_trust.hpp"
 #include "gputco/catalog/query.hpp"
@@ -65,7 +66,13 @@ TEST_CASE("every price shows its age; older than the limit or undated is stale")
     CHECK(*price_age_days(priced(1, "2026-11-09"), today) == 26);
     CHECK(*price_age_days(priced(1, "2026-08"), today) == 126);   // from 2026-08-01: never understated
     CHECK(*price_age_days(priced(1, "2025-H1"), today) == 703);   // from 2025-01-01
-    CHECK(*price_age_days(priced(1, "x", Date{2026, 9, 20}), today) == 76);  // effective_from first
+    CHECK(*price_age_days(priced(1, "x", Date{2026, 9, 20}), today) == 76);  // effective_from, the source undated
+    // In force since 2025-06-01 and read again on 2026-11-09: known true on the later date.
+    CHECK(*price_age_days(priced(1, "2026-11-09", Date{2025, 6, 1}), today) == 26);
+    CHECK(*price_age_days(priced(1, "2025-H1", Date{2025, 6, 1}), today) == 552);
+    CHECK(describe_price_age(priced(1, "2026-11-09", Date{2025, 6, 1}), today) == "dated 2026-11-09, 26 days old on 2026-12-05");
+    CHECK(describe_price_age(priced(1, "undated"), today) == "undated");
+    CHECK(is_stale(priced(1, "2026-08"), today, 100));  // 126 days: over a limit of 100
     CHECK_FALSE(price_age_days(priced(1, "undated"), today));
     CHECK(is_stale(priced(1, "undated"), today));
     CHECK(is_stale(priced(1, "2025-H1"), today));
@@ -80,5 +87,42 @@ TEST_CASE("every price shows its age; older than the limit or undated is stale")
     // The built-in catalog at today's date: Lambda's list is fresh, the undated seed prices are not.
     const Catalog& c = Catalog::builtin();
     CHECK_FALSE(is_stale(c.offering("lambda", "gpu_8x_h100_sxm5"), today));
+    // AWS's June 2025 cut price, recorded again in 2026-11: fresh.
+    CHECK_FALSE(is_stale(c.offering("aws", "p5.48xlarge", "us-east-1"), today));
     CHECK(is_stale(c.offering("huawei", "GP60"), today));
+}
+
+TEST_CASE("a share's price per GPU-hour is its price per share-hour over its fraction of the card") {
+    // A third of an A10 at $0.30/h is $0.90 per A10-hour: dearer than a whole A10 at $0.80/h.
+    Offering third = priced(0.30, "2026-11-09");
+    third.gpu = "A10/3";
+    third.instance_type = "third";
+    Offering whole = priced(0.80, "2026-11-09");
+    whole.gpu = "A10";
+    const Date today{2026, 12, 5};
+    const auto ranked = rank_by_gpu_hour_price({third, whole}, "USD", ExchangeRates(), today);
+    REQUIRE(ranked.size() == 2);
+    CHECK(ranked[0].offering.gpu == "A10");
+    CHECK(ranked[1].per_gpu_hour == doctest::Approx(0.90));
+    CHECK(gpu_fraction("A10/3") == doctest::Approx(1.0 / 3));
+    CHECK(gpu_fraction("A10") == 1.0);
+    // The spread keeps the share apart from the card.
+    const auto spread = price_spread(ranked);
+    REQUIRE(spread.size() == 2);
+    CHECK(spread[1].gpu == "A10/3");
+    CHECK(spread[1].min == doctest::Approx(0.90));
+    // Its memory is its fraction of the card's: 8 of the A10's 24 GB.
+    GpuSpec a10;
+    a10.name = "A10";
+    a10.vendor = "NVIDIA";
+    a10.memory_gb = 24;
+    a10.memory_bandwidth_gbps = a10.fp16_tflops = a10.fp32_tflops = a10.tdp_watts = 1;
+    a10.source = {"s", "2021"};
+    const Catalog c({a10}, {third, whole});
+    OfferingQuery q;
+    q.min_gpu_memory_gb = 8;
+    CHECK(query(c, q).size() == 2);
+    q.min_gpu_memory_gb = 9;
+    REQUIRE(query(c, q).size() == 1);
+    CHECK(query(c, q)[0].gpu == "A10");
 }

@@ -332,3 +332,75 @@ TEST_CASE("regions: an instance type is ranked in its cheapest region per way of
     o.every_region = true;
     CHECK(rank_offerings(job, c, my_table(), o).rows.size() == 6);
 }
+
+TEST_CASE("price age: an undated or too old price is left out by default, with its age; ranked and flagged when asked") {
+    // The same A10 type in three regions: fresh (2026-11), a year and a half old (2025-06-01, read again
+    // 2025-06), and undated. Aged at 2026-12-05 with the default limit of 365 days.
+    Offering fresh = offering("cloud", "A10", 1.2);
+    Offering old = offering("cloud", "A10", 0.5);
+    old.region = "r2";
+    old.effective_from = Date{2025, 6, 1};
+    old.source = {"old list", "2025-06"};
+    Offering undated = offering("cloud", "A10", 0.4);
+    undated.region = "r3";
+    undated.source = {"a file", "undated"};
+    const Catalog c({gpu("A10", 24)}, {fresh, old, undated});
+    RankOptions o;
+    o.spot = o.reserved = o.owned = false;
+    o.prices_as_of = "2026-12-05";
+    const WorkRanking r = rank_offerings(job, c, my_table(), o);
+    CHECK(RankOptions{}.max_price_age_days == stale_price_age_days);
+    CHECK(r.max_price_age_days == 365);
+    CHECK(r.prices_as_of == "2026-12-05");
+    REQUIRE(r.rows.size() == 1);  // the dearer fresh price, not the cheaper stale ones
+    CHECK(r.rows[0].region == "r1");
+    CHECK(*r.rows[0].price_age_days == 34);  // from 2026-11-01
+    CHECK_FALSE(r.rows[0].stale);
+    CHECK(r.stale_left_out == 2);
+    REQUIRE(r.skipped.size() == 2);
+    CHECK(r.skipped[0].offering == "cloud/r2/x1");
+    CHECK(r.skipped[0].reason == "price dated 2025-06-01, 552 days old on 2026-12-05: older than the price-age limit of "
+                                 "365 days, or undated (include_stale_prices ranks it)");
+    CHECK(r.skipped[1].reason == "price undated: older than the price-age limit of 365 days, or undated "
+                                 "(include_stale_prices ranks it)");
+    // A longer limit keeps the 2025 price, and it is the cheapest.
+    o.max_price_age_days = 600;
+    CHECK(rank_offerings(job, c, my_table(), o).rows[0].region == "r2");
+    // Asked for, every price is ranked (the cheapest region per type among all), each row flagged.
+    o.max_price_age_days = 365;
+    o.include_stale_prices = true;
+    o.every_region = true;
+    const WorkRanking all = rank_offerings(job, c, my_table(), o);
+    REQUIRE(all.rows.size() == 3);
+    CHECK(all.stale_left_out == 0);
+    CHECK(all.rows[0].region == "r3");
+    CHECK(all.rows[0].stale);
+    CHECK_FALSE(all.rows[0].price_age_days);
+    CHECK(all.rows[1].stale);
+    CHECK(*all.rows[1].price_age_days == 552);
+    CHECK_FALSE(all.rows[2].stale);
+    o.max_price_age_days = -1;
+    CHECK_THROWS_WITH_AS(rank_offerings(job, c, my_table(), o), "options.max_price_age_days = -1: must be >= 0", InvalidInput);
+    o.max_price_age_days = 365;
+    o.prices_as_of = "2026-13-01";
+    CHECK_THROWS_AS(rank_offerings(job, c, my_table(), o), InvalidInput);
+}
+
+TEST_CASE("a share of a GPU is never ranked as a whole card, whatever its price") {
+    // A third of an A10 at $0.40/h would be the cheapest "A10" by far if read as a whole card.
+    Offering third = offering("cloud", "A10/3", 0.40);
+    third.instance_type = "third";
+    const Catalog c({gpu("A10", 24)}, {offering("cloud", "A10", 1.0), third});
+    RankOptions o;
+    o.spot = o.reserved = o.owned = false;
+    const WorkRanking r = rank_offerings(job, c, my_table(), o);
+    REQUIRE(r.rows.size() == 1);
+    CHECK(r.rows[0].instance_type == "x1");
+    REQUIRE(r.skipped.size() == 1);
+    CHECK(r.skipped[0].offering == "cloud/r1/third");
+    CHECK(r.skipped[0].reason ==
+          "a 1/3 share of one A10: throughput and memory are known per whole card, and a share is never ranked as one");
+    CHECK(c.knows_gpu("A10/3"));
+    CHECK_FALSE(c.knows_gpu("V100/2"));
+    CHECK_FALSE(c.knows_gpu("A10/x"));
+}

@@ -63,6 +63,7 @@ class PriceSnapshot:
     reserved: list[ReservedPrice]
     source: Source
     notes: str
+    spot_only: bool
 
 class SavingsPlanRate:
     type: str
@@ -138,6 +139,7 @@ class Catalog:
     @property
     def offerings(self) -> list[Offering]: ...
     def gpu(self, name: str) -> GpuSpec: ...
+    def knows_gpu(self, name: str) -> bool: ...
     def offering(self, provider: str, instance_type: str, region: str = "") -> Offering: ...
     def find(self, provider: Optional[str] = None, gpu: Optional[str] = None,
              region: Optional[str] = None) -> list[Offering]: ...
@@ -977,6 +979,8 @@ class WorkCostRow:
     cost_per_million: float
     probability_within_deadline: float
     note: str
+    price_age_days: Optional[int]
+    stale: bool
 
 class SkippedOffering:
     offering: str
@@ -989,6 +993,9 @@ class WorkRanking:
     deadline_hours: float
     rows: list[WorkCostRow]
     skipped: list[SkippedOffering]
+    prices_as_of: str
+    max_price_age_days: int
+    stale_left_out: int
     def frontier(self) -> list[WorkCostRow]: ...
 
 def _rank_offerings(workload: Workload, catalog: Catalog, throughput: ThroughputTable, *, currency: str = "USD",
@@ -999,7 +1006,8 @@ def _rank_offerings(workload: Workload, catalog: Catalog, throughput: Throughput
                     ownership: Optional[Owned] = None, deadline_hours: float = ...,
                     exchange_rates: Optional[ExchangeRates] = None, rates_as_of: str = "",
                     progress: Optional[Callable[[int, int], None]] = None,
-                    every_region: bool = False) -> WorkRanking: ...
+                    every_region: bool = False, prices_as_of: str = "", max_price_age_days: int = ...,
+                    include_stale_prices: bool = False) -> WorkRanking: ...
 
 class WorkAuditRow:
     claim: str

@@ -18,7 +18,7 @@ __all__ = ["rank_offerings", "rank_offerings_raw", "cheapest_within", "seed_audi
 RANKING_COLUMNS = [name for name, _unit, _dtype in _core._columns("ranking")]
 RANKING_VIEW = declare("rank_offerings", [
     Column(name, TEXT if dtype == "object" else dtype) for name, _unit, dtype in _core._columns("ranking")
-], attrs=("unit", "currency", "workload", "skipped"))
+], attrs=("unit", "currency", "workload", "skipped", "prices_as_of", "max_price_age_days", "stale_left_out"))
 SEED_AUDIT_VIEW = declare("seed_audit", [
     Column("claim", TEXT), Column("source", TEXT), "seed_figure", "measured_figure", Column("unit", TEXT),
     Column("verdict", TEXT), Column("basis", TEXT), Column("reason", TEXT)])
@@ -41,7 +41,9 @@ def _frame(ranking: WorkRanking, rows):
     return frame(RANKING_VIEW, [{c: getattr(r, c) for c in RANKING_COLUMNS} for r in rows],
                  attrs={"unit": ranking.unit, "currency": ranking.currency,
                         "workload": ranking.workload.name or ranking.workload.model,
-                        "skipped": [(s.offering, s.reason) for s in ranking.skipped]})
+                        "skipped": [(s.offering, s.reason) for s in ranking.skipped],
+                        "prices_as_of": ranking.prices_as_of, "max_price_age_days": ranking.max_price_age_days,
+                        "stale_left_out": ranking.stale_left_out})
 
 
 def rank_offerings(workload: Workload, catalog: Optional[Catalog] = None,
@@ -56,7 +58,12 @@ def rank_offerings(workload: Workload, catalog: Optional[Catalog] = None,
     gpu_matches=[GpuMatch...], mtbf_hours=20, checkpoint_write_hours=5/60, restart_hours=10/60,
     capacity_wait_hours=0, paths=20000, seed=42, threads=0, ownership=Owned(...) (capex_per_gpu=0 and
     watts_per_gpu=0 take the benchmark's list price and board power), deadline_hours=inf,
-    every_region=False (each instance type in its cheapest region per way of buying; True: every region).
+    every_region=False (each instance type in its cheapest region per way of buying; True: every region),
+    prices_as_of="YYYY-MM-DD" (default: today), max_price_age_days (default: the library's limit,
+    gputco.STALE_PRICE_AGE_DAYS), include_stale_prices=False: an offering whose price is older than the
+    limit at prices_as_of, or undated, is left out and listed in frame.attrs["skipped"] with its age
+    (frame.attrs["stale_left_out"] counts them); with include_stale_prices=True it is ranked (the raw
+    ranking's rows carry price_age_days and stale).
     """
     ranking = rank_offerings_raw(workload, catalog, throughput, **options)
     return _frame(ranking, ranking.rows)

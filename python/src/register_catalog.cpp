@@ -95,6 +95,7 @@ void register_catalog(py::module_& m) {
         .def_readonly("reserved", &PriceSnapshot::reserved)
         .def_readonly("source", &PriceSnapshot::source)
         .def_readonly("notes", &PriceSnapshot::notes)
+        .def_readonly("spot_only", &PriceSnapshot::spot_only)
         .def("__repr__", [](const PriceSnapshot& s) {
             return fmt::format("PriceSnapshot(effective_from='{}', on_demand_hourly={})", s.effective_from.iso(), s.on_demand_hourly);
         });
@@ -224,6 +225,8 @@ void register_catalog(py::module_& m) {
         .def_property_readonly("offerings", &Catalog::offerings,
                                py::return_value_policy::reference_internal)
         .def("gpu", &Catalog::gpu, py::arg("name"), py::return_value_policy::reference_internal)
+        .def("knows_gpu", &Catalog::knows_gpu, py::arg("name"),
+             "Whether `name` is a GPU with a spec or a share \"<card>/<n>\" of one.")
         .def("offering", &Catalog::offering, py::arg("provider"), py::arg("instance_type"),
              py::arg("region") = "", py::return_value_policy::reference_internal)
         .def(

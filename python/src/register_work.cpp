@@ -163,6 +163,8 @@ void register_work(py::module_& m) {
         .def_readonly("cost_per_million", &WorkCostRow::cost_per_million)
         .def_readonly("probability_within_deadline", &WorkCostRow::probability_within_deadline)
         .def_readonly("note", &WorkCostRow::note)
+        .def_readonly("price_age_days", &WorkCostRow::price_age_days)
+        .def_readonly("stale", &WorkCostRow::stale)
         .def("__repr__", [](const WorkCostRow& r) {
             return fmt::format("WorkCostRow({}/{}/{}, {}, cost_per_run={:.4g} {}, run_hours={:.4g})", r.provider,
                                r.region, r.instance_type, to_string(r.buying), r.cost_per_run, r.currency, r.run_hours);
@@ -177,6 +179,9 @@ void register_work(py::module_& m) {
         .def_readonly("deadline_hours", &WorkRanking::deadline_hours)
         .def_readonly("rows", &WorkRanking::rows)
         .def_readonly("skipped", &WorkRanking::skipped)
+        .def_readonly("prices_as_of", &WorkRanking::prices_as_of)
+        .def_readonly("max_price_age_days", &WorkRanking::max_price_age_days)
+        .def_readonly("stale_left_out", &WorkRanking::stale_left_out)
         .def("frontier", &cost_time_frontier, "Rows no other row beats on both cost and time, fastest first.");
 
     auto options = [](const std::string& currency, bool on_demand, bool spot, bool reserved, bool owned,
@@ -214,11 +219,15 @@ void register_work(py::module_& m) {
                   double restart_hours, double capacity_wait_hours, std::size_t paths, std::uint64_t seed,
                   unsigned threads, const std::optional<Owned>& ownership, double deadline_hours,
                   const std::optional<ExchangeRates>& exchange_rates, const std::string& rates_as_of,
-                  const py::object& progress, bool every_region) {
+                  const py::object& progress, bool every_region, const std::string& prices_as_of,
+                  long long max_price_age_days, bool include_stale_prices) {
             RankOptions o = options(currency, on_demand, spot, reserved, owned, allow_estimates, gpu_matches,
                                     mtbf_hours, checkpoint_write_hours, restart_hours, capacity_wait_hours, paths, seed,
                                     threads, ownership, deadline_hours, exchange_rates, rates_as_of);
             o.every_region = every_region;
+            o.prices_as_of = prices_as_of;
+            o.max_price_age_days = max_price_age_days;
+            o.include_stale_prices = include_stale_prices;
             o.should_stop = &ctrl_c_pressed;
             o.progress = progress_of(progress);
             return without_gil_until_ctrl_c([&] { return rank_offerings(w, catalog, table, o); });
@@ -229,7 +238,9 @@ void register_work(py::module_& m) {
         py::arg("mtbf_hours") = 20.0, py::arg("checkpoint_write_hours") = 5.0 / 60, py::arg("restart_hours") = 10.0 / 60,
         py::arg("capacity_wait_hours") = 0.0, py::arg("paths") = 20000, py::arg("seed") = 42, py::arg("threads") = 0,
         py::arg("ownership") = py::none(), py::arg("deadline_hours") = inf, py::arg("exchange_rates") = py::none(),
-        py::arg("rates_as_of") = "", py::arg("progress") = py::none(), py::arg("every_region") = false);
+        py::arg("rates_as_of") = "", py::arg("progress") = py::none(), py::arg("every_region") = false,
+        py::arg("prices_as_of") = "", py::arg("max_price_age_days") = RankOptions{}.max_price_age_days,
+        py::arg("include_stale_prices") = false);
 
     py::class_<WorkAuditRow>(m, "WorkAuditRow", "A seed claim beside the measured figure.")
         .def_readonly("claim", &WorkAuditRow::claim)

@@ -20,7 +20,7 @@ refresh = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(refresh)
 
 MANIFEST = json.loads(extract.MANIFEST.read_text())
-KNOWN = {g.name for g in gputco.Catalog.builtin().gpus}
+KNOWN = gputco.Catalog.builtin()
 
 
 @pytest.mark.parametrize("name", sorted(MANIFEST))
@@ -220,3 +220,25 @@ def test_a_clone_of_the_aws_file_gives_the_committed_extract():
     with open(aws.OUT / "aws.csv", newline="") as f:
         assert list(csv.DictReader(f)) == rows
     assert earlier == [] and not (aws.OUT / "aws.history.csv").exists()
+
+
+def test_a_row_sold_only_as_spot_at_one_date_and_on_demand_at_another_keeps_each_snapshots_way():
+    row = {"provider": "gcp", "region": "us-central1", "instance_type": "a3-highgpu-1g", "zone": "", "gpu": "H100",
+           "gpus_per_instance": "1", "currency": "USD", "effective_from": "2026-01-01", "on_demand_hourly": "",
+           "spot_hourly": "2.5", "billing_increment_seconds": "1.0", "minimum_billed_seconds": "60.0",
+           "source_name": "s", "source_as_of": "2026-01-01", "source_row": "line 2", "notes": ""}
+    offerings, order = {}, []
+    refresh.add_snapshot(offerings, order, refresh.observation_offering(row), "a.csv line 2")
+    later = dict(row, effective_from="2026-05-01", source_as_of="2026-05-01", on_demand_hourly="11.0", spot_hourly="3.0")
+    refresh.add_snapshot(offerings, order, refresh.observation_offering(later), "a.csv line 3")
+    listed = refresh.without_empty(refresh.with_newest_listed(offerings[order[0]]))
+    assert "spot_only" not in listed and listed["on_demand_hourly"] == 11.0
+    (before,) = listed["history"]
+    assert before["spot_only"] is True and before["on_demand_hourly"] == 0
+    # The library reads it back: sold only as spot before May, on demand after.
+    catalog = gputco.Catalog.from_json(json.dumps({"format": "gputco-catalog", "version": 1, "gpus": [],
+                                                   "offerings": [listed]}))
+    o = catalog.offerings[0]
+    assert o.history[0].spot_only and not o.spot_only
+    assert o.price_at("2026-02-01").spot_only
+    assert not o.price_at("2026-06-01").spot_only

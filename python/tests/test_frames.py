@@ -170,7 +170,7 @@ def test_data_the_view_does_not_declare_is_refused():
         frame(VIEWS["CostReport.to_frame"], [row], attrs={"strategy": "", "offering": "", "currency": ""})
     with pytest.raises(ValueError, match=r"^extra = \['x'\]: view seed_audit has no columns named per call$"):
         frame(VIEWS["seed_audit"], [], extra=["x"])
-    with pytest.raises(ValueError, match=r"needs unit, currency, workload, skipped$"):
+    with pytest.raises(ValueError, match=r"needs unit, currency, workload, skipped, prices_as_of, max_price_age_days, stale_left_out$"):
         frame(VIEWS["rank_offerings"], [])
     # A declared whole-number column refuses values the cast would change.
     with pytest.raises(ValueError, match=r"^deadline_misses = 2.5: must be int64 \(declared so\)$"):

@@ -445,8 +445,12 @@ def test_rank_offerings_shows_progress_over_the_offerings_and_gives_the_same_ran
     workload = gputco.Workload(model="resnet50", work_per_epoch=1_281_167, epochs=2, name="ResNet-50")
     with_fake_tqdm(monkeypatch, on=True)
     shown = gputco.rank_offerings(workload, paths=2000, seed=3)
-    # Each instance type in its cheapest regions (the catalog lists every region); the owned machines: one step.
-    steps = len(gputco._core.cheapest_region_per_instance(catalog.offerings)) + 1
+    # Each instance type in its cheapest regions among today's prices (the catalog lists every region; prices
+    # older than the limit or undated are left out first); the owned machines: one step.
+    today = shown.attrs["prices_as_of"]
+    fresh = [r.offering for r in gputco._core.rank_by_gpu_hour_price(catalog.offerings, "USD", gputco.ExchangeRates.builtin(),
+                                                                      today) if not r.stale]
+    steps = len(gputco._core.cheapest_region_per_instance(fresh)) + 1
     assert bars(FakeBar.calls) == [(steps, "rank_offerings", "offerings", None, steps, True)]
     with_fake_tqdm(monkeypatch, on=False)
     pd.testing.assert_frame_equal(shown, gputco.rank_offerings(workload, paths=2000, seed=3), check_exact=True)

@@ -33,7 +33,8 @@ def test_builtin_table_and_frame():
 def test_rank_offerings_on_the_builtin_catalog(job, table):
     catalog = gputco.catalog()
     mine = gputco.ThroughputTable.builtin().overridden_by(table)
-    frame = gputco.rank_offerings(job, catalog, mine, spot=False, owned=False)
+    # Every price, however old: the seeds' CNY list prices are undated (the default leaves them out, below).
+    frame = gputco.rank_offerings(job, catalog, mine, spot=False, owned=False, include_stale_prices=True)
     assert list(frame.columns) == gputco._work.RANKING_COLUMNS
     assert frame["cost_per_run"].is_monotonic_increasing
     # The cheapest on-demand A10 in the catalog, by hand: 20 h x its hourly price (no rounding: whole seconds).
@@ -50,6 +51,19 @@ def test_rank_offerings_on_the_builtin_catalog(job, table):
     gn10 = frame[(frame["instance_type"] == "GN10Xp") & (frame["buying"] == "on_demand")].iloc[0]
     assert gn10["price_per_hour"] == pytest.approx(12 * 1.0705 / 7.7748)
     assert "prices converted from CNY" in gn10["note"]
+    # By default the ranking runs on today's prices: undated and year-old prices are left out, each with
+    # its age, and counted; RunPod's saved file is undated, so none of its rows is ranked.
+    fresh = gputco.rank_offerings(job, catalog, mine, spot=False, owned=False, prices_as_of="2026-12-05")
+    assert fresh.attrs["max_price_age_days"] == gputco.STALE_PRICE_AGE_DAYS == 365
+    assert fresh.attrs["prices_as_of"] == "2026-12-05"
+    aged = [(k, r) for k, r in fresh.attrs["skipped"] if "price-age limit" in r]
+    assert len(aged) == fresh.attrs["stale_left_out"] > 0
+    assert ("tencent/cn-unspecified/GN10Xp", "price undated: older than the price-age limit of 365 days, or undated "
+            "(include_stale_prices ranks it)") in aged
+    assert fresh[fresh["provider"] == "runpod"].empty and fresh[fresh["instance_type"] == "GN10Xp"].empty
+    raw = gputco.rank_offerings_raw(job, catalog, mine, spot=False, owned=False, prices_as_of="2026-12-05")
+    assert all(not r.stale and r.price_age_days is not None and r.price_age_days <= 365 for r in raw.rows
+               if r.provider != "owned")
 
 
 def test_resnet_on_spot_and_the_frontier_plot(tmp_path):
@@ -81,10 +95,12 @@ def test_cheapest_within(job, table):
     keep = ("alibaba/ap-northeast-1/ecs.gn7i-c8g1.2xlarge", "aws/us-east-1/p4de.24xlarge")
     catalog = gputco.Catalog([g for g in gputco.catalog().gpus if g.name in ("A10", "A100-80GB")],
                              [o for o in gputco.catalog().offerings if o.key in keep])
-    best = gputco.cheapest_within(job, 10, 0.95, catalog, table, owned=False, reserved=False, spot=False)
+    # The Alibaba row is undated: ranked only with include_stale_prices.
+    best = gputco.cheapest_within(job, 10, 0.95, catalog, table, owned=False, reserved=False, spot=False,
+                                  include_stale_prices=True)
     assert best is not None and best["instance_type"] == "p4de.24xlarge"
     assert best["run_hours"] == pytest.approx(2 / 3)
-    assert gputco.cheapest_within(job, 0.1, 0.95, catalog, table, owned=False) is None
+    assert gputco.cheapest_within(job, 0.1, 0.95, catalog, table, owned=False, include_stale_prices=True) is None
     with pytest.raises(ValueError, match=r"^probability = 0: must be in \(0, 1\]$"):
         gputco.cheapest_within(job, 10, 0.0)
 
@@ -157,8 +173,12 @@ def test_choose_gpu_example_agrees_with_python():
     resnet = out["jobs"][0]
     w = gputco.Workload(model="resnet50", work_per_epoch=resnet["work_per_epoch"], epochs=resnet["epochs"],
                         memory_gb=resnet["memory_gb"])
-    frame = gputco.rank_offerings(w, reserved=False, owned=False, deadline_hours=resnet["deadline_hours"])
+    frame = gputco.rank_offerings(w, reserved=False, owned=False, deadline_hours=resnet["deadline_hours"],
+                                  prices_as_of=resnet["prices_as_of"])
     assert len(frame) == len(resnet["rows"])
+    # The same price-age limit, stated once in the library: the example and Python leave out the same offerings.
+    assert resnet["max_price_age_days"] == frame.attrs["max_price_age_days"] == gputco.STALE_PRICE_AGE_DAYS
+    assert resnet["stale_left_out"] == frame.attrs["stale_left_out"] > 0
     costs = [r["cost_per_run"] for r in resnet["rows"]]
     assert costs == sorted(costs)
     assert [r["instance_type"] for r in resnet["rows"]] == list(frame["instance_type"])

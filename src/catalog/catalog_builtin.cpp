@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "gputco/catalog/catalog.hpp"
+#include "gputco/catalog/gpu_names.hpp"
 
 namespace gputco {
 
@@ -171,12 +172,11 @@ void Offering::validate(std::string_view field) const {
     for (std::size_t i = 0; i < history.size(); ++i) {
         const PriceSnapshot& s = history[i];
         const std::string at = fmt::format("{}.history[{}]", field, i);
-        require_on_demand_price(join(at, "on_demand_hourly"), s.on_demand_hourly);
+        if (!s.spot_only) require_on_demand_price(join(at, "on_demand_hourly"), s.on_demand_hourly);
         if (s.spot_hourly) require_non_negative(join(at, "spot_hourly"), *s.spot_hourly);
         validate_source(at, s.source);
-        Offering as_listed = *this;  // the snapshot's reservations follow the same rules
-        as_listed.history.clear();
-        as_listed.reserved = s.reserved;
+        // The snapshot as it is priced (price_at): a spot-only one by the spot-only rules.
+        Offering as_listed = price_at(s.effective_from);
         as_listed.validate(at);
         require(s.effective_from != effective_from, join(at, "effective_from"), s.effective_from.iso(),
                 "same date as the listed prices");
@@ -299,6 +299,12 @@ const GpuSpec& Catalog::gpu(std::string_view name) const {
     fail("gpu", name,
          fmt::format("unknown GPU (known: {})",
                      known_list(gpus_, [](const GpuSpec& g) { return g.name; })));
+}
+
+bool Catalog::knows_gpu(std::string_view name) const {
+    const auto share = parse_gpu_share(name);
+    const std::string_view card = share ? std::string_view(share->card) : name;
+    return std::any_of(gpus_.begin(), gpus_.end(), [&](const GpuSpec& g) { return g.name == card; });
 }
 
 const Offering& Catalog::offering(std::string_view provider, std::string_view instance_type,

@@ -19,6 +19,7 @@
 #include "gputco/catalog/catalog.hpp"
 
 namespace gputco {
+
 namespace {
 
 using nlohmann::json;
@@ -335,13 +336,17 @@ SavingsPlanRate read_savings_plan_rate(const json& j, const std::string& path, c
 }
 
 PriceSnapshot read_snapshot(const json& j, const std::string& path) {
-    Reader r(j, path, {"effective_from", "on_demand_hourly", "spot_hourly", "reserved", "source", "notes"});
+    Reader r(j, path, {"effective_from", "on_demand_hourly", "spot_hourly", "reserved", "source", "notes", "spot_only"});
     PriceSnapshot s;
     s.effective_from = Date::parse(r.text("effective_from"), r.path("effective_from"));
     s.on_demand_hourly = r.non_negative("on_demand_hourly");
     if (const json* v = r.find("spot_hourly"); v && !v->is_null()) s.spot_hourly = r.non_negative_at(*v, "spot_hourly");
     s.source = read_source(r.required("source"), r.path("source"));
     s.notes = r.text_or("notes", "");
+    if (const json* b = r.find("spot_only")) {
+        if (!b->is_boolean()) fail_json(r.path("spot_only"), *b, "must be true or false");
+        s.spot_only = b->get<bool>();
+    }
     if (const json* list = r.find("reserved")) {
         if (!list->is_array()) fail_json(r.path("reserved"), *list, "must be an array");
         for (std::size_t i = 0; i < list->size(); ++i) {
@@ -505,6 +510,7 @@ json write_offering(const Offering& o) {
                       {"reserved", write_reserved(s.reserved)},
                       {"source", write_source(s.source)}};
             if (!s.notes.empty()) h["notes"] = s.notes;
+            if (s.spot_only) h["spot_only"] = true;
             history.push_back(std::move(h));
         }
         j["history"] = std::move(history);

@@ -76,6 +76,18 @@ std::optional<GpuShare> parse_gpu_share(std::string_view gpu) {
     return GpuShare{std::string(gpu.substr(0, slash)), n};
 }
 
+double gpu_fraction(std::string_view gpu) {
+    const auto share = parse_gpu_share(gpu);
+    return share ? 1.0 / share->share_of : 1.0;
+}
+
+std::optional<std::string> share_refusal(std::string_view gpu) {
+    const auto share = parse_gpu_share(gpu);
+    if (!share) return std::nullopt;
+    return "a 1/" + std::to_string(share->share_of) + " share of one " + share->card +
+           ": throughput and memory are known per whole card, and a share is never ranked as one";
+}
+
 std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string_view instance_type) {
     if (provider == "aws") {
         const std::size_t dot = instance_type.find('.');

@@ -10,7 +10,7 @@ namespace gputco {
 std::vector<PriceSnapshot> Offering::snapshots() const {
     std::vector<PriceSnapshot> out;
     out.push_back(PriceSnapshot{effective_from.value_or(Date{0, 1, 1}), on_demand_hourly, spot_hourly, reserved, source,
-                                notes});
+                                notes, spot_only});
     out.insert(out.end(), history.begin(), history.end());
     // An undated listing sorts first (year 0); it is in force wherever no dated snapshot is.
     std::stable_sort(out.begin(), out.end(),
@@ -48,6 +48,14 @@ Offering Offering::price_at(const Date& date) const {
     out.reserved = s.reserved;
     out.source = s.source;
     out.notes = s.notes;
+    out.spot_only = s.spot_only;
+    if (s.spot_only) {
+        // Sold only as spot at that date: no term of the offering's listing was on sale then.
+        out.savings_plans.clear();
+        out.month_terms.clear();
+        out.capacity_block_hourly.reset();
+        out.reservation_only = false;
+    }
     const bool undated = !effective_from && s.effective_from == Date{0, 1, 1};
     out.effective_from = undated ? std::nullopt : std::optional<Date>(s.effective_from);
     return out;
@@ -79,6 +87,7 @@ Catalog Catalog::with_snapshots(const Catalog& other) const {
                 mine->reserved = s.reserved;
                 mine->source = s.source;
                 mine->notes = s.notes;
+                mine->spot_only = s.spot_only;
                 continue;
             }
             auto same = std::find_if(mine->history.begin(), mine->history.end(),

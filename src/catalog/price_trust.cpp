@@ -32,8 +32,9 @@ std::optional<Date> period_start(std::string_view text) {
 }  // namespace
 
 std::optional<Date> price_date(const Offering& offering) {
-    if (offering.effective_from) return offering.effective_from;
-    return period_start(offering.source.as_of);
+    const std::optional<Date> read = period_start(offering.source.as_of);
+    if (offering.effective_from && read) return std::max(*offering.effective_from, *read);
+    return offering.effective_from ? offering.effective_from : read;
 }
 
 std::optional<long long> price_age_days(const Offering& offering, const Date& at) {
@@ -42,9 +43,15 @@ std::optional<long long> price_age_days(const Offering& offering, const Date& at
     return at.days_since_epoch() - date->days_since_epoch();
 }
 
-bool is_stale(const Offering& offering, const Date& at) {
+bool is_stale(const Offering& offering, const Date& at, long long max_age_days) {
     const auto age = price_age_days(offering, at);
-    return !age || *age > stale_price_age_days;
+    return !age || *age > max_age_days;
+}
+
+std::string describe_price_age(const Offering& offering, const Date& at) {
+    const auto date = price_date(offering);
+    if (!date) return "undated";
+    return fmt::format("dated {}, {} days old on {}", date->iso(), at.days_since_epoch() - date->days_since_epoch(), at.iso());
 }
 
 std::string PriceDisagreement::message() const {

@@ -48,9 +48,12 @@ std::vector<Offering> query(const Catalog& catalog, const OfferingQuery& q) {
         if (q.has_spot && o.spot_hourly.has_value() != *q.has_spot) continue;
         if (q.has_reservations && o.reserved.empty() == *q.has_reservations) continue;
         if (q.min_gpu_memory_gb) {
+            // A share's memory is its fraction of the card's (a third of a 24 GB A10 has 8 GB).
+            const auto share = parse_gpu_share(o.gpu);
+            const std::string& card = share ? share->card : o.gpu;
             const auto& gpus = source.gpus();
-            const auto spec = std::find_if(gpus.begin(), gpus.end(), [&](const GpuSpec& g) { return g.name == o.gpu; });
-            if (spec == gpus.end() || spec->memory_gb < *q.min_gpu_memory_gb) continue;
+            const auto spec = std::find_if(gpus.begin(), gpus.end(), [&](const GpuSpec& g) { return g.name == card; });
+            if (spec == gpus.end() || spec->memory_gb * gpu_fraction(o.gpu) < *q.min_gpu_memory_gb) continue;
         }
         out.push_back(o);
     }
@@ -87,7 +90,9 @@ std::vector<RankedOffering> rank_by_gpu_hour_price(const std::vector<Offering>& 
         const auto price = instance_hour_price(o, kind);
         if (!price) continue;
         const RateQuote q = rates.quote(o.currency, currency, date);
-        out.push_back(RankedOffering{o, *price / o.gpus_per_instance * q.rate, std::string(currency), q.describe(),
+        // Per whole GPU-hour: a share's unit is a fraction of one card, so its GPU-hours are fraction × hours.
+        const double gpus = o.gpus_per_instance * gpu_fraction(o.gpu);
+        out.push_back(RankedOffering{o, *price / gpus * q.rate, std::string(currency), q.describe(),
                                      price_age_days(o, date), is_stale(o, date)});
     }
     std::stable_sort(out.begin(), out.end(),

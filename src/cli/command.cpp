@@ -250,11 +250,7 @@ int compare(const std::string& before_path, const std::string& after_path, const
 }
 
 /// Today's date (UTC), the default date of the exchange rates.
-Date today() {
-    const auto days = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
-    const std::chrono::year_month_day ymd{days};
-    return Date{int(ymd.year()), int(unsigned(ymd.month())), int(unsigned(ymd.day()))};
-}
+Date today() { return Date::today(); }
 
 /// The offerings Catalog.query finds (GPU names in any provider's spelling, by family), ranked by
 /// on-demand price per GPU-hour in one currency at the dated rate shown in `conversion`.

@@ -2,6 +2,7 @@
 #include "gputco/core/date.hpp"
 
 #include <charconv>
+#include <chrono>
 
 #include <fmt/format.h>
 
@@ -88,6 +89,12 @@ std::string iso_utc(long long seconds) {
     const long long rest = seconds - days * 86400;
     return fmt::format("{}T{:02}:{:02}:{:02}Z", Date::from_days_since_epoch(days).iso(), rest / 3600, rest % 3600 / 60,
                        rest % 60);
+}
+
+Date Date::today() {
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch());
+    const long long s = seconds.count();
+    return from_days_since_epoch(s >= 0 ? s / 86400 : -((-s + 86399) / 86400));
 }
 
 std::string Date::iso() const { return fmt::format("{:04}-{:02}-{:02}", year, month, day); }

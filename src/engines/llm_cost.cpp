@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "gputco/catalog/gpu_names.hpp"
 #include "pricing.hpp"
 #include "serving_checks.hpp"
 
@@ -341,6 +342,10 @@ void rank_all(Ranking& out, const Catalog& catalog, const LlmRankOptions& option
     for (const Offering& o : options.every_region ? catalog.offerings() : regional) {
         poll.check();
         if (!wanted(o, options)) continue;
+        if (const auto refusal = share_refusal(o.gpu)) {
+            out.skipped.push_back({o.key(), *refusal});
+            continue;
+        }
         if (o.currency == options.currency) {
             add(out, o, catalog, options);
             continue;

@@ -2,6 +2,7 @@
 #include "gputco/engines/work_cost.hpp"
 
 #include "gputco/catalog/cheapest_region.hpp"
+#include "gputco/catalog/gpu_names.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,6 +27,8 @@ void RankOptions::validate() const {
     spot_assumptions.simulation.validate();
     ownership.validate();
     if (!rates_as_of.empty()) Date::parse(rates_as_of, "options.rates_as_of");
+    if (!prices_as_of.empty()) Date::parse(prices_as_of, "options.prices_as_of");
+    require(max_price_age_days >= 0, "options.max_price_age_days", max_price_age_days, "must be >= 0");
     require(deadline_hours > 0.0, "options.deadline_hours", deadline_hours, "must be > 0 (infinity = no deadline)");
 }
 
@@ -135,6 +138,10 @@ void add_priced(WorkRanking& out, const Offering& o, const std::string& conversi
 void add_offering(WorkRanking& out, const Offering& o, const Catalog& catalog, const ThroughputTable& table,
                   const RankOptions& options) {
     const Workload& w = out.workload;
+    if (const auto refusal = share_refusal(o.gpu)) {
+        out.skipped.push_back({o.key(), *refusal});
+        return;
+    }
     // An offering of a GPU the catalog has no spec for (an imported row) is reported, not fatal.
     const auto known = std::find_if(catalog.gpus().begin(), catalog.gpus().end(),
                                     [&](const GpuSpec& g) { return g.name == o.gpu; });
@@ -187,6 +194,8 @@ void add_priced(WorkRanking& out, const Offering& o, const std::string& conversi
     base.throughput_per_second = r.per_second * w.utilisation;
     base.throughput_basis = r.basis;
     base.note = match.note;
+    base.price_age_days = price_age_days(o, Date::parse(out.prices_as_of));
+    base.stale = !base.price_age_days || *base.price_age_days > out.max_price_age_days;
     // The GPU match's caveat, the currency conversion and the catalog's own notes (audits included).
     for (const std::string& part : {conversion, o.notes.empty() ? std::string() : "catalog: " + o.notes})
         if (!part.empty()) base.note = base.note.empty() ? part : base.note + "; " + part;
@@ -314,10 +323,23 @@ WorkRanking rank_offerings(const Workload& workload, const Catalog& catalog, con
     out.currency = options.currency;
     out.deadline_hours = options.deadline_hours;
     out.spot_assumptions = options.spot_assumptions;
+    const Date prices_at = options.prices_as_of.empty() ? Date::today() : Date::parse(options.prices_as_of);
+    out.prices_as_of = prices_at.iso();
+    out.max_price_age_days = options.max_price_age_days;
     const StopPoll poll(options.should_stop, 1, "rank_offerings: stopped");
-    const std::vector<Offering> regional =
-        options.every_region ? std::vector<Offering>{} : cheapest_region_per_instance(catalog.offerings());
-    const std::vector<Offering>& offerings = options.every_region ? catalog.offerings() : regional;
+    // Stale prices out first, so an instance type's cheapest region is chosen among today's prices.
+    std::vector<Offering> dated;
+    for (const Offering& o : catalog.offerings()) {
+        if (options.include_stale_prices || !is_stale(o, prices_at, options.max_price_age_days)) {
+            dated.push_back(o);
+            continue;
+        }
+        out.skipped.push_back({o.key(), fmt::format("price {}: older than the price-age limit of {} days, or undated "
+                                                    "(include_stale_prices ranks it)",
+                                                    describe_price_age(o, prices_at), options.max_price_age_days)});
+        ++out.stale_left_out;
+    }
+    const std::vector<Offering> offerings = options.every_region ? std::move(dated) : cheapest_region_per_instance(dated);
     const std::size_t steps = offerings.size() + (options.owned ? 1 : 0);
     std::size_t done = 0;
     const auto report = [&] {

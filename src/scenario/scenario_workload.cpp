@@ -17,6 +17,9 @@ RankOptions WorkloadSpec::rank_options(const std::string& currency) const {
     options.reserved = buys(BuyingWay::reserved);
     options.owned = buys(BuyingWay::owned);
     options.allow_estimates = allow_estimates;
+    // A scenario names its offerings (or its GPUs' in the catalog it was given): each is ranked at the
+    // price it has, however old; the rows' price_age_days and stale say how old.
+    options.include_stale_prices = true;
     if (deadline_hours) options.deadline_hours = *deadline_hours;
     SpotAssumptions& s = options.spot_assumptions;
     s.mtbf_hours = mtbf_hours;

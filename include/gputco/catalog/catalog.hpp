@@ -142,6 +142,9 @@ struct PriceSnapshot {
     std::vector<ReservedPrice> reserved;
     Source source;
     std::string notes;
+    /// Sold only as spot capacity from this date (Offering::spot_only): on_demand_hourly is then 0,
+    /// "not sold", and the snapshot has no reservations.
+    bool spot_only = false;
     bool operator==(const PriceSnapshot&) const = default;
 };
 
@@ -271,6 +274,9 @@ public:
 
     /// Throws InvalidInput ("gpu = \"X\": unknown GPU (known: ...)") when absent.
     const GpuSpec& gpu(std::string_view name) const;
+    /// Whether offerings of `name` can be described: a GPU with a spec, or a share "<card>/<n>" of
+    /// one (gpu_names.hpp: its unit is 1/n of the card, never the card).
+    bool knows_gpu(std::string_view name) const;
     /// The offering; with an empty region, the first listed region of that instance type.
     /// Throws InvalidInput for an unknown provider or instance type, naming the field.
     const Offering& offering(std::string_view provider, std::string_view instance_type,

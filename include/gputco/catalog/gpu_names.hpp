@@ -25,6 +25,13 @@ struct GpuShare {
     int share_of = 0;
 };
 std::optional<GpuShare> parse_gpu_share(std::string_view gpu);
+/// The GPUs one unit of `gpu` is: 1/n for a share "<card>/<n>", 1 for a whole GPU. A share's
+/// GPU-hours are fraction × its hours, so its price per GPU-hour is its price per share-hour / fraction.
+double gpu_fraction(std::string_view gpu);
+/// Why a ranking of work per GPU (training throughput, LLM layouts) leaves out an offering of a
+/// share, e.g. "a 1/3 share of one A10: throughput and memory are known per whole card, and a share is
+/// never ranked as one"; nullopt for a whole GPU. The rankings list it among the skipped.
+std::optional<std::string> share_refusal(std::string_view gpu);
 
 /// The GPU model and count of a cloud instance type whose price file does not name its GPU:
 /// AWS families (p3, p3dn, p4d, p4de, p5, p5e, p5en, p6-b200, p6-b300, p6e-gb200, g4dn, g5, g6, g6e, p2,

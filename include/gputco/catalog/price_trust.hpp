@@ -20,17 +20,21 @@ inline constexpr int stale_price_age_days = 365;
 /// of the lower one.
 inline constexpr double price_disagreement_tolerance = 0.10;
 
-/// The date an offering's listed prices were true: effective_from, else the start of the period its
-/// source.as_of names ("2026-11-09", "2026-08" → 2026-08-01, "2025-H1" → 2025-01-01, "2023" →
-/// 2023-01-01), so an age is never understated; nullopt for an undated source.
+/// The last date an offering's listed prices are known true: the later of effective_from and the
+/// start of the period its source.as_of names ("2026-11-09", "2026-08" → 2026-08-01, "2025-H1" →
+/// 2025-01-01, "2023" → 2023-01-01), so an age is never understated and a price in force since 2025
+/// but read again in 2026 is 2026's; nullopt when neither is dated.
 std::optional<Date> price_date(const Offering& offering);
 
 /// Whole days from price_date(offering) to `at` (negative when the price is dated after `at`);
 /// nullopt when undated.
 std::optional<long long> price_age_days(const Offering& offering, const Date& at);
 
-/// Stale: older than stale_price_age_days at `at`, or of unknown date.
-bool is_stale(const Offering& offering, const Date& at);
+/// Stale: older than `max_age_days` at `at`, or of unknown date.
+bool is_stale(const Offering& offering, const Date& at, long long max_age_days = stale_price_age_days);
+/// The price's age in words for a reason or a note: "undated" or "dated 2025-06-01, 552 days old on
+/// 2026-12-05".
+std::string describe_price_age(const Offering& offering, const Date& at);
 
 /// One offering priced differently by two sources.
 struct PriceDisagreement {

@@ -21,6 +21,8 @@ struct Date {
     long long days_since_epoch() const;
     /// The date `days` days after 1970-01-01 (the inverse of days_since_epoch).
     static Date from_days_since_epoch(long long days);
+    /// Today's date in UTC, by the system clock: the default date prices are aged at.
+    static Date today();
     /// "YYYY-MM-DD".
     std::string iso() const;
 

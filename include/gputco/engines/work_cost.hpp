@@ -26,6 +26,7 @@
 
 #include "gputco/catalog/catalog.hpp"
 #include "gputco/catalog/currency.hpp"
+#include "gputco/catalog/price_trust.hpp"
 #include "gputco/engines/spot.hpp"
 #include "gputco/strategy/strategy.hpp"
 #include "gputco/work/gpu_match.hpp"
@@ -73,6 +74,13 @@ struct RankOptions {
     bool every_region = false;
     /// Use the peak-TFLOPS estimates of gpu_match.hpp (labelled "estimate"); off: such GPUs are skipped.
     bool allow_estimates = false;
+    /// The price-age limit: an offering whose price (price_trust.hpp: price_date) is older than
+    /// max_price_age_days at `prices_as_of` (ISO date; empty: Date::today()), or undated, is left out
+    /// and listed among the skipped with its age, so the ranking runs on today's prices; with
+    /// include_stale_prices it is ranked and its rows say stale.
+    std::string prices_as_of;
+    long long max_price_age_days = stale_price_age_days;
+    bool include_stale_prices = false;
     std::vector<GpuMatch> gpu_matches;  ///< the user's matches, before the built-in ones
     SpotAssumptions spot_assumptions;
     /// Owning: capex_per_gpu 0 = the benchmark's hardware list price; watts_per_gpu 0 = its board power.
@@ -109,6 +117,8 @@ struct WorkCostRow {
     double cost_per_run_standard_error = 0;  ///< spot: Monte Carlo standard error of the mean; else 0
     double probability_within_deadline = 1;  ///< P(wall hours <= RankOptions::deadline_hours)
     std::string note;             ///< the GPU match's caveat, the currency conversion, the catalog's notes
+    std::optional<long long> price_age_days;  ///< at WorkRanking::prices_as_of; none: undated (owned: none)
+    bool stale = false;           ///< older than the limit or undated (ranked only with include_stale_prices)
 };
 
 struct SkippedOffering {
@@ -124,6 +134,9 @@ struct WorkRanking {
     SpotAssumptions spot_assumptions;  ///< those the spot rows were simulated with
     std::vector<WorkCostRow> rows;  ///< by cost_per_run, then run_hours, then key (a stable order)
     std::vector<SkippedOffering> skipped;
+    std::string prices_as_of;        ///< the date prices were aged at (ISO)
+    long long max_price_age_days = 0;  ///< the limit applied (RankOptions)
+    std::size_t stale_left_out = 0;  ///< offerings left out by it (each also in skipped)
 };
 
 /// Ranks every offering of `catalog` (and owned machines) for `workload`. Throws InvalidInput naming

@@ -1,5 +1,6 @@
 // SkyPilot catalog vms.csv: one row per instance type, region and zone. The columns are found by
 // name, so the AWS, Azure, GCP, Lambda and community Alibaba/Tencent layouts all read the same way.
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -44,6 +45,23 @@ double gpu_memory_gib(std::string_view info) {
     return import::number(info.substr(start, end - start), "GpuInfo") / 1024.0;
 }
 
+/// The region as a clean name: the parts of a comma list trimmed and the empty ones dropped. Vast.ai
+/// writes a host's place as "State, CC, Continent" and leaves a part empty where it has none
+/// (", US, NA" → "US, NA"), so two spellings of one place are never two regions.
+std::string clean_region(std::string_view raw) {
+    std::string out;
+    for (std::size_t start = 0; start <= raw.size();) {
+        std::size_t comma = raw.find(',', start);
+        if (comma == std::string_view::npos) comma = raw.size();
+        std::string_view part = raw.substr(start, comma - start);
+        while (!part.empty() && std::isspace(static_cast<unsigned char>(part.front()))) part.remove_prefix(1);
+        while (!part.empty() && std::isspace(static_cast<unsigned char>(part.back()))) part.remove_suffix(1);
+        if (!part.empty()) out += (out.empty() ? "" : ", ") + std::string(part);
+        start = comma + 1;
+    }
+    return out;
+}
+
 /// SkyPilot's name of the GPUs a GCP accelerator-optimized machine type carries in its GPU rows.
 std::string_view gcp_accelerator_row_name(std::string_view type) {
     if (type.starts_with("a2-highgpu") || type.starts_with("a2-megagpu")) return "A100";
@@ -65,6 +83,7 @@ std::optional<GpuShare> share_in_name(std::string_view name) {
 struct Row {
     std::size_t line;
     std::string type, accelerator, region, zone;
+    std::string raw_region;  ///< the Region field as written, where clean_region changed it; else empty
     int count = 0;
     int share_of = 0;  ///< n when the row rents 1/n of one GPU; 0 for whole GPUs
     double memory_gib = 0;
@@ -122,7 +141,8 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
         Row r;
         r.line = line.number;
         r.type = f[c_type];
-        r.region = f[c_region];
+        r.region = clean_region(f[c_region]);
+        if (r.region != f[c_region]) r.raw_region = f[c_region];
         if (c_zone) r.zone = f[*c_zone];
         if (c_acc) r.accelerator = f[*c_acc];
         if (c_count && !f[*c_count].empty()) {
@@ -281,6 +301,10 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
                                    r.accelerator, known->gpu);
                 gpu = known->gpu;
             }
+        }
+        if (!r.raw_region.empty()) {
+            const std::string said = fmt::format("the file writes the region \"{}\"", r.raw_region);
+            note = note.empty() ? said : note + "; " + said;
         }
         Offering o = import::new_offering(options.provider, r.region, r.type, gpu, count, std::move(source));
         o.zone = r.zone;
