@@ -108,7 +108,7 @@ def main():
     if (git_dir / ".git").exists():
         git_dir = git_dir / ".git"
     rows, meta, earlier = extract(git_dir, args.rev, gputco.import_ec2instances_json,
-                                  {g.name for g in gputco.Catalog.builtin().gpus})
+                                  gputco.Catalog.builtin())
     OUT.mkdir(parents=True, exist_ok=True)
     sky.write_rows(OUT / "aws.csv", rows)
     if earlier:
