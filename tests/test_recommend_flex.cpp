@@ -155,7 +155,7 @@ TEST_CASE("over 60 random small problems with a dated window, flex-start request
                         for (int m = 0; m < months; ++m) {
                             const double committed = g * ((m == 0 ? first : 0) + (m == 2 ? second : 0));
                             for (std::size_t f = 0; f < count; ++f)
-                                for (double s : futures.shape(f, m).sorted)
+                                for (double s : test::distinct_sorted(futures.shape(f, m).sorted))
                                     for (double extra : {0.0, window.gpus})
                                         for (double flexed : {0.0, double(flex * g)})
                                             spots.insert(std::max(0.0, futures.level(f, m) * s + extra - committed - flexed));
