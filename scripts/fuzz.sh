@@ -20,7 +20,7 @@ fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="${GPUTCO_FUZZ_CXX:-clang++-14}" \
   -DGPUTCO_SANITIZE=address,undefined -DGPUTCO_BUILD_FUZZERS=ON "${launcher[@]}" >/dev/null
 mapfile -t targets < "$build/fuzz/targets.txt"
-cmake --build "$build" -j2 --target "${targets[@]/#/fuzz_}"
+cmake --build "$build" -j2 --target gputco_fuzzers  # one goal: the targets build side by side
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}

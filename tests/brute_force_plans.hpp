@@ -11,6 +11,7 @@
 #include "gputco/engines/plan_engine.hpp"
 #include "gputco/strategy/plan.hpp"
 #include "gputco/work/demand_futures.hpp"
+#include "plan_fixtures.hpp"
 
 namespace gputco::test {
 
@@ -19,7 +20,7 @@ namespace gputco::test {
 inline void add_spot_turns(std::set<double>& turns, const DemandFutures& futures, int m, double capacity,
                            double extra = 0) {
     for (std::size_t f = 0; f < futures.count(); ++f)
-        for (double s : futures.shape(f, m).sorted)
+        for (double s : distinct_sorted(futures.shape(f, m).sorted))  // each level once, not each hour
             turns.insert(std::max(0.0, futures.level(f, m) * s + extra - capacity));
 }
 

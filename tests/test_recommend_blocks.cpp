@@ -247,7 +247,7 @@ TEST_CASE("over 60 random small problems with a dated window, capacity blocks an
                     for (int m = 0; m < months; ++m) {
                         const double committed = g * ((m == 0 ? first : 0) + (m == 2 ? second : 0));
                         for (std::size_t f = 0; f < count; ++f)
-                            for (double s : futures.shape(f, m).sorted)
+                            for (double s : test::distinct_sorted(futures.shape(f, m).sorted))
                                 for (double extra : {0.0, window.gpus})
                                     for (int j = 0; j < 4; ++j) {
                                         const double blocked = (j & 1 ? counts[0] * g : 0) + (j & 2 ? counts[1] * g : 0);

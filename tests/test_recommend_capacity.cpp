@@ -209,7 +209,7 @@ TEST_CASE("over 150 random small problems the recommendation under a capacity-as
                 for (int m = 0; m < months; ++m) {
                     const double committed = gpus_per_instance * (first + (m >= 4 ? second : 0));
                     for (std::size_t f = 0; f < count; ++f)
-                        for (double s : futures.shape(f, m).sorted)
+                        for (double s : test::distinct_sorted(futures.shape(f, m).sorted))
                             spots.insert(std::max(0.0, futures.level(f, m) * s - committed));
                 }
                 const auto price = [&](double s) {

@@ -402,6 +402,40 @@ TEST_CASE("the chosen plan is the cheapest candidate meeting the target, over ra
                          "search.availability_target = 0: must be in (0, 1]", InvalidInput);
 }
 
+TEST_CASE("the search's candidates equal their runs alone in every figure, over random traces with notices") {
+    // The search runs the spot side once for candidates that share a spot fleet (N + E - base): each
+    // candidate must still be exactly simulate_serving with its own E and base.
+    gputco::Xoshiro256pp rng(23);
+    for (int trial = 0; trial < 60; ++trial) {
+        const std::size_t ticks = 50 + rng() % 300;
+        const auto zones = random_zones(rng, ticks, trial % 2 == 0);
+        const ServingConfig config{.target_replicas = 1 + rng() % 7, .on_demand_price_per_hour = 3.0,
+                                   .launch_hours = static_cast<double>(rng() % 3),
+                                   .notice_hours = static_cast<double>(rng() % 3)};
+        const gputco::ServingSearch search{.max_extra = rng() % 4, .max_on_demand_base = config.target_replicas,
+                                           .availability_target = 0.9, .threads = static_cast<unsigned>(1 + trial % 3)};
+        const auto plan = choose_serving_plan(zones, config, search);
+        REQUIRE(plan.candidates.size() == 3 * (search.max_extra + 1) * (config.target_replicas + 1));
+        for (const auto& c : plan.candidates) {
+            ServingConfig each = config;
+            each.extra_spot = c.extra_spot;
+            each.on_demand_base = c.on_demand_base;
+            const auto r = simulate_serving(zones, each, c.policy);
+            CAPTURE(trial);
+            CAPTURE(c.extra_spot);
+            CAPTURE(c.on_demand_base);
+            CHECK(c.result.ready_histogram == r.ready_histogram);
+            CHECK(c.result.launches == r.launches);
+            CHECK(c.result.preemptions == r.preemptions);
+            CHECK(c.result.spot_hours == r.spot_hours);
+            CHECK(c.result.on_demand_hours == r.on_demand_hours);
+            CHECK(c.result.cost == r.cost);
+            CHECK(c.result.availability == r.availability);
+            CHECK(c.result.saving == r.saving);
+        }
+    }
+}
+
 TEST_CASE("a fallback that finds no on-demand waits for it") {
     // One zone down in ticks 10-14, N = 2, no launch delay; on-demand has no capacity in ticks 10-11, so
     // the fallback starts at 12: two ticks with none ready, on-demand for ticks 12-14 only.

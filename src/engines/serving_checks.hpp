@@ -31,6 +31,12 @@ struct ServingTally {
 /// The tick loop of simulate_serving (zones and config checked); `on_demand` null: always available.
 ServingTally tally_serving(const std::vector<SpotRegion>& zones, const ServingConfig& config, ServingPolicy policy,
                            const SpotAvailability* on_demand = nullptr);
+/// tally_serving for several configs that share the spot side of the tick loop: the same spot fleet
+/// (N + E − on_demand_base), N, launch and notice, differing in how the fleet is split into extra spot
+/// and on-demand base. The spot side, which never reads the on-demand replicas, runs once for all; each
+/// tally is bit for bit tally_serving's (on-demand always available).
+std::vector<ServingTally> tally_shared_fleet(const std::vector<SpotRegion>& zones,
+                                             const std::vector<ServingConfig>& configs, ServingPolicy policy);
 /// The tally at the zones' and config's prices (finish_result): what simulate_serving returns.
 ServingResult priced(ServingTally tally, const std::vector<SpotRegion>& zones, const ServingConfig& config);
 

@@ -1,6 +1,8 @@
 // Serving: the search for the cheapest configuration that meets an availability target.
 #include <algorithm>
+#include <map>
 #include <numeric>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -52,9 +54,23 @@ std::vector<ServingTally> tally_candidates(const std::vector<SpotRegion>& zones,
                                            const ServingSearch& search) {
     check_search(zones, config, search);
     const std::vector<ServingCandidate> candidates = candidates_of(search);
+    // Candidates of one policy with the same spot fleet, N + E − base (E and base one higher, say),
+    // differ only on the on-demand side: their spot side runs once (tally_shared_fleet). Groups in
+    // the candidates' order.
+    std::vector<std::vector<std::size_t>> groups;
+    std::map<std::pair<ServingPolicy, std::size_t>, std::size_t> group_of;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const auto key = std::pair(candidates[i].policy, config_of(config, candidates[i]).spot_replicas());
+        const auto [found, added] = group_of.emplace(key, groups.size());
+        if (added) groups.emplace_back();
+        groups[found->second].push_back(i);
+    }
     std::vector<ServingTally> tallies(candidates.size());
-    detail::parallel_for(candidates.size(), search.threads, [&](std::size_t i) {
-        tallies[i] = tally_serving(zones, config_of(config, candidates[i]), candidates[i].policy);
+    detail::parallel_for(groups.size(), search.threads, [&](std::size_t g) {
+        std::vector<ServingConfig> configs;
+        for (const std::size_t i : groups[g]) configs.push_back(config_of(config, candidates[i]));
+        auto group_tallies = tally_shared_fleet(zones, configs, candidates[groups[g].front()].policy);
+        for (std::size_t j = 0; j < groups[g].size(); ++j) tallies[groups[g][j]] = std::move(group_tallies[j]);
     });
     return tallies;
 }
