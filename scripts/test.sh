@@ -54,14 +54,16 @@ pip_job=$!
 step "Build: library, Python extension, command, tests, examples (build/)"
 # The extension without link-time optimisation (python/CMakeLists.txt, GPUTCO_PYTHON_LTO): the wheel
 # built here is for the tests, and its LTO link would be the slowest step of a fresh build and of every
-# rebuild after a change to the library.
+# rebuild after a change to the library. For the same reason the code around the library (bindings,
+# command, examples) is compiled at -O1 (CMakeLists.txt, GPUTCO_FRONT_END_OPT); the library keeps -O3.
 rm -rf build/dist
 export CMAKE_GENERATOR="${CMAKE_GENERATOR:-Unix Makefiles}"  # the README's first command makes build/ so
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$jobs}"
 "$python" -m pip wheel . -v --no-build-isolation --no-deps --disable-pip-version-check -w build/dist \
   --config-settings=build-dir=build \
   --config-settings=cmake.define.GPUTCO_BUILD_TESTS=ON --config-settings=cmake.define.GPUTCO_BUILD_EXAMPLES=ON \
-  --config-settings=cmake.define.GPUTCO_PYTHON_TESTS=ON --config-settings=cmake.define.GPUTCO_PYTHON_LTO=OFF
+  --config-settings=cmake.define.GPUTCO_PYTHON_TESTS=ON --config-settings=cmake.define.GPUTCO_PYTHON_LTO=OFF \
+  --config-settings=cmake.define.GPUTCO_FRONT_END_OPT=-O1
 wheels=(build/dist/gputco-*.whl)
 done_step
 
