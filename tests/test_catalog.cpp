@@ -656,7 +656,9 @@ TEST_CASE("built-in: cards and shares the imports once counted but did not keep,
     CHECK(third.gpus_per_instance == 1);
     CHECK(third.on_demand_hourly == 0.908);
     CHECK(*third.spot_hourly == 0.167798);
-    CHECK(*third.effective_from == Date{2026, 5, 20});
+    // Priced so since the first snapshot of the file's history (2026-04-02), read again on 2026-05-20.
+    CHECK(*third.effective_from == Date{2026, 4, 2});
+    CHECK(third.source.as_of == "2026-05-20");
     // Its price per A10-hour is three times its price per share-hour, never the share's price.
     const auto ranked = rank_by_gpu_hour_price({third}, "USD", ExchangeRates::builtin(), Date{2026, 12, 5});
     REQUIRE(ranked.size() == 1);

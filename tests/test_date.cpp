@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <random>
+#include <string>
 
 #include "gputco/core/date.hpp"
 #include "gputco/core/error.hpp"
@@ -63,4 +66,29 @@ TEST_CASE("from_days_since_epoch inverts days_since_epoch; iso_utc writes FOCUS 
     CHECK(gputco::iso_utc(1735689600) == "2025-01-01T00:00:00Z");
     CHECK(gputco::iso_utc(1735689600 + 3 * 3600 + 61) == "2025-01-01T03:01:01Z");
     CHECK(gputco::iso_utc(-1) == "1969-12-31T23:59:59Z");
+}
+
+TEST_CASE("Date::today: the system clock's UTC day, or GPUTCO_TODAY when set (a date, else a clear error)") {
+    // ctest pins GPUTCO_TODAY for every case (tests/CMakeLists.txt); keep it to restore it.
+    const char* before = std::getenv("GPUTCO_TODAY");
+    const std::string kept = before ? before : "";
+    ::unsetenv("GPUTCO_TODAY");
+    // The clock's day, read on both sides of the call so a run across midnight cannot fail.
+    const auto clock_day = [] {
+        const long long s = std::chrono::duration_cast<std::chrono::seconds>(
+                                std::chrono::system_clock::now().time_since_epoch()).count();
+        return Date::from_days_since_epoch(s / 86400);
+    };
+    const Date first = clock_day();
+    const Date today = Date::today();
+    CHECK((today == first || today == clock_day()));
+    ::setenv("GPUTCO_TODAY", "", 1);  // empty: the clock
+    CHECK((Date::today() == first || Date::today() == clock_day()));
+    ::setenv("GPUTCO_TODAY", "2030-01-02", 1);
+    CHECK(Date::today() == Date{2030, 1, 2});
+    ::setenv("GPUTCO_TODAY", "soon", 1);
+    CHECK_THROWS_WITH_AS(Date::today(), "GPUTCO_TODAY = \"soon\": must be an ISO date YYYY-MM-DD, YYYY-MM or YYYY that exists",
+                         InvalidInput);
+    if (before) ::setenv("GPUTCO_TODAY", kept.c_str(), 1);
+    else ::unsetenv("GPUTCO_TODAY");
 }

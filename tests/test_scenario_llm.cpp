@@ -195,7 +195,7 @@ TEST_CASE("every class of LLM job violation names file, line, column, field, val
         parse_scenario(with_method(training("    tokens: 2e9", "    gpus: [H100]\n    max_gpus: 1\n"), "full"), "t.yaml"),
         "t.yaml:8:5: llm_training[0] = {...}: no offering can run it (aws/us-east-1/p5.48xlarge: no layout fits within "
         "1 GPUs of 80 GB (90% usable); azure/eastus/Standard_ND96isr_H100_v5: no layout fits within 1 GPUs of 80 GB "
-        "(90% usable); gcp/us-central1/a3-highgpu-8g: no layout fits within 1 GPUs of 80 GB (90% usable); and 32 more)",
+        "(90% usable); gcp/us-central1/a3-highgpu-8g: no layout fits within 1 GPUs of 80 GB (90% usable); and 33 more)",
         InvalidInput);
     const std::string full = fmt::format(
         "version: 1\nname: t\nhorizon_months: 1\noffering: {{provider: aws, instance_type: p5.48xlarge, region: us-east-1}}\n"
@@ -207,7 +207,7 @@ TEST_CASE("every class of LLM job violation names file, line, column, field, val
                          "t.yaml:7:5: llm_training[0] = {...}: no offering can run it (aws/us-east-1/p5en.48xlarge: no "
                          "layout fits within 8 GPUs of 141 GB (90% usable); azure/usgovvirginia/Standard_ND96isr_H200_v5: "
                          "no layout fits within 8 GPUs of 141 GB (90% usable); hyperstack/global/"
-                         "NVIDIA-H200-SXM: no layout fits within 8 GPUs of 141 GB (90% usable); and 14 more)",
+                         "NVIDIA-H200-SXM: no layout fits within 8 GPUs of 141 GB (90% usable); and 13 more)",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(parse_scenario(training("    tokens: 2e9", "  - name: tune\n    model: {parameters: 7e9}\n    tokens: 1e9\n"), "t.yaml"),
                          "t.yaml:12:5: llm_training[1] = {...}: duplicate training run name", InvalidInput);
@@ -235,7 +235,7 @@ TEST_CASE("every class of LLM job violation names file, line, column, field, val
         "instance of 1 x V100 (16 GB) holds the model and meets the latency targets; aws/us-east-1/p3.8xlarge: no "
         "replica within one instance of 4 x V100 (16 GB) holds the model and meets the latency targets; "
         "aws/us-east-1/p3.16xlarge: no replica within one instance of 8 x V100 (16 GB) holds the model and meets the "
-        "latency targets; and 382 more)",
+        "latency targets; and 407 more)",
         InvalidInput);
 }
 

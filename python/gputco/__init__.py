@@ -38,6 +38,7 @@ from ._core import (
     import_ec2instances_json,
     import_gcp_skus,
     import_skypilot_csv,
+    today,
     normalise_gpu_name,
     rank_by_gpu_hour_price,
     # the market: provider kinds, price spread, price age and cross-source checks
@@ -285,7 +286,7 @@ __all__ = [
     "import_azure_retail_prices", "import_cyclenerd_pricing_yml", "import_ec2instances_json", "import_gcp_skus",
     "import_skypilot_csv", "normalise_gpu_name", "rank_by_gpu_hour_price",
     "GpuPriceSpread", "PRICE_DISAGREEMENT_TOLERANCE", "PriceDisagreement", "STALE_PRICE_AGE_DAYS", "cross_check",
-    "price_spread", "provider_kind",
+    "price_spread", "provider_kind", "today",
     "ExpectedSpotTime", "Job", "expected_spot_time", "optimal_checkpoint_interval", "checkpoint_interval_or_default",
     "segment_count",
     "Poisson", "PriceDriven", "ProviderRules", "Trace", "Weibull", "advisor_bucket",

@@ -116,10 +116,8 @@ def query(
     order and their own currencies. Unless `region` is given or every_region=True, each instance type
     appears in its cheapest regions only (cheapest_region_per_instance), as in `gputco catalog`.
     """
-    import datetime
-
     from ._core import (ExchangeRates, cheapest_region_per_instance, provider_kind as kind_of, query_offerings,
-                        rank_by_gpu_hour_price)
+                        rank_by_gpu_hour_price, today)
 
     found = query_offerings(
         self, gpu=gpu or "", min_gpu_memory_gb=min_gpu_memory_gb, gpus_per_instance=gpus_per_instance,
@@ -137,7 +135,7 @@ def query(
                        price_age_days=None, stale=None)
             rows.append(row)
     else:
-        when = date if date is not None else (as_of if as_of is not None else datetime.date.today())
+        when = date if date is not None else (as_of if as_of is not None else today())
         table = rates if rates is not None else ExchangeRates.builtin()
         for ranked in rank_by_gpu_hour_price(found, sort_currency, table, str(when), price):
             o = ranked.offering
@@ -164,15 +162,14 @@ def price_spread_frame(self: Catalog, *, price: str = "on_demand", currency: str
     the cheapest and dearest offering's key. One row per GPU, sorted by name. Unless a region is given
     or every_region=True, each instance type counts in its cheapest regions only
     (cheapest_region_per_instance), as `gputco catalog --spread` counts it."""
-    import datetime
-
-    from ._core import ExchangeRates, cheapest_region_per_instance, price_spread, query_offerings, rank_by_gpu_hour_price
+    from ._core import (ExchangeRates, cheapest_region_per_instance, price_spread, query_offerings,
+                        rank_by_gpu_hour_price, today)
 
     found = query_offerings(self, **{k: ("" if v is None else v) if k in ("gpu", "provider", "region", "currency", "provider_kind")
                                      else v for k, v in criteria.items()})
     if not every_region and not criteria.get("region"):
         found = cheapest_region_per_instance(found)
-    when = date if date is not None else datetime.date.today()
+    when = date if date is not None else today()
     ranked = rank_by_gpu_hour_price(found, currency, rates if rates is not None else ExchangeRates.builtin(), str(when), price)
     rows = [dict(gpu=s.gpu, offerings=s.offerings, min=s.min, median=s.median, max=s.max, cheapest=s.cheapest,
                  dearest=s.dearest, currency=currency) for s in price_spread(ranked)]

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 #include <gputco/catalog/catalog.hpp>
+#include <gputco/core/date.hpp>
 
 namespace gputco::python {
 
@@ -28,6 +29,9 @@ std::string repr(const Offering& o) {
 }  // namespace
 
 void register_catalog(py::module_& m) {
+    m.def("today", [] { return Date::today().iso(); },
+          "Today's date (ISO) as the library ages prices: UTC by the system clock, or GPUTCO_TODAY when set.");
+
     py::class_<Source>(m, "Source", "Where a figure comes from and when it was true.")
         .def(py::init(&make_source), py::arg("name") = "", py::arg("as_of") = "")
         .def_readonly("name", &Source::name)

@@ -133,3 +133,20 @@ def test_price_spread_table_and_plot(catalog, tmp_path):
     ax = plots.plot_price_spread(spread)
     assert len(ax.get_yticklabels()) == len(spread)
     ax.figure.savefig(tmp_path / "spread.png")
+
+
+def test_today_is_the_clock_or_gputco_today_and_query_ages_prices_by_it(monkeypatch):
+    import datetime
+    monkeypatch.delenv("GPUTCO_TODAY", raising=False)
+    assert gputco.today() in {str(datetime.datetime.now(datetime.timezone.utc).date()),
+                              str(datetime.datetime.now(datetime.timezone.utc).date() - datetime.timedelta(days=1))}
+    monkeypatch.setenv("GPUTCO_TODAY", "2030-01-02")
+    assert gputco.today() == "2030-01-02"
+    # Catalog.query ages prices at today when given no date: the same ages as at the pinned date.
+    catalog = gputco.Catalog.builtin()
+    rows = catalog.query(gpu="H100", provider="gcp", sort_currency="USD")
+    pinned = catalog.query(gpu="H100", provider="gcp", sort_currency="USD", date="2030-01-02")
+    assert list(rows["price_age_days"]) == list(pinned["price_age_days"])
+    monkeypatch.setenv("GPUTCO_TODAY", "soon")
+    with pytest.raises(ValueError, match=r'^GPUTCO_TODAY = "soon": must be an ISO date YYYY-MM-DD, YYYY-MM or YYYY that exists$'):
+        gputco.today()

@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <chrono>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -92,6 +93,7 @@ std::string iso_utc(long long seconds) {
 }
 
 Date Date::today() {
+    if (const char* pinned = std::getenv("GPUTCO_TODAY"); pinned && *pinned) return parse(pinned, "GPUTCO_TODAY");
     const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch());
     const long long s = seconds.count();
     return from_days_since_epoch(s >= 0 ? s / 86400 : -((-s + 86399) / 86400));

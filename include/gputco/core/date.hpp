@@ -21,7 +21,10 @@ struct Date {
     long long days_since_epoch() const;
     /// The date `days` days after 1970-01-01 (the inverse of days_since_epoch).
     static Date from_days_since_epoch(long long days);
-    /// Today's date in UTC, by the system clock: the default date prices are aged at.
+    /// Today's date in UTC, by the system clock: the default date prices are aged at. The environment
+    /// variable GPUTCO_TODAY (an ISO date), when set and not empty, stands for the clock, so a ranking
+    /// or report can be re-run as of the day it was first made (the test suites pin it); a value that
+    /// is not a date throws InvalidInput naming GPUTCO_TODAY.
     static Date today();
     /// "YYYY-MM-DD".
     std::string iso() const;
