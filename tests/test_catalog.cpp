@@ -1099,7 +1099,8 @@ TEST_CASE("fixed windows in the catalog: capacity-block rate, reservation-only, 
     std::string sourced = text;
     sourced.replace(sourced.find("\"reservation_only\""), 0,
                     R"("capacity_block_source": {"name": "block table", "as_of": "2026-10", "row": "p6-test"}, )");
-    const Offering& s = Catalog::from_json(sourced).offering("aws", "p6-test", "us-east-1");
+    const Catalog with_source = Catalog::from_json(sourced);  // kept: `s` refers into it
+    const Offering& s = with_source.offering("aws", "p6-test", "us-east-1");
     CHECK(s.capacity_block_rate_source() == Source{"block table", "2026-10", "p6-test"});
     CHECK(Catalog::from_json(Catalog::from_json(sourced).to_json()).offering("aws", "p6-test", "us-east-1") == s);
     std::string no_date = sourced;
