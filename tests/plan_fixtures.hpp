@@ -29,6 +29,17 @@ inline Offering plan_test_offering() {
     return o;
 }
 
+/// plan_test_offering sold in instances of `gpus` GPUs: the same prices per GPU, each instance's prices
+/// `gpus` times one GPU's.
+inline Offering plan_test_offering_in_instances(int gpus) {
+    Offering o = plan_test_offering();
+    o.gpus_per_instance = gpus;
+    o.on_demand_hourly *= gpus;
+    o.spot_hourly = *o.spot_hourly * gpus;
+    for (ReservedPrice& r : o.reserved) r.upfront *= gpus, r.hourly *= gpus;
+    return o;
+}
+
 /// Busy 1.0 on weekday working hours, 0.4 otherwise (DemandModel::hour_of_week): two distinct levels
 /// a month, so the recommender's programme is exact.
 inline std::vector<double> office_week() {

@@ -17,11 +17,7 @@ namespace {
 
 /// The test offering sold in instances of `gpus` GPUs (the same prices per GPU), with a block rate.
 Offering offering_of(int gpus, double block_per_gpu_hour) {
-    Offering o = test::plan_test_offering();
-    o.gpus_per_instance = gpus;
-    o.on_demand_hourly *= gpus;
-    o.spot_hourly = *o.spot_hourly * gpus;
-    for (ReservedPrice& r : o.reserved) r.upfront *= gpus, r.hourly *= gpus;
+    Offering o = test::plan_test_offering_in_instances(gpus);
     o.capacity_block_hourly = block_per_gpu_hour * gpus;
     return o;
 }

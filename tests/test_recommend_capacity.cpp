@@ -37,16 +37,6 @@ RecommendOptions hand_options() {
     return o;
 }
 
-/// The test offering sold in instances of `gpus` GPUs (the same prices per GPU).
-Offering offering_of(int gpus) {
-    Offering o = test::plan_test_offering();
-    o.gpus_per_instance = gpus;
-    o.on_demand_hourly *= gpus;
-    o.spot_hourly = *o.spot_hourly * gpus;
-    for (ReservedPrice& r : o.reserved) r.upfront *= gpus, r.hourly *= gpus;
-    return o;
-}
-
 }  // namespace
 
 TEST_CASE("hand-worked: the cheapest plan whose capacity assurance meets each level") {
@@ -169,7 +159,7 @@ TEST_CASE("over 150 random small problems the recommendation under a capacity-as
     int binding = 0;
     for (int trial = 0; trial < 150; ++trial) {
         const int gpus_per_instance = test::uniform_int(engine, 1, 2);
-        const Offering offering = offering_of(gpus_per_instance);
+        const Offering offering = test::plan_test_offering_in_instances(gpus_per_instance);
         DemandModel model;
         model.base_gpus = test::uniform(engine, 1, 8);
         model.monthly_log_volatility = test::uniform(engine, 0, 0.3);

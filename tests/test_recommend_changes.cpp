@@ -29,16 +29,6 @@ HeldCommitment held(double count, int start, int end, double hourly, double upfr
     return h;
 }
 
-/// The test offering sold in instances of `gpus` GPUs (the same prices per GPU).
-Offering offering_of(int gpus) {
-    Offering o = test::plan_test_offering();
-    o.gpus_per_instance = gpus;
-    o.on_demand_hourly *= gpus;
-    o.spot_hourly = *o.spot_hourly * gpus;
-    for (ReservedPrice& r : o.reserved) r.upfront *= gpus, r.hourly *= gpus;
-    return o;
-}
-
 }  // namespace
 
 TEST_CASE("demand falls to 0 in month 12 of a 36-month standard reservation held: sold then, worked by hand") {
@@ -169,7 +159,7 @@ TEST_CASE("over 80 random small problems with reservations held and falling dema
     int changed = 0, kept = 0, exchanges = 0, cvar_trials = 0;
     for (int trial = 0; trial < 80; ++trial) {
         const int g = test::uniform_int(engine, 1, 2);
-        const Offering offering = offering_of(g);
+        const Offering offering = test::plan_test_offering_in_instances(g);
         DemandModel model;
         model.base_gpus = test::uniform(engine, 2, 6);
         // One problem in four keeps its demand and holds a convertible reservation ending soon after month

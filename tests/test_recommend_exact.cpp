@@ -15,16 +15,6 @@ using doctest::Approx;
 
 namespace {
 
-/// The test offering sold in instances of `gpus` GPUs (the same prices per GPU).
-Offering offering_of(int gpus) {
-    Offering o = test::plan_test_offering();
-    o.gpus_per_instance = gpus;
-    o.on_demand_hourly *= gpus;
-    o.spot_hourly = *o.spot_hourly * gpus;
-    for (ReservedPrice& r : o.reserved) r.upfront *= gpus, r.hourly *= gpus;
-    return o;
-}
-
 /// Per future, each price steps once at a random month by a random factor (cuts and rises).
 PricePaths random_paths(Xoshiro256pp& engine, int months, std::size_t futures) {
     PricePaths p;
@@ -52,7 +42,7 @@ TEST_CASE("over 210 random small problems the recommendation equals brute force 
     int dearer_trials = 0, cvar_trials = 0;
     for (int trial = 0; trial < 210; ++trial) {
         const int gpus_per_instance = test::uniform_int(engine, 1, 2);
-        const Offering offering = offering_of(gpus_per_instance);
+        const Offering offering = test::plan_test_offering_in_instances(gpus_per_instance);
         DemandModel model;
         model.base_gpus = test::uniform(engine, 1, 8);
         model.monthly_log_volatility = test::uniform(engine, 0, 0.3);
@@ -225,7 +215,7 @@ TEST_CASE("the recommender bills on demand per GPU-hour: under whole-instance bi
     // instance 70,080, so it reserves nothing.
     // Billed per whole instance (Plan::billing = instances), that plan pays one instance every hour:
     // 8 × 2 × 8,760 = 140,160, while one reserved instance costs 70,080 (no on-demand hour left).
-    const Offering offering = offering_of(8);
+    const Offering offering = test::plan_test_offering_in_instances(8);
     const DemandFutures futures = DemandFutures::from_profile(DemandProfile::constant(3, Horizon::months(12)));
     RecommendOptions options;
     options.commitments = {{.term_years = 1, .payment = Payment::all_upfront}};

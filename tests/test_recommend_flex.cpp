@@ -16,16 +16,6 @@ using doctest::Approx;
 
 namespace {
 
-/// The test offering ($2.00 a GPU-hour on demand, $0.80 spot) sold in instances of `gpus` GPUs.
-Offering flex_offering(int gpus) {
-    Offering o = test::plan_test_offering();
-    o.gpus_per_instance = gpus;
-    o.on_demand_hourly *= gpus;
-    o.spot_hourly = *o.spot_hourly * gpus;
-    for (ReservedPrice& r : o.reserved) r.upfront *= gpus, r.hourly *= gpus;
-    return o;
-}
-
 /// Per future, the on-demand and spot prices step once at a random month by a random factor.
 PricePaths stepped_paths(Xoshiro256pp& engine, int months, std::size_t futures) {
     PricePaths p;
@@ -48,7 +38,7 @@ PricePaths stepped_paths(Xoshiro256pp& engine, int months, std::size_t futures) 
 TEST_CASE("a 5-day window of 8 GPUs: a flex-start request when granted for sure, worked by hand") {
     // 8-GPU instances at $16 an instance-hour ($2 a GPU-hour), no steady demand, one month; a request
     // at 40% off: 8 GPUs × 120 h × 1.20 = 1,152 against the window on demand 8 × 120 × 2 = 1,920.
-    const Offering offering = flex_offering(8);
+    const Offering offering = test::plan_test_offering_in_instances(8);
     const DemandFutures futures = DemandFutures::from_profile(DemandProfile::constant(0, Horizon::months(1)));
     RecommendOptions options;
     options.commitments = {{.term_years = 1, .payment = Payment::no_upfront, .reservation_discount = 0.3,
@@ -98,7 +88,7 @@ TEST_CASE("over 60 random small problems with a dated window, flex-start request
     int with_flex = 0, without_flex = 0, cvar_trials = 0;
     for (int trial = 0; trial < 60; ++trial) {
         const int g = test::uniform_int(engine, 1, 2);
-        const Offering offering = flex_offering(g);
+        const Offering offering = test::plan_test_offering_in_instances(g);
         DemandModel model;
         model.base_gpus = test::uniform(engine, 1, 6);
         model.monthly_log_volatility = test::uniform(engine, 0, 0.3);
