@@ -194,8 +194,9 @@ void add_priced(WorkRanking& out, const Offering& o, const std::string& conversi
     base.throughput_per_second = r.per_second * w.utilisation;
     base.throughput_basis = r.basis;
     base.note = match.note;
-    base.price_age_days = price_age_days(o, Date::parse(out.prices_as_of));
-    base.stale = !base.price_age_days || *base.price_age_days > out.max_price_age_days;
+    const Date prices_at = Date::parse(out.prices_as_of);
+    base.price_age_days = price_age_days(o, prices_at);
+    base.stale = is_stale(o, prices_at, out.max_price_age_days);
     // The GPU match's caveat, the currency conversion and the catalog's own notes (audits included).
     for (const std::string& part : {conversion, o.notes.empty() ? std::string() : "catalog: " + o.notes})
         if (!part.empty()) base.note = base.note.empty() ? part : base.note + "; " + part;
