@@ -25,6 +25,10 @@ std::optional<std::string> closest_name(std::string_view given, const std::vecto
     std::optional<std::string> best;
     std::size_t best_distance = std::max<std::size_t>(2, given.size() / 3) + 1;
     for (const auto& name : allowed) {
+        // The distance is at least the difference in length: a name that far off cannot be nearer, and
+        // skipping it keeps a long mistyped key against thousands of catalog keys from taking minutes.
+        const std::size_t apart = given.size() > name.size() ? given.size() - name.size() : name.size() - given.size();
+        if (apart >= best_distance) continue;
         const std::size_t d = edit_distance(given, name);
         if (d < best_distance) best = name, best_distance = d;
     }
