@@ -53,12 +53,12 @@ def as_ec2instances(items):
                        for r in items])
 
 
-def extract_text(text, commit, date, importer, known_gpus):
+def extract_text(text, commit, date, importer, catalog):
     """The rows and the .source.json of one version of the file."""
     items = records(text)
     result = importer(as_ec2instances(items), file=PATH, published=date, provider="aws")
     skipped = dict(result.skipped_reasons)
-    kept = sky.usable(result.offerings, known_gpus, skipped)
+    kept = sky.usable(result.offerings, catalog, skipped)
     rows = sky.rows_of(kept, "aws", source_name(commit), date)
     for r in rows:  # the importer's pointer into the re-shaped text, as a pointer into the file's array
         r["source_row"] = r["source_row"].removesuffix("/linux") + "/onDemand"
@@ -82,15 +82,15 @@ def source_name(commit):
     return f"AWS prices (instances.vantage.sh) in {REPOSITORY} {PATH}, commit {commit[:7]}"
 
 
-def extract(git_dir, rev, importer, known_gpus):
+def extract(git_dir, rev, importer, catalog):
     commit = sky.git(git_dir, "rev-parse", f"{rev}^{{commit}}")
     last_commit, date = sky.git(git_dir, "log", "-1", "--format=%H %cs", commit, "--", PATH).split()
 
     def rows_at(day, c):
         return extract_text(sky.git(git_dir, "cat-file", "blob", f"{c}:{PATH}", binary=True).decode("utf-8"), c, day,
-                            importer, known_gpus)[0]
+                            importer, catalog)[0]
     rows, meta = extract_text(sky.git(git_dir, "cat-file", "blob", f"{last_commit}:{PATH}", binary=True).decode("utf-8"),
-                              last_commit, date, importer, known_gpus)
+                              last_commit, date, importer, catalog)
     earlier, counts = sky.history_of(sky.daily_snapshots(git_dir, last_commit, PATH), rows_at, rows)
     meta["history"] = counts
     return rows, meta, earlier

@@ -145,7 +145,7 @@ def rows_of(offerings, provider, source_name, date):
     return out
 
 
-def extract_text(text, record, importer, known_gpus):
+def extract_text(text, record, importer, catalog):
     """The rows and the .source.json of one file's text; `record` names its provider, repository,
     path, commit and date (None: undated), as files/sources.json does."""
     provider, repository, path, commit = (record[k] for k in ("provider", "repository", "path", "commit"))
@@ -154,7 +154,7 @@ def extract_text(text, record, importer, known_gpus):
     result = importer(text, file=f"{repository} {path}", published=date, provider=provider,
                       currency=record.get("currency", "USD"), join_extra_fields_into_last_column=True)
     skipped = dict(result.skipped_reasons)
-    kept = usable(result.offerings, known_gpus, skipped)
+    kept = usable(result.offerings, catalog, skipped)
     rows = rows_of(kept, provider, source_name, date)
     if record.get("row_note"):  # what the whole file's prices are (e.g. converted by its source): on every row
         for r in rows:
@@ -174,9 +174,9 @@ def extract_text(text, record, importer, known_gpus):
     return rows, meta
 
 
-def extract_saved(file, record, importer, known_gpus):
+def extract_saved(file, record, importer, catalog):
     """A file saved in files/ (read as bytes: its line ends are its own), with its record."""
-    rows, meta = extract_text(file.read_bytes().decode("utf-8"), record, importer, known_gpus)
+    rows, meta = extract_text(file.read_bytes().decode("utf-8"), record, importer, catalog)
     meta = {"file": str(file.relative_to(OUT)), **meta}
     for k in ("read", "date_note"):
         if record.get(k):
@@ -184,7 +184,7 @@ def extract_saved(file, record, importer, known_gpus):
     return rows, meta
 
 
-def extract(git_dir, repository, rev, provider, path, importer, known_gpus):
+def extract(git_dir, repository, rev, provider, path, importer, catalog):
     commit = git(git_dir, "rev-parse", f"{rev}^{{commit}}")
     # The data's date: the commit that last changed the file (the catalogs are regenerated daily).
     last = git(git_dir, "log", "-1", "--format=%H %cs", commit, "--", path)
@@ -199,8 +199,8 @@ def extract(git_dir, repository, rev, provider, path, importer, known_gpus):
               f"({e.stderr.decode().strip()}); extract left as it is", file=sys.stderr)
         return None
     record = {"provider": provider, "repository": repository, "path": path, "commit": last_commit, "date": date}
-    rows, meta = extract_text(text.decode("utf-8"), record, importer, known_gpus)
-    earlier, counts = history(git_dir, repository, last_commit, path, provider, rows, importer, known_gpus)
+    rows, meta = extract_text(text.decode("utf-8"), record, importer, catalog)
+    earlier, counts = history(git_dir, repository, last_commit, path, provider, rows, importer, catalog)
     meta["history"] = counts
     return rows, meta, earlier
 
@@ -248,7 +248,7 @@ def in_force(runs, date):
     return now
 
 
-def history(git_dir, repository, commit, path, provider, newest, importer, known_gpus):
+def history(git_dir, repository, commit, path, provider, newest, importer, catalog):
     """Earlier prices of the offerings of `newest` (the extract's rows at `commit`) from every day's last
     snapshot of `path` before it: one row per date an on-demand or spot price changed, dated by that
     commit's date; the listed rows' effective_from becomes the first day of their prices. Returns the
@@ -256,7 +256,7 @@ def history(git_dir, repository, commit, path, provider, newest, importer, known
     def rows_at(date, c):
         record = {"provider": provider, "repository": repository, "path": path, "commit": c, "date": date}
         text = git(git_dir, "cat-file", "blob", f"{c}:{path}", binary=True)
-        return extract_text(text.decode("utf-8"), record, importer, known_gpus)[0]
+        return extract_text(text.decode("utf-8"), record, importer, catalog)[0]
     return history_of(daily_snapshots(git_dir, commit, path), rows_at, newest)
 
 
@@ -385,10 +385,10 @@ def main():
     args = parser.parse_args()
     import gputco  # noqa: E402  (imported late: --help works without it)
 
-    known_gpus = gputco.Catalog.builtin()
+    catalog = gputco.Catalog.builtin()
     if not args.git_dir:
         for file, record in saved_records(args, parser):
-            rows, meta = extract_saved(file, record, gputco.import_skypilot_csv, known_gpus)
+            rows, meta = extract_saved(file, record, gputco.import_skypilot_csv, catalog)
             write(record["provider"], rows, meta)
             report(record["provider"], meta)
         return 0 if args.no_refresh else subprocess.run([sys.executable, str(ROOT / "scripts" / "refresh-catalog.py")]).returncode
@@ -400,7 +400,7 @@ def main():
         git_dir = git_dir / ".git"
     for provider in args.provider or sorted(FILES):
         got = extract(git_dir, args.repository, args.rev, provider, FILES[provider], gputco.import_skypilot_csv,
-                      known_gpus)
+                      catalog)
         if got is None:
             print(f"{provider}: no {FILES[provider]} read from {args.repository} at {args.rev}; extract left as it is")
             continue

@@ -20,13 +20,13 @@ refresh = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(refresh)
 
 MANIFEST = json.loads(extract.MANIFEST.read_text())
-KNOWN = gputco.Catalog.builtin()
+CATALOG = gputco.Catalog.builtin()
 
 
 @pytest.mark.parametrize("name", sorted(MANIFEST))
 def test_each_saved_file_gives_the_committed_extract(name):
     record = MANIFEST[name]
-    rows, meta = extract.extract_saved(extract.SAVED / name, record, gputco.import_skypilot_csv, KNOWN)
+    rows, meta = extract.extract_saved(extract.SAVED / name, record, gputco.import_skypilot_csv, CATALOG)
     provider = record["provider"]
     with open(extract.OUT / f"{provider}.csv", newline="") as f:
         assert list(csv.DictReader(f)) == rows
@@ -41,11 +41,11 @@ def test_an_undated_file_gives_undated_rows_and_no_date_of_its_reading():
             "cpu-d3_4vcpu-16gb,,0,4,16,0.0992,eu-north1,,\r\n"
             "gpu-h200-sxm_8gpu-128vcpu-1600gb,H200,8,128,1600,28.00,eu-north1,,11.60\r\n")
     record = {"provider": "nebius", "repository": "o/r", "path": "p/vms.csv", "commit": "0" * 40, "date": None}
-    rows, meta = extract.extract_text(text, record, gputco.import_skypilot_csv, KNOWN)
+    rows, meta = extract.extract_text(text, record, gputco.import_skypilot_csv, CATALOG)
     assert meta["date"] is None and meta["skipped_by_reason"] == {"no GPU": 1}
     # A spot price above on demand is not a repeat of it: the columns look swapped, neither is kept.
     swapped = text.replace("28.00,eu-north1,,11.60", "11.60,eu-north1,,28.00")
-    assert extract.extract_text(swapped, record, gputco.import_skypilot_csv, KNOWN)[1]["skipped_by_reason"] == {
+    assert extract.extract_text(swapped, record, gputco.import_skypilot_csv, CATALOG)[1]["skipped_by_reason"] == {
         "no GPU": 1, "spot price above on demand (the columns look swapped): neither price kept": 1}
     (row,) = rows
     assert (row["effective_from"], row["source_as_of"], row["on_demand_hourly"], row["spot_hourly"],
@@ -98,7 +98,7 @@ def test_history_from_the_git_history_dates_each_change_by_its_commit(tmp_path):
     commit_file(repo, path, LAMBDA_HEAD + a10(1.29) + h100(31.92) + a10(1.29, "me-west-1"), "2026-04-08", "back")
     commit_file(repo, path, LAMBDA_HEAD + a10(1.29) + h100(31.92), "2026-04-09", "newest")
     rows, meta, earlier = extract.extract(repo / ".git", "o/r", "HEAD", "lambda", path, gputco.import_skypilot_csv,
-                                          KNOWN)
+                                          CATALOG)
     listed = {r["instance_type"]: r for r in rows}
     assert {k: (r["on_demand_hourly"], r["effective_from"], r["source_as_of"]) for k, r in listed.items()} == {
         "gpu_1x_a10": ("1.29", "2026-04-06", "2026-04-09"), "gpu_8x_h100_sxm5": ("31.92", "2026-04-06", "2026-04-09")}
@@ -129,7 +129,7 @@ def test_a_day_with_no_on_demand_price_is_no_observation_of_it(tmp_path):
     commit_file(repo, path, LAMBDA_HEAD + row("", 0.3), "2026-04-03", "spot only that day")
     commit_file(repo, path, LAMBDA_HEAD + row(1.29, 0.3), "2026-04-06", "both")
     rows, meta, earlier = extract.extract(repo / ".git", "o/r", "HEAD", "lambda", path, gputco.import_skypilot_csv,
-                                          KNOWN)
+                                          CATALOG)
     assert [(r["effective_from"], r["on_demand_hourly"], r["spot_hourly"]) for r in rows] == [("2026-04-06", "1.29", "0.3")]
     # 04-03 is a change (spot from none to 0.3); on demand stays 0.86 until 04-06, said in the note.
     assert [(r["effective_from"], r["on_demand_hourly"], r["spot_hourly"], r["notes"]) for r in earlier] == [
@@ -171,7 +171,7 @@ def test_a_clone_gives_the_committed_extracts(provider):
     the file is unchanged since) gives the committed rows, history and counts, byte for byte."""
     meta_now = json.loads((extract.OUT / f"{provider}.source.json").read_text())
     rows, meta, earlier = extract.extract(pathlib.Path(CLONE), "anycloud-sh/catalog", meta_now["commit"], provider,
-                                          extract.FILES[provider], gputco.import_skypilot_csv, KNOWN)
+                                          extract.FILES[provider], gputco.import_skypilot_csv, CATALOG)
     assert meta == meta_now
     with open(extract.OUT / f"{provider}.csv", newline="") as f:
         assert list(csv.DictReader(f)) == rows
@@ -197,7 +197,7 @@ const allGPUInstances = [
   {"name": "p2.xlarge", "gpu": "NVIDIA K80", "gpuCount": 1, "pricing": {"us-east-1": {"onDemand": 0.9}}}
 ];
 """
-    rows, meta = aws.extract_text(text, "a" * 40, "2026-01-21", gputco.import_ec2instances_json, KNOWN)
+    rows, meta = aws.extract_text(text, "a" * 40, "2026-01-21", gputco.import_ec2instances_json, CATALOG)
     assert [(r["region"], r["instance_type"], r["gpu"], r["gpus_per_instance"], r["on_demand_hourly"], r["spot_hourly"],
              r["source_row"], r["effective_from"]) for r in rows] == [
         ("eu-north-1", "p5.48xlarge", "H100", "8", "58.8928", "", "/1/pricing/eu-north-1/onDemand", "2026-01-21"),
@@ -215,7 +215,7 @@ AWS_CLONE = os.environ.get("GPUTCO_AWS_GPU_CLONE")
 @pytest.mark.skipif(not AWS_CLONE, reason="needs GPUTCO_AWS_GPU_CLONE: a clone of github.com/tsaol/aws-gpu")
 def test_a_clone_of_the_aws_file_gives_the_committed_extract():
     meta_now = json.loads((aws.OUT / "aws.source.json").read_text())
-    rows, meta, earlier = aws.extract(pathlib.Path(AWS_CLONE), meta_now["commit"], gputco.import_ec2instances_json, KNOWN)
+    rows, meta, earlier = aws.extract(pathlib.Path(AWS_CLONE), meta_now["commit"], gputco.import_ec2instances_json, CATALOG)
     assert meta == meta_now
     with open(aws.OUT / "aws.csv", newline="") as f:
         assert list(csv.DictReader(f)) == rows
