@@ -62,6 +62,13 @@ int main(int argc, char** argv) {
     int rounds = 5;
     for (int i = 1; i + 1 < argc; ++i)
         if (std::string_view(argv[i]) == "--rounds") rounds = std::atoi(argv[i + 1]);
+    try {
+        // A best of no loads would print the initial 1e300 ms as a time.
+        require(rounds >= 1, "--rounds", rounds, "must be at least 1");
+    } catch (const InvalidInput& e) {
+        fmt::print(stderr, "{}\n", e.what());
+        return 2;
+    }
     // The built-in catalog first, on a clean heap: its time and the memory it adds (peak resident set
     // during the load, and resident set kept after it, over the resident set before it).
     bench::reset_peak();
