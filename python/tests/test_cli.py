@@ -411,6 +411,19 @@ def test_catalog_shows_kind_and_age_flags_stale_prices_and_warns_when_a_file_dis
             if r["instance_type"] == "p5.48xlarge"] == [13.76]
 
 
+def test_catalog_lists_a_share_per_whole_gpu_hour():
+    # azure.csv: Standard_NV12ads_A10_v5 in eastus, a third of an A10 (A10/3) at 0.908 $/h, so one whole
+    # A10-hour costs 3 x 0.908 = 2.724 $ (spot 3 x 0.167798 = 0.503394), the unit the ranked column uses.
+    rows = json.loads(gputco_cmd("catalog", "--provider", "azure", "--region", "eastus", "--rates-date", "2026-12-05",
+                                 "--format", "json").stdout)
+    third = [r for r in rows if r["instance_type"] == "Standard_NV12ads_A10_v5"]
+    assert len(third) == 1 and third[0]["gpu"] == "A10/3"
+    assert third[0]["on_demand_per_gpu_hour"] == pytest.approx(2.724, rel=1e-12)
+    assert third[0]["spot_per_gpu_hour"] == pytest.approx(0.503394, rel=1e-12)
+    # Every row, share or whole card: the offering's own per-GPU-hour price is the ranked one (all USD here).
+    assert all(r["on_demand_per_gpu_hour"] == pytest.approx(r["ranked_per_gpu_hour"], rel=1e-12) for r in rows)
+
+
 def test_catalog_spread_is_the_library_spread(catalog):
     out = json.loads(gputco_cmd("catalog", "--spread", "--rates-date", "2026-12-05", "--format", "json").stdout)
     by_gpu = {r["gpu"]: r for r in out}

@@ -83,6 +83,11 @@ std::optional<double> instance_hour_price(const Offering& o, PriceKind kind) {
 
 }  // namespace
 
+double whole_gpus_per_instance(const Offering& o) {
+    // A share's unit is a fraction of one card, so its GPU-hours are fraction × hours.
+    return o.gpus_per_instance * gpu_fraction(o.gpu);
+}
+
 std::vector<RankedOffering> rank_by_gpu_hour_price(const std::vector<Offering>& offerings, std::string_view currency,
                                                    const ExchangeRates& rates, const Date& date, PriceKind kind) {
     std::vector<RankedOffering> out;
@@ -90,9 +95,7 @@ std::vector<RankedOffering> rank_by_gpu_hour_price(const std::vector<Offering>& 
         const auto price = instance_hour_price(o, kind);
         if (!price) continue;
         const RateQuote q = rates.quote(o.currency, currency, date);
-        // Per whole GPU-hour: a share's unit is a fraction of one card, so its GPU-hours are fraction × hours.
-        const double gpus = o.gpus_per_instance * gpu_fraction(o.gpu);
-        out.push_back(RankedOffering{o, *price / gpus * q.rate, std::string(currency), q.describe(),
+        out.push_back(RankedOffering{o, *price / whole_gpus_per_instance(o) * q.rate, std::string(currency), q.describe(),
                                      price_age_days(o, date), is_stale(o, date)});
     }
     std::stable_sort(out.begin(), out.end(),

@@ -288,10 +288,12 @@ int catalog(const OfferingQuery& criteria, const std::string& currency, const st
     std::size_t stale = 0;
     for (const RankedOffering& r : ranked) {
         const Offering& o = r.offering;
-        const auto spot = o.spot_per_gpu_hour();
+        // Per whole GPU-hour in the offering's currency, as the ranked column (a share's price is not one GPU's).
+        const double gpus = whole_gpus_per_instance(o);
         stale += r.stale;
         t.rows.push_back({o.provider, std::string(to_string(provider_kind(o.provider))), o.region, o.instance_type, o.gpu,
-                          (long long)o.gpus_per_instance, o.currency, o.on_demand_per_gpu_hour(), spot ? Cell(*spot) : Cell(),
+                          (long long)o.gpus_per_instance, o.currency, o.on_demand_hourly / gpus,
+                          o.spot_hourly ? Cell(*o.spot_hourly / gpus) : Cell(),
                           o.source.as_of, r.price_age_days ? Cell(*r.price_age_days) : Cell(), std::string(r.stale ? "yes" : ""),
                           r.currency, r.per_gpu_hour, r.conversion});
     }

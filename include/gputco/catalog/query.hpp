@@ -68,6 +68,11 @@ inline PriceKind parse_price_kind(std::string_view text, std::string_view field 
     return parse<PriceKind>(text, field);
 }
 
+/// The whole GPUs one instance of `o` rents: gpus_per_instance × the share's fraction of one card
+/// (gpu_fraction: 1 for whole cards, 1/3 for "A10/3"), so a price per instance-hour divided by it is per
+/// whole GPU-hour, the unit every ranking and `gputco catalog` lists.
+double whole_gpus_per_instance(const Offering& o);
+
 /// An offering with its price per GPU-hour in the ranking currency.
 struct RankedOffering {
     Offering offering;         ///< in its own currency
