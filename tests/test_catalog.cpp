@@ -493,6 +493,65 @@ TEST_CASE("built-in: history from the SkyPilot-format files' git history, checke
     for (const PriceSnapshot& s : t4.history) CHECK(s.on_demand_hourly == 1.342);
 }
 
+TEST_CASE("built-in: cards given a spec and AWS types added to the type table, checked by hand against their lines") {
+    const Catalog& c = Catalog::builtin();
+    // Each new card is a spec of the catalog, with its source and date.
+    for (const char* name : {"L40", "RTX-A4000", "RTX-A5000", "RTX-4090", "RTX-3090"}) {
+        CAPTURE(name);
+        CHECK_FALSE(c.gpu(name).source.name.empty());
+        CHECK_FALSE(c.gpu(name).source.as_of.empty());
+    }
+    CHECK(c.gpu("RTX-A5000").fp16_tflops == doctest::Approx(111.1));  // the datasheet's 222.2 with sparsity / 2
+    // The price files' spellings of them, in the one normalisation table.
+    CHECK(normalise_gpu_name("RTXA4000") == "RTX-A4000");
+    CHECK(normalise_gpu_name("A4000") == "RTX-A4000");
+    CHECK(normalise_gpu_name("RTXA5000") == "RTX-A5000");
+    CHECK(normalise_gpu_name("RTX4090") == "RTX-4090");
+    CHECK(normalise_gpu_name("RTX3090") == "RTX-3090");
+    CHECK(normalise_gpu_name("L40") == "L40");
+    CHECK(normalise_gpu_name("L40S") == "L40S");
+    // files/runpod.vms.csv line 702: 1x_L40_SECURE,L40,1.0,16.0,48.0,L40,CA,0.69,1.14,CA-MTL-1 (spot 0.69,
+    // on demand 1.14; the same prices in CA-MTL-2 and -3).
+    const Offering& l40 = c.offering("runpod", "1x_L40_SECURE", "CA");
+    CHECK(l40.gpu == "L40");
+    CHECK(l40.on_demand_hourly == 1.14);
+    CHECK(*l40.spot_hourly == 0.69);
+    CHECK(l40.source.row == "line 702");
+    // files/hyperstack.vms.csv line 18: n3-RTX-A4000x1,RTX-A4000,1,4,21.0,"{...}",0.15,NORWAY-1,
+    const Offering& a4000 = c.offering("hyperstack", "n3-RTX-A4000x1", "NORWAY-1");
+    CHECK(a4000.gpu == "RTX-A4000");
+    CHECK(a4000.on_demand_hourly == 0.15);
+    CHECK(a4000.source.row == "line 18");
+    // files/paperspace.vms.csv line 13: A4000,A4000,1.0,8,32.0,A4000,East Coast (NY2),,0.76
+    const Offering& paperspace = c.offering("paperspace", "A4000", "East Coast (NY2)");
+    CHECK(paperspace.gpu == "RTX-A4000");
+    CHECK(paperspace.on_demand_hourly == 0.76);
+    // anycloud-sh/catalog vast/vms.csv (336ccee, 2026-04-29) line 47:
+    // 2x-RTX_A5000-32-65536,RTXA5000,2,32,64.0,"{...}",0.46,0.00,"France, FR, EU" — $0.23 per GPU-hour.
+    const Offering& a5000 = c.offering("vast", "2x-RTX_A5000-32-65536", "France, FR, EU");
+    CHECK(a5000.gpu == "RTX-A5000");
+    CHECK(a5000.gpus_per_instance == 2);
+    CHECK(a5000.on_demand_per_gpu_hour() == doctest::Approx(0.23));  // 0.46 / 2
+    CHECK(a5000.effective_from == Date{2026, 4, 29});
+    // tsaol/aws-gpu data/all_gpu_instances.js (7412fd2, 2026-01-21): [55] g7e.2xlarge, "NVIDIA RTX PRO 6000
+    // Blackwell", gpuCount 1, us-east-1 onDemand 3.36312 (first listed in that version); [59] gr6.4xlarge,
+    // "NVIDIA L4", 1.5392 (from 2025-11-30); [46] g6e.4xlarge, "NVIDIA L40S", 3.00424.
+    const Offering& g7e = c.offering("aws", "g7e.2xlarge", "us-east-1");
+    CHECK(g7e.gpu == "RTX-PRO-6000");
+    CHECK(g7e.gpus_per_instance == 1);
+    CHECK(g7e.on_demand_hourly == 3.36312);
+    CHECK(g7e.source.row == "/55/pricing/us-east-1/onDemand");
+    CHECK(c.offering("aws", "g7e.48xlarge", "us-east-1").gpus_per_instance == 8);
+    const Offering& gr6 = c.offering("aws", "gr6.4xlarge", "us-east-1");
+    CHECK(gr6.gpu == "L4");
+    CHECK(gr6.on_demand_hourly == 1.5392);
+    CHECK(gr6.effective_from == Date{2025, 11, 30});
+    const Offering& g6e = c.offering("aws", "g6e.4xlarge", "us-east-1");
+    CHECK(g6e.gpu == "L40S");
+    CHECK(g6e.gpus_per_instance == 1);
+    CHECK(g6e.on_demand_hourly == 3.00424);
+}
+
 TEST_CASE("built-in: the neoclouds' SkyPilot-format files saved in the repository, checked by hand against their lines") {
     const Catalog& c = Catalog::builtin();
     // data/catalog/sources/skypilot/files/nebius.vms.csv (skypilot-org/skypilot-catalog
@@ -548,7 +607,8 @@ TEST_CASE("built-in: the neoclouds' SkyPilot-format files saved in the repositor
     std::map<std::string, std::set<std::string>> regions;
     for (const Offering& o : c.offerings()) regions[o.provider].insert(o.region);
     CHECK(regions["nebius"] == std::set<std::string>{"eu-north1", "eu-west1", "us-central1"});
-    CHECK(regions["hyperstack"] == std::set<std::string>{"CANADA-1", "US-1", "global"});
+    // NORWAY-1: the file's RTX A4000 rows (n3-RTX-A4000x1 ... x10), kept since the card has a spec.
+    CHECK(regions["hyperstack"] == std::set<std::string>{"CANADA-1", "NORWAY-1", "US-1", "global"});
     CHECK(regions["paperspace"] == std::set<std::string>{"East Coast (NY2)", "global"});
     CHECK(regions["runpod"] == std::set<std::string>{"CA", "CZ", "IS", "NL", "NO", "RO", "SE", "US", "global"});
 }

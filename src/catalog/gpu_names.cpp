@@ -57,6 +57,11 @@ std::string normalise_gpu_name(std::string_view provider_name, double memory_gib
         if (key == from) return std::string(to);
     }
     if (key == "A6000" || key == "RTXA6000") return "RTX-A6000";
+    if (key == "A5000" || key == "RTXA5000") return "RTX-A5000";  // RunPod, Vast.ai "RTXA5000"
+    if (key == "A4000" || key == "RTXA4000") return "RTX-A4000";  // Paperspace "A4000", RunPod "RTXA4000"
+    if (key == "RTX4090" || key == "GEFORCERTX4090") return "RTX-4090";
+    if (key == "RTX3090" || key == "GEFORCERTX3090") return "RTX-3090";
+    if (key == "L40") return "L40";  // the Ada data-centre card, not the L40S
     if (key == "RTX6000ADA" || key == "RTX6000ADAGENERATION") return "RTX-6000-Ada";
     // "RTX 6000" alone is the Turing Quadro RTX 6000 (Lambda's gpu_1x_rtx6000), a third card: left unchanged.
     return std::string(provider_name);
@@ -102,8 +107,11 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
             {"p2", "K80"},   {"p3", "V100"},    {"p3dn", "V100-32GB"}, {"p4d", "A100-40GB"}, {"p4de", "A100-80GB"},
             {"p5", "H100"},  {"p5e", "H200"},   {"p5en", "H200"},      {"g3", "M60"},        {"g4dn", "T4"},
             {"g5", "A10G"},  {"g6", "L4"},      {"g6e", "L40S"},       {"p6-b200", "B200"},  {"p6-b300", "B300"},
-            {"p6e-gb200", "GB200"},
+            {"p6e-gb200", "GB200"}, {"gr6", "L4"}, {"g7e", "RTX-PRO-6000"},
         };
+        // Not placed: g5g (NVIDIA T4G, a T4 variant for Graviton hosts with no datasheet of its own at hand),
+        // g4ad (AMD Radeon Pro V520, no spec in the catalog) and g6f (fractional GPUs whose card the sources
+        // disagree on: L4 in AWS's announcement, "NVIDIA L40" 48 GB in tsaol/aws-gpu's copy).
         // GPUs per size (AWS instance type pages).
         struct Size {
             std::string_view family, size;
@@ -122,6 +130,14 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
             {"g6", "24xlarge", 4},    {"g6", "48xlarge", 8},    {"g6e", "xlarge", 1},     {"g6e", "2xlarge", 1},
             {"g6e", "12xlarge", 4},   {"g6e", "24xlarge", 4},   {"g6e", "48xlarge", 8},   {"p5", "4xlarge", 1},
             {"p6-b200", "48xlarge", 8}, {"p6-b300", "48xlarge", 8}, {"p6e-gb200", "36xlarge", 4},
+            // g6e.4x/8x/16xlarge: one L40S each (torchx's AWS named resources, pull request 969, 2024-11;
+            // tsaol/aws-gpu gpuCount). gr6: one L4 (AWS SDK release 1.51.15, 2024-04-04: "Gr6 instances also
+            // feature NVIDIA L4 GPUs"; RAPIDS deployment docs: gr6.8xlarge 1 x L4). g7e: RTX PRO 6000
+            // Blackwell Server Edition, 96 GB (dstack pull request 3752, 2026-04: 1..8 per instance), counts
+            // as tsaol/aws-gpu data/all_gpu_instances.js lists them (commit 7412fd2, 2026-01-21).
+            {"g6e", "4xlarge", 1},    {"g6e", "8xlarge", 1},    {"g6e", "16xlarge", 1},   {"gr6", "4xlarge", 1},
+            {"gr6", "8xlarge", 1},    {"g7e", "2xlarge", 1},    {"g7e", "4xlarge", 1},    {"g7e", "8xlarge", 1},
+            {"g7e", "12xlarge", 2},   {"g7e", "24xlarge", 4},   {"g7e", "48xlarge", 8},
         };
         for (const Family& f : families) {
             if (f.family != family) continue;

@@ -47,6 +47,17 @@ const std::vector<GpuMatch>& builtin_gpu_matches() {
         {"A40", none, "",
          "not benchmarked; the RTX A6000 rows are the same GA102 chip and 48 GB but at 768 vs 696 GB/s and "
          "higher clocks, so they are not taken for it"},
+        {"RTX-3090", measured, "RTX 3090", ""},
+        {"RTX-4090", measured, "RTX 4090", ""},
+        {"L40", estimate, "RTX-6000-Ada",
+         "not benchmarked; estimate from the RTX 6000 Ada rows by peak TFLOPS (181.05/364.2 mixed, 90.5/91.1 "
+         "FP32): the same AD102 chip and 48 GB at 864 vs 960 GB/s, with half the tensor rate"},
+        {"RTX-A5000", estimate, "RTX-A6000",
+         "not benchmarked; estimate from the RTX A6000 rows by peak TFLOPS (111.1/154.8 mixed, 27.8/38.7 FP32), "
+         "the same 768 GB/s"},
+        {"RTX-A4000", estimate, "RTX-A6000",
+         "not benchmarked; estimate from the RTX A6000 rows by peak TFLOPS (76.7/154.8 mixed, 19.2/38.7 FP32); "
+         "its bandwidth ratio is lower (448/768), so the estimate is optimistic for memory-bound models"},
         {"P100", none, "", "not benchmarked (Pascal, no tensor cores)"},
         {"P40", none, "", "not benchmarked (Pascal inference card, no tensor cores)"},
         {"P4", none, "", "not benchmarked (Pascal inference card, no tensor cores)"},
