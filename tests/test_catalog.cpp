@@ -496,7 +496,7 @@ TEST_CASE("built-in: history from the SkyPilot-format files' git history, checke
 TEST_CASE("built-in: cards given a spec and AWS types added to the type table, checked by hand against their lines") {
     const Catalog& c = Catalog::builtin();
     // Each new card is a spec of the catalog, with its source and date.
-    for (const char* name : {"L40", "RTX-A4000", "RTX-A5000", "RTX-4090", "RTX-3090"}) {
+    for (const char* name : {"L40", "RTX-A4000", "RTX-A5000", "RTX-4090", "RTX-3090", "Quadro-RTX-6000"}) {
         CAPTURE(name);
         CHECK_FALSE(c.gpu(name).source.name.empty());
         CHECK_FALSE(c.gpu(name).source.as_of.empty());
@@ -546,6 +546,12 @@ TEST_CASE("built-in: cards given a spec and AWS types added to the type table, c
     CHECK(gr6.gpu == "L4");
     CHECK(gr6.on_demand_hourly == 1.5392);
     CHECK(gr6.effective_from == Date{2025, 11, 30});
+    // anycloud-sh/catalog lambda/vms.csv (4c06102, 2026-05-07) line 210: gpu_1x_rtx6000,RTX6000,1.0,14.0,46.0,
+    // 0.69,asia-northeast-1,... — the Turing Quadro RTX 6000, one price in every region.
+    const Offering& rtx6000 = c.offering("lambda", "gpu_1x_rtx6000", "asia-northeast-1");
+    CHECK(rtx6000.gpu == "Quadro-RTX-6000");
+    CHECK(rtx6000.on_demand_hourly == 0.69);
+    CHECK(rtx6000.source.row == "line 210");
     const Offering& g6e = c.offering("aws", "g6e.4xlarge", "us-east-1");
     CHECK(g6e.gpu == "L40S");
     CHECK(g6e.gpus_per_instance == 1);

@@ -799,7 +799,9 @@ TEST_CASE("GPU names of 2026: each card its own name") {
     CHECK(normalise_gpu_name("RTXPRO6000") == "RTX-PRO-6000");
     CHECK(normalise_gpu_name("AMD Instinct MI325X") == "MI325X");
     CHECK(normalise_gpu_name("L40S") == "L40S");
-    CHECK(normalise_gpu_name("RTX 6000") == "RTX 6000");  // Quadro RTX 6000 (Turing): a third card, unchanged
+    // Quadro RTX 6000 (Turing): a third card, neither the RTX 6000 Ada nor the RTX PRO 6000.
+    CHECK(normalise_gpu_name("RTX 6000") == "Quadro-RTX-6000");
+    CHECK(normalise_gpu_name("RTX 6000 Ada") == "RTX-6000-Ada");
     CHECK(instance_gpus("aws", "p5.4xlarge")->count == 1);
     CHECK(instance_gpus("aws", "p6-b200.48xlarge")->gpu == "B200");
     CHECK(instance_gpus("azure", "Standard_ND96isr_MI300X_v5")->count == 8);

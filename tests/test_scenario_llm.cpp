@@ -227,9 +227,9 @@ TEST_CASE("every class of LLM job violation names file, line, column, field, val
                          InvalidInput);
     // The count is every offering tried and refused (each instance type's cheapest region per way of
     // buying), with the shares of a GPU (refused as shares) and the A40, P100, P40 and P4 rows: 3 named +
-    // 462 = 410 before the L40, RTX A4000, RTX A5000, RTX 3090 and RTX 4090 had specs and AWS's gr6, g7e and
-    // g6e 4x/8x/16xlarge were in its type table, + 55 instance types they brought (RunPod 20, Vast.ai 12,
-    // AWS 11, Hyperstack 9, Paperspace 3).
+    // 463 = 410 before the L40, RTX A4000, RTX A5000, RTX 3090, RTX 4090 and Quadro RTX 6000 had specs and
+    // AWS's gr6, g7e and g6e 4x/8x/16xlarge were in its type table, + 56 instance types they brought (RunPod
+    // 20, Vast.ai 12, AWS 11, Hyperstack 9, Paperspace 3, Lambda's gpu_1x_rtx6000).
     CHECK_THROWS_WITH_AS(
         parse_scenario(serving("    model: {parameters: 70.6e9, layers: 80, hidden_size: 8192, attention_heads: 64}",
                                "    max_seconds_per_output_token: 0.0001\n"),
@@ -238,7 +238,7 @@ TEST_CASE("every class of LLM job violation names file, line, column, field, val
         "instance of 1 x V100 (16 GB) holds the model and meets the latency targets; aws/us-east-1/p3.8xlarge: no "
         "replica within one instance of 4 x V100 (16 GB) holds the model and meets the latency targets; "
         "aws/us-east-1/p3.16xlarge: no replica within one instance of 8 x V100 (16 GB) holds the model and meets the "
-        "latency targets; and 462 more)",
+        "latency targets; and 463 more)",
         InvalidInput);
 }
 

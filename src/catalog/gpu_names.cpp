@@ -63,7 +63,8 @@ std::string normalise_gpu_name(std::string_view provider_name, double memory_gib
     if (key == "RTX3090" || key == "GEFORCERTX3090") return "RTX-3090";
     if (key == "L40") return "L40";  // the Ada data-centre card, not the L40S
     if (key == "RTX6000ADA" || key == "RTX6000ADAGENERATION") return "RTX-6000-Ada";
-    // "RTX 6000" alone is the Turing Quadro RTX 6000 (Lambda's gpu_1x_rtx6000), a third card: left unchanged.
+    // "RTX 6000" alone is the Turing Quadro RTX 6000 (Lambda's gpu_1x_rtx6000), a third card.
+    if (key == "RTX6000" || key == "QUADRORTX6000") return "Quadro-RTX-6000";
     return std::string(provider_name);
 }
 

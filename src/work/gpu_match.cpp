@@ -58,6 +58,9 @@ const std::vector<GpuMatch>& builtin_gpu_matches() {
         {"RTX-A4000", estimate, "RTX-A6000",
          "not benchmarked; estimate from the RTX A6000 rows by peak TFLOPS (76.7/154.8 mixed, 19.2/38.7 FP32); "
          "its bandwidth ratio is lower (448/768), so the estimate is optimistic for memory-bound models"},
+        {"Quadro-RTX-6000", proxy, "Quadro RTX 8000",
+         "the Quadro RTX 8000 was benchmarked: the same TU102 chip, clocks and 672 GB/s with 48 vs 24 GB, so the "
+         "same throughput for models that fit in 24 GB"},
         {"P100", none, "", "not benchmarked (Pascal, no tensor cores)"},
         {"P40", none, "", "not benchmarked (Pascal inference card, no tensor cores)"},
         {"P4", none, "", "not benchmarked (Pascal inference card, no tensor cores)"},
