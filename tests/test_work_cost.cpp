@@ -360,9 +360,9 @@ TEST_CASE("price age: an undated or too old price is left out by default, with i
     REQUIRE(r.skipped.size() == 2);
     CHECK(r.skipped[0].offering == "cloud/r2/x1");
     CHECK(r.skipped[0].reason == "price dated 2025-06-01, 552 days old on 2026-12-05: older than the price-age limit of "
-                                 "365 days, or undated (include_stale_prices ranks it)");
-    CHECK(r.skipped[1].reason == "price undated: older than the price-age limit of 365 days, or undated "
-                                 "(include_stale_prices ranks it)");
+                                 "365 days (include_stale_prices ranks it)");
+    CHECK(r.skipped[1].reason == "price undated: its source gives no date, so it is left out as if older than the "
+                                 "price-age limit of 365 days (include_stale_prices ranks it)");
     // A longer limit keeps the 2025 price, and it is the cheapest.
     o.max_price_age_days = 600;
     CHECK(rank_offerings(job, c, my_table(), o).rows[0].region == "r2");

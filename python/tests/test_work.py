@@ -58,8 +58,8 @@ def test_rank_offerings_on_the_builtin_catalog(job, table):
     assert fresh.attrs["prices_as_of"] == "2026-12-05"
     aged = [(k, r) for k, r in fresh.attrs["skipped"] if "price-age limit" in r]
     assert len(aged) == fresh.attrs["stale_left_out"] > 0
-    assert ("tencent/cn-unspecified/GN10Xp", "price undated: older than the price-age limit of 365 days, or undated "
-            "(include_stale_prices ranks it)") in aged
+    assert ("tencent/cn-unspecified/GN10Xp", "price undated: its source gives no date, so it is left out as if older "
+            "than the price-age limit of 365 days (include_stale_prices ranks it)") in aged
     assert fresh[fresh["provider"] == "runpod"].empty and fresh[fresh["instance_type"] == "GN10Xp"].empty
     raw = gputco.rank_offerings_raw(job, catalog, mine, spot=False, owned=False, prices_as_of="2026-12-05")
     assert all(not r.stale and r.price_age_days is not None and r.price_age_days <= 365 for r in raw.rows

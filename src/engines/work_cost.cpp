@@ -335,9 +335,15 @@ WorkRanking rank_offerings(const Workload& workload, const Catalog& catalog, con
             dated.push_back(o);
             continue;
         }
-        out.skipped.push_back({o.key(), fmt::format("price {}: older than the price-age limit of {} days, or undated "
-                                                    "(include_stale_prices ranks it)",
-                                                    describe_price_age(o, prices_at), options.max_price_age_days)});
+        // Say which: an undated row (a price file with no date) is not known to be old, only not known to be new.
+        const bool undated = !price_age_days(o, prices_at);
+        out.skipped.push_back(
+            {o.key(), undated ? fmt::format("price undated: its source gives no date, so it is left out as if older than "
+                                            "the price-age limit of {} days (include_stale_prices ranks it)",
+                                            options.max_price_age_days)
+                              : fmt::format("price {}: older than the price-age limit of {} days (include_stale_prices "
+                                            "ranks it)",
+                                            describe_price_age(o, prices_at), options.max_price_age_days)});
         ++out.stale_left_out;
     }
     const std::vector<Offering> offerings = options.every_region ? std::move(dated) : cheapest_region_per_instance(dated);
