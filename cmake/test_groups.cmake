@@ -23,12 +23,12 @@ set(gputco_test_areas
   spot "^test_(spot|deadline|interruption|checkpoint|job|sample_column|random|quantiles|statistics)"
   prices "^test_(catalog|currency|query|price|importers|gpu_match|throughput|focus|bill|contract|finops|held)"
   engines "^test_(cost|plan|strategy|savings|capacity|instrument|demand|serving|work|llm|scaling)")
-# Areas whose suites are also compiled in unity batches when GPUTCO_UNITY_BUILD is on (batches of
+# With GPUTCO_UNITY_BUILD on as well, each area's suites are compiled in unity batches (of
 # GPUTCO_UNITY_BATCH_SIZE, cmake/unity_build.cmake): a batch parses the headers and instantiates the
-# templates its suites share once. An area joins once its suites define no file-local name twice
-# (shared helpers live in tests/*.hpp); a suite with settings of its own (include directories, compile
-# options, more sources) is compiled alone, like the suites of the other areas.
-set(gputco_test_unity_areas recommend scenario)
+# templates its suites share once. So two suites of one area must not define the same file-local name
+# (a helper two suites share lives in a header, tests/plan_fixtures.hpp, tests/scenario_files.hpp); a
+# build under ccache does not see such a clash, the README's test command and CI do. A suite with
+# settings of its own (include directories, compile options, more sources) is compiled alone.
 add_custom_target(gputco_test_suites)
 
 # gputco_add_test_suite(<name> <source> [NO_TEST]): the suite's target, and its ctest case unless
@@ -59,7 +59,7 @@ function(gputco_add_test_suite name source)
   set(group gputco_tests_${area})
   if(NOT TARGET ${group})
     add_executable(${group})
-    set_target_properties(${group} PROPERTIES LINKER_LANGUAGE CXX GPUTCO_AREA ${area})
+    set_target_properties(${group} PROPERTIES LINKER_LANGUAGE CXX)
     add_dependencies(gputco_test_suites ${group})
     set_property(GLOBAL APPEND PROPERTY GPUTCO_TEST_GROUP_TARGETS ${group})
   endif()
@@ -84,20 +84,19 @@ function(gputco_suite_settings suite out)
   set(${out} "${count}:${settings}" PARENT_SCOPE)
 endfunction()
 
-# Once tests/CMakeLists.txt is read: each group takes its suites' objects — in an area of
-# gputco_test_unity_areas, the suites whose settings equal its first suite's in unity batches of one
-# object library with those settings (each such suite's own target then builds only on request) —
-# and links what its suites link (the library, doctest's main, the suites' own object libraries such
-# as the legacy oracles), each once.
+# Once tests/CMakeLists.txt is read: each group takes its suites' objects — with GPUTCO_UNITY_BUILD,
+# those of the suites with the settings most of its suites have from unity batches of one object
+# library with those settings (each such suite's own target then builds only on request) — and
+# links what its suites link (the library, doctest's main, the suites' own object libraries such as
+# the legacy oracles), each once.
 function(gputco_link_test_groups)
   get_property(groups GLOBAL PROPERTY GPUTCO_TEST_GROUP_TARGETS)
   foreach(group IN LISTS groups)
     get_target_property(suites ${group} GPUTCO_SUITES)
-    get_target_property(area ${group} GPUTCO_AREA)
     set(libraries "")
     set(batched "")
     set(batch_settings "")
-    if(GPUTCO_UNITY_BUILD AND area IN_LIST gputco_test_unity_areas)
+    if(GPUTCO_UNITY_BUILD)
       # The batch takes the settings most of the area's one-file suites have.
       set(most 1)
       foreach(suite IN LISTS suites)
