@@ -27,8 +27,10 @@ set(gputco_test_areas
 # GPUTCO_UNITY_BATCH_SIZE, cmake/unity_build.cmake): a batch parses the headers and instantiates the
 # templates its suites share once. So two suites of one area must not define the same file-local name
 # (a helper two suites share lives in a header, tests/plan_fixtures.hpp, tests/scenario_files.hpp); a
-# build under ccache does not see such a clash, the README's test command and CI do. A suite with
-# settings of its own (include directories, compile options, more sources) is compiled alone.
+# build under ccache does not see such a clash, the README's test command and CI do. The other way
+# round, a suite calling a helper it no longer defines may find another suite's in its batch; the
+# build under ccache, every suite alone, fails on it. A suite with settings of its own (include
+# directories, compile options, more sources) is compiled alone.
 add_custom_target(gputco_test_suites)
 
 # gputco_add_test_suite(<name> <source> [NO_TEST]): the suite's target, and its ctest case unless

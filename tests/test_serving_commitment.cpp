@@ -66,7 +66,7 @@ TEST_CASE("the on-demand base bought as a 1-year commitment, spot and the fallba
 TEST_CASE("the cheapest configuration with its base committed, and the checks") {
     const Offering offering = test::plan_test_offering();
     // Zone up 7 of 10 ticks. Candidates over E in [0, 1] and base in [0, 2] for N = 2.
-    const std::vector<SpotRegion> zones{{"a", flags("1110111011"), 0.8}};
+    const std::vector<SpotRegion> zones{{"a", availability("1110111011"), 0.8}};
     const ServingConfig config{.target_replicas = 2, .on_demand_price_per_hour = 2.0};
     const ServingPlan plan = choose_serving_plan(zones, config, {.max_extra = 1, .max_on_demand_base = 2,
                                                                  .availability_target = 1.0, .threads = 1});

@@ -102,7 +102,7 @@ TEST_CASE("keep_samples = false: the same summaries, bit for bit, on 1, 2 and 8 
     for (const gputco::InterruptionModel& model : every_model()) {
         std::vector<SpotResult> runs;
         for (const unsigned threads : {1u, 2u, 8u})
-            runs.push_back(gputco::simulate_spot(small_job(), model, {},
+            runs.push_back(gputco::simulate_spot(job_with_deadline(), model, {},
                                                  {.paths = 70'000, .seed = 5, .threads = threads, .keep_samples = false}));
         for (const SpotResult& r : runs) {
             CHECK(r.cost.mean == runs[0].cost.mean);
@@ -221,6 +221,6 @@ TEST_CASE("keep_samples = false: should_stop is polled and throws Cancelled") {
     SimulationOptions options{.paths = 10'000'000, .seed = 1, .threads = 2, .keep_samples = false};
     int polls = 0;
     options.should_stop = [&polls] { return ++polls >= 1; };
-    CHECK_THROWS_AS(gputco::simulate_spot(small_job(), Poisson{.mtbf_hours = 5}, {}, options), gputco::Cancelled);
+    CHECK_THROWS_AS(gputco::simulate_spot(job_with_deadline(), Poisson{.mtbf_hours = 5}, {}, options), gputco::Cancelled);
     CHECK(polls >= 1);
 }
