@@ -1,12 +1,13 @@
 #pragma once
 // Shared by the plan engine and recommender tests (test_plan_engine, test_recommend): the hand-made
-// offering their arithmetic is written against, and seeded draws.
+// offering their arithmetic is written against, seeded draws and random price paths.
 #include <vector>
 
 #include <boost/random/uniform_01.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 
 #include "gputco/catalog/catalog.hpp"
+#include "gputco/catalog/price_schedule.hpp"
 #include "gputco/core/random.hpp"
 
 namespace gputco::test {
@@ -64,6 +65,21 @@ inline std::vector<double> distinct_sorted(const std::vector<double>& sorted) {
     for (const double v : sorted)
         if (out.empty() || v != out.back()) out.push_back(v);
     return out;
+}
+
+/// Per future, each price steps once at a random month by a random factor (cuts and rises).
+inline PricePaths random_paths(Xoshiro256pp& engine, int months, std::size_t futures) {
+    PricePaths p;
+    p.on_demand.setOnes(months, Eigen::Index(futures));
+    p.spot.setOnes(months, Eigen::Index(futures));
+    p.reserved.setOnes(months, Eigen::Index(futures));
+    for (Eigen::ArrayXXd* table : {&p.on_demand, &p.spot, &p.reserved})
+        for (Eigen::Index f = 0; f < Eigen::Index(futures); ++f) {
+            const int from = uniform_int(engine, 0, months - 1);
+            const double factor = table == &p.spot ? uniform(engine, 0.6, 2.5) : uniform(engine, 0.3, 1.4);
+            table->col(f).tail(months - from) = factor;
+        }
+    return p;
 }
 
 }  // namespace gputco::test

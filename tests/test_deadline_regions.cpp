@@ -23,7 +23,7 @@ using gputco::test::trace;
 
 namespace {
 
-constexpr double on_demand = 3.0;
+constexpr double on_demand_price = 3.0;
 constexpr RegionPolicy region_policies[] = {RegionPolicy::skypilot_failover, RegionPolicy::skypilot_eager_next_region,
                                             RegionPolicy::uniform_progress};
 
@@ -46,24 +46,24 @@ TEST_CASE("hand traces: FAILOVER returns to the region it lost, EAGER_NEXT_REGIO
     // FAILOVER: k0 the cheapest region A, launch; k1 done 1; k2 A preempted, no region up, slack
     // 10 - 3 = 7 > 2d: idle; k3 idle; k4 A (the region it lost) is back: launch there, k5..k7 done 2..4.
     // 6 ticks in A x $1 = $6.
-    const auto f = simulate_multi_region(job, regions, RegionPolicy::skypilot_failover, on_demand);
+    const auto f = simulate_multi_region(job, regions, RegionPolicy::skypilot_failover, on_demand_price);
     CHECK(letters(f) == "AANNAAAA");
     CHECK(f.run.cost == 6);
     CHECK(f.moves == 0);
     CHECK(f.run.preemptions == 1);
     // EAGER_NEXT_REGION: at k4 it avoids the region it lost while another has capacity: B.
     // 2 ticks in A x $1 + 4 ticks in B x $1.5 = $8.
-    const auto e = simulate_multi_region(job, regions, RegionPolicy::skypilot_eager_next_region, on_demand);
+    const auto e = simulate_multi_region(job, regions, RegionPolicy::skypilot_eager_next_region, on_demand_price);
     CHECK(letters(e) == "AANNBBBB");
     CHECK(e.run.cost == 8);
     CHECK(e.moves == 1);
     // Uniform Progress, ep(t) = t / 3: k2 preempted, cp 1 >= ep(2) = 2/3: idle; k3 cp 1 = ep(3): idle;
     // k4 the cheapest region with spot, A: as FAILOVER, $6.
-    const auto u = simulate_multi_region(job, regions, RegionPolicy::uniform_progress, on_demand);
+    const auto u = simulate_multi_region(job, regions, RegionPolicy::uniform_progress, on_demand_price);
     CHECK(letters(u) == "AANNAAAA");
     CHECK(u.run.cost == 6);
     // The optimum: 4 ticks of work and one changeover at $1 at least; A from k4 does it: $5.
-    CHECK(omniscient_multi_region_cost(job, regions, on_demand) == 5);
+    CHECK(omniscient_multi_region_cost(job, regions, on_demand_price) == 5);
 }
 
 TEST_CASE("hand traces: a preempted job moves to another region that has spot at once") {
@@ -74,7 +74,7 @@ TEST_CASE("hand traces: a preempted job moves to another region that has spot at
                                           {"b", trace({0, 0, 1, 1, 1, 1, 1, 1, 1, 1}), 2.0}};
     for (const RegionPolicy policy : region_policies) {
         CAPTURE(to_string(policy));
-        const auto r = simulate_multi_region(job, regions, policy, on_demand);
+        const auto r = simulate_multi_region(job, regions, policy, on_demand_price);
         CHECK(letters(r) == "AAABB");
         CHECK(r.run.cost == 7);
         CHECK(r.moves == 1);
@@ -117,7 +117,7 @@ TEST_CASE("the multi-region optimum equals the best of all 4^K schedules over tw
             }
             const std::vector<SpotRegion> regions{{"a", trace(a), 1.0}, {"b", trace(b), 1.5}};
             CAPTURE(bits);
-            CHECK(omniscient_multi_region_cost(job, regions, on_demand) == gputco::test::brute_force_optimum(regions, on_demand, compute, changeover));
+            CHECK(omniscient_multi_region_cost(job, regions, on_demand_price) == gputco::test::brute_force_optimum(regions, on_demand_price, compute, changeover));
         }
     }
 }

@@ -18,9 +18,9 @@ using gputco::WindowSweepOptions;
 
 namespace {
 
-constexpr double spot = 0.9731, on_demand = 3.06;
+constexpr double spot_hourly = 0.9731, on_demand_hourly = 3.06;
 
-std::string read_file(const std::string& path) {
+std::string read_text_file(const std::string& path) {
     std::ifstream in(path);
     REQUIRE(in);
     std::stringstream text;
@@ -41,7 +41,7 @@ TEST_CASE("a sweep runs every policy on every window, exactly as one run on that
     // ticks start at 0, 1 and 2.
     const SpotAvailability trace{{1, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1}, 1.0};
     const DeadlineJob job{.compute_hours = 3, .deadline_hours = 9, .changeover_hours = 1};
-    const auto sweep = sweep_windows(job, trace, spot, on_demand);
+    const auto sweep = sweep_windows(job, trace, spot_hourly, on_demand_hourly);
     CHECK(sweep.window_starts == std::vector<std::size_t>{0, 1, 2});
     CHECK(sweep.window_trace_ticks == 9);
     REQUIRE(sweep.policies.size() == 3);
@@ -51,8 +51,8 @@ TEST_CASE("a sweep runs every policy on every window, exactly as one run on that
     for (std::size_t w = 0; w < 3; ++w) {
         const auto window = trace.window(w, 9);
         for (const auto& outcome : sweep.policies)
-            CHECK(outcome.cost_samples[w] == simulate_deadline(job, window, outcome.policy, spot, on_demand).cost);
-        CHECK(sweep.omniscient_samples[w] == omniscient_cost(job, window, spot, on_demand));
+            CHECK(outcome.cost_samples[w] == simulate_deadline(job, window, outcome.policy, spot_hourly, on_demand_hourly).cost);
+        CHECK(sweep.omniscient_samples[w] == omniscient_cost(job, window, spot_hourly, on_demand_hourly));
     }
     const double greedy = mean(sweep.policies[0].cost_samples), best = mean(sweep.omniscient_samples);
     CHECK(sweep.greedy_mean == greedy);
@@ -65,12 +65,12 @@ TEST_CASE("a sweep runs every policy on every window, exactly as one run on that
     }
     CHECK(sweep.policies[0].gap_closed == 0);  // Greedy closes none of its own gap
     // On-demand only: (3 + 1) x $3.06 = $12.24 in every window.
-    CHECK(sweep.policies[2].cost_samples == std::vector<double>(3, 4 * on_demand));
+    CHECK(sweep.policies[2].cost_samples == std::vector<double>(3, 4 * on_demand_hourly));
 
     // Stride 2: windows at 0 and 2.
     WindowSweepOptions every_other;
     every_other.stride_ticks = 2;
-    CHECK(sweep_windows(job, trace, spot, on_demand, every_other).window_starts == std::vector<std::size_t>{0, 2});
+    CHECK(sweep_windows(job, trace, spot_hourly, on_demand_hourly, every_other).window_starts == std::vector<std::size_t>{0, 2});
 }
 
 TEST_CASE("a changeover shorter than the trace's tick: windows resampled to the job's tick") {
@@ -81,7 +81,7 @@ TEST_CASE("a changeover shorter than the trace's tick: windows resampled to the 
                           .tick_hours = gputco::common_tick_hours(1.0, 0.5)};
     WindowSweepOptions options;
     options.policies = gputco::all_deadline_policies();
-    const auto sweep = sweep_windows(job, trace, spot, on_demand, options);
+    const auto sweep = sweep_windows(job, trace, spot_hourly, on_demand_hourly, options);
     CHECK(sweep.window_starts == std::vector<std::size_t>{0, 1, 2, 3});
     CHECK(sweep.window_trace_ticks == 5);
     CHECK(sweep.job_tick_hours == 0.5);
@@ -89,20 +89,20 @@ TEST_CASE("a changeover shorter than the trace's tick: windows resampled to the 
         const auto window = trace.window(w, 5).resampled(0.5);
         REQUIRE(window.ticks() == 10);
         for (const auto& outcome : sweep.policies)
-            CHECK(outcome.cost_samples[w] == simulate_deadline(job, window, outcome.policy, spot, on_demand).cost);
-        CHECK(sweep.omniscient_samples[w] == omniscient_cost(job, window, spot, on_demand));
+            CHECK(outcome.cost_samples[w] == simulate_deadline(job, window, outcome.policy, spot_hourly, on_demand_hourly).cost);
+        CHECK(sweep.omniscient_samples[w] == omniscient_cost(job, window, spot_hourly, on_demand_hourly));
     }
 }
 
 TEST_CASE("a sweep over a trace file in the authors' format: the summary table") {
     // Hand-made 72-hour trace (tests/data); a 10 h job, 20 h deadline, 1 h changeover: 53 windows.
     const auto trace = SpotAvailability::from_json(
-        read_file(std::string(GPUTCO_SOURCE_DIR) + "/tests/data/deadline_trace_zone_a.json"),
+        read_text_file(std::string(GPUTCO_SOURCE_DIR) + "/tests/data/deadline_trace_zone_a.json"),
         {.values = gputco::TraceValues::available_nodes, .nodes_needed = 1});
     const DeadlineJob job{.compute_hours = 10, .deadline_hours = 20, .changeover_hours = 1};
     WindowSweepOptions options;
     options.policies = gputco::all_deadline_policies();
-    const auto sweep = sweep_windows(job, trace, spot, on_demand, options);
+    const auto sweep = sweep_windows(job, trace, spot_hourly, on_demand_hourly, options);
     CHECK(sweep.window_starts.size() == 72 - 20 + 1);
     for (const auto& outcome : sweep.policies) {
         CAPTURE(to_string(outcome.policy));
@@ -113,7 +113,7 @@ TEST_CASE("a sweep over a trace file in the authors' format: the summary table")
     }
     const auto& up = sweep.policies[1];
     const auto& od = sweep.policies[2];
-    CHECK(od.cost.mean == doctest::Approx(11 * on_demand).epsilon(1e-12));  // (10 + 1) h on demand
+    CHECK(od.cost.mean == doctest::Approx(11 * on_demand_hourly).epsilon(1e-12));  // (10 + 1) h on demand
     CHECK(up.cost.mean < od.cost.mean);
     CHECK(od.gap_closed < 0);  // on-demand only is dearer than Greedy here
     CHECK(sweep.omniscient_cost->mean < sweep.greedy_mean);
@@ -122,28 +122,28 @@ TEST_CASE("a sweep over a trace file in the authors' format: the summary table")
 TEST_CASE("sweep inputs are named; a sweep can be stopped") {
     const SpotAvailability trace{{1, 0, 1}, 1.0};
     const DeadlineJob job{.compute_hours = 2, .deadline_hours = 4, .changeover_hours = 1};
-    CHECK_THROWS_WITH_AS(sweep_windows(job, trace, spot, on_demand), "trace.ticks = 3: must hold one window of 4 ticks",
+    CHECK_THROWS_WITH_AS(sweep_windows(job, trace, spot_hourly, on_demand_hourly), "trace.ticks = 3: must hold one window of 4 ticks",
                          InvalidInput);
     const SpotAvailability longer{{1, 0, 1, 1, 1, 1, 1, 1}, 1.0};
     WindowSweepOptions options;
     options.stride_ticks = 0;
-    CHECK_THROWS_WITH_AS(sweep_windows(job, longer, spot, on_demand, options), "options.stride_ticks = 0: must be > 0",
+    CHECK_THROWS_WITH_AS(sweep_windows(job, longer, spot_hourly, on_demand_hourly, options), "options.stride_ticks = 0: must be > 0",
                          InvalidInput);
     options.stride_ticks = 1;
     options.policies.clear();
-    CHECK_THROWS_WITH_AS(sweep_windows(job, longer, spot, on_demand, options), "options.policies.size = 0: must be >= 1",
+    CHECK_THROWS_WITH_AS(sweep_windows(job, longer, spot_hourly, on_demand_hourly, options), "options.policies.size = 0: must be >= 1",
                          InvalidInput);
     options.policies = {DeadlinePolicy::uniform_progress};
-    CHECK_THROWS_WITH_AS(sweep_windows(job, longer, -1, on_demand, options), "spot_price_per_hour = -1: must be finite and > 0",
+    CHECK_THROWS_WITH_AS(sweep_windows(job, longer, -1, on_demand_hourly, options), "spot_price_per_hour = -1: must be finite and > 0",
                          InvalidInput);
     // A trace in 0.3 h ticks cannot be resampled to the job's 1 h.
     const SpotAvailability odd{std::vector<bool>(20, true), 0.3};
-    CHECK_THROWS_WITH_AS(sweep_windows(job, odd, spot, on_demand, options),
+    CHECK_THROWS_WITH_AS(sweep_windows(job, odd, spot_hourly, on_demand_hourly, options),
                          "tick_hours = 1: must divide or be a whole multiple of the trace's tick_hours = 0.3", InvalidInput);
     // Without Greedy among the policies it still runs, for the gap.
-    const auto only_up = sweep_windows(job, longer, spot, on_demand, options);
+    const auto only_up = sweep_windows(job, longer, spot_hourly, on_demand_hourly, options);
     REQUIRE(only_up.policies.size() == 1);
     CHECK(only_up.greedy_mean > 0);
     options.should_stop = [] { return true; };
-    CHECK_THROWS_AS(sweep_windows(job, longer, spot, on_demand, options), Cancelled);
+    CHECK_THROWS_AS(sweep_windows(job, longer, spot_hourly, on_demand_hourly, options), Cancelled);
 }

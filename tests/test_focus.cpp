@@ -17,22 +17,22 @@ using namespace gputco;
 
 namespace {
 
-const std::string header =
+const std::string focus_header =
     "BilledCost,EffectiveCost,ListCost,ContractedCost,BillingCurrency,ChargeCategory,ChargeClass,ChargePeriodStart,"
     "ChargePeriodEnd,PricingCategory,ConsumedQuantity,ConsumedUnit,ProviderName,ServiceCategory,SkuId,"
     "CommitmentDiscountId,CommitmentDiscountStatus,x_Extra";
 const std::string good_row =
     "1,1,2,2,USD,Usage,,2025-01-01T00:00:00Z,2025-01-01T01:00:00Z,Standard,1,Hrs,AWS,Compute,S1,,,anything";
 
-std::string temp_file(const std::string& name, const std::string& text) {
+std::string focus_temp_file(const std::string& name, const std::string& text) {
     const auto path = std::filesystem::temp_directory_path() / ("gputco_test_focus_" + name);
     std::ofstream(path, std::ios::binary) << text;
     return path.string();
 }
 
 /// The message of reading `rows` under the header, or "" when it reads.
-std::string error_of(const std::string& rows, const std::string& head = header) {
-    const std::string path = temp_file("bad.csv", head + "\n" + rows);
+std::string error_of(const std::string& rows, const std::string& header_row = focus_header) {
+    const std::string path = focus_temp_file("bad.csv", header_row + "\n" + rows);
     try {
         read_focus_csv(path, [](const FocusRow&) {}, {.file = "bill.csv"});
     } catch (const InvalidInput& e) {
@@ -75,7 +75,7 @@ TEST_CASE("parse_focus_time reads the forms FOCUS exports write, in UTC") {
 TEST_CASE("a good row is read; column order is free and unknown columns are ignored") {
     std::vector<FocusRow> rows;
     std::vector<std::string> kept;
-    const std::string path = temp_file("good.csv", header + "\r\n" + good_row + "\r\n\r\n");
+    const std::string path = focus_temp_file("good.csv", focus_header + "\r\n" + good_row + "\r\n\r\n");
     FocusVersion version{};
     const auto n = read_focus_csv(path, [&](const FocusRow& r) { rows.push_back(r); kept.emplace_back(r.sku_id); }, {}, &version);
     CHECK(n == 1);
@@ -90,7 +90,7 @@ TEST_CASE("a good row is read; column order is free and unknown columns are igno
 }
 
 TEST_CASE("a UTF-8 byte order mark before the header is not part of the first column's name") {
-    const std::string path = temp_file("bom.csv", "\xEF\xBB\xBF" + header + "\n" + good_row + "\n");
+    const std::string path = focus_temp_file("bom.csv", "\xEF\xBB\xBF" + focus_header + "\n" + good_row + "\n");
     std::size_t rows = 0;
     read_focus_csv(path, [&](const FocusRow& r) { rows += r.billed_cost == 1.0; });
     CHECK(rows == 1);
@@ -99,7 +99,7 @@ TEST_CASE("a UTF-8 byte order mark before the header is not part of the first co
 TEST_CASE("quoted fields: commas, doubled quotes and newlines inside quotes") {
     const std::string row = "1,1,2,2,USD,Usage,,2025-01-01T00:00:00Z,2025-01-01T01:00:00Z,Standard,1,Hrs,AWS,Compute,"
                             "\"S,\"\"1\"\"\n2\",,,\"{\"\"a\"\": 1}\"";
-    const std::string path = temp_file("quoted.csv", header + "\n" + row + "\n" + good_row + "\n");
+    const std::string path = focus_temp_file("quoted.csv", focus_header + "\n" + row + "\n" + good_row + "\n");
     std::vector<std::string> skus;
     std::vector<std::size_t> numbers;
     read_focus_csv(path, [&](const FocusRow& r) { skus.emplace_back(r.sku_id); numbers.push_back(r.row); });
@@ -116,7 +116,7 @@ TEST_CASE("property: records read from the whole chunk read as byte by byte (quo
         std::uint64_t x = seed * 0x9E3779B97F4A7C15ULL;
         const auto next = [&] { x ^= x << 13; x ^= x >> 7; x ^= x << 17; return x; };
         // SkuId last, so a line end read into it would show.
-        std::string text = header.substr(0, header.find(",SkuId")) + ",CommitmentDiscountId,CommitmentDiscountStatus,SkuId" +
+        std::string text = focus_header.substr(0, focus_header.find(",SkuId")) + ",CommitmentDiscountId,CommitmentDiscountStatus,SkuId" +
                            (next() % 2 ? "\r\n" : "\n");
         const std::string row = good_row.substr(0, good_row.find(",S1"));
         for (int r = 0; r < 20; ++r) {
@@ -140,10 +140,10 @@ TEST_CASE("property: records read from the whole chunk read as byte by byte (quo
 
 TEST_CASE("required columns per version, named in the error") {
     // ProviderName is required through 1.2; 1.3 renamed it ServiceProviderName.
-    std::string no_provider = header;
+    std::string no_provider = focus_header;
     no_provider.replace(no_provider.find("ProviderName"), 12, "Vendor");
     CHECK(error_of(good_row, no_provider) == "bill.csv:1 ProviderName = (missing): required by FOCUS 1.2");
-    std::string v13 = header;
+    std::string v13 = focus_header;
     v13.replace(v13.find("ProviderName"), 12, "ServiceProviderName");
     CHECK(error_of(good_row, v13).empty());
     for (FocusVersion v : {FocusVersion::v1_0, FocusVersion::v1_1, FocusVersion::v1_2}) {
@@ -154,7 +154,7 @@ TEST_CASE("required columns per version, named in the error") {
     for (const auto& c : FocusReader::required_columns(FocusVersion::v1_3)) cols.push_back(c);
     CHECK_THROWS_WITH_AS(FocusReader("f", cols, FocusVersion::v1_2), "f:1 ProviderName = (missing): required by FOCUS 1.2", InvalidInput);
     CHECK(FocusReader("f", cols).version() == FocusVersion::v1_3);
-    CHECK(error_of(good_row, header + ",BilledCost") == "bill.csv:1 BilledCost = column 19: named twice (first as column 1)");
+    CHECK(error_of(good_row, focus_header + ",BilledCost") == "bill.csv:1 BilledCost = column 19: named twice (first as column 1)");
 }
 
 TEST_CASE("the spec's allowed values, each error naming file, row and column") {
@@ -187,14 +187,14 @@ TEST_CASE("the spec's allowed values, each error naming file, row and column") {
     CHECK(error_of("", "") == "bill.csv:1 = (empty file): must start with a FOCUS header row");
     // A bad row after good ones: every row before it was handed on, in order.
     std::size_t seen = 0;
-    const std::string path = temp_file("late.csv", header + "\n" + good_row + "\n" + good_row + "\n" + with_field(5, "X") + "\n");
+    const std::string path = focus_temp_file("late.csv", focus_header + "\n" + good_row + "\n" + good_row + "\n" + with_field(5, "X") + "\n");
     CHECK_THROWS_WITH_AS(read_focus_csv(path, [&](const FocusRow&) { ++seen; }, {.file = "late.csv"}),
                          "late.csv:4 ChargeCategory = \"X\": must be one of Usage, Purchase, Tax, Credit, Adjustment", InvalidInput);
     CHECK(seen == 2);
 }
 
 TEST_CASE("memory is bounded by the longest row") {
-    const std::string path = temp_file("long.csv", header + "\n" + good_row + std::string(300, 'x') + "\n");
+    const std::string path = focus_temp_file("long.csv", focus_header + "\n" + good_row + std::string(300, 'x') + "\n");
     CHECK_THROWS_WITH_AS(read_focus_csv(path, [](const FocusRow&) {}, {.max_row_bytes = 256, .file = "long.csv"}),
                          "long.csv:2 = more than 256 bytes: a row longer than the limit (FocusOptions::max_row_bytes)",
                          InvalidInput);

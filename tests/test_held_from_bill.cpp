@@ -14,22 +14,20 @@ using namespace gputco;
 
 namespace {
 
-const std::string head =
+const std::string held_bill_header =
     "BilledCost,EffectiveCost,ListCost,ContractedCost,BillingCurrency,ChargeCategory,ChargeClass,ChargePeriodStart,"
     "ChargePeriodEnd,PricingCategory,ConsumedQuantity,ConsumedUnit,ProviderName,ServiceCategory,SkuId,RegionId,"
     "CommitmentDiscountId,CommitmentDiscountStatus,CommitmentDiscountType,CommitmentDiscountCategory,x_UsageType\n";
-
-std::string iso(std::int64_t seconds) { return iso_utc(seconds); }
 
 /// Hours 0–1,487 of January and February 2025 (62 days), each: one instance under the standard reservation ri-1 (Used; billed 12
 /// an instance-hour, effective 20: 8 of upfront spread), the convertible reservation ri-2 idle (Unused,
 /// the same money), one instance on demand (32); in hour 0 also one under a Savings Plan (Spend).
 std::string two_months_csv() {
-    std::string csv = head;
+    std::string csv = held_bill_header;
     const std::int64_t start = 1735689600;  // 2025-01-01T00:00Z
     const std::string usage = "AWS,Compute,P4D,us-east-1";
     for (int h = 0; h < 1488; ++h) {
-        const std::string from = iso(start + 3600 * h), to = iso(start + 3600 * (h + 1));
+        const std::string from = iso_utc(start + 3600 * h), to = iso_utc(start + 3600 * (h + 1));
         csv += fmt::format("12,20,32,32,USD,Usage,,{},{},Committed,1,Hrs,{},ri-1,Used,Reserved Instance,Usage,"
                            "USE1-BoxUsage:p4d.24xlarge\n", from, to, usage);
         csv += fmt::format("12,20,32,32,USD,Usage,,{},{},Committed,1,Hrs,{},ri-2,Unused,Convertible Reserved "
@@ -95,11 +93,11 @@ namespace {
 /// sp-9 (Used; EffectiveCost 16 an instance-hour, so 2 a GPU-hour, all of it billed: no upfront), its
 /// idle rest (Unused, 16, not a GPU row) and one instance on demand (32).
 std::string savings_plan_csv() {
-    std::string csv = head;
+    std::string csv = held_bill_header;
     const std::int64_t start = 1735689600;  // 2025-01-01T00:00Z
     const std::string usage = "AWS,Compute,P4D,us-east-1";
     for (int h = 0; h < 1488; ++h) {
-        const std::string from = iso(start + 3600 * h), to = iso(start + 3600 * (h + 1));
+        const std::string from = iso_utc(start + 3600 * h), to = iso_utc(start + 3600 * (h + 1));
         csv += fmt::format("32,32,64,64,USD,Usage,,{},{},Committed,2,Hrs,{},sp-9,Used,Compute Savings Plans,Spend,"
                            "USE1-BoxUsage:p4d.24xlarge\n", from, to, usage);
         csv += fmt::format("16,16,0,0,USD,Usage,,{},{},Committed,,,AWS,Compute,,us-east-1,sp-9,Unused,Compute Savings "

@@ -11,7 +11,7 @@ using namespace gputco;
 
 namespace {
 
-LlmTraining small_training() {
+LlmTraining small_model_training() {
     LlmTraining t;
     t.model = {.name = "small", .parameters = 1e9, .layers = 10, .hidden_size = 1000, .attention_heads = 10};
     t.tokens = 1e6;
@@ -46,7 +46,7 @@ TEST_CASE("pipeline bubble (p - 1)/(m + p - 1) and ring all-reduce 2 (n - 1)/n x
 }
 
 TEST_CASE("pipeline stages split the states p ways; the first stage's activations stay L layers' worth") {
-    const LlmTraining t = small_training();
+    const LlmTraining t = small_model_training();
     const TrainingMemory one = training_memory(t, {1, 4, Sharding::none, 1});
     const TrainingMemory two = training_memory(t, {1, 4, Sharding::none, 2});
     // 16 B × 1e9 on one stage, half on each of two
@@ -60,7 +60,7 @@ TEST_CASE("pipeline stages split the states p ways; the first stage's activation
 }
 
 TEST_CASE("one step by hand: compute over the GPUs, the bubble, the gradient all-reduce not overlapped") {
-    const LlmTraining t = small_training();
+    const LlmTraining t = small_model_training();
     // 8 sequences × 100 tokens × 6.012e9 FLOPs / (8 GPUs × 1e14 FLOP/s) = 6.012e-3 s; d = 4 replicas of
     // b = 1 → m = 2 micro-batches, p = 2: bubble 1/3; gradients 2 B × 1e9 / (t p = 2) = 1e9 B over 4
     // replicas at 50 GB/s: 2 × 3/4 × 1e9 / 5e10 = 0.03 s.
@@ -102,7 +102,7 @@ TEST_CASE("links of offerings: listed fabrics with their sources, the assumption
 }
 
 TEST_CASE("scaling factor: 1 within an instance and on the reference fabric, the step ratio on a slower one") {
-    LlmTraining t = small_training();
+    LlmTraining t = small_model_training();
     t.global_batch_sequences = 64;
     const double flops = 1e14;
     const GpuLinks p5 = links_of(offering("aws", "p5.48xlarge", "H100", 8));
@@ -124,7 +124,7 @@ TEST_CASE("the step model is monotone: more bandwidth never slows a step, more m
     std::uniform_int_distribution<int> pick(1, 64);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     for (int n = 0; n < 500; ++n) {
-        LlmTraining t = small_training();
+        LlmTraining t = small_model_training();
         t.global_batch_sequences = pick(rng) * 8;
         const TrainingLayout layout{1 + pick(rng) % 2, pick(rng), Sharding::zero1, 1 + pick(rng) % 10};
         const double bw = 1 + 100 * unit(rng);

@@ -10,10 +10,10 @@ using namespace gputco;
 
 namespace {
 
-struct Moments {
+struct MeanVariance {
     double mean = 0, variance = 0;
 };
-Moments moments(const Eigen::ArrayXd& x) {
+MeanVariance mean_variance(const Eigen::ArrayXd& x) {
     const double mean = x.mean();
     return {mean, (x - mean).square().sum() / double(x.size() - 1)};
 }
@@ -29,7 +29,7 @@ TEST_CASE("an OU log price has the closed-form mean and variance at every month"
         const double phi_m = std::exp(-p.reversion * m);
         const double mean = p.drift * m + phi_m * 0.1;
         const double variance = p.volatility * p.volatility * (1 - phi_m * phi_m) / (2 * p.reversion);
-        const Moments got = moments(x.row(m).transpose());
+        const MeanVariance got = mean_variance(x.row(m).transpose());
         CHECK(std::abs(got.mean - mean) <= 4 * std::sqrt(variance / double(n)));
         CHECK(std::abs(got.variance - variance) <= 4 * variance * std::sqrt(2.0 / double(n - 1)));
     }
@@ -42,7 +42,7 @@ TEST_CASE("compound-Poisson jumps of both signs add λ m μ_J to the mean and λ
     const Eigen::ArrayXXd x = simulate_log_prices(p, m + 1, n, 11);
     const double mean = p.drift * m + p.jump_rate * m * p.jump_mean;
     const double variance = p.volatility * p.volatility * m + p.jump_rate * m * (p.jump_mean * p.jump_mean + p.jump_sd * p.jump_sd);
-    const Moments got = moments(x.row(m).transpose());
+    const MeanVariance got = mean_variance(x.row(m).transpose());
     CHECK(std::abs(got.mean - mean) <= 4 * std::sqrt(variance / double(n)));
     // Rises happen: the jumps have both signs.
     CHECK((x.row(m) > 0.2).count() > 0);

@@ -9,7 +9,7 @@
 using namespace gputco;
 
 namespace {
-const std::string dir = std::string(GPUTCO_SOURCE_DIR) + "/tests/data/price-formats/";
+const std::string price_formats = std::string(GPUTCO_SOURCE_DIR) + "/tests/data/price-formats/";
 
 Offering priced(double price, std::string as_of, std::optional<Date> from = std::nullopt) {
     Offering o;
@@ -25,9 +25,9 @@ Offering priced(double price, std::string as_of, std::optional<Date> from = std:
 }  // namespace
 
 TEST_CASE("cross-source warning: GCP a3-highgpu-8g us-central1 is about 2x apart in Cyclenerd and SkyPilot") {
-    const Catalog cyclenerd({}, import_cyclenerd_pricing_yml(read_text_file(dir + "gcp_cyclenerd_pricing_yml_gpu_excerpt_2026-07-30.yml"),
+    const Catalog cyclenerd({}, import_cyclenerd_pricing_yml(read_text_file(price_formats + "gcp_cyclenerd_pricing_yml_gpu_excerpt_2026-07-30.yml"),
                                                              {.file = "pricing.yml"}).offerings);
-    const Catalog skypilot({}, import_skypilot_csv(read_text_file(dir + "skypilot_catalog_gcp_vms_gpu_excerpt_2026-04-02.csv"),
+    const Catalog skypilot({}, import_skypilot_csv(read_text_file(price_formats + "skypilot_catalog_gcp_vms_gpu_excerpt_2026-04-02.csv"),
                                                    {.file = "gcp/vms.csv", .published = "2026-04-02", .provider = "gcp"}).offerings);
     const auto found = cross_check(cyclenerd, skypilot);
     const PriceDisagreement* a3 = nullptr;

@@ -22,20 +22,7 @@ Offering offering_of(int gpus, double block_per_gpu_hour) {
     return o;
 }
 
-/// Per future, each price steps once at a random month by a random factor (cuts and rises).
-PricePaths random_paths(Xoshiro256pp& engine, int months, std::size_t futures) {
-    PricePaths p;
-    p.on_demand.setOnes(months, Eigen::Index(futures));
-    p.spot.setOnes(months, Eigen::Index(futures));
-    p.reserved.setOnes(months, Eigen::Index(futures));
-    for (Eigen::ArrayXXd* table : {&p.on_demand, &p.spot, &p.reserved})
-        for (Eigen::Index f = 0; f < Eigen::Index(futures); ++f) {
-            const int from = test::uniform_int(engine, 0, months - 1);
-            const double factor = table == &p.spot ? test::uniform(engine, 0.6, 2.5) : test::uniform(engine, 0.3, 1.4);
-            table->col(f).tail(months - from) = factor;
-        }
-    return p;
-}
+using test::random_paths;
 
 /// The blocks RecommendOptions::capacity_blocks offers for `w` (recommend.hpp): from its first day,
 /// the shortest length sold that holds it, and a shorter one leaving less than a day uncovered.

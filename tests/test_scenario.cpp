@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gputco/scenario/scenario.hpp"
+#include "scenario_files.hpp"
 
 using namespace gputco;
 
@@ -33,9 +34,7 @@ std::string base(std::string_view line16 = "      term_years: 3", std::string_vi
         line10, line16);
 }
 
-std::string example(std::string_view name) {
-    return std::string(GPUTCO_SOURCE_DIR) + "/examples/scenarios/" + std::string(name);
-}
+using test::example;
 
 }  // namespace
 

@@ -5,12 +5,13 @@
 #include <string>
 
 #include "gputco/scenario/scenario.hpp"
+#include "scenario_files.hpp"
 
 using namespace gputco;
 
 namespace {
 
-const std::string scenarios = std::string(GPUTCO_SOURCE_DIR) + "/examples/scenarios";
+using test::scenarios;
 
 /// One deadline job; `line9` and `line10` vary (line numbers matter below).
 std::string deadline(std::string_view line9 = "    compute_hours: 10",

@@ -8,12 +8,13 @@
 
 #include "gputco/catalog/importers.hpp"
 #include "gputco/scenario/scenario.hpp"
+#include "scenario_files.hpp"
 
 using namespace gputco;
 
 namespace {
 
-const std::string scenarios = std::string(GPUTCO_SOURCE_DIR) + "/examples/scenarios";
+using test::scenarios;
 
 /// A scenario importing one price file given by `line9`/`line10`; line numbers matter below.
 std::string importing(std::string_view line9, std::string_view line10 = "      format: skypilot_csv") {

@@ -5,6 +5,7 @@
 
 #include "gputco/app/columns.hpp"
 #include "gputco/scenario/scenario.hpp"
+#include "scenario_files.hpp"
 
 using namespace gputco;
 
@@ -51,9 +52,7 @@ std::string serving(std::string_view line9 = serving_model(),
         line9, extra);
 }
 
-std::string example(std::string_view name) {
-    return std::string(GPUTCO_SOURCE_DIR) + "/examples/scenarios/" + std::string(name);
-}
+using test::example;
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gputco/scenario/scenario.hpp"
+#include "scenario_files.hpp"
 
 using namespace gputco;
 
@@ -33,14 +34,7 @@ std::string scenario(std::string_view reserved, std::string_view commitment, std
         reserved, commitment, into);
 }
 
-std::string message(const std::string& text) {
-    try {
-        parse_scenario(text, "plan.yaml");
-    } catch (const InvalidInput& e) {
-        return e.what();
-    }
-    return "no error";
-}
+using test::message;
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 
 #include "gputco/engines/plan_engine.hpp"
 #include "gputco/scenario/scenario.hpp"
+#include "scenario_files.hpp"
 
 using namespace gputco;
 
@@ -27,14 +28,7 @@ std::string with_plan(std::string_view plan_lines, std::string_view extra = "") 
         plan_lines, extra);
 }
 
-std::string message(const std::string& text) {
-    try {
-        parse_scenario(text, "plan.yaml");
-    } catch (const InvalidInput& e) {
-        return e.what();
-    }
-    return "no error";
-}
+using test::message;
 
 }  // namespace
 

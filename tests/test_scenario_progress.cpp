@@ -8,14 +8,13 @@
 #include "gputco/engines/deadline.hpp"
 #include "gputco/engines/plan_engine.hpp"
 #include "gputco/scenario/scenario.hpp"
+#include "scenario_files.hpp"
 
 using namespace gputco;
 
 namespace {
 
-std::string example(std::string_view name) {
-    return std::string(GPUTCO_SOURCE_DIR) + "/examples/scenarios/" + std::string(name);
-}
+using test::example;
 
 struct Report {
     std::string task, unit;

@@ -5,12 +5,13 @@
 
 #include "gputco/core/error.hpp"
 #include "gputco/scenario/scenario.hpp"
+#include "scenario_files.hpp"
 
 using namespace gputco;
 
 namespace {
 
-const std::string scenarios = std::string(GPUTCO_SOURCE_DIR) + "/examples/scenarios";
+using test::scenarios;
 const std::string traces = "../../tests/data/spot_traces_aws_2023_02_15/";
 
 /// One service; `line8` and `line9` vary (line numbers matter below).

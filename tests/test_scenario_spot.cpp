@@ -6,12 +6,13 @@
 
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/scenario/scenario.hpp"
+#include "scenario_files.hpp"
 
 using namespace gputco;
 
 namespace {
 
-const std::string scenarios = std::string(GPUTCO_SOURCE_DIR) + "/examples/scenarios";
+using test::scenarios;
 
 /// One spot job whose interruption model is `line10` (and `line11`); line numbers matter below.
 std::string job(std::string_view line10, std::string_view line11 = "", std::string_view write_hours = "0.1") {

@@ -8,13 +8,14 @@
 
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/scenario/scenario.hpp"
+#include "scenario_files.hpp"
 
 using namespace gputco;
 
 namespace {
 
 /// A scenario with one workload; `line9` and `extra` (from line 10 on) change it (line numbers matter).
-std::string base(std::string_view line9 = "    work_per_epoch: 1281167", std::string_view extra = "") {
+std::string workload_scenario(std::string_view line9 = "    work_per_epoch: 1281167", std::string_view extra = "") {
     return fmt::format(
         "version: 1\n"                                                                        // 1
         "name: w\n"                                                                           // 2
@@ -29,14 +30,12 @@ std::string base(std::string_view line9 = "    work_per_epoch: 1281167", std::st
         line9, extra);
 }
 
-std::string example(std::string_view name) {
-    return std::string(GPUTCO_SOURCE_DIR) + "/examples/scenarios/" + std::string(name);
-}
+using test::example;
 
 }  // namespace
 
 TEST_CASE("a workload loads with the library's defaults and runs on the scenario's offering") {
-    const Scenario s = parse_scenario(base(), "w.yaml");
+    const Scenario s = parse_scenario(workload_scenario(), "w.yaml");
     REQUIRE(s.workloads.size() == 1);
     const WorkloadSpec& w = s.workloads[0];
     CHECK(w.workload.name == "resnet");
@@ -116,7 +115,7 @@ TEST_CASE("a workload's spot rows agree with Daly's closed form within 4 standar
         "    - {provider: test, region: r, instance_type: a100x8, gpu: A100-40GB, gpus_per_instance: 8,\n"
         "       on_demand_hourly: 30, spot_hourly: 9, billing_increment_seconds: 0.000001, minimum_billed_seconds: 0,\n"
         "       source: {name: test, as_of: 2025-01-01}}\n";
-    std::string text = base("    work_per_epoch: 1281167",
+    std::string text = workload_scenario("    work_per_epoch: 1281167",
                             "    epochs: 90\n"
                             "    buying: [spot]\n"
                             "    spot: {mtbf_hours: 2, checkpoint_write_hours: 0.05, restart_hours: 0.1, paths: 20000}\n") +
@@ -142,30 +141,30 @@ TEST_CASE("a workload's spot rows agree with Daly's closed form within 4 standar
 
 TEST_CASE("every class of workload violation names file, line, column, field, value and rule") {
     // wrong type: "many" at column 13 of line 10 ("    epochs: " is 12 characters)
-    CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 1281167", "    epochs: many\n"), "w.yaml"),
+    CHECK_THROWS_WITH_AS(parse_scenario(workload_scenario("    work_per_epoch: 1281167", "    epochs: many\n"), "w.yaml"),
                          "w.yaml:10:13: workloads[0].epochs = \"many\": must be a number", InvalidInput);
     // out of range
-    CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 0"), "w.yaml"),
+    CHECK_THROWS_WITH_AS(parse_scenario(workload_scenario("    work_per_epoch: 0"), "w.yaml"),
                          "w.yaml:9:21: workloads[0].work_per_epoch = 0: must be > 0", InvalidInput);
-    CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 1281167", "    utilisation: 1.5\n"), "w.yaml"),
+    CHECK_THROWS_WITH_AS(parse_scenario(workload_scenario("    work_per_epoch: 1281167", "    utilisation: 1.5\n"), "w.yaml"),
                          "w.yaml:10:18: workloads[0].utilisation = 1.5: must be in (0, 1]", InvalidInput);
     // "    spot: {paths: " is 18 characters
     CHECK_THROWS_WITH_AS(
-        parse_scenario(base("    work_per_epoch: 1281167", "    spot: {paths: 0}\n"), "w.yaml"),
+        parse_scenario(workload_scenario("    work_per_epoch: 1281167", "    spot: {paths: 0}\n"), "w.yaml"),
         "w.yaml:10:19: workloads[0].spot.paths = 0: must be in [1, 10000000]", InvalidInput);
     // the library's own rule, at the field it is about: 500 GB fits no GPU of the catalog
-    CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 1281167", "    memory_gb: 500\n"), "w.yaml"),
+    CHECK_THROWS_WITH_AS(parse_scenario(workload_scenario("    work_per_epoch: 1281167", "    memory_gb: 500\n"), "w.yaml"),
                          "w.yaml:10:16: workloads[0].memory_gb = 500: fits no GPU of the catalog (the largest, "
                          "B300, has 288 GB)",
                          InvalidInput);
     // unknown key, at the key, with the nearest allowed name
-    CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 1281167", "    epoch: 90\n"), "w.yaml"),
+    CHECK_THROWS_WITH_AS(parse_scenario(workload_scenario("    work_per_epoch: 1281167", "    epoch: 90\n"), "w.yaml"),
                          "w.yaml:10:5: workloads[0].epoch = 90: unknown key; did you mean \"epochs\"?", InvalidInput);
     // missing field, at the mapping that lacks it (its first key: line 7, column 5)
-    CHECK_THROWS_WITH_AS(parse_scenario(base("    epochs: 90"), "w.yaml"),
+    CHECK_THROWS_WITH_AS(parse_scenario(workload_scenario("    epochs: 90"), "w.yaml"),
                          "w.yaml:7:5: workloads[0].work_per_epoch = (missing): required", InvalidInput);
     // a model the throughput table does not know
-    std::string misspelt = base();
+    std::string misspelt = workload_scenario();
     misspelt.replace(misspelt.find("model: resnet50"), 15, "model: resnet5");
     CHECK_THROWS_WITH_AS(parse_scenario(misspelt, "w.yaml"),
                          "w.yaml:8:12: workloads[0].model = \"resnet5\": must be one of bert_base_squad, "
@@ -173,31 +172,31 @@ TEST_CASE("every class of workload violation names file, line, column, field, va
                          "transformerxllarge, waveglow; did you mean \"resnet50\"?",
                          InvalidInput);
     // unknown GPU, unknown offering
-    CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 1281167", "    gpus: [A100-40G]\n"), "w.yaml"),
+    CHECK_THROWS_WITH_AS(parse_scenario(workload_scenario("    work_per_epoch: 1281167", "    gpus: [A100-40G]\n"), "w.yaml"),
                          "w.yaml:10:12: workloads[0].gpus[0] = \"A100-40G\": not a GPU of the catalog; did you mean "
                          "\"A100-40GB\"?",
                          InvalidInput);
     // MI250X: a GPU of the catalog no offering rents (MI300X has offerings since the 2026 market).
-    CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 1281167", "    gpus: [MI250X]\n"), "w.yaml"),
+    CHECK_THROWS_WITH_AS(parse_scenario(workload_scenario("    work_per_epoch: 1281167", "    gpus: [MI250X]\n"), "w.yaml"),
                          "w.yaml:10:12: workloads[0].gpus[0] = \"MI250X\": no offering of the catalog has this GPU",
                          InvalidInput);
     CHECK_THROWS_WITH_AS(
-        parse_scenario(base("    work_per_epoch: 1281167",
+        parse_scenario(workload_scenario("    work_per_epoch: 1281167",
                             "    offerings: [{provider: aws, instance_type: p4d.24xlarg, region: us-east-1}]\n"),
                        "w.yaml"),
         "w.yaml:10:17: workloads[0].offerings[0] = \"aws/us-east-1/p4d.24xlarg\": not in the catalog; did you mean "
         "\"aws/us-east-1/p4d.24xlarge\"?",
         InvalidInput);
     // ways of buying: a bad name, a repeat
-    CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 1281167", "    buying: [rented]\n"), "w.yaml"),
+    CHECK_THROWS_WITH_AS(parse_scenario(workload_scenario("    work_per_epoch: 1281167", "    buying: [rented]\n"), "w.yaml"),
                          "w.yaml:10:14: workloads[0].buying[0] = \"rented\": must be one of on_demand, spot, "
                          "reserved, owned",
                          InvalidInput);
-    CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 1281167", "    buying: [spot, spot]\n"), "w.yaml"),
+    CHECK_THROWS_WITH_AS(parse_scenario(workload_scenario("    work_per_epoch: 1281167", "    buying: [spot, spot]\n"), "w.yaml"),
                          "w.yaml:10:20: workloads[0].buying[1] = \"spot\": listed twice", InvalidInput);
     // an offering whose GPU has no measurement: the reason, at the workload
     CHECK_THROWS_WITH_AS(
-        parse_scenario(base("    work_per_epoch: 1281167",
+        parse_scenario(workload_scenario("    work_per_epoch: 1281167",
                             "    offerings: [{provider: aws, instance_type: g4dn.xlarge, region: us-east-1}]\n"),
                        "w.yaml"),
         "w.yaml:7:5: workloads[0] = {...}: no offering can run it (aws/us-east-1/g4dn.xlarge: T4: no measurement "
@@ -207,13 +206,13 @@ TEST_CASE("every class of workload violation names file, line, column, field, va
         InvalidInput);
     // a spot run the engine would refuse: 1e12 epochs of ResNet-50 on 8 A100s are
     // 1,281,167 × 1e12 / 11,439 / 3,600 = 3.11e10 hours, past the engine's 1e9 hours of work
-    CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 1281167", "    epochs: 1e12\n"), "w.yaml"),
+    CHECK_THROWS_WITH_AS(parse_scenario(workload_scenario("    work_per_epoch: 1281167", "    epochs: 1e12\n"), "w.yaml"),
                          "w.yaml:7:5: workloads[0] = {...}: its run of 3.11111e+10 h on aws/us-east-1/p4d.24xlarge "
                          "cannot be simulated on spot: job.work_hours = 31111086827.714153: must be in [1e-09, 1e+09] "
                          "hours",
                          InvalidInput);
     // two workloads of one name
-    CHECK_THROWS_WITH_AS(parse_scenario(base("    work_per_epoch: 1",
+    CHECK_THROWS_WITH_AS(parse_scenario(workload_scenario("    work_per_epoch: 1",
                                              "  - {name: resnet, model: resnet50, work_per_epoch: 2}\n"),
                                         "w.yaml"),
                          "w.yaml:10:5: workloads[1] = {...}: duplicate workload name", InvalidInput);

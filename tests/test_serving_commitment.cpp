@@ -9,7 +9,7 @@ using doctest::Approx;
 
 namespace {
 
-SpotAvailability flags(const std::string& bits) {
+SpotAvailability availability(const std::string& bits) {
     SpotAvailability a;
     for (const char c : bits) a.available.push_back(c == '1');
     return a;
@@ -28,7 +28,7 @@ TEST_CASE("the on-demand base bought as a 1-year commitment, spot and the fallba
         // Run: 10 h × ($0.80 spot + $2 base) = $28; above the base $0.80/h. Over 8,760 h: the base's
         // commitment $8,760, spot $7,008, total $15,768, against 2 × $2 × 8,760 = $35,040 on demand
         // (saving 55%); the base on demand would have been $17,520.
-        const std::vector<SpotRegion> zones{{"a", flags("1111111111"), 0.8}};
+        const std::vector<SpotRegion> zones{{"a", availability("1111111111"), 0.8}};
         const ServingCandidate c{.policy = ServingPolicy::static_spread, .extra_spot = 0, .on_demand_base = 1,
                                  .result = simulate_serving(zones, config, ServingPolicy::static_spread),
                                  .meets_target = true};
@@ -46,7 +46,7 @@ TEST_CASE("the on-demand base bought as a 1-year commitment, spot and the fallba
     SUBCASE("even spread with fallback, spot there half the run") {
         // Spot up 5 of 10 h: spot 5 × $0.80 = $4; base 10 × $2 = $20; fallback 5 × $2 = $10; run $34.
         // Above the base (34 − 20) / 10 = $1.40/h, × 8,760 = $12,264; total 8,760 + 12,264 = $21,024.
-        const std::vector<SpotRegion> zones{{"a", flags("1111100000"), 0.8}};
+        const std::vector<SpotRegion> zones{{"a", availability("1111100000"), 0.8}};
         const ServingCandidate c{.policy = ServingPolicy::even_spread_fallback, .extra_spot = 0, .on_demand_base = 1,
                                  .result = simulate_serving(zones, config, ServingPolicy::even_spread_fallback),
                                  .meets_target = true};
@@ -66,7 +66,7 @@ TEST_CASE("the on-demand base bought as a 1-year commitment, spot and the fallba
 TEST_CASE("the cheapest configuration with its base committed, and the checks") {
     const Offering offering = test::plan_test_offering();
     // Zone up 7 of 10 ticks. Candidates over E in [0, 1] and base in [0, 2] for N = 2.
-    const std::vector<SpotRegion> zones{{"a", flags("1110111011"), 0.8}};
+    const std::vector<SpotRegion> zones{{"a", availability("1110111011"), 0.8}};
     const ServingConfig config{.target_replicas = 2, .on_demand_price_per_hour = 2.0};
     const ServingPlan plan = choose_serving_plan(zones, config, {.max_extra = 1, .max_on_demand_base = 2,
                                                                  .availability_target = 1.0, .threads = 1});

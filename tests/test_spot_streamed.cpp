@@ -22,7 +22,7 @@ using gputco::Summary;
 
 namespace {
 
-Job small_job() {
+Job job_with_deadline() {
     return Job{.work_hours = 40, .checkpoint_interval_hours = 2, .checkpoint_write_hours = 0.1,
                .restart_hours = 0.25, .capacity_wait_hours = 0.5, .deadline_hours = 60};
 }
@@ -64,7 +64,7 @@ struct Pair {
 };
 
 Pair both(const gputco::InterruptionModel& model, SimulationOptions options, const SpotPricing& pricing = {}) {
-    const Job job = small_job();
+    const Job job = job_with_deadline();
     SimulationOptions streamed = options;
     streamed.keep_samples = false;
     return {gputco::simulate_spot(job, model, pricing, options), gputco::simulate_spot(job, model, pricing, streamed)};
@@ -102,7 +102,7 @@ TEST_CASE("keep_samples = false: the same summaries, bit for bit, on 1, 2 and 8 
     for (const gputco::InterruptionModel& model : every_model()) {
         std::vector<SpotResult> runs;
         for (const unsigned threads : {1u, 2u, 8u})
-            runs.push_back(gputco::simulate_spot(small_job(), model, {},
+            runs.push_back(gputco::simulate_spot(job_with_deadline(), model, {},
                                                  {.paths = 70'000, .seed = 5, .threads = threads, .keep_samples = false}));
         for (const SpotResult& r : runs) {
             CHECK(r.cost.mean == runs[0].cost.mean);
@@ -143,7 +143,7 @@ TEST_CASE("keep_samples = false beyond 65,536 paths: exact moments, quantiles of
 
 TEST_CASE("keep_samples = false with target_half_width: the same rounds as a sampled run") {
     const Poisson model{.mtbf_hours = 5};
-    const auto first = gputco::simulate_spot(small_job(), model, {}, {.paths = 1000, .seed = 1});
+    const auto first = gputco::simulate_spot(job_with_deadline(), model, {}, {.paths = 1000, .seed = 1});
     const double target = first.cost.half_width() / 4;  // needs about 16x the paths
     const SimulationOptions adaptive{.paths = 1000, .seed = 1, .target_half_width = target, .max_paths = 100'000};
     const auto [sampled, streamed] = both(model, adaptive);
@@ -154,7 +154,7 @@ TEST_CASE("keep_samples = false with target_half_width: the same rounds as a sam
     SimulationOptions two_threads = adaptive;
     two_threads.keep_samples = false;
     two_threads.threads = 2;
-    const auto threaded = gputco::simulate_spot(small_job(), model, {}, two_threads);
+    const auto threaded = gputco::simulate_spot(job_with_deadline(), model, {}, two_threads);
     CHECK(threaded.paths == streamed.paths);
     CHECK(threaded.cost.mean == streamed.cost.mean);
     CHECK(threaded.cost.p95 == streamed.cost.p95);
@@ -221,6 +221,6 @@ TEST_CASE("keep_samples = false: should_stop is polled and throws Cancelled") {
     SimulationOptions options{.paths = 10'000'000, .seed = 1, .threads = 2, .keep_samples = false};
     int polls = 0;
     options.should_stop = [&polls] { return ++polls >= 1; };
-    CHECK_THROWS_AS(gputco::simulate_spot(small_job(), Poisson{.mtbf_hours = 5}, {}, options), gputco::Cancelled);
+    CHECK_THROWS_AS(gputco::simulate_spot(job_with_deadline(), Poisson{.mtbf_hours = 5}, {}, options), gputco::Cancelled);
     CHECK(polls >= 1);
 }

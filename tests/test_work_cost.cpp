@@ -12,7 +12,7 @@ using namespace gputco;
 
 namespace {
 
-const Source src{"test", "2026-11"};
+const Source test_source{"test", "2026-11"};
 
 GpuSpec gpu(std::string name, double memory_gb) {
     GpuSpec g;
@@ -23,7 +23,7 @@ GpuSpec gpu(std::string name, double memory_gb) {
     g.fp16_tflops = 100;
     g.fp32_tflops = 20;
     g.tdp_watts = 300;
-    g.source = src;
+    g.source = test_source;
     return g;
 }
 
@@ -37,7 +37,7 @@ Offering offering(std::string provider, std::string gpu_name, double on_demand, 
     o.currency = std::move(currency);
     o.billing_increment_seconds = 1;
     o.minimum_billed_seconds = 60;
-    o.source = src;
+    o.source = test_source;
     return o;
 }
 
@@ -52,7 +52,7 @@ Catalog three_offerings() {
     r.term_years = 1;
     r.payment = Payment::all_upfront;
     r.upfront = 26280;
-    r.source = src;
+    r.source = test_source;
     a100.reserved.push_back(r);
     return Catalog({gpu("A10", 24), gpu("V100", 16), gpu("A100-80GB", 80)},
                    {a10, offering("mid", "V100", 2.0), a100, offering("yen", "A10", 100, "JPY")});
