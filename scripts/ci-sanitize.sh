@@ -2,8 +2,8 @@
 # The sanitizer and fuzzing steps of CI (.ci/run calls it after the README's test command); developers
 # can run it as it is. Four steps, each failing on any report and printing its time:
 #   1. the doctest suites built with AddressSanitizer + UndefinedBehaviorSanitizer (clang), and run,
-#   2. every fuzz target (scripts/fuzz.sh, two at a time on two cores) after the replay of every saved
-#      reproducer in fuzz/findings/: GPUTCO_FUZZ_SECONDS per target if set, else the step's budget
+#   2. every fuzz target (scripts/fuzz.sh, two at a time on two cores) and, as one more job beside them,
+#      the replay of every saved reproducer in fuzz/findings/: GPUTCO_FUZZ_SECONDS per target if set, else the step's budget
 #      GPUTCO_FUZZ_STEP_SECONDS (default 90) shared by the targets, so a new target does not lengthen
 #      CI (15 targets: 12 s each). Why 90 s (it was 180): CI's fuzzing starts from the seeds with a
 #      fixed seed each run, so it checks that no target fails on its seeds and the mutations nearest
@@ -11,7 +11,8 @@
 #      (scripts/fuzz.sh 3600), not from CI's seconds. The slowest target, scenario (19 seeds, about
 #      15 inputs a second on a quiet machine), gets past its seeds only on a quiet machine: at load 6
 #      its 12 s ran the seeds alone (26 executions).
-#   3. the multi-threaded spot engine's suite built with ThreadSanitizer,
+#   3. the multi-threaded spot engine's suite (and the cost engine's) built with ThreadSanitizer, the
+#      library from the sources those two suites link,
 #   4. the spot lane kernels and sample columns under Valgrind's memcheck (reads of uninitialised
 #      memory, which neither sanitizer above reports: the columns are sized without zero-fill).
 # Build directories: build-asan (steps 1 and 2 share it), build-tsan, and the README's build (step 4).
@@ -32,29 +33,46 @@ fi
 start=$SECONDS
 step_start=$SECONDS
 times=()
-step() {  # ends the step running (printing its time) and starts the next
+cpu_file=$(mktemp)
+cpu_now() {  # cpu = user + system CPU seconds of the programs this script has run so far (bash's times,
+  times >"$cpu_file"  # run in this shell: in a pipe or a $( ) it would report a subshell's)
+  cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; ++i) { split($i, p, /[ms]/); t += p[1] * 60 + p[2] }; printf "%.0f", t }' "$cpu_file")
+}
+step() {  # ends the step running (printing its wall and CPU time: the machine may be shared) and starts the next
   if [ -n "${step_name:-}" ]; then
-    times+=("$step_name: $((SECONDS - step_start)) s")
-    echo "== done in $((SECONDS - step_start)) s: $step_name"
+    cpu_now
+    times+=("$step_name: $((SECONDS - step_start)) s ($((cpu - step_cpu)) CPU s)")
+    echo "== done in $((SECONDS - step_start)) s, $((cpu - step_cpu)) CPU s: $step_name"
   fi
   step_name=$1
   step_start=$SECONDS
+  cpu_now
+  step_cpu=$cpu
   [ -z "$step_name" ] || echo "== $step_name (at $((SECONDS - start)) s)"
 }
 
 step "ASan + UBSan: build the doctest suites and the fuzz targets"
 # One build for the tests and the fuzzers: the library carries the fuzzers' coverage hooks, which
-# the tests simply do not use. One goal for both (fuzz/CMakeLists.txt), so the fuzz targets compile
+# the tests simply do not use (the suites' own code is compiled without them: cmake/sanitizers.cmake). One goal for both (fuzz/CMakeLists.txt), so the fuzz targets compile
 # beside the suites' compiles and links instead of one by one in the fuzzing step.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
   -DGPUTCO_SANITIZE=address,undefined -DGPUTCO_BUILD_FUZZERS=ON \
   -DGPUTCO_BUILD_EXAMPLES=OFF -DGPUTCO_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build build-asan -j2 --target gputco_suites_and_fuzzers
 step "ASan + UBSan: run the doctest suites"
+# ctest starts the longest cases first when it knows their times (its cost data, which every run
+# writes to build-asan/Testing/Temporary/): a fresh build-asan gets the longest suites' seconds from
+# the last quiet CI run (benchmarks/README.md), so that the two slots do not end on one of them alone.
+costs=build-asan/Testing/Temporary/CTestCostData.txt
+if [ ! -f "$costs" ]; then
+  mkdir -p "$(dirname "$costs")"
+  printf '%s\n' "test_recommend_blocks 1 40" "test_recommend_exact 1 30" "test_recommend_holding 1 29" \
+    "test_cost_invariants 1 28" "test_scenario 1 22" "test_scenario_llm 1 20" "---" >"$costs"
+fi
 ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan -R '^test_' -j2 --output-on-failure
 
-step "fuzzing (replay fuzz/findings/, fuzz)"
+step "fuzzing (replay fuzz/findings/ beside the targets)"
 # A fixed seed and a fresh corpus: CI starts from the inputs a developer's run of this script starts
 # from. The runs drift apart once coverage differs (multi-threaded runs, polls timed by the clock), so a
 # red step is reproduced from its saved input, not by rerunning; longer runs with random seeds
@@ -67,10 +85,11 @@ else
 fi
 
 step "ThreadSanitizer: the spot engine with 2 and 8 threads"
-# Two suites only: each its own executable (GPUTCO_TEST_GROUPS=OFF), not the two areas they belong to.
+# Two suites only: each its own executable (GPUTCO_TEST_GROUPS=OFF), not the two areas they belong to,
+# and the library built from the sources they link (GPUTCO_SPOT_COST_LIBRARY_ONLY, a third of it).
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
   -DGPUTCO_SANITIZE=thread -DGPUTCO_TEST_GROUPS=OFF -DGPUTCO_BUILD_EXAMPLES=OFF \
-  -DGPUTCO_BUILD_BENCHMARKS=OFF >/dev/null
+  -DGPUTCO_BUILD_BENCHMARKS=OFF -DGPUTCO_SPOT_COST_LIBRARY_ONLY=ON >/dev/null
 cmake --build build-tsan -j2 --target test_spot test_cost
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
   ctest --test-dir build-tsan -R '^test_(spot|cost)$' --output-on-failure
@@ -110,4 +129,6 @@ if [ "$memcheck_status" != 0 ]; then
 fi
 step ""
 printf '%s\n' "${times[@]}"
-echo "(sanitizer steps done in $((SECONDS - start)) s)"
+cpu_now
+rm -f "$cpu_file"
+echo "(sanitizer steps done in $((SECONDS - start)) s, $cpu CPU s)"

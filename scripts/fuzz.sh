@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target in fuzz/ (ASan + UBSan, clang) for a bounded time each and fails on any
-# crash, sanitizer report, leak or timeout. First every saved reproducer in fuzz/findings/ is run
-# through its target (known findings must stay handled, see fuzz/known_findings.hpp).
+# crash, sanitizer report, leak or timeout. Every saved reproducer in fuzz/findings/ is run too
+# through its target, one more job beside the targets (known findings must stay handled, see
+# fuzz/known_findings.hpp).
 #   scripts/fuzz.sh [seconds per target, default 600] [build dir, default build-fuzz]
 # With GPUTCO_FUZZ_STEP_SECONDS set and no seconds given, the targets share that budget instead (the
 # time per target is the budget × targets at once / targets, at least 10 s): CI's bounded step.
@@ -32,15 +33,18 @@ seed=()
 if [ -n "${GPUTCO_FUZZ_SEED:-}" ]; then seed=(-seed="$GPUTCO_FUZZ_SEED"); fi
 failed=()
 
-echo "== reproducers in fuzz/findings/"
-for file in fuzz/findings/*; do
-  [ -f "$file" ] || continue
-  name=$(basename "$file"); target=${name%%-*}
-  if ! "$build/fuzz/fuzz_$target" "${limits[@]}" "$file" >"$build/fuzz/replay.log" 2>&1; then
-    tail -n 40 "$build/fuzz/replay.log"
-    failed+=("$name")
-  fi
-done
+replay() {  # every saved reproducer through its target; a failing one's name to replay.failed, its log kept
+  local file name target
+  : >"$build/fuzz/replay.failed"
+  for file in fuzz/findings/*; do
+    [ -f "$file" ] || continue
+    name=$(basename "$file"); target=${name%%-*}
+    if ! "$build/fuzz/fuzz_$target" "${limits[@]}" "$file" >"$build/fuzz/replay.log" 2>&1; then
+      cp "$build/fuzz/replay.log" "$build/fuzz/replay-$name.log"
+      echo "$name" >>"$build/fuzz/replay.failed"
+    fi
+  done
+}
 
 # One target per core at a time (each fuzzer runs on one thread): same time per target, less in all.
 # GPUTCO_FUZZ_JOBS overrides how many run at once.
@@ -66,14 +70,21 @@ fuzz_target() {
     >"$build/fuzz/$target.summary"
   return "$status"
 }
-echo "== ${#targets[@]} targets for ${seconds} s each, $parallel at a time"
-running=0
+# The replay of fuzz/findings/ is one more job beside the targets: it takes a core while the other
+# fuzzes, instead of running alone first (15 targets on 2 cores leave one core idle for a round anyway).
+echo "== the reproducers in fuzz/findings/ and ${#targets[@]} targets for ${seconds} s each, $parallel at a time"
+replay &
+running=1
 for target in "${targets[@]}"; do
   if [ "$running" -ge "$parallel" ]; then wait -n || true; running=$((running - 1)); fi
   fuzz_target "$target" &
   running=$((running + 1))
 done
 wait
+while read -r name; do
+  tail -n 40 "$build/fuzz/replay-$name.log"
+  failed+=("$name")
+done <"$build/fuzz/replay.failed"
 summary=()
 for target in "${targets[@]}"; do
   line=$(cat "$build/fuzz/$target.summary")
