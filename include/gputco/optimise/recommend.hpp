@@ -175,7 +175,10 @@ struct RecommendOptions {
     /// Months commitments may start in; empty = every `review_months` months from 0.
     std::vector<int> start_months;
     int review_months = 6;
-    CountUnit unit = CountUnit::gpus;  ///< counts are whole GPUs or whole instances
+    /// Counts are whole GPUs or whole instances; in instances the plans are billed per whole instance
+    /// (Plan::billing, as providers bill), spot and Savings Plan levels come in whole instances, and what
+    /// is held, owned steps and window GPUs must be whole instances (docs/models.md section 8).
+    CountUnit unit = CountUnit::gpus;
     double max_count = 1e6;            ///< at most this many of each (option, start month)
     /// Savings Plans that may be bought at the start months (their $/hour levels chosen); none when empty.
     std::vector<SavingsPlanOption> savings_plans;
