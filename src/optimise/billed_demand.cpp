@@ -11,14 +11,8 @@ int billed_unit_gpus(const Offering& offering, const RecommendOptions& o) {
 }
 
 DemandFutures billed_demand(const DemandFutures& futures, int gpus_per_instance) {
-    std::vector<DemandProfile> profiles;
-    profiles.reserve(futures.count());
-    for (std::size_t f = 0; f < futures.count(); ++f) {
-        Eigen::ArrayXd hours = futures.profile(f).gpus_per_hour();
-        for (double& x : hours) x = instruments::paid_for_hour(x, gpus_per_instance);
-        profiles.push_back(DemandProfile::hourly(std::move(hours)));
-    }
-    return DemandFutures::from_profiles(profiles);
+    // paid_for_hour is non-decreasing: each month's hours keep their order.
+    return futures.with_hours_mapped([g = double(gpus_per_instance)](double x) { return instruments::paid_for_hour(x, g); });
 }
 
 }  // namespace gputco::detail
