@@ -3,7 +3,10 @@
 // test_recommend_changes): each plan a test enumerates is priced by the engine with no spot and with spot
 // at every count where the cost can turn — an hour's demand less the capacity the plan has there: the
 // cost is piecewise linear in spot GPUs between them — and, under a CVaR95 limit, where a future's cost,
-// linear between two turns, crosses the limit. The cheapest within the limit is kept.
+// linear between two turns, crosses the limit. The cheapest within the limit is kept. Billed per whole
+// instance (billed_per_instance), as the recommender bills when it counts in instances: each plan so
+// billed, and spot at every whole number of instances up to the largest turn instead.
+#include <cmath>
 #include <optional>
 #include <set>
 #include <vector>
@@ -32,10 +35,20 @@ public:
         : futures_(futures), offering_(offering), prices_(prices), options_(std::move(options)),
           spot_(std::move(spot)), cvar95_(cvar95) {}
 
+    /// Plans billed per whole instance of `gpus` GPUs (Units::instances), spot in whole instances.
+    void billed_per_instance(int gpus) { instance_gpus_ = gpus; }
+
     /// `plan` without spot, and with spot at each of `turns` (GPUs) when the problem has spot.
     void consider(Plan plan, const std::set<double>& turns) {
+        if (instance_gpus_ > 1) plan.billing = Units::instances;
         if (!spot_) {
             price(plan, 0);
+            return;
+        }
+        if (instance_gpus_ > 1) {  // whole instances: every count up to the largest turn, no crossings
+            const double g = instance_gpus_;
+            const double most = turns.empty() ? 0.0 : std::ceil(*turns.rbegin() / g);
+            for (double k = 0; k <= most; ++k) price(plan, k * g);
             return;
         }
         std::set<double> at_least_none = turns;
@@ -74,6 +87,7 @@ private:
     PlanOptions options_;
     std::optional<SpotShare> spot_;
     std::optional<double> cvar95_;
+    int instance_gpus_ = 1;
     double best_ = 1e300;
     Plan best_plan_;
 };

@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <vector>
 
 #include <boost/random/uniform_01.hpp>
@@ -295,4 +297,31 @@ TEST_CASE("over random models in range, generated levels and expected levels are
     }
     CHECK(answers > 20);  // both branches are taken
     CHECK(errors > 20);
+}
+
+TEST_CASE("futures with their hours mapped: each hour of each future and month mapped, level 1, in order") {
+    // 8 GPUs with 60% at weekends, +8 GPUs from a month in the first half year with probability 0.5; each
+    // hour rounded up to whole instances of 8 GPUs (a non-decreasing map).
+    DemandModel model{.base_gpus = 8, .monthly_log_growth = 0.01, .monthly_log_volatility = 0.1};
+    model.events.push_back({.gpus = 8, .probability = 0.5, .first_month = 0, .last_month = 5});
+    model.hour_of_week.assign(168, 1.0);
+    for (std::size_t h = 120; h < 168; ++h) model.hour_of_week[h] = 0.6;
+    const DemandFutures futures = DemandFutures::generate(model, Horizon::months(6), 20, 3);
+    const auto up = [](double x) { return 8.0 * std::ceil(x / 8.0); };
+    const DemandFutures mapped = futures.with_hours_mapped(up);
+    REQUIRE(mapped.count() == futures.count());
+    for (std::size_t f = 0; f < futures.count(); ++f)
+        for (int m = 0; m < futures.month_count(); ++m) {
+            CHECK(mapped.level(f, m) == 1.0);
+            const MonthShape& was = futures.shape(f, m);
+            const MonthShape& now = mapped.shape(f, m);
+            double total = 0;
+            for (std::size_t h = 0; h < was.sorted.size(); ++h) {
+                CHECK(now.sorted[h] == up(futures.level(f, m) * was.sorted[h]));
+                total += now.sorted[h];
+            }
+            CHECK(std::is_sorted(now.sorted.begin(), now.sorted.end()));
+            CHECK(mapped.gpu_hours(f, m) == Approx(total).epsilon(1e-12));
+            CHECK(mapped.served_up_to(f, m, 8) == Approx(8.0 * 730).epsilon(1e-12));  // every hour needs >= 1 instance
+        }
 }

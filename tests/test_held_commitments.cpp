@@ -140,6 +140,39 @@ TEST_CASE("a convertible exchange pays the true-up and runs to the later end") {
                          InvalidInput);
 }
 
+TEST_CASE("an AWS exchange is for the same or a higher payment option only") {
+    // AWS (Amazon EC2 User Guide, "Exchanging Convertible Reserved Instances"): Partial Upfront ones may
+    // be exchanged for All Upfront ones, not for No Upfront ones. Held: 4 convertible GPUs, month −12 to
+    // 24, paid partial upfront ($0.60/GPU-h left, $2,628 upfront a GPU), exchanged in month 6 for 6 GPUs
+    // of a 1-year term.
+    Plan plan;
+    plan.held.push_back(held(4, -12, 24, 0.6, CommitmentClass::convertible, 2'628));
+    plan.held[0].payment = Payment::partial_upfront;
+    plan.changes.push_back({.kind = ChangeKind::exchange, .held = true, .index = 0, .month = 6,
+                            .into = Commitment{.count = 6, .term_years = 1, .payment = Payment::no_upfront},
+                            .price = 0});
+    CHECK_THROWS_WITH_AS(run(plan, 5, 24),
+                         "plan.changes[0].into.payment = \"no_upfront\": must be the same as or a higher payment "
+                         "option than held[0]'s partial_upfront (AWS exchanges a convertible reservation only for the "
+                         "same or a higher payment option: no_upfront, partial_upfront, all_upfront)",
+                         InvalidInput);
+    // The same (partial upfront, by the discount: the payment is the option's) and a higher one are taken.
+    // Left of the old one at month 6, 18 of its 36 months: 4 × (2,628 × 18 / 36 + 0.60 × 18 × 730) =
+    // 4 × (1,314 + 7,884) = 36,792; 6 GPUs of 1-year all upfront run to month 24, worth 6 × 8,760 × 18 /
+    // 12 = 78,840 >= 36,792, true-up 78,840 − 4 × 1,314 = 73,584 in month 6.
+    plan.changes[0].into->payment = Payment::all_upfront;
+    const PlanDistribution d = run(plan, 5, 24);
+    CHECK(d.mean_months[6].commitment_changes == Approx(73'584));
+    plan.changes[0].into = Commitment{.count = 6, .term_years = 1, .payment = Payment::partial_upfront,
+                                      .reservation_discount = 0.4};
+    CHECK_NOTHROW(run(plan, 5, 24));
+    // The engine applies no payment rule to an Azure exchange (Microsoft's exchange rules state none).
+    plan.changes[0].kind = ChangeKind::azure_exchange;
+    plan.changes[0].into = Commitment{.count = 6, .term_years = 1, .payment = Payment::no_upfront,
+                                      .reservation_discount = 0.4};
+    CHECK_NOTHROW(run(plan, 5, 24));
+}
+
 TEST_CASE("a standard reservation sold on the marketplace: the price less the 12% fee, its hourly charges gone") {
     // The plan buys 2 GPUs of 1-year all upfront in month 0 (2 × 8,760 = 17,520) and sells them in month 4
     // for 5,000: AWS keeps 12%, 4,400 is received. Demand 2 GPUs for 12 months: months 4–11 run on

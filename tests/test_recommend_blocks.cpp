@@ -174,8 +174,10 @@ TEST_CASE("over 60 random small problems with a dated window, capacity blocks an
         model.hour_of_week = test::office_week();
         const DemandFutures futures = DemandFutures::generate(model, Horizon::months(months), count, std::uint64_t(trial));
         const PricePaths prices = random_paths(engine, months, count);
+        // Whole instances of window GPUs: billed per instance, the recommender requires them.
+        const int window_gpus = test::uniform_int(engine, 1, 6);
         const DemandWindow window{.start_day = test::uniform(engine, 0, 100), .days = test::uniform(engine, 0.5, 12),
-                                  .gpus = double(test::uniform_int(engine, 1, 6))};
+                                  .gpus = double(g * ((window_gpus + g - 1) / g))};
         RecommendOptions options;
         const double discount = test::uniform(engine, 0.05, 0.45);
         options.commitments = {{.term_years = 1, .payment = Payment::no_upfront, .reservation_discount = discount,
@@ -199,7 +201,9 @@ TEST_CASE("over 60 random small problems with a dated window, capacity blocks an
         PlanOptions engine_options = one_thread;
         engine_options.windows = {window};
         const bool with_cvar = trial % 3 == 2;
-        const double on_demand_cvar = evaluate_plan(Plan{}, futures, offering, prices, engine_options).total.cvar95;
+        Plan on_demand;  // billed as the recommender bills (per instance when it counts in instances)
+        if (g > 1) on_demand.billing = Units::instances;
+        const double on_demand_cvar = evaluate_plan(on_demand, futures, offering, prices, engine_options).total.cvar95;
         if (with_cvar) options.limits.cvar95 = on_demand_cvar * test::uniform(engine, 0.85, 1.0);
         const std::vector<CapacityBlock> blocks =
             calendar ? calendar_blocks_for(window, options.capacity_blocks->lead_days, *offering.capacity_block_hourly)
@@ -214,6 +218,8 @@ TEST_CASE("over 60 random small problems with a dated window, capacity blocks an
             for (int second = 0; second <= 2; ++second)
                 for (int b = 0; b < block_choices; ++b) {
                     Plan plan;
+                    // Billed per instance as the recommender bills when it counts in instances.
+                    if (g > 1) plan.billing = Units::instances;
                     for (const auto& [units, start] : {std::pair{first, 0}, std::pair{second, 2}})
                         if (units > 0)
                             plan.commitments.push_back({.count = double(units), .unit = options.unit, .term_years = 1,
@@ -247,6 +253,10 @@ TEST_CASE("over 60 random small problems with a dated window, capacity blocks an
                             best = d.total.mean, best_plan = plan;
                         return d;
                     };
+                    if (g > 1) {  // spot in whole instances: every count up to the largest turn
+                        for (double k = 0; k <= std::ceil(*spots.rbegin() / g); ++k) price(k * g);
+                        continue;
+                    }
                     std::vector<PlanDistribution> at;
                     for (double s : spots) at.push_back(price(s));
                     if (!with_cvar) continue;

@@ -190,6 +190,8 @@ TEST_CASE("over 150 random small problems the recommendation under a capacity-as
         for (int first = 0; first <= 2; ++first)
             for (int second = 0; second <= 2; ++second) {
                 Plan plan;
+                // Billed per instance as the recommender bills when it counts in instances.
+                if (gpus_per_instance > 1) plan.billing = Units::instances;
                 for (const auto& [units, start] : {std::pair{first, 0}, std::pair{second, 4}})
                     if (units > 0)
                         plan.commitments.push_back({.count = double(units), .unit = options.unit, .term_years = 1,
@@ -213,6 +215,11 @@ TEST_CASE("over 150 random small problems the recommendation under a capacity-as
                     if (a >= level - 1e-9 && d.total.mean < best) best = d.total.mean, best_plan = plan;
                     return a;
                 };
+                if (gpus_per_instance > 1) {  // spot in whole instances: every count up to the largest turn
+                    const double g = gpus_per_instance;
+                    for (double k = 0; k <= std::ceil(*spots.rbegin() / g); ++k) price(k * g);
+                    continue;
+                }
                 const std::vector<double> turns(spots.begin(), spots.end());
                 std::vector<double> at;
                 for (double s : turns) at.push_back(price(s) - level);

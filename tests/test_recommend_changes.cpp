@@ -121,6 +121,50 @@ TEST_CASE("a convertible reservation exchanged or refunded where demand falls, w
     CHECK(capped.in_sample.total.mean == Approx(87'600).epsilon(1e-12));
 }
 
+TEST_CASE("an Azure exchange chosen where demand falls, and an AWS exchange into a lower payment option never "
+          "offered, worked by hand") {
+    // The held reservation and demand of the case above: 4 GPUs from month -12 to 24 at $1.00 an hour,
+    // $8,760 upfront per GPU; demand 4 GPUs in months 0-5, then 1. Kept: 87,600.
+    // Azure exchange in month 6 into the 3-year no-upfront term ($0.70 an hour): the upfront left,
+    // 4 × 8,760 × 18/36 = 17,520, is refunded (outside the refund cap); what is left of the old one,
+    // 4 × (8,760 × 18/36 + 1.00 × 730 × 18) = 70,080, needs new units of lifetime commitment at least
+    // that: a GPU's is 0.70 × 730 × 36 = 18,396, so 4 GPUs (73,584). Cost: 6 months held 4 × 1.00 × 730 ×
+    // 6 = 17,520, less the refund 17,520, plus 73,584: 73,584 < 87,600 kept (the AWS exchange, which
+    // refunds nothing, was 91,104).
+    const Offering offering = test::plan_test_offering();
+    const DemandFutures futures =
+        DemandFutures::from_profile(DemandProfile::steps({{0, 4.0}, {6, 1.0}}, Horizon::months(36)));
+    RecommendOptions options;
+    options.commitments = {{.term_years = 3, .payment = Payment::no_upfront}};
+    options.start_months = {0, 6};
+    options.max_count = 4;
+    options.plan_options.threads = 1;
+    options.held = {held(4, -12, 24, 1.0, 8760, CommitmentClass::standard)};
+    options.changes.azure_exchange_into = {{.term_years = 3, .payment = Payment::no_upfront}};
+    const Recommendation r = recommend_plan(futures, offering, options);
+    REQUIRE(r.plan.changes.size() == 1);
+    CHECK(r.plan.changes[0].kind == ChangeKind::azure_exchange);
+    CHECK(r.plan.changes[0].month == 6);
+    REQUIRE(r.plan.changes[0].into.has_value());
+    CHECK(r.plan.changes[0].into->count == 4);
+    CHECK(r.plan.changes[0].into->term_years == 3);
+    CHECK(r.plan.commitments.empty());
+    CHECK(r.in_sample.total.mean == Approx(73'584).epsilon(1e-12));
+    CHECK(r.solver_objective == Approx(73'584).epsilon(1e-12));
+    CHECK(r.in_sample.mean_months[6].commitment_changes == Approx(-17'520).epsilon(1e-12));
+
+    // AWS: a convertible one held all upfront may not be exchanged into no upfront (the EC2 User
+    // Guide's payment-option rule): that exchange is not offered, so it is kept (87,600) and the plan
+    // prices without error.
+    options.changes = {};
+    options.held = {held(4, -12, 24, 1.0, 8760, CommitmentClass::convertible)};
+    options.held[0].payment = Payment::all_upfront;
+    options.changes.exchange_into = {{.term_years = 3, .payment = Payment::no_upfront}};
+    const Recommendation kept = recommend_plan(futures, offering, options);
+    CHECK(kept.plan.changes.empty());
+    CHECK(kept.in_sample.total.mean == Approx(87'600).epsilon(1e-12));
+}
+
 TEST_CASE("the change options are checked, each error naming the field") {
     const Offering offering = test::plan_test_offering();
     const DemandFutures futures = DemandFutures::from_profile(DemandProfile::constant(2, Horizon::months(12)));
@@ -143,6 +187,14 @@ TEST_CASE("the change options are checked, each error naming the field") {
                          "options.changes.exchange_into[0].term_months = 3: must be 0 (a convertible reservation is "
                          "exchanged for a term of years)",
                          InvalidInput);
+    options.changes.exchange_into.clear();
+    options.changes.azure_exchange_into = {{.term_years = 1, .payment = Payment::no_upfront,
+                                            .reservation_discount = 0.3, .term_months = 1}};
+    CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options),
+                         "options.changes.azure_exchange_into[0].term_months = 1: must be 0 (an Azure reservation is "
+                         "exchanged for a term of years)",
+                         InvalidInput);
+    options.changes.azure_exchange_into.clear();
     RollingOptions rolling;
     rolling.every_months = 12;
     options.changes.exchange_into.clear();
@@ -156,7 +208,7 @@ TEST_CASE("over 80 random small problems with reservations held and falling dema
     Xoshiro256pp engine(2727);
     const int months = 12, later = 6;  // commitments bought and changes made in month `later`
     const std::size_t count = 3;
-    int changed = 0, kept = 0, exchanges = 0, cvar_trials = 0;
+    int changed = 0, kept = 0, exchanges = 0, azure_exchanges = 0, cvar_trials = 0;
     for (int trial = 0; trial < 80; ++trial) {
         const int g = test::uniform_int(engine, 1, 2);
         const Offering offering = test::plan_test_offering_in_instances(g);
@@ -199,6 +251,12 @@ TEST_CASE("over 80 random small problems with reservations held and falling dema
         options.changes.exchange_into = {{.term_years = 1,
                                           .payment = trial % 4 != 3 ? Payment::all_upfront : Payment::no_upfront,
                                           .reservation_discount = test::uniform(engine, 0.1, 0.6)}};
+        // A quarter of the trials (demand falling) also offer the Azure exchange, into the same term 15
+        // points further off on demand; the steady ones try the AWS exchange on its own.
+        if (trial % 4 == 0) {
+            options.changes.azure_exchange_into = options.changes.exchange_into;
+            *options.changes.azure_exchange_into[0].reservation_discount += 0.15;
+        }
         const bool with_spot = trial % 2 == 0;
         const double overhead = test::uniform(engine, 1, 2), availability = test::uniform(engine, 0.3, 1);
         std::optional<SpotShare> spot;
@@ -228,6 +286,14 @@ TEST_CASE("over 80 random small problems with reservations held and falling dema
             if (options.changes.refund)
                 choices[i].push_back(
                     CommitmentChange{.kind = ChangeKind::refund, .held = true, .index = i, .month = later, .into = {}, .price = 0});
+            for (const CommitmentOption& into : options.changes.azure_exchange_into)  // any held one
+                for (int units = 1; units <= 2; ++units)
+                    choices[i].push_back(CommitmentChange{
+                        .kind = ChangeKind::azure_exchange, .held = true, .index = i, .month = later,
+                        .into = Commitment{.count = double(units), .unit = options.unit, .term_years = into.term_years,
+                                           .payment = into.payment, .start_month = later, .renewal = Renewal::lapse,
+                                           .reservation_discount = into.reservation_discount, .offering = {}},
+                        .price = 0});
             if (h.kind == CommitmentClass::convertible)
                 for (int units = 1; units <= 2; ++units) {
                     const CommitmentOption& into = options.changes.exchange_into[0];
@@ -240,6 +306,7 @@ TEST_CASE("over 80 random small problems with reservations held and falling dema
                 }
         }
         test::BruteForce brute(futures, offering, prices, options.plan_options, spot, options.limits.cvar95);
+        brute.billed_per_instance(g);  // as the recommender bills when it counts in instances
         const auto try_changes = [&](const std::vector<CommitmentChange>& picked, int first, int second) {
             Plan plan;
             plan.held = options.held;
@@ -290,7 +357,10 @@ TEST_CASE("over 80 random small problems with reservations held and falling dema
         }
         cvar_trials += with_cvar;
         (brute.best_plan().changes.empty() ? kept : changed) += 1;
-        for (const CommitmentChange& c : brute.best_plan().changes) exchanges += c.kind == ChangeKind::exchange;
+        for (const CommitmentChange& c : brute.best_plan().changes) {
+            exchanges += c.kind == ChangeKind::exchange;
+            azure_exchanges += c.kind == ChangeKind::azure_exchange;
+        }
         const Recommendation r = recommend_plan(futures, offering, options, prices);
         Plan shown = r.plan;
         shown.name.clear();
@@ -303,5 +373,7 @@ TEST_CASE("over 80 random small problems with reservations held and falling dema
     CHECK(changed >= 10);  // the draws make changes pay, and not pay, often enough to test both
     CHECK(kept >= 5);
     CHECK(exchanges >= 3);
+    MESSAGE("Azure exchanges in the brute-force optima: " << azure_exchanges);
+    CHECK(azure_exchanges >= 2);
     CHECK(cvar_trials >= 8);
 }

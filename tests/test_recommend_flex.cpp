@@ -95,8 +95,10 @@ TEST_CASE("over 60 random small problems with a dated window, flex-start request
         model.hour_of_week = test::office_week();
         const DemandFutures futures = DemandFutures::generate(model, Horizon::months(months), count, std::uint64_t(trial));
         const PricePaths prices = stepped_paths(engine, months, count);
+        // Whole instances of window GPUs: billed per instance, the recommender requires them.
+        const int window_gpus = test::uniform_int(engine, 1, 4);
         const DemandWindow window{.start_day = test::uniform(engine, 0, 80), .days = test::uniform(engine, 0.5, 10),
-                                  .gpus = double(test::uniform_int(engine, 1, 4))};
+                                  .gpus = double(g * ((window_gpus + g - 1) / g))};
         RecommendOptions options;
         const double discount = test::uniform(engine, 0.05, 0.45);
         options.commitments = {{.term_years = 1, .payment = Payment::no_upfront, .reservation_discount = discount,
@@ -116,7 +118,9 @@ TEST_CASE("over 60 random small problems with a dated window, flex-start request
                              .price_per_gpu_hour = {}, .deadline_miss_probability = {}}};
         PlanOptions engine_options = options.plan_options;
         const bool with_cvar = trial % 3 == 2;
-        const double on_demand_cvar = evaluate_plan(Plan{}, futures, offering, prices, engine_options).total.cvar95;
+        Plan on_demand;  // billed as the recommender bills (per instance when it counts in instances)
+        if (g > 1) on_demand.billing = Units::instances;
+        const double on_demand_cvar = evaluate_plan(on_demand, futures, offering, prices, engine_options).total.cvar95;
         if (with_cvar) options.limits.cvar95 = on_demand_cvar * test::uniform(engine, 0.9, 1.0);
         const FlexStartRequest request{.gpus = double(g), .start_day = window.start_day,
                                        .days = std::min(window.days, FlexStartRequest::max_days),
@@ -130,6 +134,7 @@ TEST_CASE("over 60 random small problems with a dated window, flex-start request
             spot = SpotShare{.gpus = 0, .price_per_gpu_hour = {}, .overhead = overhead, .availability = availability,
                              .periods = {}};
         test::BruteForce brute(futures, offering, prices, engine_options, spot, options.limits.cvar95);
+        brute.billed_per_instance(g);  // as the recommender bills when it counts in instances
         for (int first = 0; first <= 2; ++first)
             for (int second = 0; second <= 2; ++second)
                 for (int flex = 0; flex <= 2; ++flex) {

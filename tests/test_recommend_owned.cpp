@@ -140,4 +140,13 @@ TEST_CASE("owned capex counts against the upfront limit; too many combinations i
     options.owned->step_gpus = 0;
     CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, options), "options.owned.step_gpus = 0: must be >= 1",
                          InvalidInput);
+    // Counted in whole instances the plan is billed per instance, and owned GPUs serve first: each count
+    // must end at a whole instance.
+    options.owned->step_gpus = 2;
+    options.unit = CountUnit::instances;
+    CHECK_THROWS_WITH_AS(recommend_plan(futures, test::plan_test_offering_in_instances(8), options),
+                         "options.owned.step_gpus = 2: must cover a whole number of instances (2 GPUs: 0.25 instances "
+                         "of 8) when the recommender counts in instances (options.unit = instances), which bills on "
+                         "demand and spot per instance above the tiers held",
+                         InvalidInput);
 }

@@ -205,7 +205,7 @@ TEST_CASE("every key of a recommend section reads back from to_yaml") {
         "  held_savings_plans: [{commitment_per_hour: 12, type: aws_ec2_instance, term_years: 3, payment: partial_upfront, "
         "start_month: -20, rate_per_gpu_hour: 1.75}]\n"
         "  changes: {resale_price_share: 0.4, exchange_into: [{term_years: 1, payment: all_upfront, "
-        "reservation_discount: 0.3}], refund: true}\n"
+        "reservation_discount: 0.3}], refund: true, azure_exchange_into: [{term_years: 3, payment: no_upfront}]}\n"
         "  held_out: 100\n"
         "  hindsight_bound: true\n"
         "  cvar95_limits: [1e6, 2e6]\n"
@@ -271,6 +271,9 @@ TEST_CASE("every key of a recommend section reads back from to_yaml") {
         CHECK(r.options.changes.exchange_into[0].payment == Payment::all_upfront);
         CHECK(r.options.changes.exchange_into[0].reservation_discount.value() == 0.3);
         CHECK(r.options.changes.refund);
+        REQUIRE(r.options.changes.azure_exchange_into.size() == 1);
+        CHECK(r.options.changes.azure_exchange_into[0].term_years == 3);
+        CHECK(r.options.changes.azure_exchange_into[0].payment == Payment::no_upfront);
         CHECK(r.held_out == 100);
         CHECK(r.hindsight_bound.value());
         CHECK(r.cvar95_limits == std::vector<double>{1e6, 2e6});
@@ -339,6 +342,12 @@ TEST_CASE("recommend section errors name the file, line, column, field, value an
     CHECK_THROWS_WITH_AS(
         parse_scenario(with_recommend("  changes: {exchange_into: [{term_months: 3, payment: no_upfront}]}\n"), "rec.yaml"),
         "rec.yaml:15:12: recommend.changes.exchange_into[0].term_months = 3: must be 0 (a convertible reservation is "
+        "exchanged for a term of years)",
+        InvalidInput);
+    CHECK_THROWS_WITH_AS(
+        parse_scenario(with_recommend("  changes: {azure_exchange_into: [{term_months: 1, payment: no_upfront}]}\n"),
+                       "rec.yaml"),
+        "rec.yaml:15:12: recommend.changes.azure_exchange_into[0].term_months = 1: must be 0 (an Azure reservation is "
         "exchanged for a term of years)",
         InvalidInput);
     CHECK_THROWS_WITH_AS(parse_scenario(with_recommend("  changes: {refund: yes}\n"), "rec.yaml"),

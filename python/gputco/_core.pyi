@@ -1121,7 +1121,8 @@ class Plan:
                  spot: Optional[SpotShare] = None, name: str = "",
                  savings_plans: Sequence[SavingsPlan] = ..., capacity_blocks: Sequence[CapacityBlock] = ...,
                  held: Sequence[HeldCommitment] = ..., changes: Sequence[CommitmentChange] = ...,
-                 flex_starts: Sequence[FlexStartRequest] = ...) -> None: ...
+                 flex_starts: Sequence[FlexStartRequest] = ...,
+                 billing: str = "gpus") -> None: ...  # or "instances": on demand and spot paid per whole instance
     @staticmethod
     def from_mix(mix: Mix, fleet_gpus: float) -> Plan: ...
 
@@ -1295,10 +1296,12 @@ class FlexStartOption:
 
 class ChangeOptions:
     resale_price_share: Optional[float]  # of the prorated upfront left, in [0, 1]; 12% fee kept by AWS
-    exchange_into: List[CommitmentOption]
+    exchange_into: List[CommitmentOption]  # AWS: same or higher payment option than the held one
     refund: bool
+    azure_exchange_into: List[CommitmentOption]  # Azure: upfront left refunded, the new one bought in full
     def __init__(self, *, resale_price_share: Optional[float] = None,
-                 exchange_into: Sequence[CommitmentOption] = ..., refund: bool = False) -> None: ...
+                 exchange_into: Sequence[CommitmentOption] = ..., refund: bool = False,
+                 azure_exchange_into: Sequence[CommitmentOption] = ...) -> None: ...
 
 class CapacityBlockOption:
     lead_days: int

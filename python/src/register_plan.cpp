@@ -269,9 +269,11 @@ void register_plan(py::module_& m) {
         .def(py::init([](std::vector<Commitment> commitments, std::vector<OwnedPurchase> owned,
                          std::optional<SpotShare> spot, std::string name, std::vector<SavingsPlan> savings_plans,
                          std::vector<CapacityBlock> capacity_blocks, std::vector<HeldCommitment> held,
-                         std::vector<CommitmentChange> changes, std::vector<FlexStartRequest> flex_starts) {
+                         std::vector<CommitmentChange> changes, std::vector<FlexStartRequest> flex_starts,
+                         std::string_view billing) {
                  return Plan{.name = std::move(name), .commitments = std::move(commitments), .owned = std::move(owned),
                              .savings_plans = std::move(savings_plans), .spot = std::move(spot),
+                             .billing = parse<Units>(billing, "plan.billing"),
                              .capacity_blocks = std::move(capacity_blocks), .held = std::move(held),
                              .changes = std::move(changes), .flex_starts = std::move(flex_starts)};
              }),
@@ -280,7 +282,7 @@ void register_plan(py::module_& m) {
              py::arg("savings_plans") = std::vector<SavingsPlan>{},
              py::arg("capacity_blocks") = std::vector<CapacityBlock>{},
              py::arg("held") = std::vector<HeldCommitment>{}, py::arg("changes") = std::vector<CommitmentChange>{},
-             py::arg("flex_starts") = std::vector<FlexStartRequest>{})
+             py::arg("flex_starts") = std::vector<FlexStartRequest>{}, py::arg("billing") = "gpus")
         .def_readonly("capacity_blocks", &Plan::capacity_blocks)
         .def_readonly("flex_starts", &Plan::flex_starts)
         .def_readonly("held", &Plan::held)

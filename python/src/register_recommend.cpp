@@ -75,14 +75,19 @@ void register_recommend(py::module_& m) {
         .def_readonly("grant_probability", &FlexStartOption::grant_probability);
     py::class_<ChangeOptions>(m, "ChangeOptions",
                               "What the recommender may do with the reservations held (RecommendOptions.held) where "
-                              "demand falls below them: sell a standard one, exchange a convertible one, refund one.")
+                              "demand falls below them: sell a standard one, exchange a convertible one (AWS), refund "
+                              "one or exchange one the Azure way.")
         .def(py::init([](std::optional<double> resale_price_share, std::vector<CommitmentOption> exchange_into,
-                         bool refund) { return ChangeOptions{resale_price_share, std::move(exchange_into), refund}; }),
+                         bool refund, std::vector<CommitmentOption> azure_exchange_into) {
+                 return ChangeOptions{resale_price_share, std::move(exchange_into), refund, std::move(azure_exchange_into)};
+             }),
              py::kw_only(), py::arg("resale_price_share") = py::none(),
-             py::arg("exchange_into") = std::vector<CommitmentOption>{}, py::arg("refund") = false)
+             py::arg("exchange_into") = std::vector<CommitmentOption>{}, py::arg("refund") = false,
+             py::arg("azure_exchange_into") = std::vector<CommitmentOption>{})
         .def_readonly("resale_price_share", &ChangeOptions::resale_price_share)
         .def_readonly("exchange_into", &ChangeOptions::exchange_into)
-        .def_readonly("refund", &ChangeOptions::refund);
+        .def_readonly("refund", &ChangeOptions::refund)
+        .def_readonly("azure_exchange_into", &ChangeOptions::azure_exchange_into);
     py::class_<SpotOption>(m, "SpotOption", "A way to run spot (e.g. one checkpoint interval) with its overhead.")
         .def(py::init([](std::string name, double overhead, double availability, std::optional<double> price,
                          std::optional<double> deadline_miss_probability) {

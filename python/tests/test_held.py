@@ -312,3 +312,27 @@ def test_the_command_takes_the_changes_the_recommender_may_make(tmp_path):
     bad = gputco_cmd(*args, "--resale-price-share", 2, check=False)
     assert bad.stderr == ("gputco: options.changes.resale_price_share = 2: must be in [0, 1] (of the prorated "
                           "upfront left)\n")
+
+
+def test_the_azure_exchange_the_recommender_may_make_from_python_and_the_command(gputco, p4d, tmp_path):
+    # The option renders from C++ (ChangeOptions.azure_exchange_into), its rule is C++'s, and the command
+    # takes it as it takes --exchange-into.
+    import json
+    from test_cli import gputco_cmd
+    changes = gputco.ChangeOptions(azure_exchange_into=[gputco.CommitmentOption(term_years=1, payment="all_upfront")])
+    assert [(c.term_years, c.payment) for c in changes.azure_exchange_into] == [(1, "all_upfront")]
+    held = gputco.HeldCommitment(8, start_month=-12, end_month=24, hourly_per_gpu=1.0, upfront_per_gpu=8760.0)
+    monthly = gputco.ChangeOptions(azure_exchange_into=[
+        gputco.CommitmentOption(term_years=1, payment="no_upfront", reservation_discount=0.3, term_months=3)])
+    with pytest.raises(ValueError, match=r"^options\.changes\.azure_exchange_into\[0\]\.term_months = 3: must be 0 "
+                                         r"\(an Azure reservation is exchanged for a term of years\)$"):
+        gputco.recommend_plan(constant(gputco, 8, 12), p4d, held=[held], changes=monthly)
+    path = tmp_path / "reservations.csv"
+    _focus_with_reservations(path)
+    args = ("recommend", "--bill", path, "--offering", "aws/p4d.24xlarge/us-east-1", "--horizon-months", 12,
+            "--futures", 10, "--held-out", 10, "--commitment", "1y:all_upfront", "--format", "json")
+    bad = gputco_cmd(*args, "--azure-exchange-into", "1:all", check=False)
+    assert bad.stderr == ('gputco: --azure-exchange-into = "1:all": must be <years>y:<payment>, e.g. 1y:all_upfront '
+                          'or 3y:no_upfront\n')
+    allowed = json.loads(gputco_cmd(*args, "--azure-exchange-into", "1y:all_upfront").stdout)
+    assert allowed["summary"]["billing"] == "gpus"

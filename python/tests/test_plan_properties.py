@@ -118,9 +118,13 @@ def test_recommend_never_returns_a_plan_dearer_than_all_on_demand(gputco, p4d, f
     spot = [gputco.SpotOption(f"spot {i}", overhead=data.draw(st.floats(1.0, 2.0)), availability=data.draw(fraction),
                               deadline_miss_probability=data.draw(st.one_of(st.none(), fraction)))
             for i in range(data.draw(st.integers(0, 2)))]
+    unit = data.draw(st.sampled_from(["gpus", "instances"]))
+    # Counted in instances the plan is billed per instance: owned GPUs (served first) come in whole ones.
+    step = p4d.gpus_per_instance if unit == "instances" else 1
     owned = None
     if data.draw(st.integers(0, 3)) == 0:  # few counts: each combination is a solve
-        owned = gputco.OwnedOption(data.draw(owned_terms()), months=[0], max_gpus=data.draw(st.integers(0, 2)))
+        owned = gputco.OwnedOption(data.draw(owned_terms()), months=[0], max_gpus=step * data.draw(st.integers(0, 2)),
+                                   step_gpus=step)
     objective = data.draw(st.sampled_from(["total", "npv"]))
     keywords = dict(
         # Reservations the offering lists (none = all of them), or one at a discount of its own.
@@ -128,7 +132,7 @@ def test_recommend_never_returns_a_plan_dearer_than_all_on_demand(gputco, p4d, f
             st.sampled_from([gputco.CommitmentOption(r.term_years, r.payment) for r in p4d.reserved]),
             st.builds(lambda term, d: gputco.CommitmentOption(term, reservation_discount=d), st.sampled_from([1, 3]),
                       st.floats(0.0, 0.7))), max_size=2)),
-        review_months=data.draw(st.integers(1, 12)), unit=data.draw(st.sampled_from(["gpus", "instances"])),
+        review_months=data.draw(st.integers(1, 12)), unit=unit,
         spot=spot, owned=owned, objective=objective, annual_discount_rate=data.draw(st.floats(0.0, 0.3)),
         discounts=gputco.Discounts(on_demand_discount=data.draw(st.floats(0.0, 0.5))),
         deadline_miss_probability_limit=data.draw(st.one_of(st.none(), fraction)),
@@ -139,7 +143,8 @@ def test_recommend_never_returns_a_plan_dearer_than_all_on_demand(gputco, p4d, f
     assert math.isfinite(r.solver_objective)
     plan_options = dict(annual_discount_rate=keywords["annual_discount_rate"], discounts=keywords["discounts"], threads=1)
     chosen = gputco.evaluate_plan(r.plan, futures, p4d, **plan_options)
-    on_demand = gputco.evaluate_plan(gputco.Plan(), futures, p4d, **plan_options)
+    assert r.plan.billing == unit
+    on_demand = gputco.evaluate_plan(gputco.Plan(billing=unit), futures, p4d, **plan_options)  # billed alike
     measure = "total" if objective == "total" else "npv"
     ours, baseline = getattr(chosen, measure).mean, getattr(on_demand, measure).mean
     assert ours <= baseline + max(0.01, 1e-12 * abs(baseline)), (str(r.plan), ours, baseline, r.status)

@@ -202,28 +202,55 @@ def test_spot_option_from_a_simulation(gputco):
 
 
 def test_owned_hardware_equals_enumeration_priced_by_the_engine(gputco, p4d):
-    # Owned GPUs at months 0 and 6 (0..4 each) and 1-year all-upfront instances (0..1 at months 0, 6):
-    # 5^2 x 2^2 = 100 plans priced by the engine; the optimiser must find the cheapest.
+    # Owned servers of 8 GPUs at months 0 and 6 (0..2 each) and 1-year all-upfront instances (0..1 at
+    # months 0, 6): 3^2 x 2^2 = 36 plans priced by the engine, billed per instance as the recommender bills
+    # when it counts in instances; the optimiser must find the cheapest.
     import itertools
 
     futures = gputco.DemandFutures.generate(model(gputco, 0.1), gputco.Horizon.months(18), 4, 12)
     servers = gputco.Owned(capex_per_gpu=30000, life_years=4, staff_per_month=600, colocation_per_gpu_month=50)
     options = gputco.RecommendOptions(
         commitments=[gputco.CommitmentOption(1, "all_upfront")], start_months=[0, 6], unit="instances",
-        max_count=1, owned=gputco.OwnedOption(servers, months=[0, 6], max_gpus=4),
+        max_count=1, owned=gputco.OwnedOption(servers, months=[0, 6], max_gpus=16, step_gpus=8),
         plan_options=gputco.PlanOptions(threads=1))
     r = gputco.recommend_plan(futures, p4d, options)
+    assert r.plan.billing == "instances"
     best = None
-    for o0, o6, c0, c6 in itertools.product(range(5), range(5), range(2), range(2)):
+    for o0, o6, c0, c6 in itertools.product(range(0, 17, 8), range(0, 17, 8), range(2), range(2)):
         owned = [gputco.OwnedPurchase(n, month=m, terms=servers) for n, m in ((o0, 0), (o6, 6)) if n]
         commitments = [gputco.Commitment(n, unit="instances", term_years=1, payment="all_upfront", start_month=m)
                        for n, m in ((c0, 0), (c6, 6)) if n]
-        mean = gputco.evaluate_plan(gputco.Plan(commitments, owned=owned), futures, p4d).total.mean
+        plan = gputco.Plan(commitments, owned=owned, billing="instances")
+        mean = gputco.evaluate_plan(plan, futures, p4d).total.mean
         best = mean if best is None else min(best, mean)
     assert r.in_sample.total.mean == pytest.approx(best, rel=1e-9)
     assert len(r.plan.owned) > 0
     with pytest.raises(ValueError, match=r"^options.owned.months\[0\] = 18: must be in \[0, 18\)"):
         gputco.recommend_plan(futures, p4d, owned=gputco.OwnedOption(servers, months=[18], max_gpus=1))
+    with pytest.raises(ValueError, match=r"^options.owned.step_gpus = 4: must cover a whole number of instances "
+                                         r"\(4 GPUs: 0.5 instances of 8\) when the recommender counts in instances"):
+        gputco.recommend_plan(futures, p4d, unit="instances",
+                              owned=gputco.OwnedOption(servers, months=[0], max_gpus=8, step_gpus=4))
+
+
+def test_counted_in_instances_the_recommendation_is_billed_per_instance_and_so_are_the_baselines(gputco, p4d):
+    # 3 GPUs of an 8-GPU p4d all year: billed per instance all on demand pays a whole instance every hour,
+    # so one reserved instance is advised; the study's summary says how it is billed, and its all
+    # on-demand baseline is billed the same way (8 GPUs an hour, not 3).
+    futures = gputco.DemandFutures.from_profile(gputco.DemandProfile.constant(3, gputco.Horizon.months(12)))
+    r = gputco.recommend(futures, p4d, commitments=[gputco.CommitmentOption(1, "all_upfront")],
+                         start_months=[0], unit="instances")
+    assert r.plan.billing == "instances"
+    assert r.summary["billing"].iloc[0] == "instances"
+    assert len(r.plan.commitments) == 1 and r.plan.commitments[0].count == 1
+    on_demand = gputco.evaluate_plan(gputco.Plan(billing="instances"), futures, p4d).total.mean
+    assert r.baselines.loc["all on demand", "mean"] == pytest.approx(on_demand, rel=1e-12)
+    assert on_demand == pytest.approx(p4d.on_demand_hourly * 8760, rel=1e-12)
+    per_gpu = gputco.recommend(futures, p4d, commitments=[gputco.CommitmentOption(1, "all_upfront")],
+                               start_months=[0], unit="gpus")
+    assert per_gpu.summary["billing"].iloc[0] == "gpus"
+    with pytest.raises(ValueError, match=r'^plan.billing = "boxes"'):
+        gputco.Plan(billing="boxes")
 
 
 def test_held_out_judged_at_the_fitted_prices_unless_told_otherwise(gputco, p4d):

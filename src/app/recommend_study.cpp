@@ -93,15 +93,20 @@ RecommendStudy run_recommend_study(const DemandFutures& futures, const Offering&
     }
 
     std::vector<Plan> plans{study.recommendation.plan};
+    // The baselines are billed as the recommendation is (per whole instance when it counts in instances).
+    const Units billing = study.recommendation.plan.billing;
     if (inputs.history) {
         PlanOptions baseline_options;
         baseline_options.discounts = options.plan_options.discounts;
         for (Plan& p : baseline_plans(*inputs.history, judged_offering, study.baseline_term_years,
                                       study.baseline_payment, baseline_options, options.held,
-                                      options.held_savings_plans))
+                                      options.held_savings_plans)) {
+            p.billing = billing;
             plans.push_back(std::move(p));
+        }
     } else {
         Plan on_demand{.name = "all on demand"};
+        on_demand.billing = billing;
         on_demand.held = options.held;  // the baselines hold what the recommendation holds
         on_demand.savings_plans = options.held_savings_plans;
         plans.push_back(std::move(on_demand));
@@ -143,9 +148,10 @@ RecommendStudy run_recommend_study(const DemandFutures& futures, const Offering&
         baseline_options.discounts = options.plan_options.discounts;
         policy.emplace(judged_on.count());
         for (std::size_t f = 0; f < judged_on.count(); ++f) {
-            const Plan plan = provider_policy_plan(*inputs.history, judged_on, f, judged_offering, 30,
-                                                   study.baseline_term_years, study.baseline_payment, baseline_options,
-                                                   options.held);
+            Plan plan = provider_policy_plan(*inputs.history, judged_on, f, judged_offering, 30,
+                                             study.baseline_term_years, study.baseline_payment, baseline_options,
+                                             options.held);
+            plan.billing = billing;
             (*policy)[f] = measured(
                 evaluate_plan(plan, judged_on.future(f), judged_offering, price_column(judged_prices, f), eval).futures[0],
                 Objective::expected_total);
@@ -211,6 +217,10 @@ const std::vector<Column<RecommendStudy>>& study_summary_columns() {
              unnamed.name.clear();
              return Cell(describe(unnamed));
          }},
+        // How on demand and spot are paid: per GPU-hour ("gpus") or per whole instance ("instances", when
+        // the recommender counts in instances); the baselines are billed the same way.
+        {"billing", "", Dtype::text,
+         [](const S& s) { return Cell(std::string(to_text(s.recommendation.plan.billing))); }},
         {"in_sample_mean", "currency", Dtype::float64, [](const S& s) { return Cell(s.recommendation.in_sample.total.mean); }},
         {"in_sample_p95", "currency", Dtype::float64, [](const S& s) { return Cell(s.recommendation.in_sample.total.p95); }},
         {"in_sample_cvar95", "currency", Dtype::float64,

@@ -468,6 +468,10 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
                               "may be repeated");
     recommend_cmd->add_flag("--refund", recommend_options.changes.refund,
                             "refund a reservation held (Azure, within its yearly cap) where it pays");
+    std::vector<std::string> azure_exchange_texts;
+    recommend_cmd->add_option("--azure-exchange-into", azure_exchange_texts,
+                              "exchange a reservation held the Azure way (its upfront left refunded, the new one bought "
+                              "in full) for one of <years>y:<payment> where it pays; may be repeated");
     recommend_cmd->add_option("--cvar95-limit", cvar95_limit, "at most this mean cost of the worst 5% of futures")
         ->default_str("none");  // applied only when given
     recommend_cmd->add_option("--capacity-assurance", capacity_assurance,
@@ -514,6 +518,9 @@ int gputco::cli::run_command(int argc, const char* const* argv, std::FILE* out, 
             for (const auto& text : commitment_texts) recommend_options.commitments.push_back(cli::commitment_option(text));
             for (const auto& text : exchange_texts)
                 recommend_options.changes.exchange_into.push_back(cli::commitment_option(text, "--exchange-into"));
+            for (const auto& text : azure_exchange_texts)
+                recommend_options.changes.azure_exchange_into.push_back(
+                    cli::commitment_option(text, "--azure-exchange-into"));
             if (recommend_cmd->count("--resale-price-share") > 0)
                 recommend_options.changes.resale_price_share = resale_price_share;
             if (recommend_cmd->count("--cvar95-limit") > 0) recommend_options.limits.cvar95 = cvar95_limit;

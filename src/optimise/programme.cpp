@@ -101,7 +101,7 @@ void add_changes(Programme& p, const RecommendOptions& o, const Setup& setup, do
     for (const ChangeCandidate& c : setup.changes) {
         p.change.push_back(p.mip.add_column(0.0, 1.0, c.cost, true));
         of_held[c.held].push_back(p.change.back());
-        if (c.kind != ChangeKind::exchange) {
+        if (c.kind != ChangeKind::exchange && c.kind != ChangeKind::azure_exchange) {
             p.exchanged.push_back(-1);
             p.exchanged_most.push_back(0);
             p.true_up.push_back(-1);
@@ -114,6 +114,10 @@ void add_changes(Programme& p, const RecommendOptions& o, const Setup& setup, do
         p.exchanged_most.push_back(most);
         p.mip.add_row({p.exchanged.back(), p.change.back()}, {1.0, -most}, 'L', 0.0);
         p.mip.add_row({p.exchanged.back(), p.change.back()}, {c.value_per_unit, -c.old_value}, 'G', 0.0);
+        if (c.kind == ChangeKind::azure_exchange) {  // bought in full: its upfront is in the unit's cost
+            p.true_up.push_back(-1);
+            continue;
+        }
         p.true_up.push_back(p.mip.add_column(0.0, infinity, c.true_up_weight, false));
         p.mip.add_row({p.true_up.back(), p.exchanged.back(), p.change.back()}, {1.0, -c.upfront_per_unit, c.old_upfront},
                       'G', 0.0);
@@ -178,8 +182,9 @@ void add_commitments(Programme& p, const DemandFutures& futures, const Recommend
             mean += p.cost[k][f];
         }
         // Removing a unit beyond `most` keeps every month it covers at or above the peak: no dearer. A
-        // Savings Plan's level is continuous (a $/hour commitment, any amount).
-        p.x.push_back(p.mip.add_column(0.0, most[k], mean / double(n), c.savings_plan < 0));
+        // Savings Plan's level is continuous (a $/hour commitment, any amount), in whole instances' worth
+        // when billed per instance (set_up).
+        p.x.push_back(p.mip.add_column(0.0, most[k], mean / double(n), c.savings_plan < 0 || c.gpus_per_unit > 1.0));
         p.savings_plan_factor.push_back(factor_of(prices, prices.reserved, 0, c.start));
     }
     add_changes(p, o, setup, peak);
@@ -551,6 +556,7 @@ void add_future_rows(Programme& p, const DemandFutures& futures, const PricePath
             if (p.exchanged[j] < 0) continue;
             row_cols.push_back(p.exchanged[j]);
             row_coef.push_back(-setup.changes[j].unit_cost);
+            if (p.true_up[j] < 0) continue;  // an Azure exchange: no true-up
             row_cols.push_back(p.true_up[j]);
             row_coef.push_back(-setup.changes[j].true_up_weight);
         }
@@ -600,6 +606,7 @@ std::optional<TailCuts> tail_cuts_of(const Programme& p, const DemandFutures& fu
         if (p.exchanged[j] < 0) continue;
         columns.push_back(p.exchanged[j]);
         linear.emplace_back(n, setup.changes[j].unit_cost);
+        if (p.true_up[j] < 0) continue;  // an Azure exchange: no true-up
         columns.push_back(p.true_up[j]);
         linear.emplace_back(n, setup.changes[j].true_up_weight);
     }
@@ -693,6 +700,11 @@ void add_limits(Programme& p, const DemandFutures& futures, const RecommendOptio
             for (std::size_t j = 0; j < setup.changes.size(); ++j) {  // an exchange's true-up, paid at it
                 const ChangeCandidate& c = setup.changes[j];
                 if (p.exchanged[j] < 0 || c.month < first || c.month >= first + period) continue;
+                if (p.true_up[j] < 0) {  // an Azure exchange: the new units' upfront, paid in full then
+                    cols.push_back(p.exchanged[j]);
+                    coef.push_back(rates.voucher * c.upfront_per_unit);
+                    continue;
+                }
                 cols.push_back(p.true_up[j]);
                 coef.push_back(rates.voucher);
             }
@@ -795,6 +807,7 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFuture
              const std::vector<OwnedPurchase>& owned) {
     Plan plan;
     plan.name = "recommended";
+    plan.billing = o.unit == CountUnit::instances ? Units::instances : Units::gpus;  // as the provider bills
     plan.held = o.held;
     plan.savings_plans = o.held_savings_plans;  // served first among Savings Plans of their type
     for (const OwnedPurchase& purchase : owned)
@@ -802,7 +815,8 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFuture
     for (std::size_t k = 0; k < p.x.size(); ++k) {
         const Candidate& c = setup.candidates[k];
         if (c.savings_plan >= 0) {
-            const double gpus = solution.x[std::size_t(p.x[k])];
+            const double level = solution.x[std::size_t(p.x[k])];
+            const double gpus = c.gpus_per_unit > 1.0 ? std::round(level) * c.gpus_per_unit : level;
             if (gpus <= 1e-9) continue;
             const SavingsPlanOption& option = o.savings_plans[std::size_t(c.savings_plan)];
             plan.savings_plans.push_back({.commitment_per_hour = gpus * c.savings_plan_rate * p.savings_plan_factor[k],
@@ -836,8 +850,9 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFuture
         const ChangeCandidate& c = setup.changes[j];
         CommitmentChange change{.kind = c.kind, .held = true, .index = c.held, .month = c.month, .into = {},
                                 .price = c.kind == ChangeKind::resale ? c.amount : 0.0};
-        if (c.kind == ChangeKind::exchange) {
-            const CommitmentOption& into = o.changes.exchange_into[c.into];
+        if (c.kind == ChangeKind::exchange || c.kind == ChangeKind::azure_exchange) {
+            const CommitmentOption& into = (c.kind == ChangeKind::exchange ? o.changes.exchange_into
+                                                                           : o.changes.azure_exchange_into)[c.into];
             change.into = Commitment{.count = std::round(solution.x[std::size_t(p.exchanged[j])]), .unit = o.unit,
                                      .term_years = into.term_years, .payment = into.payment, .start_month = c.month,
                                      .renewal = Renewal::lapse, .reservation_discount = into.reservation_discount,
@@ -875,7 +890,11 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFuture
                 if (shape.sorted.empty()) continue;
                 needed = std::max(needed, top - solution.x[std::size_t(p.capacity[std::size_t(m)])]);
             }
-        const double gpus = std::min(solution.x[std::size_t(p.spot_gpus)], needed);
+        // Billed per instance, spot runs whole instances: the fewest that hold what it serves.
+        const double g = setup.unit_gpus;
+        const double bought = g > 1.0 ? g * std::round(solution.x[std::size_t(p.spot_gpus)] / g)
+                                      : solution.x[std::size_t(p.spot_gpus)];
+        const double gpus = std::min(bought, g > 1.0 ? g * std::ceil(needed / g - 1e-9) : needed);
         if (gpus > 1e-9)
             plan.spot = SpotShare{.gpus = gpus, .price_per_gpu_hour = spot->price_per_gpu_hour,
                                   .overhead = spot->overhead, .availability = spot->availability, .periods = {}};
@@ -885,33 +904,41 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFuture
 
 }  // namespace
 
-Solved solve_one(const DemandFutures& futures, const Offering& offering, const RecommendOptions& o,
-                 const PricePaths& prices, const Setup& setup, const SpotOption* spot,
+Solved solve_one(const DemandFutures& futures, const DemandFutures& billed, const Offering& offering,
+                 const RecommendOptions& o, const PricePaths& prices, const Setup& setup, const SpotOption* spot,
                  const std::vector<OwnedPurchase>& owned) {
     const Rates rates = rates_of(offering, o, spot);
     Programme p;
-    const double peak = peak_of(futures, setup);
-    add_commitments(p, futures, o, prices, setup, rates, owned, peak);
-    add_capacity_blocks(p, futures, prices, o, setup, rates, peak);
+    // Billed per instance, the peak up to whole instances: spot (whole instances) may need to reach it.
+    const double g = setup.unit_gpus;
+    const double peak = g > 1.0 ? g * std::ceil(peak_of(billed, setup) / g) : peak_of(billed, setup);
+    add_commitments(p, billed, o, prices, setup, rates, owned, peak);
+    add_capacity_blocks(p, billed, prices, o, setup, rates, peak);
 
-    if (spot) p.spot_gpus = p.mip.add_column(0.0, peak, 0.0, false);
+    if (spot) {
+        p.spot_gpus = p.mip.add_column(0.0, peak, 0.0, false);
+        if (g > 1.0) {  // whole instances of spot: spot GPUs = g × a whole count
+            const int instances = p.mip.add_column(0.0, peak / g, 0.0, true);
+            p.mip.add_row({p.spot_gpus, instances}, {1.0, -g}, 'E', 0.0);
+        }
+    }
     ShapeCuts cuts(o.max_blocks);
     const std::vector<double> owned_cost = owned_costs(futures, owned, setup);
     std::optional<TailCuts> tail;
     if (o.limits.cvar95)
-        tail = tail_cuts_of(p, futures, prices, setup, rates, spot != nullptr, cuts, owned_cost, *o.limits.cvar95);
+        tail = tail_cuts_of(p, billed, prices, setup, rates, spot != nullptr, cuts, owned_cost, *o.limits.cvar95);
     if (o.limits.cvar95 && !tail) {
-        add_future_rows(p, futures, prices, setup, rates, spot != nullptr, cuts, owned_cost, *o.limits.cvar95);
+        add_future_rows(p, billed, prices, setup, rates, spot != nullptr, cuts, owned_cost, *o.limits.cvar95);
     } else {
         for (double c : owned_cost) p.constant += c / double(futures.count());
         p.constant += setup.held_cost;
-        add_mean_curves(p, futures, prices, setup, rates, spot != nullptr, cuts);
+        add_mean_curves(p, billed, prices, setup, rates, spot != nullptr, cuts);
     }
     add_limits(p, futures, o, prices, setup, rates, owned);
     add_assurance(p, futures, o, setup, rates, spot != nullptr, cuts);
     Solved out;
     out.solution = solve_with_pieces(p, o, tail ? &*tail : nullptr);
-    if (out.solution.feasible) out.plan = plan_of(out.solution, p, futures, offering, o, setup, spot, owned);
+    if (out.solution.feasible) out.plan = plan_of(out.solution, p, billed, offering, o, setup, spot, owned);
     return out;
 }
 

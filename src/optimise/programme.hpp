@@ -65,7 +65,9 @@ struct ChangeCandidate {
     int held_end = 0;    ///< one past the last month the held reservation would run
     double cost = 0;     ///< of making it: its money at `month` less the held hourly charges saved
     double amount = 0;   ///< a refund's amount (against Azure's cap) or a resale's asking price
-    // An exchange: the new reservation (exchange_into[into]) per unit, running [month, end).
+    // An exchange: the new reservation (exchange_into[into], or azure_exchange_into[into] for an Azure
+    // one: `amount` its refund, value_per_unit a unit's lifetime commitment, upfront_per_unit its full
+    // upfront, in unit_cost; no true-up) per unit, running [month, end).
     std::size_t into = 0;
     int end = 0;
     double gpus_per_unit = 1;
@@ -90,8 +92,19 @@ struct WindowPiece {
     std::vector<std::size_t> flex;
 };
 
+/// GPUs of the unit the recommender's plans are billed by: the offering's instance when it counts in
+/// whole instances (options.unit; its plans then carry Plan::billing = Units::instances), else 1.
+int billed_unit_gpus(const Offering& offering, const RecommendOptions& o);
+/// `futures` with each hour's demand replaced by the GPU-hours a provider billing whole instances of
+/// `gpus_per_instance` GPUs is paid for it (instruments::paid_for_hour), one shape per future and
+/// month. Every tier below on demand and spot ending at a whole number of
+/// instances, per-instance billing of the demand is per-GPU billing of this (docs/models.md section 8).
+DemandFutures billed_demand(const DemandFutures& futures, int gpus_per_instance);
+
 /// What every solve of one recommendation shares: the columns and the objective's month weights.
 struct Setup {
+    /// billed_unit_gpus: every capacity below on demand and spot is a whole number of these.
+    int unit_gpus = 1;
     std::vector<Candidate> candidates;
     std::vector<double> weight;  ///< per month, objective discount weight (past the horizon too)
     int horizon = 0;
@@ -164,8 +177,10 @@ struct Solved {
     Plan plan;
 };
 
-/// Builds and solves the programme with `spot` (or none) and `owned` bought; the plan it finds.
-Solved solve_one(const DemandFutures& futures, const Offering& offering, const RecommendOptions& o,
+/// Builds and solves the programme with `spot` (or none) and `owned` bought; the plan it finds. `billed`
+/// is the demand as billed (billed_demand of `futures` by setup.unit_gpus): on-demand and spot are
+/// priced on it; owned GPUs' power, the capacity assurance and the committed share on `futures`.
+Solved solve_one(const DemandFutures& futures, const DemandFutures& billed, const Offering& offering, const RecommendOptions& o,
                  const PricePaths& prices, const Setup& setup, const SpotOption* spot,
                  const std::vector<OwnedPurchase>& owned);
 

@@ -54,9 +54,14 @@ Recommendation recommend(const DemandFutures& futures, const Offering& offering,
     detail::validate(futures, offering, options, prices);
     const auto started = std::chrono::steady_clock::now();
     const detail::Setup setup = detail::set_up(futures, offering, options);
+    // Counted in whole instances, plans are billed per instance: the programme prices the demand as billed.
+    std::optional<DemandFutures> rounded;
+    if (setup.unit_gpus > 1) rounded = detail::billed_demand(futures, setup.unit_gpus);
+    const DemandFutures& billed = rounded ? *rounded : futures;
 
     Plan on_demand;
     on_demand.name = "all on demand";
+    on_demand.billing = options.unit == CountUnit::instances ? Units::instances : Units::gpus;
     on_demand.held = options.held;  // what is held is held whatever is added
     on_demand.savings_plans = options.held_savings_plans;
     const PlanDistribution on_demand_result = evaluate_plan(on_demand, futures, offering, prices, options.plan_options);
@@ -94,7 +99,7 @@ Recommendation recommend(const DemandFutures& futures, const Offering& offering,
                 continue;
             }
         }
-        detail::Solved solved = detail::solve_one(futures, offering, options, prices, setup, spot, owned_choices[choice]);
+        detail::Solved solved = detail::solve_one(futures, billed, offering, options, prices, setup, spot, owned_choices[choice]);
         timed_out = timed_out || (!solved.solution.feasible && !solved.solution.proven_infeasible);
         CandidateResult candidate;
         candidate.spot_option = spot ? spot->name : "none";

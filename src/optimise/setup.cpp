@@ -24,6 +24,9 @@ void validate(const ChangeOptions& c, std::string_view field) {
     for (std::size_t j = 0; j < c.exchange_into.size(); ++j)
         require(c.exchange_into[j].term_months == 0, fmt::format("{}.exchange_into[{}].term_months", field, j),
                 c.exchange_into[j].term_months, "must be 0 (a convertible reservation is exchanged for a term of years)");
+    for (std::size_t j = 0; j < c.azure_exchange_into.size(); ++j)
+        require(c.azure_exchange_into[j].term_months == 0, fmt::format("{}.azure_exchange_into[{}].term_months", field, j),
+                c.azure_exchange_into[j].term_months, "must be 0 (an Azure reservation is exchanged for a term of years)");
 }
 
 }  // namespace gputco
@@ -65,9 +68,34 @@ std::vector<ChangeCandidate> change_candidates(const Offering& offering, const R
                 refund.amount = instruments::remaining_upfront(h, k);
                 out.push_back(refund);
             }
+            // Azure: any held reservation, its upfront left refunded, the new one bought in full.
+            for (std::size_t j = 0; j < c.azure_exchange_into.size(); ++j) {
+                const CommitmentOption& into = c.azure_exchange_into[j];
+                Commitment terms{.count = 1, .unit = o.unit, .term_years = into.term_years, .payment = into.payment,
+                                 .start_month = k, .renewal = Renewal::lapse,
+                                 .reservation_discount = into.reservation_discount, .offering = {}};
+                const instruments::PricedCommitment next = instruments::price_commitment_as(
+                    terms, fmt::format("options.changes.azure_exchange_into[{}]", j), false, offering, o.plan_options,
+                    horizon, notes);
+                ChangeCandidate exchange = base;
+                exchange.kind = ChangeKind::azure_exchange;
+                exchange.into = j;
+                exchange.end = k + next.term_months;
+                exchange.gpus_per_unit = next.gpus;
+                // Its lifetime commitment, as the engine's rule (instruments::apply_changes) weighs it.
+                exchange.value_per_unit =
+                    next.gpus * (next.upfront_per_gpu + next.hourly_per_gpu * next.term_months * hours_per_month);
+                exchange.old_value = instruments::remaining_value(h, k);
+                exchange.upfront_per_unit = next.gpus * next.upfront_per_gpu;
+                exchange.amount = instruments::remaining_upfront(h, k);  // refunded, outside the cap
+                exchange.hourly_per_gpu = next.hourly_per_gpu;
+                last_month = std::max(last_month, exchange.end);
+                out.push_back(exchange);
+            }
             if (h.kind != CommitmentClass::convertible) continue;
             for (std::size_t j = 0; j < c.exchange_into.size(); ++j) {
                 const CommitmentOption& into = c.exchange_into[j];
+                if (!instruments::exchange_payment_allowed(h.payment, into.payment)) continue;  // AWS does not offer it
                 Commitment terms{.count = 1, .unit = o.unit, .term_years = into.term_years, .payment = into.payment,
                                  .start_month = k, .renewal = Renewal::lapse,
                                  .reservation_discount = into.reservation_discount, .offering = {}};
@@ -93,6 +121,19 @@ std::vector<ChangeCandidate> change_candidates(const Offering& offering, const R
     return out;
 }
 
+/// Billed per whole instance of g GPUs, a tier below on demand and spot of `gpus` must end at a whole
+/// instance: the programme prices on-demand and spot on the demand rounded up to whole instances
+/// (billed_demand), which is the engine's per-instance billing only above a whole number of them.
+void whole_instances_below(const std::string& field, double value, double gpus, int g) {
+    if (g == 1) return;
+    const double instances = gpus / g;
+    require(std::abs(instances - std::round(instances)) <= 1e-9 * std::max(1.0, instances), field, value,
+            fmt::format("must cover a whole number of instances ({:g} GPUs: {:g} instances of {}) when the "
+                        "recommender counts in instances (options.unit = instances), which bills on demand and "
+                        "spot per instance above the tiers held",
+                        gpus, instances, g));
+}
+
 /// Each change's cost as the objective weighs it: its money at its month (vouchers pay their share of
 /// it, as the engine's commitment_changes column) less the held hourly charges it saves; an exchange's
 /// unit its hourly charges, its true-up (a column of the programme: max(0, ·) of the units) its weight.
@@ -107,6 +148,13 @@ void weigh_changes(Setup& setup, const std::vector<instruments::PricedCommitment
         switch (c.kind) {
         case ChangeKind::resale: c.cost = -voucher * instruments::resale_received(c.amount) * at - saved; break;
         case ChangeKind::refund: c.cost = -voucher * c.amount * at - saved; break;
+        case ChangeKind::azure_exchange: {  // the refund at its month; a unit's upfront then, its hourly charges as they run
+            c.cost = -voucher * c.amount * at - saved;
+            double runs = 0;
+            for (int m = c.month; m < c.end; ++m) runs += setup.weight[std::size_t(m)];
+            c.unit_cost = voucher * (c.upfront_per_unit * at + c.hourly_per_gpu * c.gpus_per_unit * hours_per_month * runs);
+            break;
+        }
         default: {  // an exchange: the true-up at its month, the new hourly charges as they run
             c.cost = -saved;
             double runs = 0;
@@ -123,6 +171,7 @@ void weigh_changes(Setup& setup, const std::vector<instruments::PricedCommitment
 Setup set_up(const DemandFutures& futures, const Offering& offering, const RecommendOptions& o) {
     Setup setup;
     const int horizon = setup.horizon = futures.month_count();
+    setup.unit_gpus = billed_unit_gpus(offering, o);
     std::vector<CommitmentOption> options = o.commitments;
     if (options.empty())
         for (const ReservedPrice& r : offering.reserved) options.push_back({r.term_years, r.payment, {}});
@@ -196,7 +245,9 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
         k.savings_plan = int(i);
         k.savings_plan_rate = rate;
         k.term_months = sp.term_years * months_per_year;
-        k.gpus_per_unit = 1.0;
+        // Billed per instance, a level of whole instances' worth: a tier ending inside an instance
+        // would leave the next one paying for a part-filled instance (whole_instances_below).
+        k.gpus_per_unit = setup.unit_gpus;
         const double share = upfront_share(sp.payment);
         k.upfront_per_gpu = rate * share * sp.term_years * hours_per_year;
         k.hourly_per_gpu = rate * (1.0 - share);
@@ -225,6 +276,11 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
                                                              setup.horizon, "options.held_savings_plans"));
         last_month = std::max(last_month, held_plans.back().last_month(setup.horizon));
     }
+    for (std::size_t i = 0; i < held.size(); ++i)
+        whole_instances_below(fmt::format("options.held[{}].count", i), o.held[i].count, held[i].gpus, setup.unit_gpus);
+    for (std::size_t i = 0; i < held_plans.size(); ++i)
+        whole_instances_below(fmt::format("options.held_savings_plans[{}].commitment_per_hour", i),
+                              o.held_savings_plans[i].commitment_per_hour, held_plans[i].gpus(1.0), setup.unit_gpus);
     setup.changes = change_candidates(offering, o, held, starts, setup.horizon, last_month);
     const bool npv = o.objective == Objective::expected_npv;
     const double monthly = std::pow(1.0 + o.plan_options.annual_discount_rate, 1.0 / months_per_year);
@@ -320,6 +376,9 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
         require(o.owned->max_gpus >= 0 && o.owned->max_gpus <= 1'000'000, "options.owned.max_gpus", o.owned->max_gpus,
                 "must be in [0, 1000000]");
         require(o.owned->step_gpus >= 1, "options.owned.step_gpus", o.owned->step_gpus, "must be >= 1");
+        // Owned GPUs serve first: billed per instance, every count must end at a whole instance.
+        whole_instances_below("options.owned.step_gpus", o.owned->step_gpus, o.owned->step_gpus,
+                              billed_unit_gpus(offering, o));
         require(!o.owned->months.empty(), "options.owned.months.size", 0, "must be >= 1");
         double combinations = 1;
         for (std::size_t i = 0; i < o.owned->months.size(); ++i) {
@@ -331,6 +390,11 @@ void validate(const DemandFutures& futures, const Offering& offering, const Reco
         require(combinations <= 4096.0, "options.owned.combinations", combinations,
                 "must be <= 4096 (each is a solve: fewer months, a lower max_gpus or a larger step_gpus)");
     }
+    // A window's GPUs come on top of the steady demand in its hours: billed per instance, rounding
+    // the sum up to instances is rounding the steady demand up only when the window is whole instances.
+    for (std::size_t i = 0; i < o.plan_options.windows.size(); ++i)
+        whole_instances_below(fmt::format("options.plan_options.windows[{}].gpus", i), o.plan_options.windows[i].gpus,
+                              o.plan_options.windows[i].gpus, billed_unit_gpus(offering, o));
     if (!prices.empty()) {
         require(prices.on_demand.rows() == futures.month_count(), "prices.months", prices.on_demand.rows(),
                 fmt::format("must be {} (the futures' months)", futures.month_count()));

@@ -681,16 +681,20 @@ void write_recommend(YAML::Emitter& out, const RecommendSpec& r) {
         out << YAML::Key << "changes" << YAML::Value << YAML::BeginMap;
         if (o.changes.resale_price_share)
             out << YAML::Key << "resale_price_share" << YAML::Value << number(*o.changes.resale_price_share);
-        out << YAML::Key << "exchange_into" << YAML::Value << YAML::BeginSeq;
-        for (const CommitmentOption& c : o.changes.exchange_into) {
-            out << YAML::Flow << YAML::BeginMap << YAML::Key << "term_years" << YAML::Value << c.term_years;
-            out << YAML::Key << "payment" << YAML::Value << std::string(to_text(c.payment));
-            if (c.reservation_discount)
-                out << YAML::Key << "reservation_discount" << YAML::Value << number(*c.reservation_discount);
-            out << YAML::EndMap;
-        }
-        out << YAML::EndSeq;
+        const auto terms = [&](const char* key, const std::vector<CommitmentOption>& list) {
+            out << YAML::Key << key << YAML::Value << YAML::BeginSeq;
+            for (const CommitmentOption& c : list) {
+                out << YAML::Flow << YAML::BeginMap << YAML::Key << "term_years" << YAML::Value << c.term_years;
+                out << YAML::Key << "payment" << YAML::Value << std::string(to_text(c.payment));
+                if (c.reservation_discount)
+                    out << YAML::Key << "reservation_discount" << YAML::Value << number(*c.reservation_discount);
+                out << YAML::EndMap;
+            }
+            out << YAML::EndSeq;
+        };
+        terms("exchange_into", o.changes.exchange_into);
         out << YAML::Key << "refund" << YAML::Value << (o.changes.refund ? "true" : "false");
+        terms("azure_exchange_into", o.changes.azure_exchange_into);
         out << YAML::EndMap;
     }
     out << YAML::Key << "held_out" << YAML::Value << r.held_out;

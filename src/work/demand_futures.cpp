@@ -237,6 +237,29 @@ DemandProfile DemandFutures::profile(std::size_t future) const {
     return DemandProfile::hourly(std::move(hours));
 }
 
+DemandFutures DemandFutures::with_hours_mapped(const std::function<double(double)>& hourly) const {
+    std::vector<MonthShape> shapes;
+    shapes.reserve(count() * std::size_t(month_count()));
+    Eigen::ArrayXXi index(month_count(), Eigen::Index(count()));
+    for (std::size_t f = 0; f < count(); ++f)
+        for (int m = 0; m < month_count(); ++m) {
+            const MonthShape& s = shape(f, m);
+            const double l = level(f, m);
+            MonthShape mapped;
+            mapped.sorted.resize(s.sorted.size());
+            mapped.prefix.resize(s.sorted.size() + 1);
+            mapped.prefix[0] = 0;
+            for (std::size_t h = 0; h < s.sorted.size(); ++h) {
+                mapped.sorted[h] = hourly(l * s.sorted[h]);
+                mapped.prefix[h + 1] = mapped.prefix[h] + mapped.sorted[h];
+            }
+            index(m, Eigen::Index(f)) = int(shapes.size());
+            shapes.push_back(std::move(mapped));
+        }
+    return DemandFutures(horizon_, Eigen::ArrayXXd::Ones(month_count(), Eigen::Index(count())), std::move(shapes),
+                         std::move(index));
+}
+
 DemandFutures DemandFutures::future(std::size_t future) const {
     require(future < count(), "future", future, fmt::format("must be < {} (the number of futures)", count()));
     std::vector<MonthShape> shapes;  // only this future's: explicit scenarios have a set each

@@ -91,13 +91,21 @@ struct ChangeOptions {
     /// that the listing sells in its month.
     std::optional<double> resale_price_share;
     /// Exchange a held convertible reservation (AWS) for one of these terms, a whole number of units
-    /// chosen with the rest of the plan, worth at least what is left of the old one (the true-up paid).
-    /// Years terms only (term_months 0).
+    /// chosen with the rest of the plan, worth at least what is left of the old one (the true-up paid),
+    /// of the same or a higher payment option than the held one (a lower one is not offered). Years
+    /// terms only (term_months 0).
     std::vector<CommitmentOption> exchange_into;
     /// Return a held reservation for Azure's refund of its prorated upfront, within Azure's USD 50,000
     /// in any 12 months.
     bool refund = false;
-    bool empty() const { return !resale_price_share && exchange_into.empty() && !refund; }
+    /// Exchange a held reservation the Azure way for one of these terms: its prorated upfront refunded
+    /// (outside the refund cap) and a whole number of units of the new one bought in full from that
+    /// month for its own term, their lifetime commitment at least what is left of the old one. Years
+    /// terms only (term_months 0).
+    std::vector<CommitmentOption> azure_exchange_into;
+    bool empty() const {
+        return !resale_price_share && exchange_into.empty() && !refund && azure_exchange_into.empty();
+    }
 };
 
 /// The rules of `c` alone (resale_price_share in [0, 1], exchange_into of years terms), errors naming
@@ -167,7 +175,10 @@ struct RecommendOptions {
     /// Months commitments may start in; empty = every `review_months` months from 0.
     std::vector<int> start_months;
     int review_months = 6;
-    CountUnit unit = CountUnit::gpus;  ///< counts are whole GPUs or whole instances
+    /// Counts are whole GPUs or whole instances; in instances the plans are billed per whole instance
+    /// (Plan::billing, as providers bill), spot and Savings Plan levels come in whole instances, and what
+    /// is held, owned steps and window GPUs must be whole instances (docs/models.md section 8).
+    CountUnit unit = CountUnit::gpus;
     double max_count = 1e6;            ///< at most this many of each (option, start month)
     /// Savings Plans that may be bought at the start months (their $/hour levels chosen); none when empty.
     std::vector<SavingsPlanOption> savings_plans;

@@ -8,6 +8,7 @@
 //   model.events.push_back({.gpus = 8, .probability = 0.6, .first_month = 0, .last_month = 11});
 //   const DemandFutures futures = DemandFutures::generate(model, Horizon::years(3), 10'000, 42);
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include <Eigen/Core>
@@ -108,6 +109,10 @@ public:
     DemandProfile profile(std::size_t future) const;
     /// Future `future` alone, as a set of one (same levels and shapes): for per-future optima.
     DemandFutures future(std::size_t future) const;
+    /// The same futures with each hour's GPUs x replaced by hourly(x), for a non-decreasing `hourly`
+    /// (each month's hours stay in order, so nothing is sorted again): level 1 and one shape per future
+    /// and month (730 values and their prefix sums each), e.g. the GPU-hours whole instances are paid.
+    DemandFutures with_hours_mapped(const std::function<double(double)>& hourly) const;
 
 private:
     void check_index(std::size_t future, int month) const {

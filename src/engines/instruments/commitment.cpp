@@ -73,6 +73,7 @@ PricedCommitment price_commitment_as(const Commitment& c, const std::string& fie
     priced.name = field;
     priced.value_upfront_per_gpu = price.upfront_per_gpu;
     priced.kind = c.kind;
+    priced.payment = c.payment;
     return priced;
 }
 
@@ -98,6 +99,7 @@ PricedCommitment price_held(const HeldCommitment& h, std::size_t i, const Offeri
     priced.fixed_price = true;
     priced.value_upfront_per_gpu = h.upfront_per_gpu;
     priced.kind = h.kind;
+    priced.payment = h.payment;
     priced.name = h.id.empty() ? fmt::format("held[{}]", i) : h.id;
     if (h.hourly_per_gpu) {
         require(std::isfinite(*h.hourly_per_gpu) && *h.hourly_per_gpu >= 0, field + ".hourly_per_gpu",

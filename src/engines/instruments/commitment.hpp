@@ -66,6 +66,7 @@ struct PricedCommitment : TermSchedule {
     /// (`upfront_per_gpu`, or a held commitment's sunk upfront).
     double value_upfront_per_gpu = 0;
     CommitmentClass kind = CommitmentClass::standard;
+    Payment payment = Payment::no_upfront;  ///< as bought: an AWS exchange may not lower it
     double effective_per_gpu_hour() const { return hourly_per_gpu + upfront_per_gpu / (term_months * hours_per_month); }
     /// Month m's fees and hours into `flow` (m in a term): the upfront when the term starts, the hourly
     /// fee for every hour, both at `price_factor` (the price path's factor in the month the term was

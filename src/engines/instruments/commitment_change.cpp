@@ -71,9 +71,14 @@ std::vector<ChangeFlow> apply_changes(const std::vector<CommitmentChange>& chang
             Commitment terms = *change.into;
             terms.start_month = k;
             terms.renewal = Renewal::lapse;
+            const PricedCommitment& old = in[change.index];
+            require(exchange_payment_allowed(old.payment, terms.payment), field + ".into.payment", to_text(terms.payment),
+                    fmt::format("must be the same as or a higher payment option than {}'s {} (AWS exchanges a "
+                                "convertible reservation only for the same or a higher payment option: no_upfront, "
+                                "partial_upfront, all_upfront)",
+                                target, to_text(old.payment)));
             PricedCommitment next =
                 price_commitment_as(terms, field + ".into", false, plan_offering, options, horizon, conversions);
-            const PricedCommitment& old = in[change.index];
             // The new one runs to the later of the old term's end and its own full term.
             const ExchangeValue exchanged = exchange_value(old, next, k);
             const int end = exchanged.end, runs = end - k;

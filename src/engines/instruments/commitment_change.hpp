@@ -35,6 +35,13 @@ inline std::pair<int, int> change_months(const PricedCommitment& c, int horizon)
     return {std::max(1, c.start + 1), std::min(horizon, c.last_month(horizon))};
 }
 
+/// Whether AWS lets a convertible reservation paid `from` be exchanged for one paid `to`: only for the
+/// same or a higher payment option (Amazon EC2 User Guide, "Exchanging Convertible Reserved
+/// Instances": Partial Upfront ones "can be exchanged for All Upfront Convertible Reserved
+/// Instances—but they cannot be exchanged for No Upfront Convertible Reserved Instances").
+/// (Payment lists them from the least upfront to the most.)
+inline bool exchange_payment_allowed(Payment from, Payment to) { return int(to) >= int(from); }
+
 /// What a Reserved Instance Marketplace sale asking `price` brings the seller: the price less AWS's fee.
 inline double resale_received(double price) { return price * (1.0 - marketplace_fee); }
 

@@ -183,12 +183,14 @@ RecommendSpec read_recommend(const Field& f, const Scenario& s) {
     });
     errors.attempt([&] {
         if (auto v = m.find("changes")) {  // what may be done with `held`; what is left out keeps ChangeOptions'
-            const auto cm = v->map({"resale_price_share", "exchange_into", "refund"});
+            const auto cm = v->map({"resale_price_share", "exchange_into", "refund", "azure_exchange_into"});
             ChangeOptions changes;
             if (auto r = cm.find("resale_price_share")) changes.resale_price_share = r->number();
             if (auto e = cm.find("exchange_into"))
                 read_items(*e, [&](const Field& i) { changes.exchange_into.push_back(read_commitment_option(i)); });
             if (auto r = cm.find("refund")) changes.refund = read_bool(*r);
+            if (auto e = cm.find("azure_exchange_into"))
+                read_items(*e, [&](const Field& i) { changes.azure_exchange_into.push_back(read_commitment_option(i)); });
             v->checked([&] {  // the recommender's rules, named at this mapping
                 validate(changes, v->path());
                 return 0;
