@@ -124,8 +124,7 @@ int main(int argc, char** argv) {
             if (results[i].total.mean < results[best].total.mean) best = i;
         const Plan& p = plans[best];
         // Kinds of instrument in the recommendation (on demand takes the rest in every plan).
-        const Plan& r = plans.back();
-        const int kinds = int(!r.commitments.empty()) + int(!r.capacity_blocks.empty()) + int(r.spot.has_value());
+        const int kinds = int(!recommended.commitments.empty()) + int(!recommended.capacity_blocks.empty()) + int(recommended.spot.has_value());
         if (availability == 0.60) mixes_three = kinds == 3;
         if (out) {
             fmt::print(out, "\nspot there {:.0f}% of the hours\n", 100 * availability);
@@ -143,7 +142,7 @@ int main(int argc, char** argv) {
             fmt::print(out, "cheapest: {} ({}); mean {:.0f} ± {:.0f}, P5 {:.0f}, P50 {:.0f}, P95 {:.0f}, CVaR95 {:.0f} USD\n",
                        b.plan, describe(parts), b.total.mean, b.total.standard_error, b.total.p5, b.total.p50,
                        b.total.p95, b.total.cvar95);
-            Plan chosen = r;
+            Plan chosen = recommended;
             chosen.name.clear();
             fmt::print(out, "recommended (fitted on 400 futures, {}, {:.1f} s): {}\n", rec.status, rec.solve_seconds,
                        describe(chosen));

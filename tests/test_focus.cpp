@@ -127,7 +127,7 @@ TEST_CASE("property: records read from the whole chunk read as byte by byte (quo
         CAPTURE(seed);
         const auto read = [&](std::size_t chunk) {
             std::vector<std::pair<std::size_t, std::string>> rows;
-            FocusCsvStream stream("x.csv", [&](const FocusRow& row) { rows.emplace_back(row.row, std::string(row.sku_id)); });
+            FocusCsvStream stream("x.csv", [&](const FocusRow& read_row) { rows.emplace_back(read_row.row, std::string(read_row.sku_id)); });
             for (std::size_t at = 0; at < text.size(); at += chunk) stream.feed(std::string_view(text).substr(at, chunk));
             stream.finish();
             return rows;

@@ -221,10 +221,10 @@ TEST_CASE("random plans and futures round-trip through YAML exactly") {
             d.spot_correlation = 2 * unit(rng) - 1;
             d.reserved_1y_spread = process();
             if (rng() % 2) d.reserved_3y_spread = process();
-            const int first = int(rng() % std::uint64_t(s.horizon_months));
+            const int launch_first = int(rng() % std::uint64_t(s.horizon_months));
             if (rng() % 2)
-                d.launches.push_back({.probability = unit(rng), .first_month = first,
-                                      .last_month = first + int(rng() % std::uint64_t(s.horizon_months - first)),
+                d.launches.push_back({.probability = unit(rng), .first_month = launch_first,
+                                      .last_month = launch_first + int(rng() % std::uint64_t(s.horizon_months - launch_first)),
                                       .on_demand_factor = 0.5 + unit(rng), .spot_factor = 0.5 + unit(rng), .reserved_factor = 0.5 + unit(rng)});
             s.price_model = d;
         }
