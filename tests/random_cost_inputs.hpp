@@ -258,8 +258,9 @@ public:
             p.held.push_back(h);
         }
         double refunded = 0;  // kept far below Azure's 50,000 a year
-        const auto change = [&](bool held, std::size_t index, CommitmentClass kind, double gpus, int first, int last,
-                                double refund_bound) {
+        // An AWS exchange buys the same or a higher payment option than the one it gives up (`payment`).
+        const auto change = [&](bool held, std::size_t index, CommitmentClass kind, Payment payment, double gpus, int first,
+                                int last, double refund_bound) {
             if (first >= last || !coin(0.4)) return;
             CommitmentChange c{.kind = ChangeKind::resale, .held = held, .index = index, .month = integer(first, last - 1),
                                .into = {}, .price = 0};
@@ -273,7 +274,8 @@ public:
                 c.price = uniform(0, 1000);
             } else {
                 c.kind = ChangeKind::exchange;
-                c.into = Commitment{.count = 3 * gpus, .term_years = coin() ? 1 : 3, .payment = Payment::no_upfront,
+                c.into = Commitment{.count = 3 * gpus, .term_years = coin() ? 1 : 3,
+                                    .payment = Payment(integer(int(payment), int(Payment::all_upfront))),
                                     .reservation_discount = 0.0};
             }
             if (c.kind != ChangeKind::refund || refund_bound <= 40'000) p.changes.push_back(c);
@@ -281,7 +283,7 @@ public:
         for (std::size_t i = 0; i < p.held.size(); ++i) {
             const HeldCommitment& h = p.held[i];
             const double gpus = h.unit == CountUnit::instances ? h.count * o.gpus_per_instance : h.count;
-            change(true, i, h.kind, gpus, 1, std::min(horizon, h.end_month), gpus * h.upfront_per_gpu);
+            change(true, i, h.kind, h.payment, gpus, 1, std::min(horizon, h.end_month), gpus * h.upfront_per_gpu);
         }
         for (std::size_t i = 0; i < p.commitments.size(); ++i) {
             Commitment& c = p.commitments[i];
@@ -289,7 +291,7 @@ public:
             const double gpus = c.unit == CountUnit::instances ? c.count * o.gpus_per_instance : c.count;
             const int end = c.renewal == Renewal::renew ? horizon : std::min(horizon, c.start_month + 12 * c.term_years);
             // A refund of a bought one returns at most its upfront: bound it by the term's on-demand cost.
-            change(false, i, c.kind, gpus, c.start_month + 1, end, gpus * 4 * od * 730 * 12 * c.term_years);
+            change(false, i, c.kind, c.payment, gpus, c.start_month + 1, end, gpus * 4 * od * 730 * 12 * c.term_years);
         }
     }
 

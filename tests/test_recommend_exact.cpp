@@ -370,6 +370,17 @@ TEST_CASE("billed per whole instance, a tier below on demand that ends inside an
                          ("options.held_savings_plans[0].commitment_per_hour = 2.7: must cover a whole number of "
                           "instances (3 GPUs: 0.375 instances of 8)" + rule).c_str(),
                          InvalidInput);
+    // A Savings Plan read from a bill is a figure in cents: within a cent an hour of whole instances it is
+    // taken as them. One instance at 0.90 a GPU-hour is 7.20 an hour; 7.205 is half a cent off (8.0056
+    // GPUs), 7.22 two cents (8.0222 GPUs: 1.002777778 instances).
+    RecommendOptions near_whole = held_plan;
+    near_whole.held_savings_plans[0].commitment_per_hour = 7.205;
+    CHECK_NOTHROW(recommend_plan(futures, offering, near_whole));
+    near_whole.held_savings_plans[0].commitment_per_hour = 7.22;
+    CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, near_whole),
+                         ("options.held_savings_plans[0].commitment_per_hour = 7.22: must cover a whole number of "
+                          "instances (8.022222222 GPUs: 1.002777778 instances of 8)" + rule).c_str(),
+                         InvalidInput);
     RecommendOptions windows = options;
     windows.plan_options.windows = {{.start_day = 10, .days = 5, .gpus = 12}};
     CHECK_THROWS_WITH_AS(recommend_plan(futures, offering, windows),

@@ -3,6 +3,8 @@ draws a widget in Jupyter and a bar on a terminal and nothing otherwise (disable
 a CI log stay clean); without tqdm installed, nothing. One helper for every call."""
 from __future__ import annotations
 
+import sys
+
 
 class _Silent:
     def update(self, n: int = 1) -> None:
@@ -14,10 +16,18 @@ class _Silent:
 
 def progress(total: int, desc: str, unit: str):
     """A bar of `total` units (update(n) adds n, close() ends it), or a silent stand-in."""
+    loaded = set(sys.modules)
     try:
         from tqdm.auto import tqdm
     except ImportError:
         return _Silent()
+    except KeyboardInterrupt:
+        # Ctrl-C during the first bar's import (tqdm.auto imports asyncio, which takes a while) leaves the
+        # submodules finished so far in sys.modules without their package, and every later import of that
+        # package fails (a NameError inside asyncio's __init__): forget what this import loaded.
+        for name in set(sys.modules) - loaded:
+            del sys.modules[name]
+        raise
     return tqdm(total=total, desc=desc, unit=unit, disable=None)
 
 

@@ -493,3 +493,36 @@ def test_long_calls_are_silent_when_not_on_a_terminal(gputco, catalog, capfd):
     gputco.sweep(s, {"strategies[2].mix.tranches[0].fraction": [0.5, 0.7]})
     captured = capfd.readouterr()
     assert captured.err == "" and captured.out == ""
+
+
+def test_ctrl_c_during_the_first_bars_import_leaves_no_half_imported_package(gputco, monkeypatch, tmp_path):
+    # A stand-in for tqdm.auto imports a package that meets Ctrl-C halfway through its __init__, after one
+    # submodule (as a Ctrl-C landing inside tqdm.auto's `import asyncio` does). Without the clean-up the
+    # finished submodule stays in sys.modules without its package, and the package's next import fails
+    # (first.NAMES: a NameError, as asyncio's was).
+    from gputco import _progress
+
+    (tmp_path / "tqdm").mkdir()
+    (tmp_path / "tqdm" / "__init__.py").write_text("")
+    (tmp_path / "tqdm" / "auto.py").write_text("import half_loaded\n")
+    (tmp_path / "half_loaded").mkdir()
+    (tmp_path / "half_loaded" / "__init__.py").write_text("from .first import *\nfrom .second import *\n"
+                                                          "ALL = first.NAMES + second.NAMES\n")
+    (tmp_path / "half_loaded" / "first.py").write_text("NAMES = ['a']\n")
+    (tmp_path / "half_loaded" / "second.py").write_text(
+        "import os\nif os.environ.get('HALF_LOADED_STOP'):\n    raise KeyboardInterrupt\nNAMES = ['b']\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("tqdm", "tqdm.auto"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.setenv("HALF_LOADED_STOP", "1")
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _progress.progress(3, "sweep", "points")
+        assert not [n for n in sys.modules if n.split(".")[0] in ("half_loaded", "tqdm")]
+        monkeypatch.delenv("HALF_LOADED_STOP")
+        import half_loaded  # whole again
+
+        assert half_loaded.ALL == ["a", "b"]
+    finally:
+        for name in [n for n in sys.modules if n.split(".")[0] in ("half_loaded", "tqdm")]:
+            del sys.modules[name]

@@ -124,11 +124,14 @@ std::vector<ChangeCandidate> change_candidates(const Offering& offering, const R
 /// Billed per whole instance of g GPUs, a tier below on demand and spot of `gpus` must end at a whole
 /// instance: the programme prices on-demand and spot on the demand rounded up to whole instances
 /// (billed_demand), which is the engine's per-instance billing only above a whole number of them.
-void whole_instances_below(const std::string& field, double value, double gpus, int g) {
+/// `slack_gpus`: how far from a whole instance still counts as one (a Savings Plan read from a bill
+/// is a $/hour figure in cents, so its GPUs are whole only to within a cent an hour).
+void whole_instances_below(const std::string& field, double value, double gpus, int g, double slack_gpus = 0) {
     if (g == 1) return;
     const double instances = gpus / g;
-    require(std::abs(instances - std::round(instances)) <= 1e-9 * std::max(1.0, instances), field, value,
-            fmt::format("must cover a whole number of instances ({:g} GPUs: {:g} instances of {}) when the "
+    const double slack = std::max(1e-9 * std::max(1.0, instances), slack_gpus / g);
+    require(std::abs(instances - std::round(instances)) <= slack, field, value,
+            fmt::format("must cover a whole number of instances ({:.10g} GPUs: {:.10g} instances of {}) when the "
                         "recommender counts in instances (options.unit = instances), which bills on demand and "
                         "spot per instance above the tiers held",
                         gpus, instances, g));
@@ -278,9 +281,12 @@ Setup set_up(const DemandFutures& futures, const Offering& offering, const Recom
     }
     for (std::size_t i = 0; i < held.size(); ++i)
         whole_instances_below(fmt::format("options.held[{}].count", i), o.held[i].count, held[i].gpus, setup.unit_gpus);
-    for (std::size_t i = 0; i < held_plans.size(); ++i)
-        whole_instances_below(fmt::format("options.held_savings_plans[{}].commitment_per_hour", i),
-                              o.held_savings_plans[i].commitment_per_hour, held_plans[i].gpus(1.0), setup.unit_gpus);
+    for (std::size_t i = 0; i < held_plans.size(); ++i) {
+        const double per_hour = o.held_savings_plans[i].commitment_per_hour, gpus = held_plans[i].gpus(1.0);
+        const double cent_an_hour = gpus > 0 ? 0.01 * gpus / per_hour : 0.0;  // GPUs a cent an hour buys
+        whole_instances_below(fmt::format("options.held_savings_plans[{}].commitment_per_hour", i), per_hour, gpus,
+                              setup.unit_gpus, cent_an_hour);
+    }
     setup.changes = change_candidates(offering, o, held, starts, setup.horizon, last_month);
     const bool npv = o.objective == Objective::expected_npv;
     const double monthly = std::pow(1.0 + o.plan_options.annual_discount_rate, 1.0 / months_per_year);
