@@ -190,7 +190,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!fuzz::returns_or_rejects({}, [&] { again = evaluate_plan(r.plan, *futures, offering, {}, plan_options); }))
         fuzz::finding("the recommended plan does not price:", describe(r.plan));
     if (options.limits.cvar95) return 0;  // a CVaR limit may forbid all on demand (the only limit that can)
-    Plan on_demand;
+    Plan on_demand;  // billed as the recommendation is (per whole instance when it counts in instances)
+    on_demand.billing = r.plan.billing;
     const PlanDistribution all_on_demand = evaluate_plan(on_demand, *futures, offering, {}, plan_options);
     const double chosen = measure(again, options.objective), baseline = measure(all_on_demand, options.objective);
     if (chosen > baseline + std::max(0.01, 1e-12 * std::abs(baseline)))
