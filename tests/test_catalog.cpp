@@ -558,6 +558,65 @@ TEST_CASE("built-in: cards given a spec and AWS types added to the type table, c
     CHECK(g6e.on_demand_hourly == 3.00424);
 }
 
+TEST_CASE("built-in: the A30, L20, K80 and RTX 5090 given a spec, checked by hand against their lines") {
+    const Catalog& c = Catalog::builtin();
+    // Specs re-typed from their sources (curated.json names each): memory, dense FP16, FP32, bandwidth, power.
+    struct Figures {
+        const char* name;
+        double memory, fp16, fp32, bandwidth, watts;
+    };
+    for (const Figures& f : {Figures{"A30", 24, 165, 10.3, 933, 165},  // datasheet: 330 with sparsity / 2
+                             Figures{"L20", 48, 119, 59.35, 864, 275},   // NVIDIA's TensorRT-LLM table, whole TFLOPS
+                             Figures{"K80", 12, 4.37, 4.37, 240, 150},   // one GK210: the board's 8.74, 480, 300 / 2
+                             Figures{"RTX-5090", 32, 209.5, 104.8, 1792, 575}}) {  // 838 sparse FP16 acc. / 4
+        CAPTURE(f.name);
+        const GpuSpec& g = c.gpu(f.name);
+        CHECK(g.memory_gb == f.memory);
+        CHECK(g.fp16_tflops == f.fp16);
+        CHECK(g.fp32_tflops == f.fp32);
+        CHECK(g.memory_bandwidth_gbps == f.bandwidth);
+        CHECK(g.tdp_watts == f.watts);
+        CHECK_FALSE(g.source.name.empty());
+        CHECK_FALSE(g.source.as_of.empty());
+    }
+    CHECK(normalise_gpu_name("RTX5090") == "RTX-5090");  // Vast.ai's spelling
+    CHECK(normalise_gpu_name("A30") == "A30");
+    CHECK(normalise_gpu_name("L20") == "L20");
+    CHECK(normalise_gpu_name("L20N 48G") == "L20N 48G");  // another card, still without a spec
+    // files/alibaba.vms.csv line 544:
+    // ecs.gn7s-c16g1.4xlarge,A30,1,16,120,A30,2.425902,0.7600281,cn-hangzhou,cn-hangzhou-j,ecs.gn7s,X86
+    const Offering& a30 = c.offering("alibaba", "ecs.gn7s-c16g1.4xlarge", "cn-hangzhou");
+    CHECK(a30.gpu == "A30");
+    CHECK(a30.gpus_per_instance == 1);
+    CHECK(a30.on_demand_hourly == 2.425902);
+    CHECK(*a30.spot_hourly == 0.7600281);
+    CHECK(a30.source.row == "line 544");
+    // files/alibaba.vms.csv line 57:
+    // ecs.gn8is-2x.8xlarge,L20,2,32,256,L20 48GB,6.37914384,0.83689189,ap-northeast-1,ap-northeast-1c,ecs.gn8is,X86
+    const Offering& l20 = c.offering("alibaba", "ecs.gn8is-2x.8xlarge", "ap-northeast-1");
+    CHECK(l20.gpu == "L20");
+    CHECK(l20.gpus_per_instance == 2);
+    CHECK(l20.on_demand_hourly == 6.37914384);
+    CHECK(*l20.spot_hourly == 0.83689189);
+    CHECK(l20.source.row == "line 57");
+    // tsaol/aws-gpu data/all_gpu_instances.js (7412fd2, 2026-01-21): [72] p2.xlarge, "NVIDIA K80", gpuCount 1,
+    // us-east-1 onDemand 0.9 (the same in every version from 2025-11-30).
+    const Offering& k80 = c.offering("aws", "p2.xlarge", "us-east-1");
+    CHECK(k80.gpu == "K80");
+    CHECK(k80.gpus_per_instance == 1);
+    CHECK(k80.on_demand_hourly == 0.9);
+    CHECK(k80.source.row == "/72/pricing/us-east-1/onDemand");
+    CHECK(k80.effective_from == Date{2025, 11, 30});
+    // anycloud-sh/catalog vast/vms.csv (336ccee, 2026-04-29) line 6:
+    // 2x-RTX_5090-32-65536,RTX5090,2,32,64.0,"{...}",0.93,0.00,"Czechia, CZ, EU" -- $0.465 per GPU-hour.
+    const Offering& rtx5090 = c.offering("vast", "2x-RTX_5090-32-65536", "Czechia, CZ, EU");
+    CHECK(rtx5090.gpu == "RTX-5090");
+    CHECK(rtx5090.gpus_per_instance == 2);
+    CHECK(rtx5090.on_demand_per_gpu_hour() == doctest::Approx(0.465));  // 0.93 / 2
+    CHECK_FALSE(rtx5090.spot_hourly);  // the file's 0.00 is no spot price
+    CHECK(rtx5090.source.row == "line 6");
+}
+
 TEST_CASE("built-in: the neoclouds' SkyPilot-format files saved in the repository, checked by hand against their lines") {
     const Catalog& c = Catalog::builtin();
     // data/catalog/sources/skypilot/files/nebius.vms.csv (skypilot-org/skypilot-catalog
@@ -683,7 +742,8 @@ TEST_CASE("built-in: every region of Alibaba's community SkyPilot-format file, c
         }
         CHECK(o.instance_type.find("sgn8ga-wy") == std::string::npos);  // RTX 5880: no spec, slices reported
     }
-    CHECK(regions.size() == 19);
+    // 20: ap-southeast-7 has only L20 rows (ecs.gn8is-*), kept since the L20 has a spec.
+    CHECK(regions.size() == 20);
 }
 
 TEST_CASE("built-in: cards and shares the imports once counted but did not keep, kept with their specs") {

@@ -194,7 +194,7 @@ const allGPUInstances = [
   {"name": "inf2.xlarge", "gpu": "AWS Inferentia2", "gpuCount": 1, "pricing": {"us-east-1": {"onDemand": 0.7582}}},
   {"name": "p5.48xlarge", "gpu": "NVIDIA H100", "gpuCount": 8,
    "pricing": {"us-east-1": {"onDemand": 55.04}, "eu-north-1": {"onDemand": 58.8928, "reserved": 37.1}}},
-  {"name": "p2.xlarge", "gpu": "NVIDIA K80", "gpuCount": 1, "pricing": {"us-east-1": {"onDemand": 0.9}}}
+  {"name": "g3.4xlarge", "gpu": "NVIDIA Tesla M60", "gpuCount": 1, "pricing": {"us-east-1": {"onDemand": 1.14}}}
 ];
 """
     rows, meta = aws.extract_text(text, "a" * 40, "2026-01-21", gputco.import_ec2instances_json, CATALOG)
@@ -203,8 +203,8 @@ const allGPUInstances = [
         ("eu-north-1", "p5.48xlarge", "H100", "8", "58.8928", "", "/1/pricing/eu-north-1/onDemand", "2026-01-21"),
         ("us-east-1", "p5.48xlarge", "H100", "8", "55.04", "", "/1/pricing/us-east-1/onDemand", "2026-01-21")]
     assert rows[0]["source_name"] == "AWS prices (instances.vantage.sh) in tsaol/aws-gpu data/all_gpu_instances.js, commit aaaaaaa"
-    # The AWS table in gpu_names knows no Inferentia; K80 has no spec: counted, never guessed.
-    assert meta["skipped_by_reason"] == {"GPU K80 has no spec in the built-in catalog": 1,
+    # The AWS table in gpu_names knows no Inferentia; M60 has no spec: counted, never guessed.
+    assert meta["skipped_by_reason"] == {"GPU M60 has no spec in the built-in catalog": 1,
                                          "no GPU field, and not a GPU type of the AWS table (gpu_names.hpp)": 1}
     assert meta["reserved_not_used"] == 1
 

@@ -49,10 +49,10 @@ std::string normalise_gpu_name(std::string_view provider_name, double memory_gib
     if (key == "V100" || key == "V10016GB") return memory_gib > 20 ? "V100-32GB" : "V100";
     if (key.starts_with("V100") && contains(key, "32")) return "V100-32GB";
     if (key == "V100S") return "V100S";
-    static const std::array<std::pair<std::string_view, std::string_view>, 13> same{{
+    static const std::array<std::pair<std::string_view, std::string_view>, 15> same{{
         {"T4", "T4"}, {"L4", "L4"}, {"A10G", "A10G"}, {"A10", "A10"}, {"L40S", "L40S"}, {"K80", "K80"},
         {"M60", "M60"}, {"P100", "P100"}, {"P4", "P4"}, {"MI300X", "MI300X"}, {"MI250X", "MI250X"},
-        {"GH200", "GH200"}, {"MI325X", "MI325X"}}};
+        {"GH200", "GH200"}, {"MI325X", "MI325X"}, {"A30", "A30"}, {"L20", "L20"}}};
     for (auto [from, to] : same) {
         if (key == from) return std::string(to);
     }
@@ -61,6 +61,7 @@ std::string normalise_gpu_name(std::string_view provider_name, double memory_gib
     if (key == "A4000" || key == "RTXA4000") return "RTX-A4000";  // Paperspace "A4000", RunPod "RTXA4000"
     if (key == "RTX4090" || key == "GEFORCERTX4090") return "RTX-4090";
     if (key == "RTX3090" || key == "GEFORCERTX3090") return "RTX-3090";
+    if (key == "RTX5090" || key == "GEFORCERTX5090") return "RTX-5090";  // Vast.ai "RTX5090"
     if (key == "L40") return "L40";  // the Ada data-centre card, not the L40S
     if (key == "RTX6000ADA" || key == "RTX6000ADAGENERATION") return "RTX-6000-Ada";
     // "RTX 6000" alone is the Turing Quadro RTX 6000 (Lambda's gpu_1x_rtx6000), a third card.

@@ -61,6 +61,17 @@ const std::vector<GpuMatch>& builtin_gpu_matches() {
         {"Quadro-RTX-6000", proxy, "Quadro RTX 8000",
          "the Quadro RTX 8000 was benchmarked: the same TU102 chip, clocks and 672 GB/s with 48 vs 24 GB, so the "
          "same throughput for models that fit in 24 GB"},
+        {"A30", estimate, "A100-80GB-PCIe",
+         "not benchmarked; estimate from the A100 80GB PCIe rows by peak TFLOPS (165/312 mixed, 10.3/19.5 FP32): "
+         "the same GA100 chip with fewer units; its bandwidth ratio is lower (933/1935), so the estimate is "
+         "optimistic for memory-bound models"},
+        {"L20", estimate, "RTX-6000-Ada",
+         "not benchmarked; estimate from the RTX 6000 Ada rows by peak TFLOPS (119/364.2 mixed, 59.35/91.1 FP32): "
+         "the same AD102 chip and 48 GB at 864 vs 960 GB/s, with a third of the tensor rate"},
+        {"RTX-5090", none, "",
+         "not benchmarked (Blackwell consumer card); the RTX 4090 rows are an older architecture with 56% of its "
+         "memory bandwidth (1008/1792 GB/s), so they are not taken for it"},
+        {"K80", none, "", "not benchmarked (Kepler, no tensor cores and no FP16 arithmetic)"},
         {"P100", none, "", "not benchmarked (Pascal, no tensor cores)"},
         {"P40", none, "", "not benchmarked (Pascal inference card, no tensor cores)"},
         {"P4", none, "", "not benchmarked (Pascal inference card, no tensor cores)"},
