@@ -7,8 +7,10 @@
 namespace gputco::detail {
 
 int billed_unit_gpus(const Offering& offering, const RecommendOptions& o) {
-    return o.unit == CountUnit::instances ? offering.gpus_per_instance : 1;
+    return billed_units(o) == Units::instances ? offering.gpus_per_instance : 1;
 }
+
+Units billed_units(const RecommendOptions& o) { return o.unit == CountUnit::instances ? Units::instances : Units::gpus; }
 
 DemandFutures billed_demand(const DemandFutures& futures, int gpus_per_instance) {
     // paid_for_hour is non-decreasing: each month's hours keep their order.

@@ -807,7 +807,7 @@ Plan plan_of(const MipSolution& solution, const Programme& p, const DemandFuture
              const std::vector<OwnedPurchase>& owned) {
     Plan plan;
     plan.name = "recommended";
-    plan.billing = o.unit == CountUnit::instances ? Units::instances : Units::gpus;  // as the provider bills
+    plan.billing = billed_units(o);  // as the provider bills
     plan.held = o.held;
     plan.savings_plans = o.held_savings_plans;  // served first among Savings Plans of their type
     for (const OwnedPurchase& purchase : owned)

@@ -95,6 +95,9 @@ struct WindowPiece {
 /// GPUs of the unit the recommender's plans are billed by: the offering's instance when it counts in
 /// whole instances (options.unit; its plans then carry Plan::billing = Units::instances), else 1.
 int billed_unit_gpus(const Offering& offering, const RecommendOptions& o);
+/// How the recommender's plans are billed (Plan::billing): per whole instance when it counts in
+/// instances, as providers bill, else per GPU-hour.
+Units billed_units(const RecommendOptions& o);
 /// `futures` with each hour's demand replaced by the GPU-hours a provider billing whole instances of
 /// `gpus_per_instance` GPUs is paid for it (instruments::paid_for_hour), one shape per future and
 /// month. Every tier below on demand and spot ending at a whole number of

@@ -61,7 +61,7 @@ Recommendation recommend(const DemandFutures& futures, const Offering& offering,
 
     Plan on_demand;
     on_demand.name = "all on demand";
-    on_demand.billing = options.unit == CountUnit::instances ? Units::instances : Units::gpus;
+    on_demand.billing = detail::billed_units(options);
     on_demand.held = options.held;  // what is held is held whatever is added
     on_demand.savings_plans = options.held_savings_plans;
     const PlanDistribution on_demand_result = evaluate_plan(on_demand, futures, offering, prices, options.plan_options);

@@ -46,6 +46,14 @@ std::vector<ChangeCandidate> change_candidates(const Offering& offering, const R
     const ChangeOptions& c = o.changes;
     if (c.empty()) return out;
     std::vector<std::string> notes;
+    // An exchange's new reservation, one unit from month k, priced as the engine prices a change's `into`.
+    const auto price_into = [&](const CommitmentOption& into, std::string_view list, std::size_t j, int k) {
+        const Commitment terms{.count = 1, .unit = o.unit, .term_years = into.term_years, .payment = into.payment,
+                               .start_month = k, .renewal = Renewal::lapse,
+                               .reservation_discount = into.reservation_discount, .offering = {}};
+        return instruments::price_commitment_as(terms, fmt::format("options.changes.{}[{}]", list, j), false,
+                                                offering, o.plan_options, horizon, notes);
+    };
     for (std::size_t i = 0; i < held.size(); ++i) {
         const instruments::PricedCommitment& h = held[i];
         const auto [first, last] = instruments::change_months(h, horizon);
@@ -70,21 +78,15 @@ std::vector<ChangeCandidate> change_candidates(const Offering& offering, const R
             }
             // Azure: any held reservation, its upfront left refunded, the new one bought in full.
             for (std::size_t j = 0; j < c.azure_exchange_into.size(); ++j) {
-                const CommitmentOption& into = c.azure_exchange_into[j];
-                Commitment terms{.count = 1, .unit = o.unit, .term_years = into.term_years, .payment = into.payment,
-                                 .start_month = k, .renewal = Renewal::lapse,
-                                 .reservation_discount = into.reservation_discount, .offering = {}};
-                const instruments::PricedCommitment next = instruments::price_commitment_as(
-                    terms, fmt::format("options.changes.azure_exchange_into[{}]", j), false, offering, o.plan_options,
-                    horizon, notes);
+                const instruments::PricedCommitment next =
+                    price_into(c.azure_exchange_into[j], "azure_exchange_into", j, k);
                 ChangeCandidate exchange = base;
                 exchange.kind = ChangeKind::azure_exchange;
                 exchange.into = j;
                 exchange.end = k + next.term_months;
                 exchange.gpus_per_unit = next.gpus;
                 // Its lifetime commitment, as the engine's rule (instruments::apply_changes) weighs it.
-                exchange.value_per_unit =
-                    next.gpus * (next.upfront_per_gpu + next.hourly_per_gpu * next.term_months * hours_per_month);
+                exchange.value_per_unit = instruments::azure_lifetime_commitment(next);
                 exchange.old_value = instruments::remaining_value(h, k);
                 exchange.upfront_per_unit = next.gpus * next.upfront_per_gpu;
                 exchange.amount = instruments::remaining_upfront(h, k);  // refunded, outside the cap
@@ -94,14 +96,9 @@ std::vector<ChangeCandidate> change_candidates(const Offering& offering, const R
             }
             if (h.kind != CommitmentClass::convertible) continue;
             for (std::size_t j = 0; j < c.exchange_into.size(); ++j) {
-                const CommitmentOption& into = c.exchange_into[j];
-                if (!instruments::exchange_payment_allowed(h.payment, into.payment)) continue;  // AWS does not offer it
-                Commitment terms{.count = 1, .unit = o.unit, .term_years = into.term_years, .payment = into.payment,
-                                 .start_month = k, .renewal = Renewal::lapse,
-                                 .reservation_discount = into.reservation_discount, .offering = {}};
-                const instruments::PricedCommitment next = instruments::price_commitment_as(
-                    terms, fmt::format("options.changes.exchange_into[{}]", j), false, offering, o.plan_options,
-                    horizon, notes);
+                if (!instruments::exchange_payment_allowed(h.payment, c.exchange_into[j].payment))
+                    continue;  // AWS does not offer it
+                const instruments::PricedCommitment next = price_into(c.exchange_into[j], "exchange_into", j, k);
                 const instruments::ExchangeValue value = instruments::exchange_value(h, next, k);
                 ChangeCandidate exchange = base;
                 exchange.kind = ChangeKind::exchange;

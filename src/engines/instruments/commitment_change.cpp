@@ -133,8 +133,7 @@ std::vector<ChangeFlow> apply_changes(const std::vector<CommitmentChange>& chang
                 price_commitment_as(terms, field + ".into", false, plan_offering, options, horizon, conversions);
             const PricedCommitment& old = in[change.index];
             const double left = remaining_value(old, k), refund = remaining_upfront(old, k);
-            const double lifetime =
-                next.gpus * (next.upfront_per_gpu + next.hourly_per_gpu * next.term_months * hours_per_month);
+            const double lifetime = azure_lifetime_commitment(next);
             require(lifetime >= left * (1 - 1e-12), field + ".into",
                     fmt::format("{:g} GPUs, {}y {}", next.gpus, terms.term_years, to_string(terms.payment)),
                     fmt::format("a lifetime commitment of {:.2f}, less than the {:.2f} left of {}; an Azure exchange "

@@ -57,6 +57,12 @@ struct ExchangeValue {
 };
 ExchangeValue exchange_value(const PricedCommitment& old, const PricedCommitment& next, int k);
 
+/// An Azure exchange's new reservation, bought in full for its own term: its lifetime commitment (the
+/// upfront and every hour's charge of the term), which must be at least what is left of the old one.
+inline double azure_lifetime_commitment(const PricedCommitment& next) {
+    return next.gpus * (next.upfront_per_gpu + next.hourly_per_gpu * next.term_months * hours_per_month);
+}
+
 /// The true-up AWS charges for it: the new reservation's upfront less the old one's upfront left, if
 /// more (the EC2 User Guide's "prorated upfront cost of the difference"; PaymentDue in AWS's exchange
 /// quote). The old one's hourly charges left are not a credit: they stop, and the new one's are paid.
