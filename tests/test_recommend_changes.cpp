@@ -69,6 +69,25 @@ TEST_CASE("demand falls to 0 in month 12 of a 36-month standard reservation held
     CHECK(steady.in_sample.total.mean == Approx(73'584).epsilon(1e-12));
 }
 
+namespace {
+
+/// The falling-demand cases' demand: 4 GPUs in months 0-5, then 1 GPU to month 35.
+DemandFutures falling_demand() {
+    return DemandFutures::from_profile(DemandProfile::steps({{0, 4.0}, {6, 1.0}}, Horizon::months(36)));
+}
+
+/// What they may buy: the 3-year no-upfront reservation, at most 4, in months 0 and 6 (one thread).
+RecommendOptions falling_demand_options() {
+    RecommendOptions options;
+    options.commitments = {{.term_years = 3, .payment = Payment::no_upfront}};
+    options.start_months = {0, 6};
+    options.max_count = 4;
+    options.plan_options.threads = 1;
+    return options;
+}
+
+}  // namespace
+
 TEST_CASE("a convertible reservation exchanged or refunded where demand falls, worked by hand") {
     // Held: 4 convertible GPUs from month -12 to 24 at $1.00 an hour, $8,760 upfront per GPU (36-month
     // term). Demand: 4 GPUs in months 0-5, then 1 GPU to month 35 (horizon 36). What may be bought: the
@@ -83,13 +102,8 @@ TEST_CASE("a convertible reservation exchanged or refunded where demand falls, w
     // Refund instead (Azure) in month 6: 4 × 8,760 × 18/36 = 17,520 back, under the 50,000 cap, and
     // one 3-year GPU bought then for the 1 GPU left: 17,520 − 17,520 + 18,396 = 18,396.
     const Offering offering = test::plan_test_offering();
-    const DemandFutures futures =
-        DemandFutures::from_profile(DemandProfile::steps({{0, 4.0}, {6, 1.0}}, Horizon::months(36)));
-    RecommendOptions options;
-    options.commitments = {{.term_years = 3, .payment = Payment::no_upfront}};
-    options.start_months = {0, 6};
-    options.max_count = 4;
-    options.plan_options.threads = 1;
+    const DemandFutures futures = falling_demand();
+    RecommendOptions options = falling_demand_options();
     options.held = {held(4, -12, 24, 1.0, 8760, CommitmentClass::convertible)};
     options.changes.exchange_into = {{.term_years = 3, .payment = Payment::no_upfront}};
     const Recommendation kept = recommend_plan(futures, offering, options);
@@ -132,13 +146,8 @@ TEST_CASE("an Azure exchange chosen where demand falls, and an AWS exchange into
     // 6 = 17,520, less the refund 17,520, plus 73,584: 73,584 < 87,600 kept (the AWS exchange, which
     // refunds nothing, was 91,104).
     const Offering offering = test::plan_test_offering();
-    const DemandFutures futures =
-        DemandFutures::from_profile(DemandProfile::steps({{0, 4.0}, {6, 1.0}}, Horizon::months(36)));
-    RecommendOptions options;
-    options.commitments = {{.term_years = 3, .payment = Payment::no_upfront}};
-    options.start_months = {0, 6};
-    options.max_count = 4;
-    options.plan_options.threads = 1;
+    const DemandFutures futures = falling_demand();
+    RecommendOptions options = falling_demand_options();
     options.held = {held(4, -12, 24, 1.0, 8760, CommitmentClass::standard)};
     options.changes.azure_exchange_into = {{.term_years = 3, .payment = Payment::no_upfront}};
     const Recommendation r = recommend_plan(futures, offering, options);
