@@ -47,7 +47,12 @@ public:
         const Horizon horizon = Horizon::months(integer(1, 30));
         switch (integer(0, 4)) {
             case 0: return DemandProfile::constant(coin(0.1) ? 0.0 : uniform(0, 20), horizon);
-            case 1: return DemandProfile::linear_growth(uniform(0, 10), uniform(0, 30), horizon);
+            case 1: {
+                // One draw a statement, the later argument first as GCC has always drawn them, so every
+                // compiler draws the same problem from a seed.
+                const double monthly_growth = uniform(0, 30);
+                return DemandProfile::linear_growth(uniform(0, 10), monthly_growth, horizon);
+            }
             case 2: {
                 std::array<double, 24> daily{};
                 for (double& f : daily) f = uniform(0, 1);
@@ -63,7 +68,8 @@ public:
             default: {
                 std::array<double, 7> weekly{};
                 for (double& f : weekly) f = uniform(0, 1);
-                return DemandProfile::linear_growth(uniform(1, 8), uniform(1, 8), horizon).with_weekly_pattern(weekly);
+                const double monthly_growth = uniform(1, 8);  // drawn first, as case 1
+                return DemandProfile::linear_growth(uniform(1, 8), monthly_growth, horizon).with_weekly_pattern(weekly);
             }
         }
     }

@@ -24,7 +24,12 @@ DemandProfile random_demand(Xoshiro256pp& engine, Horizon horizon) {
     DemandProfile demand = DemandProfile::constant(uniform(engine, 0, 20), horizon);
     switch (uniform_int(engine, 0, 3)) {
         case 0: break;
-        case 1: demand = DemandProfile::compound_growth(uniform(engine, 1, 10), uniform(engine, 0, 1.5), horizon); break;
+        case 1: {
+            // One draw a statement (the later argument first, as GCC drew them) so every compiler draws the same demand.
+            const double growth = uniform(engine, 0, 1.5);
+            demand = DemandProfile::compound_growth(uniform(engine, 1, 10), growth, horizon);
+            break;
+        }
         case 2:
             if (horizon.month_count() < 2) break;  // a second step needs a second month
             demand = DemandProfile::steps({{0, uniform(engine, 0, 8)}, {uniform_int(engine, 1, horizon.month_count() - 1),
