@@ -25,7 +25,8 @@ its on-demand list price stays, as the price reservations are billed at or disco
 
 Where an extract meets a curated or observed offering, the newest dated price is listed and the other
 is history; a curated listing with no date is replaced by the extract's dated price (its reservations
-kept where the on-demand price is unchanged, its notes where the spot price is too). Extract prices more than CROSS_CHECK_TOLERANCE apart
+kept where the on-demand price is unchanged, its notes where the spot price is too); an undated file's
+row of an offering that has a dated price is compared with it, not added (it has no place in time). Extract prices more than CROSS_CHECK_TOLERANCE apart
 from the curated/observed price of the same offering are listed in skypilot/cross-check.csv (also
 written by this script, so --check covers it), naming the price used.
 """
@@ -148,13 +149,17 @@ def same_prices(a, b):
     return a["on_demand_hourly"] == b["on_demand_hourly"] and a["spot_hourly"] == b["spot_hourly"]
 
 
-def add_extract(offerings, order, new, where, replaced):
+def add_extract(offerings, order, new, where, replaced, compared):
     """Adds an extract's row: the rules of add_snapshot, and for an offering kept by hand with no
     date on its listing, the listing's source date where it is a whole date; otherwise (undated) the
     dated extract replaces it, keeping its reservations if the on-demand price is the same and its
-    notes if the spot price is too."""
+    notes if the spot price is too. An undated file's row of an offering that has a dated price
+    cannot be placed in time beside it: the dated prices stay and the row is compared (`compared`)."""
     k = key(new)
     have = offerings.get(k)
+    if have is not None and not new.get("effective_from") and any(d for d, _ in snapshots(have)):
+        compared.append((have, new))
+        return
     if have is None or have.get("effective_from") or have.get("history"):
         if have is not None and any(d == new.get("effective_from", "") and same_prices(snap, new) for d, snap in snapshots(have)):
             return  # the same observation (an earlier copy of the same file)
@@ -225,7 +230,7 @@ def cross_check_rows(offerings, extract_keys, replaced, compared=()):
         out.append((key(new), new["effective_from"], new, have["source"]["as_of"], have, new["effective_from"]))
     for have, new in compared:
         kept = with_newest_listed(have)
-        out.append((key(new), new["effective_from"], new, kept["source"]["as_of"], kept, None))
+        out.append((key(new), new.get("effective_from", new["source"]["as_of"]), new, kept["source"]["as_of"], kept, None))
     rows = []
     for k, d1, a, d2, b, used in sorted(out, key=lambda r: r[0]):
         x, y = a["on_demand_hourly"], b["on_demand_hourly"]
@@ -297,7 +302,7 @@ def build():
                     if not path.name.endswith(".history.csv"):
                         compared.append((offerings[key(new)], new))
                     continue
-                add_extract(offerings, order, new, f"{path.relative_to(SOURCES)} line {line}", replaced)
+                add_extract(offerings, order, new, f"{path.relative_to(SOURCES)} line {line}", replaced, compared)
                 extract_keys.add(key(new))
     uniform_prices(offerings, extract_keys)
     mark_reservation_only(offerings, curated.get("sold_only_through_reservations", []))

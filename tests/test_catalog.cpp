@@ -382,6 +382,40 @@ TEST_CASE("built-in: one price per provider, checked by hand against its source"
     CHECK(c.offering("tencent", "GT4.41XLARGE948").on_demand_hourly == 32.78328);
 }
 
+TEST_CASE("built-in: dated prices of the neoclouds' saved files, checked by hand against their sources at today's date") {
+    // ctest pins GPUTCO_TODAY=2026-12-05: the catalog read as of that day (observations.csv rows).
+    REQUIRE(Date::today() == Date{2026, 12, 5});
+    const Catalog c = Catalog::builtin().as_of(Date::today());
+    // Nebius: api-evangelist/nebius plans/nebius-plans-pricing.yml (commit 37bdedf, read 2026-10-07),
+    // "NVIDIA HGX H200 $4.50 ... $5.40 effective October 1, 2026": 8 x 5.40 = 43.20 for the 8-GPU preset.
+    const Offering& h200 = c.offering("nebius", "gpu-h200-sxm_8gpu-128vcpu-1600gb", "eu-north1");
+    CHECK(h200.on_demand_hourly == doctest::Approx(43.20));
+    CHECK(h200.effective_from == Date{2026, 10, 1});
+    CHECK(h200.source.as_of == "2026-10-07");
+    CHECK_FALSE(h200.spot_hourly);  // the page's preemptible prices are "from" prices: not recorded
+    // Before it: $4.50 (fetched 2026-09-08, research notes) = 36.00, and the undated file's 28.00 is no
+    // snapshot (compared instead).
+    CHECK(Catalog::builtin().offering("nebius", "gpu-h200-sxm_8gpu-128vcpu-1600gb", "eu-north1")
+              .price_at(Date{2026, 9, 30}).on_demand_hourly == doctest::Approx(36.00));  // 8 x 4.50
+    // Hyperstack: hyperstack.cloud/gpu-pricing as transcribed on 2026-08-26 (api-evangelist/nexgen-cloud,
+    // commit 0fa0509): NVIDIA A100 $1.35 per GPU-hour, Spot VMs NVIDIA A100 $1.08; the file's n3-A100x8
+    // (8 GPUs) is 8 x 1.35 = 10.80 and n3-A100x1 carries the spot price.
+    CHECK(c.offering("hyperstack", "n3-A100x8", "CANADA-1").on_demand_hourly == doctest::Approx(10.80));
+    CHECK(*c.offering("hyperstack", "n3-A100x1", "CANADA-1").spot_hourly == 1.08);
+    CHECK(c.offering("hyperstack", "n3-A100x8", "CANADA-1").effective_from == Date{2026, 8, 26});
+    // RunPod: runpod.io/pricing fetched 2026-09-08 (research notes, fact 4): H200 Secure Cloud $4.59.
+    const Offering& runpod = c.offering("runpod", "1x_H200-SXM_SECURE", "global");
+    CHECK(runpod.on_demand_hourly == 4.59);
+    CHECK(runpod.effective_from == Date{2026, 9, 8});
+    // Its H100 SXM: 3.49 on 2026-09-08, 3.99 on 2026-11-09 (the newer is listed).
+    const Offering& h100 = Catalog::builtin().offering("runpod", "1x_H100-SXM_SECURE", "global");
+    CHECK(h100.on_demand_hourly == 3.99);
+    CHECK(h100.price_at(Date{2026, 10, 1}).on_demand_hourly == 3.49);
+    // Paperspace: paperspace.com/pricing on 2026-09-20 (curated.json), H100 $3.09.
+    CHECK(c.offering("paperspace", "H100", "global").on_demand_hourly == 3.09);
+    CHECK(c.offering("paperspace", "H100", "global").source.as_of == "2026-09-20");
+}
+
 TEST_CASE("built-in: every region of the SkyPilot-format files, checked by hand against their lines") {
     const Catalog& c = Catalog::builtin();
     // anycloud-sh/catalog azure/vms.csv (commit 62ff0a9, 2026-05-20) line 56180:
@@ -517,11 +551,13 @@ TEST_CASE("built-in: cards given a spec and AWS types added to the type table, c
     CHECK(l40.on_demand_hourly == 1.14);
     CHECK(*l40.spot_hourly == 0.69);
     CHECK(l40.source.row == "line 702");
-    // files/hyperstack.vms.csv line 18: n3-RTX-A4000x1,RTX-A4000,1,4,21.0,"{...}",0.15,NORWAY-1,
+    // files/hyperstack.vms.csv line 18: n3-RTX-A4000x1,RTX-A4000,1,4,21.0,"{...}",0.15,NORWAY-1, — the same
+    // 0.15 as hyperstack.cloud's 2026-08-26 page (NVIDIA A4000), whose dated row is listed.
     const Offering& a4000 = c.offering("hyperstack", "n3-RTX-A4000x1", "NORWAY-1");
     CHECK(a4000.gpu == "RTX-A4000");
     CHECK(a4000.on_demand_hourly == 0.15);
-    CHECK(a4000.source.row == "line 18");
+    CHECK(a4000.effective_from == Date{2026, 8, 26});
+    CHECK(a4000.source.row == "On-Demand: NVIDIA A4000");
     // files/paperspace.vms.csv line 13: A4000,A4000,1.0,8,32.0,A4000,East Coast (NY2),,0.76
     const Offering& paperspace = c.offering("paperspace", "A4000", "East Coast (NY2)");
     CHECK(paperspace.gpu == "RTX-A4000");
@@ -620,29 +656,36 @@ TEST_CASE("built-in: the A30, L20, K80 and RTX 5090 given a spec, checked by han
 TEST_CASE("built-in: the neoclouds' SkyPilot-format files saved in the repository, checked by hand against their lines") {
     const Catalog& c = Catalog::builtin();
     // data/catalog/sources/skypilot/files/nebius.vms.csv (skypilot-org/skypilot-catalog
-    // catalogs/v8/nebius/vms.csv, commit 0082b04; undated) line 45:
-    // gpu-h200-sxm_8gpu-128vcpu-1600gb,H200,8,128,1600,28.00,eu-north1,"{'Gpus': [{'Name': 'H200', ...}]...}",11.60
-    const Offering& nebius = c.offering("nebius", "gpu-h200-sxm_8gpu-128vcpu-1600gb", "eu-north1");
-    CHECK(nebius.on_demand_hourly == 28.00);
-    CHECK(*nebius.spot_hourly == 11.60);
-    CHECK(nebius.gpu == "H200");
-    CHECK(nebius.gpus_per_instance == 8);
-    CHECK(nebius.source.row == "line 45");
+    // catalogs/v8/nebius/vms.csv, commit 0082b04; undated) line 54:
+    // gpu-l40s-d_2gpu-64vcpu-384gb,L40S,2,64,384,4.5688,eu-north1,"{'Gpus': [{'Name': 'L40S', ...}]...}",
+    const Offering& nebius = c.offering("nebius", "gpu-l40s-d_2gpu-64vcpu-384gb", "eu-north1");
+    CHECK(nebius.on_demand_hourly == 4.5688);
+    CHECK_FALSE(nebius.spot_hourly);
+    CHECK(nebius.gpu == "L40S");
+    CHECK(nebius.gpus_per_instance == 2);
+    CHECK(nebius.source.row == "line 54");
     CHECK(nebius.source.as_of == "undated");  // no date in the file, none known for the commit
     CHECK_FALSE(nebius.effective_from);
-    // Every region the file lists: eu-north1, eu-west1, us-central1 (line 62: the H200 x 8 there too).
-    CHECK(c.offering("nebius", "gpu-h200-sxm_8gpu-128vcpu-1600gb", "us-central1").source.row == "line 62");
+    // Line 45 (gpu-h200-sxm_8gpu-128vcpu-1600gb, eu-north1, 28.00, spot 11.60) and line 62 (the same in
+    // us-central1) have dated prices from observations.csv, which are listed: the undated rows cannot
+    // be placed in time beside them, so they are compared (skypilot/cross-check.csv), not added.
+    const Offering& h200 = c.offering("nebius", "gpu-h200-sxm_8gpu-128vcpu-1600gb", "us-central1");
+    CHECK(h200.gpu == "H200");
+    CHECK(h200.gpus_per_instance == 8);
+    CHECK(h200.on_demand_hourly == doctest::Approx(43.20));  // 8 x 5.40 from 2026-10-01
+    for (const PriceSnapshot& s : h200.history) CHECK(s.source.as_of != "undated");
     // files/hyperstack.vms.csv (catalogs/v8/hyperstack/vms.csv, commit fdc9d90) line 13:
-    // n3-H100-SXM5x8,H100-80G-SXM5,8,192,960.0,"{...}",19.2,US-1,
+    // n3-H100-SXM5x8,H100-80G-SXM5,8,192,960.0,"{...}",19.2,US-1, — undated; hyperstack.cloud's
+    // 2026-08-26 page gives H100 SXM $3.20 per GPU-hour, so the listed price is 8 x 3.20 = 25.60.
     const Offering& sxm = c.offering("hyperstack", "n3-H100-SXM5x8", "US-1");
-    CHECK(sxm.on_demand_hourly == 19.2);
+    CHECK(sxm.on_demand_hourly == doctest::Approx(25.60));
     CHECK(sxm.gpu == "H100");
     CHECK(sxm.gpus_per_instance == 8);
     CHECK_FALSE(sxm.spot_hourly);
     // line 11: n3-H100x8-NVLink,H100-80G-PCIe-NVLink,8,...,15.6,CANADA-1, — PCIe cards with NVLink
-    // bridges (80 GB each), not the 94 GB H100 NVL.
+    // bridges (80 GB each), not the 94 GB H100 NVL; the page's H100 NVLink $2.60: 8 x 2.60 = 20.80.
     const Offering& bridged = c.offering("hyperstack", "n3-H100x8-NVLink", "CANADA-1");
-    CHECK(bridged.on_demand_hourly == 15.6);
+    CHECK(bridged.on_demand_hourly == doctest::Approx(20.80));
     CHECK(bridged.gpu == "H100-PCIe");
     // files/runpod.vms.csv (catalogs/v7/runpod/vms.csv, commit 0727c2b) line 588:
     // 8x_H200-SXM_SECURE,H200-SXM,8.0,160.0,1128.0,H200-SXM,US,28.72,31.92,US-CA-1 — the same prices in

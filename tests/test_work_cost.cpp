@@ -7,6 +7,7 @@
 
 #include "gputco/engines/checkpoint.hpp"
 #include "gputco/engines/work_cost.hpp"
+#include "gputco/work/throughput.hpp"
 
 using namespace gputco;
 
@@ -384,6 +385,51 @@ TEST_CASE("price age: an undated or too old price is left out by default, with i
     o.max_price_age_days = 365;
     o.prices_as_of = "2026-13-01";
     CHECK_THROWS_AS(rank_offerings(job, c, my_table(), o), InvalidInput);
+}
+
+TEST_CASE("the built-in catalog's default ranking includes the neoclouds' dated prices and leaves out the undated files") {
+    // Aged at GPUTCO_TODAY = 2026-12-05 (ctest) with the default limit of 365 days.
+    const Workload w{.name = "resnet", .model = "resnet50", .work_per_epoch = 1'281'167, .epochs = 1};
+    RankOptions o;
+    o.spot = o.reserved = o.owned = false;
+    const WorkRanking r = rank_offerings(w, Catalog::builtin(), ThroughputTable::builtin(), o);
+    REQUIRE(r.prices_as_of == "2026-12-05");
+    auto row = [&](const std::string& provider, const std::string& instance_type) -> const WorkCostRow* {
+        for (const WorkCostRow& x : r.rows)
+            if (x.provider == provider && x.instance_type == instance_type) return &x;
+        return nullptr;
+    };
+    // Nebius B200 x 8: 8 x 8.50 = 68.00 from 2026-10-01 by a page read 2026-10-07, 59 days before
+    // 2026-12-05 (Oct 7 -> Nov 7: 31, -> Dec 7: 30, minus 2). (Its H200s have no resnet50 measurement.)
+    const WorkCostRow* nebius = row("nebius", "gpu-b200-sxm_8gpu-160vcpu-1792gb");
+    REQUIRE(nebius);
+    CHECK(nebius->price_per_hour == doctest::Approx(68.00));
+    CHECK(*nebius->price_age_days == 59);
+    CHECK_FALSE(nebius->stale);
+    // Hyperstack's saved-file type n3-H100-SXM5x8, dated by the 2026-08-26 page: 101 days
+    // (Aug 26 -> Sep 26: 31, -> Oct 26: 30, -> Nov 26: 31, -> Dec 5: 9).
+    const WorkCostRow* hyperstack = row("hyperstack", "n3-H100-SXM5x8");
+    REQUIRE(hyperstack);
+    CHECK(*hyperstack->price_age_days == 101);
+    // RunPod's B200, Secure Cloud $6.79 on 2026-09-08 (Sep 8 -> Oct 8: 30, -> Nov 8: 31, -> Dec 5: 27 = 88 days).
+    const WorkCostRow* runpod = row("runpod", "1x_B200_SECURE");
+    REQUIRE(runpod);
+    CHECK(runpod->price_per_hour == 6.79);
+    CHECK(*runpod->price_age_days == 88);
+    CHECK(row("paperspace", "H100"));
+    // Still undated: Nebius's L40S presets the pages do not price, every Alibaba and Tencent row.
+    auto skipped = [&](const std::string& offering) {
+        return std::any_of(r.skipped.begin(), r.skipped.end(), [&](const SkippedOffering& s) {
+            return s.offering == offering && s.reason.starts_with("price undated");
+        });
+    };
+    CHECK(skipped("nebius/eu-north1/gpu-l40s-d_2gpu-64vcpu-384gb"));
+    for (const WorkCostRow& x : r.rows) {
+        CAPTURE(x.provider);
+        CHECK(x.provider != "alibaba");
+        CHECK(x.provider != "tencent");
+        CHECK_FALSE(x.stale);
+    }
 }
 
 TEST_CASE("a share of a GPU is never ranked as a whole card, whatever its price") {

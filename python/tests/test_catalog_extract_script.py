@@ -52,13 +52,25 @@ def test_an_undated_file_gives_undated_rows_and_no_date_of_its_reading():
             row["source_row"]) == ("", "undated", "28.0", "11.6", "line 3")
     o = refresh.observation_offering(row)
     assert "effective_from" not in o and o["source"]["as_of"] == "undated"
-    # Beside a dated price of the same offering it cannot be ordered: the refresh says so.
-    dated = refresh.observation_offering(dict(row, effective_from="2026-01-01", source_as_of="2026-01-01"))
-    offerings, order = {}, []
-    refresh.add_extract(offerings, order, dated, "a.csv line 2", [])
-    with pytest.raises(SystemExit, match="b.csv line 2: nebius/eu-north1/gpu-h200-sxm_8gpu-128vcpu-1600gb: an undated "
-                                         "price cannot sit beside another price of the same offering"):
-        refresh.add_extract(offerings, order, o, "b.csv line 2", [])
+    # Beside a dated price of the same offering it cannot be ordered: the dated price stays listed and the
+    # undated row is compared with it (cross-check.csv: 43.20 vs 28.00 is 54.3% apart, the dated one used).
+    dated = refresh.observation_offering(dict(row, effective_from="2026-10-01", source_as_of="2026-10-07",
+                                              on_demand_hourly="43.2", spot_hourly="", source_name="a page"))
+    offerings, order, compared = {}, [], []
+    refresh.add_extract(offerings, order, dated, "a.csv line 2", [], compared)
+    refresh.add_extract(offerings, order, o, "b.csv line 2", [], compared)
+    k = ("nebius", "eu-north1", "gpu-h200-sxm_8gpu-128vcpu-1600gb", "")
+    listed = refresh.with_newest_listed(offerings[k])
+    assert (listed["on_demand_hourly"], listed["effective_from"], listed.get("history", [])) == (43.2, "2026-10-01", [])
+    assert compared == [(offerings[k], o)]
+    (check,) = refresh.cross_check_rows(offerings, set(), [], compared)
+    assert (check["offering"], check["extract_date"], check["extract_on_demand"], check["other_date"],
+            check["other_on_demand"], check["apart"], check["used"]) == (
+        "nebius/eu-north1/gpu-h200-sxm_8gpu-128vcpu-1600gb", "undated", "28.0", "2026-10-07", "43.2", "54.3%", "other")
+    # Two different prices of the same date are still an error.
+    with pytest.raises(SystemExit, match="c.csv line 2: nebius/eu-north1/gpu-h200-sxm_8gpu-128vcpu-1600gb already has "
+                                         "a price dated 2026-10-01"):
+        refresh.add_extract(offerings, order, dict(dated, on_demand_hourly=40.0), "c.csv line 2", [], compared)
 
 
 LAMBDA_HEAD = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
@@ -113,7 +125,7 @@ def test_history_from_the_git_history_dates_each_change_by_its_commit(tmp_path):
     # The refresh makes them one offering each with its history, in force by date.
     offerings, order = {}, []
     for r in rows + earlier:
-        refresh.add_extract(offerings, order, refresh.observation_offering(r), "x", [])
+        refresh.add_extract(offerings, order, refresh.observation_offering(r), "x", [], [])
     o = refresh.with_newest_listed(offerings[("lambda", "us-east-1", "gpu_1x_a10", "")])
     assert (o["on_demand_hourly"], o["effective_from"]) == (1.29, "2026-04-06")
     assert [(s["effective_from"], s["on_demand_hourly"]) for s in o["history"]] == [("2026-04-02", 0.86)]

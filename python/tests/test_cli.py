@@ -383,11 +383,14 @@ def test_bill_and_recommend_from_a_gzipped_bill_give_pythons_answer(gputco, tmp_
 def test_catalog_shows_kind_and_age_flags_stale_prices_and_warns_when_a_file_disagrees(tmp_path):
     out = json.loads(gputco_cmd("catalog", "--gpu", "H200", "--rates-date", "2026-12-05", "--format", "json").stdout)
     assert {r["kind"] for r in out} >= {"hyperscaler", "neocloud"}
-    # hyperstack.cloud's page of 2026-08-26: 101 days old, not stale; Nebius's file has no date: stale.
+    # hyperstack.cloud's page of 2026-08-26: 101 days old, not stale; Nebius's page read 2026-10-07: 59 days;
+    # RunPod's saved file (every region but the dated "global" rows) has no date: stale.
     hyperstack = [r for r in out if r["provider"] == "hyperstack" and r["region"] == "global"]
     assert hyperstack and all(r["price_age_days"] == 101 and r["stale"] == "" for r in hyperstack)
     nebius = [r for r in out if r["provider"] == "nebius"]
-    assert nebius and all(r["stale"] != "" for r in nebius)
+    assert nebius and all(r["price_age_days"] == 59 and r["stale"] == "" for r in nebius)
+    runpod = [r for r in out if r["provider"] == "runpod" and r["region"] != "global"]
+    assert runpod and all(r["stale"] != "" for r in runpod)
     neo = json.loads(gputco_cmd("catalog", "--provider-kind", "neocloud", "--format", "json").stdout)
     assert neo and {r["kind"] for r in neo} == {"neocloud"}
     table = gputco_cmd("catalog", "--gpu", "T4", "--rates-date", "2026-12-05").stdout
