@@ -594,6 +594,66 @@ TEST_CASE("built-in: cards given a spec and AWS types added to the type table, c
     CHECK(g6e.on_demand_hourly == 3.00424);
 }
 
+TEST_CASE("built-in: the MI25, and the shares Azure NVv4 and AWS G6f/Gr6f rent, checked by hand against their lines") {
+    const Catalog& c = Catalog::builtin();
+    // curated.json: AMD's MI25 launch figures (ocaholic.ch, source AMD): 16 GB HBM2 at 484 GB/s, 24.6 TFLOPS
+    // FP16 (packed, no matrix units), 12.3 FP32, 300 W.
+    const GpuSpec& mi25 = c.gpu("MI25");
+    CHECK(mi25.vendor == "AMD");
+    CHECK(mi25.memory_gb == 16);
+    CHECK(mi25.memory_bandwidth_gbps == 484);
+    CHECK(mi25.fp16_tflops == 24.6);
+    CHECK(mi25.fp32_tflops == 12.3);
+    CHECK(mi25.tdp_watts == 300);
+    CHECK_FALSE(mi25.source.as_of.empty());
+    // anycloud-sh/catalog azure/vms.csv (62ff0a9, 2026-05-20) line 56546:
+    // Standard_NV4as_v4,MI25,1,4,14,MI25,0.233,0.043058,eastus,V1,V2 — one whole MI25 as the file writes it,
+    // an eighth of one by Microsoft's NVv4 size table.
+    const Offering& nv4 = c.offering("azure", "Standard_NV4as_v4", "eastus");
+    CHECK(nv4.gpu == "MI25/8");
+    CHECK(nv4.gpus_per_instance == 1);
+    CHECK(nv4.on_demand_hourly == 0.233);
+    CHECK(*nv4.spot_hourly == 0.043058);
+    CHECK(nv4.source.row == "line 56546");
+    CHECK(c.offering("azure", "Standard_NV8as_v4", "eastus").gpu == "MI25/4");    // line 56648, 0.466
+    CHECK(c.offering("azure", "Standard_NV16as_v4", "eastus").gpu == "MI25/2");   // line 56333, 0.932
+    // Line 56425: Standard_NV32as_v4,MI25,1,32,112,MI25,1.864,0.344467,eastus — the whole card.
+    const Offering& nv32 = c.offering("azure", "Standard_NV32as_v4", "eastus");
+    CHECK(nv32.gpu == "MI25");
+    CHECK(nv32.gpus_per_instance == 1);
+    CHECK(nv32.on_demand_hourly == 1.864);
+    // Per MI25-hour the eighth costs 8 x 0.233 = 1.864 $/h, the whole card's price: the share table and
+    // Azure's prices agree.
+    const auto ranked = rank_by_gpu_hour_price({nv4, nv32}, "USD", ExchangeRates::builtin(), Date{2026, 12, 5});
+    REQUIRE(ranked.size() == 2);
+    for (const auto& row : ranked) CHECK(row.per_gpu_hour == doctest::Approx(1.864));
+    // tsaol/aws-gpu data/all_gpu_instances.js (7412fd2, 2026-01-21) record /51, g6f.large, us-east-1 onDemand
+    // 0.202 (gpuCount 0.125, "NVIDIA L40" there): an eighth of one L4.
+    const Offering& g6f = c.offering("aws", "g6f.large", "us-east-1");
+    CHECK(g6f.gpu == "L4/8");
+    CHECK(g6f.gpus_per_instance == 1);
+    CHECK(g6f.on_demand_hourly == 0.202);
+    CHECK(g6f.source.row == "/51/pricing/us-east-1/onDemand");
+    CHECK(g6f.effective_from == Date{2025, 11, 30});
+    // Record /49: g6f.2xlarge 0.475, a quarter — per L4-hour 4 x 0.475 = 1.90 $/h.
+    const Offering& quarter = c.offering("aws", "g6f.2xlarge", "us-east-1");
+    CHECK(quarter.gpu == "L4/4");
+    CHECK(quarter.on_demand_hourly / gpu_fraction(quarter.gpu) == doctest::Approx(1.90));
+    // Record /61: gr6f.4xlarge 1.066, half an L4.
+    const Offering& gr6f = c.offering("aws", "gr6f.4xlarge", "us-east-1");
+    CHECK(gr6f.gpu == "L4/2");
+    CHECK(gr6f.on_demand_hourly == 1.066);
+    // A share is never ranked as its card.
+    CHECK(share_refusal("MI25/8") ==
+          "a 1/8 share of one MI25: throughput and memory are known per whole card, and a share is never ranked as one");
+    // Still without a spec or a table entry: g4ad (Radeon Pro V520), g5g (T4G).
+    for (const Offering& o : c.offerings()) {
+        CAPTURE(o.key());
+        CHECK_FALSE(o.instance_type.starts_with("g4ad."));
+        CHECK_FALSE(o.instance_type.starts_with("g5g."));
+    }
+}
+
 TEST_CASE("built-in: the A30, L20, K80 and RTX 5090 given a spec, checked by hand against their lines") {
     const Catalog& c = Catalog::builtin();
     // Specs re-typed from their sources (curated.json names each): memory, dense FP16, FP32, bandwidth, power.

@@ -238,7 +238,7 @@ TEST_CASE("Azure Retail Prices: consumption, spot and reservations; the rest cou
                                                       {.file = "azure_prices.json", .published = "2026-08-22"});
     check_accounting(r);
     CHECK(r.rows_read == 12);
-    REQUIRE(r.offerings.size() == 2);
+    REQUIRE(r.offerings.size() == 3);
     // Standard_NC48ads_A100_v4 eastus2: Consumption 7.346; Reservation 1 Year 42066.0, 3 Years 71642.0 (whole term).
     const Offering& nc = find(r, "eastus2", "Standard_NC48ads_A100_v4");
     CHECK(nc.on_demand_hourly == 7.346);
@@ -259,7 +259,14 @@ TEST_CASE("Azure Retail Prices: consumption, spot and reservations; the rest cou
     CHECK(r.skipped_reasons.at("Low Priority (batch tier)") == 1);
     CHECK(r.skipped_reasons.at("DevTest price") == 1);
     CHECK(r.skipped_reasons.count("operating system Windows (keeping linux)") == 1);
-    CHECK(r.skipped_count == 12 - 6);  // 6 items (3 each) went into the two offerings
+    // Item /5: "NV4as v4 Spot", usgovarizona, 0.053777 — an eighth of one MI25 (Azure's NVv4 size table),
+    // sold here only as spot.
+    const Offering& nv4 = find(r, "usgovarizona", "Standard_NV4as_v4");
+    CHECK(nv4.gpu == "MI25/8");
+    CHECK(nv4.gpus_per_instance == 1);
+    CHECK(nv4.spot_only);
+    CHECK(*nv4.spot_hourly == 0.053777);
+    CHECK(r.skipped_count == 12 - 7);  // 7 items (3 each, and one) went into the three offerings
 }
 
 TEST_CASE("Azure: the other snapshot has a 10-year reservation and older H200 prices") {
@@ -731,6 +738,104 @@ TEST_CASE("SkyPilot: a share of one GPU is an offering of its own unit, never a 
     CHECK_FALSE(parse_gpu_share("x/1"));
 }
 
+TEST_CASE("SkyPilot Azure NVv4: the file writes one whole MI25 for every size; the share is Azure's size table's") {
+    // anycloud-sh/catalog azure/vms.csv (62ff0a9, 2026-05-20) lines 56546, 56648, 56333, 56425 (eastus), then
+    // two sizes of the family that Microsoft's NVv4 table does not list (made up here: an unknown size must
+    // never be taken for a whole card or given a share it may not have).
+    const std::string csv =
+        "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,Generation\n"
+        "Standard_NV4as_v4,MI25,1,4,14,MI25,0.233,0.043058,eastus,V1\n"
+        "Standard_NV8as_v4,MI25,1,8,28,MI25,0.466,0.086117,eastus,V1\n"
+        "Standard_NV16as_v4,MI25,1,16,56,MI25,0.932,0.172234,eastus,V1\n"
+        "Standard_NV32as_v4,MI25,1,32,112,MI25,1.864,0.344467,eastus,V1\n"
+        "Standard_NV2as_v4,MI25,1,2,7,MI25,0.117,,eastus,V1\n"
+        "Standard_NV64as_v4,MI25,1,64,224,MI25,3.728,,eastus,V1\n";
+    const ImportResult r = import_skypilot_csv(csv, {.file = "azure/vms.csv", .published = "2026-05-20", .provider = "azure"});
+    check_accounting(r);
+    REQUIRE(r.offerings.size() == 4);
+    const Offering& eighth = find(r, "eastus", "Standard_NV4as_v4");
+    CHECK(eighth.gpu == "MI25/8");
+    CHECK(eighth.gpus_per_instance == 1);
+    CHECK(eighth.on_demand_hourly == 0.233);
+    CHECK(*eighth.spot_hourly == 0.043058);
+    CHECK(eighth.notes == "a 1/8 share of one MI25 (the provider's size table; the file writes 1 x MI25): one unit is the share");
+    CHECK(find(r, "eastus", "Standard_NV8as_v4").gpu == "MI25/4");
+    CHECK(find(r, "eastus", "Standard_NV16as_v4").gpu == "MI25/2");
+    const Offering& whole = find(r, "eastus", "Standard_NV32as_v4");
+    CHECK(whole.gpu == "MI25");
+    CHECK(whole.gpus_per_instance == 1);
+    CHECK(whole.notes.empty());
+    // Azure prices the shares in proportion: 8 x 0.233 = 4 x 0.466 = 2 x 0.932 = 1.864, the whole card's price.
+    for (const char* size : {"Standard_NV4as_v4", "Standard_NV8as_v4", "Standard_NV16as_v4"}) {
+        CAPTURE(size);
+        const Offering& o = find(r, "eastus", size);
+        CHECK(o.on_demand_hourly / gpu_fraction(o.gpu) == doctest::Approx(whole.on_demand_hourly));
+    }
+    // The sizes the table does not know are reported with their reason, never kept.
+    CHECK(r.skipped == std::vector<SkippedRow>{
+                           {"line 6", "Standard_NV2as_v4 is of a family that rents shares of one GPU and is not in the provider's "
+                                      "size table (gpu_names.hpp): the file writes 1 x MI25, its share is unknown"},
+                           {"line 7", "Standard_NV64as_v4 is of a family that rents shares of one GPU and is not in the provider's "
+                                      "size table (gpu_names.hpp): the file writes 1 x MI25, its share is unknown"}});
+    CHECK(sold_in_shares("azure", "Standard_NV2as_v4"));
+    CHECK_FALSE(sold_in_shares("azure", "Standard_NV36ads_A10_v5"));  // its shares are written in the files
+    CHECK_FALSE(sold_in_shares("azure", "Standard_D4as_v4"));
+    CHECK(normalise_gpu_name("AMD Radeon Instinct MI25") == "MI25");
+}
+
+TEST_CASE("ec2instances.info: G6f and Gr6f rent a share of one L4, from the AWS table whatever GPU count the file writes") {
+    // tsaol/aws-gpu data/all_gpu_instances.js (7412fd2, 2026-01-21) records /51 and /61 in us-east-1 (gpuCount
+    // 0.125 and 0.5 there), re-shaped as the extract script does, plus a GPU field as ec2instances.info
+    // writes it and a size of the family the table does not know (made up here).
+    const std::string text = R"([
+      {"instance_type": "g6f.large", "pricing": {"us-east-1": {"linux": {"ondemand": "0.202"}}}},
+      {"instance_type": "gr6f.4xlarge", "GPU": 0.5, "GPU_model": "NVIDIA L40", "pricing": {"us-east-1": {"linux": {"ondemand": "1.066"}}}},
+      {"instance_type": "g6f.8xlarge", "GPU": 1, "pricing": {"us-east-1": {"linux": {"ondemand": "3.8"}}}}
+    ])";
+    const ImportResult r = import_ec2instances_json(text, {.file = "instances.json"});
+    check_accounting(r);
+    REQUIRE(r.offerings.size() == 2);
+    const Offering& large = find(r, "us-east-1", "g6f.large");
+    CHECK(large.gpu == "L4/8");
+    CHECK(large.gpus_per_instance == 1);
+    CHECK(large.on_demand_hourly == 0.202);
+    CHECK(large.notes == "a 1/8 share of one L4 (the AWS table's share): one unit is the share");
+    // Per L4-hour: 0.202 x 8 = 1.616 $/h.
+    CHECK(large.on_demand_hourly / gpu_fraction(large.gpu) == doctest::Approx(1.616));
+    const Offering& gr6f = find(r, "us-east-1", "gr6f.4xlarge");
+    CHECK(gr6f.gpu == "L4/2");  // not the file's "NVIDIA L40", not a whole GPU
+    CHECK(gr6f.notes == "a 1/2 share of one L4 (the AWS table's share; the file writes GPU 0.5): one unit is the share");
+    CHECK(r.skipped == std::vector<SkippedRow>{{"/2", "g6f.8xlarge is of a family that rents shares of one GPU and is not in "
+                                                      "the AWS table (gpu_names.hpp): its share is unknown"}});
+    CHECK(instance_gpus("aws", "g6f.2xlarge")->gpu == "L4/4");
+    CHECK(instance_gpus("aws", "g6f.4xlarge")->gpu == "L4/2");
+    CHECK(instance_gpus("aws", "g6f.xlarge")->count == 1);
+    CHECK_FALSE(instance_gpus("aws", "g6f.8xlarge"));
+    // The AWS offer file (Price List API): the same table, and the same report for an unknown size of the
+    // family (its "gpu" attribute is not taken for a whole card). Prices made up, in that file's layout.
+    const std::string offer = R"json({"formatVersion":"v1.0","publicationDate":"2026-01-21T00:00:00Z",
+      "products":{
+        "A":{"sku":"A","productFamily":"Compute Instance","attributes":{"instanceType":"g6f.large","gpu":"0.125",
+          "location":"US East (N. Virginia)","operatingSystem":"Linux","tenancy":"Shared","preInstalledSw":"NA"}},
+        "B":{"sku":"B","productFamily":"Compute Instance","attributes":{"instanceType":"g6f.8xlarge","gpu":"1",
+          "location":"US East (N. Virginia)","operatingSystem":"Linux","tenancy":"Shared","preInstalledSw":"NA"}}},
+      "terms":{"OnDemand":{
+        "A":{"A.JRTCKXETXF":{"priceDimensions":{"A.JRTCKXETXF.6YS6EN2CT7":{"unit":"Hrs","pricePerUnit":{"USD":"0.202"}}},"termAttributes":{}}},
+        "B":{"B.JRTCKXETXF":{"priceDimensions":{"B.JRTCKXETXF.6YS6EN2CT7":{"unit":"Hrs","pricePerUnit":{"USD":"3.8"}}},"termAttributes":{}}}}}})json";
+    std::istringstream in(offer);
+    const ImportResult from_offer = import_aws_offer_file(in, {.file = "offer.json"});
+    check_accounting(from_offer);
+    REQUIRE(from_offer.offerings.size() == 1);
+    CHECK(from_offer.offerings[0].gpu == "L4/8");
+    CHECK(from_offer.offerings[0].gpus_per_instance == 1);
+    CHECK(from_offer.offerings[0].on_demand_hourly == 0.202);
+    CHECK(from_offer.skipped_reasons.at("g6f.8xlarge is of a family that rents shares of one GPU and is not in the AWS "
+                                        "table (gpu_names.hpp): its share is unknown") == 1);
+    // Still not placed: g4ad (Radeon Pro V520) and g5g (T4G) have no spec at hand.
+    CHECK_FALSE(instance_gpus("aws", "g4ad.xlarge"));
+    CHECK_FALSE(instance_gpus("aws", "g5g.xlarge"));
+}
+
 TEST_CASE("SkyPilot GCP: every accelerator-optimised family joins its GPU row (a3 1/2/4/8, edge, ultra; a4; g4)") {
     // Host rows without accelerator plus GPU rows without instance type, as skypilot's gcp/vms.csv.
     const std::string csv =
@@ -854,13 +959,14 @@ TEST_CASE("Azure: a size the file sells only through a reservation is kept, rese
     CHECK(h200.reserved_price(10, Payment::all_upfront)->upfront == 9657000.0);
     CHECK(h200.reserved_price(10, Payment::no_upfront)->hourly == doctest::Approx(9657000.0 / (10 * 8760)));
     CHECK(h200.notes.starts_with("reservation only: the file lists reservation or commitment prices and no on-demand one"));
-    CHECK(r.skipped_count == 6);  // the reason "no pay-as-you-go price" is gone: the row is placed
+    CHECK(r.skipped_count == 5);  // the reason "no pay-as-you-go price" is gone: the row is placed
+    // Item /5, NV4as v4 Spot: an eighth of one MI25 (Azure's NVv4 size table), placed since the table has it.
     CHECK(r.report("azure_prices.json") ==
-          "azure_prices.json: 13 rows read, 3 offerings, 6 rows skipped (1 x DevTest price; 1 x Low Priority (batch "
-          "tier); 1 x no whole GPU known for size Standard_NC320lds_xl_RTXPRO6000BSE_v6; 1 x no whole GPU known for "
-          "size Standard_ND96ams_A100_v4; 1 x no whole GPU known for size Standard_NV4as_v4; 1 x operating system "
-          "Windows (keeping linux)); kept: 2 on demand, 1 reservation only");
-    const std::map<std::string, std::size_t> kept{{"on demand", 2}, {"reservation only", 1}};
+          "azure_prices.json: 13 rows read, 4 offerings, 5 rows skipped (1 x DevTest price; 1 x Low Priority (batch "
+          "tier); 1 x no GPU (whole or share) known for size Standard_NC320lds_xl_RTXPRO6000BSE_v6; 1 x no GPU (whole or "
+          "share) known for size Standard_ND96ams_A100_v4; 1 x operating system Windows (keeping linux)); kept: 2 on "
+          "demand, 1 reservation only, 1 spot only");
+    const std::map<std::string, std::size_t> kept{{"on demand", 2}, {"reservation only", 1}, {"spot only", 1}};
     CHECK(r.kept_by_way() == kept);
     // The catalog reads it back as it was written.
     const Catalog c = r.catalog();
@@ -1201,7 +1307,9 @@ TEST_CASE("every sample file: each offering is counted by way of buying, and non
             CHECK((o.spot_only ? o.spot_hourly.has_value() : !o.reserved.empty()));
         }
     }
-    CHECK(one_way == 1);  // the Azure 2026-05-28 H200 in italynorth, sold only through a 10-year reservation
+    // The Azure 2026-05-28 H200 in italynorth, sold only through a 10-year reservation, and in both Azure
+    // excerpts the NV4as v4 (an eighth of one MI25) in usgovarizona, sold only as spot.
+    CHECK(one_way == 3);
 }
 
 TEST_CASE("SkyPilot Vast.ai: a region with an empty part is written clean, and the row says how the file wrote it") {

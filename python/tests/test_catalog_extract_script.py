@@ -221,6 +221,23 @@ const allGPUInstances = [
     assert meta["reserved_not_used"] == 1
 
 
+def test_the_aws_file_s_fractional_sizes_are_shares_of_an_l4_and_an_unknown_one_is_counted():
+    # tsaol/aws-gpu data/all_gpu_instances.js (7412fd2, 2026-01-21): g6f.large in us-east-1 at 0.202 (gpuCount
+    # 0.125, named "NVIDIA L40" there); the AWS table in gpu_names makes it an eighth of one L4. g6f.8xlarge is
+    # made up: a size of the family the table does not know is counted, never given a share.
+    text = """const allGPUInstances = [
+  {"name": "g6f.large", "gpu": "NVIDIA L40", "gpuCount": 0.125, "pricing": {"us-east-1": {"onDemand": 0.202}}},
+  {"name": "g6f.8xlarge", "gpu": "NVIDIA L40", "gpuCount": 1, "pricing": {"us-east-1": {"onDemand": 3.8}}}
+];
+"""
+    rows, meta = aws.extract_text(text, "a" * 40, "2026-01-21", gputco.import_ec2instances_json, CATALOG)
+    assert [(r["instance_type"], r["gpu"], r["gpus_per_instance"], r["on_demand_hourly"], r["notes"]) for r in rows] == [
+        ("g6f.large", "L4/8", "1", "0.202", "a 1/8 share of one L4 (the AWS table's share): one unit is the share")]
+    assert meta["skipped_by_reason"] == {
+        "g6f.8xlarge is of a family that rents shares of one GPU and is not in the AWS table (gpu_names.hpp): "
+        "its share is unknown": 1}
+
+
 AWS_CLONE = os.environ.get("GPUTCO_AWS_GPU_CLONE")
 
 

@@ -84,8 +84,11 @@ def test_rows_sold_one_way_only_are_kept_and_counted():
     assert h200.reservation_only and not h200.spot_only and not h200.sells_on_demand()
     assert h200.on_demand_hourly == 0  # not sold, never free
     assert h200.reserved_price(10, "all_upfront").upfront == 9657000.0
-    assert r.kept_by_way() == {"on demand": 2, "reservation only": 1}
-    assert r.report("azure_prices.json").endswith("; kept: 2 on demand, 1 reservation only")
+    # Item /5, "NV4as v4 Spot" in usgovarizona: an eighth of one MI25 (Azure's NVv4 size table), sold only as spot.
+    nv4 = next(o for o in r.offerings if o.instance_type == "Standard_NV4as_v4")
+    assert nv4.gpu == "MI25/8" and nv4.spot_only and nv4.spot_hourly == 0.053777
+    assert r.kept_by_way() == {"on demand": 2, "reservation only": 1, "spot only": 1}
+    assert r.report("azure_prices.json").endswith("; kept: 2 on demand, 1 reservation only, 1 spot only")
 
 
 def test_query_frame_sorted_in_one_currency():

@@ -56,6 +56,7 @@ std::string normalise_gpu_name(std::string_view provider_name, double memory_gib
     for (auto [from, to] : same) {
         if (key == from) return std::string(to);
     }
+    if (key == "MI25" || key == "RADEONMI25") return "MI25";  // Azure NVv4's "MI25", AMD's "Radeon Instinct MI25"
     if (key == "A6000" || key == "RTXA6000") return "RTX-A6000";
     if (key == "A5000" || key == "RTXA5000") return "RTX-A5000";  // RunPod, Vast.ai "RTXA5000"
     if (key == "A4000" || key == "RTXA4000") return "RTX-A4000";  // Paperspace "A4000", RunPod "RTXA4000"
@@ -111,9 +112,9 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
             {"g5", "A10G"},  {"g6", "L4"},      {"g6e", "L40S"},       {"p6-b200", "B200"},  {"p6-b300", "B300"},
             {"p6e-gb200", "GB200"}, {"gr6", "L4"}, {"g7e", "RTX-PRO-6000"},
         };
-        // Not placed: g5g (NVIDIA T4G, a T4 variant for Graviton hosts with no datasheet of its own at hand),
-        // g4ad (AMD Radeon Pro V520, no spec in the catalog) and g6f (fractional GPUs whose card the sources
-        // disagree on: L4 in AWS's announcement, "NVIDIA L40" 48 GB in tsaol/aws-gpu's copy).
+        // Not placed: g5g (NVIDIA T4G: AWS names it apart from the T4 — accelerator names "t4g" and "t4" —
+        // and no datasheet or source tying it to the T4's figures was found) and g4ad (AMD Radeon Pro V520:
+        // no vendor figure of its FP16 rate, bandwidth or power at hand).
         // GPUs per size (AWS instance type pages).
         struct Size {
             std::string_view family, size;
@@ -147,6 +148,23 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
                 if (s.family == family && s.size == size) return InstanceGpus{std::string(f.gpu), s.gpus, 0, 0};
             }
         }
+        // G6f and Gr6f rent a fraction of one NVIDIA L4 (24 GB): one unit is the share (gpu_share_name).
+        // AWS's What's New of 2026-08-06 (amazon-ecs-fractional-gpu, as public digests quote it): L4
+        // fractions down to 1/8 with 3 GB. Per size, the driver's product name in Karpenter's DRA instance
+        // table (aws/karpenter-provider-aws): g6f.large and xlarge "NVIDIA L4-3Q" (3 GB = 1/8), 2xlarge
+        // "L4-6Q" (1/4), 4xlarge and gr6f.4xlarge "L4-12Q" (1/2); tsaol/aws-gpu's gpuCount 0.125, 0.125,
+        // 0.25, 0.5, 0.5 agrees, though it names the g6f card "NVIDIA L40" (48 GB) and the gr6f one "NVIDIA L4".
+        struct Share {
+            std::string_view family, size, card;
+            int share_of;
+        };
+        static constexpr Share shares[] = {
+            {"g6f", "large", "L4", 8},   {"g6f", "xlarge", "L4", 8},  {"g6f", "2xlarge", "L4", 4},
+            {"g6f", "4xlarge", "L4", 2}, {"gr6f", "4xlarge", "L4", 2},
+        };
+        for (const Share& s : shares) {
+            if (s.family == family && s.size == size) return InstanceGpus{gpu_share_name(s.card, s.share_of), 1, 0, 0};
+        }
         return std::nullopt;
     }
     if (provider == "gcp") {
@@ -179,7 +197,8 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
         }
     }
     if (provider == "azure") {
-        // Azure GPU VM size pages: the GPUs of each size (whole GPUs only; fractional NV sizes are left out).
+        // Azure GPU VM size pages: the GPUs of each size (the NV A10 v5 shares are written as shares in the
+        // price files and read from there; the NVv4 ones are below).
         struct Size {
             std::string_view size, gpu;
             int gpus;
@@ -196,10 +215,23 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
             {"Standard_NC24rs_v3", "V100-PCIe", 4},            {"Standard_ND40rs_v2", "V100-32GB", 8},
             {"Standard_NV36ads_A10_v5", "A10", 1},             {"Standard_NV72ads_A10_v5", "A10", 2},
             {"Standard_ND96is_MI300X_v5", "MI300X", 8},        {"Standard_ND96isr_MI300X_v5", "MI300X", 8},
-            {"Standard_ND128isr_NDR_GB200_v6", "GB200", 4},
+            {"Standard_ND128isr_NDR_GB200_v6", "GB200", 4}, {"Standard_NV32as_v4", "MI25", 1},
         };
         for (const Size& s : sizes) {
             if (s.size == instance_type) return InstanceGpus{std::string(s.gpu), s.gpus, 0, 0};
+        }
+        // NVv4 sizes rent part of one AMD Radeon Instinct MI25 (Microsoft's NVv4-series size table,
+        // MicrosoftDocs/azure-docs articles/virtual-machines/nvv4-series.md, 2020-02-03: GPU 1/8, 1/4, 1/2, 1
+        // with 2, 4, 8, 16 GiB); the price files write one whole MI25 for each, so the share is this table's.
+        struct Share {
+            std::string_view size, card;
+            int share_of;
+        };
+        static constexpr Share shares[] = {
+            {"Standard_NV4as_v4", "MI25", 8}, {"Standard_NV8as_v4", "MI25", 4}, {"Standard_NV16as_v4", "MI25", 2},
+        };
+        for (const Share& s : shares) {
+            if (s.size == instance_type) return InstanceGpus{gpu_share_name(s.card, s.share_of), 1, 0, 0};
         }
     }
     if (provider == "tencent") {
@@ -254,6 +286,15 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
         if (card == "H100") return InstanceGpus{"H100-PCIe", count, 0, 0};
     }
     return std::nullopt;
+}
+
+bool sold_in_shares(std::string_view provider, std::string_view instance_type) {
+    if (provider == "aws") {
+        const std::string_view family = instance_type.substr(0, instance_type.find('.'));
+        return family == "g6f" || family == "gr6f";
+    }
+    if (provider == "azure") return instance_type.starts_with("Standard_NV") && instance_type.ends_with("as_v4");
+    return false;
 }
 
 }  // namespace gputco

@@ -44,6 +44,7 @@ const std::vector<GpuMatch>& builtin_gpu_matches() {
         {"MI250X", none, "", "AMD GPUs were not benchmarked (another software stack: no fair peak-FLOPS estimate)"},
         {"MI300X", none, "", "AMD GPUs were not benchmarked (another software stack: no fair peak-FLOPS estimate)"},
         {"MI325X", none, "", "AMD GPUs were not benchmarked (another software stack: no fair peak-FLOPS estimate)"},
+        {"MI25", none, "", "AMD GPUs were not benchmarked (another software stack: no fair peak-FLOPS estimate)"},
         {"A40", none, "",
          "not benchmarked; the RTX A6000 rows are the same GA102 chip and 48 GB but at 768 vs 696 GB/s and "
          "higher clocks, so they are not taken for it"},

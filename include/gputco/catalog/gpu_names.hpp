@@ -35,11 +35,13 @@ std::optional<std::string> share_refusal(std::string_view gpu);
 
 /// The GPU model and count of a cloud instance type whose price file does not name its GPU:
 /// AWS families (p3, p3dn, p4d, p4de, p5, p5e, p5en, p6-b200, p6-b300, p6e-gb200, g4dn, g5, g6, g6e, p2,
-/// g3), GCP machine types (a2-highgpu-Ng, a2-ultragpu-Ng, a2-megagpu-16g, a3-highgpu-Ng, a3-edgegpu-8g,
-/// a3-megagpu-8g, a3-ultragpu-8g, a4-highgpu-8g, a4x-highgpu-4g, g2-standard-N, g4-standard-N) and Azure
-/// sizes (NC A100 v4, ND A100 v4, ND H100/H200 v5, NC H100 v5, NC T4 v3, NCv3, NDv2, NV A10 v5, ND MI300X
-/// v5, ND GB200 v6), and the RunPod and Lambda types whose file names the card ambiguously (RunPod
-/// "<n>x_A100-80GB_..." and "<n>x_H100_..." are PCIe cards).
+/// g3, gr6, g7e; g6f and gr6f rent a share of one L4: gpu "L4/8", "L4/4" or "L4/2", count 1), GCP machine
+/// types (a2-highgpu-Ng, a2-ultragpu-Ng, a2-megagpu-16g, a3-highgpu-Ng, a3-edgegpu-8g, a3-megagpu-8g,
+/// a3-ultragpu-8g, a4-highgpu-8g, a4x-highgpu-4g, g2-standard-N, g4-standard-N) and Azure sizes (NC A100
+/// v4, ND A100 v4, ND H100/H200 v5, NC H100 v5, NC T4 v3, NCv3, NDv2, NV A10 v5, ND MI300X v5, ND GB200
+/// v6; NVv4 rents 1/8, 1/4 or 1/2 of one MI25, or a whole one: "MI25/8", "MI25/4", "MI25/2", "MI25"),
+/// and the RunPod and Lambda types whose file names the card ambiguously (RunPod "<n>x_A100-80GB_..."
+/// and "<n>x_H100_..." are PCIe cards).
 /// Tencent's families (GN10X, GN10Xp = V100 32 GB, GT4 = A100 40 GB, GN7, GN7vi, GI3X = T4, GNV4,
 /// PNV4 = A10) give the card only: count 0, the price file's count stands.
 /// The count is from the provider's instance documentation; nullopt when the type is not known.
@@ -50,5 +52,11 @@ struct InstanceGpus {
     double memory_gib = 0;  ///< GCP machine shape
 };
 std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string_view instance_type);
+
+/// Whether `instance_type` is of a family that rents shares of one GPU whose price files may write a
+/// whole card for every size (Azure NVv4 "Standard_NV<n>as_v4", AWS g6f and gr6f). A size of such a
+/// family that instance_gpus does not know has an unknown share: importers report it, never taking it
+/// for a whole card.
+bool sold_in_shares(std::string_view provider, std::string_view instance_type);
 
 }  // namespace gputco

@@ -56,7 +56,7 @@ ImportResult import_azure_retail_prices(std::string_view json_text, const Import
         if (unit != "1 Hour") { skip(fmt::format("unit of measure {}", unit)); return; }
         if (ends_with(sku_name, " Low Priority") || ends_with(meter, " Low Priority")) { skip("Low Priority (batch tier)"); return; }
         const auto gpus = instance_gpus("azure", size);
-        if (!gpus && !options.include_cpu_instances) { skip(fmt::format("no whole GPU known for size {}", size)); return; }
+        if (!gpus && !options.include_cpu_instances) { skip(fmt::format("no GPU (whole or share) known for size {}", size)); return; }
         const auto key = std::pair{region, size};
         auto [it, fresh] = groups.try_emplace(key);
         if (fresh) order.push_back(key);

@@ -1,5 +1,7 @@
 // ec2instances.info instances.json: one record per instance type with prices per region and OS.
 // Its reserved figures are effective hourly rates (upfront spread over the term).
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "common.hpp"
@@ -38,12 +40,29 @@ ImportResult import_ec2instances_json(std::string_view json_text, const ImportOp
         const std::string ptr = fmt::format("/{}", i);
         const std::string at = fmt::format("{}: {}", file, ptr);
         const std::string& type = import::json_text(record, "instance_type", at);
+        const auto known = instance_gpus("aws", type);
+        // A size that rents a share of one GPU (g6f, gr6f): the share is the AWS table's, whatever GPU
+        // count the file writes (0.125, or none); a size of such a family the table does not know is
+        // reported, never taken for a whole card or for no GPU.
+        std::optional<std::string> share_note;
+        if (known && parse_gpu_share(known->gpu)) {
+            share_note = record.contains("GPU") ? fmt::format("the AWS table's share; the file writes GPU {}", record["GPU"].dump())
+                                                : "the AWS table's share";
+        } else if (!known && sold_in_shares("aws", type)) {
+            import::count_row(result, options);
+            import::skip(result, options, {ptr, fmt::format("{} is of a family that rents shares of one GPU and is not in the AWS "
+                                                            "table (gpu_names.hpp): its share is unknown",
+                                                            type)});
+            return;
+        }
         // Files written before the GPU field existed: the count from the AWS GPU table; a type not in it
         // is reported under its own reason, never taken for a CPU instance.
         double gpu_count = 0;
-        if (record.contains("GPU")) {
+        if (share_note) {
+            gpu_count = known->count;
+        } else if (record.contains("GPU")) {
             gpu_count = import::json_number(record["GPU"], at + "/GPU");
-        } else if (const auto known = instance_gpus("aws", type)) {
+        } else if (known) {
             gpu_count = known->count;
         } else {
             import::count_row(result, options);
@@ -61,11 +80,13 @@ ImportResult import_ec2instances_json(std::string_view json_text, const ImportOp
             }
             gpu = "none";
             gpus = 1;
+        } else if (share_note) {
+            gpu = known->gpu;
         } else if (record.contains("GPU_model") && record["GPU_model"].is_string()) {
             const double memory = record.contains("GPU_memory") && record["GPU_memory"].is_number()
                                       ? record["GPU_memory"].get<double>() / gpus : 0;
             gpu = normalise_gpu_name(record["GPU_model"].get<std::string>(), memory);
-        } else if (const auto known = instance_gpus("aws", type)) {
+        } else if (known) {
             gpu = known->gpu;
         } else {
             gpu = "unknown";
@@ -107,6 +128,11 @@ ImportResult import_ec2instances_json(std::string_view json_text, const ImportOp
             } else {
                 o.spot_only = true;
                 o.notes = std::string(import::spot_only_note);
+            }
+            if (share_note) {
+                const auto share = parse_gpu_share(gpu);
+                o.notes = fmt::format("a 1/{} share of one {} ({}): one unit is the share{}", share->share_of, share->card,
+                                      *share_note, o.notes.empty() ? "" : "; " + o.notes);
             }
             if (bare) {  // no spot or reserved prices in that layout
                 o.validate(fmt::format("{}: {}", file, row));

@@ -291,12 +291,26 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
                                      card, 1.0 / r.share_of)
                        : fmt::format("a 1/{} share of one {} (the file writes \"{}\", AcceleratorCount 1): one unit is the share",
                                      r.share_of, card, r.written_share);
+        } else if (const auto known = instance_gpus(options.provider, r.type); known && parse_gpu_share(known->gpu)) {
+            // The file writes a whole card for a size that rents a share of one (Azure NVv4: "MI25", 1 for
+            // every size): the share is the provider's size table's.
+            const auto share = parse_gpu_share(known->gpu);
+            gpu = known->gpu;
+            count = known->count;
+            note = fmt::format("a 1/{} share of one {} (the provider's size table; the file writes {} x {}): one unit "
+                               "is the share",
+                               share->share_of, share->card, r.count, r.accelerator);
+        } else if (!known && sold_in_shares(options.provider, r.type)) {
+            import::skip(result, options, {row, fmt::format("{} is of a family that rents shares of one GPU and is not in the "
+                                                            "provider's size table (gpu_names.hpp): the file writes {} x {}, "
+                                                            "its share is unknown",
+                                                            r.type, r.count, r.accelerator)});
+            continue;
         } else {
             gpu = normalise_gpu_name(r.accelerator, r.memory_gib);
             // The provider's size table knows the card where the file's name does not: Azure's
             // NC40ads_H100_v5 is written "H100" but carries an H100 NVL (94 GB), not the SXM5 part.
-            if (const auto known = instance_gpus(options.provider, r.type); known && (known->count == 0 || known->count == r.count) &&
-                                                                 known->gpu != gpu) {
+            if (known && (known->count == 0 || known->count == r.count) && known->gpu != gpu) {
                 note = fmt::format("the file names the GPU \"{}\"; the instance type carries {} (provider's size table)",
                                    r.accelerator, known->gpu);
                 gpu = known->gpu;
