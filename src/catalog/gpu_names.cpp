@@ -32,7 +32,7 @@ std::string normalise_gpu_name(std::string_view provider_name, double memory_gib
     if (key.starts_with("A100")) {
         const bool pcie = contains(key, "PCIE");
         if (contains(key, "80") || memory_gib > 60) return pcie ? "A100-80GB-PCIe" : "A100-80GB";
-        return "A100-40GB";
+        return pcie ? "A100-40GB-PCIe" : "A100-40GB";  // the PCIe 40 GB card (250 W) is not the SXM4 part
     }
     if (key.starts_with("H100")) {
         // "H100 NVL" is its own card (94 GB); "H100-80G-PCIe-NVLink" (Hyperstack) is PCIe cards
@@ -59,6 +59,7 @@ std::string normalise_gpu_name(std::string_view provider_name, double memory_gib
     if (key == "A6000" || key == "RTXA6000") return "RTX-A6000";
     if (key == "A5000" || key == "RTXA5000") return "RTX-A5000";  // RunPod, Vast.ai "RTXA5000"
     if (key == "A4000" || key == "RTXA4000") return "RTX-A4000";  // Paperspace "A4000", RunPod "RTXA4000"
+    if (key == "A4500" || key == "RTXA4500") return "RTX-A4500";  // RunPod "RTXA4500"
     if (key == "RTX4090" || key == "GEFORCERTX4090") return "RTX-4090";
     if (key == "RTX3090" || key == "GEFORCERTX3090") return "RTX-3090";
     if (key == "RTX5090" || key == "GEFORCERTX5090") return "RTX-5090";  // Vast.ai "RTX5090"
