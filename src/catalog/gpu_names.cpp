@@ -96,7 +96,7 @@ std::optional<std::string> share_refusal(std::string_view gpu) {
            ": throughput and memory are known per whole card, and a share is never ranked as one";
 }
 
-std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string_view instance_type) {
+std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string_view instance_type, double memory_gib) {
     if (provider == "aws") {
         const std::size_t dot = instance_type.find('.');
         if (dot == std::string_view::npos) return std::nullopt;
@@ -232,8 +232,8 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
         const std::string_view rest = instance_type.substr(x + 2);
         const std::string card(rest.substr(0, rest.find('-')));
         if (!contains(card, "NVL") && !contains(card, "PCIE")) return std::nullopt;
-        std::string gpu = normalise_gpu_name(card);
-        if (contains(card, "PCIE") && !gpu.ends_with("PCIe")) gpu += "-PCIe";  // A100 40 GB PCIe: its own card
+        std::string gpu = normalise_gpu_name(card, memory_gib);
+        if (contains(card, "PCIE") && !gpu.ends_with("PCIe")) gpu += "-PCIe";  // a PCIe card is never the SXM part
         return InstanceGpus{gpu, count, 0, 0};
     }
     if (provider == "lambda") {

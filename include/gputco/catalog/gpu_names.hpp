@@ -49,6 +49,9 @@ struct InstanceGpus {
     double vcpus = 0;       ///< GCP machine shape (for joining per-vCPU and per-GiB SKUs); 0 for AWS
     double memory_gib = 0;  ///< GCP machine shape
 };
-std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string_view instance_type);
+/// `memory_gib`: one card's memory as the price file gives it (0: unknown), for types whose name gives the
+/// variant but not the memory (Vast.ai's "A100_PCIE" is the 40 GB or the 80 GB card).
+std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string_view instance_type,
+                                          double memory_gib = 0);
 
 }  // namespace gputco

@@ -309,7 +309,7 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
             gpu = normalise_gpu_name(r.accelerator, r.memory_gib);
             // The provider's size table knows the card where the file's name does not: Azure's
             // NC40ads_H100_v5 is written "H100" but carries an H100 NVL (94 GB), not the SXM5 part.
-            if (const auto known = instance_gpus(options.provider, r.type); known && (known->count == 0 || known->count == r.count) &&
+            if (const auto known = instance_gpus(options.provider, r.type, r.memory_gib); known && (known->count == 0 || known->count == r.count) &&
                                                                  known->gpu != gpu) {
                 note = fmt::format("the file names the GPU \"{}\"; the instance type carries {} (provider's size table)",
                                    r.accelerator, known->gpu);
