@@ -713,6 +713,66 @@ TEST_CASE("built-in: the A30, L20, K80 and RTX 5090 given a spec, checked by han
     CHECK(rtx5090.source.row == "line 6");
 }
 
+TEST_CASE("built-in: the RTX A4500, the M60 and the A100 40GB PCIe given a spec, checked by hand against their lines") {
+    const Catalog& c = Catalog::builtin();
+    // Specs re-typed from their sources (curated.json names each): memory, dense FP16, FP32, bandwidth, power.
+    struct Figures {
+        const char* name;
+        double memory, fp16, fp32, bandwidth, watts;
+    };
+    for (const Figures& f : {Figures{"RTX-A4500", 20, 94.6, 23.7, 640, 200},  // datasheet tensor 189.2 with sparsity / 2
+                             Figures{"M60", 8, 4.825, 4.825, 160.4, 150},  // one GM204: 2,048 x 2 x 1.178 GHz; 300 W / 2
+                             Figures{"A100-40GB-PCIe", 40, 312, 19.5, 1555, 250}}) {  // A100 datasheet, 40GB PCIe
+        CAPTURE(f.name);
+        const GpuSpec& g = c.gpu(f.name);
+        CHECK(g.memory_gb == f.memory);
+        CHECK(g.fp16_tflops == f.fp16);
+        CHECK(g.fp32_tflops == f.fp32);
+        CHECK(g.memory_bandwidth_gbps == f.bandwidth);
+        CHECK(g.tdp_watts == f.watts);
+        CHECK_FALSE(g.source.name.empty());
+        CHECK_FALSE(g.source.as_of.empty());
+    }
+    CHECK(normalise_gpu_name("RTXA4500") == "RTX-A4500");        // RunPod's spelling
+    CHECK(normalise_gpu_name("RTX4000-Ada") == "RTX4000-Ada");  // another card, still without a spec
+    CHECK(instance_gpus("vast", "2x-A100_PCIE-32-65536")->gpu == "A100-40GB-PCIe");
+    CHECK(normalise_gpu_name("A100-PCIE-40GB") == "A100-40GB-PCIe");  // its own card now, not the SXM4 part
+    CHECK(normalise_gpu_name("Nvidia Tesla A100") == "A100-40GB");     // GCP's spelling: the SXM4 part
+    // files/runpod.vms.csv line 1402: 1x_RTXA4500_SECURE,RTXA4500,1.0,12.0,20.0,RTXA4500,CA,0.19,0.34,CA-MTL-1
+    // (columns ...,Region,SpotPrice,Price,AvailabilityZone).
+    const Offering& a4500 = c.offering("runpod", "1x_RTXA4500_SECURE", "CA");
+    CHECK(a4500.gpu == "RTX-A4500");
+    CHECK(a4500.gpus_per_instance == 1);
+    CHECK(a4500.on_demand_hourly == 0.34);
+    CHECK(*a4500.spot_hourly == 0.19);
+    CHECK(a4500.source.row == "line 1402");
+    // tsaol/aws-gpu data/all_gpu_instances.js (7412fd2, 2026-01-21): [4] g3.4xlarge, "NVIDIA M60", gpuCount 1,
+    // us-east-1 onDemand 1.14 (the same in every version from 2025-11-30).
+    const Offering& g3 = c.offering("aws", "g3.4xlarge", "us-east-1");
+    CHECK(g3.gpu == "M60");
+    CHECK(g3.gpus_per_instance == 1);
+    CHECK(g3.on_demand_hourly == 1.14);
+    CHECK(g3.source.row == "/4/pricing/us-east-1/onDemand");
+    CHECK(g3.effective_from == Date{2025, 11, 30});
+    // anycloud-sh/catalog azure/vms.csv (62ff0a9, 2026-05-20) line 56310:
+    // Standard_NV12s_v3,M60,1,12,112,M60,1.59,0.293832,australiaeast,V1,V2 -- one GM204 of an M60 board.
+    const Offering& nv12 = c.offering("azure", "Standard_NV12s_v3", "australiaeast");
+    CHECK(nv12.gpu == "M60");
+    CHECK(nv12.gpus_per_instance == 1);
+    CHECK(nv12.on_demand_hourly == 1.59);
+    CHECK(*nv12.spot_hourly == 0.293832);
+    CHECK(nv12.source.row == "line 56310");
+    // anycloud-sh/catalog vast/vms.csv (336ccee, 2026-04-29) line 54:
+    // 2x-A100_PCIE-32-65536,A100,2,32,64.0,"{... 'SizeInMiB': 81920 ...}",1.33,0.00,"South Korea, KR, AS":
+    // 81920 MiB for 2 cards = 40 GB each, PCIe by the type's name; $0.665 per GPU-hour.
+    const Offering& a100 = c.offering("vast", "2x-A100_PCIE-32-65536", "South Korea, KR, AS");
+    CHECK(a100.gpu == "A100-40GB-PCIe");
+    CHECK(a100.gpus_per_instance == 2);
+    CHECK(a100.on_demand_per_gpu_hour() == doctest::Approx(0.665));  // 1.33 / 2
+    CHECK_FALSE(a100.spot_hourly);  // the file's 0.00 is no spot price
+    CHECK(a100.source.row == "line 54");
+}
+
 TEST_CASE("built-in: the neoclouds' SkyPilot-format files saved in the repository, checked by hand against their lines") {
     const Catalog& c = Catalog::builtin();
     // data/catalog/sources/skypilot/files/nebius.vms.csv (skypilot-org/skypilot-catalog

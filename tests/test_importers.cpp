@@ -93,7 +93,7 @@ TEST_CASE("SkyPilot Lambda vms.csv (CRLF, other column order): CPU rows skipped 
 }
 
 TEST_CASE("SkyPilot Vast.ai vms.csv: the type's card names the variant the GPU column leaves out") {
-    // Rows as anycloud-sh/catalog vast/vms.csv (2026-04-29) writes them (lines 19, 22, 54, 33).
+    // Rows as anycloud-sh/catalog vast/vms.csv (2026-04-29) writes them (lines 19, 22, 54, 33, 41, 63).
     const std::string text =
         "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region\n"
         "1x-H100_SXM-32-65536,H100,1,32,64.0,\"{'Gpus': [{'Name': 'H100', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 81559}}], "
@@ -103,12 +103,24 @@ TEST_CASE("SkyPilot Vast.ai vms.csv: the type's card names the variant the GPU c
         "2x-A100_PCIE-32-65536,A100,2,32,64.0,\"{'Gpus': [{'Name': 'A100', 'Count': 2, 'MemoryInfo': {'SizeInMiB': 81920}}], "
         "'TotalGpuMemoryInMiB': 81920}\",1.33,0.00,\"South Korea, KR, AS\"\n"
         "1x-A100_SXM4-32-65536,A100,1,32,64.0,\"{'Gpus': [{'Name': 'A100', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 81920}}], "
-        "'TotalGpuMemoryInMiB': 81920}\",0.93,0.00,\"Czechia, CZ, EU\"\n";
+        "'TotalGpuMemoryInMiB': 81920}\",0.93,0.00,\"Czechia, CZ, EU\"\n"
+        // Lines 41 and 63: two cards whose SizeInMiB is the pair's total, as TotalGpuMemoryInMiB says.
+        "2x-A100_SXM4-32-65536,A100,2,32,64.0,\"{'Gpus': [{'Name': 'A100', 'Count': 2, 'MemoryInfo': {'SizeInMiB': 81920}}], "
+        "'TotalGpuMemoryInMiB': 81920}\",1.87,0.00,\"Germany, DE, EU\"\n"
+        "2x-Tesla_V100-32-65536,V100,2,32,64.0,\"{'Gpus': [{'Name': 'V100', 'Count': 2, 'MemoryInfo': {'SizeInMiB': 32768}}], "
+        "'TotalGpuMemoryInMiB': 32768}\",0.35,0.00,\"North Carolina, US, NA\"\n"
+        // Not in the file: an A100 PCIe with 80 GB is the 80 GB PCIe card, the type's name gives only "PCIE".
+        "1x-A100_PCIE-32-65536,A100,1,32,64.0,\"{'Gpus': [{'Name': 'A100', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 81920}}], "
+        "'TotalGpuMemoryInMiB': 81920}\",1.10,0.00,\"Texas, US, NA\"\n";
     const ImportResult r = import_skypilot_csv(text, {.file = "vast/vms.csv", .provider = "vast"});
     CHECK(find(r, "Florida, US, NA", "1x-H100_SXM-32-65536").gpu == "H100");
     CHECK(find(r, "Bulgaria, BG, EU", "1x-H100_NVL-32-65536").gpu == "H100-NVL");
     CHECK(find(r, "South Korea, KR, AS", "2x-A100_PCIE-32-65536").gpu == "A100-40GB-PCIe");
     CHECK(find(r, "Czechia, CZ, EU", "1x-A100_SXM4-32-65536").gpu == "A100-80GB");  // the file's memory decides
+    // One card's memory is the total over the count: 81920 MiB / 2 = 40 GiB, 32768 MiB / 2 = 16 GiB.
+    CHECK(find(r, "Germany, DE, EU", "2x-A100_SXM4-32-65536").gpu == "A100-40GB");
+    CHECK(find(r, "North Carolina, US, NA", "2x-Tesla_V100-32-65536").gpu == "V100");
+    CHECK(find(r, "Texas, US, NA", "1x-A100_PCIE-32-65536").gpu == "A100-80GB-PCIe");
 }
 
 TEST_CASE("SkyPilot Azure layout: unquoted V1,V2 rows are an error unless joined into the last column") {

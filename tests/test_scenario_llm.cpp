@@ -231,8 +231,10 @@ TEST_CASE("every class of LLM job violation names file, line, column, field, val
     // 20, Vast.ai 12, AWS 11, Hyperstack 9, Paperspace 3, Lambda's gpu_1x_rtx6000). 494 = 463 + 31 since the A30,
     // L20, K80 and RTX 5090 have specs: 24 instance types (Alibaba 17: L20 10, A30 7; Vast.ai 4; AWS p2 3), 7
     // of them twice (their cheapest spot region is not their cheapest on-demand one: ecs.gn8is-* and
-    // ebmgn8is.32xlarge, ecs.gn7s-c8g1.2xlarge). 503 = 494 + 9 since Azure NVv4 (MI25 shares and the whole
-    // card) and AWS G6f/Gr6f (L4 shares) are in the type tables: 4 + 5 instance types, each once.
+    // ebmgn8is.32xlarge, ecs.gn7s-c8g1.2xlarge). 514 = 494 + 9 + 11: Azure NVv4 (MI25 shares and the whole
+    // card) and AWS G6f/Gr6f (L4 shares) are in the type tables (4 + 5 instance types), and the RTX A4500, M60
+    // and A100 40GB PCIe have specs (RunPod 1x/2x/4x/8x_RTXA4500_SECURE, AWS g3.4x/8x/16xlarge, Azure
+    // NV12s/24s/48s_v3, Vast.ai 2x-A100_PCIE: 11 instance types), each counted once.
     CHECK_THROWS_WITH_AS(
         parse_scenario(serving("    model: {parameters: 70.6e9, layers: 80, hidden_size: 8192, attention_heads: 64}",
                                "    max_seconds_per_output_token: 0.0001\n"),
@@ -241,7 +243,7 @@ TEST_CASE("every class of LLM job violation names file, line, column, field, val
         "instance of 1 x V100 (16 GB) holds the model and meets the latency targets; aws/us-east-1/p3.8xlarge: no "
         "replica within one instance of 4 x V100 (16 GB) holds the model and meets the latency targets; "
         "aws/us-east-1/p3.16xlarge: no replica within one instance of 8 x V100 (16 GB) holds the model and meets the "
-        "latency targets; and 503 more)",
+        "latency targets; and 514 more)",
         InvalidInput);
 }
 

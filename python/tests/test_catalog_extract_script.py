@@ -213,12 +213,18 @@ const allGPUInstances = [
     assert [(r["region"], r["instance_type"], r["gpu"], r["gpus_per_instance"], r["on_demand_hourly"], r["spot_hourly"],
              r["source_row"], r["effective_from"]) for r in rows] == [
         ("eu-north-1", "p5.48xlarge", "H100", "8", "58.8928", "", "/1/pricing/eu-north-1/onDemand", "2026-01-21"),
+        ("us-east-1", "g3.4xlarge", "M60", "1", "1.14", "", "/2/pricing/us-east-1/onDemand", "2026-01-21"),
         ("us-east-1", "p5.48xlarge", "H100", "8", "55.04", "", "/1/pricing/us-east-1/onDemand", "2026-01-21")]
     assert rows[0]["source_name"] == "AWS prices (instances.vantage.sh) in tsaol/aws-gpu data/all_gpu_instances.js, commit aaaaaaa"
-    # The AWS table in gpu_names knows no Inferentia; M60 has no spec: counted, never guessed.
+    # The AWS table in gpu_names knows no Inferentia: counted, never guessed.
+    assert meta["skipped_by_reason"] == {"no GPU field, and not a GPU type of the AWS table (gpu_names.hpp)": 1}
+    assert meta["reserved_not_used"] == 1
+    # A card the catalog has no spec for is counted, not kept: the same file against a catalog without the M60.
+    without_m60 = gputco.Catalog([g for g in CATALOG.gpus if g.name != "M60"], [])
+    rows, meta = aws.extract_text(text, "a" * 40, "2026-01-21", gputco.import_ec2instances_json, without_m60)
+    assert [r["instance_type"] for r in rows] == ["p5.48xlarge", "p5.48xlarge"]
     assert meta["skipped_by_reason"] == {"GPU M60 has no spec in the built-in catalog": 1,
                                          "no GPU field, and not a GPU type of the AWS table (gpu_names.hpp)": 1}
-    assert meta["reserved_not_used"] == 1
 
 
 def test_the_aws_file_s_fractional_sizes_are_shares_of_an_l4_and_an_unknown_one_is_counted():

@@ -32,7 +32,7 @@ std::string normalise_gpu_name(std::string_view provider_name, double memory_gib
     if (key.starts_with("A100")) {
         const bool pcie = contains(key, "PCIE");
         if (contains(key, "80") || memory_gib > 60) return pcie ? "A100-80GB-PCIe" : "A100-80GB";
-        return "A100-40GB";
+        return pcie ? "A100-40GB-PCIe" : "A100-40GB";  // the PCIe 40 GB card (250 W) is not the SXM4 part
     }
     if (key.starts_with("H100")) {
         // "H100 NVL" is its own card (94 GB); "H100-80G-PCIe-NVLink" (Hyperstack) is PCIe cards
@@ -60,6 +60,7 @@ std::string normalise_gpu_name(std::string_view provider_name, double memory_gib
     if (key == "A6000" || key == "RTXA6000") return "RTX-A6000";
     if (key == "A5000" || key == "RTXA5000") return "RTX-A5000";  // RunPod, Vast.ai "RTXA5000"
     if (key == "A4000" || key == "RTXA4000") return "RTX-A4000";  // Paperspace "A4000", RunPod "RTXA4000"
+    if (key == "A4500" || key == "RTXA4500") return "RTX-A4500";  // RunPod "RTXA4500"
     if (key == "RTX4090" || key == "GEFORCERTX4090") return "RTX-4090";
     if (key == "RTX3090" || key == "GEFORCERTX3090") return "RTX-3090";
     if (key == "RTX5090" || key == "GEFORCERTX5090") return "RTX-5090";  // Vast.ai "RTX5090"
@@ -96,7 +97,7 @@ std::optional<std::string> share_refusal(std::string_view gpu) {
            ": throughput and memory are known per whole card, and a share is never ranked as one";
 }
 
-std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string_view instance_type) {
+std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string_view instance_type, double memory_gib) {
     if (provider == "aws") {
         const std::size_t dot = instance_type.find('.');
         if (dot == std::string_view::npos) return std::nullopt;
@@ -263,8 +264,8 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
         const std::string_view rest = instance_type.substr(x + 2);
         const std::string card(rest.substr(0, rest.find('-')));
         if (!contains(card, "NVL") && !contains(card, "PCIE")) return std::nullopt;
-        std::string gpu = normalise_gpu_name(card);
-        if (contains(card, "PCIE") && !gpu.ends_with("PCIe")) gpu += "-PCIe";  // A100 40 GB PCIe: its own card
+        std::string gpu = normalise_gpu_name(card, memory_gib);
+        if (contains(card, "PCIE") && !gpu.ends_with("PCIe")) gpu += "-PCIe";  // a PCIe card is never the SXM part
         return InstanceGpus{gpu, count, 0, 0};
     }
     if (provider == "lambda") {

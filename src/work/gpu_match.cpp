@@ -73,6 +73,11 @@ const std::vector<GpuMatch>& builtin_gpu_matches() {
          "not benchmarked (Blackwell consumer card); the RTX 4090 rows are an older architecture with 56% of its "
          "memory bandwidth (1008/1792 GB/s), so they are not taken for it"},
         {"K80", none, "", "not benchmarked (Kepler, no tensor cores and no FP16 arithmetic)"},
+        {"RTX-A4500", estimate, "RTX-A6000",
+         "not benchmarked; estimate from the RTX A6000 rows by peak TFLOPS (94.6/154.8 mixed, 23.7/38.7 FP32); "
+         "its bandwidth ratio is lower (640/768), so the estimate is optimistic for memory-bound models"},
+        {"A100-40GB-PCIe", measured, "A100 40GB PCIe", "Lambda's 1 x A100 40GB PCIe machine (250 W)"},
+        {"M60", none, "", "not benchmarked (Maxwell, no tensor cores and no fast FP16 arithmetic)"},
         {"P100", none, "", "not benchmarked (Pascal, no tensor cores)"},
         {"P40", none, "", "not benchmarked (Pascal inference card, no tensor cores)"},
         {"P4", none, "", "not benchmarked (Pascal inference card, no tensor cores)"},

@@ -51,7 +51,10 @@ struct InstanceGpus {
     double vcpus = 0;       ///< GCP machine shape (for joining per-vCPU and per-GiB SKUs); 0 for AWS
     double memory_gib = 0;  ///< GCP machine shape
 };
-std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string_view instance_type);
+/// `memory_gib`: one card's memory as the price file gives it (0: unknown), for types whose name gives the
+/// variant but not the memory (Vast.ai's "A100_PCIE" is the 40 GB or the 80 GB card).
+std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string_view instance_type,
+                                          double memory_gib = 0);
 
 /// Whether `instance_type` is of a family that rents shares of one GPU whose price files may write a
 /// whole card for every size (Azure NVv4 "Standard_NV<n>as_v4", AWS g6f and gr6f). A size of such a

@@ -45,6 +45,16 @@ double gpu_memory_gib(std::string_view info) {
     return import::number(info.substr(start, end - start), "GpuInfo") / 1024.0;
 }
 
+/// GpuInfo's "'TotalGpuMemoryInMiB': 81920" in GiB; 0 when absent.
+double gpu_total_memory_gib(std::string_view info) {
+    const std::size_t at = info.find("TotalGpuMemoryInMiB");
+    if (at == std::string_view::npos) return 0;
+    const std::size_t start = info.find_first_of("0123456789", at);
+    if (start == std::string_view::npos) return 0;
+    const std::size_t end = info.find_first_not_of("0123456789", start);
+    return import::number(info.substr(start, end - start), "GpuInfo") / 1024.0;
+}
+
 /// The region as a clean name: the parts of a comma list trimmed and the empty ones dropped. Vast.ai
 /// writes a host's place as "State, CC, Continent" and leaves a part empty where it has none
 /// (", US, NA" → "US, NA"), so two spellings of one place are never two regions.
@@ -164,6 +174,10 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
         }
         if (c_info) {
             r.memory_gib = gpu_memory_gib(f[*c_info]);
+            // Vast.ai's copy writes the whole instance's memory as each card's SizeInMiB ("2x-A100_PCIE":
+            // 81920 beside TotalGpuMemoryInMiB 81920); the total over the count is one card's in every layout.
+            if (const double total = gpu_total_memory_gib(f[*c_info]); total > 0 && r.count >= 1 && !r.share_of)
+                r.memory_gib = total / r.count;
             // Only Alibaba's layout sells memory slices of a card under the card's name (sgn8ga "RTX 5880 2GB").
             r.memory_in_text = options.provider == "alibaba" && f[*c_info].find("SizeInMiB") == std::string::npos &&
                                r.memory_gib > 0;
@@ -291,7 +305,7 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
                                      card, 1.0 / r.share_of)
                        : fmt::format("a 1/{} share of one {} (the file writes \"{}\", AcceleratorCount 1): one unit is the share",
                                      r.share_of, card, r.written_share);
-        } else if (const auto known = instance_gpus(options.provider, r.type); known && parse_gpu_share(known->gpu)) {
+        } else if (const auto known = instance_gpus(options.provider, r.type, r.memory_gib); known && parse_gpu_share(known->gpu)) {
             // The file writes a whole card for a size that rents a share of one (Azure NVv4: "MI25", 1 for
             // every size): the share is the provider's size table's.
             const auto share = parse_gpu_share(known->gpu);
