@@ -48,7 +48,7 @@ CROSS_CHECK = EXTRACTS / "cross-check.csv"
 CROSS_CHECK_TOLERANCE = 0.10
 # Providers that publish one price for every region: their observations (recorded at this region)
 # are prices of the same instance type in every region the extracts list.
-UNIFORM_PRICE = {"lambda": "us-east-1"}
+UNIFORM_PRICE = {"lambda": "us-east-1", "runpod": "US"}
 
 SNAPSHOT_FIELDS = ("on_demand_hourly", "spot_hourly", "reserved", "source", "notes", "spot_only")
 
@@ -193,22 +193,45 @@ def add_extract(offerings, order, new, where, replaced, compared):
     offerings[k] = kept
 
 
-def uniform_prices(offerings, extract_keys):
+def uniform_prices(offerings, extract_keys, compared):
     """UNIFORM_PRICE providers: the observations of the listed region are snapshots of the same
-    instance type in every region an extract lists (dates the region already has are left)."""
-    for k in list(extract_keys):
+    instance type in every region an extract lists (dates the region already has are left). A region
+    whose row comes from an undated file has no place in time beside them: the dated prices (and the
+    listed region's billing terms) replace it, and the row is compared (`compared`) unless the listed
+    region's own undated row, compared there, has the same prices."""
+    compared_at = {key(new): new for _, new in compared}
+    for k in sorted(extract_keys):
         provider, region, itype, zone = k
         at = UNIFORM_PRICE.get(provider)
         if at is None or region == at or (provider, at, itype, zone) not in offerings:
             continue
+        listed = offerings[(provider, at, itype, zone)]
+        dated = [(d, s) for d, s in snapshots(listed)
+                 if d and not s["source"]["name"].startswith("SkyPilot-format catalog")]
+        if not dated:
+            continue
         here = offerings[k]
-        dates = {d for d, _ in snapshots(here)}
-        for date, snap in snapshots(offerings[(provider, at, itype, zone)]):
-            if date and date not in dates and not snap["source"]["name"].startswith("SkyPilot-format catalog"):
-                # Its own note spoke of the listed region; a short one says where the price comes from.
-                snap = dict(snap, notes=f"one price in every region: the {at} observation")
+        if not any(d for d, _ in snapshots(here)):
+            undated = here
+            here = {f: v for f, v in undated.items() if f not in SNAPSHOT_FIELDS + ("history", "effective_from")}
+            for f in ("billing_increment_seconds", "minimum_billed_seconds"):
+                here[f] = listed[f]
+            offerings[k] = here
+            twin = compared_at.get((provider, at, itype, zone))
+            if twin is None or not same_prices(twin, undated):
+                compared.append((here, undated))
+        dates = {d for d, _ in snapshots(here) if d}
+        for date, snap in dated:
+            if date in dates:
+                continue
+            # Its own note spoke of the listed region; a short one says where the price comes from.
+            snap = dict(snap, notes=f"one price in every region: the {at} observation")
+            if "effective_from" not in here:
+                here.update(snap)
+                here["effective_from"] = date
+            else:
                 here.setdefault("history", []).append(dict(effective_from=date, **snap))
-                dates.add(date)
+            dates.add(date)
 
 
 def cross_check_rows(offerings, extract_keys, replaced, compared=()):
@@ -304,7 +327,7 @@ def build():
                     continue
                 add_extract(offerings, order, new, f"{path.relative_to(SOURCES)} line {line}", replaced, compared)
                 extract_keys.add(key(new))
-    uniform_prices(offerings, extract_keys)
+    uniform_prices(offerings, extract_keys, compared)
     mark_reservation_only(offerings, curated.get("sold_only_through_reservations", []))
     catalog = {
         "format": curated["format"],

@@ -373,7 +373,7 @@ TEST_CASE("built-in: one price per provider, checked by hand against its source"
     CHECK(c.offering("gcp", "a3-highgpu-8g", "us-central1").on_demand_hourly == doctest::Approx(88.49).epsilon(1e-4));
     CHECK(c.offering("lambda", "gpu_1x_gh200").on_demand_hourly == 2.29);
     CHECK(c.offering("hyperstack", "NVIDIA-B200").on_demand_hourly == 6.00);
-    CHECK(c.offering("runpod", "1x_H100-SXM_SECURE").on_demand_hourly == 3.99);
+    CHECK(c.offering("runpod", "1x_H100-SXM_SECURE", "US").on_demand_hourly == 3.99);
     CHECK(c.offering("vast", "H100-SXM-median").on_demand_hourly == 2.40);
     CHECK(c.offering("coreweave", "HGX-H100").on_demand_per_gpu_hour() == doctest::Approx(6.16));
     CHECK(c.offering("paperspace", "H100").on_demand_hourly == 3.09);
@@ -403,12 +403,21 @@ TEST_CASE("built-in: dated prices of the neoclouds' saved files, checked by hand
     CHECK(c.offering("hyperstack", "n3-A100x8", "CANADA-1").on_demand_hourly == doctest::Approx(10.80));
     CHECK(*c.offering("hyperstack", "n3-A100x1", "CANADA-1").spot_hourly == 1.08);
     CHECK(c.offering("hyperstack", "n3-A100x8", "CANADA-1").effective_from == Date{2026, 8, 26});
-    // RunPod: runpod.io/pricing fetched 2026-09-08 (research notes, fact 4): H200 Secure Cloud $4.59.
-    const Offering& runpod = c.offering("runpod", "1x_H200-SXM_SECURE", "global");
+    // RunPod: runpod.io/pricing fetched 2026-09-08 (research notes, fact 4): H200 Secure Cloud $4.59,
+    // recorded at US.
+    const Offering& runpod = c.offering("runpod", "1x_H200-SXM_SECURE", "US");
     CHECK(runpod.on_demand_hourly == 4.59);
     CHECK(runpod.effective_from == Date{2026, 9, 8});
-    // Its H100 SXM: 3.49 on 2026-09-08, 3.99 on 2026-11-09 (the newer is listed).
-    const Offering& h100 = Catalog::builtin().offering("runpod", "1x_H100-SXM_SECURE", "global");
+    // RunPod prices per GPU and alike in every region (its saved file lists 1x_H200-SXM_SECURE at 3.99 in all
+    // eight regions, 8x at 8 x 3.99 = 31.92): the US observation dates the same type in Sweden too, and the
+    // 8-GPU size is 8 x 4.59 = 36.72; the saved file's undated 31.92 is no longer listed.
+    const Offering& sweden = c.offering("runpod", "8x_H200-SXM_SECURE", "SE");
+    CHECK(sweden.on_demand_hourly == doctest::Approx(36.72));
+    CHECK(sweden.effective_from == Date{2026, 9, 8});
+    CHECK(sweden.notes == "one price in every region: the US observation");
+    CHECK_FALSE(sweden.spot_hourly);
+    // Its H100 SXM: 3.49 on 2026-09-08, 3.99 on 2026-11-09 (the newer is listed), in Canada as in the US.
+    const Offering& h100 = Catalog::builtin().offering("runpod", "1x_H100-SXM_SECURE", "CA");
     CHECK(h100.on_demand_hourly == 3.99);
     CHECK(h100.price_at(Date{2026, 10, 1}).on_demand_hourly == 3.49);
     // Paperspace: paperspace.com/pricing on 2026-09-20 (curated.json), H100 $3.09.
@@ -807,16 +816,17 @@ TEST_CASE("built-in: the neoclouds' SkyPilot-format files saved in the repositor
     const Offering& bridged = c.offering("hyperstack", "n3-H100x8-NVLink", "CANADA-1");
     CHECK(bridged.on_demand_hourly == doctest::Approx(20.80));
     CHECK(bridged.gpu == "H100-PCIe");
-    // files/runpod.vms.csv (catalogs/v7/runpod/vms.csv, commit 0727c2b) line 588:
-    // 8x_H200-SXM_SECURE,H200-SXM,8.0,160.0,1128.0,H200-SXM,US,28.72,31.92,US-CA-1 — the same prices in
-    // the 14 US zones, so one US row.
-    const Offering& runpod = c.offering("runpod", "8x_H200-SXM_SECURE", "US");
-    CHECK(runpod.on_demand_hourly == 31.92);
-    CHECK(*runpod.spot_hourly == 28.72);
-    CHECK(runpod.gpu == "H200");
-    CHECK(runpod.source.row == "line 588");
-    // line 13: 1x_A100-80GB_SECURE,A100-80GB,1.0,8.0,80.0,A100-80GB,US,1.19,1.64,US-CA-1 — the PCIe card.
-    CHECK(c.offering("runpod", "1x_A100-80GB_SECURE", "US").gpu == "A100-80GB-PCIe");
+    // files/runpod.vms.csv (catalogs/v7/runpod/vms.csv, commit 0727c2b) line 13:
+    // 1x_A100-80GB_SECURE,A100-80GB,1.0,8.0,80.0,A100-80GB,US,1.19,1.64,US-CA-1 — the same prices in the
+    // 14 US zones, so one US row; the PCIe card.
+    const Offering& runpod = c.offering("runpod", "1x_A100-80GB_SECURE", "US");
+    CHECK(runpod.on_demand_hourly == 1.64);
+    CHECK(*runpod.spot_hourly == 1.19);
+    CHECK(runpod.gpu == "A100-80GB-PCIe");
+    CHECK(runpod.source.row == "line 13");
+    // line 588: 8x_H200-SXM_SECURE,H200-SXM,8.0,160.0,1128.0,H200-SXM,US,28.72,31.92,US-CA-1 — undated, beside
+    // RunPod's dated page price (8 x 4.59 = 36.72 from 2026-09-08): the dated one is listed.
+    CHECK(c.offering("runpod", "8x_H200-SXM_SECURE", "US").on_demand_hourly == doctest::Approx(36.72));
     CHECK(c.offering("runpod", "1x_H100_SECURE", "US").gpu == "H100-PCIe");
     // line 802: 1x_L40S_SECURE,L40S,1.0,12.0,62.0,L40S,CA,0.86,0.43,CA-MTL-1 — spot twice on demand: the
     // columns look swapped, so neither price is kept (counted in runpod.source.json).
@@ -838,7 +848,7 @@ TEST_CASE("built-in: the neoclouds' SkyPilot-format files saved in the repositor
     // NORWAY-1: the file's RTX A4000 rows (n3-RTX-A4000x1 ... x10), kept since the card has a spec.
     CHECK(regions["hyperstack"] == std::set<std::string>{"CANADA-1", "NORWAY-1", "US-1", "global"});
     CHECK(regions["paperspace"] == std::set<std::string>{"East Coast (NY2)", "global"});
-    CHECK(regions["runpod"] == std::set<std::string>{"CA", "CZ", "IS", "NL", "NO", "RO", "SE", "US", "global"});
+    CHECK(regions["runpod"] == std::set<std::string>{"CA", "CZ", "IS", "NL", "NO", "RO", "SE", "US"});
 }
 
 TEST_CASE("built-in: every region of Tencent's community SkyPilot-format file, checked by hand against its lines") {

@@ -73,6 +73,46 @@ def test_an_undated_file_gives_undated_rows_and_no_date_of_its_reading():
         refresh.add_extract(offerings, order, dict(dated, on_demand_hourly=40.0), "c.csv line 2", [], compared)
 
 
+
+def test_a_uniform_price_provider_s_dated_price_takes_the_place_of_an_undated_row_in_every_region():
+    # RunPod prices alike in every region (refresh.UNIFORM_PRICE, listed region US): its page's dated
+    # price, recorded at US, is also the price of the same type in Canada, whose row from an undated file
+    # has no place in time beside it.
+    assert refresh.UNIFORM_PRICE["runpod"] == "US"
+    base = {"provider": "runpod", "instance_type": "2x_H200-SXM_SECURE", "gpu": "H200", "gpus_per_instance": "2",
+            "currency": "USD", "spot_hourly": "", "billing_increment_seconds": "3600", "minimum_billed_seconds": "0",
+            "source_row": "line 7", "notes": "", "zone": ""}
+    undated = dict(base, effective_from="", source_as_of="undated", on_demand_hourly="7.98", spot_hourly="7.18",
+                   source_name="SkyPilot-format catalog o/r runpod/vms.csv, commit 0000000")
+    page = dict(base, effective_from="2026-09-08", source_as_of="2026-09-08", on_demand_hourly="9.18",
+                billing_increment_seconds="1", source_name="runpod.io/pricing", source_row="H200: 4.59 x 2")
+    offerings, order, compared = {}, [], []
+    refresh.add_snapshot(offerings, order, refresh.observation_offering(dict(page, region="US")), "obs line 2")
+    keys = set()
+    for region in ("US", "CA"):
+        row = refresh.observation_offering(dict(undated, region=region))
+        refresh.add_extract(offerings, order, row, f"x.csv {region}", [], compared)
+        keys.add(refresh.key(row))
+    assert [refresh.key(new) for _, new in compared] == [("runpod", "US", "2x_H200-SXM_SECURE", "")]
+    refresh.uniform_prices(offerings, keys, compared)
+    canada = refresh.with_newest_listed(offerings[("runpod", "CA", "2x_H200-SXM_SECURE", "")])
+    # The page's 9.18 from 2026-09-08, its per-second billing, no spot price; the file's 7.98 gone.
+    assert (canada["on_demand_hourly"], canada.get("spot_hourly"), canada["effective_from"],
+            canada["billing_increment_seconds"], canada["notes"], canada.get("history", [])) == (
+        9.18, None, "2026-09-08", 1.0, "one price in every region: the US observation", [])
+    # Its undated row has the US row's prices, compared there: not compared a second time.
+    assert len(compared) == 1
+    # A region whose undated row has other prices than the listed region's is compared too.
+    offerings2, order2, compared2 = {}, [], []
+    refresh.add_snapshot(offerings2, order2, refresh.observation_offering(dict(page, region="US")), "obs line 2")
+    for region, price in (("US", "7.98"), ("SE", "8.50")):
+        refresh.add_extract(offerings2, order2, refresh.observation_offering(dict(undated, region=region,
+                                                                                  on_demand_hourly=price)),
+                            f"x.csv {region}", [], compared2)
+    refresh.uniform_prices(offerings2, {("runpod", r, "2x_H200-SXM_SECURE", "") for r in ("US", "SE")}, compared2)
+    assert sorted(refresh.key(new)[1] for _, new in compared2) == ["SE", "US"]
+
+
 LAMBDA_HEAD = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
 
 

@@ -384,13 +384,14 @@ def test_catalog_shows_kind_and_age_flags_stale_prices_and_warns_when_a_file_dis
     out = json.loads(gputco_cmd("catalog", "--gpu", "H200", "--rates-date", "2026-12-05", "--format", "json").stdout)
     assert {r["kind"] for r in out} >= {"hyperscaler", "neocloud"}
     # hyperstack.cloud's page of 2026-08-26: 101 days old, not stale; Nebius's page read 2026-10-07: 59 days;
-    # RunPod's saved file (every region but the dated "global" rows) has no date: stale.
+    # RunPod's page of 2026-09-08 (one price in every region): 88 days.
     hyperstack = [r for r in out if r["provider"] == "hyperstack" and r["region"] == "global"]
     assert hyperstack and all(r["price_age_days"] == 101 and r["stale"] == "" for r in hyperstack)
     nebius = [r for r in out if r["provider"] == "nebius"]
     assert nebius and all(r["price_age_days"] == 59 and r["stale"] == "" for r in nebius)
-    runpod = [r for r in out if r["provider"] == "runpod" and r["region"] != "global"]
-    assert runpod and all(r["stale"] != "" for r in runpod)
+    runpod = [r for r in out if r["provider"] == "runpod"]
+    # One row per type (its cheapest region): the 1/2/4/8-GPU H200 at 4.59 per GPU-hour.
+    assert len(runpod) == 4 and all(r["price_age_days"] == 88 and r["stale"] == "" for r in runpod)
     neo = json.loads(gputco_cmd("catalog", "--provider-kind", "neocloud", "--format", "json").stdout)
     assert neo and {r["kind"] for r in neo} == {"neocloud"}
     table = gputco_cmd("catalog", "--gpu", "T4", "--rates-date", "2026-12-05").stdout
