@@ -27,22 +27,6 @@ if(GPUTCO_BUILD_FUZZERS)
   add_compile_options(-fsanitize=fuzzer-no-link)
 endif()
 
-# ThreadSanitizer's build (scripts/ci-sanitize.sh) runs two suites, test_spot and test_cost: the
-# threaded spot engine with 2 and 8 threads, and the cost engine it prices with. With
-# GPUTCO_SPOT_COST_LIBRARY_ONLY the library is built from the sources those two suites link (a
-# third of it) instead of all of them; only those two suites link then. The list is what the
-# linker pulls from the full library's archive into the two suites (benchmarks/README.md).
-option(GPUTCO_SPOT_COST_LIBRARY_ONLY "Build the library from the spot and cost engines' sources only (test_spot, test_cost)" OFF)
-function(gputco_spot_cost_library_only target)
-  if(NOT GPUTCO_SPOT_COST_LIBRARY_ONLY)
-    return()
-  endif()
-  get_target_property(sources ${target} SOURCES)
-  list(FILTER sources INCLUDE REGEX
-       "(catalog/(catalog_builtin|catalog_json|currency|gpu_names|price_history)|core/date|engines/(checkpoint|cost|interruption|plan_core|pricing)|engines/instruments/[a-z_]+|engines/spot/[a-z_0-9]+|results/(quantiles|report_io|statistics)|strategy/plan|work/sorted_months|generated/builtin_catalog_data)\\.cpp$")
-  set_property(TARGET ${target} PROPERTY SOURCES ${sources})
-endfunction()
-
 # Code no fuzzer runs, the doctest suites, compiles without the coverage hooks that
 # GPUTCO_BUILD_FUZZERS puts everywhere (the library keeps them for the fuzzers the build shares with
 # the suites): a suite's compile takes about an eighth less CPU (benchmarks/README.md). Called at the

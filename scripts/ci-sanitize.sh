@@ -11,8 +11,8 @@
 #      (scripts/fuzz.sh 3600), not from CI's seconds. The slowest target, scenario (19 seeds, about
 #      15 inputs a second on a quiet machine), gets past its seeds only on a quiet machine: at load 6
 #      its 12 s ran the seeds alone (26 executions).
-#   3. the multi-threaded spot engine's suite (and the cost engine's) built with ThreadSanitizer, the
-#      library from the sources those two suites link,
+#   3. the suites that run the library's threads (the spot engine's, and every detail::parallel_for
+#      user's) built with ThreadSanitizer,
 #   4. the spot lane kernels and sample columns under Valgrind's memcheck (reads of uninitialised
 #      memory, which neither sanitizer above reports: the columns are sized without zero-fill).
 # Build directories: build-asan (steps 1 and 2 share it), build-tsan, and the README's build (step 4).
@@ -84,15 +84,19 @@ else
     bash scripts/fuzz.sh "" build-asan
 fi
 
-step "ThreadSanitizer: the spot engine with 2 and 8 threads"
-# Two suites only: each its own executable (GPUTCO_TEST_GROUPS=OFF), not the two areas they belong to,
-# and the library built from the sources they link (GPUTCO_SPOT_COST_LIBRARY_ONLY, a third of it).
+step "ThreadSanitizer: the spot engine with 2 and 8 threads, and every parallel_for user"
+# The suites that run the library's threads, each its own executable (GPUTCO_TEST_GROUPS=OFF), not the
+# areas they belong to: the spot engine (test_spot, and test_cost it prices with) and the users of
+# detail::parallel_for — the serving Monte Carlo's zones and the serving search (test_serving), the
+# recommender's and the re-planning policy's futures (test_recommend, test_rolling, test_flex_start_plan)
+# — and progress reports and cancellation from another thread (test_scenario_progress).
+tsan_suites=(test_spot test_cost test_serving test_recommend test_rolling test_flex_start_plan test_scenario_progress)
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
   -DGPUTCO_SANITIZE=thread -DGPUTCO_TEST_GROUPS=OFF -DGPUTCO_BUILD_EXAMPLES=OFF \
-  -DGPUTCO_BUILD_BENCHMARKS=OFF -DGPUTCO_SPOT_COST_LIBRARY_ONLY=ON >/dev/null
-cmake --build build-tsan -j2 --target test_spot test_cost
+  -DGPUTCO_BUILD_BENCHMARKS=OFF >/dev/null
+cmake --build build-tsan -j2 --target "${tsan_suites[@]}"
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-  ctest --test-dir build-tsan -R '^test_(spot|cost)$' --output-on-failure
+  ctest --test-dir build-tsan -j2 -R "^($(IFS='|'; echo "${tsan_suites[*]}"))\$" --output-on-failure
 
 step "Valgrind memcheck: the spot lane kernels and sample columns"
 # The ordinary build (Valgrind runs no AVX-512, and hides it from the CPU check: the avx2, portable
