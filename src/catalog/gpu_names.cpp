@@ -5,6 +5,7 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <iterator>
 #include <utility>
 
 namespace gputco {
@@ -19,6 +20,22 @@ std::string upper_compact(std::string_view text) {
 }
 
 bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+// G6f and Gr6f rent a fraction of one NVIDIA L4 (24 GB): one unit is the share (gpu_share_name).
+// AWS's What's New of 2026-08-06 (amazon-ecs-fractional-gpu, as public digests quote it): L4
+// fractions down to 1/8 with 3 GB. Per size, the driver's product name in Karpenter's DRA instance
+// table (aws/karpenter-provider-aws): g6f.large and xlarge "NVIDIA L4-3Q" (3 GB = 1/8), 2xlarge
+// "L4-6Q" (1/4), 4xlarge and gr6f.4xlarge "L4-12Q" (1/2); tsaol/aws-gpu's gpuCount 0.125, 0.125,
+// 0.25, 0.5, 0.5 agrees, though it names the g6f card "NVIDIA L40" (48 GB) and the gr6f one "NVIDIA L4".
+// Its families are the ones sold_in_shares names for AWS.
+struct AwsShare {
+    std::string_view family, size, card;
+    int share_of;
+};
+constexpr AwsShare aws_shares[] = {
+    {"g6f", "large", "L4", 8},   {"g6f", "xlarge", "L4", 8},  {"g6f", "2xlarge", "L4", 4},
+    {"g6f", "4xlarge", "L4", 2}, {"gr6f", "4xlarge", "L4", 2},
+};
 
 }  // namespace
 
@@ -149,21 +166,7 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
                 if (s.family == family && s.size == size) return InstanceGpus{std::string(f.gpu), s.gpus, 0, 0};
             }
         }
-        // G6f and Gr6f rent a fraction of one NVIDIA L4 (24 GB): one unit is the share (gpu_share_name).
-        // AWS's What's New of 2026-08-06 (amazon-ecs-fractional-gpu, as public digests quote it): L4
-        // fractions down to 1/8 with 3 GB. Per size, the driver's product name in Karpenter's DRA instance
-        // table (aws/karpenter-provider-aws): g6f.large and xlarge "NVIDIA L4-3Q" (3 GB = 1/8), 2xlarge
-        // "L4-6Q" (1/4), 4xlarge and gr6f.4xlarge "L4-12Q" (1/2); tsaol/aws-gpu's gpuCount 0.125, 0.125,
-        // 0.25, 0.5, 0.5 agrees, though it names the g6f card "NVIDIA L40" (48 GB) and the gr6f one "NVIDIA L4".
-        struct Share {
-            std::string_view family, size, card;
-            int share_of;
-        };
-        static constexpr Share shares[] = {
-            {"g6f", "large", "L4", 8},   {"g6f", "xlarge", "L4", 8},  {"g6f", "2xlarge", "L4", 4},
-            {"g6f", "4xlarge", "L4", 2}, {"gr6f", "4xlarge", "L4", 2},
-        };
-        for (const Share& s : shares) {
+        for (const AwsShare& s : aws_shares) {
             if (s.family == family && s.size == size) return InstanceGpus{gpu_share_name(s.card, s.share_of), 1, 0, 0};
         }
         return std::nullopt;
@@ -292,7 +295,8 @@ std::optional<InstanceGpus> instance_gpus(std::string_view provider, std::string
 bool sold_in_shares(std::string_view provider, std::string_view instance_type) {
     if (provider == "aws") {
         const std::string_view family = instance_type.substr(0, instance_type.find('.'));
-        return family == "g6f" || family == "gr6f";
+        return std::any_of(std::begin(aws_shares), std::end(aws_shares),
+                           [&](const AwsShare& s) { return s.family == family; });
     }
     if (provider == "azure") return instance_type.starts_with("Standard_NV") && instance_type.ends_with("as_v4");
     return false;

@@ -85,9 +85,7 @@ Product read_product(const json& product, const std::string& pointer, const std:
         gpu = known->gpu;
         gpus = known->count;
     } else if (sold_in_shares("aws", type)) {
-        return reject(fmt::format("{} is of a family that rents shares of one GPU and is not in the AWS table "
-                                  "(gpu_names.hpp): its share is unknown",
-                                  type));
+        return reject(import::unknown_share_reason(type, "AWS table"));
     } else if (const std::string n = attribute(a, "gpu"); !n.empty() && n != "0") {
         gpu = "unknown";
         gpus = static_cast<int>(import::number(n, at + "/attributes/gpu"));

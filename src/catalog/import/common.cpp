@@ -459,6 +459,12 @@ std::string date_part(std::string_view timestamp) {
     return Date::is_date(head) ? std::string(head) : std::string();
 }
 
+std::string unknown_share_reason(std::string_view type, std::string_view table, std::string_view written) {
+    return fmt::format("{} is of a family that rents shares of one GPU and is not in the {} (gpu_names.hpp): {}its "
+                       "share is unknown",
+                       type, table, written.empty() ? std::string() : fmt::format("{}, ", written));
+}
+
 std::string file_name(const ImportOptions& options, std::string_view fallback) {
     return options.file.empty() ? std::string(fallback) : options.file;
 }

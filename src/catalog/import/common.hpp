@@ -91,6 +91,10 @@ inline constexpr std::string_view spot_only_note = "spot only: the file lists a 
 inline constexpr std::string_view reservation_only_note =
     "reservation only: the file lists reservation or commitment prices and no on-demand one";
 
+/// Why a size of a family that rents shares of one GPU (sold_in_shares) is not kept when the size table
+/// (`table`, as the reason names it) does not list it; `written`, when not empty, is what the file writes.
+std::string unknown_share_reason(std::string_view type, std::string_view table, std::string_view written = {});
+
 /// Counts a skipped row under its reason and lists it while the list is below the options' limit.
 void skip(ImportResult& result, const ImportOptions& options, SkippedRow row);
 

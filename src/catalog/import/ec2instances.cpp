@@ -50,9 +50,7 @@ ImportResult import_ec2instances_json(std::string_view json_text, const ImportOp
                                                 : "the AWS table's share";
         } else if (!known && sold_in_shares("aws", type)) {
             import::count_row(result, options);
-            import::skip(result, options, {ptr, fmt::format("{} is of a family that rents shares of one GPU and is not in the AWS "
-                                                            "table (gpu_names.hpp): its share is unknown",
-                                                            type)});
+            import::skip(result, options, {ptr, import::unknown_share_reason(type, "AWS table")});
             return;
         }
         // Files written before the GPU field existed: the count from the AWS GPU table; a type not in it

@@ -35,24 +35,21 @@ double gpu_memory_gib_in_text(std::string_view info) {
     return import::number(digits, "GpuInfo");
 }
 
-/// GpuInfo holds "'SizeInMiB': 40960" in SkyPilot's layouts (or "<name> <N>GB"); 0 when absent.
-double gpu_memory_gib(std::string_view info) {
-    const std::size_t at = info.find("SizeInMiB");
-    if (at == std::string_view::npos) return gpu_memory_gib_in_text(info);
-    std::size_t start = info.find_first_of("0123456789", at);
-    std::size_t end = info.find_first_not_of("0123456789", start);
-    if (start == std::string_view::npos) return 0;
-    return import::number(info.substr(start, end - start), "GpuInfo") / 1024.0;
-}
-
-/// GpuInfo's "'TotalGpuMemoryInMiB': 81920" in GiB; 0 when absent.
-double gpu_total_memory_gib(std::string_view info) {
-    const std::size_t at = info.find("TotalGpuMemoryInMiB");
+/// GpuInfo's "'<key>': <N>" figure in MiB ("'SizeInMiB': 40960"), in GiB; 0 when the key or its
+/// number is absent.
+double gpu_info_gib(std::string_view info, std::string_view key) {
+    const std::size_t at = info.find(key);
     if (at == std::string_view::npos) return 0;
     const std::size_t start = info.find_first_of("0123456789", at);
     if (start == std::string_view::npos) return 0;
     const std::size_t end = info.find_first_not_of("0123456789", start);
     return import::number(info.substr(start, end - start), "GpuInfo") / 1024.0;
+}
+
+/// GpuInfo holds "'SizeInMiB': 40960" in SkyPilot's layouts (or "<name> <N>GB"); 0 when absent.
+double gpu_memory_gib(std::string_view info) {
+    if (info.find("SizeInMiB") == std::string_view::npos) return gpu_memory_gib_in_text(info);
+    return gpu_info_gib(info, "SizeInMiB");
 }
 
 /// The region as a clean name: the parts of a comma list trimmed and the empty ones dropped. Vast.ai
@@ -176,7 +173,7 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
             r.memory_gib = gpu_memory_gib(f[*c_info]);
             // Vast.ai's copy writes the whole instance's memory as each card's SizeInMiB ("2x-A100_PCIE":
             // 81920 beside TotalGpuMemoryInMiB 81920); the total over the count is one card's in every layout.
-            if (const double total = gpu_total_memory_gib(f[*c_info]); total > 0 && r.count >= 1 && !r.share_of)
+            if (const double total = gpu_info_gib(f[*c_info], "TotalGpuMemoryInMiB"); total > 0 && r.count >= 1 && !r.share_of)
                 r.memory_gib = total / r.count;
             // Only Alibaba's layout sells memory slices of a card under the card's name (sgn8ga "RTX 5880 2GB").
             r.memory_in_text = options.provider == "alibaba" && f[*c_info].find("SizeInMiB") == std::string::npos &&
@@ -315,10 +312,9 @@ ImportResult import_skypilot_csv(std::string_view text, const ImportOptions& opt
                                "is the share",
                                share->share_of, share->card, r.count, r.accelerator);
         } else if (!known && sold_in_shares(options.provider, r.type)) {
-            import::skip(result, options, {row, fmt::format("{} is of a family that rents shares of one GPU and is not in the "
-                                                            "provider's size table (gpu_names.hpp): the file writes {} x {}, "
-                                                            "its share is unknown",
-                                                            r.type, r.count, r.accelerator)});
+            import::skip(result, options,
+                         {row, import::unknown_share_reason(r.type, "provider's size table",
+                                                            fmt::format("the file writes {} x {}", r.count, r.accelerator))});
             continue;
         } else {
             gpu = normalise_gpu_name(r.accelerator, r.memory_gib);
