@@ -21,12 +21,14 @@ void validate(const ChangeOptions& c, std::string_view field) {
     if (c.resale_price_share)
         require(*c.resale_price_share >= 0.0 && *c.resale_price_share <= 1.0, fmt::format("{}.resale_price_share", field),
                 *c.resale_price_share, "must be in [0, 1] (of the prorated upfront left)");
-    for (std::size_t j = 0; j < c.exchange_into.size(); ++j)
-        require(c.exchange_into[j].term_months == 0, fmt::format("{}.exchange_into[{}].term_months", field, j),
-                c.exchange_into[j].term_months, "must be 0 (a convertible reservation is exchanged for a term of years)");
-    for (std::size_t j = 0; j < c.azure_exchange_into.size(); ++j)
-        require(c.azure_exchange_into[j].term_months == 0, fmt::format("{}.azure_exchange_into[{}].term_months", field, j),
-                c.azure_exchange_into[j].term_months, "must be 0 (an Azure reservation is exchanged for a term of years)");
+    // Exchanges are into terms of years only.
+    const auto years_only = [&](const std::vector<CommitmentOption>& into, std::string_view list, std::string_view what) {
+        for (std::size_t j = 0; j < into.size(); ++j)
+            require(into[j].term_months == 0, fmt::format("{}.{}[{}].term_months", field, list, j), into[j].term_months,
+                    fmt::format("must be 0 ({} is exchanged for a term of years)", what));
+    };
+    years_only(c.exchange_into, "exchange_into", "a convertible reservation");
+    years_only(c.azure_exchange_into, "azure_exchange_into", "an Azure reservation");
 }
 
 }  // namespace gputco
@@ -145,23 +147,19 @@ void weigh_changes(Setup& setup, const std::vector<instruments::PricedCommitment
             if (h.active(m, setup.horizon))
                 saved += voucher * h.hourly_per_gpu * h.gpus * hours_per_month * setup.weight[std::size_t(m)];
         const double at = setup.weight[std::size_t(c.month)];
+        double runs = 0;  // an exchange's new reservation: the weight of the months it runs, [month, end)
+        for (int m = c.month; m < c.end; ++m) runs += setup.weight[std::size_t(m)];
         switch (c.kind) {
         case ChangeKind::resale: c.cost = -voucher * instruments::resale_received(c.amount) * at - saved; break;
         case ChangeKind::refund: c.cost = -voucher * c.amount * at - saved; break;
-        case ChangeKind::azure_exchange: {  // the refund at its month; a unit's upfront then, its hourly charges as they run
+        case ChangeKind::azure_exchange:  // the refund at its month; a unit's upfront then, its hourly charges as they run
             c.cost = -voucher * c.amount * at - saved;
-            double runs = 0;
-            for (int m = c.month; m < c.end; ++m) runs += setup.weight[std::size_t(m)];
             c.unit_cost = voucher * (c.upfront_per_unit * at + c.hourly_per_gpu * c.gpus_per_unit * hours_per_month * runs);
             break;
-        }
-        default: {  // an exchange: the true-up at its month, the new hourly charges as they run
+        default:  // an exchange: the true-up at its month, the new hourly charges as they run
             c.cost = -saved;
-            double runs = 0;
-            for (int m = c.month; m < c.end; ++m) runs += setup.weight[std::size_t(m)];
             c.unit_cost = voucher * c.hourly_per_gpu * c.gpus_per_unit * hours_per_month * runs;
             c.true_up_weight = voucher * at;
-        }
         }
     }
 }
